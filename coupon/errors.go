@@ -1,0 +1,30 @@
+package coupon
+
+import "errors"
+
+// Errors a transition or a claim is refused with. The HTTP API maps each to
+// its problem slug.
+var (
+	// ErrExpired: the coupon is at or past its expires_at.
+	ErrExpired = errors.New("coupon expired")
+	// ErrInvalidState: the action is not allowed from the coupon's state,
+	// or names another order than the one holding the coupon.
+	ErrInvalidState = errors.New("invalid state")
+	// ErrNotDue: a time-triggered action (expire, lock release) was asked
+	// before its due time. Triggers are hints; this is not a fault.
+	ErrNotDue = errors.New("not due")
+	// ErrLimitReached: the user holds the template's per-user limit.
+	ErrLimitReached = errors.New("per-user limit reached")
+	// ErrSoldOut: the template's total is all issued.
+	ErrSoldOut = errors.New("sold out")
+	// ErrNotClaimable: the template's claim window is not open.
+	ErrNotClaimable = errors.New("not claimable")
+)
+
+// InvalidError names the field whose value is out of range.
+type InvalidError struct {
+	Field  string
+	Reason string
+}
+
+func (e *InvalidError) Error() string { return e.Field + ": " + e.Reason }

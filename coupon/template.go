@@ -1,0 +1,82 @@
+package coupon
+
+import (
+	"slices"
+	"time"
+)
+
+// Template is a coupon campaign: what a coupon is worth, how long it lasts
+// and who may claim how many.
+type Template struct {
+	ID       string
+	Name     string
+	Value    int64 // minor units
+	MinSpend int64 // minor units
+	// StartsAt opens claiming.
+	StartsAt time.Time
+	// EndsAt, if set, closes claiming and caps every coupon's expires_at.
+	EndsAt time.Time
+	// Duration, if set, is each coupon's life from its claim.
+	Duration time.Duration
+	// PerUserLimit and Total: 0 means unlimited.
+	PerUserLimit int64
+	Total        int64
+	// Reminders are lead times before expiry, longest first.
+	Reminders []time.Duration
+	CreatedAt time.Time
+}
+
+// Validate reports the first field whose value is out of range.
+func (t Template) Validate() error {
+	switch {
+	case t.Name == "":
+		return &InvalidError{"name", "must not be empty"}
+	case t.Value <= 0:
+		return &InvalidError{"value", "must be positive"}
+	case t.MinSpend < 0:
+		return &InvalidError{"min_spend", "must not be negative"}
+	case t.EndsAt.IsZero() && t.Duration == 0:
+		return &InvalidError{"validity", "needs ends_at, duration or both"}
+	case t.Duration < 0:
+		return &InvalidError{"validity.duration", "must be positive"}
+	case !t.EndsAt.IsZero() && !t.EndsAt.After(t.StartsAt):
+		return &InvalidError{"validity.ends_at", "must be after starts_at"}
+	case t.PerUserLimit < 0:
+		return &InvalidError{"per_user_limit", "must not be negative"}
+	case t.Total < 0:
+		return &InvalidError{"total", "must not be negative"}
+	}
+	for _, d := range t.Reminders {
+		if d <= 0 {
+			return &InvalidError{"reminders", "lead times must be positive"}
+		}
+	}
+	return nil
+}
+
+// SortReminders orders the lead times longest first, without repeats.
+func (t *Template) SortReminders() {
+	slices.SortFunc(t.Reminders, func(a, b time.Duration) int { return int(b - a) })
+	t.Reminders = slices.Compact(t.Reminders)
+}
+
+// Claimable reports whether the claim window is open at now.
+func (t Template) Claimable(now time.Time) error {
+	if now.Before(t.StartsAt) || (!t.EndsAt.IsZero() && !now.Before(t.EndsAt)) {
+		return ErrNotClaimable
+	}
+	return nil
+}
+
+// ExpiresAt is the expiry of a coupon claimed at claimedAt:
+// min(claimedAt + Duration, EndsAt), whichever are set.
+func (t Template) ExpiresAt(claimedAt time.Time) time.Time {
+	if t.Duration == 0 {
+		return t.EndsAt
+	}
+	exp := claimedAt.Add(t.Duration)
+	if !t.EndsAt.IsZero() && t.EndsAt.Before(exp) {
+		return t.EndsAt
+	}
+	return exp
+}

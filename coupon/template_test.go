@@ -1,0 +1,83 @@
+package coupon
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestTemplateExpiresAt(t *testing.T) {
+	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	end := t0.Add(48 * time.Hour)
+	cases := []struct {
+		name     string
+		endsAt   time.Time
+		duration time.Duration
+		claimed  time.Time
+		want     time.Time
+	}{
+		{"ends_at only", end, 0, t0, end},
+		{"duration only", time.Time{}, 72 * time.Hour, t0, t0.Add(72 * time.Hour)},
+		{"duration shorter", end, time.Hour, t0, t0.Add(time.Hour)},
+		{"ends_at caps duration", end, 72 * time.Hour, t0.Add(time.Hour), end},
+	}
+	for _, c := range cases {
+		got := Template{EndsAt: c.endsAt, Duration: c.duration}.ExpiresAt(c.claimed)
+		if !got.Equal(c.want) {
+			t.Fatalf("%s: got %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+func TestTemplateClaimable(t *testing.T) {
+	start := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	tp := Template{StartsAt: start, EndsAt: start.Add(time.Hour)}
+	cases := []struct {
+		now  time.Time
+		want error
+	}{
+		{start.Add(-time.Millisecond), ErrNotClaimable},
+		{start, nil},
+		{start.Add(time.Hour - time.Millisecond), nil},
+		{start.Add(time.Hour), ErrNotClaimable},
+	}
+	for _, c := range cases {
+		if got := tp.Claimable(c.now); !errors.Is(got, c.want) {
+			t.Fatalf("Claimable(%s): got %v, want %v", c.now.Sub(start), got, c.want)
+		}
+	}
+	open := Template{StartsAt: start, Duration: time.Hour}
+	if err := open.Claimable(start.Add(1000 * time.Hour)); err != nil {
+		t.Fatalf("duration-only template: got %v, want claimable", err)
+	}
+}
+
+func TestTemplateValidate(t *testing.T) {
+	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	good := Template{Name: "x", Value: 100, StartsAt: now, EndsAt: now.Add(time.Hour)}
+	if err := good.Validate(); err != nil {
+		t.Fatalf("good template: got %v", err)
+	}
+	cases := []struct {
+		field string
+		edit  func(*Template)
+	}{
+		{"name", func(t *Template) { t.Name = "" }},
+		{"value", func(t *Template) { t.Value = 0 }},
+		{"min_spend", func(t *Template) { t.MinSpend = -1 }},
+		{"validity", func(t *Template) { t.EndsAt = time.Time{} }},
+		{"validity.duration", func(t *Template) { t.Duration = -time.Second }},
+		{"validity.ends_at", func(t *Template) { t.EndsAt = now }},
+		{"per_user_limit", func(t *Template) { t.PerUserLimit = -1 }},
+		{"total", func(t *Template) { t.Total = -1 }},
+		{"reminders", func(t *Template) { t.Reminders = []time.Duration{0} }},
+	}
+	for _, c := range cases {
+		tp := good
+		c.edit(&tp)
+		var inv *InvalidError
+		if err := tp.Validate(); !errors.As(err, &inv) || inv.Field != c.field {
+			t.Fatalf("%s: got %v, want invalid %s", c.field, err, c.field)
+		}
+	}
+}

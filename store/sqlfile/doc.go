@@ -1,0 +1,3 @@
+// Package sqlfile loads what SQL backends keep in embedded .sql files:
+// named queries and numbered migrations.
+package sqlfile

@@ -1,0 +1,9 @@
+-- name: InsertEvent
+INSERT INTO events (id, type, subject, time, data) VALUES (?, ?, ?, ?, ?);
+
+-- name: EventsAfter
+SELECT seq, id, type, subject, time, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?;
+
+-- name: OutboxSize
+-- Events are only ever pruned from the front, so the span is the count.
+SELECT coalesce(max(seq) - min(seq) + 1, 0) FROM events;

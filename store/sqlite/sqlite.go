@@ -1,0 +1,150 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
+)
+
+//go:embed migrations/*.sql queries/*.sql
+var files embed.FS
+
+var queries = sqlfile.MustLoadQueries(files, "queries/*.sql")
+
+var dialect = sqlfile.Dialect{
+	CreateTable: "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)",
+	Insert:      "INSERT INTO schema_migrations (version) VALUES (?)",
+}
+
+// Options tune a Store. The zero value works.
+type Options struct {
+	// OnTimer, if set, is called after each commit with every group timer
+	// the transaction wrote, so an in-process wheel learns of near work
+	// without polling.
+	OnTimer func(store.Timer)
+	// ReadConns bounds the read pool; 0 means 4.
+	ReadConns int
+}
+
+// Store is the SQLite backend of store.Store.
+type Store struct {
+	w, r       *sql.DB
+	stmts      map[string]*sql.Stmt // every query, prepared on the writer
+	opts       Options
+	migrations int
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the database file at path and brings its
+// schema up to date.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	w, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite open: %w", err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetConnMaxIdleTime(0)
+	ms, err := sqlfile.LoadMigrations(files, "migrations")
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	if _, err := sqlfile.Migrate(ctx, w, dialect, ms); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite open: %w", err)
+	}
+	r.SetMaxOpenConns(cmp(opts.ReadConns, 4))
+	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, opts: opts, migrations: len(ms)}
+	for name, text := range queries {
+		st, err := w.PrepareContext(ctx, text)
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("sqlite prepare %s: %w", name, err)
+		}
+		s.stmts[name] = st
+	}
+	return s, nil
+}
+
+func cmp(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// Close closes both pools.
+func (s *Store) Close() error {
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// Ready reports whether both pools answer and every migration is applied.
+func (s *Store) Ready(ctx context.Context) error {
+	if err := s.r.PingContext(ctx); err != nil {
+		return err
+	}
+	v, err := sqlfile.Version(ctx, s.w)
+	if err != nil {
+		return err
+	}
+	if v != s.migrations {
+		return fmt.Errorf("sqlite: schema at version %d, want %d", v, s.migrations)
+	}
+	return nil
+}
+
+// read runs a read-only query on the read pool.
+func (s *Store) read(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
+	return s.r.QueryContext(ctx, queries.Get(name), args...)
+}
+
+func (s *Store) readRow(ctx context.Context, name string, args ...any) *sql.Row {
+	return s.r.QueryRowContext(ctx, queries.Get(name), args...)
+}
+
+// interpret turns driver errors into store errors.
+func interpret(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.ErrNotFound
+	}
+	return err
+}
+
+// ms and at convert times to and from the unix milliseconds stored.
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func at(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+// nullMS stores a zero time as NULL.
+func nullMS(t time.Time) sql.NullInt64 {
+	return sql.NullInt64{Int64: t.UnixMilli(), Valid: !t.IsZero()}
+}
+
+func atNull(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return at(v.Int64)
+}
+
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }

@@ -1,0 +1,98 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// CreateTemplate stores p.Template under a new ID.
+func (s *Store) CreateTemplate(ctx context.Context, p store.CreateTemplateParams) (coupon.Template, error) {
+	return inTx(ctx, s, func(t *tx) (coupon.Template, error) {
+		tp := p.Template
+		tp.ID = store.NewID("tpl", p.Now)
+		tp.CreatedAt = p.Now
+		rem := make([]string, len(tp.Reminders))
+		for i, d := range tp.Reminders {
+			rem[i] = d.String()
+		}
+		remJSON, _ := json.Marshal(rem)
+		_, err := t.exec("InsertTemplate", tp.ID, tp.Name, tp.Value, tp.MinSpend, ms(tp.StartsAt),
+			nullMS(tp.EndsAt), sql.NullInt64{Int64: tp.Duration.Milliseconds(), Valid: tp.Duration > 0},
+			tp.PerUserLimit, tp.Total, string(remJSON), ms(tp.CreatedAt))
+		return tp, err
+	})
+}
+
+// Template returns a template and its counts, unused coupons past their
+// expires_at counted as expired.
+func (s *Store) Template(ctx context.Context, p store.TemplateParams) (store.TemplateInfo, error) {
+	tp, err := scanTemplate(s.readRow(ctx, "GetTemplate", p.ID))
+	if err != nil {
+		return store.TemplateInfo{}, interpret(err)
+	}
+	info := store.TemplateInfo{Template: tp, Counts: map[coupon.State]int64{}}
+	rows, err := s.read(ctx, "GetCounts", p.ID)
+	if err != nil {
+		return info, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			status string
+			n      int64
+		)
+		if err := rows.Scan(&status, &n); err != nil {
+			return info, err
+		}
+		st, err := coupon.ParseState(status)
+		if err != nil {
+			return info, err
+		}
+		info.Counts[st] = n
+	}
+	if err := rows.Err(); err != nil {
+		return info, err
+	}
+	var due int64
+	if err := s.readRow(ctx, "CountDueUnused", ms(p.Now), p.ID).Scan(&due); err != nil {
+		return info, err
+	}
+	info.Counts[coupon.Unused] -= due
+	info.Counts[coupon.Expired] += due
+	return info, nil
+}
+
+type scanner interface{ Scan(...any) error }
+
+func scanTemplate(row scanner) (coupon.Template, error) {
+	var (
+		tp                  coupon.Template
+		startsAt, createdAt int64
+		endsAt, durationMS  sql.NullInt64
+		reminders           string
+	)
+	err := row.Scan(&tp.ID, &tp.Name, &tp.Value, &tp.MinSpend, &startsAt, &endsAt, &durationMS,
+		&tp.PerUserLimit, &tp.Total, &reminders, &createdAt)
+	if err != nil {
+		return tp, err
+	}
+	tp.StartsAt, tp.EndsAt, tp.CreatedAt = at(startsAt), atNull(endsAt), at(createdAt)
+	tp.Duration = time.Duration(durationMS.Int64) * time.Millisecond
+	var rem []string
+	if err := json.Unmarshal([]byte(reminders), &rem); err != nil {
+		return tp, err
+	}
+	for _, r := range rem {
+		d, err := time.ParseDuration(r)
+		if err != nil {
+			return tp, err
+		}
+		tp.Reminders = append(tp.Reminders, d)
+	}
+	return tp, nil
+}

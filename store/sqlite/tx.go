@@ -1,0 +1,127 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// tx is one write transaction: it remembers the group timers it wrote so
+// they can be announced once it commits.
+type tx struct {
+	sql    *sql.Tx
+	ctx    context.Context
+	stmts  map[string]*sql.Stmt
+	timers []store.Timer
+}
+
+func (t *tx) stmt(name string) *sql.Stmt {
+	st, ok := t.stmts[name]
+	if !ok {
+		panic("sqlite: no query named " + name)
+	}
+	return t.sql.StmtContext(t.ctx, st)
+}
+
+func (t *tx) exec(name string, args ...any) (sql.Result, error) {
+	return t.stmt(name).ExecContext(t.ctx, args...)
+}
+
+// execOne runs a guarded write and reports whether it changed a row.
+func (t *tx) execOne(name string, args ...any) (bool, error) {
+	res, err := t.exec(name, args...)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+func (t *tx) queryRow(name string, args ...any) *sql.Row {
+	return t.stmt(name).QueryRowContext(t.ctx, args...)
+}
+
+func (t *tx) query(name string, args ...any) (*sql.Rows, error) {
+	return t.stmt(name).QueryContext(t.ctx, args...)
+}
+
+// timer makes sure the group timer for kind at due exists.
+func (t *tx) timer(kind store.TimerKind, due time.Time) error {
+	tm := store.Timer{Kind: kind, Due: store.BucketOf(due)}
+	if _, err := t.exec("InsertTimer", ms(tm.Due), string(kind)); err != nil {
+		return err
+	}
+	t.timers = append(t.timers, tm)
+	return nil
+}
+
+func (t *tx) event(e store.Event) error {
+	_, err := t.exec("InsertEvent", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data))
+	return err
+}
+
+// count moves n coupons of a template into status (n < 0: out of it).
+func (t *tx) count(templateID, status string, n int64) error {
+	_, err := t.exec("AddCount", templateID, status, n)
+	return err
+}
+
+// inTx runs fn in one write transaction. With an idempotency key on ctx it
+// replays the stored response of an earlier identical request instead, or
+// stores this one's response in the same transaction.
+func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	var zero T
+	sqlTx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return zero, err
+	}
+	defer sqlTx.Rollback()
+	t := &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts}
+	idem, idempotent := store.IdempotencyFrom(ctx)
+	if idempotent {
+		if err := t.replay(idem); err != nil {
+			return zero, err
+		}
+	}
+	res, err := fn(t)
+	if err != nil {
+		return zero, interpret(err)
+	}
+	if idempotent {
+		status, body := idem.Render(res)
+		if _, err := t.exec("PutIdempotency", idem.Key, idem.Fingerprint, status, body, ms(idem.Now)); err != nil {
+			return zero, err
+		}
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return zero, err
+	}
+	if s.opts.OnTimer != nil {
+		for _, tm := range t.timers {
+			s.opts.OnTimer(tm)
+		}
+	}
+	return res, nil
+}
+
+// replay returns the stored response of an earlier request with the same
+// key, or ErrIdempotencyConflict if that request was a different one.
+func (t *tx) replay(idem store.Idempotency) error {
+	var (
+		fp     string
+		status int
+		body   []byte
+	)
+	err := t.queryRow("GetIdempotency", idem.Key).Scan(&fp, &status, &body)
+	switch {
+	case err == sql.ErrNoRows:
+		return nil
+	case err != nil:
+		return err
+	case fp != idem.Fingerprint:
+		return store.ErrIdempotencyConflict
+	}
+	return &store.ReplayError{Status: status, Body: body}
+}

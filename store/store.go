@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+)
+
+// Store is what lapse needs of its database.
+type Store interface {
+	// CreateTemplate stores a validated template and assigns its ID.
+	CreateTemplate(ctx context.Context, p CreateTemplateParams) (coupon.Template, error)
+	// Template returns a template with its coupon counts by state, the
+	// lazy check applied at p.Now.
+	Template(ctx context.Context, p TemplateParams) (TemplateInfo, error)
+	// Claim issues one coupon of a template to a user under its rules.
+	Claim(ctx context.Context, p ClaimParams) (coupon.Coupon, error)
+	// Coupon returns one coupon as stored (callers apply View).
+	Coupon(ctx context.Context, id string) (coupon.Coupon, error)
+	// UserCoupons lists a user's coupons, the lazy check applied at p.Now
+	// and filtered on the resulting state.
+	UserCoupons(ctx context.Context, p UserCouponsParams) ([]coupon.Coupon, error)
+	// Transition applies one action of the coupon table to one coupon.
+	Transition(ctx context.Context, p TransitionParams) (coupon.Coupon, error)
+
+	// ExpireDue moves up to p.Limit unused coupons with expires_at <= p.Now
+	// to expired, oldest due first, with a coupon.expired event each.
+	ExpireDue(ctx context.Context, p DueParams) (Drained, error)
+	// ReleaseLocks gives back up to p.Limit locked coupons whose
+	// locked_until <= p.Now: to unused, or expired past expires_at.
+	ReleaseLocks(ctx context.Context, p DueParams) (Drained, error)
+	// Timers returns group timers due at or before p.Before, earliest first.
+	Timers(ctx context.Context, p TimersParams) ([]Timer, error)
+	// DeleteTimers removes the timers of p.Kind whose whole bucket lies at
+	// or before p.Through: their work is done.
+	DeleteTimers(ctx context.Context, p DeleteTimersParams) error
+
+	// Events returns the outbox after a cursor, in commit order.
+	Events(ctx context.Context, p EventsParams) ([]Event, error)
+	// Stats reads the gauges the engine exports.
+	Stats(ctx context.Context, now time.Time) (Stats, error)
+	// Ready reports whether the store is reachable and migrated.
+	Ready(ctx context.Context) error
+	// Close releases the store's connections.
+	Close() error
+}
+
+// CreateTemplateParams are the inputs of CreateTemplate.
+type CreateTemplateParams struct {
+	Template coupon.Template
+	Now      time.Time
+}
+
+// TemplateParams are the inputs of Template.
+type TemplateParams struct {
+	ID  string
+	Now time.Time
+}
+
+// TemplateInfo is a template with how many of its coupons are in each state.
+type TemplateInfo struct {
+	Template coupon.Template
+	Counts   map[coupon.State]int64
+}
+
+// ClaimParams are the inputs of Claim.
+type ClaimParams struct {
+	TemplateID string
+	UserID     string
+	Now        time.Time
+}
+
+// UserCouponsParams are the inputs of UserCoupons. A zero Status lists all.
+type UserCouponsParams struct {
+	UserID string
+	Status coupon.State
+	Now    time.Time
+}
+
+// TransitionParams are the inputs of Transition.
+type TransitionParams struct {
+	CouponID string
+	Action   coupon.Action
+	OrderID  string
+	// LockTTL is how long a Lock holds; required for Lock.
+	LockTTL time.Duration
+	// Reason is recorded in the event's data (void reason, say).
+	Reason string
+	Now    time.Time
+}
+
+// DueParams are the inputs of the drains.
+type DueParams struct {
+	Now   time.Time
+	Limit int
+}
+
+// Drained is what one drain batch did.
+type Drained struct {
+	// Due holds the due time of each transitioned coupon, for lag metrics.
+	Due []time.Time
+	// Next is the earliest due time still pending after the batch, zero if
+	// nothing is pending.
+	Next time.Time
+}
+
+// TimersParams are the inputs of Timers.
+type TimersParams struct {
+	Before time.Time
+	Limit  int
+}
+
+// DeleteTimersParams are the inputs of DeleteTimers.
+type DeleteTimersParams struct {
+	Kind    TimerKind
+	Through time.Time
+}
+
+// EventsParams are the inputs of Events: events after the cursor After
+// (0: from the start), at most Limit.
+type EventsParams struct {
+	After int64
+	Limit int
+}
+
+// Stats are gauges read from the store.
+type Stats struct {
+	// DueBacklog counts coupons due (unused past expires_at, or locked past
+	// locked_until) but not yet transitioned.
+	DueBacklog int64
+	// Outbox counts events held in the outbox.
+	Outbox int64
+}

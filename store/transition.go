@@ -1,0 +1,56 @@
+package store
+
+import (
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+)
+
+// Apply returns c as it is after moving to state `to` on p: the part of a
+// transition every backend shares. The backend decides `to` with
+// coupon.Decide and stores the result with a compare-and-set.
+func Apply(c coupon.Coupon, to coupon.State, p TransitionParams) coupon.Coupon {
+	c.Status = to
+	c.UpdatedAt = p.Now
+	c.Version++
+	switch to {
+	case coupon.Locked:
+		c.OrderID = p.OrderID
+		c.LockedUntil = p.Now.Add(p.LockTTL)
+	case coupon.Used:
+		c.OrderID = p.OrderID
+		c.LockedUntil = time.Time{}
+	default:
+		c.OrderID = ""
+		c.LockedUntil = time.Time{}
+	}
+	return c
+}
+
+// CouponEventType names the event of a transition: the state moved to, or
+// for a coupon given back, how it came back.
+func CouponEventType(act coupon.Action, to coupon.State) string {
+	switch to {
+	case coupon.Locked:
+		return EventCouponLocked
+	case coupon.Used:
+		return EventCouponRedeemed
+	case coupon.Expired:
+		return EventCouponExpired
+	case coupon.Voided:
+		return EventCouponVoided
+	}
+	if act == coupon.Refund {
+		return EventCouponRefunded
+	}
+	return EventCouponUnlocked
+}
+
+// CouponEvent builds the event of one coupon transition.
+func CouponEvent(c coupon.Coupon, typ string, from coupon.State, reason, orderID string, at time.Time) Event {
+	d := CouponEventData{Reason: reason, UserID: c.UserID, TemplateID: c.TemplateID, OrderID: orderID, ExpiresAt: c.ExpiresAt}
+	if from != 0 {
+		d.From = from.String()
+	}
+	return Event{ID: NewID("evt", at), Type: typ, Subject: c.ID, Time: at, Data: mustJSON(d)}
+}
