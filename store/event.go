@@ -42,7 +42,24 @@ type CouponEventData struct {
 	UserID     string    `json:"user_id"`
 	TemplateID string    `json:"template_id"`
 	OrderID    string    `json:"order_id,omitempty"`
-	ExpiresAt  time.Time `json:"expires_at"`
+	ExpiresAt  Timestamp `json:"expires_at"`
+}
+
+// Timestamp is a time that marshals as the API writes times: RFC 3339 in
+// UTC with milliseconds.
+type Timestamp time.Time
+
+// TimeFormat is the API's time layout.
+const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+// MarshalJSON writes t in TimeFormat.
+func (t Timestamp) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + time.Time(t).UTC().Format(TimeFormat) + `"`), nil
+}
+
+// UnmarshalJSON reads any RFC 3339 time.
+func (t *Timestamp) UnmarshalJSON(b []byte) error {
+	return (*time.Time)(t).UnmarshalJSON(b)
 }
 
 func mustJSON(v any) json.RawMessage {

@@ -48,7 +48,7 @@ func CouponEventType(act coupon.Action, to coupon.State) string {
 
 // CouponEvent builds the event of one coupon transition.
 func CouponEvent(c coupon.Coupon, typ string, from coupon.State, reason, orderID string, at time.Time) Event {
-	d := CouponEventData{Reason: reason, UserID: c.UserID, TemplateID: c.TemplateID, OrderID: orderID, ExpiresAt: c.ExpiresAt}
+	d := CouponEventData{Reason: reason, UserID: c.UserID, TemplateID: c.TemplateID, OrderID: orderID, ExpiresAt: Timestamp(c.ExpiresAt)}
 	if from != 0 {
 		d.From = from.String()
 	}

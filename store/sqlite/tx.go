@@ -15,6 +15,7 @@ type tx struct {
 	ctx    context.Context
 	stmts  map[string]*sql.Stmt
 	timers []store.Timer
+	events []string
 }
 
 func (t *tx) stmt(name string) *sql.Stmt {
@@ -58,8 +59,11 @@ func (t *tx) timer(kind store.TimerKind, due time.Time) error {
 }
 
 func (t *tx) event(e store.Event) error {
-	_, err := t.exec("InsertEvent", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data))
-	return err
+	if _, err := t.exec("InsertEvent", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data)); err != nil {
+		return err
+	}
+	t.events = append(t.events, e.Type)
+	return nil
 }
 
 // count moves n coupons of a template into status (n < 0: out of it).
@@ -102,6 +106,9 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 		for _, tm := range t.timers {
 			s.opts.OnTimer(tm)
 		}
+	}
+	if s.opts.OnEvents != nil && len(t.events) > 0 {
+		s.opts.OnEvents(t.events)
 	}
 	return res, nil
 }

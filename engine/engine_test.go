@@ -1,0 +1,285 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"go.uber.org/goleak"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/engine"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/timer"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+const tick = 10 * time.Millisecond
+
+// rig is a store, a wheel and an engine over them, all on the bubble's clock.
+type rig struct {
+	st      *sqlite.Store
+	wheel   *timer.Wheel
+	eng     *engine.Engine
+	reg     *prometheus.Registry
+	metrics *engine.Metrics
+}
+
+// setup opens a store at path with the wheel hooked in; the engine is
+// built but not started. Call it inside a synctest bubble.
+func setup(t *testing.T, path string, cfg engine.Config) *rig {
+	t.Helper()
+	r := &rig{reg: prometheus.NewRegistry()}
+	r.wheel = timer.NewWheel(tick, 1024, time.Now)
+	var err error
+	r.st, err = sqlite.Open(context.Background(), path, sqlite.Options{OnTimer: engine.Hint(r.wheel)})
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	r.metrics = engine.NewMetrics(r.reg, r.st, time.Now)
+	cfg.Store, cfg.Wheel, cfg.Now, cfg.Metrics = r.st, r.wheel, time.Now, r.metrics
+	r.eng = engine.New(cfg)
+	t.Cleanup(func() {
+		r.eng.Stop()
+		r.st.Close()
+	})
+	return r
+}
+
+func (r *rig) template(t *testing.T, tp coupon.Template) coupon.Template {
+	t.Helper()
+	tp.Name, tp.Value, tp.StartsAt = "t", 100, time.Now()
+	got, err := r.st.CreateTemplate(context.Background(), store.CreateTemplateParams{Template: tp, Now: time.Now()})
+	if err != nil {
+		t.Fatalf("create template: %v", err)
+	}
+	return got
+}
+
+func (r *rig) claim(t *testing.T, templateID, user string) coupon.Coupon {
+	t.Helper()
+	c, err := r.st.Claim(context.Background(), store.ClaimParams{TemplateID: templateID, UserID: user, Now: time.Now()})
+	if err != nil {
+		t.Fatalf("claim: %v", err)
+	}
+	return c
+}
+
+func (r *rig) status(t *testing.T, id string) coupon.State {
+	t.Helper()
+	c, err := r.st.Coupon(context.Background(), id)
+	if err != nil {
+		t.Fatalf("get coupon: %v", err)
+	}
+	return c.Status
+}
+
+// events returns every event of a type, by subject.
+func (r *rig) events(t *testing.T, typ string) map[string]store.Event {
+	t.Helper()
+	out := map[string]store.Event{}
+	var after int64
+	for {
+		evs, err := r.st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
+		if err != nil {
+			t.Fatalf("events: %v", err)
+		}
+		if len(evs) == 0 {
+			return out
+		}
+		for _, e := range evs {
+			if e.Type == typ {
+				if _, dup := out[e.Subject]; dup {
+					t.Fatalf("two %s events for %s", typ, e.Subject)
+				}
+				out[e.Subject] = e
+			}
+		}
+		after = evs[len(evs)-1].Seq
+	}
+}
+
+// TestExpiresOnTimeNeverEarly claims coupons due at many instants and
+// checks, on the bubble's fake clock, that each is expired no earlier than
+// its expires_at and no later than one wheel tick after it.
+func TestExpiresOnTimeNeverEarly(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{BatchSize: 7})
+		tp := r.template(t, coupon.Template{Duration: 2 * time.Second})
+		if err := r.eng.Start(context.Background()); err != nil {
+			t.Fatalf("start: %v", err)
+		}
+		var coupons []coupon.Coupon
+		for i := range 40 {
+			coupons = append(coupons, r.claim(t, tp.ID, "u"))
+			time.Sleep(time.Duration(37*i%250) * time.Millisecond)
+		}
+		last := coupons[len(coupons)-1]
+		time.Sleep(time.Until(last.ExpiresAt) - time.Millisecond)
+		synctest.Wait()
+		if got := r.status(t, last.ID); got != coupon.Unused {
+			t.Fatalf("last coupon 1ms before expiry: got %s, want unused", got)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		expired := r.events(t, store.EventCouponExpired)
+		if len(expired) != len(coupons) {
+			t.Fatalf("coupon.expired events: got %d, want %d", len(expired), len(coupons))
+		}
+		for _, c := range coupons {
+			e := expired[c.ID]
+			if e.Time.Before(c.ExpiresAt) {
+				t.Fatalf("coupon %s expired early: event at %s, due %s", c.ID, e.Time, c.ExpiresAt)
+			}
+			if lag := e.Time.Sub(c.ExpiresAt); lag > 2*tick {
+				t.Fatalf("coupon %s expired %s after due, want within %s", c.ID, lag, 2*tick)
+			}
+			if got := r.status(t, c.ID); got != coupon.Expired {
+				t.Fatalf("coupon %s: got %s, want expired", c.ID, got)
+			}
+		}
+		if n := testutil.CollectAndCount(r.reg, "lapse_expiry_lag_seconds"); n != 1 {
+			t.Fatalf("lag histogram series: got %d, want 1", n)
+		}
+	})
+}
+
+// TestLockTTLReleases locks one coupon that is released before its expiry
+// and one released after it.
+func TestLockTTLReleases(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{})
+		tp := r.template(t, coupon.Template{Duration: time.Minute})
+		early, late := r.claim(t, tp.ID, "u1"), r.claim(t, tp.ID, "u2")
+		if err := r.eng.Start(context.Background()); err != nil {
+			t.Fatalf("start: %v", err)
+		}
+		lock := func(id string, ttl time.Duration) {
+			_, err := r.st.Transition(context.Background(), store.TransitionParams{CouponID: id, Action: coupon.Lock, OrderID: "o-" + id, LockTTL: ttl, Now: time.Now()})
+			if err != nil {
+				t.Fatalf("lock: %v", err)
+			}
+		}
+		lock(early.ID, 10*time.Second)
+		lock(late.ID, 2*time.Minute)
+		time.Sleep(10*time.Second - time.Millisecond)
+		synctest.Wait()
+		if got := r.status(t, early.ID); got != coupon.Locked {
+			t.Fatalf("before lock TTL: got %s, want locked", got)
+		}
+		time.Sleep(50 * time.Millisecond)
+		synctest.Wait()
+		if got := r.status(t, early.ID); got != coupon.Unused {
+			t.Fatalf("after lock TTL: got %s, want unused", got)
+		}
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		if got := r.status(t, late.ID); got != coupon.Locked {
+			t.Fatalf("locked past expiry: got %s, want still locked", got)
+		}
+		if got := r.status(t, early.ID); got != coupon.Expired {
+			t.Fatalf("released coupon past expiry: got %s, want expired", got)
+		}
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		if got := r.status(t, late.ID); got != coupon.Expired {
+			t.Fatalf("lock released past expiry: got %s, want expired", got)
+		}
+		var data store.CouponEventData
+		ev := r.events(t, store.EventCouponExpired)[late.ID]
+		if err := json.Unmarshal(ev.Data, &data); err != nil || data.From != "locked" || data.Reason != store.ReasonLockTTL {
+			t.Fatalf("expired-by-lock event data: got %+v (%v), want from locked, reason lock_ttl", data, err)
+		}
+		if got := r.events(t, store.EventCouponUnlocked)[early.ID].Subject; got != early.ID {
+			t.Fatalf("coupon.unlocked event for %s missing", early.ID)
+		}
+	})
+}
+
+// TestRestartCatchesUp writes coupons while no engine runs (as after a
+// crash) and checks that an engine started past their due time expires
+// every one from the durable timers.
+func TestRestartCatchesUp(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "lapse.db")
+		r := setup(t, path, engine.Config{BatchSize: 50})
+		tp := r.template(t, coupon.Template{Duration: time.Second})
+		for range 300 {
+			r.claim(t, tp.ID, "u")
+		}
+		r.st.Close()
+		time.Sleep(time.Hour)
+		r2 := setup(t, path, engine.Config{BatchSize: 50})
+		if err := r2.eng.Start(context.Background()); err != nil {
+			t.Fatalf("start: %v", err)
+		}
+		time.Sleep(tick)
+		synctest.Wait()
+		if got := len(r2.events(t, store.EventCouponExpired)); got != 300 {
+			t.Fatalf("expired after restart: got %d, want 300", got)
+		}
+	})
+}
+
+// TestSweeperRepairsLostTimers deletes the durable timers behind the
+// engine's back while it is down; on start the sweeper must still expire
+// everything, and count it as repairs.
+func TestSweeperRepairsLostTimers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "lapse.db")
+		st, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+		if err != nil {
+			t.Fatalf("open: %v", err)
+		}
+		now := time.Now()
+		tp, err := st.CreateTemplate(context.Background(), store.CreateTemplateParams{
+			Template: coupon.Template{Name: "t", Value: 1, StartsAt: now, Duration: time.Minute}, Now: now})
+		if err != nil {
+			t.Fatalf("template: %v", err)
+		}
+		for range 25 {
+			if _, err := st.Claim(context.Background(), store.ClaimParams{TemplateID: tp.ID, UserID: "u", Now: now}); err != nil {
+				t.Fatalf("claim: %v", err)
+			}
+		}
+		if err := st.DeleteTimers(context.Background(), store.DeleteTimersParams{Kind: store.TimerExpire, Through: now.Add(time.Hour)}); err != nil {
+			t.Fatalf("delete timers: %v", err)
+		}
+		st.Close()
+
+		time.Sleep(2 * time.Minute)
+		r := setup(t, path, engine.Config{})
+		if err := r.eng.Start(context.Background()); err != nil {
+			t.Fatalf("start: %v", err)
+		}
+		time.Sleep(tick)
+		synctest.Wait()
+		if got := len(r.events(t, store.EventCouponExpired)); got != 25 {
+			t.Fatalf("expired with timers lost: got %d, want 25", got)
+		}
+		repairs := testutil.ToFloat64(engine.RepairsOf(r.metrics, store.TimerExpire))
+		if repairs != 25 {
+			t.Fatalf("sweeper repairs: got %v, want 25", repairs)
+		}
+	})
+}
+
+// TestStopIsIdempotent stops twice and leaves no goroutine behind
+// (goleak checks the last part).
+func TestStopIsIdempotent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{})
+		if err := r.eng.Start(context.Background()); err != nil {
+			t.Fatalf("start: %v", err)
+		}
+		r.eng.Stop()
+		r.eng.Stop()
+	})
+}
