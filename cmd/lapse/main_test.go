@@ -1,0 +1,282 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlite"
+)
+
+// These tests run the real binary: signals, exit codes and restarts are
+// what they are about.
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "lapse-bin")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "lapse")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build lapse: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// server is one lapse serve process.
+type server struct {
+	cmd  *exec.Cmd
+	base string
+	log  bytes.Buffer
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// start runs lapse serve on the database at db and waits until it is ready.
+func start(t *testing.T, db string, extra ...string) *server {
+	t.Helper()
+	addr := freeAddr(t)
+	s := &server{base: "http://" + addr}
+	args := append([]string{"serve", "--listen", addr, "--store", "sqlite:" + db}, extra...)
+	s.cmd = exec.Command(binary, args...)
+	s.cmd.Stderr = &s.log
+	if err := s.cmd.Start(); err != nil {
+		t.Fatalf("start lapse: %v", err)
+	}
+	t.Cleanup(func() {
+		if s.cmd.ProcessState == nil {
+			s.cmd.Process.Kill()
+			s.cmd.Wait()
+		}
+	})
+	for range 200 {
+		if resp, err := http.Get(s.base + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return s
+			}
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatalf("lapse not ready; log:\n%s", s.log.String())
+	return nil
+}
+
+// call sends a JSON request and decodes the JSON answer into out.
+func (s *server) call(t *testing.T, method, path string, body, out any, wantStatus int) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest(method, s.base+path, bytes.NewReader(b))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != wantStatus {
+		t.Fatalf("%s %s: got status %d, want %d", method, path, resp.StatusCode, wantStatus)
+	}
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			t.Fatalf("%s %s: decode: %v", method, path, err)
+		}
+	}
+}
+
+type couponJSON struct {
+	ID        string    `json:"id"`
+	Status    string    `json:"status"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+type eventJSON struct {
+	ID      string    `json:"id"`
+	Type    string    `json:"type"`
+	Subject string    `json:"subject"`
+	Time    time.Time `json:"time"`
+}
+
+// expiredEvents reads the whole feed and returns the coupon.expired events
+// by subject, failing on a duplicate.
+func (s *server) expiredEvents(t *testing.T) map[string]eventJSON {
+	t.Helper()
+	out := map[string]eventJSON{}
+	after := "0"
+	for {
+		var page struct {
+			Events []eventJSON `json:"events"`
+			Next   string      `json:"next"`
+		}
+		s.call(t, "GET", "/v1/events?limit=1000&after="+after, nil, &page, http.StatusOK)
+		if len(page.Events) == 0 {
+			return out
+		}
+		for _, e := range page.Events {
+			if e.Type != "coupon.expired" {
+				continue
+			}
+			if _, dup := out[e.Subject]; dup {
+				t.Fatalf("coupon %s expired twice", e.Subject)
+			}
+			out[e.Subject] = e
+		}
+		after = page.Next
+	}
+}
+
+// seed creates a template whose coupons all expire at endsAt and claims n,
+// from a few clients at once. It returns the template ID and the coupons.
+func (s *server) seed(t *testing.T, n int, endsAt time.Time) (string, []couponJSON) {
+	t.Helper()
+	var tpl struct{ ID string }
+	s.call(t, "POST", "/v1/templates", map[string]any{
+		"name": "storm", "value": 100, "validity": map[string]any{"ends_at": endsAt.Format(time.RFC3339Nano)},
+	}, &tpl, http.StatusCreated)
+	cs := make([]couponJSON, n)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < n; i += 4 {
+				s.call(t, "POST", fmt.Sprintf("/v1/users/u%d/coupons", i), map[string]string{"template_id": tpl.ID}, &cs[i], http.StatusCreated)
+			}
+		})
+	}
+	wg.Wait()
+	return tpl.ID, cs
+}
+
+// checkAllExpiredOnce checks every coupon has exactly one coupon.expired
+// event, none before its expires_at, and reads as expired.
+func checkAllExpiredOnce(t *testing.T, s *server, cs []couponJSON) {
+	t.Helper()
+	ev := s.expiredEvents(t)
+	if len(ev) != len(cs) {
+		t.Fatalf("coupon.expired events: got %d, want %d", len(ev), len(cs))
+	}
+	for _, c := range cs {
+		e, ok := ev[c.ID]
+		if !ok {
+			t.Fatalf("coupon %s has no coupon.expired event", c.ID)
+		}
+		if e.Time.Before(c.ExpiresAt) {
+			t.Fatalf("coupon %s expired early: %s < %s", c.ID, e.Time, c.ExpiresAt)
+		}
+	}
+	var got couponJSON
+	s.call(t, "GET", "/v1/coupons/"+cs[0].ID, nil, &got, http.StatusOK)
+	if got.Status != "expired" {
+		t.Fatalf("coupon %s: got %s, want expired", cs[0].ID, got.Status)
+	}
+}
+
+// countExpired counts the coupon.expired events in the database file of a
+// stopped lapse, without starting an engine on it.
+func countExpired(t *testing.T, db string) int {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), db, sqlite.Options{})
+	if err != nil {
+		t.Fatalf("open %s: %v", db, err)
+	}
+	defer st.Close()
+	n := 0
+	var after int64
+	for {
+		evs, err := st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
+		if err != nil {
+			t.Fatalf("events: %v", err)
+		}
+		if len(evs) == 0 {
+			return n
+		}
+		for _, e := range evs {
+			if e.Type == store.EventCouponExpired {
+				n++
+			}
+		}
+		after = evs[len(evs)-1].Seq
+	}
+}
+
+// waitExpired polls until at least n coupons have expired.
+func waitExpired(t *testing.T, s *server, n int) {
+	t.Helper()
+	for range 400 {
+		if len(s.expiredEvents(t)) >= n {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatalf("fewer than %d coupons expired in time", n)
+}
+
+// TestGracefulStopLosesNothing stops lapse with SIGTERM before its coupons
+// are due; it must exit 0, and a later start must expire all of them.
+func TestGracefulStopLosesNothing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lapse.db")
+	s := start(t, db)
+	_, cs := s.seed(t, 100, time.Now().Add(1500*time.Millisecond))
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatalf("SIGTERM: %v", err)
+	}
+	if err := s.cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v; log:\n%s", err, s.log.String())
+	}
+	time.Sleep(time.Until(cs[0].ExpiresAt))
+	s2 := start(t, db)
+	waitExpired(t, s2, len(cs))
+	checkAllExpiredOnce(t, s2, cs)
+}
+
+// TestKill9MidStormLosesNothing kills lapse with SIGKILL while it drains a
+// storm of coupons due in the same instant, in small batches; after a
+// restart every coupon is expired exactly once.
+func TestKill9MidStormLosesNothing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lapse.db")
+	s := start(t, db, "--batch-size", "5")
+	tpl, cs := s.seed(t, 3000, time.Now().Add(4*time.Second))
+	for {
+		var info struct {
+			Counts map[string]int `json:"counts"`
+		}
+		s.call(t, "GET", "/v1/templates/"+tpl, nil, &info, http.StatusOK)
+		if info.Counts["expired"] > 0 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatalf("SIGKILL: %v", err)
+	}
+	s.cmd.Wait()
+	if n := countExpired(t, db); n == len(cs) {
+		t.Fatalf("the kill came after the storm had drained (%d of %d): nothing was tested", n, len(cs))
+	} else {
+		t.Logf("killed with %d of %d coupons expired", n, len(cs))
+	}
+	s2 := start(t, db)
+	waitExpired(t, s2, len(cs))
+	checkAllExpiredOnce(t, s2, cs)
+}
