@@ -113,7 +113,10 @@ func (e *Engine) run(ctx context.Context) {
 			e.load(ctx)
 		case <-sweep.C:
 			e.sweep(ctx)
-		case k := <-e.cfg.Wheel.C():
+		case k, ok := <-e.cfg.Wheel.C():
+			if !ok { // the wheel stopped with ctx
+				return
+			}
 			e.drain(ctx, store.TimerKind(k.Kind), false)
 		}
 	}
