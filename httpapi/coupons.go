@@ -1,0 +1,182 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// defaultLockTTL is how long a lock holds when the request names no ttl.
+const defaultLockTTL = 15 * time.Minute
+
+// couponJSON is a coupon as the API writes it.
+type couponJSON struct {
+	ID          string  `json:"id"`
+	TemplateID  string  `json:"template_id"`
+	UserID      string  `json:"user_id"`
+	Status      string  `json:"status"`
+	ClaimedAt   string  `json:"claimed_at"`
+	ExpiresAt   string  `json:"expires_at"`
+	OrderID     *string `json:"order_id"`
+	LockedUntil *string `json:"locked_until"`
+	UpdatedAt   string  `json:"updated_at"`
+}
+
+// couponView is c as read at now: the lazy check applied.
+func couponView(c coupon.Coupon, now time.Time) couponJSON {
+	c = c.View(now)
+	return couponJSON{
+		ID:          c.ID,
+		TemplateID:  c.TemplateID,
+		UserID:      c.UserID,
+		Status:      c.Status.String(),
+		ClaimedAt:   formatTime(c.ClaimedAt),
+		ExpiresAt:   formatTime(c.ExpiresAt),
+		OrderID:     optionalString(c.OrderID),
+		LockedUntil: formatOptionalTime(c.LockedUntil),
+		UpdatedAt:   formatTime(c.UpdatedAt),
+	}
+}
+
+// claimRequest is the body of POST /v1/users/{user_id}/coupons.
+type claimRequest struct {
+	TemplateID string `json:"template_id"`
+}
+
+// decodeClaim returns the template a claim names.
+func decodeClaim(body []byte) (templateID string, err error) {
+	req, err := decodeJSON[claimRequest](body)
+	if err != nil {
+		return "", err
+	}
+	if req.TemplateID == "" {
+		return "", invalid("template_id", "is required")
+	}
+	return req.TemplateID, nil
+}
+
+// claim serves POST /v1/users/{user_id}/coupons.
+func (s *server) claim(w http.ResponseWriter, r *http.Request) {
+	mutate(s, w, r, http.StatusCreated, func(ctx context.Context, body []byte, now time.Time) (coupon.Coupon, error) {
+		templateID, err := decodeClaim(body)
+		if err != nil {
+			return coupon.Coupon{}, err
+		}
+		return s.store.Claim(ctx, store.ClaimParams{TemplateID: templateID, UserID: r.PathValue("user_id"), Now: now})
+	}, couponView)
+}
+
+// Bodies of the coupon transitions.
+type (
+	lockRequest struct {
+		OrderID string    `json:"order_id"`
+		TTL     *duration `json:"ttl"`
+	}
+	orderRequest struct {
+		OrderID string `json:"order_id"`
+	}
+	voidRequest struct {
+		Reason string `json:"reason"`
+	}
+)
+
+// decodeTransition decodes the body of act's endpoint into the params of
+// store.Transition, less CouponID and Now.
+func decodeTransition(act coupon.Action, body []byte) (store.TransitionParams, error) {
+	p := store.TransitionParams{Action: act}
+	switch act {
+	case coupon.Lock:
+		req, err := decodeJSON[lockRequest](body)
+		if err != nil {
+			return p, err
+		}
+		p.OrderID, p.LockTTL = req.OrderID, defaultLockTTL
+		if req.TTL != nil {
+			p.LockTTL = time.Duration(*req.TTL)
+		}
+		if p.LockTTL <= 0 {
+			return p, invalid("ttl", "must be positive")
+		}
+	case coupon.Void:
+		req, err := decodeJSON[voidRequest](body)
+		if err != nil {
+			return p, err
+		}
+		p.Reason = req.Reason
+		return p, nil
+	default:
+		req, err := decodeJSON[orderRequest](body)
+		if err != nil {
+			return p, err
+		}
+		p.OrderID = req.OrderID
+	}
+	if p.OrderID == "" {
+		return p, invalid("order_id", "is required")
+	}
+	return p, nil
+}
+
+// transition serves POST /v1/coupons/{id}/<act>.
+func (s *server) transition(act coupon.Action) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		mutate(s, w, r, http.StatusOK, func(ctx context.Context, body []byte, now time.Time) (coupon.Coupon, error) {
+			p, err := decodeTransition(act, body)
+			if err != nil {
+				return coupon.Coupon{}, err
+			}
+			p.CouponID, p.Now = r.PathValue("id"), now
+			return s.store.Transition(ctx, p)
+		}, couponView)
+	}
+}
+
+// getCoupon serves GET /v1/coupons/{id}.
+func (s *server) getCoupon(w http.ResponseWriter, r *http.Request) {
+	now := s.now()
+	c, err := s.store.Coupon(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, couponView(c, now))
+}
+
+// parseStatusQuery returns the status filter of a coupon list; zero lists
+// all.
+func parseStatusQuery(q url.Values) (coupon.State, error) {
+	if !q.Has("status") {
+		return 0, nil
+	}
+	st, err := coupon.ParseState(q.Get("status"))
+	if err != nil {
+		return 0, invalid("status", "must be one of unused, locked, used, expired, voided")
+	}
+	return st, nil
+}
+
+// userCoupons serves GET /v1/users/{user_id}/coupons.
+func (s *server) userCoupons(w http.ResponseWriter, r *http.Request) {
+	now := s.now()
+	st, err := parseStatusQuery(r.URL.Query())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	cs, err := s.store.UserCoupons(r.Context(), store.UserCouponsParams{UserID: r.PathValue("user_id"), Status: st, Now: now})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	list := make([]couponJSON, 0, len(cs))
+	for _, c := range cs {
+		list = append(list, couponView(c, now))
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Coupons []couponJSON `json:"coupons"`
+	}{list})
+}

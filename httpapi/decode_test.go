@@ -1,0 +1,135 @@
+package httpapi
+
+import (
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+)
+
+// refusedAsInput fails t unless err is nil or a malformed or invalid
+// problem: outside input is never the server's fault.
+func refusedAsInput(t *testing.T, input string, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	p := toProblem(err)
+	if !(p.Status == 400 && p.Type == "/problems/malformed") && !(p.Status == 422 && p.Type == "/problems/invalid") {
+		t.Fatalf("%q: got %d %s (%v), want 400 malformed or 422 invalid", input, p.Status, p.Type, err)
+	}
+}
+
+func FuzzDecodeTemplate(f *testing.F) {
+	f.Add([]byte(hourTemplate))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		tp, err := decodeTemplate(body, t0)
+		refusedAsInput(t, string(body), err)
+		if err == nil && tp.Validate() != nil {
+			t.Fatalf("%q: accepted an invalid template: %v", body, tp.Validate())
+		}
+	})
+}
+
+func FuzzDecodeClaim(f *testing.F) {
+	f.Add([]byte(`{"template_id": "tpl_1"}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		id, err := decodeClaim(body)
+		refusedAsInput(t, string(body), err)
+		if err == nil && id == "" {
+			t.Fatalf("%q: accepted a claim without template_id", body)
+		}
+	})
+}
+
+func FuzzDecodeTransition(f *testing.F) {
+	f.Add([]byte(`{"order_id": "o1", "ttl": "15m"}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, act := range []coupon.Action{coupon.Lock, coupon.Unlock, coupon.Redeem, coupon.Refund, coupon.Void} {
+			p, err := decodeTransition(act, body)
+			refusedAsInput(t, act.String()+" "+string(body), err)
+			if err != nil {
+				continue
+			}
+			if p.Action != act || (act != coupon.Void && p.OrderID == "") || (act == coupon.Lock && p.LockTTL <= 0) {
+				t.Fatalf("%s %q: accepted %+v", act, body, p)
+			}
+		}
+	})
+}
+
+func FuzzDecodeEventsQuery(f *testing.F) {
+	f.Add([]byte("after=12&limit=100"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		q, _ := url.ParseQuery(string(raw)) // as Request.URL.Query does, pairs that fail to parse are dropped
+		p, err := parseEventsQuery(q)
+		refusedAsInput(t, string(raw), err)
+		if err == nil && (p.After < 0 || p.Limit < 1 || p.Limit > maxEventsLimit) {
+			t.Fatalf("%q: accepted %+v", raw, p)
+		}
+	})
+}
+
+func FuzzDecodeStatusQuery(f *testing.F) {
+	f.Add([]byte("status=unused"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		q, _ := url.ParseQuery(string(raw))
+		st, err := parseStatusQuery(q)
+		refusedAsInput(t, string(raw), err)
+		if err == nil && st != 0 && st.String() != q.Get("status") {
+			t.Fatalf("%q: accepted status %v", raw, st)
+		}
+	})
+}
+
+func TestDecodeJSONStrict(t *testing.T) {
+	cases := []struct {
+		body string
+		ok   bool
+	}{
+		{``, true},
+		{` `, true},
+		{`{}`, true},
+		{`{"order_id": "o1"}`, true},
+		{` {"order_id": null} `, true},
+		{`{"ORDER_ID": "o1"}`, false},
+		{`{"order_id": "o1", "order_id2": "o2"}`, false},
+		{`{"order_id": "o1"}{}`, false},
+		{`{"order_id": "o1"} x`, false},
+		{`{"order_id": "o1"`, false},
+		{`"o1"`, false},
+		{`null`, false},
+		{`[{"order_id": "o1"}]`, false},
+	}
+	for _, c := range cases {
+		_, err := decodeJSON[orderRequest]([]byte(c.body))
+		if got := err == nil; got != c.ok {
+			t.Fatalf("%q: got ok %v (%v), want %v", c.body, got, err, c.ok)
+		}
+		refusedAsInput(t, c.body, err)
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	cases := []struct {
+		d    time.Duration
+		want string
+	}{
+		{72 * time.Hour, "72h"},
+		{30 * time.Minute, "30m"},
+		{90 * time.Minute, "1h30m"},
+		{2 * time.Second, "2s"},
+		{time.Hour + 5*time.Second, "1h0m5s"},
+		{1500 * time.Millisecond, "1.5s"},
+		{10 * time.Minute, "10m"},
+	}
+	for _, c := range cases {
+		if got := formatDuration(c.d); got != c.want {
+			t.Fatalf("formatDuration(%v): got %q, want %q", c.d, got, c.want)
+		}
+		if back, err := time.ParseDuration(formatDuration(c.d)); err != nil || back != c.d {
+			t.Fatalf("parse %q: got %v (%v), want %v", formatDuration(c.d), back, err, c.d)
+		}
+	}
+}

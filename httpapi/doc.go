@@ -1,0 +1,11 @@
+// Package httpapi serves lapse's HTTP API v1 (shared/API.md) over a
+// store.Store: coupon templates, coupons and their transitions, the event
+// feed, and the operational endpoints.
+//
+// Every request reads the one injected clock once, and every coupon it
+// returns has the lazy check applied at that instant. Errors are RFC 9457
+// problem documents whose type names a stable slug. A POST carrying an
+// Idempotency-Key runs its mutation under store.WithIdempotency, so the
+// store records the response in the same transaction and replays it for a
+// retry.
+package httpapi

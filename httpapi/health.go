@@ -1,0 +1,20 @@
+package httpapi
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// healthz serves GET /healthz: the process is up.
+func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// readyz serves GET /readyz: the store is reachable and migrated.
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+	if err := s.store.Ready(r.Context()); err != nil {
+		s.fail(w, r, fmt.Errorf("%w: %w", errNotReady, err))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}

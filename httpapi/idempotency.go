@@ -1,0 +1,72 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// mutate serves a POST. It reads the body and hands it to call, which
+// decodes it and runs the mutation at now; the result is answered with
+// status and the JSON of view(result, now).
+//
+// With an Idempotency-Key header, call's context asks the store to save
+// that same response with the mutation, and a retry is answered with the
+// response the store replays.
+func mutate[T, V any](s *server, w http.ResponseWriter, r *http.Request, status int,
+	call func(ctx context.Context, body []byte, now time.Time) (T, error),
+	view func(T, time.Time) V) {
+	now := s.now()
+	body, err := readBody(w, r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	render := func(result any) (int, []byte) {
+		res, ok := result.(T)
+		if !ok {
+			// A store passing another result is a bug; this answer is what
+			// a retry then replays.
+			s.log.ErrorContext(r.Context(), "httpapi: unexpected result to render",
+				"path", r.URL.Path, "type", fmt.Sprintf("%T", result))
+			p := toProblem(fmt.Errorf("render %T", result))
+			return p.Status, mustJSON(p)
+		}
+		return status, mustJSON(view(res, now))
+	}
+	ctx := r.Context()
+	if key := r.Header.Get("Idempotency-Key"); key != "" {
+		ctx = store.WithIdempotency(ctx, store.Idempotency{
+			Key:         key,
+			Fingerprint: fingerprint(r.Method, r.URL.Path, body),
+			Now:         now,
+			Render:      render,
+		})
+	}
+	result, err := call(ctx, body, now)
+	var replay *store.ReplayError
+	switch {
+	case errors.As(err, &replay):
+		write(w, replay.Status, "application/json", replay.Body)
+	case err != nil:
+		s.fail(w, r, err)
+	default:
+		code, b := render(result)
+		write(w, code, "application/json", b)
+	}
+}
+
+// fingerprint identifies a request for its idempotency key: the hex SHA-256
+// of method, path and body.
+func fingerprint(method, path string, body []byte) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s %s\n", method, path)
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,98 @@
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// Errors of this package's own making; the store's and the coupon
+// package's are mapped beside them in kinds.
+var (
+	errNoRoute          = errors.New("no such route")
+	errMethodNotAllowed = errors.New("method not allowed")
+	errNotReady         = errors.New("store not ready")
+)
+
+// malformedError is a request body or query that is not JSON, or not of
+// the expected shape. Its text is the detail of the problem.
+type malformedError struct{ err error }
+
+func (e *malformedError) Error() string { return e.err.Error() }
+func (e *malformedError) Unwrap() error { return e.err }
+
+// malformed marks err as the client's malformed input.
+func malformed(err error) error { return &malformedError{err} }
+
+// invalid reports field's value out of range, as the coupon package does.
+func invalid(field, reason string) error {
+	return &coupon.InvalidError{Field: field, Reason: reason}
+}
+
+// problem is an RFC 9457 problem document.
+type problem struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail"`
+}
+
+// kind is how one sentinel error is answered.
+type kind struct {
+	err    error
+	status int
+	slug   string
+	title  string
+	detail string
+}
+
+var kinds = []kind{
+	{store.ErrNotFound, http.StatusNotFound, "not-found", "Not found", "the id names nothing"},
+	{errNoRoute, http.StatusNotFound, "not-found", "Not found", "no such route"},
+	{errMethodNotAllowed, http.StatusMethodNotAllowed, "method-not-allowed", "Method not allowed", "the route does not accept this method"},
+	{coupon.ErrExpired, http.StatusConflict, "coupon-expired", "Coupon expired", "the coupon is at or past its expires_at"},
+	{coupon.ErrInvalidState, http.StatusConflict, "invalid-state", "Invalid state", "the transition is not allowed from the coupon's current state or for this order"},
+	{coupon.ErrLimitReached, http.StatusConflict, "limit-reached", "Limit reached", "the user holds the template's per-user limit"},
+	{coupon.ErrSoldOut, http.StatusConflict, "sold-out", "Sold out", "the template's total is all issued"},
+	{coupon.ErrNotClaimable, http.StatusConflict, "not-claimable", "Not claimable", "the template's claim window is not open"},
+	{store.ErrIdempotencyConflict, http.StatusConflict, "idempotency-conflict", "Idempotency conflict", "the Idempotency-Key was used with a different request, or its first request is still in flight"},
+	{errNotReady, http.StatusServiceUnavailable, "not-ready", "Not ready", "the store is unreachable or not migrated"},
+}
+
+// toProblem maps err to the problem answering it. An error it does not know
+// is a 500 whose detail says nothing of the cause.
+func toProblem(err error) problem {
+	var mal *malformedError
+	if errors.As(err, &mal) {
+		return newProblem(http.StatusBadRequest, "malformed", "Malformed request", mal.Error())
+	}
+	var inv *coupon.InvalidError
+	if errors.As(err, &inv) {
+		return newProblem(http.StatusUnprocessableEntity, "invalid", "Invalid field", inv.Error())
+	}
+	for _, k := range kinds {
+		if errors.Is(err, k.err) {
+			return newProblem(k.status, k.slug, k.title, k.detail)
+		}
+	}
+	return newProblem(http.StatusInternalServerError, "internal", "Internal error", "the server failed to handle the request")
+}
+
+func newProblem(status int, slug, title, detail string) problem {
+	return problem{Type: "/problems/" + slug, Title: title, Status: status, Detail: detail}
+}
+
+// fail answers r with the problem err maps to, logging it if it is the
+// server's fault.
+func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	p := toProblem(err)
+	if p.Status >= 500 {
+		s.log.ErrorContext(r.Context(), "httpapi: request failed",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", p.Status), slog.Any("err", err))
+	}
+	write(w, p.Status, "application/problem+json", mustJSON(p))
+}

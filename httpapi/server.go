@@ -1,0 +1,86 @@
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// Config is what New needs.
+type Config struct {
+	// Store is the authority on every entity the API serves.
+	Store store.Store
+	// Now is the one clock; the package never reads another.
+	Now func() time.Time
+	// Log receives every 5xx; nil discards.
+	Log *slog.Logger
+	// Metrics is mounted at GET /metrics; nil leaves the route unknown (404).
+	Metrics http.Handler
+}
+
+type server struct {
+	store store.Store
+	now   func() time.Time
+	log   *slog.Logger
+	mux   *http.ServeMux
+}
+
+// New returns the HTTP handler of API v1.
+func New(cfg Config) http.Handler {
+	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, mux: http.NewServeMux()}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.mux.HandleFunc("POST /v1/templates", s.createTemplate)
+	s.mux.HandleFunc("GET /v1/templates/{id}", s.getTemplate)
+
+	s.mux.HandleFunc("POST /v1/users/{user_id}/coupons", s.claim)
+	s.mux.HandleFunc("GET /v1/users/{user_id}/coupons", s.userCoupons)
+	s.mux.HandleFunc("GET /v1/coupons/{id}", s.getCoupon)
+	for _, act := range []coupon.Action{coupon.Lock, coupon.Unlock, coupon.Redeem, coupon.Refund, coupon.Void} {
+		s.mux.HandleFunc("POST /v1/coupons/{id}/"+act.String(), s.transition(act))
+	}
+
+	s.mux.HandleFunc("GET /v1/events", s.events)
+
+	s.mux.HandleFunc("GET /healthz", s.healthz)
+	s.mux.HandleFunc("GET /readyz", s.readyz)
+	if cfg.Metrics != nil {
+		s.mux.Handle("GET /metrics", cfg.Metrics)
+	}
+	return s
+}
+
+// ServeHTTP routes r, answering an unknown path (404) or method (405) with a
+// problem document in place of the mux's plain text.
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h, pattern := s.mux.Handler(r)
+	if pattern != "" {
+		s.mux.ServeHTTP(w, r) // sets the path values h would lack
+		return
+	}
+	rec := &statusRecorder{header: http.Header{}}
+	h.ServeHTTP(rec, r)
+	if allow := rec.header.Get("Allow"); allow != "" {
+		w.Header().Set("Allow", allow)
+	}
+	if rec.status == http.StatusMethodNotAllowed {
+		s.fail(w, r, errMethodNotAllowed)
+		return
+	}
+	s.fail(w, r, errNoRoute)
+}
+
+// statusRecorder keeps only the status and headers the mux's fallback
+// handler writes.
+type statusRecorder struct {
+	header http.Header
+	status int
+}
+
+func (rec *statusRecorder) Header() http.Header         { return rec.header }
+func (rec *statusRecorder) Write(b []byte) (int, error) { return len(b), nil }
+func (rec *statusRecorder) WriteHeader(status int)      { rec.status = status }

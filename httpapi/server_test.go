@@ -1,0 +1,73 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestUnknownRoute(t *testing.T) {
+	e := setup(t)
+	for _, path := range []string{"/", "/v1/nope", "/v1/coupons/x/frobnicate", "/v1/coupons/x/lock/"} {
+		e.problem(e.post(path, `{}`), http.StatusNotFound, "not-found")
+	}
+}
+
+func TestWrongMethod(t *testing.T) {
+	e := setup(t)
+	res := e.do(http.MethodDelete, "/v1/coupons/x", "")
+	e.problem(res, http.StatusMethodNotAllowed, "method-not-allowed")
+	if got := res.header.Get("Allow"); !strings.Contains(got, "GET") {
+		t.Fatalf("Allow: got %q, want it to list GET", got)
+	}
+	e.problem(e.get("/v1/coupons/x/lock"), http.StatusMethodNotAllowed, "method-not-allowed")
+}
+
+func TestHealthz(t *testing.T) {
+	e := setup(t)
+	res := e.get("/healthz")
+	if res.status != http.StatusOK || string(res.body) != `{"status":"ok"}` {
+		t.Fatalf("healthz: got %d %s, want 200 {\"status\":\"ok\"}", res.status, res.body)
+	}
+}
+
+func TestReadyz(t *testing.T) {
+	e := setup(t)
+	res := e.get("/readyz")
+	if res.status != http.StatusOK || string(res.body) != `{"status":"ready"}` {
+		t.Fatalf("readyz: got %d %s, want 200 {\"status\":\"ready\"}", res.status, res.body)
+	}
+	e.store.Close()
+	e.problem(e.get("/readyz"), http.StatusServiceUnavailable, "not-ready")
+	if got := e.logs.String(); !strings.Contains(got, "httpapi:") {
+		t.Fatalf("log: got %q, want the 503 logged", got)
+	}
+}
+
+func TestInternalErrorHidesCause(t *testing.T) {
+	e := setup(t)
+	e.store.Close()
+	p := e.problem(e.get("/v1/coupons/c1"), http.StatusInternalServerError, "internal")
+	if strings.Contains(p.Detail, "closed") {
+		t.Fatalf("detail: got %q, want no word of the cause", p.Detail)
+	}
+	if got := e.logs.String(); !strings.Contains(got, "httpapi: request failed") || !strings.Contains(got, "closed") {
+		t.Fatalf("log: got %q, want the failure and its cause", got)
+	}
+}
+
+func TestMetrics(t *testing.T) {
+	e := setup(t)
+	res := e.get("/metrics")
+	if res.status != http.StatusOK || string(res.body) != "lapse_up 1\n" {
+		t.Fatalf("metrics: got %d %q, want 200 from the Metrics handler", res.status, res.body)
+	}
+	e = setup(t, func(c *Config) { c.Metrics = nil })
+	e.problem(e.get("/metrics"), http.StatusNotFound, "not-found")
+}
+
+func TestBodyTooLarge(t *testing.T) {
+	e := setup(t)
+	body := `{"template_id": "` + strings.Repeat("x", maxBody) + `"}`
+	e.problem(e.post("/v1/users/u1/coupons", body), http.StatusBadRequest, "malformed")
+}

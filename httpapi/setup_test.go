@@ -1,0 +1,201 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/store/sqlite"
+)
+
+// t0 is the fake clock's start: with a millisecond part, so formatting is
+// seen to keep it.
+var t0 = time.Date(2026, 11, 1, 8, 0, 0, 123_456_789, time.UTC)
+
+// fakeClock is a settable clock.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// env is an API server over a fresh SQLite store.
+type env struct {
+	t     *testing.T
+	url   string
+	clock *fakeClock
+	store *sqlite.Store
+	logs  *bytes.Buffer
+}
+
+// setup starts a server over a new store; opts adjust its Config.
+func setup(t *testing.T, opts ...func(*Config)) *env {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	e := &env{t: t, clock: &fakeClock{now: t0}, store: st, logs: &bytes.Buffer{}}
+	cfg := Config{
+		Store:   st,
+		Now:     e.clock.Now,
+		Log:     slog.New(slog.NewTextHandler(&lockedWriter{w: e.logs}, nil)),
+		Metrics: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "lapse_up 1\n") }),
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	srv := httptest.NewServer(New(cfg))
+	t.Cleanup(srv.Close)
+	e.url = srv.URL
+	return e
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+// response is what the server answered.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// do sends a request; header holds key, value pairs.
+func (e *env) do(method, path, body string, header ...string) response {
+	e.t.Helper()
+	req, err := http.NewRequest(method, e.url+path, strings.NewReader(body))
+	if err != nil {
+		e.t.Fatalf("new request: %v", err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatalf("%s %s: read body: %v", method, path, err)
+	}
+	return response{status: res.StatusCode, header: res.Header, body: b}
+}
+
+func (e *env) get(path string) response { e.t.Helper(); return e.do(http.MethodGet, path, "") }
+
+func (e *env) post(path, body string, header ...string) response {
+	e.t.Helper()
+	return e.do(http.MethodPost, path, body, header...)
+}
+
+// ok decodes a successful JSON answer of status into v.
+func (e *env) ok(res response, status int, v any) {
+	e.t.Helper()
+	if res.status != status {
+		e.t.Fatalf("status: got %d, want %d; body %s", res.status, status, res.body)
+	}
+	if got := res.header.Get("Content-Type"); got != "application/json" {
+		e.t.Fatalf("content type: got %q, want application/json", got)
+	}
+	if err := json.Unmarshal(res.body, v); err != nil {
+		e.t.Fatalf("decode %s: %v", res.body, err)
+	}
+}
+
+// problem checks res is the problem document of status and slug and
+// returns it.
+func (e *env) problem(res response, status int, slug string) problem {
+	e.t.Helper()
+	if res.status != status {
+		e.t.Fatalf("status: got %d, want %d; body %s", res.status, status, res.body)
+	}
+	if got := res.header.Get("Content-Type"); got != "application/problem+json" {
+		e.t.Fatalf("content type: got %q, want application/problem+json", got)
+	}
+	var p problem
+	if err := json.Unmarshal(res.body, &p); err != nil {
+		e.t.Fatalf("decode problem %s: %v", res.body, err)
+	}
+	if p.Type != "/problems/"+slug || p.Status != status || p.Title == "" || p.Detail == "" {
+		e.t.Fatalf("problem: got %+v, want type /problems/%s, status %d, a title and a detail", p, slug, status)
+	}
+	return p
+}
+
+// template creates a template from body and returns its id.
+func (e *env) template(body string) string {
+	e.t.Helper()
+	var v templateJSON
+	e.ok(e.post("/v1/templates", body), http.StatusCreated, &v)
+	return v.ID
+}
+
+// hourTemplate is a template whose coupons last an hour.
+const hourTemplate = `{"name": "¥20 off", "value": 2000, "validity": {"duration": "1h"}}`
+
+// claim claims a coupon of templateID for user.
+func (e *env) claim(user, templateID string) couponJSON {
+	e.t.Helper()
+	var c couponJSON
+	e.ok(e.post("/v1/users/"+user+"/coupons", `{"template_id": "`+templateID+`"}`), http.StatusCreated, &c)
+	return c
+}
+
+// coupon reads a coupon, returning the raw answer to compare whole.
+func (e *env) coupon(id string) (couponJSON, string) {
+	e.t.Helper()
+	res := e.get("/v1/coupons/" + id)
+	var c couponJSON
+	e.ok(res, http.StatusOK, &c)
+	return c, string(res.body)
+}
+
+// userCoupons lists a user's coupons, query included in path.
+func (e *env) userCoupons(pathAndQuery string) []couponJSON {
+	e.t.Helper()
+	var v struct {
+		Coupons []couponJSON `json:"coupons"`
+	}
+	e.ok(e.get(pathAndQuery), http.StatusOK, &v)
+	return v.Coupons
+}
+
+// ms formats t as the API does, for expected values.
+func ms(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
