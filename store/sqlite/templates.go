@@ -31,12 +31,19 @@ func (s *Store) CreateTemplate(ctx context.Context, p store.CreateTemplateParams
 // Template returns a template and its counts, unused coupons past their
 // expires_at counted as expired.
 func (s *Store) Template(ctx context.Context, p store.TemplateParams) (store.TemplateInfo, error) {
-	tp, err := scanTemplate(s.readRow(ctx, "GetTemplate", p.ID))
+	// One read transaction, so that the stored counts and the lazy
+	// correction come from the same snapshot even while a drain commits.
+	rtx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return store.TemplateInfo{}, err
+	}
+	defer rtx.Rollback()
+	tp, err := scanTemplate(rtx.QueryRowContext(ctx, queries.Get("GetTemplate"), p.ID))
 	if err != nil {
 		return store.TemplateInfo{}, interpret(err)
 	}
 	info := store.TemplateInfo{Template: tp, Counts: map[coupon.State]int64{}}
-	rows, err := s.read(ctx, "GetCounts", p.ID)
+	rows, err := rtx.QueryContext(ctx, queries.Get("GetCounts"), p.ID)
 	if err != nil {
 		return info, err
 	}
@@ -59,7 +66,7 @@ func (s *Store) Template(ctx context.Context, p store.TemplateParams) (store.Tem
 		return info, err
 	}
 	var due int64
-	if err := s.readRow(ctx, "CountDueUnused", ms(p.Now), p.ID).Scan(&due); err != nil {
+	if err := rtx.QueryRowContext(ctx, queries.Get("CountDueUnused"), ms(p.Now), p.ID).Scan(&due); err != nil {
 		return info, err
 	}
 	info.Counts[coupon.Unused] -= due

@@ -95,6 +95,9 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 	}
 	if idempotent {
 		status, body := idem.Render(res)
+		if body == nil {
+			body = []byte{} // a nil slice binds as NULL; body is NOT NULL
+		}
 		if _, err := t.exec("PutIdempotency", idem.Key, idem.Fingerprint, status, body, ms(idem.Now)); err != nil {
 			return zero, err
 		}

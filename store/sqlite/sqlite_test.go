@@ -1,0 +1,281 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/store/storetest"
+)
+
+var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+
+// open opens a store on a new file in t's temp dir, closed when t ends.
+func open(t *testing.T, path string, opts sqlite.Options) *sqlite.Store {
+	t.Helper()
+	s, err := sqlite.Open(t.Context(), path, opts)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", path, err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return s
+}
+
+func tempPath(t *testing.T) string { return filepath.Join(t.TempDir(), "lapse.db") }
+
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store {
+		return open(t, tempPath(t), sqlite.Options{})
+	})
+}
+
+// template creates a 24h template claimable from a day before t0.
+func template(t *testing.T, s store.Store, edit func(*coupon.Template)) coupon.Template {
+	t.Helper()
+	tp := coupon.Template{Name: "t", Value: 100, StartsAt: t0.Add(-24 * time.Hour), Duration: 24 * time.Hour}
+	if edit != nil {
+		edit(&tp)
+	}
+	got, err := s.CreateTemplate(t.Context(), store.CreateTemplateParams{Template: tp, Now: tp.StartsAt})
+	if err != nil {
+		t.Fatalf("CreateTemplate: %v", err)
+	}
+	return got
+}
+
+// TestReopen: a reopened file keeps its data and its schema version, and
+// opening it does not run the migrations again (they would fail on the
+// existing tables).
+func TestReopen(t *testing.T) {
+	ctx := t.Context()
+	path := tempPath(t)
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatalf("first Open: %v", err)
+	}
+	tp := template(t, s, nil)
+	c, err := s.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0})
+	if err != nil {
+		t.Fatalf("Claim: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+
+	for i := range 2 {
+		s := open(t, path, sqlite.Options{})
+		if err := s.Ready(ctx); err != nil {
+			t.Fatalf("reopen %d: Ready: %v", i, err)
+		}
+		got, err := s.Coupon(ctx, c.ID)
+		if err != nil {
+			t.Fatalf("reopen %d: Coupon: %v", i, err)
+		}
+		if got.Status != coupon.Unused || got.UserID != "u1" || !got.ExpiresAt.Equal(c.ExpiresAt) {
+			t.Fatalf("reopen %d: coupon: got %+v, want %+v", i, got, c)
+		}
+		info, err := s.Template(ctx, store.TemplateParams{ID: tp.ID, Now: t0})
+		if err != nil {
+			t.Fatalf("reopen %d: Template: %v", i, err)
+		}
+		if info.Template.Name != tp.Name || info.Counts[coupon.Unused] != 1 {
+			t.Fatalf("reopen %d: template: got %+v, want %s with 1 unused", i, info, tp.Name)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatalf("reopen %d: Close: %v", i, err)
+		}
+	}
+
+	files, err := os.ReadDir("migrations")
+	if err != nil {
+		t.Fatalf("read migrations: %v", err)
+	}
+	db := rawDB(t, path)
+	var rows, version int
+	if err := db.QueryRowContext(ctx, "SELECT count(*), max(version) FROM schema_migrations").Scan(&rows, &version); err != nil {
+		t.Fatalf("schema_migrations: %v", err)
+	}
+	if rows != len(files) || version != len(files) {
+		t.Fatalf("schema_migrations: got %d rows up to version %d, want %d rows up to %d", rows, version, len(files), len(files))
+	}
+}
+
+// rawDB opens the file at path directly, for what only SQL can see.
+func rawDB(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatalf("open raw: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// timerLog records what OnTimer announced and whether each timer was
+// already visible to a reader when it was announced.
+type timerLog struct {
+	mu        sync.Mutex
+	s         *sqlite.Store
+	got       []store.Timer
+	invisible []store.Timer
+}
+
+func (l *timerLog) on(tm store.Timer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.got = append(l.got, tm)
+	ts, err := l.s.Timers(context.Background(), store.TimersParams{Before: tm.Due, Limit: 1000})
+	if err != nil || !slices.ContainsFunc(ts, func(x store.Timer) bool { return x.Kind == tm.Kind && x.Due.Equal(tm.Due) }) {
+		l.invisible = append(l.invisible, tm)
+	}
+}
+
+// take returns and forgets what was announced so far.
+func (l *timerLog) take(t *testing.T) []store.Timer {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.invisible) > 0 {
+		t.Fatalf("OnTimer announced %v before it was committed", l.invisible)
+	}
+	got := l.got
+	l.got = nil
+	return got
+}
+
+func wantTimers(t *testing.T, what string, got, want []store.Timer) {
+	t.Helper()
+	if !slices.EqualFunc(got, want, func(a, b store.Timer) bool { return a.Kind == b.Kind && a.Due.Equal(b.Due) }) {
+		t.Fatalf("%s: OnTimer got %v, want %v", what, got, want)
+	}
+}
+
+// TestOnTimer: OnTimer hears, after the commit, of the timers a claim or a
+// lock wrote, and nothing of a transaction that was refused or rolled back.
+func TestOnTimer(t *testing.T) {
+	ctx := t.Context()
+	log := &timerLog{}
+	s := open(t, tempPath(t), sqlite.Options{OnTimer: log.on})
+	log.s = s
+	tp := template(t, s, func(tp *coupon.Template) { tp.Total = 2 })
+
+	c, err := s.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0.Add(300 * time.Millisecond)})
+	if err != nil {
+		t.Fatalf("Claim: %v", err)
+	}
+	wantTimers(t, "claim", log.take(t), []store.Timer{{Kind: store.TimerExpire, Due: store.BucketOf(c.ExpiresAt)}})
+
+	lockAt := t0.Add(time.Minute + 600*time.Millisecond)
+	c, err = s.Transition(ctx, store.TransitionParams{CouponID: c.ID, Action: coupon.Lock, OrderID: "o1", LockTTL: 15 * time.Minute, Now: lockAt})
+	if err != nil {
+		t.Fatalf("Lock: %v", err)
+	}
+	wantTimers(t, "lock", log.take(t), []store.Timer{{Kind: store.TimerRelease, Due: store.BucketOf(c.LockedUntil)}})
+
+	// Refused: writes nothing, announces nothing.
+	_, err = s.Transition(ctx, store.TransitionParams{CouponID: c.ID, Action: coupon.Lock, OrderID: "o2", LockTTL: time.Minute, Now: lockAt})
+	if !errors.Is(err, coupon.ErrInvalidState) {
+		t.Fatalf("second lock: got %v, want %v", err, coupon.ErrInvalidState)
+	}
+	wantTimers(t, "refused lock", log.take(t), nil)
+
+	// Rolled back after the timer was written: the client goes away while
+	// its response is rendered, so the transaction cannot commit.
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	idem := store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0, Render: func(any) (int, []byte) {
+		cancel()
+		return 201, []byte("x")
+	}}
+	_, err = s.Claim(store.WithIdempotency(cctx, idem), store.ClaimParams{TemplateID: tp.ID, UserID: "u2", Now: t0.Add(5 * time.Second)})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("claim cancelled before commit: got %v, want %v", err, context.Canceled)
+	}
+	wantTimers(t, "rolled-back claim", log.take(t), nil)
+	cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u2", Now: t0})
+	if err != nil || len(cs) != 0 {
+		t.Fatalf("rolled-back claim: u2 holds %d coupons (err %v), want none", len(cs), err)
+	}
+
+	// The rollback gave its issue back: the second of two still succeeds,
+	// and the third is refused without a word to OnTimer.
+	if _, err := s.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u2", Now: t0.Add(5 * time.Second)}); err != nil {
+		t.Fatalf("claim after the rollback: %v", err)
+	}
+	log.take(t)
+	_, err = s.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u3", Now: t0.Add(6 * time.Second)})
+	if !errors.Is(err, coupon.ErrSoldOut) {
+		t.Fatalf("third claim: got %v, want %v", err, coupon.ErrSoldOut)
+	}
+	wantTimers(t, "sold-out claim", log.take(t), nil)
+}
+
+// TestQueryPlans: the drains and the lazy counts walk the partial indexes
+// of live rows; none of them scans the coupons table.
+func TestQueryPlans(t *testing.T) {
+	path := tempPath(t)
+	open(t, path, sqlite.Options{})
+	db := rawDB(t, path)
+	now := t0.UnixMilli()
+	cases := []struct {
+		query string
+		args  []any
+		index []string
+	}{
+		{"ExpireDue", []any{now, 1000}, []string{"coupons_due"}},
+		{"NextExpiry", nil, []string{"coupons_due"}},
+		{"CountDueUnused", []any{now, "tpl_x"}, []string{"coupons_due"}},
+		{"LocksDue", []any{now, 1000}, []string{"coupons_lock_due"}},
+		{"NextRelease", nil, []string{"coupons_lock_due"}},
+		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due"}},
+	}
+	for _, c := range cases {
+		rows, err := db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+sqlite.QueryText(c.query), c.args...)
+		if err != nil {
+			t.Fatalf("%s: explain: %v", c.query, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var (
+				id, parent, notused int
+				detail              string
+			)
+			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+				t.Fatalf("%s: scan plan: %v", c.query, err)
+			}
+			plan = append(plan, detail)
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatalf("%s: plan: %v", c.query, err)
+		}
+		text := strings.Join(plan, "; ")
+		t.Logf("%s: %s", c.query, text)
+		for _, d := range plan {
+			if strings.HasPrefix(d, "SCAN coupons") && !strings.Contains(d, " INDEX ") {
+				t.Fatalf("%s: full table scan in plan: %s", c.query, text)
+			}
+			if strings.Contains(d, "TEMP B-TREE") {
+				t.Fatalf("%s: sorts instead of walking the index in due order: %s", c.query, text)
+			}
+		}
+		for _, idx := range c.index {
+			if !strings.Contains(text, "INDEX "+idx+" ") && !strings.HasSuffix(text, "INDEX "+idx) {
+				t.Fatalf("%s: plan does not use %s: %s", c.query, idx, text)
+			}
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package storetest
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+var eventTests = []test{
+	{"FeedOrder", testEventsFeed},
+	{"Paging", testEventsPaging},
+}
+
+// history writes five events: two claims, a lock, a redeem and a void.
+func (f *fixture) history() (a, b coupon.Coupon, times []time.Time) {
+	f.t.Helper()
+	tp := f.template(nil)
+	times = []time.Time{t0, t0.Add(time.Millisecond), t0.Add(time.Second), t0.Add(2 * time.Second), t0.Add(3 * time.Second)}
+	a = f.claim(tp.ID, "u1", times[0])
+	b = f.claim(tp.ID, "u2", times[1])
+	f.do(a.ID, lock("o1", times[2], time.Minute))
+	f.do(a.ID, act(coupon.Redeem, "o1", times[3]))
+	f.do(b.ID, act(coupon.Void, "", times[4]))
+	return a, b, times
+}
+
+// testEventsFeed: the outbox holds every transition's event in commit
+// order, each with a unique ID and its subject, type and time.
+func testEventsFeed(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	a, b, times := f.history()
+	es := f.events()
+	want := []struct {
+		typ     string
+		subject string
+	}{
+		{store.EventCouponClaimed, a.ID},
+		{store.EventCouponClaimed, b.ID},
+		{store.EventCouponLocked, a.ID},
+		{store.EventCouponRedeemed, a.ID},
+		{store.EventCouponVoided, b.ID},
+	}
+	if len(es) != len(want) {
+		t.Fatalf("events: got %s, want %d", fmtEvents(es), len(want))
+	}
+	ids := map[string]bool{}
+	for i, e := range es {
+		if e.Type != want[i].typ || e.Subject != want[i].subject {
+			t.Fatalf("event %d: got %s %s, want %s %s", i, e.Type, e.Subject, want[i].typ, want[i].subject)
+		}
+		f.wantTime("event time", e.Time, times[i])
+		if e.ID == "" || ids[e.ID] {
+			t.Fatalf("event %d: ID %q empty or repeated", i, e.ID)
+		}
+		ids[e.ID] = true
+		if i > 0 && e.Seq <= es[i-1].Seq {
+			t.Fatalf("event %d: seq %d after %d, want increasing", i, e.Seq, es[i-1].Seq)
+		}
+		if d := f.data(e); d.UserID == "" || d.TemplateID != a.TemplateID {
+			t.Fatalf("event %d data: got %+v, want user and template %s", i, d, a.TemplateID)
+		}
+	}
+}
+
+// testEventsPaging: After and Limit page through the feed without gaps or
+// repeats.
+func testEventsPaging(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	f.history()
+	all := f.events()
+	var paged []store.Event
+	after := int64(0)
+	sizes := []int{}
+	for range 10 {
+		page, err := f.s.Events(f.ctx, store.EventsParams{After: after, Limit: 2})
+		if err != nil {
+			t.Fatalf("Events(after %d): %v", after, err)
+		}
+		sizes = append(sizes, len(page))
+		if len(page) == 0 {
+			break
+		}
+		paged = append(paged, page...)
+		after = page[len(page)-1].Seq
+	}
+	if want := []int{2, 2, 1, 0}; !slices.Equal(sizes, want) {
+		t.Fatalf("page sizes: got %v, want %v", sizes, want)
+	}
+	if len(paged) != len(all) {
+		t.Fatalf("paged events: got %d, want %d", len(paged), len(all))
+	}
+	for i := range all {
+		if paged[i].ID != all[i].ID || paged[i].Seq != all[i].Seq {
+			t.Fatalf("paged event %d: got %d:%s, want %d:%s", i, paged[i].Seq, paged[i].ID, all[i].Seq, all[i].ID)
+		}
+	}
+	// A cursor in the middle.
+	rest, err := f.s.Events(f.ctx, store.EventsParams{After: all[2].Seq, Limit: 100})
+	if err != nil {
+		t.Fatalf("Events(after the third): %v", err)
+	}
+	if len(rest) != 2 || rest[0].ID != all[3].ID || rest[1].ID != all[4].ID {
+		t.Fatalf("events after the third: got %s, want the last two", fmtEvents(rest))
+	}
+}

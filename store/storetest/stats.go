@@ -1,0 +1,60 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+var statsTests = []test{
+	{"BacklogAndOutbox", testStats},
+	{"Ready", testReady},
+}
+
+func (f *fixture) stats(now time.Time) store.Stats {
+	f.t.Helper()
+	st, err := f.s.Stats(f.ctx, now)
+	if err != nil {
+		f.t.Fatalf("Stats(%s): %v", fmtTime(now), err)
+	}
+	return st
+}
+
+func (f *fixture) wantStats(what string, got, want store.Stats) {
+	f.t.Helper()
+	if got != want {
+		f.t.Fatalf("%s: got %+v, want %+v", what, got, want)
+	}
+}
+
+// testStats: the backlog counts what is due but not yet moved, unused past
+// expires_at and locked past locked_until; the outbox counts events.
+func testStats(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	f.wantStats("fresh store", f.stats(t0), store.Stats{})
+	tp := f.durationTemplate() // 1h
+	h := time.Hour
+	f.claimDue(tp, "a", t0.Add(h))
+	f.claimDue(tp, "b", t0.Add(2*h))
+	c := f.claimDue(tp, "c", t0.Add(3*h))
+	f.do(c.ID, lock("o1", t0.Add(2*h+30*time.Minute), 10*time.Minute)) // lock passes at t0+2h40m
+	f.wantStats("nothing due", f.stats(t0), store.Stats{DueBacklog: 0, Outbox: 4})
+	f.wantStats("a due", f.stats(t0.Add(h)), store.Stats{DueBacklog: 1, Outbox: 4})
+	f.wantStats("a, b due; 1ms before the lock passes", f.stats(t0.Add(2*h+40*time.Minute-time.Millisecond)), store.Stats{DueBacklog: 2, Outbox: 4})
+	now := t0.Add(2*h + 40*time.Minute)
+	f.wantStats("a, b, c's lock due", f.stats(now), store.Stats{DueBacklog: 3, Outbox: 4})
+
+	f.expireDue(now, 100)
+	f.wantStats("after expiry", f.stats(now), store.Stats{DueBacklog: 1, Outbox: 6})
+	f.releaseLocks(now, 100)
+	f.wantStats("after the release", f.stats(now), store.Stats{DueBacklog: 0, Outbox: 7})
+	f.wantStats("c due again", f.stats(t0.Add(3*h)), store.Stats{DueBacklog: 1, Outbox: 7})
+}
+
+func testReady(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	if err := f.s.Ready(f.ctx); err != nil {
+		t.Fatalf("Ready on a fresh store: %v", err)
+	}
+}
