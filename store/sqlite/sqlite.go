@@ -31,9 +31,9 @@ type Options struct {
 	// the transaction wrote, so an in-process wheel learns of near work
 	// without polling.
 	OnTimer func(store.Timer)
-	// OnEvents, if set, is called after each commit with the type of every
-	// event the transaction wrote (for transition counters).
-	OnEvents func(types []string)
+	// OnEvents, if set, is called after each commit with the events the
+	// transaction wrote (for counters, and to wake the outbox relay).
+	OnEvents func([]store.Event)
 	// ReadConns bounds the read pool; 0 means 4.
 	ReadConns int
 }
