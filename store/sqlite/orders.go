@@ -47,8 +47,8 @@ func (s *Store) CreateOrder(ctx context.Context, p store.CreateOrderParams) (ord
 	if err := order.ValidateCoupons(p.CouponIDs); err != nil {
 		return order.Order{}, err
 	}
-	if !p.Deadline.After(p.Now) {
-		return order.Order{}, &coupon.InvalidError{Field: "deadline", Reason: "must be in the future"}
+	if err := order.ValidateDeadline(p.Deadline, p.Now); err != nil {
+		return order.Order{}, err
 	}
 	return inTx(ctx, s, func(t *tx) (order.Order, error) {
 		o := order.Order{
