@@ -71,7 +71,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	var metrics *engine.Metrics // set once the store it reads is open; nil-safe before
-	st, err := openStore(ctx, c.store, sqlite.Options{
+	st, err := openStore(ctx, c.store, store.Hooks{
 		OnTimer:  engine.Hint(wheel),
 		OnEvents: func(types []string) { metrics.Committed(types) },
 	})
@@ -119,9 +119,9 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 }
 
 // openStore opens the store a URL names.
-func openStore(ctx context.Context, url string, opts sqlite.Options) (store.Store, error) {
+func openStore(ctx context.Context, url string, hooks store.Hooks) (store.Store, error) {
 	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
-		return sqlite.Open(ctx, path, opts)
+		return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks})
 	}
 	return nil, fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>)", url)
 }
