@@ -20,8 +20,9 @@ import (
 var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 
 // schemaURL creates a fresh schema on LAPSE_TEST_POSTGRES, dropped when t
-// ends, and returns the URL of the database with search_path set to it.
-// It skips t when the variable is unset.
+// ends, and returns the URL of the database with search_path set to it
+// and the schema's name as application_name, so that a test can find its
+// own sessions in pg_stat_activity. It skips t when the variable is unset.
 func schemaURL(t testing.TB) string {
 	t.Helper()
 	base := os.Getenv("LAPSE_TEST_POSTGRES")
@@ -46,6 +47,7 @@ func schemaURL(t testing.TB) string {
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
+	q.Set("application_name", schema)
 	u.RawQuery = q.Encode()
 	return u.String()
 }
