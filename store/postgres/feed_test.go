@@ -12,6 +12,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/postgres"
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
 )
 
 // events reads the feed after a cursor, all of it.
@@ -40,7 +41,7 @@ func blockRender(key string, rendering chan<- struct{}, release <-chan struct{})
 // commits.
 func TestEventsLateCommit(t *testing.T) {
 	ctx := t.Context()
-	s := open(t, schemaURL(t), postgres.Options{})
+	s := open(t, pgtest.SchemaURL(t), postgres.Options{})
 	// Two templates, so that the claims do not queue on one template row.
 	slowTpl, fastTpl := template(t, s), template(t, s)
 
@@ -85,12 +86,12 @@ func TestEventsLateCommit(t *testing.T) {
 // take their positions, with the store's own statement.
 func TestEventsPositionHeldToCommit(t *testing.T) {
 	ctx := t.Context()
-	u := schemaURL(t)
+	u := pgtest.SchemaURL(t)
 	s := open(t, u, postgres.Options{})
 	tp := template(t, s)
 	base := events(t, s, 0)
 
-	held, err := connect(t, u).Begin(ctx)
+	held, err := pgtest.Connect(t, u).Begin(ctx)
 	if err != nil {
 		t.Fatalf("begin: %v", err)
 	}
@@ -130,7 +131,7 @@ func waitForLockWait(t *testing.T, u string, done <-chan error) {
 	t.Helper()
 	parsed, _ := url.Parse(u)
 	app := parsed.Query().Get("application_name")
-	probe := connect(t, u)
+	probe := pgtest.Connect(t, u)
 	for range 1000 {
 		select {
 		case err := <-done:
@@ -156,7 +157,7 @@ func waitForLockWait(t *testing.T, u string, done <-chan error) {
 // they happened.
 func TestEventsTail(t *testing.T) {
 	ctx := t.Context()
-	s := open(t, schemaURL(t), postgres.Options{MaxConns: 12})
+	s := open(t, pgtest.SchemaURL(t), postgres.Options{MaxConns: 12})
 	const writers, rounds = 8, 15
 	tps := make([]coupon.Template, writers)
 	for i := range tps {
@@ -233,7 +234,7 @@ func TestEventsTail(t *testing.T) {
 // nothing, and a retry replays the winner.
 func TestIdempotencyInFlight(t *testing.T) {
 	ctx := t.Context()
-	s := open(t, schemaURL(t), postgres.Options{})
+	s := open(t, pgtest.SchemaURL(t), postgres.Options{})
 	tp := template(t, s)
 
 	rendering, release := make(chan struct{}), make(chan struct{})

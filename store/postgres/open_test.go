@@ -9,6 +9,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/postgres"
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
 )
 
 // TestOpenTogether: instances starting at once on an empty schema all
@@ -16,7 +17,7 @@ import (
 // keeps its data and is not migrated again.
 func TestOpenTogether(t *testing.T) {
 	ctx := t.Context()
-	u := schemaURL(t)
+	u := pgtest.SchemaURL(t)
 	const instances = 4
 	stores := make([]*postgres.Store, instances)
 	errs := make([]error, instances)
@@ -61,7 +62,7 @@ func TestOpenTogether(t *testing.T) {
 		t.Fatalf("read migrations: %v", err)
 	}
 	var rows, version int
-	if err := connect(t, u).QueryRow(context.Background(), "SELECT count(*), max(version) FROM schema_migrations").Scan(&rows, &version); err != nil {
+	if err := pgtest.Connect(t, u).QueryRow(context.Background(), "SELECT count(*), max(version) FROM schema_migrations").Scan(&rows, &version); err != nil {
 		t.Fatalf("schema_migrations: %v", err)
 	}
 	if rows != len(files) || version != len(files) {

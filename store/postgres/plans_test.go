@@ -1,7 +1,6 @@
 package postgres_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,38 +9,21 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lapsehq/lapse/store/postgres"
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
 )
-
-// seed inserts n coupons of template tplID straight into the coupons
-// table, in status, expiring at expires plus i ms for the i-th; user IDs
-// are scrambled, as real claims arrive, and IDs carry prefix.
-func seed(tb testing.TB, conn *pgx.Conn, prefix, tplID string, n int, status string, expires time.Time) {
-	tb.Helper()
-	_, err := conn.Exec(context.Background(), `
-		INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, locked_until, order_id, updated_at, version)
-		SELECT $1 || lpad(i::text, 10, '0'), $2, 'u' || ((i * 7919) % 1000003),
-		       $3, $4::timestamptz - interval '1 day', $4::timestamptz + i * interval '1 ms',
-		       CASE WHEN $3 = 'locked' THEN $4::timestamptz + i * interval '1 ms' END,
-		       CASE WHEN $3 IN ('locked', 'used') THEN 'o' || i END, $4::timestamptz - interval '1 day', 1
-		FROM generate_series(1, $5::int) AS i`,
-		prefix, tplID, status, expires, n)
-	if err != nil {
-		tb.Fatalf("seed %d %s coupons: %v", n, status, err)
-	}
-}
 
 // TestQueryPlans: at a realistic size and mix, the drains, the lazy counts
 // and the feed walk their indexes, as custom and as generic (prepared)
 // plans; none scans the coupons table.
 func TestQueryPlans(t *testing.T) {
 	ctx := t.Context()
-	u := schemaURL(t)
+	u := pgtest.SchemaURL(t)
 	open(t, u, postgres.Options{})
-	conn := connect(t, u)
-	seed(t, conn, "cpn_x", "tpl_a", 40000, "expired", t0.Add(-time.Hour))
-	seed(t, conn, "cpn_u", "tpl_a", 5000, "unused", t0)
-	seed(t, conn, "cpn_l", "tpl_b", 500, "locked", t0)
-	seed(t, conn, "cpn_r", "tpl_b", 5000, "used", t0)
+	conn := pgtest.Connect(t, u)
+	seed(t, conn, "cpn_x", "tpl_a", 40000, "expired", t0.Add(-time.Hour), time.Millisecond)
+	seed(t, conn, "cpn_u", "tpl_a", 5000, "unused", t0, time.Millisecond)
+	seed(t, conn, "cpn_l", "tpl_b", 500, "locked", t0, time.Millisecond)
+	seed(t, conn, "cpn_r", "tpl_b", 5000, "used", t0, time.Millisecond)
 	_, err := conn.Exec(ctx, `INSERT INTO events (seq, id, type, subject, time, data)
 		SELECT i, 'evt_' || i, 'coupon.expired', 'cpn_x' || i, $1, '{}' FROM generate_series(1, 50000) AS i`, t0)
 	if err != nil {
