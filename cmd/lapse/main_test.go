@@ -10,12 +10,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/postgres"
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/store/sqlite"
 )
 
@@ -56,12 +59,45 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// start runs lapse serve on the database at db and waits until it is ready.
-func start(t *testing.T, db string, extra ...string) *server {
+// backend is a store the end-to-end tests run lapse on.
+type backend struct {
+	name string
+	// store returns the --store URL of a fresh, empty store for t.
+	store func(t *testing.T) string
+	// open opens the store at url without an engine, to read what a
+	// stopped lapse left there.
+	open func(url string) (store.Store, error)
+	// lead is long enough to claim a storm's coupons before they fall
+	// due: on PostgreSQL each claim waits for its own commit to reach the
+	// disk, and the claims of one template queue on its row.
+	lead time.Duration
+}
+
+var backends = []backend{
+	{
+		name:  "sqlite",
+		store: func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "lapse.db") },
+		open: func(url string) (store.Store, error) {
+			return sqlite.Open(context.Background(), strings.TrimPrefix(url, "sqlite:"), sqlite.Options{})
+		},
+		lead: 4 * time.Second,
+	},
+	{
+		name:  "postgres",
+		store: func(t *testing.T) string { return pgtest.SchemaURL(t) },
+		open: func(url string) (store.Store, error) {
+			return postgres.Open(context.Background(), url, postgres.Options{})
+		},
+		lead: 12 * time.Second,
+	},
+}
+
+// start runs lapse serve on the store at url and waits until it is ready.
+func start(t *testing.T, url string, extra ...string) *server {
 	t.Helper()
 	addr := freeAddr(t)
 	s := &server{base: "http://" + addr}
-	args := append([]string{"serve", "--listen", addr, "--store", "sqlite:" + db}, extra...)
+	args := append([]string{"serve", "--listen", addr, "--store", url}, extra...)
 	s.cmd = exec.Command(binary, args...)
 	s.cmd.Stderr = &s.log
 	if err := s.cmd.Start(); err != nil {
@@ -192,13 +228,13 @@ func checkAllExpiredOnce(t *testing.T, s *server, cs []couponJSON) {
 	}
 }
 
-// countExpired counts the coupon.expired events in the database file of a
-// stopped lapse, without starting an engine on it.
-func countExpired(t *testing.T, db string) int {
+// countExpired counts the coupon.expired events in the store of a stopped
+// lapse, without starting an engine on it.
+func countExpired(t *testing.T, be backend, url string) int {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), db, sqlite.Options{})
+	st, err := be.open(url)
 	if err != nil {
-		t.Fatalf("open %s: %v", db, err)
+		t.Fatalf("open %s store: %v", be.name, err)
 	}
 	defer st.Close()
 	n := 0
@@ -235,7 +271,13 @@ func waitExpired(t *testing.T, s *server, n int) {
 // TestGracefulStopLosesNothing stops lapse with SIGTERM before its coupons
 // are due; it must exit 0, and a later start must expire all of them.
 func TestGracefulStopLosesNothing(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "lapse.db")
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) { testGracefulStop(t, be) })
+	}
+}
+
+func testGracefulStop(t *testing.T, be backend) {
+	db := be.store(t)
 	s := start(t, db)
 	_, cs := s.seed(t, 100, time.Now().Add(1500*time.Millisecond))
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -254,9 +296,15 @@ func TestGracefulStopLosesNothing(t *testing.T) {
 // storm of coupons due in the same instant, in small batches; after a
 // restart every coupon is expired exactly once.
 func TestKill9MidStormLosesNothing(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "lapse.db")
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) { testKill9MidStorm(t, be) })
+	}
+}
+
+func testKill9MidStorm(t *testing.T, be backend) {
+	db := be.store(t)
 	s := start(t, db, "--batch-size", "5")
-	tpl, cs := s.seed(t, 3000, time.Now().Add(4*time.Second))
+	tpl, cs := s.seed(t, 3000, time.Now().Add(be.lead))
 	for {
 		var info struct {
 			Counts map[string]int `json:"counts"`
@@ -271,7 +319,7 @@ func TestKill9MidStormLosesNothing(t *testing.T) {
 		t.Fatalf("SIGKILL: %v", err)
 	}
 	s.cmd.Wait()
-	if n := countExpired(t, db); n == len(cs) {
+	if n := countExpired(t, be, db); n == len(cs) {
 		t.Fatalf("the kill came after the storm had drained (%d of %d): nothing was tested", n, len(cs))
 	} else {
 		t.Logf("killed with %d of %d coupons expired", n, len(cs))
