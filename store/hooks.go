@@ -8,13 +8,13 @@ type Hooks struct {
 	// transaction wrote, so an in-process wheel learns of near work without
 	// polling.
 	OnTimer func(Timer)
-	// OnEvents, if set, is called with the type of every event a committed
-	// transaction wrote (for transition counters).
-	OnEvents func(types []string)
+	// OnEvents, if set, is called with the events a committed transaction
+	// wrote (for counters, and to wake the outbox relay).
+	OnEvents func([]Event)
 }
 
 // Committed calls the hooks for one committed transaction.
-func (h Hooks) Committed(timers []Timer, events []string) {
+func (h Hooks) Committed(timers []Timer, events []Event) {
 	if h.OnTimer != nil {
 		for _, tm := range timers {
 			h.OnTimer(tm)

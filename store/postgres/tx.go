@@ -126,15 +126,6 @@ func (t *tx) countKeys() []countKey {
 	return keys
 }
 
-// eventTypes lists the type of every event written, for the hooks.
-func (t *tx) eventTypes() []string {
-	types := make([]string, len(t.events))
-	for i, e := range t.events {
-		types[i] = e.Type
-	}
-	return types
-}
-
 // inTx runs fn in one write transaction. With an idempotency key on ctx it
 // replays the stored response of an earlier identical request instead, or
 // stores this one's response in the same transaction.
@@ -170,7 +161,7 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 	if err := pgTx.Commit(ctx); err != nil {
 		return zero, err
 	}
-	s.opts.Hooks.Committed(t.timers, t.eventTypes())
+	s.opts.Hooks.Committed(t.timers, t.events)
 	return res, nil
 }
 

@@ -68,7 +68,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
-	r.SetMaxOpenConns(cmp(opts.ReadConns, 4))
+	r.SetMaxOpenConns(orDefault(opts.ReadConns, 4))
 	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, opts: opts, migrations: len(ms)}
 	for name, text := range queries {
 		st, err := w.PrepareContext(ctx, text)
@@ -81,7 +81,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-func cmp(v, def int) int {
+func orDefault(v, def int) int {
 	if v > 0 {
 		return v
 	}

@@ -80,10 +80,12 @@ func (l *hookLog) onTimer(tm store.Timer) {
 	}
 }
 
-func (l *hookLog) onEvents(types []string) {
+func (l *hookLog) onEvents(events []store.Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.events = append(l.events, types...)
+	for _, e := range events {
+		l.events = append(l.events, e.Type)
+	}
 }
 
 // take returns and forgets what was announced so far.
