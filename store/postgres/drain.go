@@ -19,18 +19,20 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 		if err != nil {
 			return d, err
 		}
-		var c coupon.Coupon
-		perTemplate := map[string]int64{}
+		var (
+			c       coupon.Coupon
+			expired []coupon.Coupon
+		)
 		_, err = pgx.ForEachRow(rows, []any{&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt}, func() error {
-			t.event(store.CouponEvent(c, store.EventCouponExpired, coupon.Unused, store.ReasonExpiry, "", p.Now))
-			perTemplate[c.TemplateID]++
-			d.Due = append(d.Due, c.ExpiresAt)
+			expired = append(expired, c)
 			return nil
 		})
 		if err != nil {
 			return d, err
 		}
-		t.moveCounts(perTemplate, coupon.Unused, coupon.Expired)
+		if d.Due, err = store.ExpiredIn(t, expired, p.Now); err != nil {
+			return d, err
+		}
 		d.Next, err = t.next("NextExpiry")
 		return d, err
 	})
@@ -49,12 +51,8 @@ func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drai
 		if err != nil {
 			return d, err
 		}
-		for _, c := range locked {
-			tp := store.TransitionParams{CouponID: c.ID, Action: coupon.Release, Reason: store.ReasonLockTTL, Now: p.Now}
-			if _, err := t.transition(c, tp); err != nil {
-				return d, err
-			}
-			d.Due = append(d.Due, c.LockedUntil)
+		if d.Due, err = store.ReleaseIn(t, locked, p.Now); err != nil {
+			return d, err
 		}
 		d.Next, err = t.next("NextRelease")
 		return d, err
@@ -75,6 +73,9 @@ func (t *tx) next(name string) (time.Time, error) {
 func (s *Store) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
 	var st store.Stats
 	if err := s.readRow(ctx, "DueBacklog", now).Scan(&st.DueBacklog); err != nil {
+		return st, err
+	}
+	if err := s.readRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
 		return st, err
 	}
 	err := s.readRow(ctx, "OutboxSize").Scan(&st.Outbox)

@@ -70,6 +70,19 @@ func (s *Store) Template(ctx context.Context, p store.TemplateParams) (store.Tem
 	return info, nil
 }
 
+// Template reads a template.
+func (t *tx) Template(id string) (coupon.Template, error) {
+	tp, err := scanTemplate(t.queryRow("GetTemplate", id))
+	return tp, interpret(err)
+}
+
+// ClaimTemplate reads a template claimed from and holds it until the
+// transaction ends, so that claims of one template queue.
+func (t *tx) ClaimTemplate(id string) (coupon.Template, error) {
+	tp, err := scanTemplate(t.queryRow("GetTemplateForClaim", id))
+	return tp, interpret(err)
+}
+
 func scanTemplate(row scanner) (coupon.Template, error) {
 	var (
 		tp       coupon.Template

@@ -13,11 +13,12 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// tx is one write transaction. What it adds to rows other transactions
-// share (group timers, template counts, events) it buffers, and flush
-// writes them just before the commit.
+// tx is one write transaction, the store.Tx the shared transitions run
+// in. What it adds to rows other transactions share (group timers,
+// template counts, events) it buffers, and flush writes them just before
+// the commit.
 type tx struct {
-	pgx.Tx
+	pg     pgx.Tx
 	ctx    context.Context
 	timers []store.Timer
 	counts map[countKey]int64
@@ -25,13 +26,15 @@ type tx struct {
 }
 
 // countKey names one row of template_counts.
+var _ store.Tx = (*tx)(nil)
+
 type countKey struct {
 	templateID string
 	status     string
 }
 
 func (t *tx) exec(name string, args ...any) (pgconn.CommandTag, error) {
-	return t.Exec(t.ctx, queries.Get(name), args...)
+	return t.pg.Exec(t.ctx, queries.Get(name), args...)
 }
 
 // execOne runs a guarded write and reports whether it changed a row.
@@ -41,39 +44,50 @@ func (t *tx) execOne(name string, args ...any) (bool, error) {
 }
 
 func (t *tx) queryRow(name string, args ...any) pgx.Row {
-	return t.QueryRow(t.ctx, queries.Get(name), args...)
+	return t.pg.QueryRow(t.ctx, queries.Get(name), args...)
 }
 
 func (t *tx) query(name string, args ...any) (pgx.Rows, error) {
-	return t.Query(t.ctx, queries.Get(name), args...)
+	return t.pg.Query(t.ctx, queries.Get(name), args...)
 }
 
-// timer makes sure the group timer for kind at due exists once the
+// Timer makes sure the group timer for kind at due exists once the
 // transaction commits.
-func (t *tx) timer(kind store.TimerKind, due time.Time) {
+func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
 	tm := store.Timer{Kind: kind, Due: store.BucketOf(due)}
 	if !slices.Contains(t.timers, tm) {
 		t.timers = append(t.timers, tm)
 	}
+	return nil
 }
 
-// event adds e to the outbox when the transaction commits.
-func (t *tx) event(e store.Event) { t.events = append(t.events, e) }
+// Event adds e to the outbox when the transaction commits.
+func (t *tx) Event(e store.Event) error {
+	t.events = append(t.events, e)
+	return nil
+}
 
-// moveCounts moves n coupons per template from one state's count to another's.
-func (t *tx) moveCounts(perTemplate map[string]int64, from, to coupon.State) {
-	for id, n := range perTemplate {
-		t.count(id, from, -n)
-		t.count(id, to, n)
+// EventOnce adds e to the outbox unless an event with its ID is there or
+// on its way: writers of one ID queue on a lock until the first commits.
+func (t *tx) EventOnce(e store.Event) error {
+	if _, err := t.exec("LockEventID", e.ID); err != nil {
+		return err
 	}
+	var exists bool
+	if err := t.queryRow("EventExists", e.ID).Scan(&exists); err != nil || exists {
+		return err
+	}
+	return t.Event(e)
 }
 
-// count moves n coupons of a template into st (n < 0: out of it).
-func (t *tx) count(templateID string, st coupon.State, n int64) {
+// Count moves n coupons of a template into st (n < 0: out of it) when the
+// transaction commits.
+func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 	if t.counts == nil {
 		t.counts = map[countKey]int64{}
 	}
 	t.counts[countKey{templateID, st.String()}] += n
+	return nil
 }
 
 // flush sends b, then what the transaction buffered, in one round trip:
@@ -109,7 +123,7 @@ func (t *tx) flush(b *pgx.Batch) error {
 	if b.Len() == 0 {
 		return nil
 	}
-	return t.SendBatch(t.ctx, b).Close()
+	return t.pg.SendBatch(t.ctx, b).Close()
 }
 
 // countKeys returns the count rows that change, in lock order.
@@ -136,7 +150,7 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 		return zero, err
 	}
 	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{Tx: pgTx, ctx: ctx}
+	t := &tx{pg: pgTx, ctx: ctx}
 	idem, idempotent := store.IdempotencyFrom(ctx)
 	if idempotent {
 		if err := t.replay(idem); err != nil {

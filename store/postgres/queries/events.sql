@@ -12,6 +12,13 @@ SELECT taken.last - cardinality($1::text[]) + e.n, e.id, e.type, e.subject, e.ti
 FROM taken, unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[])
      WITH ORDINALITY AS e(id, type, subject, time, data, n);
 
+-- name: LockEventID
+-- Writers of one derived event ID queue here until the first commits.
+SELECT pg_advisory_xact_lock(hashtextextended($1, 0));
+
+-- name: EventExists
+SELECT EXISTS (SELECT 1 FROM events WHERE id = $1);
+
 -- name: EventsAfter
 SELECT seq, id, type, subject, time, data FROM events WHERE seq > $1 ORDER BY seq LIMIT $2;
 
