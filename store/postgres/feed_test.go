@@ -135,7 +135,7 @@ func waitForLockWait(t *testing.T, u string, done <-chan error) {
 	for range 1000 {
 		select {
 		case err := <-done:
-			t.Fatalf("returned (err %v) without waiting for the transaction that holds an earlier feed position", err)
+			t.Fatalf("returned (err %v) before waiting on a lock", err)
 		default:
 		}
 		var waiting int

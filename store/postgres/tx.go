@@ -3,6 +3,7 @@ package postgres
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"time"
 
@@ -140,10 +141,28 @@ func (t *tx) countKeys() []countKey {
 	return keys
 }
 
-// inTx runs fn in one write transaction. With an idempotency key on ctx it
+// attempts is how often inTx runs a transaction that PostgreSQL keeps
+// choosing as the victim of a deadlock.
+const attempts = 3
+
+// inTx runs fn in one write transaction, again if it was rolled back to
+// break a deadlock (a drain's batch and an order's rows, taken in another
+// order by another instance, say). With an idempotency key on ctx it
 // replays the stored response of an earlier identical request instead, or
 // stores this one's response in the same transaction.
 func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	for attempt := 1; ; attempt++ {
+		res, err := runTx(ctx, s, fn)
+		var pgErr *pgconn.PgError
+		if attempt < attempts && errors.As(err, &pgErr) && pgErr.Code == "40P01" { // deadlock_detected
+			continue
+		}
+		return res, err
+	}
+}
+
+// runTx is one attempt of inTx.
+func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
 	var zero T
 	pgTx, err := s.pool.Begin(ctx)
 	if err != nil {
