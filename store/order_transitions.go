@@ -67,7 +67,7 @@ func CreateOrderIn(t Tx, p CreateOrderParams) (order.Order, error) {
 		}
 		lock := TransitionParams{CouponID: id, Action: coupon.Lock, OrderID: o.ID, Reason: ReasonOrder,
 			LockTTL: p.Deadline.Sub(p.Now) + OrderLockMargin, Now: p.Now}
-		if _, err := TransitionIn(t, c, lock); err != nil {
+		if _, err := transition(t, c, lock); err != nil {
 			return o, err
 		}
 		values[i] = tp.Value
@@ -136,7 +136,7 @@ func PayOrderIn(t Tx, p PayOrderParams) (order.Order, error) {
 			return o, err
 		}
 		redeem := TransitionParams{CouponID: id, Action: coupon.Redeem, OrderID: o.ID, Reason: ReasonOrder, Now: p.Now}
-		if _, err := TransitionIn(t, c, redeem); err != nil {
+		if _, err := transition(t, c, redeem); err != nil {
 			return o, fmt.Errorf("redeem coupon %s: %w", id, err)
 		}
 	}
@@ -197,7 +197,7 @@ func closeOrder(t Tx, o order.Order, reason string, now time.Time) (order.Order,
 			continue // its lock TTL already gave it back
 		}
 		unlock := TransitionParams{CouponID: id, Action: coupon.Unlock, OrderID: o.ID, Reason: ReasonOrderClosed, Now: now}
-		if _, err := TransitionIn(t, c, unlock); err != nil {
+		if _, err := transition(t, c, unlock); err != nil {
 			return o, fmt.Errorf("unlock coupon %s: %w", id, err)
 		}
 	}

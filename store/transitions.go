@@ -45,9 +45,18 @@ func ClaimIn(t Tx, p ClaimParams) (coupon.Coupon, error) {
 	return c, t.Event(CouponEvent(c, EventCouponClaimed, 0, ReasonClaim, "", p.Now))
 }
 
-// TransitionIn moves c, as read in t, as p asks: decided by the coupon
+// TransitionIn applies p.Action to coupon p.CouponID in t.
+func TransitionIn(t Tx, p TransitionParams) (coupon.Coupon, error) {
+	c, err := t.Coupon(p.CouponID)
+	if err != nil {
+		return c, err
+	}
+	return transition(t, c, p)
+}
+
+// transition moves c, as read in t, as p asks: decided by the coupon
 // table, stored by a compare-and-set, with its counts, timers and event.
-func TransitionIn(t Tx, c coupon.Coupon, p TransitionParams) (coupon.Coupon, error) {
+func transition(t Tx, c coupon.Coupon, p TransitionParams) (coupon.Coupon, error) {
 	to, err := coupon.Decide(c, p.Action, p.OrderID, p.Now)
 	if err != nil {
 		return c, err
@@ -102,7 +111,7 @@ func ReleaseIn(t Tx, locked []coupon.Coupon, now time.Time) ([]time.Time, error)
 	var due []time.Time
 	for _, c := range locked {
 		p := TransitionParams{CouponID: c.ID, Action: coupon.Release, Reason: ReasonLockTTL, Now: now}
-		if _, err := TransitionIn(t, c, p); err != nil {
+		if _, err := transition(t, c, p); err != nil {
 			return nil, err
 		}
 		due = append(due, c.LockedUntil)

@@ -43,13 +43,7 @@ func (s *Store) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]c
 // Transition decides p.Action with the coupon table and stores the result
 // with a compare-and-set on the coupon's state and version.
 func (s *Store) Transition(ctx context.Context, p store.TransitionParams) (coupon.Coupon, error) {
-	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) {
-		c, err := t.Coupon(p.CouponID)
-		if err != nil {
-			return c, err
-		}
-		return store.TransitionIn(t, c, p)
-	})
+	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) { return store.TransitionIn(t, p) })
 }
 
 // CountUserCoupons counts a user's coupons of a template.
