@@ -26,9 +26,9 @@ type tx struct {
 	events []store.Event
 }
 
-// countKey names one row of template_counts.
 var _ store.Tx = (*tx)(nil)
 
+// countKey names one row of template_counts.
 type countKey struct {
 	templateID string
 	status     string
