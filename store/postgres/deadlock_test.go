@@ -27,6 +27,13 @@ func TestDeadlockRetried(t *testing.T) {
 		t.Fatalf("begin: %v", err)
 	}
 	defer other.Rollback(ctx)
+	// PostgreSQL looks for a deadlock once per wait, deadlock_timeout (1s)
+	// after it began, in the session that waits: this one looks much
+	// later, so that the order's session, which waits first, finds the
+	// cycle and is rolled back, however slow the machine.
+	if _, err := other.Exec(ctx, "SET LOCAL deadlock_timeout = '20s'"); err != nil {
+		t.Fatalf("deadlock_timeout: %v", err)
+	}
 	if _, err := other.Exec(ctx, "SELECT 1 FROM skus WHERE sku = 'b' FOR UPDATE"); err != nil {
 		t.Fatalf("hold b: %v", err)
 	}
@@ -38,8 +45,8 @@ func TestDeadlockRetried(t *testing.T) {
 		created <- err
 	}()
 	waitForLockWait(t, u, created) // the order holds a and waits for b
-	// Closes the cycle; PostgreSQL rolls back the order's transaction,
-	// the first to have waited, and this one gets a.
+	// Closes the cycle; PostgreSQL rolls back the order's transaction and
+	// this one gets a.
 	if _, err := other.Exec(ctx, "UPDATE skus SET updated_at = updated_at WHERE sku = 'a'"); err != nil {
 		t.Fatalf("take a: %v", err)
 	}

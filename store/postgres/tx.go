@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -154,10 +155,17 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 	for attempt := 1; ; attempt++ {
 		res, err := runTx(ctx, s, fn)
 		var pgErr *pgconn.PgError
-		if attempt < attempts && errors.As(err, &pgErr) && pgErr.Code == "40P01" { // deadlock_detected
-			continue
+		if attempt == attempts || !errors.As(err, &pgErr) || pgErr.Code != "40P01" { // deadlock_detected
+			return res, err
 		}
-		return res, err
+		// Let the transactions it deadlocked with take what they waited
+		// for first: at once, it could take it again and close the same
+		// cycle.
+		select {
+		case <-ctx.Done():
+			return res, err
+		case <-time.After(time.Duration(attempt) * (10*time.Millisecond + rand.N(40*time.Millisecond))):
+		}
 	}
 }
 
