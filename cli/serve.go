@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/payhook"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/timer"
 )
@@ -40,7 +42,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on (LAPSE_LISTEN)")
-	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path> (LAPSE_STORE)")
+	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path> or postgres://… (LAPSE_STORE)")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
@@ -76,7 +78,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	var metrics *engine.Metrics // set once the store it reads is open; nil-safe before
-	st, err := openStore(ctx, c.store, sqlite.Options{
+	st, err := openStore(ctx, c.store, store.Hooks{
 		OnTimer:  engine.Hint(wheel),
 		OnEvents: func(evs []store.Event) { metrics.Committed(evs) },
 	})
@@ -109,7 +111,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	defer eng.Stop()
-	log.Info("lapse: serving", slog.String("addr", ln.Addr().String()), slog.String("store", c.store))
+	log.Info("lapse: serving", slog.String("addr", ln.Addr().String()), slog.String("store", redact(c.store)))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -132,9 +134,20 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 }
 
 // openStore opens the store a URL names.
-func openStore(ctx context.Context, url string, opts sqlite.Options) (store.Store, error) {
+func openStore(ctx context.Context, url string, hooks store.Hooks) (store.Store, error) {
 	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
-		return sqlite.Open(ctx, path, opts)
+		return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks})
 	}
-	return nil, fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>)", url)
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks})
+	}
+	return nil, fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path> or postgres://…)", redact(url))
+}
+
+// redact hides the password a store URL may carry, for errors and logs.
+func redact(s string) string {
+	if u, err := url.Parse(s); err == nil {
+		return u.Redacted()
+	}
+	return s
 }
