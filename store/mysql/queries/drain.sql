@@ -13,8 +13,10 @@ FOR UPDATE SKIP LOCKED;
 
 -- name: ExpireClaimed
 -- now, then the claimed IDs. MariaDB refuses IN (SELECT … LIMIT), hence
--- the list.
-UPDATE coupons SET status = 'expired', updated_at = ?, version = version + 1
+-- the list. The status guard is redundant with the rows locked, so the
+-- primary key is forced: with few unused rows left, the optimizer would
+-- otherwise walk a status index it is rewriting.
+UPDATE coupons FORCE INDEX (PRIMARY) SET status = 'expired', updated_at = ?, version = version + 1
 WHERE status = 'unused' AND id IN (?, ...);
 
 -- name: NextExpiry
