@@ -19,6 +19,7 @@ import (
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql"
 	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/timer"
 )
@@ -37,7 +38,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on (LAPSE_LISTEN)")
-	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path> (LAPSE_STORE)")
+	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path> or mysql://user:pass@host:port/db (LAPSE_STORE)")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
@@ -123,5 +124,8 @@ func openStore(ctx context.Context, url string, opts sqlite.Options) (store.Stor
 	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
 		return sqlite.Open(ctx, path, opts)
 	}
-	return nil, fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>)", url)
+	if strings.HasPrefix(url, "mysql://") {
+		return mysql.Open(ctx, url, mysql.Options{OnTimer: opts.OnTimer, OnEvents: opts.OnEvents})
+	}
+	return nil, fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path> or mysql://…)", url)
 }

@@ -56,12 +56,13 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// start runs lapse serve on the database at db and waits until it is ready.
-func start(t *testing.T, db string, extra ...string) *server {
+// start runs lapse serve on the store at storeURL and waits until it is
+// ready.
+func start(t *testing.T, storeURL string, extra ...string) *server {
 	t.Helper()
 	addr := freeAddr(t)
 	s := &server{base: "http://" + addr}
-	args := append([]string{"serve", "--listen", addr, "--store", "sqlite:" + db}, extra...)
+	args := append([]string{"serve", "--listen", addr, "--store", storeURL}, extra...)
 	s.cmd = exec.Command(binary, args...)
 	s.cmd.Stderr = &s.log
 	if err := s.cmd.Start(); err != nil {
@@ -236,7 +237,7 @@ func waitExpired(t *testing.T, s *server, n int) {
 // are due; it must exit 0, and a later start must expire all of them.
 func TestGracefulStopLosesNothing(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lapse.db")
-	s := start(t, db)
+	s := start(t, "sqlite:"+db)
 	_, cs := s.seed(t, 100, time.Now().Add(1500*time.Millisecond))
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatalf("SIGTERM: %v", err)
@@ -245,7 +246,7 @@ func TestGracefulStopLosesNothing(t *testing.T) {
 		t.Fatalf("exit after SIGTERM: %v; log:\n%s", err, s.log.String())
 	}
 	time.Sleep(time.Until(cs[0].ExpiresAt))
-	s2 := start(t, db)
+	s2 := start(t, "sqlite:"+db)
 	waitExpired(t, s2, len(cs))
 	checkAllExpiredOnce(t, s2, cs)
 }
@@ -255,7 +256,7 @@ func TestGracefulStopLosesNothing(t *testing.T) {
 // restart every coupon is expired exactly once.
 func TestKill9MidStormLosesNothing(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lapse.db")
-	s := start(t, db, "--batch-size", "5")
+	s := start(t, "sqlite:"+db, "--batch-size", "5")
 	tpl, cs := s.seed(t, 3000, time.Now().Add(4*time.Second))
 	for {
 		var info struct {
@@ -276,7 +277,7 @@ func TestKill9MidStormLosesNothing(t *testing.T) {
 	} else {
 		t.Logf("killed with %d of %d coupons expired", n, len(cs))
 	}
-	s2 := start(t, db)
+	s2 := start(t, "sqlite:"+db)
 	waitExpired(t, s2, len(cs))
 	checkAllExpiredOnce(t, s2, cs)
 }

@@ -1,10 +1,6 @@
 package mysql_test
 
 import (
-	"database/sql"
-	"fmt"
-	"math/rand/v2"
-	"net/url"
 	"os"
 	"sync"
 	"testing"
@@ -13,52 +9,17 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/store/mysql/mysqltest"
 	"github.com/lapsehq/lapse/store/storetest"
 )
 
 var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 
-// freshDB creates an empty database for t, dropped when t ends, and
-// returns its URL. It skips t unless LAPSE_TEST_MYSQL names a server.
-func freshDB(t testing.TB) string {
-	t.Helper()
-	base := os.Getenv("LAPSE_TEST_MYSQL")
-	if base == "" {
-		t.Skip("LAPSE_TEST_MYSQL is not set: skipping the MySQL store tests (set it to e.g. mysql://root@127.0.0.1:3306/test)")
-	}
-	admin := rawDB(t, base)
-	name := fmt.Sprintf("lapse_test_%016x", rand.Uint64())
-	if _, err := admin.ExecContext(t.Context(), "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("create database %s: %v", name, err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.Exec("DROP DATABASE " + name); err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("LAPSE_TEST_MYSQL: %v", err)
-	}
-	u.Path = "/" + name
-	return u.String()
-}
-
-// rawDB opens the database at a store URL directly, for what only SQL
-// can see; closed when t ends.
-func rawDB(t testing.TB, rawURL string) *sql.DB {
-	t.Helper()
-	cfg, err := mysql.Config(rawURL)
-	if err != nil {
-		t.Fatalf("Config(%s): %v", rawURL, err)
-	}
-	db, err := sql.Open("mysql", cfg.FormatDSN())
-	if err != nil {
-		t.Fatalf("open raw: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
+// The helpers every test here uses: a database of its own, and SQL on it.
+var (
+	freshDB = mysqltest.FreshDB
+	rawDB   = mysqltest.Raw
+)
 
 // open opens a store at rawURL, closed when t ends.
 func open(t testing.TB, rawURL string, opts mysql.Options) *mysql.Store {
