@@ -18,6 +18,7 @@ import (
 
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
+	"github.com/lapsehq/lapse/payhook"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
 	"github.com/lapsehq/lapse/store/sqlite"
@@ -31,6 +32,8 @@ type serveConfig struct {
 	logFormat     string
 	batchSize     int
 	sweepInterval time.Duration
+	paymentURL    string
+	paymentGrace  time.Duration
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -42,6 +45,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
+	fs.StringVar(&c.paymentURL, "payment-check-url", "", "payment-status hook asked before an order closes on timeout (LAPSE_PAYMENT_CHECK_URL)")
+	fs.DurationVar(&c.paymentGrace, "payment-grace", time.Minute, "how long past its deadline an order waits for a failing payment hook before it closes anyway (LAPSE_PAYMENT_GRACE)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -74,17 +79,25 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	var metrics *engine.Metrics // set once the store it reads is open; nil-safe before
 	st, err := openStore(ctx, c.store, sqlite.Options{
 		OnTimer:  engine.Hint(wheel),
-		OnEvents: func(types []string) { metrics.Committed(types) },
+		OnEvents: func(evs []store.Event) { metrics.Committed(evs) },
 	})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	metrics = engine.NewMetrics(reg, st, now)
-	eng := engine.New(engine.Config{
+	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
-		BatchSize: c.batchSize, SweepInterval: c.sweepInterval,
-	})
+		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, PaymentGrace: c.paymentGrace,
+	}
+	if c.paymentURL != "" {
+		hook, err := payhook.New(c.paymentURL, &http.Client{})
+		if err != nil {
+			return err
+		}
+		cfg.Payments = hook
+	}
+	eng := engine.New(cfg)
 	ln, err := net.Listen("tcp", c.listen)
 	if err != nil {
 		return err

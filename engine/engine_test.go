@@ -145,7 +145,7 @@ func TestExpiresOnTimeNeverEarly(t *testing.T) {
 				t.Fatalf("coupon %s: got %s, want expired", c.ID, got)
 			}
 		}
-		if n := testutil.CollectAndCount(r.reg, "lapse_expiry_lag_seconds"); n != 1 {
+		if n := testutil.CollectAndCount(r.reg, "lapse_lag_seconds"); n != 1 {
 			t.Fatalf("lag histogram series: got %d, want 1", n)
 		}
 	})

@@ -124,6 +124,13 @@ type eventJSON struct {
 // by subject, failing on a duplicate.
 func (s *server) expiredEvents(t *testing.T) map[string]eventJSON {
 	t.Helper()
+	return s.eventsOf(t, "coupon.expired")
+}
+
+// eventsOf reads the whole feed and returns the events of one type by
+// subject, failing on a duplicate.
+func (s *server) eventsOf(t *testing.T, typ string) map[string]eventJSON {
+	t.Helper()
 	out := map[string]eventJSON{}
 	after := "0"
 	for {
@@ -136,11 +143,11 @@ func (s *server) expiredEvents(t *testing.T) map[string]eventJSON {
 			return out
 		}
 		for _, e := range page.Events {
-			if e.Type != "coupon.expired" {
+			if e.Type != typ {
 				continue
 			}
 			if _, dup := out[e.Subject]; dup {
-				t.Fatalf("coupon %s expired twice", e.Subject)
+				t.Fatalf("%s: two %s events", e.Subject, typ)
 			}
 			out[e.Subject] = e
 		}
@@ -193,9 +200,9 @@ func checkAllExpiredOnce(t *testing.T, s *server, cs []couponJSON) {
 	}
 }
 
-// countExpired counts the coupon.expired events in the database file of a
+// countEvents counts the events of a type in the database file of a
 // stopped lapse, without starting an engine on it.
-func countExpired(t *testing.T, db string) int {
+func countEvents(t *testing.T, db, typ string) int {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), db, sqlite.Options{})
 	if err != nil {
@@ -213,11 +220,28 @@ func countExpired(t *testing.T, db string) int {
 			return n
 		}
 		for _, e := range evs {
-			if e.Type == store.EventCouponExpired {
+			if e.Type == typ {
 				n++
 			}
 		}
 		after = evs[len(evs)-1].Seq
+	}
+}
+
+// cursor returns the feed's cursor after its newest event.
+func (s *server) cursor(t *testing.T) string {
+	t.Helper()
+	after := "0"
+	for {
+		var page struct {
+			Events []eventJSON `json:"events"`
+			Next   string      `json:"next"`
+		}
+		s.call(t, "GET", "/v1/events?limit=1000&after="+after, nil, &page, http.StatusOK)
+		if len(page.Events) == 0 {
+			return after
+		}
+		after = page.Next
 	}
 }
 
@@ -257,13 +281,12 @@ func TestGracefulStopLosesNothing(t *testing.T) {
 func TestKill9MidStormLosesNothing(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lapse.db")
 	s := start(t, "sqlite:"+db, "--batch-size", "5")
-	tpl, cs := s.seed(t, 3000, time.Now().Add(4*time.Second))
-	for {
-		var info struct {
-			Counts map[string]int `json:"counts"`
-		}
-		s.call(t, "GET", "/v1/templates/"+tpl, nil, &info, http.StatusOK)
-		if info.Counts["expired"] > 0 {
+	_, cs := s.seed(t, 3000, time.Now().Add(4*time.Second))
+	cursor := s.cursor(t)
+	for { // until the engine has stored its first expiry
+		var page struct{ Events []eventJSON }
+		s.call(t, "GET", "/v1/events?limit=1&after="+cursor, nil, &page, http.StatusOK)
+		if len(page.Events) > 0 {
 			break
 		}
 		time.Sleep(time.Millisecond)
@@ -272,7 +295,7 @@ func TestKill9MidStormLosesNothing(t *testing.T) {
 		t.Fatalf("SIGKILL: %v", err)
 	}
 	s.cmd.Wait()
-	if n := countExpired(t, db); n == len(cs) {
+	if n := countEvents(t, db, store.EventCouponExpired); n == len(cs) {
 		t.Fatalf("the kill came after the storm had drained (%d of %d): nothing was tested", n, len(cs))
 	} else {
 		t.Logf("killed with %d of %d coupons expired", n, len(cs))
@@ -280,4 +303,73 @@ func TestKill9MidStormLosesNothing(t *testing.T) {
 	s2 := start(t, "sqlite:"+db)
 	waitExpired(t, s2, len(cs))
 	checkAllExpiredOnce(t, s2, cs)
+}
+
+// TestKill9OrdersCloseOnce kills lapse while it closes 2,000 unpaid orders
+// that fall due in the same instant; after a restart every order is closed
+// on timeout exactly once, none before its deadline, and the stock is back
+// to what was set.
+func TestKill9OrdersCloseOnce(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lapse.db")
+	s := start(t, "sqlite:"+db, "--batch-size", "5")
+	const n, stock = 2000, 100000
+	s.call(t, "PUT", "/v1/skus/tea", map[string]int{"stock": stock}, nil, http.StatusOK)
+	deadline := time.Now().Add(4 * time.Second).UTC()
+	ids := make([]string, n)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < n; i += 4 {
+				var o struct{ ID string }
+				s.call(t, "POST", "/v1/orders", map[string]any{
+					"user_id": fmt.Sprintf("u%d", i), "deadline": deadline.Format(time.RFC3339Nano),
+					"items": []map[string]any{{"sku": "tea", "qty": 1 + i%3, "unit_price": 100}},
+				}, &o, http.StatusCreated)
+				ids[i] = o.ID
+			}
+		})
+	}
+	wg.Wait()
+	for {
+		var o struct{ Status string }
+		s.call(t, "GET", "/v1/orders/"+ids[0], nil, &o, http.StatusOK)
+		if o.Status == "closed" {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatalf("SIGKILL: %v", err)
+	}
+	s.cmd.Wait()
+	if k := countEvents(t, db, store.EventOrderClosed); k == n {
+		t.Fatalf("the kill came after every order had closed: nothing was tested")
+	} else {
+		t.Logf("killed with %d of %d orders closed", k, n)
+	}
+	s2 := start(t, "sqlite:"+db)
+	var sku struct{ Available, Reserved, Sold int }
+	for range 400 {
+		s2.call(t, "GET", "/v1/skus/tea", nil, &sku, http.StatusOK)
+		if sku.Reserved == 0 {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	if sku.Available != stock || sku.Reserved != 0 || sku.Sold != 0 {
+		t.Fatalf("stock after restart: got %+v, want %d available", sku, stock)
+	}
+	closed := s2.eventsOf(t, "order.closed")
+	if len(closed) != n {
+		t.Fatalf("order.closed events: got %d, want %d", len(closed), n)
+	}
+	for _, id := range ids {
+		e, ok := closed[id]
+		if !ok {
+			t.Fatalf("order %s has no order.closed event", id)
+		}
+		if e.Time.Before(deadline.Truncate(time.Millisecond)) {
+			t.Fatalf("order %s closed early: %s < %s", id, e.Time, deadline)
+		}
+	}
 }

@@ -114,6 +114,9 @@ func (s *Store) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
 	if err := s.readRow(ctx, "DueBacklog", ms(now)).Scan(&st.DueBacklog); err != nil {
 		return st, err
 	}
+	if err := s.readRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
+		return st, err
+	}
 	err := s.readRow(ctx, "OutboxSize").Scan(&st.Outbox)
 	return st, err
 }

@@ -31,9 +31,9 @@ type Options struct {
 	// the transaction wrote, so an in-process wheel learns of near work
 	// without polling.
 	OnTimer func(store.Timer)
-	// OnEvents, if set, is called after each commit with the type of every
-	// event the transaction wrote (for transition counters).
-	OnEvents func(types []string)
+	// OnEvents, if set, is called after each commit with the events the
+	// transaction wrote (for counters, and to wake the outbox relay).
+	OnEvents func([]store.Event)
 	// ReadConns bounds the read pool; 0 means 4.
 	ReadConns int
 }
@@ -73,7 +73,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
-	r.SetMaxOpenConns(cmp(opts.ReadConns, 4))
+	r.SetMaxOpenConns(orDefault(opts.ReadConns, 4))
 	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, opts: opts, migrations: len(ms)}
 	for name, text := range queries {
 		st, err := w.PrepareContext(ctx, text)
@@ -86,7 +86,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-func cmp(v, def int) int {
+func orDefault(v, def int) int {
 	if v > 0 {
 		return v
 	}

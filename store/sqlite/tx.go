@@ -15,7 +15,7 @@ type tx struct {
 	ctx    context.Context
 	stmts  map[string]*sql.Stmt
 	timers []store.Timer
-	events []string
+	events []store.Event
 }
 
 func (t *tx) stmt(name string) *sql.Stmt {
@@ -62,8 +62,18 @@ func (t *tx) event(e store.Event) error {
 	if _, err := t.exec("InsertEvent", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data)); err != nil {
 		return err
 	}
-	t.events = append(t.events, e.Type)
+	t.events = append(t.events, e)
 	return nil
+}
+
+// eventOnce writes an event whose ID is derived from what it records, so
+// a retry that writes it again changes nothing.
+func (t *tx) eventOnce(e store.Event) error {
+	ok, err := t.execOne("InsertEventOnce", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data))
+	if ok {
+		t.events = append(t.events, e)
+	}
+	return err
 }
 
 // count moves n coupons of a template into status (n < 0: out of it).
