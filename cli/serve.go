@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -77,7 +78,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	var metrics *engine.Metrics // set once the store it reads is open; nil-safe before
-	st, err := openStore(ctx, c.store, sqlite.Options{
+	st, err := openStore(ctx, c.store, store.Hooks{
 		OnTimer:  engine.Hint(wheel),
 		OnEvents: func(evs []store.Event) { metrics.Committed(evs) },
 	})
@@ -110,7 +111,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	defer eng.Stop()
-	log.Info("lapse: serving", slog.String("addr", ln.Addr().String()), slog.String("store", c.store))
+	log.Info("lapse: serving", slog.String("addr", ln.Addr().String()), slog.String("store", redact(c.store)))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -133,12 +134,20 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 }
 
 // openStore opens the store a URL names.
-func openStore(ctx context.Context, url string, opts sqlite.Options) (store.Store, error) {
+func openStore(ctx context.Context, url string, hooks store.Hooks) (store.Store, error) {
 	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
-		return sqlite.Open(ctx, path, opts)
+		return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks})
 	}
 	if strings.HasPrefix(url, "mysql://") {
-		return mysql.Open(ctx, url, mysql.Options{OnTimer: opts.OnTimer, OnEvents: opts.OnEvents})
+		return mysql.Open(ctx, url, mysql.Options{Hooks: hooks})
 	}
-	return nil, fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path> or mysql://…)", url)
+	return nil, fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path> or mysql://…)", redact(url))
+}
+
+// redact hides the password a store URL may carry, for errors and logs.
+func redact(s string) string {
+	if u, err := url.Parse(s); err == nil {
+		return u.Redacted()
+	}
+	return s
 }

@@ -39,7 +39,7 @@ func setup(t *testing.T, path string, cfg engine.Config) *rig {
 	r := &rig{reg: prometheus.NewRegistry()}
 	r.wheel = timer.NewWheel(tick, 1024, time.Now)
 	var err error
-	r.st, err = sqlite.Open(context.Background(), path, sqlite.Options{OnTimer: engine.Hint(r.wheel)})
+	r.st, err = sqlite.Open(context.Background(), path, sqlite.Options{Hooks: store.Hooks{OnTimer: engine.Hint(r.wheel)}})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}

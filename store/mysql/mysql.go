@@ -31,13 +31,8 @@ var dialect = sqlfile.Dialect{
 
 // Options tune a Store. The zero value works.
 type Options struct {
-	// OnTimer, if set, is called after each commit with every group timer
-	// the transaction wrote, so an in-process wheel learns of near work
-	// without polling.
-	OnTimer func(store.Timer)
-	// OnEvents, if set, is called after each commit with the type of every
-	// event the transaction wrote (for transition counters).
-	OnEvents func(types []string)
+	// Hooks hear of every commit.
+	Hooks store.Hooks
 	// Conns bounds the connection pool; 0 means 16.
 	Conns int
 }

@@ -42,6 +42,12 @@ func TestStore(t *testing.T) {
 	})
 }
 
+func TestHooks(t *testing.T) {
+	storetest.RunHooks(t, func(t *testing.T, h store.Hooks) store.Store {
+		return open(t, freshDB(t), mysql.Options{Hooks: h})
+	})
+}
+
 // template creates a 24h template claimable from a day before t0.
 func template(t testing.TB, s store.Store, edit func(*coupon.Template)) coupon.Template {
 	t.Helper()

@@ -200,20 +200,7 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, *t
 }
 
 // announce tells the hooks what a committed transaction wrote.
-func (s *Store) announce(t *tx) {
-	if s.opts.OnTimer != nil {
-		for _, tm := range t.sortedTimers() {
-			s.opts.OnTimer(tm)
-		}
-	}
-	if s.opts.OnEvents != nil && len(t.events) > 0 {
-		types := make([]string, len(t.events))
-		for i, e := range t.events {
-			types[i] = e.Type
-		}
-		s.opts.OnEvents(types)
-	}
-}
+func (s *Store) announce(t *tx) { s.opts.Hooks.Committed(t.sortedTimers(), t.events) }
 
 // replay returns the stored response of an earlier request with the same
 // key, or ErrIdempotencyConflict if that request was a different one.

@@ -27,13 +27,8 @@ var dialect = sqlfile.Dialect{
 
 // Options tune a Store. The zero value works.
 type Options struct {
-	// OnTimer, if set, is called after each commit with every group timer
-	// the transaction wrote, so an in-process wheel learns of near work
-	// without polling.
-	OnTimer func(store.Timer)
-	// OnEvents, if set, is called after each commit with the events the
-	// transaction wrote (for counters, and to wake the outbox relay).
-	OnEvents func([]store.Event)
+	// Hooks hear of every commit.
+	Hooks store.Hooks
 	// ReadConns bounds the read pool; 0 means 4.
 	ReadConns int
 }

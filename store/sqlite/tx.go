@@ -115,14 +115,7 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 	if err := sqlTx.Commit(); err != nil {
 		return zero, err
 	}
-	if s.opts.OnTimer != nil {
-		for _, tm := range t.timers {
-			s.opts.OnTimer(tm)
-		}
-	}
-	if s.opts.OnEvents != nil && len(t.events) > 0 {
-		s.opts.OnEvents(t.events)
-	}
+	s.opts.Hooks.Committed(t.timers, t.events)
 	return res, nil
 }
 
