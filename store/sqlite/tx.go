@@ -5,11 +5,15 @@ import (
 	"database/sql"
 	"time"
 
+	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 )
 
-// tx is one write transaction: it remembers the group timers it wrote so
-// they can be announced once it commits.
+// tx is one write transaction, the store.Tx the shared transitions run
+// in: it remembers the group timers and events it wrote so they can be
+// announced once it commits.
+var _ store.Tx = (*tx)(nil)
+
 type tx struct {
 	sql    *sql.Tx
 	ctx    context.Context
@@ -48,8 +52,8 @@ func (t *tx) query(name string, args ...any) (*sql.Rows, error) {
 	return t.stmt(name).QueryContext(t.ctx, args...)
 }
 
-// timer makes sure the group timer for kind at due exists.
-func (t *tx) timer(kind store.TimerKind, due time.Time) error {
+// Timer makes sure the group timer for kind at due exists.
+func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
 	tm := store.Timer{Kind: kind, Due: store.BucketOf(due)}
 	if _, err := t.exec("InsertTimer", ms(tm.Due), string(kind)); err != nil {
 		return err
@@ -58,7 +62,8 @@ func (t *tx) timer(kind store.TimerKind, due time.Time) error {
 	return nil
 }
 
-func (t *tx) event(e store.Event) error {
+// Event adds e to the outbox.
+func (t *tx) Event(e store.Event) error {
 	if _, err := t.exec("InsertEvent", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data)); err != nil {
 		return err
 	}
@@ -66,9 +71,8 @@ func (t *tx) event(e store.Event) error {
 	return nil
 }
 
-// eventOnce writes an event whose ID is derived from what it records, so
-// a retry that writes it again changes nothing.
-func (t *tx) eventOnce(e store.Event) error {
+// EventOnce adds e to the outbox unless an event with its ID is there.
+func (t *tx) EventOnce(e store.Event) error {
 	ok, err := t.execOne("InsertEventOnce", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data))
 	if ok {
 		t.events = append(t.events, e)
@@ -76,9 +80,9 @@ func (t *tx) eventOnce(e store.Event) error {
 	return err
 }
 
-// count moves n coupons of a template into status (n < 0: out of it).
-func (t *tx) count(templateID, status string, n int64) error {
-	_, err := t.exec("AddCount", templateID, status, n)
+// Count moves n coupons of a template into st (n < 0: out of it).
+func (t *tx) Count(templateID string, st coupon.State, n int64) error {
+	_, err := t.exec("AddCount", templateID, st.String(), n)
 	return err
 }
 
