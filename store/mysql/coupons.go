@@ -10,48 +10,7 @@ import (
 
 // Claim issues one coupon of p.TemplateID to p.UserID.
 func (s *Store) Claim(ctx context.Context, p store.ClaimParams) (coupon.Coupon, error) {
-	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) {
-		// The template's row lock orders the claims of one template, so
-		// the per-user count below sees every claim before this one.
-		tp, err := scanTemplate(t.queryRow("LockTemplate", p.TemplateID))
-		if err != nil {
-			return coupon.Coupon{}, err
-		}
-		if err := tp.Claimable(p.Now); err != nil {
-			return coupon.Coupon{}, err
-		}
-		if tp.PerUserLimit > 0 {
-			var held int64
-			if err := t.queryRow("CountUserTemplate", p.UserID, p.TemplateID).Scan(&held); err != nil {
-				return coupon.Coupon{}, err
-			}
-			if held >= tp.PerUserLimit {
-				return coupon.Coupon{}, coupon.ErrLimitReached
-			}
-		}
-		if ok, err := t.execOne("TakeIssue", p.TemplateID); err != nil || !ok {
-			return coupon.Coupon{}, orErr(err, coupon.ErrSoldOut)
-		}
-		c := coupon.Coupon{
-			ID: store.NewID("cpn", p.Now), TemplateID: tp.ID, UserID: p.UserID, Status: coupon.Unused,
-			ClaimedAt: p.Now, ExpiresAt: tp.ExpiresAt(p.Now), UpdatedAt: p.Now, Version: 1,
-		}
-		if _, err := t.exec("InsertCoupon", c.ID, c.TemplateID, c.UserID, c.ClaimedAt, c.ExpiresAt, c.UpdatedAt); err != nil {
-			return c, err
-		}
-		t.count(c.TemplateID, coupon.Unused.String(), 1)
-		t.timer(store.TimerExpire, c.ExpiresAt)
-		t.event(store.CouponEvent(c, store.EventCouponClaimed, 0, store.ReasonClaim, "", p.Now))
-		return c, nil
-	})
-}
-
-// orErr returns err if set, else fallback.
-func orErr(err, fallback error) error {
-	if err != nil {
-		return err
-	}
-	return fallback
+	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) { return store.ClaimIn(t, p) })
 }
 
 // Coupon returns one coupon as stored.
@@ -85,46 +44,41 @@ func (s *Store) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]c
 // with a compare-and-set on the coupon's state and version.
 func (s *Store) Transition(ctx context.Context, p store.TransitionParams) (coupon.Coupon, error) {
 	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) {
-		c, err := scanCoupon(t.queryRow("GetCoupon", p.CouponID))
+		c, err := t.Coupon(p.CouponID)
 		if err != nil {
 			return c, err
 		}
-		return t.transition(c, p)
+		return store.TransitionIn(t, c, p)
 	})
 }
 
-// transition moves c as p asks: decided by the coupon table, stored by a
-// compare-and-set, with its counts, timers and event.
-func (t *tx) transition(c coupon.Coupon, p store.TransitionParams) (coupon.Coupon, error) {
-	to, err := coupon.Decide(c, p.Action, p.OrderID, p.Now)
-	if err != nil {
-		return c, err
-	}
-	next := store.Apply(c, to, p)
-	ok, err := t.execOne("CompareAndSet", next.Status.String(), nullString(next.OrderID), nullTime(next.LockedUntil),
-		next.UpdatedAt, c.ID, c.Status.String(), c.Version)
-	if err != nil || !ok {
-		return c, orErr(err, coupon.ErrInvalidState)
-	}
-	t.count(c.TemplateID, c.Status.String(), -1)
-	t.count(c.TemplateID, to.String(), 1)
-	switch to {
-	case coupon.Locked:
-		t.timer(store.TimerRelease, next.LockedUntil)
-	case coupon.Unused:
-		t.timer(store.TimerExpire, next.ExpiresAt)
-	}
-	reason := p.Reason
-	if reason == "" {
-		reason = p.Action.String()
-	}
-	orderID := p.OrderID
-	if orderID == "" {
-		orderID = c.OrderID
-	}
-	typ := store.CouponEventType(p.Action, to)
-	t.event(store.CouponEvent(next, typ, c.Status, reason, orderID, p.Now))
-	return next, nil
+// CountUserCoupons counts a user's coupons of a template.
+func (t *tx) CountUserCoupons(userID, templateID string) (int64, error) {
+	var n int64
+	err := t.queryRow("CountUserTemplate", userID, templateID).Scan(&n)
+	return n, err
+}
+
+// TakeIssue counts one more coupon of a template issued, unless all are.
+func (t *tx) TakeIssue(templateID string) (bool, error) { return t.execOne("TakeIssue", templateID) }
+
+// InsertCoupon stores a new coupon.
+func (t *tx) InsertCoupon(c coupon.Coupon) error {
+	_, err := t.exec("InsertCoupon", c.ID, c.TemplateID, c.UserID, c.ClaimedAt, c.ExpiresAt, c.UpdatedAt)
+	return err
+}
+
+// Coupon reads one coupon and holds its row until the transaction ends.
+func (t *tx) Coupon(id string) (coupon.Coupon, error) {
+	c, err := scanCoupon(t.queryRow("LockCoupon", id))
+	return c, interpret(err)
+}
+
+// SetCoupon stores next over from with a compare-and-set on from's state
+// and version.
+func (t *tx) SetCoupon(from, next coupon.Coupon) (bool, error) {
+	return t.execOne("CompareAndSet", next.Status.String(), nullString(next.OrderID), nullTime(next.LockedUntil),
+		next.UpdatedAt, from.ID, from.Status.String(), from.Version)
 }
 
 func scanCoupon(row scanner) (coupon.Coupon, error) {

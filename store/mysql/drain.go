@@ -44,15 +44,16 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 			}
 			// The rows are locked by this transaction: anything but all of
 			// them changed is a bug, not a race.
-			if n, err := res.RowsAffected(); err != nil || n != int64(len(expired)) {
-				return d, orErr(err, fmt.Errorf("expire: changed %d of %d claimed coupons", n, len(expired)))
+			n, err := res.RowsAffected()
+			if err != nil {
+				return d, err
+			}
+			if n != int64(len(expired)) {
+				return d, fmt.Errorf("expire: changed %d of %d claimed coupons", n, len(expired))
 			}
 		}
-		for _, c := range expired {
-			t.event(store.CouponEvent(c, store.EventCouponExpired, coupon.Unused, store.ReasonExpiry, "", p.Now))
-			t.count(c.TemplateID, coupon.Unused.String(), -1)
-			t.count(c.TemplateID, coupon.Expired.String(), 1)
-			d.Due = append(d.Due, c.ExpiresAt)
+		if d.Due, err = store.ExpiredIn(t, expired, p.Now); err != nil {
+			return d, err
 		}
 		d.Next, err = t.next("NextExpiry")
 		return d, err
@@ -81,12 +82,8 @@ func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drai
 		if err := rows.Err(); err != nil {
 			return d, err
 		}
-		for _, c := range locked {
-			tp := store.TransitionParams{CouponID: c.ID, Action: coupon.Release, Reason: store.ReasonLockTTL, Now: p.Now}
-			if _, err := t.transition(c, tp); err != nil {
-				return d, err
-			}
-			d.Due = append(d.Due, c.LockedUntil)
+		if d.Due, err = store.ReleaseIn(t, locked, p.Now); err != nil {
+			return d, err
 		}
 		d.Next, err = t.next("NextRelease")
 		return d, err
@@ -106,7 +103,10 @@ func (t *tx) next(name string) (time.Time, error) {
 // Stats reads the due backlog and the outbox size.
 func (s *Store) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
 	var st store.Stats
-	if err := s.queryRow(ctx, "DueBacklog", now, now).Scan(&st.DueBacklog); err != nil {
+	if err := s.queryRow(ctx, "DueBacklog", now, now, now).Scan(&st.DueBacklog); err != nil {
+		return st, err
+	}
+	if err := s.queryRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
 		return st, err
 	}
 	err := s.queryRow(ctx, "OutboxSize").Scan(&st.Outbox)

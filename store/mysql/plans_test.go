@@ -14,8 +14,9 @@ import (
 // TestQueryPlans: the drains, the backlog and the lazy counts read a range
 // of one live state of their index, in due order, and never a terminal
 // row. MySQL has no partial index: this is what (status, due) buys. The
-// table holds 3,000 terminal coupons all past due and a few live ones
-// not yet due; each query must read almost nothing of it.
+// tables hold 3,000 terminal coupons and 3,000 paid or closed orders, all
+// past due, and a few live rows not yet due; each query must read almost
+// nothing of them.
 func TestQueryPlans(t *testing.T) {
 	dbURL := freshDB(t)
 	open(t, dbURL, mysql.Options{})
@@ -36,17 +37,22 @@ func TestQueryPlans(t *testing.T) {
 		{"CountDueUnused", 0, []any{now, "tpl_x"}, "coupons_due", 1},
 		{"ClaimLocks", 0, []any{now, 1000}, "coupons_lock_due", 1},
 		{"NextRelease", 0, nil, "coupons_lock_due", 1},
-		{"DueBacklog", 0, []any{now, now}, "", 2},
+		{"DueBacklog", 0, []any{now, now, now}, "", 3},
+		{"OrdersDue", 0, []any{now, 1000}, "orders_due", 1},
+		{"ClaimOrdersDue", 0, []any{now, 1000}, "orders_due", 1},
+		{"NextDeadline", 0, nil, "orders_due", 1},
+		{"DeadlineAfter", 0, []any{now}, "orders_due", 1},
+		{"OpenOrders", 0, nil, "orders_due", 3},
 	}
 	for _, c := range cases {
 		q := mysql.QueryText(c.query, c.list)
 		for _, p := range explain(t, db, q, c.args) {
 			t.Logf("%s: %+v", c.query, p)
-			if p.table != "coupons" {
+			if p.table != "coupons" && p.table != "orders" {
 				continue
 			}
 			if p.typ == "ALL" || p.typ == "index" {
-				t.Fatalf("%s: scans all of coupons (%s): %+v", c.query, p.typ, p)
+				t.Fatalf("%s: scans all of %s (%s): %+v", c.query, p.table, p.typ, p)
 			}
 			if strings.Contains(p.extra, "filesort") {
 				t.Fatalf("%s: sorts instead of walking the index in due order: %+v", c.query, p)
@@ -54,7 +60,7 @@ func TestQueryPlans(t *testing.T) {
 			if c.index != "" && p.key != c.index {
 				t.Fatalf("%s: uses index %q, want %s: %+v", c.query, p.key, c.index, p)
 			}
-			if c.index == "" && p.key != "coupons_due" && p.key != "coupons_lock_due" {
+			if c.index == "" && p.key != "coupons_due" && p.key != "coupons_lock_due" && p.key != "orders_due" {
 				t.Fatalf("%s: uses index %q, want a due index: %+v", c.query, p.key, p)
 			}
 		}
@@ -66,11 +72,12 @@ func TestQueryPlans(t *testing.T) {
 	}
 }
 
-// seedPlans writes 3,000 terminal coupons due an hour before t0 and two
-// live ones of each due state, due after t0.
+// seedPlans writes 3,000 terminal coupons and 3,000 paid or closed orders
+// due an hour before t0, and two live ones of each due state, due after
+// t0.
 func seedPlans(t *testing.T, db *sql.DB) {
 	t.Helper()
-	var rows []string
+	var rows, orders []string
 	past, future := t0.Add(-time.Hour).Format("2006-01-02 15:04:05.000"), t0.Add(time.Hour).Format("2006-01-02 15:04:05.000")
 	for i := range 3000 {
 		st := []string{"expired", "used", "voided"}[i%3]
@@ -81,16 +88,29 @@ func seedPlans(t *testing.T, db *sql.DB) {
 			fmt.Sprintf("('cpn_u%d', 'tpl_x', 'u', 'unused', '%s', '%s', NULL, NULL, '%s', 1)", i, past, future, past),
 			fmt.Sprintf("('cpn_l%d', 'tpl_x', 'u', 'locked', '%s', '%s', 'o', '%s', '%s', 2)", i, past, future, future, past))
 	}
+	for i := range 3000 {
+		st := []string{"paid", "closed"}[i%2]
+		orders = append(orders, fmt.Sprintf("('ord_%05d', 'u%d', '%s', '[]', '[]', 100, 0, 100, '%s', '%s', '%s', 2)", i, i, st, past, past, past))
+	}
+	for i := range 2 {
+		orders = append(orders, fmt.Sprintf("('ord_u%d', 'u', 'unpaid', '[]', '[]', 100, 0, 100, '%s', '%s', '%s', 1)", i, future, past, past))
+	}
+	insert(t, db, "INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version) VALUES ", rows)
+	insert(t, db, "INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due, deadline, created_at, updated_at, version) VALUES ", orders)
+	if _, err := db.ExecContext(t.Context(), "ANALYZE TABLE coupons, orders"); err != nil {
+		t.Fatalf("analyze: %v", err)
+	}
+}
+
+// insert writes rows with the statement head, 500 a statement.
+func insert(t *testing.T, db *sql.DB, head string, rows []string) {
+	t.Helper()
 	for len(rows) > 0 {
 		n := min(500, len(rows))
-		q := "INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version) VALUES " + strings.Join(rows[:n], ", ")
-		if _, err := db.ExecContext(t.Context(), q); err != nil {
+		if _, err := db.ExecContext(t.Context(), head+strings.Join(rows[:n], ", ")); err != nil {
 			t.Fatalf("seed: %v", err)
 		}
 		rows = rows[n:]
-	}
-	if _, err := db.ExecContext(t.Context(), "ANALYZE TABLE coupons"); err != nil {
-		t.Fatalf("analyze: %v", err)
 	}
 }
 

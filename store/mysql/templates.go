@@ -83,6 +83,21 @@ func (s *Store) Template(ctx context.Context, p store.TemplateParams) (store.Tem
 	return info, nil
 }
 
+// Template reads a template.
+func (t *tx) Template(id string) (coupon.Template, error) {
+	tp, err := scanTemplate(t.queryRow("GetTemplate", id))
+	return tp, interpret(err)
+}
+
+// ClaimTemplate reads a template claimed from and holds its row until the
+// transaction ends: claims of one template queue here, so that each
+// checks the per-user limit and the total on what the one before
+// committed.
+func (t *tx) ClaimTemplate(id string) (coupon.Template, error) {
+	tp, err := scanTemplate(t.queryRow("LockTemplate", id))
+	return tp, interpret(err)
+}
+
 type scanner interface{ Scan(...any) error }
 
 func scanTemplate(row scanner) (coupon.Template, error) {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -20,8 +21,9 @@ const attempts = 5
 // eventRows is how many events one INSERT writes.
 const eventRows = 1000
 
-// tx is one write transaction. It buffers the counts, timers and events it
-// writes and flushes them at its end (see flush).
+// tx is one write transaction, the store.Tx the shared transitions run
+// in. It buffers the counts, timers and events it writes and flushes them
+// at its end (see flush).
 type tx struct {
 	sql    *sql.Tx
 	ctx    context.Context
@@ -29,6 +31,8 @@ type tx struct {
 	timers map[store.Timer]bool
 	events []store.Event
 }
+
+var _ store.Tx = (*tx)(nil)
 
 type countKey struct{ template, status string }
 
@@ -59,18 +63,38 @@ func (t *tx) query(name string, args ...any) (*sql.Rows, error) {
 	return t.sql.QueryContext(t.ctx, queries.Get(name), args...)
 }
 
-// timer makes sure, at flush, that the group timer for kind at due exists.
-func (t *tx) timer(kind store.TimerKind, due time.Time) {
+// Timer makes sure, at flush, that the group timer for kind at due's
+// bucket exists.
+func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
 	t.timers[store.Timer{Kind: kind, Due: store.BucketOf(due).UTC()}] = true
+	return nil
 }
 
-// event writes e at flush, with its position.
-func (t *tx) event(e store.Event) { t.events = append(t.events, e) }
+// Event adds e to the outbox at flush, with its position.
+func (t *tx) Event(e store.Event) error {
+	t.events = append(t.events, e)
+	return nil
+}
 
-// count moves, at flush, n coupons of a template into status (n < 0: out
-// of it).
-func (t *tx) count(templateID, status string, n int64) {
-	t.counts[countKey{templateID, status}] += n
+// EventOnce adds e to the outbox unless an event with its ID is there. A
+// concurrent transaction that writes it first makes this one's flush fail
+// on the ID, and its retry then finds it.
+func (t *tx) EventOnce(e store.Event) error {
+	var n int
+	if err := t.queryRow("HasEvent", e.ID).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		t.events = append(t.events, e)
+	}
+	return nil
+}
+
+// Count moves, at flush, n coupons of a template into st (n < 0: out of
+// it).
+func (t *tx) Count(templateID string, st coupon.State, n int64) error {
+	t.counts[countKey{templateID, st.String()}] += n
+	return nil
 }
 
 // flush writes what the transaction buffered, in the one order every
@@ -116,6 +140,9 @@ func (t *tx) flush() error {
 			args = append(args, seq, e.ID, e.Type, e.Subject, e.Time, string(e.Data))
 		}
 		if _, err := t.execList("InsertEvents", len(chunk), args...); err != nil {
+			if isCode(err, errDuplicate) {
+				err = errTaken // an EventOnce another transaction wrote first
+			}
 			return err
 		}
 	}
@@ -128,12 +155,15 @@ func (t *tx) sortedTimers() []store.Timer {
 	})
 }
 
-// errKeyTaken: the idempotency key was stored by a concurrent request
-// while this one ran; the retry replays that request's response.
-var errKeyTaken = errors.New("idempotency key taken meanwhile")
+// errTaken: a concurrent transaction stored, while this one ran, the
+// idempotency key or the once-only event this one was about to store.
+// The retry finds it: it replays that request's response, or leaves the
+// event be.
+var errTaken = errors.New("key taken meanwhile")
 
 // inTx runs fn in one write transaction, and runs it again, up to
-// attempts times, if the server chose it as a deadlock's victim. With an
+// attempts times, if the server chose it as a deadlock's victim or a key
+// it meant to store was taken meanwhile (errTaken). With an
 // idempotency key on ctx it replays the stored response of an earlier
 // identical request instead, or stores this one's response in the same
 // transaction.
@@ -144,9 +174,9 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 			s.announce(t)
 			return res, nil
 		}
-		retry := isCode(err, errDeadlock) || errors.Is(err, errKeyTaken)
+		retry := isCode(err, errDeadlock) || errors.Is(err, errTaken)
 		if !retry || attempt == attempts {
-			if errors.Is(err, errKeyTaken) {
+			if errors.Is(err, errTaken) {
 				err = store.ErrIdempotencyConflict
 			}
 			return res, interpret(err)
@@ -185,7 +215,7 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, *t
 		}
 		if _, err := t.exec("PutIdempotency", idem.Key, idem.Fingerprint, status, body, idem.Now); err != nil {
 			if isCode(err, errDuplicate) {
-				err = errKeyTaken
+				err = errTaken
 			}
 			return zero, nil, err
 		}

@@ -1,10 +1,8 @@
 package mysql_test
 
 import (
-	"context"
 	"database/sql"
 	"errors"
-	"slices"
 	"sync"
 	"testing"
 	"time"

@@ -18,3 +18,8 @@ FROM coupons WHERE user_id = ? ORDER BY claimed_at, id;
 -- in the state and version the decision was made on.
 UPDATE coupons SET status = ?, order_id = ?, locked_until = ?, updated_at = ?, version = version + 1
 WHERE id = ? AND status = ? AND version = ?;
+
+-- name: LockCoupon
+-- A coupon a transition decides on: held until the transaction ends.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id = ? FOR UPDATE;

@@ -36,6 +36,7 @@ SELECT locked_until FROM coupons FORCE INDEX (coupons_lock_due)
 WHERE status = 'locked' ORDER BY locked_until LIMIT 1;
 
 -- name: DueBacklog
--- now, now.
+-- now, now, now.
 SELECT (SELECT count(*) FROM coupons FORCE INDEX (coupons_due) WHERE status = 'unused' AND expires_at <= ?)
-     + (SELECT count(*) FROM coupons FORCE INDEX (coupons_lock_due) WHERE status = 'locked' AND locked_until <= ?);
+     + (SELECT count(*) FROM coupons FORCE INDEX (coupons_lock_due) WHERE status = 'locked' AND locked_until <= ?)
+     + (SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid' AND deadline <= ?);

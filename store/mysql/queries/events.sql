@@ -15,3 +15,6 @@ SELECT seq, id, type, subject, time, data FROM events WHERE seq > ? ORDER BY seq
 -- Positions have no gaps (a rolled back transaction gives its range back)
 -- and events are only ever pruned from the front, so the span is the count.
 SELECT coalesce(max(seq) - min(seq) + 1, 0) FROM events;
+
+-- name: HasEvent
+SELECT count(*) FROM events WHERE id = ?;
