@@ -11,7 +11,7 @@ import (
 // API expire on time, each exactly once.
 func TestServeMySQL(t *testing.T) {
 	s := start(t, mysqltest.FreshDB(t))
-	_, cs := s.seed(t, 200, time.Now().Add(1500*time.Millisecond))
+	_, cs := s.seed(t, 100, time.Now().Add(3*time.Second))
 	waitExpired(t, s, len(cs))
 	checkAllExpiredOnce(t, s, cs)
 }

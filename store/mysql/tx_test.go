@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
 )
@@ -134,5 +135,56 @@ func TestIdempotencyRace(t *testing.T) {
 	info, err := s.Template(ctx, store.TemplateParams{ID: a.ID, Now: t0})
 	if err != nil || info.Counts[coupon.Unused] != 0 {
 		t.Fatalf("slow claim's template counts: got %v (err %v), want no coupon", info.Counts, err)
+	}
+}
+
+// TestLatePaymentRace: retries of one payment for a closed order arrive
+// at once. Each is refused, and the late payment is recorded once: the
+// transactions that find its event stored meanwhile run again and leave
+// it be.
+func TestLatePaymentRace(t *testing.T) {
+	ctx := t.Context()
+	s := open(t, freshDB(t), mysql.Options{})
+	if _, err := s.PutSKU(ctx, store.PutSKUParams{SKU: "tea", Stock: 10, Now: t0}); err != nil {
+		t.Fatalf("PutSKU: %v", err)
+	}
+	o, err := s.CreateOrder(ctx, store.CreateOrderParams{UserID: "u1", Items: []order.Item{{SKU: "tea", Qty: 1, UnitPrice: 100}},
+		Deadline: t0.Add(time.Minute), Now: t0})
+	if err != nil {
+		t.Fatalf("CreateOrder: %v", err)
+	}
+	if _, err := s.CloseOrder(ctx, store.CloseOrderParams{OrderID: o.ID, Reason: order.ReasonCancelled, Now: t0.Add(time.Second)}); err != nil {
+		t.Fatalf("CloseOrder: %v", err)
+	}
+	const retries = 8
+	errs := make([]error, retries)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range retries {
+		wg.Go(func() {
+			<-start
+			_, errs[i] = s.PayOrder(ctx, store.PayOrderParams{OrderID: o.ID, PaymentID: "p1", Amount: o.AmountDue, Now: t0.Add(2 * time.Second)})
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		// Refused, and nothing else went wrong recording it.
+		if !errors.Is(err, order.ErrClosed) || err.Error() != order.ErrClosed.Error() {
+			t.Fatalf("payment %d: got %v, want %v alone", i, err, order.ErrClosed)
+		}
+	}
+	es, err := s.Events(ctx, store.EventsParams{After: 0, Limit: 100})
+	if err != nil {
+		t.Fatalf("Events: %v", err)
+	}
+	late := 0
+	for _, e := range es {
+		if e.Type == store.EventOrderLatePayment {
+			late++
+		}
+	}
+	if late != 1 {
+		t.Fatalf("order.late_payment events: got %d, want 1", late)
 	}
 }
