@@ -76,9 +76,10 @@ func (t *tx) Event(e store.Event) error {
 	return nil
 }
 
-// EventOnce adds e to the outbox unless an event with its ID is there. A
-// concurrent transaction that writes it first makes this one's flush fail
-// on the ID, and its retry then finds it.
+// EventOnce adds e to the outbox unless an event with its ID is there.
+// Callers hold the row of what the event is about (the order of a late
+// payment), so two of them do not race; if two did, the second's flush
+// would fail on the ID and its retry find the event.
 func (t *tx) EventOnce(e store.Event) error {
 	var n int
 	if err := t.queryRow("HasEvent", e.ID).Scan(&n); err != nil {

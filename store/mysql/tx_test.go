@@ -140,8 +140,8 @@ func TestIdempotencyRace(t *testing.T) {
 
 // TestLatePaymentRace: retries of one payment for a closed order arrive
 // at once. Each is refused, and the late payment is recorded once: the
-// transactions that find its event stored meanwhile run again and leave
-// it be.
+// recording transactions queue on the order's row, and each after the
+// first finds the event there.
 func TestLatePaymentRace(t *testing.T) {
 	ctx := t.Context()
 	s := open(t, freshDB(t), mysql.Options{})
