@@ -81,7 +81,8 @@ func seedPlans(t *testing.T, db *sql.DB) {
 	past, future := t0.Add(-time.Hour).Format("2006-01-02 15:04:05.000"), t0.Add(time.Hour).Format("2006-01-02 15:04:05.000")
 	for i := range 3000 {
 		st := []string{"expired", "used", "voided"}[i%3]
-		rows = append(rows, fmt.Sprintf("('cpn_%05d', 'tpl_x', 'u%d', '%s', '%s', '%s', NULL, '%s', '%s', 2)", i, i, st, past, past, past, past))
+		// As the store writes them: no lock time once out of locked.
+		rows = append(rows, fmt.Sprintf("('cpn_%05d', 'tpl_x', 'u%d', '%s', '%s', '%s', NULL, NULL, '%s', 2)", i, i, st, past, past, past))
 	}
 	for i := range 2 {
 		rows = append(rows,

@@ -50,7 +50,10 @@ CREATE TABLE IF NOT EXISTS coupons (
     -- and the sweeper read the range of one live state and never a
     -- terminal row. template_id makes the lazy template counts index-only.
     KEY coupons_due (status, expires_at, template_id),
-    KEY coupons_lock_due (status, locked_until)
+    -- Locks due. locked_until is set while a coupon is locked and NULL in
+    -- every other state, so a range on it reads locked coupons only, and
+    -- an expiry, which leaves it NULL, rewrites no entry here.
+    KEY coupons_lock_due (locked_until)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
 -- Group timers: one row per kind and due bucket, not per coupon.

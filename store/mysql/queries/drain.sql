@@ -32,8 +32,9 @@ ORDER BY locked_until LIMIT ?
 FOR UPDATE SKIP LOCKED;
 
 -- name: NextRelease
+-- IS NOT NULL starts the walk after the NULLs of every other state.
 SELECT locked_until FROM coupons FORCE INDEX (coupons_lock_due)
-WHERE status = 'locked' ORDER BY locked_until LIMIT 1;
+WHERE locked_until IS NOT NULL AND status = 'locked' ORDER BY locked_until LIMIT 1;
 
 -- name: DueBacklog
 -- now, now, now.
