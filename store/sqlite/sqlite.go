@@ -43,7 +43,7 @@ type Store struct {
 	w, r       *sql.DB
 	stmts      map[string]*sql.Stmt // every query, prepared on the writer
 	opts       Options
-	migrations int
+	migrations []sqlfile.Migration
 }
 
 var _ store.Store = (*Store)(nil)
@@ -64,7 +64,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		w.Close()
 		return nil, err
 	}
-	if _, err := sqlfile.Migrate(ctx, w, dialect, ms); err != nil {
+	if err := sqlfile.Migrate(ctx, w, dialect, ms); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite %s: %w", path, err)
 	}
@@ -74,7 +74,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
 	r.SetMaxOpenConns(orDefault(opts.ReadConns, 4))
-	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, opts: opts, migrations: len(ms)}
+	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, opts: opts, migrations: ms}
 	for name, text := range queries {
 		st, err := w.PrepareContext(ctx, text)
 		if err != nil {
@@ -106,12 +106,12 @@ func (s *Store) Ready(ctx context.Context) error {
 	if err := s.r.PingContext(ctx); err != nil {
 		return err
 	}
-	v, err := sqlfile.Version(ctx, s.w)
+	pending, err := sqlfile.Pending(ctx, s.w, s.migrations)
 	if err != nil {
 		return err
 	}
-	if v != s.migrations {
-		return fmt.Errorf("sqlite: schema at version %d, want %d", v, s.migrations)
+	if len(pending) > 0 {
+		return fmt.Errorf("sqlite: migration %s not applied", pending[0].Name)
 	}
 	return nil
 }
