@@ -1,0 +1,349 @@
+package outbox_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/engine"
+	"github.com/lapsehq/lapse/outbox"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/timer"
+)
+
+// TestDeadLettersKeepSubjectOrder: an event its receiver keeps refusing
+// becomes a dead letter, the later events of its subject are parked
+// behind it, every other subject flows; a replay that fails again changes
+// nothing, and one that succeeds delivers the subject in order.
+func TestDeadLettersKeepSubjectOrder(t *testing.T) {
+	rc := newReceiver(t, nil)
+	st := openStore(t, nil)
+	history(t, st, 3, 2)
+	evs := feed(t, st)
+	poison := evs[1].Subject
+	var fixed atomic.Bool
+	rc.setAnswer(func(n int, got []received) (int, time.Duration) {
+		if got[0].Subject == poison && !fixed.Load() {
+			return http.StatusServiceUnavailable, 0
+		}
+		return http.StatusOK, 0
+	})
+	reg := prometheus.NewRegistry()
+	cfg := relayConfig(st, rc.sink("hook", 1))
+	cfg.MaxAttempts, cfg.Registerer = 3, reg
+	r := startRelay(t, cfg)
+
+	// Five events of the poisoned subject: one tried three times, four parked.
+	settled := func(dead int64) func() bool {
+		return func() bool { s := sinkStatus(t, r, "hook"); return s.Lag == 0 && s.DeadLetters == dead && s.Queued == 0 }
+	}
+	waitFor(t, 5*time.Second, "five dead letters", settled(5))
+	var others []store.Event
+	for _, e := range evs {
+		if e.Subject != poison {
+			others = append(others, e)
+		}
+	}
+	checkDelivery(t, others, rc.events())
+	letters, err := st.DeadLetters(context.Background(), store.DeadLettersParams{Sink: "hook", Limit: 100})
+	if err != nil {
+		t.Fatalf("DeadLetters: %v", err)
+	}
+	for i, l := range letters {
+		wantAttempts, wantErr := 0, "parked"
+		if i == 0 {
+			wantAttempts, wantErr = 3, "503"
+		}
+		if l.Event.Subject != poison || l.Attempts != wantAttempts || !strings.Contains(l.Error, wantErr) {
+			t.Fatalf("letter %d: got %s, %d attempts, %q; want %s, %d attempts, error with %q", i, l.Event.Subject, l.Attempts, l.Error, poison, wantAttempts, wantErr)
+		}
+	}
+
+	// A new event of the subject is parked too.
+	transition(t, st, poison, coupon.Lock)
+	waitFor(t, 5*time.Second, "six dead letters", settled(6))
+
+	// A replay while the receiver still refuses: the same six stay.
+	if n, err := r.Replay(context.Background(), "hook"); err != nil || n != 6 {
+		t.Fatalf("Replay: got %d, %v; want 6", n, err)
+	}
+	waitFor(t, 5*time.Second, "six dead letters after a failed replay", settled(6))
+	if got := distinct(rc.events()); got != len(others) {
+		t.Fatalf("events received after a failed replay: got %d, want %d", got, len(others))
+	}
+
+	fixed.Store(true)
+	if n, err := r.Replay(context.Background(), "hook"); err != nil || n != 6 {
+		t.Fatalf("Replay: got %d, %v; want 6", n, err)
+	}
+	waitFor(t, 5*time.Second, "no dead letter after the replay", settled(0))
+	checkDelivery(t, feed(t, st), rc.events())
+
+	// The subject is no longer parked.
+	transition(t, st, poison, coupon.Unlock)
+	all := feed(t, st)
+	checkDelivery(t, all, rc.waitAll(t, all, 5*time.Second))
+	if got := metric(t, reg, "lapse_outbox_dead_lettered_total", "hook"); got != 12 {
+		t.Fatalf("dead lettered: got %v, want 12 (six, then the same six again)", got)
+	}
+	if _, err := r.Replay(context.Background(), "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("Replay of an unknown sink: got %v, want %v", err, store.ErrNotFound)
+	}
+}
+
+// transition applies act to a coupon now.
+func transition(t testing.TB, st store.Store, id string, act coupon.Action) {
+	t.Helper()
+	_, err := st.Transition(context.Background(), store.TransitionParams{CouponID: id, Action: act, OrderID: "late", LockTTL: time.Hour, Now: t0.Add(time.Minute)})
+	if err != nil {
+		t.Fatalf("%s %s: %v", act, id, err)
+	}
+}
+
+// metric returns the value of the counter or gauge name{sink=sink} of reg.
+func metric(t testing.TB, reg *prometheus.Registry, name, sink string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatalf("gather: %v", err)
+	}
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if mf.GetName() == name && l.GetName() == "sink" && l.GetValue() == sink {
+					return m.GetCounter().GetValue() + m.GetGauge().GetValue()
+				}
+			}
+		}
+	}
+	t.Fatalf("no metric %s{sink=%q}", name, sink)
+	return 0
+}
+
+// TestSlowSinkHoldsNoOtherBack: while one sink's receiver hangs, another
+// sink gets everything; the hung one catches up once released.
+func TestSlowSinkHoldsNoOtherBack(t *testing.T) {
+	stuck, fast := newReceiver(t, nil), newReceiver(t, nil)
+	release := make(chan struct{})
+	stuck.setAnswer(func(int, []received) (int, time.Duration) {
+		<-release
+		return http.StatusOK, 0
+	})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free) // before the receivers close (cleanups run last first)
+	st := openStore(t, nil)
+	history(t, st, 10, 2)
+	want := feed(t, st)
+	r := startRelay(t, relayConfig(st, stuck.sink("stuck", 10), fast.sink("fast", 10)))
+	checkDelivery(t, want, fast.waitAll(t, want, 10*time.Second))
+	if s := sinkStatus(t, r, "stuck"); s.Position != 0 || s.Lag != int64(len(want)) || len(stuck.events()) != 0 {
+		t.Fatalf("stuck sink: got %+v and %d events received, want position 0, lag %d, none received", s, len(stuck.events()), len(want))
+	}
+	free()
+	checkDelivery(t, want, stuck.waitAll(t, want, 10*time.Second))
+}
+
+// TestRestartResumes: a relay started again on the same store resumes
+// each sink from its stored position: nothing delivered is sent again.
+func TestRestartResumes(t *testing.T) {
+	rc := newReceiver(t, nil)
+	st := openStore(t, nil)
+	history(t, st, 10, 1)
+	first := feed(t, st)
+	r := startRelay(t, relayConfig(st, rc.sink("hook", 10)))
+	rc.waitAll(t, first, 10*time.Second)
+	waitFor(t, 5*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "hook").Lag == 0 })
+	r.Stop()
+	history(t, st, 10, 1)
+	all := feed(t, st)
+	startRelay(t, relayConfig(st, rc.sink("hook", 10)))
+	if dups := checkDelivery(t, all, rc.waitAll(t, all, 10*time.Second)); dups != 0 {
+		t.Fatalf("duplicates after a clean restart: got %d, want 0", dups)
+	}
+}
+
+// TestStopMidBatch: a relay stopped while its receiver is working through
+// a batch keeps what was acknowledged; after a restart the rest arrives,
+// duplicates only with the same IDs.
+func TestStopMidBatch(t *testing.T) {
+	rc := newReceiver(t, nil)
+	rc.setAnswer(func(int, []received) (int, time.Duration) { return http.StatusOK, 50 * time.Millisecond })
+	st := openStore(t, nil)
+	history(t, st, 10, 2)
+	want := feed(t, st)
+	r := startRelay(t, relayConfig(st, rc.sink("hook", 1)))
+	waitFor(t, 10*time.Second, "a few events received", func() bool { return len(rc.events()) >= 3 })
+	r.Stop()
+	if n := len(rc.events()); n >= len(want) {
+		t.Fatalf("stopped after all %d events arrived: nothing was tested", n)
+	}
+	rc.setAnswer(nil)
+	startRelay(t, relayConfig(st, rc.sink("hook", 10)))
+	checkDelivery(t, want, rc.waitAll(t, want, 10*time.Second))
+}
+
+// TestConcurrentCommitsDelivered: events committed by many writers while
+// the relay runs all arrive, each subject in order.
+func TestConcurrentCommitsDelivered(t *testing.T) {
+	rc := newReceiver(t, nil)
+	var r *outbox.Relay
+	st := openStore(t, func() { r.Notify() })
+	tp, err := st.CreateTemplate(context.Background(), store.CreateTemplateParams{
+		Template: coupon.Template{Name: "t", Value: 1, StartsAt: t0.Add(-time.Hour), Duration: time.Hour}, Now: t0.Add(-time.Hour),
+	})
+	if err != nil {
+		t.Fatalf("create template: %v", err)
+	}
+	r = startRelay(t, relayConfig(st, rc.sink("hook", 20)))
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			for i := range 40 {
+				c, err := st.Claim(context.Background(), store.ClaimParams{TemplateID: tp.ID, UserID: fmt.Sprintf("u%d-%d", w, i), Now: t0})
+				if err != nil {
+					t.Errorf("claim: %v", err)
+					return
+				}
+				transition(t, st, c.ID, coupon.Lock)
+			}
+		})
+	}
+	wg.Wait()
+	want := feed(t, st)
+	if dups := checkDelivery(t, want, rc.waitAll(t, want, 10*time.Second)); dups != 0 {
+		t.Fatalf("duplicates: got %d, want 0", dups)
+	}
+}
+
+// TestPrune: retention deletes, from the front, events older than it that
+// every sink has passed, and stops at the first that must stay.
+func TestPrune(t *testing.T) {
+	st := openStore(t, nil)
+	history(t, st, 10, 2) // claims at t0, rounds at t0+1s and t0+2s
+	evs := feed(t, st)
+	ctx := context.Background()
+	for name, pos := range map[string]int64{"ahead": evs[len(evs)-1].Seq, "behind": evs[24].Seq} {
+		if err := st.AdvanceSink(ctx, store.AdvanceSinkParams{Sink: name, Position: pos}); err != nil {
+			t.Fatalf("AdvanceSink: %v", err)
+		}
+	}
+	var now time.Time
+	rc := newReceiver(t, nil)
+	cfg := relayConfig(st, rc.sink("ahead", 1), rc.sink("behind", 1))
+	cfg.Retention, cfg.PruneBatch, cfg.Now = time.Hour, 3, func() time.Time { return now }
+	r, err := outbox.New(cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	prune := func(at time.Time, want int64) {
+		t.Helper()
+		now = at
+		if n, err := r.Prune(ctx); err != nil || n != want {
+			t.Fatalf("Prune at t0%+v: got %d, %v; want %d", at.Sub(t0), n, err, want)
+		}
+	}
+	prune(t0.Add(time.Hour), 0)                        // nothing older than an hour
+	prune(t0.Add(time.Hour+500*time.Millisecond), 10) // the claims
+	prune(t0.Add(2*time.Hour), 15)                    // up to the sink behind
+	if got := feed(t, st); len(got) != len(evs)-25 || got[0].ID != evs[25].ID {
+		t.Fatalf("feed after pruning: got %d events, want the last %d", len(got), len(evs)-25)
+	}
+	if s := sinkStatus(t, r, "behind"); s.Lag != int64(len(evs)-25) {
+		t.Fatalf("lag of the sink behind: got %d, want %d", s.Lag, len(evs)-25)
+	}
+}
+
+// TestPruneRuns: a started relay prunes on its own.
+func TestPruneRuns(t *testing.T) {
+	rc := newReceiver(t, nil)
+	st := openStore(t, nil)
+	history(t, st, 5, 1)
+	cfg := relayConfig(st, rc.sink("hook", 10))
+	cfg.Retention, cfg.PruneInterval = time.Millisecond, 20*time.Millisecond
+	startRelay(t, cfg)
+	waitFor(t, 10*time.Second, "outbox pruned", func() bool { return len(feed(t, st)) == 0 })
+	if got := distinct(rc.events()); got != 15 {
+		t.Fatalf("events received before pruning: got %d, want 15", got)
+	}
+}
+
+// TestStuckSinkDoesNotDelayExpiry: a storm of coupons due at once drains
+// completely while the only sink hangs, acknowledging nothing; the sink
+// then gets every event.
+func TestStuckSinkDoesNotDelayExpiry(t *testing.T) {
+	rc := newReceiver(t, nil)
+	release := make(chan struct{})
+	rc.setAnswer(func(int, []received) (int, time.Duration) {
+		<-release
+		return http.StatusOK, 0
+	})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+
+	now := func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+	wheel := timer.NewWheel(10*time.Millisecond, 1024, now)
+	var r *outbox.Relay
+	st, err := sqlite.Open(context.Background(), t.TempDir()+"/lapse.db", sqlite.Options{
+		OnTimer: engine.Hint(wheel), OnEvents: func([]string) { r.Notify() },
+	})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	defer st.Close()
+	r = startRelay(t, relayConfig(st, rc.sink("hook", 100)))
+
+	const storm = 1000
+	due := now()
+	tp, err := st.CreateTemplate(context.Background(), store.CreateTemplateParams{
+		Template: coupon.Template{Name: "storm", Value: 1, StartsAt: due.Add(-2 * time.Hour), Duration: time.Hour}, Now: due.Add(-2 * time.Hour),
+	})
+	if err != nil {
+		t.Fatalf("create template: %v", err)
+	}
+	for i := range storm {
+		// Claimed an hour before due, so that all fall due at once.
+		if _, err := st.Claim(context.Background(), store.ClaimParams{TemplateID: tp.ID, UserID: fmt.Sprintf("u%d", i), Now: due.Add(-time.Hour)}); err != nil {
+			t.Fatalf("claim: %v", err)
+		}
+	}
+	waitFor(t, 10*time.Second, "the sink is hung on its first batch", func() bool { return rc.requestCount() == 1 })
+
+	eng := engine.New(engine.Config{Store: st, Wheel: wheel, Now: now, BatchSize: 100})
+	start := time.Now()
+	if err := eng.Start(context.Background()); err != nil {
+		t.Fatalf("start engine: %v", err)
+	}
+	defer eng.Stop()
+	waitFor(t, 30*time.Second, "the storm expired", func() bool {
+		s, err := st.Stats(context.Background(), now())
+		return err == nil && s.DueBacklog == 0
+	})
+	t.Logf("%d coupons expired in %s with the sink hung", storm, time.Since(start))
+	if s := sinkStatus(t, r, "hook"); s.Position != 0 || len(rc.events()) != 0 {
+		t.Fatalf("sink during the storm: got %+v, %d received; want it hung at position 0", s, len(rc.events()))
+	}
+	free()
+	all := feed(t, st)
+	expired := 0
+	for _, e := range all {
+		if e.Type == store.EventCouponExpired {
+			expired++
+		}
+	}
+	if expired != storm {
+		t.Fatalf("coupon.expired events: got %d, want %d", expired, storm)
+	}
+	checkDelivery(t, all, rc.waitAll(t, all, 20*time.Second))
+}
