@@ -98,4 +98,3 @@ func TestRedisStreamMaxLen(t *testing.T) {
 		t.Fatalf("last entry: got %s, want the last event", last.ID)
 	}
 }
-

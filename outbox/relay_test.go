@@ -45,7 +45,10 @@ func TestDeadLettersKeepSubjectOrder(t *testing.T) {
 
 	// Five events of the poisoned subject: one tried three times, four parked.
 	settled := func(dead int64) func() bool {
-		return func() bool { s := sinkStatus(t, r, "hook"); return s.Lag == 0 && s.DeadLetters == dead && s.Queued == 0 }
+		return func() bool {
+			s := sinkStatus(t, r, "hook")
+			return s.Lag == 0 && s.DeadLetters == dead && s.Queued == 0
+		}
 	}
 	waitFor(t, 5*time.Second, "five dead letters", settled(5))
 	var others []store.Event
@@ -253,7 +256,7 @@ func TestPrune(t *testing.T) {
 			t.Fatalf("Prune at t0%+v: got %d, %v; want %d", at.Sub(t0), n, err, want)
 		}
 	}
-	prune(t0.Add(time.Hour), 0)                        // nothing older than an hour
+	prune(t0.Add(time.Hour), 0)                       // nothing older than an hour
 	prune(t0.Add(time.Hour+500*time.Millisecond), 10) // the claims
 	prune(t0.Add(2*time.Hour), 15)                    // up to the sink behind
 	if got := feed(t, st); len(got) != len(evs)-25 || got[0].ID != evs[25].ID {
