@@ -8,6 +8,7 @@ import (
 	amqp "github.com/rabbitmq/amqp091-go"
 
 	"github.com/lapsehq/lapse/outbox"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
 
 // amqpBroker returns the URL of LAPSE_TEST_AMQP and a channel on it.
@@ -48,14 +49,14 @@ func bindQueue(t testing.TB, ch *amqp.Channel, exchange string) <-chan amqp.Deli
 }
 
 // consume reads n messages, checking each one's properties.
-func consume(t testing.TB, msgs <-chan amqp.Delivery, n int) []received {
+func consume(t testing.TB, msgs <-chan amqp.Delivery, n int) []outboxtest.Event {
 	t.Helper()
-	var out []received
+	var out []outboxtest.Event
 	timeout := time.After(10 * time.Second)
 	for len(out) < n {
 		select {
 		case m := <-msgs:
-			e := decodeCE(t, m.Body)
+			e := outboxtest.Decode(t, m.Body)
 			if m.RoutingKey != e.Type || m.MessageId != e.ID || m.Type != e.Type || m.DeliveryMode != amqp.Persistent || m.ContentType != outbox.ContentType {
 				t.Fatalf("message of %s: routing key %q, message id %q, type %q, delivery mode %d, content type %q; want the event's type and ID, persistent, %s",
 					e.ID, m.RoutingKey, m.MessageId, m.Type, m.DeliveryMode, m.ContentType, outbox.ContentType)
@@ -79,7 +80,7 @@ func TestAMQP(t *testing.T) {
 	r := startRelay(t, relayConfig(st, outbox.Named{Name: "mq", Type: "amqp", Sink: outbox.NewAMQP(url, exchange)}))
 	got := consume(t, msgs, len(want))
 	waitFor(t, 5*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "mq").Lag == 0 })
-	if dups := checkDelivery(t, want, got); dups != 0 {
+	if dups := outboxtest.Check(t, want, got); dups != 0 {
 		t.Fatalf("duplicates: got %d, want 0", dups)
 	}
 }
@@ -105,5 +106,5 @@ func TestAMQPMissingExchange(t *testing.T) {
 		t.Fatalf("declare exchange: %v", err)
 	}
 	t.Cleanup(func() { ch.ExchangeDelete(exchange, false, false) })
-	checkDelivery(t, want, consume(t, msgs, len(want)))
+	outboxtest.Check(t, want, consume(t, msgs, len(want)))
 }

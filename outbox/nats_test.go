@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/lapsehq/lapse/outbox"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
 
 // natsServer connects to LAPSE_TEST_NATS and returns its URL and
@@ -44,7 +45,7 @@ func natsStream(t testing.TB, js jetstream.JetStream, prefix string) jetstream.S
 
 // readNATS fetches every message of the stream, checking subject and
 // headers.
-func readNATS(t testing.TB, s jetstream.Stream, prefix string) []received {
+func readNATS(t testing.TB, s jetstream.Stream, prefix string) []outboxtest.Event {
 	t.Helper()
 	ctx := context.Background()
 	c, err := s.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
@@ -55,14 +56,14 @@ func readNATS(t testing.TB, s jetstream.Stream, prefix string) []received {
 	if err != nil {
 		t.Fatalf("stream info: %v", err)
 	}
-	var out []received
+	var out []outboxtest.Event
 	for uint64(len(out)) < info.State.Msgs {
 		batch, err := c.Fetch(int(info.State.Msgs)-len(out), jetstream.FetchMaxWait(5*time.Second))
 		if err != nil {
 			t.Fatalf("fetch: %v", err)
 		}
 		for m := range batch.Messages() {
-			e := decodeCE(t, m.Data())
+			e := outboxtest.Decode(t, m.Data())
 			if m.Subject() != prefix+"."+e.Type || m.Headers().Get(jetstream.MsgIDHeader) != e.ID || m.Headers().Get("Content-Type") != outbox.ContentType {
 				t.Fatalf("message of %s: subject %q, headers %v; want %s.%s, Nats-Msg-Id %s, %s", e.ID, m.Subject(), m.Headers(), prefix, e.Type, e.ID, outbox.ContentType)
 			}
@@ -87,7 +88,7 @@ func TestNATS(t *testing.T) {
 	waitFor(t, 5*time.Second, "failed attempts", func() bool { return sinkStatus(t, r, "js").Failures >= 2 })
 	s := natsStream(t, js, prefix)
 	waitFor(t, 10*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "js").Lag == 0 })
-	if dups := checkDelivery(t, want, readNATS(t, s, prefix)); dups != 0 {
+	if dups := outboxtest.Check(t, want, readNATS(t, s, prefix)); dups != 0 {
 		t.Fatalf("duplicates: got %d, want 0", dups)
 	}
 }
@@ -108,7 +109,7 @@ func TestNATSDeduplicates(t *testing.T) {
 			t.Fatalf("round %d: Deliver: got %d, %v; want %d", round, n, err, len(want))
 		}
 	}
-	if dups := checkDelivery(t, want, readNATS(t, s, prefix)); dups != 0 {
+	if dups := outboxtest.Check(t, want, readNATS(t, s, prefix)); dups != 0 {
 		t.Fatalf("stored duplicates: got %d, want 0", dups)
 	}
 }

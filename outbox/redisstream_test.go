@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lapsehq/lapse/outbox"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
 
 // redisSink returns a client of LAPSE_TEST_REDIS and a sink on a fresh
@@ -28,19 +29,19 @@ func redisSink(t testing.TB, maxLen int64) (*redis.Client, string, outbox.Named)
 }
 
 // readStream returns the events of the stream, in stream order.
-func readStream(t testing.TB, rdb *redis.Client, stream string) []received {
+func readStream(t testing.TB, rdb *redis.Client, stream string) []outboxtest.Event {
 	t.Helper()
 	msgs, err := rdb.XRange(context.Background(), stream, "-", "+").Result()
 	if err != nil {
 		t.Fatalf("XRANGE %s: %v", stream, err)
 	}
-	out := make([]received, len(msgs))
+	out := make([]outboxtest.Event, len(msgs))
 	for i, m := range msgs {
 		if len(m.Values) != 1 {
 			t.Fatalf("entry %s: got fields %v, want only event", m.ID, m.Values)
 		}
 		s, _ := m.Values["event"].(string)
-		out[i] = decodeCE(t, []byte(s))
+		out[i] = outboxtest.Decode(t, []byte(s))
 	}
 	return out
 }
@@ -53,7 +54,7 @@ func TestRedisStream(t *testing.T) {
 	want := feed(t, st)
 	r := startRelay(t, relayConfig(st, sink))
 	waitFor(t, 10*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "stream").Lag == 0 })
-	if dups := checkDelivery(t, want, readStream(t, rdb, stream)); dups != 0 {
+	if dups := outboxtest.Check(t, want, readStream(t, rdb, stream)); dups != 0 {
 		t.Fatalf("duplicates: got %d, want 0", dups)
 	}
 }
@@ -75,7 +76,7 @@ func TestRedisStreamRecovers(t *testing.T) {
 		t.Fatalf("DEL: %v", err)
 	}
 	waitFor(t, 10*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "stream").Lag == 0 })
-	checkDelivery(t, want, readStream(t, rdb, stream))
+	outboxtest.Check(t, want, readStream(t, rdb, stream))
 }
 
 // TestRedisStreamMaxLen: a capped stream is trimmed as it grows.

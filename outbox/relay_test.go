@@ -16,6 +16,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/outbox"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/timer"
@@ -26,20 +27,20 @@ import (
 // behind it, every other subject flows; a replay that fails again changes
 // nothing, and one that succeeds delivers the subject in order.
 func TestDeadLettersKeepSubjectOrder(t *testing.T) {
-	rc := newReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, nil)
 	st := openStore(t, nil)
 	history(t, st, 3, 2)
 	evs := feed(t, st)
 	poison := evs[1].Subject
 	var fixed atomic.Bool
-	rc.setAnswer(func(n int, got []received) (int, time.Duration) {
+	rc.SetAnswer(func(n int, got []outboxtest.Event) (int, time.Duration) {
 		if got[0].Subject == poison && !fixed.Load() {
 			return http.StatusServiceUnavailable, 0
 		}
 		return http.StatusOK, 0
 	})
 	reg := prometheus.NewRegistry()
-	cfg := relayConfig(st, rc.sink("hook", 1))
+	cfg := relayConfig(st, webhook(rc, "hook", 1))
 	cfg.MaxAttempts, cfg.Registerer = 3, reg
 	r := startRelay(t, cfg)
 
@@ -57,7 +58,7 @@ func TestDeadLettersKeepSubjectOrder(t *testing.T) {
 			others = append(others, e)
 		}
 	}
-	checkDelivery(t, others, rc.events())
+	outboxtest.Check(t, others, rc.Events())
 	letters, err := st.DeadLetters(context.Background(), store.DeadLettersParams{Sink: "hook", Limit: 100})
 	if err != nil {
 		t.Fatalf("DeadLetters: %v", err)
@@ -81,7 +82,7 @@ func TestDeadLettersKeepSubjectOrder(t *testing.T) {
 		t.Fatalf("Replay: got %d, %v; want 6", n, err)
 	}
 	waitFor(t, 5*time.Second, "six dead letters after a failed replay", settled(6))
-	if got := distinct(rc.events()); got != len(others) {
+	if got := outboxtest.Distinct(rc.Events()); got != len(others) {
 		t.Fatalf("events received after a failed replay: got %d, want %d", got, len(others))
 	}
 
@@ -90,12 +91,12 @@ func TestDeadLettersKeepSubjectOrder(t *testing.T) {
 		t.Fatalf("Replay: got %d, %v; want 6", n, err)
 	}
 	waitFor(t, 5*time.Second, "no dead letter after the replay", settled(0))
-	checkDelivery(t, feed(t, st), rc.events())
+	outboxtest.Check(t, feed(t, st), rc.Events())
 
 	// The subject is no longer parked.
 	transition(t, st, poison, coupon.Unlock)
 	all := feed(t, st)
-	checkDelivery(t, all, rc.waitAll(t, all, 5*time.Second))
+	outboxtest.Check(t, all, rc.WaitDistinct(t, len(all), 5*time.Second))
 	if got := metric(t, reg, "lapse_outbox_dead_lettered_total", "hook"); got != 12 {
 		t.Fatalf("dead lettered: got %v, want 12 (six, then the same six again)", got)
 	}
@@ -136,9 +137,9 @@ func metric(t testing.TB, reg *prometheus.Registry, name, sink string) float64 {
 // TestSlowSinkHoldsNoOtherBack: while one sink's receiver hangs, another
 // sink gets everything; the hung one catches up once released.
 func TestSlowSinkHoldsNoOtherBack(t *testing.T) {
-	stuck, fast := newReceiver(t, nil), newReceiver(t, nil)
+	stuck, fast := outboxtest.NewReceiver(t, nil), outboxtest.NewReceiver(t, nil)
 	release := make(chan struct{})
-	stuck.setAnswer(func(int, []received) (int, time.Duration) {
+	stuck.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) {
 		<-release
 		return http.StatusOK, 0
 	})
@@ -148,30 +149,30 @@ func TestSlowSinkHoldsNoOtherBack(t *testing.T) {
 	st := openStore(t, nil)
 	history(t, st, 10, 2)
 	want := feed(t, st)
-	r := startRelay(t, relayConfig(st, stuck.sink("stuck", 10), fast.sink("fast", 10)))
-	checkDelivery(t, want, fast.waitAll(t, want, 10*time.Second))
-	if s := sinkStatus(t, r, "stuck"); s.Position != 0 || s.Lag != int64(len(want)) || len(stuck.events()) != 0 {
-		t.Fatalf("stuck sink: got %+v and %d events received, want position 0, lag %d, none received", s, len(stuck.events()), len(want))
+	r := startRelay(t, relayConfig(st, webhook(stuck, "stuck", 10), webhook(fast, "fast", 10)))
+	outboxtest.Check(t, want, fast.WaitDistinct(t, len(want), 10*time.Second))
+	if s := sinkStatus(t, r, "stuck"); s.Position != 0 || s.Lag != int64(len(want)) || len(stuck.Events()) != 0 {
+		t.Fatalf("stuck sink: got %+v and %d events received, want position 0, lag %d, none received", s, len(stuck.Events()), len(want))
 	}
 	free()
-	checkDelivery(t, want, stuck.waitAll(t, want, 10*time.Second))
+	outboxtest.Check(t, want, stuck.WaitDistinct(t, len(want), 10*time.Second))
 }
 
 // TestRestartResumes: a relay started again on the same store resumes
 // each sink from its stored position: nothing delivered is sent again.
 func TestRestartResumes(t *testing.T) {
-	rc := newReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, nil)
 	st := openStore(t, nil)
 	history(t, st, 10, 1)
 	first := feed(t, st)
-	r := startRelay(t, relayConfig(st, rc.sink("hook", 10)))
-	rc.waitAll(t, first, 10*time.Second)
+	r := startRelay(t, relayConfig(st, webhook(rc, "hook", 10)))
+	rc.WaitDistinct(t, len(first), 10*time.Second)
 	waitFor(t, 5*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "hook").Lag == 0 })
 	r.Stop()
 	history(t, st, 10, 1)
 	all := feed(t, st)
-	startRelay(t, relayConfig(st, rc.sink("hook", 10)))
-	if dups := checkDelivery(t, all, rc.waitAll(t, all, 10*time.Second)); dups != 0 {
+	startRelay(t, relayConfig(st, webhook(rc, "hook", 10)))
+	if dups := outboxtest.Check(t, all, rc.WaitDistinct(t, len(all), 10*time.Second)); dups != 0 {
 		t.Fatalf("duplicates after a clean restart: got %d, want 0", dups)
 	}
 }
@@ -180,26 +181,26 @@ func TestRestartResumes(t *testing.T) {
 // a batch keeps what was acknowledged; after a restart the rest arrives,
 // duplicates only with the same IDs.
 func TestStopMidBatch(t *testing.T) {
-	rc := newReceiver(t, nil)
-	rc.setAnswer(func(int, []received) (int, time.Duration) { return http.StatusOK, 50 * time.Millisecond })
+	rc := outboxtest.NewReceiver(t, nil)
+	rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) { return http.StatusOK, 50 * time.Millisecond })
 	st := openStore(t, nil)
 	history(t, st, 10, 2)
 	want := feed(t, st)
-	r := startRelay(t, relayConfig(st, rc.sink("hook", 1)))
-	waitFor(t, 10*time.Second, "a few events received", func() bool { return len(rc.events()) >= 3 })
+	r := startRelay(t, relayConfig(st, webhook(rc, "hook", 1)))
+	waitFor(t, 10*time.Second, "a few events received", func() bool { return len(rc.Events()) >= 3 })
 	r.Stop()
-	if n := len(rc.events()); n >= len(want) {
+	if n := len(rc.Events()); n >= len(want) {
 		t.Fatalf("stopped after all %d events arrived: nothing was tested", n)
 	}
-	rc.setAnswer(nil)
-	startRelay(t, relayConfig(st, rc.sink("hook", 10)))
-	checkDelivery(t, want, rc.waitAll(t, want, 10*time.Second))
+	rc.SetAnswer(nil)
+	startRelay(t, relayConfig(st, webhook(rc, "hook", 10)))
+	outboxtest.Check(t, want, rc.WaitDistinct(t, len(want), 10*time.Second))
 }
 
 // TestConcurrentCommitsDelivered: events committed by many writers while
 // the relay runs all arrive, each subject in order.
 func TestConcurrentCommitsDelivered(t *testing.T) {
-	rc := newReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, nil)
 	var r *outbox.Relay
 	st := openStore(t, func() { r.Notify() })
 	tp, err := st.CreateTemplate(context.Background(), store.CreateTemplateParams{
@@ -208,7 +209,7 @@ func TestConcurrentCommitsDelivered(t *testing.T) {
 	if err != nil {
 		t.Fatalf("create template: %v", err)
 	}
-	r = startRelay(t, relayConfig(st, rc.sink("hook", 20)))
+	r = startRelay(t, relayConfig(st, webhook(rc, "hook", 20)))
 	var wg sync.WaitGroup
 	for w := range 8 {
 		wg.Go(func() {
@@ -224,7 +225,7 @@ func TestConcurrentCommitsDelivered(t *testing.T) {
 	}
 	wg.Wait()
 	want := feed(t, st)
-	if dups := checkDelivery(t, want, rc.waitAll(t, want, 10*time.Second)); dups != 0 {
+	if dups := outboxtest.Check(t, want, rc.WaitDistinct(t, len(want), 10*time.Second)); dups != 0 {
 		t.Fatalf("duplicates: got %d, want 0", dups)
 	}
 }
@@ -242,8 +243,8 @@ func TestPrune(t *testing.T) {
 		}
 	}
 	var now time.Time
-	rc := newReceiver(t, nil)
-	cfg := relayConfig(st, rc.sink("ahead", 1), rc.sink("behind", 1))
+	rc := outboxtest.NewReceiver(t, nil)
+	cfg := relayConfig(st, webhook(rc, "ahead", 1), webhook(rc, "behind", 1))
 	cfg.Retention, cfg.PruneBatch, cfg.Now = time.Hour, 3, func() time.Time { return now }
 	r, err := outbox.New(cfg)
 	if err != nil {
@@ -269,14 +270,14 @@ func TestPrune(t *testing.T) {
 
 // TestPruneRuns: a started relay prunes on its own.
 func TestPruneRuns(t *testing.T) {
-	rc := newReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, nil)
 	st := openStore(t, nil)
 	history(t, st, 5, 1)
-	cfg := relayConfig(st, rc.sink("hook", 10))
+	cfg := relayConfig(st, webhook(rc, "hook", 10))
 	cfg.Retention, cfg.PruneInterval = time.Millisecond, 20*time.Millisecond
 	startRelay(t, cfg)
 	waitFor(t, 10*time.Second, "outbox pruned", func() bool { return len(feed(t, st)) == 0 })
-	if got := distinct(rc.events()); got != 15 {
+	if got := outboxtest.Distinct(rc.Events()); got != 15 {
 		t.Fatalf("events received before pruning: got %d, want 15", got)
 	}
 }
@@ -285,9 +286,9 @@ func TestPruneRuns(t *testing.T) {
 // completely while the only sink hangs, acknowledging nothing; the sink
 // then gets every event.
 func TestStuckSinkDoesNotDelayExpiry(t *testing.T) {
-	rc := newReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, nil)
 	release := make(chan struct{})
-	rc.setAnswer(func(int, []received) (int, time.Duration) {
+	rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) {
 		<-release
 		return http.StatusOK, 0
 	})
@@ -305,7 +306,7 @@ func TestStuckSinkDoesNotDelayExpiry(t *testing.T) {
 		t.Fatalf("open: %v", err)
 	}
 	defer st.Close()
-	r = startRelay(t, relayConfig(st, rc.sink("hook", 100)))
+	r = startRelay(t, relayConfig(st, webhook(rc, "hook", 100)))
 
 	const storm = 1000
 	due := now()
@@ -321,7 +322,7 @@ func TestStuckSinkDoesNotDelayExpiry(t *testing.T) {
 			t.Fatalf("claim: %v", err)
 		}
 	}
-	waitFor(t, 10*time.Second, "the sink is hung on its first batch", func() bool { return rc.requestCount() == 1 })
+	waitFor(t, 10*time.Second, "the sink is hung on its first batch", func() bool { return rc.Requests() == 1 })
 
 	eng := engine.New(engine.Config{Store: st, Wheel: wheel, Now: now, BatchSize: 100})
 	start := time.Now()
@@ -334,8 +335,8 @@ func TestStuckSinkDoesNotDelayExpiry(t *testing.T) {
 		return err == nil && s.DueBacklog == 0
 	})
 	t.Logf("%d coupons expired in %s with the sink hung", storm, time.Since(start))
-	if s := sinkStatus(t, r, "hook"); s.Position != 0 || len(rc.events()) != 0 {
-		t.Fatalf("sink during the storm: got %+v, %d received; want it hung at position 0", s, len(rc.events()))
+	if s := sinkStatus(t, r, "hook"); s.Position != 0 || len(rc.Events()) != 0 {
+		t.Fatalf("sink during the storm: got %+v, %d received; want it hung at position 0", s, len(rc.Events()))
 	}
 	free()
 	all := feed(t, st)
@@ -348,5 +349,5 @@ func TestStuckSinkDoesNotDelayExpiry(t *testing.T) {
 	if expired != storm {
 		t.Fatalf("coupon.expired events: got %d, want %d", expired, storm)
 	}
-	checkDelivery(t, all, rc.waitAll(t, all, 20*time.Second))
+	outboxtest.Check(t, all, rc.WaitDistinct(t, len(all), 20*time.Second))
 }

@@ -1,7 +1,6 @@
 package outbox_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"testing"
@@ -22,14 +21,4 @@ func serviceURL(t testing.TB, env string) string {
 // unique returns a name no other test run uses.
 func unique(prefix string) string {
 	return fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano())
-}
-
-// decodeCE decodes a CloudEvent as a sink wrote it.
-func decodeCE(t testing.TB, b []byte) received {
-	t.Helper()
-	var e received
-	if err := json.Unmarshal(b, &e); err != nil {
-		t.Fatalf("decode CloudEvent %q: %v", b, err)
-	}
-	return e
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/outbox"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -26,26 +27,26 @@ func TestSign(t *testing.T) {
 // TestWebhookStructured: one signed CloudEvent per request, every event
 // once, in order.
 func TestWebhookStructured(t *testing.T) {
-	rc := newReceiver(t, []byte("s3cret"))
+	rc := outboxtest.NewReceiver(t, []byte("s3cret"))
 	st := openStore(t, nil)
 	history(t, st, 5, 2)
 	want := feed(t, st)
-	startRelay(t, relayConfig(st, rc.sink("hook", 1)))
-	got := rc.waitAll(t, want, 10*time.Second)
-	if dups := checkDelivery(t, want, got); dups != 0 {
+	startRelay(t, relayConfig(st, webhook(rc, "hook", 1)))
+	got := rc.WaitDistinct(t, len(want), 10*time.Second)
+	if dups := outboxtest.Check(t, want, got); dups != 0 {
 		t.Fatalf("duplicates without a failure: got %d, want 0", dups)
 	}
-	if n := rc.requestCount(); n != len(want) {
+	if n := rc.Requests(); n != len(want) {
 		t.Fatalf("requests: got %d, want one per event (%d)", n, len(want))
 	}
 }
 
 // TestWebhookBatched: batched mode sends arrays of at most the batch size.
 func TestWebhookBatched(t *testing.T) {
-	rc := newReceiver(t, []byte("s3cret"))
+	rc := outboxtest.NewReceiver(t, []byte("s3cret"))
 	var mu sync.Mutex
 	largest := 0
-	rc.setAnswer(func(n int, evs []received) (int, time.Duration) {
+	rc.SetAnswer(func(n int, evs []outboxtest.Event) (int, time.Duration) {
 		mu.Lock()
 		largest = max(largest, len(evs))
 		mu.Unlock()
@@ -54,8 +55,8 @@ func TestWebhookBatched(t *testing.T) {
 	st := openStore(t, nil)
 	history(t, st, 20, 2)
 	want := feed(t, st)
-	startRelay(t, relayConfig(st, rc.sink("hook", 7)))
-	checkDelivery(t, want, rc.waitAll(t, want, 10*time.Second))
+	startRelay(t, relayConfig(st, webhook(rc, "hook", 7)))
+	outboxtest.Check(t, want, rc.WaitDistinct(t, len(want), 10*time.Second))
 	if largest != 7 {
 		t.Fatalf("largest request: got %d events, want 7", largest)
 	}
@@ -65,8 +66,8 @@ func TestWebhookBatched(t *testing.T) {
 // requests gets every event, duplicates carrying the same ID, each subject
 // in order.
 func TestWebhookFailsFirst(t *testing.T) {
-	rc := newReceiver(t, nil)
-	rc.setAnswer(func(n int, evs []received) (int, time.Duration) {
+	rc := outboxtest.NewReceiver(t, nil)
+	rc.SetAnswer(func(n int, evs []outboxtest.Event) (int, time.Duration) {
 		if n <= 5 {
 			return http.StatusInternalServerError, 0
 		}
@@ -75,8 +76,8 @@ func TestWebhookFailsFirst(t *testing.T) {
 	st := openStore(t, nil)
 	history(t, st, 10, 3)
 	want := feed(t, st)
-	r := startRelay(t, relayConfig(st, rc.sink("hook", 10)))
-	checkDelivery(t, want, rc.waitAll(t, want, 10*time.Second))
+	r := startRelay(t, relayConfig(st, webhook(rc, "hook", 10)))
+	outboxtest.Check(t, want, rc.WaitDistinct(t, len(want), 10*time.Second))
 	waitFor(t, 5*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "hook").Lag == 0 })
 	status := sinkStatus(t, r, "hook")
 	if status.Failures != 5 || status.DeadLetters != 0 || status.LastError != "" {
@@ -87,13 +88,13 @@ func TestWebhookFailsFirst(t *testing.T) {
 // TestWebhookSlow: a receiver that takes long per call, within the
 // timeout, gets every event once.
 func TestWebhookSlow(t *testing.T) {
-	rc := newReceiver(t, nil)
-	rc.setAnswer(func(int, []received) (int, time.Duration) { return http.StatusOK, 300 * time.Millisecond })
+	rc := outboxtest.NewReceiver(t, nil)
+	rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) { return http.StatusOK, 300 * time.Millisecond })
 	st := openStore(t, nil)
 	history(t, st, 20, 1)
 	want := feed(t, st)
-	startRelay(t, relayConfig(st, rc.sink("hook", 20)))
-	if dups := checkDelivery(t, want, rc.waitAll(t, want, 20*time.Second)); dups != 0 {
+	startRelay(t, relayConfig(st, webhook(rc, "hook", 20)))
+	if dups := outboxtest.Check(t, want, rc.WaitDistinct(t, len(want), 20*time.Second)); dups != 0 {
 		t.Fatalf("duplicates: got %d, want 0", dups)
 	}
 }
@@ -102,8 +103,8 @@ func TestWebhookSlow(t *testing.T) {
 // first calls keeps what it was sent; the retries are duplicates with the
 // same IDs, and nothing is lost.
 func TestWebhookTimeout(t *testing.T) {
-	rc := newReceiver(t, nil)
-	rc.setAnswer(func(n int, evs []received) (int, time.Duration) {
+	rc := outboxtest.NewReceiver(t, nil)
+	rc.SetAnswer(func(n int, evs []outboxtest.Event) (int, time.Duration) {
 		if n <= 2 {
 			return http.StatusOK, 400 * time.Millisecond
 		}
@@ -113,12 +114,12 @@ func TestWebhookTimeout(t *testing.T) {
 	history(t, st, 10, 1)
 	want := feed(t, st)
 	hook := outbox.Named{Name: "hook", Type: "webhook", Sink: outbox.NewWebhook(outbox.WebhookConfig{
-		URL: rc.srv.URL + "/hook", Batch: 10, Timeout: 150 * time.Millisecond, Now: time.Now,
+		URL: rc.URL, Batch: 10, Timeout: 150 * time.Millisecond, Now: time.Now,
 	})}
 	startRelay(t, relayConfig(st, hook))
-	got := rc.waitAll(t, want, 10*time.Second)
+	got := rc.WaitDistinct(t, len(want), 10*time.Second)
 	time.Sleep(500 * time.Millisecond) // let the timed-out calls land
-	if dups := checkDelivery(t, want, rc.events()); dups == 0 {
+	if dups := outboxtest.Check(t, want, rc.Events()); dups == 0 {
 		t.Fatalf("duplicates: got none of %d events, want the timed-out calls' events again", len(got))
 	}
 }
@@ -126,9 +127,9 @@ func TestWebhookTimeout(t *testing.T) {
 // TestWebhookDown: a receiver that is down for a while, then up on the
 // same address, gets every event.
 func TestWebhookDown(t *testing.T) {
-	rc := newReceiver(t, nil)
-	addr := rc.srv.Listener.Addr().String()
-	rc.srv.Close()
+	rc := outboxtest.NewReceiver(t, nil)
+	addr := rc.Server.Listener.Addr().String()
+	rc.Server.Close()
 	st := openStore(t, nil)
 	history(t, st, 10, 2)
 	want := feed(t, st)
@@ -141,12 +142,12 @@ func TestWebhookDown(t *testing.T) {
 	if err != nil {
 		t.Fatalf("listen again on %s: %v", addr, err)
 	}
-	up := httptest.NewUnstartedServer(http.HandlerFunc(rc.serve))
+	up := httptest.NewUnstartedServer(rc)
 	up.Listener.Close()
 	up.Listener = ln
 	up.Start()
 	defer up.Close()
-	checkDelivery(t, want, rc.waitAll(t, want, 10*time.Second))
+	outboxtest.Check(t, want, rc.WaitDistinct(t, len(want), 10*time.Second))
 	waitFor(t, 5*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "hook").Lag == 0 })
 	if st := sinkStatus(t, r, "hook"); st.DeadLetters != 0 {
 		t.Fatalf("status: got %+v, want no dead letter", st)
