@@ -199,16 +199,23 @@ func checkAllExpiredOnce(t *testing.T, s *server, cs []couponJSON) {
 	}
 }
 
-// countEvents counts the events of a type in the database file of a
-// stopped lapse, without starting an engine on it.
-func countEvents(t *testing.T, db, typ string) int {
+// openDB opens the database file of a stopped lapse, without starting an
+// engine on it. The caller closes it.
+func openDB(t *testing.T, db string) *sqlite.Store {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), db, sqlite.Options{})
 	if err != nil {
 		t.Fatalf("open %s: %v", db, err)
 	}
+	return st
+}
+
+// feedOf reads the whole outbox of the database file of a stopped lapse.
+func feedOf(t *testing.T, db string) []store.Event {
+	t.Helper()
+	st := openDB(t, db)
 	defer st.Close()
-	n := 0
+	var out []store.Event
 	var after int64
 	for {
 		evs, err := st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
@@ -216,15 +223,24 @@ func countEvents(t *testing.T, db, typ string) int {
 			t.Fatalf("events: %v", err)
 		}
 		if len(evs) == 0 {
-			return n
+			return out
 		}
-		for _, e := range evs {
-			if e.Type == typ {
-				n++
-			}
-		}
+		out = append(out, evs...)
 		after = evs[len(evs)-1].Seq
 	}
+}
+
+// countEvents counts the events of a type in the database file of a
+// stopped lapse.
+func countEvents(t *testing.T, db, typ string) int {
+	t.Helper()
+	n := 0
+	for _, e := range feedOf(t, db) {
+		if e.Type == typ {
+			n++
+		}
+	}
+	return n
 }
 
 // cursor returns the feed's cursor after its newest event.
