@@ -30,7 +30,7 @@ type Config struct {
 	MaxAttempts int
 	// BackoffBase and BackoffMax shape the wait after a failed attempt: it
 	// doubles from BackoffBase up to BackoffMax, with jitter. 0 means
-	// 200ms and 30s: ten attempts span about a minute and a half.
+	// 200ms and 30s: ten attempts then span 40 to 80 seconds.
 	BackoffBase, BackoffMax time.Duration
 	// Poll is how often an idle sink looks at the feed when Notify has not
 	// woken it; 0 means 1s.
