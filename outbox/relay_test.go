@@ -14,12 +14,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/sqlite"
-	"github.com/lapsehq/lapse/timer"
 )
 
 // TestDeadLettersKeepSubjectOrder: an event its receiver keeps refusing
@@ -138,14 +135,7 @@ func metric(t testing.TB, reg *prometheus.Registry, name, sink string) float64 {
 // sink gets everything; the hung one catches up once released.
 func TestSlowSinkHoldsNoOtherBack(t *testing.T) {
 	stuck, fast := outboxtest.NewReceiver(t, nil), outboxtest.NewReceiver(t, nil)
-	release := make(chan struct{})
-	stuck.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) {
-		<-release
-		return http.StatusOK, 0
-	})
-	var once sync.Once
-	free := func() { once.Do(func() { close(release) }) }
-	t.Cleanup(free) // before the receivers close (cleanups run last first)
+	free := hang(t, stuck)
 	st := openStore(t, nil)
 	history(t, st, 10, 2)
 	want := feed(t, st)
@@ -287,54 +277,14 @@ func TestPruneRuns(t *testing.T) {
 // then gets every event.
 func TestStuckSinkDoesNotDelayExpiry(t *testing.T) {
 	rc := outboxtest.NewReceiver(t, nil)
-	release := make(chan struct{})
-	rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) {
-		<-release
-		return http.StatusOK, 0
-	})
-	var once sync.Once
-	free := func() { once.Do(func() { close(release) }) }
-	t.Cleanup(free)
+	free := hang(t, rc)
 
-	now := func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
-	wheel := timer.NewWheel(10*time.Millisecond, 1024, now)
 	var r *outbox.Relay
-	st, err := sqlite.Open(context.Background(), t.TempDir()+"/lapse.db", sqlite.Options{
-		OnTimer: engine.Hint(wheel), OnEvents: func([]string) { r.Notify() },
-	})
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	defer st.Close()
+	st, eng := newStorm(t, 1000, func() { r.Notify() })
 	r = startRelay(t, relayConfig(st, webhook(rc, "hook", 100)))
-
-	const storm = 1000
-	due := now()
-	tp, err := st.CreateTemplate(context.Background(), store.CreateTemplateParams{
-		Template: coupon.Template{Name: "storm", Value: 1, StartsAt: due.Add(-2 * time.Hour), Duration: time.Hour}, Now: due.Add(-2 * time.Hour),
-	})
-	if err != nil {
-		t.Fatalf("create template: %v", err)
-	}
-	for i := range storm {
-		// Claimed an hour before due, so that all fall due at once.
-		if _, err := st.Claim(context.Background(), store.ClaimParams{TemplateID: tp.ID, UserID: fmt.Sprintf("u%d", i), Now: due.Add(-time.Hour)}); err != nil {
-			t.Fatalf("claim: %v", err)
-		}
-	}
 	waitFor(t, 10*time.Second, "the sink is hung on its first batch", func() bool { return rc.Requests() == 1 })
 
-	eng := engine.New(engine.Config{Store: st, Wheel: wheel, Now: now, BatchSize: 100})
-	start := time.Now()
-	if err := eng.Start(context.Background()); err != nil {
-		t.Fatalf("start engine: %v", err)
-	}
-	defer eng.Stop()
-	waitFor(t, 30*time.Second, "the storm expired", func() bool {
-		s, err := st.Stats(context.Background(), now())
-		return err == nil && s.DueBacklog == 0
-	})
-	t.Logf("%d coupons expired in %s with the sink hung", storm, time.Since(start))
+	t.Logf("1000 coupons expired in %s with the sink hung", drain(t, st, eng))
 	if s := sinkStatus(t, r, "hook"); s.Position != 0 || len(rc.Events()) != 0 {
 		t.Fatalf("sink during the storm: got %+v, %d received; want it hung at position 0", s, len(rc.Events()))
 	}
@@ -346,8 +296,22 @@ func TestStuckSinkDoesNotDelayExpiry(t *testing.T) {
 			expired++
 		}
 	}
-	if expired != storm {
-		t.Fatalf("coupon.expired events: got %d, want %d", expired, storm)
+	if expired != 1000 {
+		t.Fatalf("coupon.expired events: got %d, want 1000", expired)
 	}
 	outboxtest.Check(t, all, rc.WaitDistinct(t, len(all), 20*time.Second))
+}
+
+// hang makes rc hold every request until the returned func is called (at
+// the latest when t ends, before rc closes).
+func hang(t testing.TB, rc *outboxtest.Receiver) func() {
+	release := make(chan struct{})
+	rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) {
+		<-release
+		return http.StatusOK, 0
+	})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free) // cleanups run last first: this one before rc closes
+	return free
 }

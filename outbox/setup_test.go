@@ -11,10 +11,12 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/timer"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -128,5 +130,57 @@ func waitFor(t testing.TB, timeout time.Duration, what string, cond func() bool)
 			t.Fatalf("%s: not within %s", what, timeout)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// newStorm opens a store whose engine (returned, not started) hears of
+// timers through a wheel, and claims n coupons that all fall due at the
+// same past instant, so that the engine's start meets a storm. notify,
+// if set, hears of every commit that wrote events.
+func newStorm(t testing.TB, n int, notify func()) (*sqlite.Store, *engine.Engine) {
+	t.Helper()
+	now := func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+	wheel := timer.NewWheel(10*time.Millisecond, 1024, now)
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{
+		OnTimer: engine.Hint(wheel), OnEvents: func([]string) { notify() },
+	})
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	due := now()
+	tp, err := st.CreateTemplate(context.Background(), store.CreateTemplateParams{
+		Template: coupon.Template{Name: "storm", Value: 1, StartsAt: due.Add(-2 * time.Hour), Duration: time.Hour}, Now: due.Add(-2 * time.Hour),
+	})
+	if err != nil {
+		t.Fatalf("create template: %v", err)
+	}
+	for i := range n {
+		// Claimed an hour before due: all fall due at once.
+		if _, err := st.Claim(context.Background(), store.ClaimParams{TemplateID: tp.ID, UserID: fmt.Sprintf("u%d", i), Now: due.Add(-time.Hour)}); err != nil {
+			t.Fatalf("claim: %v", err)
+		}
+	}
+	eng := engine.New(engine.Config{Store: st, Wheel: wheel, Now: now, BatchSize: 1000})
+	t.Cleanup(eng.Stop)
+	return st, eng
+}
+
+// drain starts eng and returns how long it took until nothing was due.
+func drain(t testing.TB, st store.Store, eng *engine.Engine) time.Duration {
+	t.Helper()
+	start := time.Now()
+	if err := eng.Start(context.Background()); err != nil {
+		t.Fatalf("start engine: %v", err)
+	}
+	for {
+		s, err := st.Stats(context.Background(), time.Now())
+		if err != nil {
+			t.Fatalf("Stats: %v", err)
+		}
+		if s.DueBacklog == 0 {
+			return time.Since(start)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
