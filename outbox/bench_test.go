@@ -127,7 +127,6 @@ func benchNATS(b *testing.B) outbox.Sink {
 	return outbox.NewNATS(url, prefix)
 }
 
-
 // BenchmarkStormWhileDelivering measures the expiry engine draining a
 // storm of 20,000 coupons due in the same instant, with no relay, with a
 // relay delivering every event to a webhook as it is committed, and with
