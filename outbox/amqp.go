@@ -31,47 +31,41 @@ func NewAMQP(url, exchange string) *AMQP {
 	return &AMQP{url: url, exchange: exchange}
 }
 
-// Deliver publishes evs and waits for their confirms, in order.
+// Deliver publishes evs and waits for their confirms, in order. Any
+// failure drops the connection, so the next delivery dials again.
 func (a *AMQP) Deliver(ctx context.Context, evs []store.Event) (int, error) {
 	ch, err := a.channel()
 	if err != nil {
 		return 0, err
 	}
-	confirms := make([]*amqp.DeferredConfirmation, 0, len(evs))
-	var pubErr error
-	for _, e := range evs {
-		b, err := Encode(e)
-		if err != nil {
-			pubErr = err
-			break
-		}
-		dc, err := ch.PublishWithDeferredConfirmWithContext(ctx, a.exchange, e.Type, false, false, amqp.Publishing{
-			ContentType:  ContentType,
-			DeliveryMode: amqp.Persistent,
-			MessageId:    e.ID,
-			Type:         e.Type,
-			Timestamp:    e.Time,
-			AppId:        "lapse",
-			Body:         b,
+	n, err := pipeline(evs,
+		func(e store.Event, b []byte) (*amqp.DeferredConfirmation, error) {
+			dc, err := ch.PublishWithDeferredConfirmWithContext(ctx, a.exchange, e.Type, false, false, amqp.Publishing{
+				ContentType:  ContentType,
+				DeliveryMode: amqp.Persistent,
+				MessageId:    e.ID,
+				Type:         e.Type,
+				Timestamp:    e.Time,
+				AppId:        "lapse",
+				Body:         b,
+			})
+			if err != nil {
+				return nil, fmt.Errorf("amqp publish: %w", err)
+			}
+			return dc, nil
+		},
+		nil,
+		func(dc *amqp.DeferredConfirmation) error {
+			ok, err := dc.WaitContext(ctx)
+			if err != nil || !ok {
+				return fmt.Errorf("amqp confirm: %w", a.orNack(err))
+			}
+			return nil
 		})
-		if err != nil {
-			pubErr = fmt.Errorf("amqp publish: %w", err)
-			break
-		}
-		confirms = append(confirms, dc)
-	}
-	for i, dc := range confirms {
-		ok, err := dc.WaitContext(ctx)
-		if err != nil || !ok {
-			err = a.orNack(err)
-			a.reset()
-			return i, fmt.Errorf("amqp confirm of %s: %w", evs[i].ID, err)
-		}
-	}
-	if pubErr != nil {
+	if err != nil {
 		a.reset()
 	}
-	return len(confirms), pubErr
+	return n, err
 }
 
 // orNack explains a negative confirm: the channel's close reason if it

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lapsehq/lapse/outbox"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
 
 // BenchmarkDeliver measures how many events per second the relay delivers
@@ -28,7 +29,7 @@ import (
 func BenchmarkDeliver(b *testing.B) {
 	st := openStore(b, nil)
 	history(b, st, 4000, 2)
-	evs := feed(b, st)
+	evs := outboxtest.Feed(b, st)
 	last := evs[len(evs)-1].Seq
 	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)

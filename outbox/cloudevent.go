@@ -18,8 +18,9 @@ const (
 // Source is the CloudEvents source attribute of every event lapse sends.
 const Source = "/lapse"
 
-// cloudEvent is an event in the CloudEvents 1.0 JSON format.
-type cloudEvent struct {
+// CloudEvent is an event in the CloudEvents 1.0 JSON format, as every
+// sink sends it; a Go receiver may decode into it.
+type CloudEvent struct {
 	SpecVersion     string          `json:"specversion"`
 	ID              string          `json:"id"`
 	Source          string          `json:"source"`
@@ -38,7 +39,7 @@ func Encode(e store.Event) ([]byte, error) {
 	if len(data) == 0 {
 		data = json.RawMessage("{}")
 	}
-	b, err := json.Marshal(cloudEvent{
+	b, err := json.Marshal(CloudEvent{
 		SpecVersion:     "1.0",
 		ID:              e.ID,
 		Source:          Source,

@@ -20,19 +20,14 @@ var lagDesc = prometheus.NewDesc("lapse_outbox_lag_events", "Events in the feed 
 // newMetrics registers the relay's collectors on reg, if set: counters
 // per sink, and each sink's lag read from the store at scrape time.
 func newMetrics(reg prometheus.Registerer, r *Relay) *metrics {
+	perSink := func(name, help string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, []string{"sink"})
+	}
 	m := &metrics{
-		deliveredTotal: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_outbox_delivered_total",
-			Help: "Events a sink acknowledged, replays and duplicates included.",
-		}, []string{"sink"}),
-		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_outbox_failures_total",
-			Help: "Failed delivery attempts.",
-		}, []string{"sink"}),
-		dead: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_outbox_dead_lettered_total",
-			Help: "Events put in a sink's dead letters, after their attempts or parked behind an earlier one of their subject.",
-		}, []string{"sink"}),
+		deliveredTotal: perSink("lapse_outbox_delivered_total", "Events a sink acknowledged, replays and duplicates included."),
+		failures:       perSink("lapse_outbox_failures_total", "Failed delivery attempts."),
+		dead: perSink("lapse_outbox_dead_lettered_total",
+			"Events put in a sink's dead letters, after their attempts or parked behind an earlier one of their subject."),
 		pruned: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "lapse_outbox_pruned_total",
 			Help: "Events deleted from the outbox by retention.",

@@ -37,34 +37,28 @@ func (s *NATS) Deliver(ctx context.Context, evs []store.Event) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	futures := make([]jetstream.PubAckFuture, 0, len(evs))
-	var pubErr error
-	for _, e := range evs {
-		b, err := Encode(e)
-		if err != nil {
-			pubErr = err
-			break
-		}
-		msg := nats.NewMsg(s.prefix + "." + e.Type)
-		msg.Data = b
-		msg.Header.Set("Content-Type", ContentType)
-		f, err := js.PublishMsgAsync(msg, jetstream.WithMsgID(e.ID))
-		if err != nil {
-			pubErr = fmt.Errorf("nats publish: %w", err)
-			break
-		}
-		futures = append(futures, f)
-	}
-	for i, f := range futures {
-		select {
-		case <-f.Ok():
-		case err := <-f.Err():
-			return i, fmt.Errorf("nats publish %s: %w", evs[i].ID, err)
-		case <-ctx.Done():
-			return i, ctx.Err()
-		}
-	}
-	return len(futures), pubErr
+	return pipeline(evs,
+		func(e store.Event, b []byte) (jetstream.PubAckFuture, error) {
+			msg := nats.NewMsg(s.prefix + "." + e.Type)
+			msg.Data = b
+			msg.Header.Set("Content-Type", ContentType)
+			f, err := js.PublishMsgAsync(msg, jetstream.WithMsgID(e.ID))
+			if err != nil {
+				return nil, fmt.Errorf("nats publish: %w", err)
+			}
+			return f, nil
+		},
+		nil,
+		func(f jetstream.PubAckFuture) error {
+			select {
+			case <-f.Ok():
+				return nil
+			case err := <-f.Err():
+				return fmt.Errorf("nats publish: %w", err)
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
 }
 
 // jetStream returns the JetStream context, connecting if needed.

@@ -27,24 +27,17 @@ func NewRedisStream(client *redis.Client, stream string, maxLen int64) *RedisStr
 // Deliver XADDs evs in one pipeline; Redis runs them in order.
 func (s *RedisStream) Deliver(ctx context.Context, evs []store.Event) (int, error) {
 	pipe := s.client.Pipeline()
-	cmds := make([]*redis.StringCmd, 0, len(evs))
-	for _, e := range evs {
-		b, err := Encode(e)
-		if err != nil {
-			if len(cmds) == 0 {
-				return 0, err
+	return pipeline(evs,
+		func(_ store.Event, b []byte) (*redis.StringCmd, error) {
+			return pipe.XAdd(ctx, &redis.XAddArgs{Stream: s.stream, MaxLen: s.maxLen, Approx: s.maxLen > 0, Values: []any{"event", b}}), nil
+		},
+		func() { pipe.Exec(ctx) }, // each command carries its own error
+		func(c *redis.StringCmd) error {
+			if err := c.Err(); err != nil {
+				return fmt.Errorf("redis xadd %s: %w", s.stream, err)
 			}
-			break // send what precedes it; it fails on its own next time
-		}
-		cmds = append(cmds, pipe.XAdd(ctx, &redis.XAddArgs{Stream: s.stream, MaxLen: s.maxLen, Approx: s.maxLen > 0, Values: []any{"event", b}}))
-	}
-	pipe.Exec(ctx) // each command carries its own error
-	for i, c := range cmds {
-		if err := c.Err(); err != nil {
-			return i, fmt.Errorf("redis xadd %s: %w", s.stream, err)
-		}
-	}
-	return len(cmds), nil
+			return nil
+		})
 }
 
 // Close closes the client.

@@ -73,24 +73,6 @@ func history(t testing.TB, st store.Store, n, rounds int) {
 	}
 }
 
-// feed reads the whole outbox.
-func feed(t testing.TB, st store.Store) []store.Event {
-	t.Helper()
-	var out []store.Event
-	after := int64(0)
-	for {
-		page, err := st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
-		if err != nil {
-			t.Fatalf("read feed: %v", err)
-		}
-		if len(page) == 0 {
-			return out
-		}
-		out = append(out, page...)
-		after = page[len(page)-1].Seq
-	}
-}
-
 // relayConfig is a relay over st with fast retries, for tests.
 func relayConfig(st store.Store, sinks ...outbox.Named) outbox.Config {
 	return outbox.Config{

@@ -24,3 +24,33 @@ type Named struct {
 	Type string
 	Sink Sink
 }
+
+// pipeline sends the CloudEvent of each event with send, which queues it
+// without waiting for the target, then flush (if set) sends what is
+// queued, then wait takes each acknowledgement in order. It returns how
+// many events, from the front, were acknowledged.
+func pipeline[A any](evs []store.Event, send func(store.Event, []byte) (A, error), flush func(), wait func(A) error) (int, error) {
+	acks := make([]A, 0, len(evs))
+	var sendErr error
+	for _, e := range evs {
+		b, err := Encode(e)
+		if err == nil {
+			var a A
+			if a, err = send(e, b); err == nil {
+				acks = append(acks, a)
+				continue
+			}
+		}
+		sendErr = err
+		break
+	}
+	if flush != nil {
+		flush()
+	}
+	for i, a := range acks {
+		if err := wait(a); err != nil {
+			return i, err
+		}
+	}
+	return len(acks), sendErr
+}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
 )
@@ -215,19 +216,7 @@ func feedOf(t *testing.T, db string) []store.Event {
 	t.Helper()
 	st := openDB(t, db)
 	defer st.Close()
-	var out []store.Event
-	var after int64
-	for {
-		evs, err := st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
-		if err != nil {
-			t.Fatalf("events: %v", err)
-		}
-		if len(evs) == 0 {
-			return out
-		}
-		out = append(out, evs...)
-		after = evs[len(evs)-1].Seq
-	}
+	return outboxtest.Feed(t, st)
 }
 
 // countEvents counts the events of a type in the database file of a

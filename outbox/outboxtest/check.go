@@ -1,6 +1,7 @@
 package outboxtest
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -48,6 +49,33 @@ func Check(t testing.TB, want []store.Event, got []Event) int {
 		}
 	}
 	return dups
+}
+
+// CheckOnce is Check, and fails t if got holds any duplicate: what was
+// delivered without a failure arrives once.
+func CheckOnce(t testing.TB, what string, want []store.Event, got []Event) {
+	t.Helper()
+	if dups := Check(t, want, got); dups != 0 {
+		t.Fatalf("%s: %d duplicates, want each event once", what, dups)
+	}
+}
+
+// Feed reads the whole outbox of st.
+func Feed(t testing.TB, st store.Store) []store.Event {
+	t.Helper()
+	var out []store.Event
+	after := int64(0)
+	for {
+		page, err := st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
+		if err != nil {
+			t.Fatalf("read feed: %v", err)
+		}
+		if len(page) == 0 {
+			return out
+		}
+		out = append(out, page...)
+		after = page[len(page)-1].Seq
+	}
 }
 
 func same(a, b Event) bool {

@@ -17,16 +17,7 @@ import (
 )
 
 // Event is one CloudEvent as a receiver got it.
-type Event struct {
-	SpecVersion     string          `json:"specversion"`
-	ID              string          `json:"id"`
-	Source          string          `json:"source"`
-	Type            string          `json:"type"`
-	Subject         string          `json:"subject"`
-	Time            string          `json:"time"`
-	DataContentType string          `json:"datacontenttype"`
-	Data            json.RawMessage `json:"data"`
-}
+type Event = outbox.CloudEvent
 
 // Decode decodes one CloudEvent as a sink wrote it.
 func Decode(t testing.TB, b []byte) Event {
