@@ -15,6 +15,10 @@ import (
 // attempt, because an earlier event of its subject is one.
 const parkedError = "parked: an earlier event of this subject is a dead letter"
 
+// errNothingTaken is a sink's answer of nothing acknowledged and no error,
+// taken as a failure so that the relay backs off instead of spinning.
+var errNothingTaken = errors.New("sink acknowledged nothing")
+
 // runner delivers the feed to one sink from the sink's own position.
 type runner struct {
 	Named
@@ -195,6 +199,9 @@ func (u *runner) deliver(ctx context.Context, evs []store.Event, blocked func(st
 		if j > i {
 			var n int
 			n, err = u.Sink.Deliver(ctx, evs[i:j])
+			if n == 0 && err == nil {
+				err = errNothingTaken
+			}
 			u.relay.metrics.delivered(u.Name, n)
 			i += n
 			if n > 0 || err == nil {
