@@ -30,7 +30,7 @@ func openStore(t testing.TB, notify func()) *sqlite.Store {
 	t.Helper()
 	opts := sqlite.Options{}
 	if notify != nil {
-		opts.OnEvents = func([]string) { notify() }
+		opts.OnEvents = func([]store.Event) { notify() }
 	}
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), opts)
 	if err != nil {
@@ -124,7 +124,7 @@ func newStorm(t testing.TB, n int, notify func()) (*sqlite.Store, *engine.Engine
 	now := func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
 	wheel := timer.NewWheel(10*time.Millisecond, 1024, now)
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{
-		OnTimer: engine.Hint(wheel), OnEvents: func([]string) { notify() },
+		OnTimer: engine.Hint(wheel), OnEvents: func([]store.Event) { notify() },
 	})
 	if err != nil {
 		t.Fatalf("open store: %v", err)

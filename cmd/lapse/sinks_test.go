@@ -97,7 +97,7 @@ func TestSinksDeliverEachEventOnce(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lapse.db")
 	s := start(t, db, "--sink", "webhook+"+rc.URL+"#name=hook&batch=50", "--sink", sinkURL.String(), "--sink-secret", "e2e-secret")
 	const n = 1000
-	_, cs := s.seed(t, n, time.Now().Add(4*time.Second))
+	_, cs := s.seed(t, n, time.Now().Add(8*time.Second)) // a margin for a loaded machine
 	waitExpired(t, s, len(cs))
 	s.waitSinksCaughtUp(t, 2)
 	s.stop(t)
@@ -130,7 +130,7 @@ func TestKill9MidDeliveryLosesNothing(t *testing.T) {
 	sink := "webhook+" + rc.URL
 	s := start(t, db, "--sink", sink)
 	const n = 300
-	_, cs := s.seed(t, n, time.Now().Add(2*time.Second))
+	_, cs := s.seed(t, n, time.Now().Add(4*time.Second)) // a margin for a loaded machine
 	waitExpired(t, s, len(cs))
 	// The claims trickled in and were delivered as they came; the storm's
 	// expiries are one batch for the relay.
