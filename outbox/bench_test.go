@@ -57,7 +57,7 @@ func BenchmarkDeliver(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				i++
-				name := fmt.Sprintf("%s-%d", c.name, i)
+				name := unique(c.name) // a sink at the start of the feed
 				cfg := relayConfig(st, outbox.Named{Name: name, Type: c.name, Sink: c.sink(b)})
 				cfg.BatchSize = 0 // the default
 				r, err := outbox.New(cfg)
