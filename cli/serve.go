@@ -19,6 +19,7 @@ import (
 
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
+	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/payhook"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
@@ -29,13 +30,28 @@ import (
 
 // serveConfig is what `lapse serve` is told by flags and environment.
 type serveConfig struct {
-	listen        string
-	store         string
-	logFormat     string
-	batchSize     int
-	sweepInterval time.Duration
-	paymentURL    string
-	paymentGrace  time.Duration
+	listen          string
+	store           string
+	logFormat       string
+	batchSize       int
+	sweepInterval   time.Duration
+	paymentURL      string
+	paymentGrace    time.Duration
+	sinks           urlList
+	sinkSecret      string
+	sinkMaxAttempts int
+	eventRetention  time.Duration
+}
+
+// urlList is a repeatable flag. From the environment, where it is set
+// once, it takes several URLs separated by spaces.
+type urlList []string
+
+func (l *urlList) String() string { return strings.Join(*l, " ") }
+
+func (l *urlList) Set(v string) error {
+	*l = append(*l, strings.Fields(v)...)
+	return nil
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -49,8 +65,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
 	fs.StringVar(&c.paymentURL, "payment-check-url", "", "payment-status hook asked before an order closes on timeout (LAPSE_PAYMENT_CHECK_URL)")
 	fs.DurationVar(&c.paymentGrace, "payment-grace", time.Minute, "how long past its deadline an order waits for a failing payment hook before it closes anyway (LAPSE_PAYMENT_GRACE)")
+	fs.Var(&c.sinks, "sink", "deliver events to this sink URL; repeatable (LAPSE_SINK, space-separated): webhook+http(s)://…, redis://…?stream=s, amqp://…?exchange=x, nats://…?subject=p")
+	fs.StringVar(&c.sinkSecret, "sink-secret", "", "HMAC-SHA256 key signing webhook requests (LAPSE_SINK_SECRET)")
+	fs.IntVar(&c.sinkMaxAttempts, "sink-max-attempts", 10, "delivery attempts before an event becomes a dead letter (LAPSE_SINK_MAX_ATTEMPTS)")
+	fs.DurationVar(&c.eventRetention, "event-retention", 7*24*time.Hour, "prune events older than this that every sink has delivered; 0 keeps all (LAPSE_EVENT_RETENTION)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if c.sinkMaxAttempts < 1 {
+		return fmt.Errorf("--sink-max-attempts: want at least 1, got %d", c.sinkMaxAttempts)
+	}
+	if c.eventRetention < 0 {
+		return fmt.Errorf("--event-retention: want 0 or more, got %s", c.eventRetention)
 	}
 	log, err := newLogger(c.logFormat, stderr)
 	if err != nil {
@@ -69,25 +95,42 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 	return nil, fmt.Errorf("--log-format: want text or json, got %q", format)
 }
 
-// runServer wires store, wheel, engine and HTTP API, serves until ctx is
-// done, then stops in order: no new requests, the engine's batch in
-// flight committed, the store closed.
+// runServer wires store, wheel, engine, relay and HTTP API, serves until
+// ctx is done, then stops in order: no new requests, the engine's batch in
+// flight committed, the relay's deliveries cut off with what was
+// acknowledged kept, the store closed.
 func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	// The one clock, at the store's millisecond precision.
 	now := func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+	specs, err := outbox.ParseSinks(c.sinks)
+	if err != nil {
+		return err
+	}
 	wheel := timer.NewWheel(10*time.Millisecond, 4096, now)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	var metrics *engine.Metrics // set once the store it reads is open; nil-safe before
+	var (
+		// Set once the store they read is open; nil-safe before.
+		metrics *engine.Metrics
+		relay   *outbox.Relay
+	)
 	st, err := openStore(ctx, c.store, store.Hooks{
-		OnTimer:  engine.Hint(wheel),
-		OnEvents: func(evs []store.Event) { metrics.Committed(evs) },
+		OnTimer: engine.Hint(wheel),
+		OnEvents: func(evs []store.Event) {
+			metrics.Committed(evs)
+			relay.Notify()
+		},
 	})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	metrics = engine.NewMetrics(reg, st, now)
+	relay, err = newRelay(c, specs, st, now, log, reg)
+	if err != nil {
+		return err
+	}
+	defer relay.Stop() // closes the sinks, started or not
 	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
 		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, PaymentGrace: c.paymentGrace,
@@ -104,14 +147,21 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})}
+	if relay != nil { // a nil *Relay in the interface would not read as none
+		api.Relay = relay
+	}
 	srv := &http.Server{
-		Handler:           httpapi.New(httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})}),
+		Handler:           httpapi.New(api),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	if err := eng.Start(ctx); err != nil {
 		return err
 	}
 	defer eng.Stop()
+	if err := relay.Start(ctx); err != nil {
+		return err
+	}
 	log.Info("lapse: serving", slog.String("addr", ln.Addr().String()), slog.String("store", redact(c.store)))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -130,8 +180,43 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	eng.Stop()
+	relay.Stop()
 	log.Info("lapse: stopped")
 	return nil
+}
+
+// newRelay makes the outbox relay of the sinks specs describe. A store
+// that keeps no delivery state gets no relay (nil), and refuses sinks.
+func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer) (*outbox.Relay, error) {
+	d, ok := st.(store.Delivery)
+	if !ok {
+		if len(specs) > 0 {
+			return nil, fmt.Errorf("--sink: the %s store keeps no delivery state yet; sinks need the sqlite store", storeKind(c.store))
+		}
+		return nil, nil
+	}
+	sinks := make([]outbox.Named, 0, len(specs))
+	for _, s := range specs {
+		n, err := s.Open([]byte(c.sinkSecret), now)
+		if err != nil {
+			return nil, err
+		}
+		sinks = append(sinks, n)
+		if s.Type == "webhook" && c.sinkSecret == "" {
+			log.Warn("lapse: webhook requests go unsigned: no --sink-secret", slog.String("sink", s.Name))
+		}
+		log.Info("lapse: sink", slog.String("name", s.Name), slog.String("type", s.Type))
+	}
+	return outbox.New(outbox.Config{
+		Store: d, Sinks: sinks, Now: now, Log: log, Registerer: reg,
+		MaxAttempts: c.sinkMaxAttempts, Retention: c.eventRetention,
+	})
+}
+
+// storeKind names the kind of store a URL opens, for messages.
+func storeKind(url string) string {
+	kind, _, _ := strings.Cut(url, ":")
+	return kind
 }
 
 // openStore opens the store a URL names.

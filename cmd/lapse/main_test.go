@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
 	"github.com/lapsehq/lapse/store/mysql/mysqltest"
@@ -73,6 +74,9 @@ type backend struct {
 	// fall due: on PostgreSQL each write waits for its own commit to reach
 	// the disk, and those of one template or SKU queue on its row.
 	lead time.Duration
+	// storm is how many coupons or orders a storm test writes: fewer where
+	// each write waits for its own commit to reach the disk.
+	storm int
 }
 
 var backends = []backend{
@@ -82,7 +86,8 @@ var backends = []backend{
 		open: func(url string) (store.Store, error) {
 			return sqlite.Open(context.Background(), strings.TrimPrefix(url, "sqlite:"), sqlite.Options{})
 		},
-		lead: 4 * time.Second,
+		lead:  4 * time.Second,
+		storm: 3000,
 	},
 	{
 		name:  "postgres",
@@ -90,7 +95,8 @@ var backends = []backend{
 		open: func(url string) (store.Store, error) {
 			return postgres.Open(context.Background(), url, postgres.Options{})
 		},
-		lead: 12 * time.Second,
+		lead:  12 * time.Second,
+		storm: 800,
 	},
 	{
 		name:  "mysql",
@@ -98,7 +104,8 @@ var backends = []backend{
 		open: func(url string) (store.Store, error) {
 			return mysql.Open(context.Background(), url, mysql.Options{})
 		},
-		lead: 12 * time.Second,
+		lead:  12 * time.Second,
+		storm: 800,
 	},
 }
 
@@ -262,22 +269,31 @@ func countEvents(t *testing.T, be backend, url, typ string) int {
 	}
 	defer st.Close()
 	n := 0
-	var after int64
-	for {
-		evs, err := st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
-		if err != nil {
-			t.Fatalf("events: %v", err)
+	for _, e := range outboxtest.Feed(t, st) {
+		if e.Type == typ {
+			n++
 		}
-		if len(evs) == 0 {
-			return n
-		}
-		for _, e := range evs {
-			if e.Type == typ {
-				n++
-			}
-		}
-		after = evs[len(evs)-1].Seq
 	}
+	return n
+}
+
+// openDB opens the SQLite file of a stopped lapse, without starting an
+// engine on it. The caller closes it.
+func openDB(t *testing.T, db string) *sqlite.Store {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), db, sqlite.Options{})
+	if err != nil {
+		t.Fatalf("open %s: %v", db, err)
+	}
+	return st
+}
+
+// feedOf reads the whole outbox of the SQLite file of a stopped lapse.
+func feedOf(t *testing.T, db string) []store.Event {
+	t.Helper()
+	st := openDB(t, db)
+	defer st.Close()
+	return outboxtest.Feed(t, st)
 }
 
 // cursor returns the feed's cursor after its newest event.
@@ -337,7 +353,7 @@ func TestKill9MidStormLosesNothing(t *testing.T) { onEach(t, testKill9MidStorm) 
 func testKill9MidStorm(t *testing.T, be backend) {
 	db := be.store(t)
 	s := start(t, db, "--batch-size", "5")
-	_, cs := s.seed(t, 3000, time.Now().Add(be.lead))
+	_, cs := s.seed(t, be.storm, time.Now().Add(be.lead))
 	cursor := s.cursor(t)
 	for { // until the engine has stored its first expiry
 		var page struct{ Events []eventJSON }
@@ -370,7 +386,7 @@ func TestKill9OrdersCloseOnce(t *testing.T) { onEach(t, testKill9OrdersClose) }
 func testKill9OrdersClose(t *testing.T, be backend) {
 	db := be.store(t)
 	s := start(t, db, "--batch-size", "5")
-	const n, stock = 2000, 100000
+	n, stock := be.storm, 100000
 	s.call(t, "PUT", "/v1/skus/tea", map[string]int{"stock": stock}, nil, http.StatusOK)
 	deadline := time.Now().Add(be.lead).UTC()
 	ids := make([]string, n)

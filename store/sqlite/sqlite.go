@@ -38,10 +38,10 @@ type Store struct {
 	w, r       *sql.DB
 	stmts      map[string]*sql.Stmt // every query, prepared on the writer
 	opts       Options
-	migrations int
+	migrations []sqlfile.Migration
 }
 
-var _ store.Store = (*Store)(nil)
+var _ store.Delivery = (*Store)(nil)
 
 // Open opens (creating if needed) the database file at path and brings its
 // schema up to date.
@@ -69,7 +69,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
 	r.SetMaxOpenConns(orDefault(opts.ReadConns, 4))
-	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, opts: opts, migrations: len(ms)}
+	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, opts: opts, migrations: ms}
 	for name, text := range queries {
 		st, err := w.PrepareContext(ctx, text)
 		if err != nil {
@@ -101,12 +101,12 @@ func (s *Store) Ready(ctx context.Context) error {
 	if err := s.r.PingContext(ctx); err != nil {
 		return err
 	}
-	v, err := sqlfile.Version(ctx, s.w)
+	pending, err := sqlfile.Pending(ctx, s.w, s.migrations)
 	if err != nil {
 		return err
 	}
-	if v != s.migrations {
-		return fmt.Errorf("sqlite: schema at version %d, want %d", v, s.migrations)
+	if len(pending) > 0 {
+		return fmt.Errorf("sqlite: migration %s not applied", pending[0].Name)
 	}
 	return nil
 }

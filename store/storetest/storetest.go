@@ -47,6 +47,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Timers", timerTests},
 		{"UserCoupons", walletTests},
 		{"Events", eventTests},
+		{"Sinks", sinkTests},
 		{"Idempotency", idempotencyTests},
 		{"Stats", statsTests},
 		{"Orders", orderTests},
