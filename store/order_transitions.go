@@ -36,8 +36,8 @@ func CreateOrderIn(t Tx, p CreateOrderParams) (order.Order, error) {
 	if err := order.ValidateCoupons(p.CouponIDs); err != nil {
 		return order.Order{}, err
 	}
-	if !p.Deadline.After(p.Now) {
-		return order.Order{}, &coupon.InvalidError{Field: "deadline", Reason: "must be in the future"}
+	if err := order.ValidateDeadline(p.Deadline, p.Now); err != nil {
+		return order.Order{}, err
 	}
 	o := order.Order{
 		ID: NewID("ord", p.Now), UserID: p.UserID, Status: order.Unpaid,
