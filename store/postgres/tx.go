@@ -147,8 +147,9 @@ func (t *tx) countKeys() []countKey {
 const attempts = 3
 
 // inTx runs fn in one write transaction, again if it was rolled back to
-// break a deadlock (a drain's batch and an order's rows, taken in another
-// order by another instance, say). With an idempotency key on ctx it
+// break a deadlock (two orders locking the same coupons in other orders,
+// or two instances' timeout batches taking the same SKUs in other
+// orders, say). With an idempotency key on ctx it
 // replays the stored response of an earlier identical request instead, or
 // stores this one's response in the same transaction.
 func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
