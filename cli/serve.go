@@ -191,7 +191,7 @@ func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func()
 	d, ok := st.(store.Delivery)
 	if !ok {
 		if len(specs) > 0 {
-			return nil, fmt.Errorf("--sink: the %s store keeps no delivery state yet; sinks need the sqlite store", storeKind(c.store))
+			return nil, fmt.Errorf("--sink: the %s store keeps no delivery state yet; sinks need the sqlite or postgres store", storeKind(c.store))
 		}
 		return nil, nil
 	}

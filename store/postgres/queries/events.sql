@@ -26,3 +26,7 @@ SELECT seq, id, type, subject, time, data FROM events WHERE seq > $1 ORDER BY se
 -- Seqs are dense and events are only ever pruned from the front, so the
 -- span is the count.
 SELECT coalesce(max(seq) - min(seq) + 1, 0) FROM events;
+
+-- name: PruneEvents
+-- From the front only, so that OutboxSize stays a span.
+DELETE FROM events WHERE seq = ANY(ARRAY(SELECT seq FROM events WHERE seq <= $1 ORDER BY seq LIMIT $2));

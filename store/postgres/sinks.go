@@ -1,0 +1,70 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+var _ store.Delivery = (*Store)(nil)
+
+// SinkState reads a sink's position, lag and dead-letter counts.
+func (s *Store) SinkState(ctx context.Context, sink string) (store.SinkState, error) {
+	var st store.SinkState
+	err := s.readRow(ctx, "SinkState", sink).Scan(&st.Position, &st.Lag, &st.DeadLetters, &st.Queued)
+	return st, err
+}
+
+// AdvanceSink stores a sink's new position, its new dead letters and the
+// removal of those a replay delivered, in one transaction.
+func (s *Store) AdvanceSink(ctx context.Context, p store.AdvanceSinkParams) error {
+	_, err := inTx(ctx, s, func(t *tx) (struct{}, error) {
+		b := &pgx.Batch{}
+		b.Queue(queries.Get("AdvanceSink"), p.Sink, p.Position)
+		for _, d := range p.Dead {
+			e := d.Event
+			b.Queue(queries.Get("PutDeadLetter"), p.Sink, e.Seq, e.ID, e.Type, e.Subject, e.Time, string(e.Data),
+				d.Attempts, d.Error, d.FailedAt)
+		}
+		for _, seq := range p.Replayed {
+			b.Queue(queries.Get("DeleteDeadLetter"), p.Sink, seq)
+		}
+		return struct{}{}, t.pg.SendBatch(t.ctx, b).Close()
+	})
+	return err
+}
+
+// DeadLetters lists a sink's dead letters after p.After, in feed order.
+func (s *Store) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.DeadLetter, error) {
+	rows, err := s.read(ctx, "DeadLetters", p.Sink, p.After, p.QueuedOnly, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	out := []store.DeadLetter{}
+	var d store.DeadLetter
+	e := &d.Event
+	_, err = pgx.ForEachRow(rows, []any{&e.Seq, &e.ID, &e.Type, &e.Subject, &e.Time, &e.Data, &d.Attempts, &d.Error, &d.FailedAt, &d.Queued}, func() error {
+		out = append(out, d)
+		return nil
+	})
+	return out, err
+}
+
+// ReplayDeadLetters queues every dead letter of sink for redelivery.
+func (s *Store) ReplayDeadLetters(ctx context.Context, sink string) (int64, error) {
+	return inTx(ctx, s, func(t *tx) (int64, error) {
+		tag, err := t.exec("ReplayDeadLetters", sink)
+		return tag.RowsAffected(), err
+	})
+}
+
+// PruneEvents deletes up to p.Limit of the oldest events, none after
+// p.Through.
+func (s *Store) PruneEvents(ctx context.Context, p store.PruneParams) (int64, error) {
+	return inTx(ctx, s, func(t *tx) (int64, error) {
+		tag, err := t.exec("PruneEvents", p.Through, p.Limit)
+		return tag.RowsAffected(), err
+	})
+}
