@@ -148,10 +148,10 @@ const attempts = 3
 
 // inTx runs fn in one write transaction, again if it was rolled back to
 // break a deadlock (two orders locking the same coupons in other orders,
-// or two instances' timeout batches taking the same SKUs in other
-// orders, say). With an idempotency key on ctx it
-// replays the stored response of an earlier identical request instead, or
-// stores this one's response in the same transaction.
+// or two instances' timeout batches taking the same SKUs in other orders,
+// say). With an idempotency key on ctx it replays the stored response of
+// an earlier identical request instead, or stores this one's response in
+// the same transaction.
 func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
 	for attempt := 1; ; attempt++ {
 		res, err := runTx(ctx, s, fn)
