@@ -133,7 +133,8 @@ func stormSize(b *testing.B) int {
 // by the store's ExpireDue (each row with its event and counts, as the
 // engine drains), and, on the same rows of a fresh copy, by plain UPDATEs
 // that only set the status: the floor the store is measured against.
-// Reports expired/s. Run it with -benchtime=1x; LAPSE_STORM sets the size.
+// Reports expired/s and the WAL written per coupon. Run it with
+// -benchtime=1x; LAPSE_STORM sets the size.
 func BenchmarkStorm(b *testing.B) {
 	n := stormSize(b)
 	plain := func(limit int) string {
@@ -164,6 +165,10 @@ func BenchmarkStorm(b *testing.B) {
 				if _, err := conn.Exec(ctx, "VACUUM ANALYZE coupons"); err != nil {
 					b.Fatal(err)
 				}
+				var lsn string
+				if err := conn.QueryRow(ctx, "SELECT pg_current_wal_lsn()::text").Scan(&lsn); err != nil {
+					b.Fatal(err)
+				}
 				b.StartTimer()
 				start := time.Now()
 				expired, err := c.drain(ctx, s, conn, t0.Add(time.Second))
@@ -175,7 +180,13 @@ func BenchmarkStorm(b *testing.B) {
 				if expired != n {
 					b.Fatalf("expired %d, want %d", expired, n)
 				}
+				var wal float64
+				if err := conn.QueryRow(ctx, "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)", lsn).Scan(&wal); err != nil {
+					b.Fatal(err)
+				}
 				b.ReportMetric(float64(n)/elapsed.Seconds(), "expired/s")
+				// The server's, so with whatever else it wrote meanwhile.
+				b.ReportMetric(wal/float64(n), "WAL-B/coupon")
 			}
 		})
 	}
