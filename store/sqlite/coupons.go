@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
@@ -30,21 +31,28 @@ func (s *Store) Claim(ctx context.Context, p store.ClaimParams) (coupon.Coupon, 
 		if ok, err := t.execOne("TakeIssue", p.TemplateID); err != nil || !ok {
 			return coupon.Coupon{}, orErr(err, coupon.ErrSoldOut)
 		}
-		c := coupon.Coupon{
-			ID: store.NewID("cpn", p.Now), TemplateID: tp.ID, UserID: p.UserID, Status: coupon.Unused,
-			ClaimedAt: p.Now, ExpiresAt: tp.ExpiresAt(p.Now), UpdatedAt: p.Now, Version: 1,
-		}
-		if _, err := t.exec("InsertCoupon", c.ID, c.TemplateID, c.UserID, ms(c.ClaimedAt), ms(c.ExpiresAt), ms(c.UpdatedAt)); err != nil {
+		c, err := t.insertClaimed(store.NewID("cpn", p.Now), tp, p.UserID, p.Now)
+		if err != nil {
 			return c, err
 		}
 		if err := t.count(c.TemplateID, coupon.Unused.String(), 1); err != nil {
 			return c, err
 		}
-		if err := t.timer(store.TimerExpire, c.ExpiresAt); err != nil {
-			return c, err
-		}
-		return c, t.event(store.CouponEvent(c, store.EventCouponClaimed, 0, store.ReasonClaim, "", p.Now))
+		return c, t.timer(store.TimerExpire, c.ExpiresAt)
 	})
+}
+
+// insertClaimed writes coupon id of tp claimed by user at now, with its
+// coupon.claimed event; counts and timers are the caller's.
+func (t *tx) insertClaimed(id string, tp coupon.Template, user string, now time.Time) (coupon.Coupon, error) {
+	c := coupon.Coupon{
+		ID: id, TemplateID: tp.ID, UserID: user, Status: coupon.Unused,
+		ClaimedAt: now, ExpiresAt: tp.ExpiresAt(now), UpdatedAt: now, Version: 1,
+	}
+	if _, err := t.exec("InsertCoupon", c.ID, c.TemplateID, c.UserID, ms(c.ClaimedAt), ms(c.ExpiresAt), ms(c.UpdatedAt)); err != nil {
+		return c, err
+	}
+	return c, t.event(store.CouponEvent(c, store.EventCouponClaimed, 0, store.ReasonClaim, "", now))
 }
 
 // orErr returns err if set, else fallback.

@@ -242,6 +242,7 @@ func TestQueryPlans(t *testing.T) {
 		{"LocksDue", []any{now, 1000}, []string{"coupons_lock_due"}},
 		{"NextRelease", nil, []string{"coupons_lock_due"}},
 		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due"}},
+		{"ExistingCoupons", []any{`["cpn_1"]`}, []string{"sqlite_autoindex_coupons_1"}},
 	}
 	for _, c := range cases {
 		rows, err := db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+sqlite.QueryText(c.query), c.args...)

@@ -76,6 +76,32 @@ func (t *tx) count(templateID, status string, n int64) error {
 // replays the stored response of an earlier identical request instead, or
 // stores this one's response in the same transaction.
 func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	idem, idempotent := store.IdempotencyFrom(ctx)
+	if !idempotent {
+		return writeTx(ctx, s, fn)
+	}
+	return writeTx(ctx, s, func(t *tx) (T, error) {
+		var zero T
+		inFlight, _, err := t.replay(idem)
+		if err != nil {
+			return zero, err
+		}
+		if inFlight {
+			return zero, store.ErrIdempotencyConflict
+		}
+		res, err := fn(t)
+		if err != nil {
+			return zero, err
+		}
+		status, body := render(idem, res)
+		_, err = t.exec("PutIdempotency", idem.Key, idem.Fingerprint, status, body, ms(idem.Now))
+		return res, err
+	})
+}
+
+// writeTx runs fn in one write transaction and, once it commits, announces
+// the timers and events it wrote.
+func writeTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
 	var zero T
 	sqlTx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
@@ -83,24 +109,9 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 	}
 	defer sqlTx.Rollback()
 	t := &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts}
-	idem, idempotent := store.IdempotencyFrom(ctx)
-	if idempotent {
-		if err := t.replay(idem); err != nil {
-			return zero, err
-		}
-	}
 	res, err := fn(t)
 	if err != nil {
 		return zero, interpret(err)
-	}
-	if idempotent {
-		status, body := idem.Render(res)
-		if body == nil {
-			body = []byte{} // a nil slice binds as NULL; body is NOT NULL
-		}
-		if _, err := t.exec("PutIdempotency", idem.Key, idem.Fingerprint, status, body, ms(idem.Now)); err != nil {
-			return zero, err
-		}
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return zero, err
@@ -116,22 +127,40 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 	return res, nil
 }
 
+// render renders the response to idem's request from res.
+func render(idem store.Idempotency, res any) (int, []byte) {
+	status, body := idem.Render(res)
+	if body == nil {
+		body = []byte{} // a nil slice binds as NULL; body is NOT NULL
+	}
+	return status, body
+}
+
+// inFlight is the status recorded for a request under way over several
+// transactions (a bulk issuance); HTTP statuses start at 100.
+const inFlight = 0
+
 // replay returns the stored response of an earlier request with the same
-// key, or ErrIdempotencyConflict if that request was a different one.
-func (t *tx) replay(idem store.Idempotency) error {
+// key as a *store.ReplayError, or ErrIdempotencyConflict if that request
+// was a different one. If the same request is still in flight, it reports
+// so and when that request started.
+func (t *tx) replay(idem store.Idempotency) (inProgress bool, started time.Time, err error) {
 	var (
-		fp     string
-		status int
-		body   []byte
+		fp      string
+		status  int
+		body    []byte
+		created int64
 	)
-	err := t.queryRow("GetIdempotency", idem.Key).Scan(&fp, &status, &body)
+	err = t.queryRow("GetIdempotency", idem.Key).Scan(&fp, &status, &body, &created)
 	switch {
 	case err == sql.ErrNoRows:
-		return nil
+		return false, time.Time{}, nil
 	case err != nil:
-		return err
+		return false, time.Time{}, err
 	case fp != idem.Fingerprint:
-		return store.ErrIdempotencyConflict
+		return false, time.Time{}, store.ErrIdempotencyConflict
+	case status == inFlight:
+		return true, at(created), nil
 	}
-	return &store.ReplayError{Status: status, Body: body}
+	return false, time.Time{}, &store.ReplayError{Status: status, Body: body}
 }

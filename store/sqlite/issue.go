@@ -1,0 +1,164 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// Issue issues coupons of p.TemplateID to p.UserIDs, a batch of users per
+// transaction, resumably under an idempotency key (see store.IssueParams).
+func (s *Store) Issue(ctx context.Context, p store.IssueParams) (store.Issued, error) {
+	if p.BatchSize <= 0 {
+		p.BatchSize = store.DefaultIssueBatch
+	}
+	var idem *store.Idempotency
+	if i, ok := store.IdempotencyFrom(ctx); ok {
+		idem = &i
+	}
+	var out store.Issued
+	for next := 0; ; {
+		end := min(next+p.BatchSize, len(p.UserIDs))
+		batch, err := writeTx(ctx, s, func(t *tx) (store.Issued, error) {
+			b := issueBatch{templateID: p.TemplateID, users: p.UserIDs[next:end], from: next, now: p.Now, idem: idem}
+			if idem == nil {
+				return t.issue(b)
+			}
+			if err := t.issueInFlight(&b); err != nil {
+				return store.Issued{}, err
+			}
+			res, err := t.issue(b)
+			if err != nil || end < len(p.UserIDs) {
+				return res, err
+			}
+			total := store.Issued{Issued: out.Issued + res.Issued, Refused: append(out.Refused, res.Refused...)}
+			status, body := render(*idem, total)
+			_, err = t.exec("FinishIdempotency", idem.Key, status, body)
+			return res, err
+		})
+		if err != nil {
+			return store.Issued{}, err
+		}
+		out.Issued += batch.Issued
+		out.Refused = append(out.Refused, batch.Refused...)
+		if next = end; next >= len(p.UserIDs) {
+			return out, nil
+		}
+	}
+}
+
+// issueBatch is one transaction's share of an issuance: users, the first
+// of whom is at position from in the request's list.
+type issueBatch struct {
+	templateID string
+	users      []string
+	from       int
+	now        time.Time
+	// idem, if set, derives coupon IDs, and existing names the coupons of
+	// the batch an earlier attempt committed.
+	idem     *store.Idempotency
+	existing map[string]bool
+}
+
+// issueInFlight records b's request as in flight under its key or, if it
+// already is, takes over the first attempt's Now and looks up which of the
+// batch's coupons that attempt committed. A finished request replays.
+func (t *tx) issueInFlight(b *issueBatch) error {
+	inProgress, started, err := t.replay(*b.idem)
+	if err != nil {
+		return err
+	}
+	if !inProgress {
+		_, err := t.exec("PutIdempotency", b.idem.Key, b.idem.Fingerprint, inFlight, []byte{}, ms(b.now))
+		return err
+	}
+	b.now = started
+	ids := make([]string, len(b.users))
+	for i := range b.users {
+		ids[i] = store.IssueID(*b.idem, b.now, b.from+i)
+	}
+	list, _ := json.Marshal(ids)
+	rows, err := t.query("ExistingCoupons", string(list))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	b.existing = map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		b.existing[id] = true
+	}
+	return rows.Err()
+}
+
+// issue issues one coupon of b's template to each of b's users.
+func (t *tx) issue(b issueBatch) (store.Issued, error) {
+	var out store.Issued
+	tp, err := scanTemplate(t.queryRow("GetTemplate", b.templateID))
+	if err != nil {
+		return out, err
+	}
+	if err := tp.Claimable(b.now); err != nil {
+		return out, err
+	}
+	left := int64(-1) // unlimited
+	if tp.Total > 0 {
+		var issued int64
+		if err := t.queryRow("TemplateIssued", tp.ID).Scan(&issued); err != nil {
+			return out, err
+		}
+		left = tp.Total - issued
+	}
+	held := map[string]int64{} // coupons of the template a user holds, this batch's included
+	var added int64
+	for i, u := range b.users {
+		id := store.NewID("cpn", b.now)
+		if b.idem != nil {
+			id = store.IssueID(*b.idem, b.now, b.from+i)
+		}
+		if b.existing[id] { // committed by an earlier attempt, and counted in held and issued
+			out.Issued++
+			continue
+		}
+		if tp.PerUserLimit > 0 {
+			n, seen := held[u]
+			if !seen {
+				if err := t.queryRow("CountUserTemplate", u, tp.ID).Scan(&n); err != nil {
+					return out, err
+				}
+			}
+			held[u] = n
+			if n >= tp.PerUserLimit {
+				out.Refused = append(out.Refused, store.Refusal{UserID: u, Reason: coupon.ErrLimitReached})
+				continue
+			}
+			held[u]++
+		}
+		if left == 0 {
+			out.Refused = append(out.Refused, store.Refusal{UserID: u, Reason: coupon.ErrSoldOut})
+			continue
+		}
+		left--
+		if _, err := t.insertClaimed(id, tp, u, b.now); err != nil {
+			return out, err
+		}
+		out.Issued++
+		added++
+	}
+	if added == 0 {
+		return out, nil
+	}
+	if _, err := t.exec("AddIssued", tp.ID, added); err != nil {
+		return out, err
+	}
+	if err := t.count(tp.ID, coupon.Unused.String(), added); err != nil {
+		return out, err
+	}
+	return out, t.timer(store.TimerExpire, tp.ExpiresAt(b.now))
+}
