@@ -120,8 +120,17 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 
 // openStore opens the store a URL names.
 func openStore(ctx context.Context, url string, opts sqlite.Options) (store.Store, error) {
-	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
-		return sqlite.Open(ctx, path, opts)
+	path, err := sqlitePath(url)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>)", url)
+	return sqlite.Open(ctx, path, opts)
+}
+
+// sqlitePath returns the path of a sqlite:<path> store URL.
+func sqlitePath(url string) (string, error) {
+	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
+		return path, nil
+	}
+	return "", fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>)", url)
 }

@@ -32,6 +32,11 @@ func DerivedID(prefix string, t time.Time, seed ...string) string {
 	return encodeID(prefix, t, r)
 }
 
+// IDTime returns the characters of every ID made at t that encode t: the
+// first 10 after the prefix. The 16 after them encode its 80 other bits.
+// Backends that build IDs in SQL join the two.
+func IDTime(t time.Time) string { return encodeID("", t, [10]byte{})[1:11] }
+
 // encodeID writes prefix_ then, as 26 base32 digits, the 48 bits of t in
 // milliseconds followed by the 80 bits of r.
 func encodeID(prefix string, t time.Time, r [10]byte) string {

@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -243,6 +244,7 @@ func TestQueryPlans(t *testing.T) {
 		{"NextRelease", nil, []string{"coupons_lock_due"}},
 		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due"}},
 		{"ExistingCoupons", []any{`["cpn_1"]`}, []string{"sqlite_autoindex_coupons_1"}},
+		{"InsertExpiredEvents", []any{"0123456789", now, `[1,2]`}, nil},
 	}
 	for _, c := range cases {
 		rows, err := db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+sqlite.QueryText(c.query), c.args...)
@@ -278,5 +280,39 @@ func TestQueryPlans(t *testing.T) {
 				t.Fatalf("%s: plan does not use %s: %s", c.query, idx, text)
 			}
 		}
+	}
+}
+
+// TestExpiredEventAsCouponEvent: the coupon.expired events the drain
+// writes in SQL carry what store.CouponEvent writes, field for field (the
+// JSON may escape differently), and their IDs are IDs made at the drain's
+// now.
+func TestExpiredEventAsCouponEvent(t *testing.T) {
+	ctx := t.Context()
+	s := open(t, tempPath(t), sqlite.Options{})
+	tp := template(t, s, func(tp *coupon.Template) { tp.Duration = time.Hour + 123*time.Millisecond })
+	c, err := s.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "ü\"<&1", Now: t0.Add(456 * time.Millisecond)})
+	if err != nil {
+		t.Fatalf("Claim: %v", err)
+	}
+	now := c.ExpiresAt.Add(789 * time.Millisecond)
+	if _, err := s.ExpireDue(ctx, store.DueParams{Now: now, Limit: 10}); err != nil {
+		t.Fatalf("ExpireDue: %v", err)
+	}
+	evs, err := s.Events(ctx, store.EventsParams{After: 1, Limit: 10})
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("events after the claim: got %d (%v), want 1", len(evs), err)
+	}
+	want := store.CouponEvent(c, store.EventCouponExpired, coupon.Unused, store.ReasonExpiry, "", now)
+	var got, wantData store.CouponEventData
+	if err := json.Unmarshal(evs[0].Data, &got); err != nil {
+		t.Fatalf("data %s: %v", evs[0].Data, err)
+	}
+	json.Unmarshal(want.Data, &wantData)
+	if got != wantData {
+		t.Fatalf("data: got %s, want %s", evs[0].Data, want.Data)
+	}
+	if id := evs[0].ID; len(id) != len(want.ID) || id[:14] != want.ID[:14] || id[14:] != c.ID[14:] {
+		t.Fatalf("id: got %s, want evt_ then the time part of %s then the random part of %s", id, want.ID, c.ID)
 	}
 }
