@@ -14,7 +14,7 @@ import (
 // with a coupon.expired event each. The events are written by one
 // statement from the rowids the update returned: no row goes through Go.
 func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained, error) {
-	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
+	return backgroundTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
 		rows, err := t.query("ExpireDue", ms(p.Now), p.Limit)
 		if err != nil {
@@ -64,7 +64,7 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 // ReleaseLocks gives back up to p.Limit locked coupons whose lock TTL has
 // passed, to unused or, past their expires_at, to expired.
 func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drained, error) {
-	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
+	return backgroundTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
 		rows, err := t.query("LocksDue", ms(p.Now), p.Limit)
 		if err != nil {

@@ -22,7 +22,7 @@ func (s *Store) Issue(ctx context.Context, p store.IssueParams) (store.Issued, e
 	var out store.Issued
 	for next := 0; ; {
 		end := min(next+p.BatchSize, len(p.UserIDs))
-		batch, err := writeTx(ctx, s, func(t *tx) (store.Issued, error) {
+		batch, err := backgroundTx(ctx, s, func(t *tx) (store.Issued, error) {
 			b := issueBatch{templateID: p.TemplateID, users: p.UserIDs[next:end], from: next, now: p.Now, idem: idem}
 			if idem == nil {
 				return t.issue(b)

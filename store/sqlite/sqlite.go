@@ -42,6 +42,7 @@ type Options struct {
 type Store struct {
 	w, r       *sql.DB
 	stmts      map[string]*sql.Stmt // every query, prepared on the writer
+	gate       *gate                // orders users and background work on the writer
 	opts       Options
 	migrations int
 }
@@ -74,7 +75,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
 	r.SetMaxOpenConns(cmp(opts.ReadConns, 4))
-	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, opts: opts, migrations: len(ms)}
+	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, gate: newGate(), opts: opts, migrations: len(ms)}
 	for name, text := range queries {
 		st, err := w.PrepareContext(ctx, text)
 		if err != nil {

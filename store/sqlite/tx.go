@@ -99,9 +99,23 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 	})
 }
 
-// writeTx runs fn in one write transaction and, once it commits, announces
-// the timers and events it wrote.
+// writeTx runs fn in one foreground write transaction: a user's request,
+// which background transactions make way for.
 func writeTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	defer s.gate.enter()()
+	return runTx(ctx, s, fn)
+}
+
+// backgroundTx runs fn in one background write transaction (a drain batch,
+// an issuance batch) once no user's write waits for the writer.
+func backgroundTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	s.gate.yield(ctx)
+	return runTx(ctx, s, fn)
+}
+
+// runTx runs fn in one write transaction and, once it commits, announces
+// the timers and events it wrote.
+func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
 	var zero T
 	sqlTx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
