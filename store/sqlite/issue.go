@@ -97,7 +97,9 @@ func (t *tx) issueInFlight(b *issueBatch) error {
 	return rows.Err()
 }
 
-// issue issues one coupon of b's template to each of b's users.
+// issue issues one coupon of b's template to each of b's users. Who gets
+// one is decided here; the coupons and their events are then written by
+// one statement each.
 func (t *tx) issue(b issueBatch) (store.Issued, error) {
 	var out store.Issued
 	tp, err := scanTemplate(t.queryRow("GetTemplate", b.templateID))
@@ -115,8 +117,13 @@ func (t *tx) issue(b issueBatch) (store.Issued, error) {
 		}
 		left = tp.Total - issued
 	}
-	held := map[string]int64{} // coupons of the template a user holds, this batch's included
-	var added int64
+	var held map[string]int64 // coupons of the template a user holds, this batch's included
+	if tp.PerUserLimit > 0 {
+		if held, err = t.heldCounts(tp.ID, b.users); err != nil {
+			return out, err
+		}
+	}
+	issued := make([]string, 0, len(b.users)) // coupon ID then user ID
 	for i, u := range b.users {
 		id := store.NewID("cpn", b.now)
 		if b.idem != nil {
@@ -127,14 +134,7 @@ func (t *tx) issue(b issueBatch) (store.Issued, error) {
 			continue
 		}
 		if tp.PerUserLimit > 0 {
-			n, seen := held[u]
-			if !seen {
-				if err := t.queryRow("CountUserTemplate", u, tp.ID).Scan(&n); err != nil {
-					return out, err
-				}
-			}
-			held[u] = n
-			if n >= tp.PerUserLimit {
+			if held[u] >= tp.PerUserLimit {
 				out.Refused = append(out.Refused, store.Refusal{UserID: u, Reason: coupon.ErrLimitReached})
 				continue
 			}
@@ -145,20 +145,57 @@ func (t *tx) issue(b issueBatch) (store.Issued, error) {
 			continue
 		}
 		left--
-		if _, err := t.insertClaimed(id, tp, u, b.now); err != nil {
-			return out, err
-		}
+		issued = append(issued, id+u)
 		out.Issued++
-		added++
 	}
-	if added == 0 {
+	if len(issued) == 0 {
 		return out, nil
 	}
-	if _, err := t.exec("AddIssued", tp.ID, added); err != nil {
+	list, err := json.Marshal(issued)
+	if err != nil {
 		return out, err
 	}
-	if err := t.count(tp.ID, coupon.Unused.String(), added); err != nil {
+	expires := tp.ExpiresAt(b.now)
+	if _, err := t.exec("InsertIssued", string(list), tp.ID, ms(b.now), ms(expires)); err != nil {
 		return out, err
 	}
-	return out, t.timer(store.TimerExpire, tp.ExpiresAt(b.now))
+	if _, err := t.exec("InsertIssuedEvents", string(list), tp.ID, ms(b.now), ms(expires), store.IDTime(b.now)); err != nil {
+		return out, err
+	}
+	for range issued {
+		t.events = append(t.events, store.EventCouponClaimed)
+	}
+	n := int64(len(issued))
+	if _, err := t.exec("AddIssued", tp.ID, n); err != nil {
+		return out, err
+	}
+	if err := t.count(tp.ID, coupon.Unused.String(), n); err != nil {
+		return out, err
+	}
+	return out, t.timer(store.TimerExpire, expires)
+}
+
+// heldCounts returns how many coupons of templateID each of users holds.
+func (t *tx) heldCounts(templateID string, users []string) (map[string]int64, error) {
+	list, err := json.Marshal(users)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := t.query("HeldCounts", string(list), templateID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	held := map[string]int64{}
+	for rows.Next() {
+		var (
+			u string
+			n int64
+		)
+		if err := rows.Scan(&u, &n); err != nil {
+			return nil, err
+		}
+		held[u] = n
+	}
+	return held, rows.Err()
 }

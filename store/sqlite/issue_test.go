@@ -3,6 +3,8 @@ package sqlite_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -95,5 +97,34 @@ func TestIssueResumes(t *testing.T) {
 	var replay *store.ReplayError
 	if !errors.As(err, &replay) || string(replay.Body) != "done" {
 		t.Fatalf("second retry: got %v, want the stored response replayed", err)
+	}
+}
+
+// BenchmarkIssue measures bulk issuance: 10,000 users a call, to a
+// template without limits and to one with a per-user limit.
+func BenchmarkIssue(b *testing.B) {
+	users := make([]string, 10_000)
+	for i := range users {
+		users[i] = "user-" + strconv.Itoa(i)
+	}
+	for _, limit := range []int64{0, 1} {
+		b.Run("per_user_limit="+strconv.FormatInt(limit, 10), func(b *testing.B) {
+			s, err := sqlite.Open(b.Context(), filepath.Join(b.TempDir(), "lapse.db"), sqlite.Options{})
+			if err != nil {
+				b.Fatalf("Open: %v", err)
+			}
+			defer s.Close()
+			for b.Loop() {
+				tp, err := s.CreateTemplate(b.Context(), store.CreateTemplateParams{Now: t0, Template: coupon.Template{
+					Name: "t", Value: 1, StartsAt: t0, Duration: time.Hour, PerUserLimit: limit}})
+				if err != nil {
+					b.Fatalf("CreateTemplate: %v", err)
+				}
+				if _, err := s.Issue(b.Context(), store.IssueParams{TemplateID: tp.ID, UserIDs: users, Now: t0}); err != nil {
+					b.Fatalf("Issue: %v", err)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(users))/b.Elapsed().Seconds(), "users/s")
+		})
 	}
 }
