@@ -22,6 +22,7 @@ type Result struct {
 	Lapse   Drain      `json:"lapse"`
 	Naive   Drain      `json:"naive"`
 	Floor   Drain      `json:"floor"`
+	Steady  Steady     `json:"steady"`
 	Ratios  Ratios     `json:"ratios"`
 
 	// series holds what the plot draws.
@@ -52,6 +53,21 @@ type Drain struct {
 	LagP50  *float64           `json:"lag_p50,omitempty"`
 	LagP99  *float64           `json:"lag_p99,omitempty"`
 	LagMax  *float64           `json:"lag_max,omitempty"`
+	UserP50 float64            `json:"user_p50"`
+	UserP99 float64            `json:"user_p99"`
+	Ops     map[string]OpStats `json:"ops"`
+}
+
+// Steady is lapse expiring coupons that fall due at a steady rate, one
+// by one, under the user load: the lag a user sees outside storms.
+type Steady struct {
+	Seconds float64 `json:"seconds"`
+	// Rate is coupons falling due a second.
+	Rate    float64            `json:"rate"`
+	Expired int                `json:"expired"`
+	LagP50  float64            `json:"lag_p50"`
+	LagP99  float64            `json:"lag_p99"`
+	LagMax  float64            `json:"lag_max"`
 	UserP50 float64            `json:"user_p50"`
 	UserP99 float64            `json:"user_p99"`
 	Ops     map[string]OpStats `json:"ops"`

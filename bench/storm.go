@@ -53,6 +53,10 @@ type Config struct {
 	BatchSize int
 	// Idle is how long the idle phase measures; 0 means 5s.
 	Idle time.Duration
+	// Steady is how long the steady phase issues coupons that fall due at
+	// SteadyRate a second; 0 means 10s and 1000.
+	Steady     time.Duration
+	SteadyRate int
 	// Progress receives progress bars; nil draws none.
 	Progress io.Writer
 	// Log receives the engine's log; nil discards it.
@@ -72,6 +76,10 @@ func (c *Config) defaults() error {
 	if c.Idle <= 0 {
 		c.Idle = 5 * time.Second
 	}
+	if c.Steady <= 0 {
+		c.Steady = 10 * time.Second
+	}
+	c.SteadyRate = cmp(c.SteadyRate, 1000)
 	if c.Progress == nil {
 		c.Progress = io.Discard
 	}
@@ -97,7 +105,8 @@ func cmp(v, def int) int {
 }
 
 // RunStorm runs the storm bench: seed, idle, then lapse, naive and floor
-// drains of the same seed, each under the same user load.
+// drains of the same seed, each under the same user load, and last a
+// steady expiry under that load.
 func RunStorm(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.defaults(); err != nil {
 		return Result{}, err
@@ -114,6 +123,7 @@ func RunStorm(ctx context.Context, cfg Config) (Result, error) {
 		fn   func(context.Context) error
 	}{
 		{"seed", r.seed}, {"idle", r.idle}, {"lapse", r.lapse}, {"naive", r.naive}, {"floor", r.floor},
+		{"steady", r.steady},
 	}
 	for _, s := range steps {
 		if err := s.fn(ctx); err != nil {

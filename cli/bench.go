@@ -39,6 +39,8 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		batch          = 1000
 		rate           = 300.0
 		idle           = 5 * time.Second
+		steady         = 10 * time.Second
+		steadyRate     = 1000
 	)
 	fs := flag.NewFlagSet("bench storm", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -49,6 +51,8 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.Float64Var(&rate, "user-rate", rate, "user operations (wallet read, lock, redeem) a second during every phase")
 	fs.IntVar(&batch, "batch-size", batch, "rows per transaction of lapse's drain and of the floor")
 	fs.DurationVar(&idle, "idle", idle, "how long the idle phase measures the user load alone")
+	fs.DurationVar(&steady, "steady", steady, "how long the steady phase runs")
+	fs.IntVar(&steadyRate, "steady-rate", steadyRate, "coupons falling due a second in the steady phase")
 	fs.StringVar(&out, "out", "", "write the JSON result to this file (default: stdout)")
 	fs.StringVar(&plot, "plot", "", "write an SVG plot of the drains to this file")
 	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of lapse's drain to this file")
@@ -62,7 +66,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	defer cleanup()
 	cfg := bench.Config{
 		Target: sqliteTarget(path), Coupons: coupons, Templates: templates, Users: users,
-		UserRate: rate, BatchSize: batch, Idle: idle, Progress: stderr,
+		UserRate: rate, BatchSize: batch, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
 		Log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if profile != "" {

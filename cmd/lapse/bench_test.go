@@ -20,7 +20,7 @@ import (
 func TestBenchStorm(t *testing.T) {
 	dir := t.TempDir()
 	plot := filepath.Join(dir, "storm.svg")
-	cmd := exec.Command(binary, "bench", "storm", "--coupons", "100000", "--idle", "2s",
+	cmd := exec.Command(binary, "bench", "storm", "--coupons", "100000", "--idle", "2s", "--steady", "2s",
 		"--store", "sqlite:"+filepath.Join(dir, "bench.db"), "--plot", plot)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -66,6 +66,11 @@ func TestBenchStorm(t *testing.T) {
 			t.Fatalf("%s: got %v, want %v", name, got, want)
 		}
 	}
+	j.positive("steady.seconds", "steady.rate", "steady.expired", "steady.user_p50", "steady.user_p99")
+	j.ordered("steady.lag_p50", "steady.lag_p99", "steady.lag_max")
+	if lag := j.num("steady.lag_p50"); lag < 0 {
+		t.Fatalf("steady.lag_p50: got %v, want >= 0 (never early)", lag)
+	}
 	if n := j.num("idle.ops.read.n"); n < 1 {
 		t.Fatalf("idle.ops.read.n: got %v, want reads measured", n)
 	}
@@ -86,7 +91,7 @@ func TestBenchStorm(t *testing.T) {
 	if len(doc.Polylines) < 6 { // expired and p99 of each drain
 		t.Fatalf("plot: got %d lines, want expired and p99 of lapse, naive and floor", len(doc.Polylines))
 	}
-	for _, phase := range []string{"seed", "idle", "lapse", "naive", "floor"} {
+	for _, phase := range []string{"seed", "idle", "lapse", "naive", "floor", "steady"} {
 		full := fmt.Sprintf("\r%-6s [%s] 100%%", phase, strings.Repeat("#", 30))
 		if !strings.Contains(stderr.String(), full) {
 			t.Fatalf("stderr has no full progress bar for %s:\n%s", phase, stderr.String())
