@@ -22,6 +22,7 @@ func (s *Store) execRaw(ctx context.Context, name string, args ...any) (int64, e
 	if err != nil {
 		return 0, err
 	}
+	s.ckpt.committed()
 	return res.RowsAffected()
 }
 

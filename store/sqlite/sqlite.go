@@ -43,6 +43,7 @@ type Store struct {
 	w, r       *sql.DB
 	stmts      map[string]*sql.Stmt // every query, prepared on the writer
 	gate       *gate                // orders users and background work on the writer
+	ckpt       *checkpointer
 	opts       Options
 	migrations int
 }
@@ -60,7 +61,7 @@ const writerCacheKiB = 32 << 10
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
-	w, err := sql.Open("sqlite", dsn+fmt.Sprintf("&_pragma=cache_size(-%d)", writerCacheKiB))
+	w, err := sql.Open("sqlite", dsn+fmt.Sprintf("&_pragma=cache_size(-%d)&_pragma=wal_autocheckpoint(%d)", writerCacheKiB, walBackstopPages))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
@@ -81,7 +82,13 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
 	r.SetMaxOpenConns(cmp(opts.ReadConns, 4))
-	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, gate: newGate(), opts: opts, migrations: len(ms)}
+	ckpt, err := startCheckpointer(dsn)
+	if err != nil {
+		w.Close()
+		r.Close()
+		return nil, fmt.Errorf("sqlite open: %w", err)
+	}
+	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, gate: newGate(), ckpt: ckpt, opts: opts, migrations: len(ms)}
 	for name, text := range queries {
 		st, err := w.PrepareContext(ctx, text)
 		if err != nil {
@@ -100,12 +107,12 @@ func cmp(v, def int) int {
 	return def
 }
 
-// Close closes both pools.
+// Close stops the checkpointer and closes the pools.
 func (s *Store) Close() error {
 	for _, st := range s.stmts {
 		st.Close()
 	}
-	return errors.Join(s.r.Close(), s.w.Close())
+	return errors.Join(s.ckpt.stop(), s.r.Close(), s.w.Close())
 }
 
 // Ready reports whether both pools answer and every migration is applied.

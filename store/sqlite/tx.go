@@ -130,6 +130,7 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, er
 	if err := sqlTx.Commit(); err != nil {
 		return zero, err
 	}
+	s.ckpt.committed()
 	if s.opts.OnTimer != nil {
 		for _, tm := range t.timers {
 			s.opts.OnTimer(tm)
