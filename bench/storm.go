@@ -450,46 +450,45 @@ func (r *run) waitExpired(ctx context.Context, p *phase) (time.Time, error) {
 }
 
 // naive drains the storm with the seeds' single UPDATE.
-func (r *run) naive(ctx context.Context) error {
-	p, err := r.begin(ctx, nil)
-	if err != nil {
+func (r *run) naive(ctx context.Context) (err error) {
+	r.res.Naive, err = r.rawDrain(ctx, "naive", func(p *phase) error {
+		n, err := p.raw.NaiveExpire(ctx, r.clock.Now())
+		p.commit(n, time.Now())
 		return err
-	}
-	defer p.st.Close()
-	if err := r.awaitT0(ctx, p, "naive"); err != nil {
-		return err
-	}
-	n, err := p.raw.NaiveExpire(ctx, r.clock.Now())
-	if err != nil {
-		return err
-	}
-	p.commit(n, time.Now())
-	d, err := r.end(p, "naive", time.Unix(0, p.last.Load()))
-	r.res.Naive = d
+	})
 	return err
 }
 
 // floor drains the storm with raw batched UPDATEs and nothing else.
-func (r *run) floor(ctx context.Context) error {
+func (r *run) floor(ctx context.Context) (err error) {
+	r.res.Floor, err = r.rawDrain(ctx, "floor", func(p *phase) error {
+		for {
+			n, err := p.raw.FloorExpire(ctx, r.clock.Now(), r.cfg.BatchSize)
+			if err != nil {
+				return err
+			}
+			p.commit(n, time.Now())
+			if n < int64(r.cfg.BatchSize) {
+				return nil
+			}
+		}
+	})
+	return err
+}
+
+// rawDrain runs drain, one of the raw ways to expire the storm, from T0
+// under the user load, and records it as name.
+func (r *run) rawDrain(ctx context.Context, name string, drain func(p *phase) error) (Drain, error) {
 	p, err := r.begin(ctx, nil)
 	if err != nil {
-		return err
+		return Drain{}, err
 	}
 	defer p.st.Close()
-	if err := r.awaitT0(ctx, p, "floor"); err != nil {
-		return err
+	if err := r.awaitT0(ctx, p, name); err != nil {
+		return Drain{}, err
 	}
-	for {
-		n, err := p.raw.FloorExpire(ctx, r.clock.Now(), r.cfg.BatchSize)
-		if err != nil {
-			return err
-		}
-		p.commit(n, time.Now())
-		if n < int64(r.cfg.BatchSize) {
-			break
-		}
+	if err := drain(p); err != nil {
+		return Drain{}, err
 	}
-	d, err := r.end(p, "floor", time.Unix(0, p.last.Load()))
-	r.res.Floor = d
-	return err
+	return r.end(p, name, time.Unix(0, p.last.Load()))
 }

@@ -124,20 +124,16 @@ func (j jsonFields) get(path string) any {
 	return v
 }
 
-func (j jsonFields) num(path string) float64 {
-	j.t.Helper()
-	v, ok := j.get(path).(float64)
-	if !ok {
-		j.t.Fatalf("%s: got %v, want a number", path, j.get(path))
-	}
-	return v
-}
+func (j jsonFields) num(path string) float64 { j.t.Helper(); return field[float64](j, path) }
 
-func (j jsonFields) str(path string) string {
+func (j jsonFields) str(path string) string { j.t.Helper(); return field[string](j, path) }
+
+// field returns the T at path.
+func field[T any](j jsonFields, path string) T {
 	j.t.Helper()
-	v, ok := j.get(path).(string)
+	v, ok := j.get(path).(T)
 	if !ok {
-		j.t.Fatalf("%s: got %v, want a string", path, j.get(path))
+		j.t.Fatalf("%s: got %v, want a %T", path, j.get(path), v)
 	}
 	return v
 }
