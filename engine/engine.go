@@ -166,7 +166,9 @@ func (e *Engine) drain(ctx context.Context, kind store.TimerKind, sweeping bool)
 			continue
 		}
 		e.cfg.Metrics.drained(kind, now, d.Due, sweeping)
-		if len(d.Due) < e.cfg.BatchSize {
+		// A batch may end short of BatchSize with more due (the store made
+		// way for a user), so only Next says whether the drain is done.
+		if d.Next.IsZero() || d.Next.After(e.cfg.Now()) {
 			if !d.Next.IsZero() {
 				e.cfg.Wheel.Add(timer.Key{Kind: string(kind), Due: d.Next})
 			}

@@ -44,6 +44,13 @@ func (g *gate) enter() func() {
 	}
 }
 
+// busy reports whether a foreground write waits or runs.
+func (g *gate) busy() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.users > 0
+}
+
 // yield waits until no foreground write waits or runs, or maxYield passes.
 func (g *gate) yield(ctx context.Context) {
 	g.mu.Lock()
