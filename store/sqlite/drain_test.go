@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -57,5 +58,58 @@ func TestExpireDueMakesWay(t *testing.T) {
 	}
 	if info.Counts[coupon.Expired] != int64(len(users)) || info.Counts[coupon.Unused] != 0 {
 		t.Fatalf("counts: got %v, want all %d expired", info.Counts, len(users))
+	}
+}
+
+// TestIssueMakesWay: an issuance batch that sees a user's write waiting
+// commits after the chunk in hand and goes on in another transaction; with
+// no one waiting one batch takes its whole size.
+func TestIssueMakesWay(t *testing.T) {
+	ctx := t.Context()
+	var commits []int
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{OnEvents: func(types []string) {
+		commits = append(commits, len(types))
+	}})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer s.Close()
+	t0 := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+	tp, err := s.CreateTemplate(ctx, store.CreateTemplateParams{Now: t0, Template: coupon.Template{
+		Name: "t", Value: 1, StartsAt: t0, Duration: time.Hour, PerUserLimit: 1}})
+	if err != nil {
+		t.Fatalf("CreateTemplate: %v", err)
+	}
+	users := make([]string, 2*issueChunk+issueChunk/2)
+	for i := range users {
+		users[i] = "u" + strconv.Itoa(i)
+	}
+	issue := func(list []string) store.Issued {
+		t.Helper()
+		got, err := s.Issue(ctx, store.IssueParams{TemplateID: tp.ID, UserIDs: list, Now: t0})
+		if err != nil {
+			t.Fatalf("Issue: %v", err)
+		}
+		return got
+	}
+
+	done := s.gate.enter() // a user's write is waiting
+	got := issue(users)
+	done()
+	if want := []int{issueChunk, issueChunk, issueChunk / 2}; got.Issued != int64(len(users)) || !slices.Equal(commits, want) {
+		t.Fatalf("with a user waiting: issued %d in commits of %v, want %d in %v", got.Issued, commits, len(users), want)
+	}
+	commits = nil
+	got = issue(append(users[:10:10], users...)) // all refused: nothing to commit
+	if got.Issued != 0 || len(got.Refused) != len(users)+10 || len(commits) != 0 {
+		t.Fatalf("issuance to holders: issued %d, refused %d, commits %v; want 0, %d, none", got.Issued, len(got.Refused), commits, len(users)+10)
+	}
+	tp, err = s.CreateTemplate(ctx, store.CreateTemplateParams{Now: t0, Template: coupon.Template{
+		Name: "t", Value: 1, StartsAt: t0, Duration: time.Hour}})
+	if err != nil {
+		t.Fatalf("CreateTemplate: %v", err)
+	}
+	if got = issue(users); got.Issued != int64(len(users)) || !slices.Equal(commits, []int{len(users)}) {
+		t.Fatalf("with no one waiting: issued %d in commits of %v, want %d in one", got.Issued, commits, len(users))
 	}
 }
