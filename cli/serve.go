@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -18,7 +19,9 @@ import (
 
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
+	"github.com/lapsehq/lapse/payhook"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/timer"
 )
@@ -30,6 +33,8 @@ type serveConfig struct {
 	logFormat     string
 	batchSize     int
 	sweepInterval time.Duration
+	paymentURL    string
+	paymentGrace  time.Duration
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -37,10 +42,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on (LAPSE_LISTEN)")
-	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path> (LAPSE_STORE)")
+	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path> or postgres://… (LAPSE_STORE)")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
+	fs.StringVar(&c.paymentURL, "payment-check-url", "", "payment-status hook asked before an order closes on timeout (LAPSE_PAYMENT_CHECK_URL)")
+	fs.DurationVar(&c.paymentGrace, "payment-grace", time.Minute, "how long past its deadline an order waits for a failing payment hook before it closes anyway (LAPSE_PAYMENT_GRACE)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -71,19 +78,27 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	var metrics *engine.Metrics // set once the store it reads is open; nil-safe before
-	st, err := openStore(ctx, c.store, sqlite.Options{
+	st, err := openStore(ctx, c.store, store.Hooks{
 		OnTimer:  engine.Hint(wheel),
-		OnEvents: func(types []string) { metrics.Committed(types) },
+		OnEvents: func(evs []store.Event) { metrics.Committed(evs) },
 	})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	metrics = engine.NewMetrics(reg, st, now)
-	eng := engine.New(engine.Config{
+	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
-		BatchSize: c.batchSize, SweepInterval: c.sweepInterval,
-	})
+		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, PaymentGrace: c.paymentGrace,
+	}
+	if c.paymentURL != "" {
+		hook, err := payhook.New(c.paymentURL, &http.Client{})
+		if err != nil {
+			return err
+		}
+		cfg.Payments = hook
+	}
+	eng := engine.New(cfg)
 	ln, err := net.Listen("tcp", c.listen)
 	if err != nil {
 		return err
@@ -96,7 +111,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	defer eng.Stop()
-	log.Info("lapse: serving", slog.String("addr", ln.Addr().String()), slog.String("store", c.store))
+	log.Info("lapse: serving", slog.String("addr", ln.Addr().String()), slog.String("store", redact(c.store)))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -119,12 +134,15 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 }
 
 // openStore opens the store a URL names.
-func openStore(ctx context.Context, url string, opts sqlite.Options) (store.Store, error) {
+func openStore(ctx context.Context, url string, hooks store.Hooks) (store.Store, error) {
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks})
+	}
 	path, err := sqlitePath(url)
 	if err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, path, opts)
+	return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks})
 }
 
 // sqlitePath returns the path of a sqlite:<path> store URL.
@@ -132,5 +150,13 @@ func sqlitePath(url string) (string, error) {
 	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
 		return path, nil
 	}
-	return "", fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>)", url)
+	return "", fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path> or postgres://…)", redact(url))
+}
+
+// redact hides the password a store URL may carry, for errors and logs.
+func redact(s string) string {
+	if u, err := url.Parse(s); err == nil {
+		return u.Redacted()
+	}
+	return s
 }

@@ -45,6 +45,13 @@ func New(cfg Config) http.Handler {
 		s.mux.HandleFunc("POST /v1/coupons/{id}/"+act.String(), s.transition(act))
 	}
 
+	s.mux.HandleFunc("PUT /v1/skus/{sku}", s.putSKU)
+	s.mux.HandleFunc("GET /v1/skus/{sku}", s.getSKU)
+	s.mux.HandleFunc("POST /v1/orders", s.createOrder)
+	s.mux.HandleFunc("GET /v1/orders/{id}", s.getOrder)
+	s.mux.HandleFunc("POST /v1/orders/{id}/pay", s.payOrder)
+	s.mux.HandleFunc("POST /v1/orders/{id}/cancel", s.cancelOrder)
+
 	s.mux.HandleFunc("GET /v1/events", s.events)
 
 	s.mux.HandleFunc("GET /healthz", s.healthz)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/order"
 )
 
 // Store is what lapse needs of its database.
@@ -38,6 +39,30 @@ type Store interface {
 	// DeleteTimers removes the timers of p.Kind whose whole bucket lies at
 	// or before p.Through: their work is done.
 	DeleteTimers(ctx context.Context, p DeleteTimersParams) error
+
+	// PutSKU sets a SKU's total stock: available becomes what reserved and
+	// sold leave of it. A stock below reserved + sold is refused.
+	PutSKU(ctx context.Context, p PutSKUParams) (SKU, error)
+	// SKU returns one SKU's counters.
+	SKU(ctx context.Context, sku string) (SKU, error)
+	// CreateOrder reserves the items' stock, locks the coupons for the
+	// order and stores it unpaid, all in one transaction.
+	CreateOrder(ctx context.Context, p CreateOrderParams) (order.Order, error)
+	// Order returns one order.
+	Order(ctx context.Context, id string) (order.Order, error)
+	// PayOrder turns an unpaid order's reserved stock into sold and its
+	// coupons into used. A payment for a closed order (or one past its
+	// deadline, unless Confirmed) is refused with order.ErrClosed and
+	// recorded as an order.late_payment event.
+	PayOrder(ctx context.Context, p PayOrderParams) (order.Order, error)
+	// CloseOrder closes an unpaid order, giving back its stock and coupons.
+	CloseOrder(ctx context.Context, p CloseOrderParams) (order.Order, error)
+	// DueOrders lists up to p.Limit unpaid orders past their deadline,
+	// earliest first, without changing them.
+	DueOrders(ctx context.Context, p DueParams) (DueOrders, error)
+	// CloseDueOrders closes up to p.Limit unpaid orders past their
+	// deadline with reason timeout, in one transaction.
+	CloseDueOrders(ctx context.Context, p DueParams) (Drained, error)
 
 	// Events returns the outbox after a cursor, in commit order.
 	Events(ctx context.Context, p EventsParams) ([]Event, error)
@@ -129,9 +154,12 @@ type EventsParams struct {
 
 // Stats are gauges read from the store.
 type Stats struct {
-	// DueBacklog counts coupons due (unused past expires_at, or locked past
-	// locked_until) but not yet transitioned.
+	// DueBacklog counts work due but not yet done: unused coupons past
+	// expires_at, locked coupons past locked_until, unpaid orders past
+	// their deadline.
 	DueBacklog int64
 	// Outbox counts events held in the outbox.
 	Outbox int64
+	// OpenOrders counts unpaid orders.
+	OpenOrders int64
 }

@@ -10,12 +10,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/postgres"
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/store/sqlite"
 )
 
@@ -56,12 +59,52 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// start runs lapse serve on the database at db and waits until it is ready.
-func start(t *testing.T, db string, extra ...string) *server {
+// backend is a store the end-to-end tests run lapse on.
+type backend struct {
+	name string
+	// store returns the --store URL of a fresh, empty store for t.
+	store func(t *testing.T) string
+	// open opens the store at url without an engine, to read what a
+	// stopped lapse left there.
+	open func(url string) (store.Store, error)
+	// lead is long enough to write a storm's coupons or orders before they
+	// fall due: on PostgreSQL each write waits for its own commit to reach
+	// the disk, and those of one template or SKU queue on its row.
+	lead time.Duration
+}
+
+var backends = []backend{
+	{
+		name:  "sqlite",
+		store: func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "lapse.db") },
+		open: func(url string) (store.Store, error) {
+			return sqlite.Open(context.Background(), strings.TrimPrefix(url, "sqlite:"), sqlite.Options{})
+		},
+		lead: 4 * time.Second,
+	},
+	{
+		name:  "postgres",
+		store: func(t *testing.T) string { return pgtest.SchemaURL(t) },
+		open: func(url string) (store.Store, error) {
+			return postgres.Open(context.Background(), url, postgres.Options{})
+		},
+		lead: 12 * time.Second,
+	},
+}
+
+// onEach runs test once per backend, as a subtest named after it.
+func onEach(t *testing.T, test func(t *testing.T, be backend)) {
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) { test(t, be) })
+	}
+}
+
+// start runs lapse serve on the store at url and waits until it is ready.
+func start(t *testing.T, url string, extra ...string) *server {
 	t.Helper()
 	addr := freeAddr(t)
 	s := &server{base: "http://" + addr}
-	args := append([]string{"serve", "--listen", addr, "--store", "sqlite:" + db}, extra...)
+	args := append([]string{"serve", "--listen", addr, "--store", url}, extra...)
 	s.cmd = exec.Command(binary, args...)
 	s.cmd.Stderr = &s.log
 	if err := s.cmd.Start(); err != nil {
@@ -123,6 +166,13 @@ type eventJSON struct {
 // by subject, failing on a duplicate.
 func (s *server) expiredEvents(t *testing.T) map[string]eventJSON {
 	t.Helper()
+	return s.eventsOf(t, "coupon.expired")
+}
+
+// eventsOf reads the whole feed and returns the events of one type by
+// subject, failing on a duplicate.
+func (s *server) eventsOf(t *testing.T, typ string) map[string]eventJSON {
+	t.Helper()
 	out := map[string]eventJSON{}
 	after := "0"
 	for {
@@ -135,11 +185,11 @@ func (s *server) expiredEvents(t *testing.T) map[string]eventJSON {
 			return out
 		}
 		for _, e := range page.Events {
-			if e.Type != "coupon.expired" {
+			if e.Type != typ {
 				continue
 			}
 			if _, dup := out[e.Subject]; dup {
-				t.Fatalf("coupon %s expired twice", e.Subject)
+				t.Fatalf("%s: two %s events", e.Subject, typ)
 			}
 			out[e.Subject] = e
 		}
@@ -192,13 +242,13 @@ func checkAllExpiredOnce(t *testing.T, s *server, cs []couponJSON) {
 	}
 }
 
-// countExpired counts the coupon.expired events in the database file of a
-// stopped lapse, without starting an engine on it.
-func countExpired(t *testing.T, db string) int {
+// countEvents counts the events of a type in the store of a stopped
+// lapse, without starting an engine on it.
+func countEvents(t *testing.T, be backend, url, typ string) int {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), db, sqlite.Options{})
+	st, err := be.open(url)
 	if err != nil {
-		t.Fatalf("open %s: %v", db, err)
+		t.Fatalf("open %s store: %v", be.name, err)
 	}
 	defer st.Close()
 	n := 0
@@ -212,11 +262,28 @@ func countExpired(t *testing.T, db string) int {
 			return n
 		}
 		for _, e := range evs {
-			if e.Type == store.EventCouponExpired {
+			if e.Type == typ {
 				n++
 			}
 		}
 		after = evs[len(evs)-1].Seq
+	}
+}
+
+// cursor returns the feed's cursor after its newest event.
+func (s *server) cursor(t *testing.T) string {
+	t.Helper()
+	after := "0"
+	for {
+		var page struct {
+			Events []eventJSON `json:"events"`
+			Next   string      `json:"next"`
+		}
+		s.call(t, "GET", "/v1/events?limit=1000&after="+after, nil, &page, http.StatusOK)
+		if len(page.Events) == 0 {
+			return after
+		}
+		after = page.Next
 	}
 }
 
@@ -234,8 +301,10 @@ func waitExpired(t *testing.T, s *server, n int) {
 
 // TestGracefulStopLosesNothing stops lapse with SIGTERM before its coupons
 // are due; it must exit 0, and a later start must expire all of them.
-func TestGracefulStopLosesNothing(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "lapse.db")
+func TestGracefulStopLosesNothing(t *testing.T) { onEach(t, testGracefulStop) }
+
+func testGracefulStop(t *testing.T, be backend) {
+	db := be.store(t)
 	s := start(t, db)
 	_, cs := s.seed(t, 100, time.Now().Add(1500*time.Millisecond))
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -253,16 +322,17 @@ func TestGracefulStopLosesNothing(t *testing.T) {
 // TestKill9MidStormLosesNothing kills lapse with SIGKILL while it drains a
 // storm of coupons due in the same instant, in small batches; after a
 // restart every coupon is expired exactly once.
-func TestKill9MidStormLosesNothing(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "lapse.db")
+func TestKill9MidStormLosesNothing(t *testing.T) { onEach(t, testKill9MidStorm) }
+
+func testKill9MidStorm(t *testing.T, be backend) {
+	db := be.store(t)
 	s := start(t, db, "--batch-size", "5")
-	tpl, cs := s.seed(t, 3000, time.Now().Add(4*time.Second))
-	for {
-		var info struct {
-			Counts map[string]int `json:"counts"`
-		}
-		s.call(t, "GET", "/v1/templates/"+tpl, nil, &info, http.StatusOK)
-		if info.Counts["expired"] > 0 {
+	_, cs := s.seed(t, 3000, time.Now().Add(be.lead))
+	cursor := s.cursor(t)
+	for { // until the engine has stored its first expiry
+		var page struct{ Events []eventJSON }
+		s.call(t, "GET", "/v1/events?limit=1&after="+cursor, nil, &page, http.StatusOK)
+		if len(page.Events) > 0 {
 			break
 		}
 		time.Sleep(time.Millisecond)
@@ -271,7 +341,7 @@ func TestKill9MidStormLosesNothing(t *testing.T) {
 		t.Fatalf("SIGKILL: %v", err)
 	}
 	s.cmd.Wait()
-	if n := countExpired(t, db); n == len(cs) {
+	if n := countEvents(t, be, db, store.EventCouponExpired); n == len(cs) {
 		t.Fatalf("the kill came after the storm had drained (%d of %d): nothing was tested", n, len(cs))
 	} else {
 		t.Logf("killed with %d of %d coupons expired", n, len(cs))
@@ -279,4 +349,75 @@ func TestKill9MidStormLosesNothing(t *testing.T) {
 	s2 := start(t, db)
 	waitExpired(t, s2, len(cs))
 	checkAllExpiredOnce(t, s2, cs)
+}
+
+// TestKill9OrdersCloseOnce kills lapse while it closes 2,000 unpaid orders
+// that fall due in the same instant; after a restart every order is closed
+// on timeout exactly once, none before its deadline, and the stock is back
+// to what was set.
+func TestKill9OrdersCloseOnce(t *testing.T) { onEach(t, testKill9OrdersClose) }
+
+func testKill9OrdersClose(t *testing.T, be backend) {
+	db := be.store(t)
+	s := start(t, db, "--batch-size", "5")
+	const n, stock = 2000, 100000
+	s.call(t, "PUT", "/v1/skus/tea", map[string]int{"stock": stock}, nil, http.StatusOK)
+	deadline := time.Now().Add(be.lead).UTC()
+	ids := make([]string, n)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < n; i += 4 {
+				var o struct{ ID string }
+				s.call(t, "POST", "/v1/orders", map[string]any{
+					"user_id": fmt.Sprintf("u%d", i), "deadline": deadline.Format(time.RFC3339Nano),
+					"items": []map[string]any{{"sku": "tea", "qty": 1 + i%3, "unit_price": 100}},
+				}, &o, http.StatusCreated)
+				ids[i] = o.ID
+			}
+		})
+	}
+	wg.Wait()
+	for {
+		var o struct{ Status string }
+		s.call(t, "GET", "/v1/orders/"+ids[0], nil, &o, http.StatusOK)
+		if o.Status == "closed" {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatalf("SIGKILL: %v", err)
+	}
+	s.cmd.Wait()
+	if k := countEvents(t, be, db, store.EventOrderClosed); k == n {
+		t.Fatalf("the kill came after every order had closed: nothing was tested")
+	} else {
+		t.Logf("killed with %d of %d orders closed", k, n)
+	}
+	s2 := start(t, db)
+	var sku struct{ Available, Reserved, Sold int }
+	for range 400 {
+		s2.call(t, "GET", "/v1/skus/tea", nil, &sku, http.StatusOK)
+		if sku.Reserved == 0 {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	if sku.Available != stock || sku.Reserved != 0 || sku.Sold != 0 {
+		t.Fatalf("stock after restart: got %+v, want %d available", sku, stock)
+	}
+	closed := s2.eventsOf(t, "order.closed")
+	if len(closed) != n {
+		t.Fatalf("order.closed events: got %d, want %d", len(closed), n)
+	}
+	for _, id := range ids {
+		e, ok := closed[id]
+		if !ok {
+			t.Fatalf("order %s has no order.closed event", id)
+		}
+		if e.Time.Before(deadline.Truncate(time.Millisecond)) {
+			t.Fatalf("order %s closed early: %s < %s", id, e.Time, deadline)
+		}
+	}
 }

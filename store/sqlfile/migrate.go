@@ -57,9 +57,17 @@ type Dialect struct {
 	Split func(string) []string
 }
 
+// DB is what Migrate runs on: a *sql.DB, or one *sql.Conn of it when the
+// caller holds a session lock around the migration.
+type DB interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
 // Migrate applies, each in its own transaction, the migrations newer than
 // the database's version. It returns the version the database is at.
-func Migrate(ctx context.Context, db *sql.DB, d Dialect, ms []Migration) (int, error) {
+func Migrate(ctx context.Context, db DB, d Dialect, ms []Migration) (int, error) {
 	if _, err := db.ExecContext(ctx, d.CreateTable); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
@@ -77,7 +85,7 @@ func Migrate(ctx context.Context, db *sql.DB, d Dialect, ms []Migration) (int, e
 }
 
 // Version returns the newest applied migration, 0 for none.
-func Version(ctx context.Context, db *sql.DB) (int, error) {
+func Version(ctx context.Context, db DB) (int, error) {
 	var v sql.NullInt64
 	if err := db.QueryRowContext(ctx, "SELECT max(version) FROM schema_migrations").Scan(&v); err != nil {
 		return 0, fmt.Errorf("migration version: %w", err)
@@ -85,7 +93,7 @@ func Version(ctx context.Context, db *sql.DB) (int, error) {
 	return int(v.Int64), nil
 }
 
-func apply(ctx context.Context, db *sql.DB, d Dialect, m Migration) error {
+func apply(ctx context.Context, db DB, d Dialect, m Migration) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

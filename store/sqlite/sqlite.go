@@ -27,13 +27,8 @@ var dialect = sqlfile.Dialect{
 
 // Options tune a Store. The zero value works.
 type Options struct {
-	// OnTimer, if set, is called after each commit with every group timer
-	// the transaction wrote, so an in-process wheel learns of near work
-	// without polling.
-	OnTimer func(store.Timer)
-	// OnEvents, if set, is called after each commit with the type of every
-	// event the transaction wrote (for transition counters).
-	OnEvents func(types []string)
+	// Hooks hear of every commit.
+	Hooks store.Hooks
 	// ReadConns bounds the read pool; 0 means 4.
 	ReadConns int
 }
@@ -81,7 +76,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
-	r.SetMaxOpenConns(cmp(opts.ReadConns, 4))
+	r.SetMaxOpenConns(orDefault(opts.ReadConns, 4))
 	ckpt, err := startCheckpointer(dsn)
 	if err != nil {
 		w.Close()
@@ -100,7 +95,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-func cmp(v, def int) int {
+func orDefault(v, def int) int {
 	if v > 0 {
 		return v
 	}

@@ -50,6 +50,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Events", eventTests},
 		{"Idempotency", idempotencyTests},
 		{"Stats", statsTests},
+		{"Orders", orderTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -1,6 +1,10 @@
 -- name: InsertEvent
 INSERT INTO events (id, type, subject, time, data) VALUES (?, ?, ?, ?, ?);
 
+-- name: InsertEventOnce
+INSERT INTO events (id, type, subject, time, data) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (id) DO NOTHING;
+
 -- name: EventsAfter
 SELECT seq, id, type, subject, time, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?;
 
