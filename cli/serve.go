@@ -21,6 +21,7 @@ import (
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/payhook"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql"
 	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/timer"
@@ -42,7 +43,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on (LAPSE_LISTEN)")
-	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path> or postgres://… (LAPSE_STORE)")
+	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path>, postgres://… or mysql://user:pass@host:port/db (LAPSE_STORE)")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
@@ -138,6 +139,9 @@ func openStore(ctx context.Context, url string, hooks store.Hooks) (store.Store,
 	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
 		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks})
 	}
+	if strings.HasPrefix(url, "mysql://") {
+		return mysql.Open(ctx, url, mysql.Options{Hooks: hooks})
+	}
 	path, err := sqlitePath(url)
 	if err != nil {
 		return nil, err
@@ -150,7 +154,7 @@ func sqlitePath(url string) (string, error) {
 	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
 		return path, nil
 	}
-	return "", fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path> or postgres://…)", redact(url))
+	return "", fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>, postgres://… or mysql://…)", redact(url))
 }
 
 // redact hides the password a store URL may carry, for errors and logs.

@@ -231,8 +231,8 @@ func heldCounts(t Tx, templateID string, users []string, held map[string]int64) 
 		return nil
 	}
 	got, err := t.HeldCounts(templateID, unseen)
-	for u, n := range got {
-		held[u] = n
+	for _, u := range unseen {
+		held[u] = got[u]
 	}
 	return err
 }

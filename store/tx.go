@@ -32,7 +32,7 @@ type Tx interface {
 	// would pass its total.
 	TakeIssues(templateID string, n int64) (bool, error)
 	// HeldCounts returns how many coupons of a template each of users
-	// holds.
+	// holds; a user it leaves out holds none.
 	HeldCounts(templateID string, users []string) (map[string]int64, error)
 	// ExistingCoupons returns which of ids name a stored coupon.
 	ExistingCoupons(ids []string) (map[string]bool, error)

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/store/mysql/mysqltest"
 	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/store/sqlite"
@@ -87,6 +89,14 @@ var backends = []backend{
 		store: func(t *testing.T) string { return pgtest.SchemaURL(t) },
 		open: func(url string) (store.Store, error) {
 			return postgres.Open(context.Background(), url, postgres.Options{})
+		},
+		lead: 12 * time.Second,
+	},
+	{
+		name:  "mysql",
+		store: func(t *testing.T) string { return mysqltest.FreshDB(t) },
+		open: func(url string) (store.Store, error) {
+			return mysql.Open(context.Background(), url, mysql.Options{})
 		},
 		lead: 12 * time.Second,
 	},
