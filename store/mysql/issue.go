@@ -5,6 +5,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Issue issues coupons of p.TemplateID to p.UserIDs, a batch of users per
@@ -25,49 +26,13 @@ func (t *tx) IssuedCount(templateID string) (int64, error) {
 
 // ExistingCoupons returns which of ids name a stored coupon.
 func (t *tx) ExistingCoupons(ids []string) (map[string]bool, error) {
-	out := map[string]bool{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	rows, err := t.sql.QueryContext(t.ctx, expand(queries.Get("ExistingCoupons"), len(ids)), anys(ids)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out[id] = true
-	}
-	return out, rows.Err()
+	return queryList(t, "ExistingCoupons", nil, ids, sqlfile.ScanSet)
 }
 
 // HeldCounts returns how many coupons of templateID each of users who
 // holds any holds.
 func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, error) {
-	out := map[string]int64{}
-	if len(users) == 0 {
-		return out, nil
-	}
-	args := append([]any{templateID}, anys(users)...)
-	rows, err := t.sql.QueryContext(t.ctx, expand(queries.Get("HeldCounts"), len(users)), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			u string
-			n int64
-		)
-		if err := rows.Scan(&u, &n); err != nil {
-			return nil, err
-		}
-		out[u] = n
-	}
-	return out, rows.Err()
+	return queryList(t, "HeldCounts", []any{templateID}, users, sqlfile.ScanCounts)
 }
 
 // InsertClaimed stores new coupons of one template claimed at one
@@ -91,11 +56,19 @@ func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
 	return nil
 }
 
-// anys returns ss as query arguments.
-func anys(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
+// queryList runs the named query, whose list (see expand) is list, after
+// args, and reads its rows with scan; an empty list reads no rows.
+func queryList[T any](t *tx, name string, args []any, list []string, scan func(sqlfile.Rows) (map[string]T, error)) (map[string]T, error) {
+	if len(list) == 0 {
+		return map[string]T{}, nil
 	}
-	return out
+	for _, v := range list {
+		args = append(args, v)
+	}
+	rows, err := t.sql.QueryContext(t.ctx, expand(queries.Get(name), len(list)), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return scan(rows)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Issue issues coupons of p.TemplateID to p.UserIDs, a batch of users per
@@ -30,15 +31,7 @@ func (t *tx) ExistingCoupons(ids []string) (map[string]bool, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out[id] = true
-	}
-	return out, rows.Err()
+	return sqlfile.ScanSet(rows)
 }
 
 // HeldCounts returns how many coupons of templateID each of users holds.
@@ -48,18 +41,7 @@ func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, er
 		return nil, err
 	}
 	defer rows.Close()
-	out := make(map[string]int64, len(users))
-	for rows.Next() {
-		var (
-			u string
-			n int64
-		)
-		if err := rows.Scan(&u, &n); err != nil {
-			return nil, err
-		}
-		out[u] = n
-	}
-	return out, rows.Err()
+	return sqlfile.ScanCounts(rows)
 }
 
 // InsertClaimed stores new coupons of one template claimed at one

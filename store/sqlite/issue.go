@@ -2,11 +2,13 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Issue issues coupons of p.TemplateID to p.UserIDs, a batch of users per
@@ -28,49 +30,32 @@ func (t *tx) IssuedCount(templateID string) (int64, error) {
 
 // ExistingCoupons returns which of ids name a stored coupon.
 func (t *tx) ExistingCoupons(ids []string) (map[string]bool, error) {
-	list, err := json.Marshal(ids)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := t.query("ExistingCoupons", string(list))
+	rows, err := t.queryList("ExistingCoupons", ids)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out[id] = true
-	}
-	return out, rows.Err()
+	return sqlfile.ScanSet(rows)
 }
 
 // HeldCounts returns how many coupons of templateID each of users holds.
 func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, error) {
-	list, err := json.Marshal(users)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := t.query("HeldCounts", string(list), templateID)
+	rows, err := t.queryList("HeldCounts", users, templateID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := make(map[string]int64, len(users))
-	for rows.Next() {
-		var (
-			u string
-			n int64
-		)
-		if err := rows.Scan(&u, &n); err != nil {
-			return nil, err
-		}
-		out[u] = n
+	return sqlfile.ScanCounts(rows)
+}
+
+// queryList runs the named query with list as a JSON array for its first
+// parameter.
+func (t *tx) queryList(name string, list []string, args ...any) (*sql.Rows, error) {
+	b, err := json.Marshal(list)
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return t.query(name, append([]any{string(b)}, args...)...)
 }
 
 // InsertClaimed writes new coupons of one template claimed at one instant
