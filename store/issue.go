@@ -193,7 +193,9 @@ func issueIn(t Tx, b issueBatch, busy func() bool) (IssueStep, error) {
 				out.issued.Refused = append(out.issued.Refused, Refusal{UserID: u, Reason: coupon.ErrSoldOut})
 			default:
 				left--
-				held[u]++
+				if tp.PerUserLimit > 0 {
+					held[u]++
+				}
 				cs = append(cs, claimed(tp, ids[i], u, b.now))
 			}
 		}

@@ -52,6 +52,7 @@ func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *
 	defer rows.Close()
 	rowids := make([]byte, 0, 16*n)
 	rowids = append(rowids, '[')
+	var ids []string
 	got := 0
 	for rows.Next() {
 		var (
@@ -67,15 +68,18 @@ func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *
 		rowids = strconv.AppendInt(rowids, rowid, 10)
 		perTemplate[templateID]++
 		d.Due = append(d.Due, at(expiresAt))
-		t.sqlEvent(store.EventCouponExpired, id, now)
+		ids = append(ids, id)
 	}
 	if err := rows.Err(); err != nil || got == 0 {
 		return got, err
 	}
 	rows.Close()
 	rowids = append(rowids, ']')
-	_, err = t.exec("InsertExpiredEvents", store.IDTime(now), ms(now), string(rowids))
-	return got, err
+	if _, err := t.exec("InsertExpiredEvents", store.IDTime(now), ms(now), string(rowids)); err != nil {
+		return got, err
+	}
+	t.sqlEvents(store.EventCouponExpired, now, ids)
+	return got, nil
 }
 
 // ReleaseLocks gives back up to p.Limit locked coupons whose lock TTL has

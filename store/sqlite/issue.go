@@ -65,9 +65,9 @@ func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
 	if len(cs) == 0 {
 		return nil
 	}
-	list := make([]string, len(cs)) // coupon ID then user ID
+	ids, list := make([]string, len(cs)), make([]string, len(cs)) // list: coupon ID then user ID
 	for i, c := range cs {
-		list[i] = c.ID + c.UserID
+		ids[i], list[i] = c.ID, c.ID+c.UserID
 	}
 	b, err := json.Marshal(list)
 	if err != nil {
@@ -80,18 +80,17 @@ func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
 	if _, err := t.exec("InsertIssuedEvents", string(b), c.TemplateID, ms(c.ClaimedAt), ms(c.ExpiresAt), store.IDTime(c.ClaimedAt)); err != nil {
 		return err
 	}
-	for _, c := range cs {
-		t.sqlEvent(store.EventCouponClaimed, c.ID, c.ClaimedAt)
-	}
+	t.sqlEvents(store.EventCouponClaimed, c.ClaimedAt, ids)
 	return nil
 }
 
-// sqlEvent remembers, for the hooks, the event of type typ of coupon
-// couponID at now that a statement wrote: its ID is, as the statements
-// make it, evt_, the time part of an ID made at now and the random part of
-// the coupon's ID (a coupon gets one event of a type at a given time).
-func (t *tx) sqlEvent(typ, couponID string, now time.Time) {
-	t.events = append(t.events, store.Event{
-		ID: "evt_" + store.IDTime(now) + couponID[len(couponID)-16:], Type: typ, Subject: couponID, Time: now,
-	})
+// sqlEvents remembers, for the hooks, the events of type typ at now that
+// a statement wrote for coupons. An event's ID is, as the statements make
+// it, evt_, the time part of an ID made at now and the random part of the
+// coupon's ID (a coupon gets one event of a type at a given time).
+func (t *tx) sqlEvents(typ string, now time.Time, coupons []string) {
+	prefix := "evt_" + store.IDTime(now)
+	for _, id := range coupons {
+		t.events = append(t.events, store.Event{ID: prefix + id[len(id)-16:], Type: typ, Subject: id, Time: now})
+	}
 }
