@@ -114,14 +114,16 @@ func Issue(ctx context.Context, p IssueParams, busy func() bool,
 		if err != nil {
 			return Issued{}, err
 		}
-		out = out.plus(step.issued)
+		out.Issued += step.issued.Issued
+		out.Refused = append(out.Refused, step.issued.Refused...)
 		if next += step.users; next >= len(p.UserIDs) {
 			return out, nil
 		}
 	}
 }
 
-// plus is the outcome of o followed by that of more.
+// plus is the outcome of o followed by that of more, sharing nothing
+// with o.
 func (o Issued) plus(more Issued) Issued {
 	return Issued{Issued: o.Issued + more.Issued, Refused: append(o.Refused[:len(o.Refused):len(o.Refused)], more.Refused...)}
 }
