@@ -221,16 +221,25 @@ func storeKind(url string) string {
 
 // openStore opens the store a URL names.
 func openStore(ctx context.Context, url string, hooks store.Hooks) (store.Store, error) {
-	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
-		return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks})
-	}
 	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
 		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks})
 	}
 	if strings.HasPrefix(url, "mysql://") {
 		return mysql.Open(ctx, url, mysql.Options{Hooks: hooks})
 	}
-	return nil, fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>, postgres://… or mysql://…)", redact(url))
+	path, err := sqlitePath(url)
+	if err != nil {
+		return nil, err
+	}
+	return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks})
+}
+
+// sqlitePath returns the path of a sqlite:<path> store URL.
+func sqlitePath(url string) (string, error) {
+	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
+		return path, nil
+	}
+	return "", fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>, postgres://… or mysql://…)", redact(url))
 }
 
 // redact hides the password a store URL may carry, for errors and logs.

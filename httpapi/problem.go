@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
@@ -84,6 +85,9 @@ func toProblem(err error) problem {
 	}
 	return newProblem(http.StatusInternalServerError, "internal", "Internal error", "the server failed to handle the request")
 }
+
+// slug is the problem slug err maps to.
+func slug(err error) string { return strings.TrimPrefix(toProblem(err).Type, "/problems/") }
 
 func newProblem(status int, slug, title, detail string) problem {
 	return problem{Type: "/problems/" + slug, Title: title, Status: status, Detail: detail}

@@ -9,7 +9,10 @@ type Hooks struct {
 	// polling.
 	OnTimer func(Timer)
 	// OnEvents, if set, is called with the events a committed transaction
-	// wrote (for counters, and to wake the outbox relay).
+	// wrote (for counters, and to wake the outbox relay). Coupon events a
+	// backend writes set-based, in SQL (claims and expiries in SQLite),
+	// come with their ID, type, subject and time but without Data: read
+	// the outbox for it.
 	OnEvents func([]Event)
 }
 

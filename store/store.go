@@ -17,6 +17,9 @@ type Store interface {
 	Template(ctx context.Context, p TemplateParams) (TemplateInfo, error)
 	// Claim issues one coupon of a template to a user under its rules.
 	Claim(ctx context.Context, p ClaimParams) (coupon.Coupon, error)
+	// Issue issues one coupon of a template to each user of a list, as
+	// Claim would, in transactions of many users each; see IssueParams.
+	Issue(ctx context.Context, p IssueParams) (Issued, error)
 	// Coupon returns one coupon as stored (callers apply View).
 	Coupon(ctx context.Context, id string) (coupon.Coupon, error)
 	// UserCoupons lists a user's coupons, the lazy check applied at p.Now

@@ -329,7 +329,7 @@ func TestGracefulStopLosesNothing(t *testing.T) { onEach(t, testGracefulStop) }
 func testGracefulStop(t *testing.T, be backend) {
 	db := be.store(t)
 	s := start(t, db)
-	_, cs := s.seed(t, 100, time.Now().Add(1500*time.Millisecond))
+	_, cs := s.seed(t, 100, time.Now().Add(be.lead/2))
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatalf("SIGTERM: %v", err)
 	}

@@ -40,6 +40,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 	}{
 		{"Template", templateTests},
 		{"Claim", claimTests},
+		{"Issue", issueTests},
 		{"Transition", transitionTests},
 		{"Concurrency", concurrencyTests},
 		{"ExpireDue", expireTests},
