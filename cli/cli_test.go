@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -71,15 +73,29 @@ func TestFlagsFromEnvironment(t *testing.T) {
 }
 
 // TestServeStopsOnCancel serves on a free port until its context is
-// cancelled, then must return nil.
+// cancelled, once it serves, then must return nil.
 func TestServeStopsOnCancel(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	var out bytes.Buffer
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, &out, &out)
+		done <- Run(ctx, []string{"serve", "--listen", addr, "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, &out, &out)
 	}()
-	time.Sleep(300 * time.Millisecond)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not come up on %s", addr)
+		}
+	}
 	cancel()
 	select {
 	case err := <-done:
