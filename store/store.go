@@ -6,6 +6,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/remind"
 )
 
 // Store is what lapse needs of its database.
@@ -60,6 +61,20 @@ type Store interface {
 	// CloseDueOrders closes up to p.Limit unpaid orders past their
 	// deadline with reason timeout, in one transaction.
 	CloseDueOrders(ctx context.Context, p DueParams) (Drained, error)
+
+	// PutUser sets a user's profile (timezone, channels), keeping their
+	// last activity, and re-times their planned reminders to it.
+	PutUser(ctx context.Context, p PutUserParams) (remind.User, error)
+	// User returns a user known by a profile or by an action of theirs.
+	User(ctx context.Context, id string) (remind.User, error)
+	// SendDueReminders sends up to p.Limit planned reminders due at or
+	// before p.Now, earliest first, in one transaction: each lists the
+	// coupons still unused and not yet reminded of its lead, and is sent
+	// as one reminder.due event on the channel the policy picks, or is
+	// dropped (nothing left, daily cap reached), or is held back to the
+	// end of quiet hours p.Now falls in. Due holds the due times of those
+	// sent or dropped.
+	SendDueReminders(ctx context.Context, p DueParams) (Drained, error)
 
 	// Events returns the outbox after a cursor, in commit order.
 	Events(ctx context.Context, p EventsParams) ([]Event, error)
@@ -153,7 +168,7 @@ type EventsParams struct {
 type Stats struct {
 	// DueBacklog counts work due but not yet done: unused coupons past
 	// expires_at, locked coupons past locked_until, unpaid orders past
-	// their deadline.
+	// their deadline, planned reminders past their due time.
 	DueBacklog int64
 	// Outbox counts events held in the outbox.
 	Outbox int64

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -41,6 +42,13 @@ func (s *Store) Claim(ctx context.Context, p store.ClaimParams) (coupon.Coupon, 
 			return c, err
 		}
 		if err := t.timer(store.TimerExpire, c.ExpiresAt); err != nil {
+			return c, err
+		}
+		u, err := t.touch(p.UserID, p.Now)
+		if err != nil {
+			return c, err
+		}
+		if err := t.planReminders(c, t.policy.LeadsFor(tp.Reminders), u, p.Now, true); err != nil {
 			return c, err
 		}
 		return c, t.event(store.CouponEvent(c, store.EventCouponClaimed, 0, store.ReasonClaim, "", p.Now))
@@ -90,7 +98,11 @@ func (s *Store) Transition(ctx context.Context, p store.TransitionParams) (coupo
 		if err != nil {
 			return c, err
 		}
-		return t.transition(c, p)
+		next, err := t.transition(c, p)
+		if err == nil && remind.ByUser(p.Action) {
+			_, err = t.touch(c.UserID, p.Now)
+		}
+		return next, err
 	})
 }
 
@@ -115,6 +127,9 @@ func (t *tx) transition(c coupon.Coupon, p store.TransitionParams) (coupon.Coupo
 		err = t.timer(store.TimerRelease, next.LockedUntil)
 	case coupon.Unused:
 		err = t.timer(store.TimerExpire, next.ExpiresAt)
+	}
+	if err == nil {
+		err = t.remindersOn(next, p.Now)
 	}
 	if err != nil {
 		return c, err

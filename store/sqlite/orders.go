@@ -95,6 +95,9 @@ func (s *Store) CreateOrder(ctx context.Context, p store.CreateOrderParams) (ord
 		if err := t.timer(store.TimerClose, o.Deadline); err != nil {
 			return o, err
 		}
+		if _, err := t.touch(o.UserID, p.Now); err != nil {
+			return o, err
+		}
 		return o, t.event(store.OrderEvent(o, store.EventOrderCreated, 0, "", p.Now))
 	})
 }
@@ -163,6 +166,9 @@ func (s *Store) PayOrder(ctx context.Context, p store.PayOrderParams) (order.Ord
 			}
 		}
 		o.PaymentID = p.PaymentID
+		if _, err := t.touch(o.UserID, p.Now); err != nil {
+			return o, err
+		}
 		return t.setOrderStatus(o, order.Paid, "", store.EventOrderPaid, p.Now)
 	})
 	if errors.Is(err, order.ErrClosed) {
@@ -193,6 +199,11 @@ func (s *Store) CloseOrder(ctx context.Context, p store.CloseOrderParams) (order
 		}
 		if err := order.CanClose(o, p.Reason, p.Now); err != nil {
 			return o, err
+		}
+		if p.Reason == order.ReasonCancelled {
+			if _, err := t.touch(o.UserID, p.Now); err != nil {
+				return o, err
+			}
 		}
 		return t.closeOrder(o, p.Reason, p.Now)
 	})

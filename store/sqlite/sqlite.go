@@ -11,6 +11,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
@@ -36,6 +37,11 @@ type Options struct {
 	OnEvents func([]store.Event)
 	// ReadConns bounds the read pool; 0 means 4.
 	ReadConns int
+	// Remind is the reminder policy; nil means remind.Default().
+	Remind *remind.Config
+	// OnReminders, if set, is called after each commit that planned, sent
+	// or dropped reminders, with what it did (for metrics).
+	OnReminders func(store.ReminderCounts)
 }
 
 // Store is the SQLite backend of store.Store.
@@ -44,6 +50,7 @@ type Store struct {
 	stmts      map[string]*sql.Stmt // every query, prepared on the writer
 	opts       Options
 	migrations int
+	remind     remind.Config
 }
 
 var _ store.Store = (*Store)(nil)
@@ -74,7 +81,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
 	r.SetMaxOpenConns(orDefault(opts.ReadConns, 4))
-	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, opts: opts, migrations: len(ms)}
+	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, opts: opts, migrations: len(ms), remind: remind.Default()}
+	if opts.Remind != nil {
+		s.remind = *opts.Remind
+	}
 	for name, text := range queries {
 		st, err := w.PrepareContext(ctx, text)
 		if err != nil {

@@ -241,7 +241,11 @@ func TestQueryPlans(t *testing.T) {
 		{"CountDueUnused", []any{now, "tpl_x"}, []string{"coupons_due"}},
 		{"LocksDue", []any{now, 1000}, []string{"coupons_lock_due"}},
 		{"NextRelease", nil, []string{"coupons_lock_due"}},
-		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due"}},
+		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due", "reminders_due"}},
+		{"RemindersDue", []any{now, 1000}, []string{"reminders_due"}},
+		{"NextReminder", nil, []string{"reminders_due"}},
+		{"JoinableReminder", []any{"u", 3600000, now, now}, []string{"reminders_user"}},
+		{"SentToday", []any{"u", now, now}, []string{"reminders_sent"}},
 	}
 	for _, c := range cases {
 		rows, err := db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+sqlite.QueryText(c.query), c.args...)

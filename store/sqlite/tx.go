@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"time"
 
+	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -16,6 +17,10 @@ type tx struct {
 	stmts  map[string]*sql.Stmt
 	timers []store.Timer
 	events []store.Event
+	// policy and reminders: the reminder policy, and what the transaction
+	// did to reminders.
+	policy    *remind.Config
+	reminders store.ReminderCounts
 }
 
 func (t *tx) stmt(name string) *sql.Stmt {
@@ -92,7 +97,7 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 		return zero, err
 	}
 	defer sqlTx.Rollback()
-	t := &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts}
+	t := &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts, policy: &s.remind}
 	idem, idempotent := store.IdempotencyFrom(ctx)
 	if idempotent {
 		if err := t.replay(idem); err != nil {
@@ -122,6 +127,9 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 	}
 	if s.opts.OnEvents != nil && len(t.events) > 0 {
 		s.opts.OnEvents(t.events)
+	}
+	if s.opts.OnReminders != nil && t.reminders.Any() {
+		s.opts.OnReminders(t.reminders)
 	}
 	return res, nil
 }

@@ -50,6 +50,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Idempotency", idempotencyTests},
 		{"Stats", statsTests},
 		{"Orders", orderTests},
+		{"Users", userTests},
+		{"Reminders", remindTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

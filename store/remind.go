@@ -1,0 +1,66 @@
+package store
+
+import (
+	"time"
+
+	"github.com/lapsehq/lapse/remind"
+)
+
+// TimerRemind fires planned reminders.
+const TimerRemind TimerKind = "reminder.due"
+
+// EventReminderDue is the event of a reminder sent; its subject is the
+// user reminded.
+const EventReminderDue = "reminder.due"
+
+// PutUserParams are the inputs of PutUser: the user's ID, timezone and
+// channels. Their last activity is not the caller's to set.
+type PutUserParams struct {
+	User remind.User
+}
+
+// ReminderEventData is the data of a reminder.due event.
+type ReminderEventData struct {
+	UserID  string `json:"user_id"`
+	Channel string `json:"channel"`
+	// Lead is the lead time the coupons cross, as a duration string.
+	Lead string `json:"lead"`
+	// ExpiringSoon: the lead is the last (shortest) of a listed coupon's
+	// template, so a marketing system may offer a win-back.
+	ExpiringSoon bool `json:"expiring_soon"`
+	// Coupons are listed earliest expiry first, then by ID.
+	Coupons []RemindedCoupon `json:"coupons"`
+}
+
+// RemindedCoupon is one coupon a reminder lists.
+type RemindedCoupon struct {
+	ID         string    `json:"id"`
+	TemplateID string    `json:"template_id"`
+	ExpiresAt  Timestamp `json:"expires_at"`
+	Value      int64     `json:"value"`
+}
+
+// ReminderEvent builds the event of a reminder sent at at.
+func ReminderEvent(d ReminderEventData, at time.Time) Event {
+	return Event{ID: NewID("evt", at), Type: EventReminderDue, Subject: d.UserID, Time: at, Data: mustJSON(d)}
+}
+
+// ReminderCounts is what one commit did to reminders, for metrics. Its
+// maps are nil until counted in.
+type ReminderCounts struct {
+	// Planned counts reminders created.
+	Planned int
+	// Sent counts reminders sent, by channel.
+	Sent map[remind.Channel]int
+	// Dropped counts reminders not sent, by reason (remind.DropEmpty,
+	// remind.DropDailyCap).
+	Dropped map[string]int
+	// LeftOut counts coupons left out of the reminders they were planned
+	// in, by reason (see remind.Drop).
+	LeftOut map[string]int
+}
+
+// Any reports whether c counts anything.
+func (c ReminderCounts) Any() bool {
+	return c.Planned > 0 || len(c.Sent) > 0 || len(c.Dropped) > 0 || len(c.LeftOut) > 0
+}
