@@ -24,9 +24,12 @@ type User struct {
 	LastActiveAt time.Time
 }
 
-// Validate reports the first field of u's profile (timezone, channels) out
-// of range.
+// Validate reports the first field of u's ID and profile (timezone,
+// channels) out of range.
 func (u User) Validate() error {
+	if u.ID == "" {
+		return &coupon.InvalidError{Field: "user_id", Reason: "must not be empty"}
+	}
 	if u.Timezone == "" {
 		return &coupon.InvalidError{Field: "timezone", Reason: "must not be empty"}
 	}

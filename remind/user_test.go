@@ -14,6 +14,7 @@ func TestValidate(t *testing.T) {
 		field string // "" for valid
 	}{
 		{User{Timezone: "Asia/Shanghai", Channels: []Channel{SMS, Push, InApp}}, ""},
+		{User{ID: "", Timezone: "UTC"}, "user_id"},
 		{User{Timezone: "UTC"}, ""},
 		{User{Timezone: "America/Argentina/Buenos_Aires", Channels: []Channel{InApp}}, ""},
 		{User{Timezone: ""}, "timezone"},
@@ -25,6 +26,9 @@ func TestValidate(t *testing.T) {
 		{User{Timezone: "UTC", Channels: []Channel{Push, SMS, Push}}, "channels[2]"},
 	}
 	for _, c := range cases {
+		if c.field != "user_id" {
+			c.u.ID = "u1"
+		}
 		err := c.u.Validate()
 		var inv *coupon.InvalidError
 		switch {
