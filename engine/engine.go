@@ -77,6 +77,7 @@ func New(cfg Config) *Engine {
 		store.TimerExpire:  cfg.Store.ExpireDue,
 		store.TimerRelease: cfg.Store.ReleaseLocks,
 		store.TimerClose:   cfg.Store.CloseDueOrders,
+		store.TimerRemind:  cfg.Store.SendDueReminders,
 	}
 	if cfg.Payments != nil {
 		e.drains[store.TimerClose] = e.closeCheckingPayments

@@ -36,10 +36,21 @@ type rig struct {
 // built but not started. Call it inside a synctest bubble.
 func setup(t *testing.T, path string, cfg engine.Config) *rig {
 	t.Helper()
+	return setupWith(t, path, cfg, sqlite.Options{})
+}
+
+// setupWith is setup with the store's options, and cfg.Wheel if set in
+// place of the default wheel of 1024 ticks.
+func setupWith(t *testing.T, path string, cfg engine.Config, opts sqlite.Options) *rig {
+	t.Helper()
 	r := &rig{reg: prometheus.NewRegistry()}
-	r.wheel = timer.NewWheel(tick, 1024, time.Now)
+	r.wheel = cfg.Wheel
+	if r.wheel == nil {
+		r.wheel = timer.NewWheel(tick, 1024, time.Now)
+	}
+	opts.OnTimer = engine.Hint(r.wheel)
 	var err error
-	r.st, err = sqlite.Open(context.Background(), path, sqlite.Options{OnTimer: engine.Hint(r.wheel)})
+	r.st, err = sqlite.Open(context.Background(), path, opts)
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
@@ -55,7 +66,10 @@ func setup(t *testing.T, path string, cfg engine.Config) *rig {
 
 func (r *rig) template(t *testing.T, tp coupon.Template) coupon.Template {
 	t.Helper()
-	tp.Name, tp.Value, tp.StartsAt = "t", 100, time.Now()
+	tp.Name, tp.StartsAt = "t", time.Now()
+	if tp.Value == 0 {
+		tp.Value = 100
+	}
 	got, err := r.st.CreateTemplate(context.Background(), store.CreateTemplateParams{Template: tp, Now: time.Now()})
 	if err != nil {
 		t.Fatalf("create template: %v", err)
