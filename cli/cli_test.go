@@ -36,6 +36,8 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--store", "oracle://x"}, "unsupported store"},
 		{[]string{"--payment-check-url", "ftp://x", "--store", "sqlite:" + t.TempDir() + "/a.db"}, "payment check URL"},
 		{[]string{"--nope"}, "flag provided but not defined"},
+		{[]string{"--quiet-hours", "late"}, "quiet hours"},
+		{[]string{"--reminders", "24h,-1h"}, "lead time"},
 	}
 	for _, c := range cases {
 		var out bytes.Buffer

@@ -19,6 +19,7 @@ import (
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/payhook"
+	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/timer"
@@ -33,10 +34,11 @@ type serveConfig struct {
 	sweepInterval time.Duration
 	paymentURL    string
 	paymentGrace  time.Duration
+	remind        remind.Config
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var c serveConfig
+	c := serveConfig{remind: remind.Default()}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on (LAPSE_LISTEN)")
@@ -46,6 +48,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
 	fs.StringVar(&c.paymentURL, "payment-check-url", "", "payment-status hook asked before an order closes on timeout (LAPSE_PAYMENT_CHECK_URL)")
 	fs.DurationVar(&c.paymentGrace, "payment-grace", time.Minute, "how long past its deadline an order waits for a failing payment hook before it closes anyway (LAPSE_PAYMENT_GRACE)")
+	remindFlags(fs, &c.remind)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -77,8 +80,10 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	var metrics *engine.Metrics // set once the store it reads is open; nil-safe before
 	st, err := openStore(ctx, c.store, sqlite.Options{
-		OnTimer:  engine.Hint(wheel),
-		OnEvents: func(evs []store.Event) { metrics.Committed(evs) },
+		OnTimer:     engine.Hint(wheel),
+		OnEvents:    func(evs []store.Event) { metrics.Committed(evs) },
+		Remind:      &c.remind,
+		OnReminders: engine.NewReminderMetrics(reg).Record,
 	})
 	if err != nil {
 		return err
