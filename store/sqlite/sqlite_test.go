@@ -21,7 +21,7 @@ import (
 var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 
 // open opens a store on a new file in t's temp dir, closed when t ends.
-func open(t *testing.T, path string, opts sqlite.Options) *sqlite.Store {
+func open(t testing.TB, path string, opts sqlite.Options) *sqlite.Store {
 	t.Helper()
 	s, err := sqlite.Open(t.Context(), path, opts)
 	if err != nil {
@@ -35,7 +35,7 @@ func open(t *testing.T, path string, opts sqlite.Options) *sqlite.Store {
 	return s
 }
 
-func tempPath(t *testing.T) string { return filepath.Join(t.TempDir(), "lapse.db") }
+func tempPath(t testing.TB) string { return filepath.Join(t.TempDir(), "lapse.db") }
 
 func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store {
@@ -44,7 +44,7 @@ func TestStore(t *testing.T) {
 }
 
 // template creates a 24h template claimable from a day before t0.
-func template(t *testing.T, s store.Store, edit func(*coupon.Template)) coupon.Template {
+func template(t testing.TB, s store.Store, edit func(*coupon.Template)) coupon.Template {
 	t.Helper()
 	tp := coupon.Template{Name: "t", Value: 100, StartsAt: t0.Add(-24 * time.Hour), Duration: 24 * time.Hour}
 	if edit != nil {
