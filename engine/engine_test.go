@@ -99,6 +99,21 @@ func (r *rig) status(t *testing.T, id string) coupon.State {
 func (r *rig) events(t *testing.T, typ string) map[string]store.Event {
 	t.Helper()
 	out := map[string]store.Event{}
+	for _, e := range r.feed(t) {
+		if e.Type == typ {
+			if _, dup := out[e.Subject]; dup {
+				t.Fatalf("two %s events for %s", typ, e.Subject)
+			}
+			out[e.Subject] = e
+		}
+	}
+	return out
+}
+
+// feed returns the whole outbox in order.
+func (r *rig) feed(t *testing.T) []store.Event {
+	t.Helper()
+	var out []store.Event
 	var after int64
 	for {
 		evs, err := r.st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
@@ -108,14 +123,7 @@ func (r *rig) events(t *testing.T, typ string) map[string]store.Event {
 		if len(evs) == 0 {
 			return out
 		}
-		for _, e := range evs {
-			if e.Type == typ {
-				if _, dup := out[e.Subject]; dup {
-					t.Fatalf("two %s events for %s", typ, e.Subject)
-				}
-				out[e.Subject] = e
-			}
-		}
+		out = append(out, evs...)
 		after = evs[len(evs)-1].Seq
 	}
 }

@@ -31,33 +31,23 @@ func (r *rig) reminders(t *testing.T) map[string][]reminded {
 	t.Helper()
 	out := map[string][]reminded{}
 	seen := map[string]bool{}
-	var after int64
-	for {
-		evs, err := r.st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
-		if err != nil {
-			t.Fatalf("events: %v", err)
+	for _, e := range r.feed(t) {
+		if e.Type != store.EventReminderDue {
+			continue
 		}
-		if len(evs) == 0 {
-			return out
+		var d store.ReminderEventData
+		if err := json.Unmarshal(e.Data, &d); err != nil {
+			t.Fatalf("reminder data %s: %v", e.Data, err)
 		}
-		for _, e := range evs {
-			after = e.Seq
-			if e.Type != store.EventReminderDue {
-				continue
+		for _, c := range d.Coupons {
+			if seen[c.ID+"/"+d.Lead] {
+				t.Fatalf("coupon %s reminded twice of lead %s", c.ID, d.Lead)
 			}
-			var d store.ReminderEventData
-			if err := json.Unmarshal(e.Data, &d); err != nil {
-				t.Fatalf("reminder data %s: %v", e.Data, err)
-			}
-			for _, c := range d.Coupons {
-				if seen[c.ID+"/"+d.Lead] {
-					t.Fatalf("coupon %s reminded twice of lead %s", c.ID, d.Lead)
-				}
-				seen[c.ID+"/"+d.Lead] = true
-			}
-			out[e.Subject] = append(out[e.Subject], reminded{at: e.Time, data: d})
+			seen[c.ID+"/"+d.Lead] = true
 		}
+		out[e.Subject] = append(out[e.Subject], reminded{at: e.Time, data: d})
 	}
+	return out
 }
 
 func (r *rig) putUser(t *testing.T, id, zone string, channels ...remind.Channel) {

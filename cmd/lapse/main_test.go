@@ -227,6 +227,22 @@ func countEvents(t *testing.T, db, typ string) int {
 	}
 }
 
+// killMidway kills s with SIGKILL and fails the test unless fewer than n
+// events of typ were written by then: a kill after the work is done tests
+// nothing.
+func (s *server) killMidway(t *testing.T, db, typ string, n int) {
+	t.Helper()
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatalf("SIGKILL: %v", err)
+	}
+	s.cmd.Wait()
+	k := countEvents(t, db, typ)
+	if k == n {
+		t.Fatalf("the kill came after all %d %s events were written: nothing was tested", n, typ)
+	}
+	t.Logf("killed with %d of %d %s events written", k, n, typ)
+}
+
 // cursor returns the feed's cursor after its newest event.
 func (s *server) cursor(t *testing.T) string {
 	t.Helper()
@@ -290,15 +306,7 @@ func TestKill9MidStormLosesNothing(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if err := s.cmd.Process.Kill(); err != nil {
-		t.Fatalf("SIGKILL: %v", err)
-	}
-	s.cmd.Wait()
-	if n := countEvents(t, db, store.EventCouponExpired); n == len(cs) {
-		t.Fatalf("the kill came after the storm had drained (%d of %d): nothing was tested", n, len(cs))
-	} else {
-		t.Logf("killed with %d of %d coupons expired", n, len(cs))
-	}
+	s.killMidway(t, db, store.EventCouponExpired, len(cs))
 	s2 := start(t, db)
 	waitExpired(t, s2, len(cs))
 	checkAllExpiredOnce(t, s2, cs)
@@ -337,15 +345,7 @@ func TestKill9OrdersCloseOnce(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if err := s.cmd.Process.Kill(); err != nil {
-		t.Fatalf("SIGKILL: %v", err)
-	}
-	s.cmd.Wait()
-	if k := countEvents(t, db, store.EventOrderClosed); k == n {
-		t.Fatalf("the kill came after every order had closed: nothing was tested")
-	} else {
-		t.Logf("killed with %d of %d orders closed", k, n)
-	}
+	s.killMidway(t, db, store.EventOrderClosed, n)
 	s2 := start(t, db)
 	var sku struct{ Available, Reserved, Sold int }
 	for range 400 {
