@@ -71,6 +71,12 @@ func (c Config) DueAt(first, expiry time.Time, u User) time.Time {
 	return start.Add(-BeforeQuiet).UTC()
 }
 
+// PlannedDue is DueAt for a reminder of lead whose first coupon crosses
+// it at first, and so expires at first + lead: the earliest of them.
+func (c Config) PlannedDue(first time.Time, lead time.Duration, u User) time.Time {
+	return c.DueAt(first, first.Add(lead), u)
+}
+
 // Channel picks how a reminder of coupons worth total reaches u at now:
 // sms if total reaches SMSValue and u is reachable by sms and active;
 // otherwise push if u is reachable by it; otherwise in_app.

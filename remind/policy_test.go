@@ -70,6 +70,9 @@ func TestDueAtQuietHours(t *testing.T) {
 		if got := cfg.DueAt(c.first, c.expiry, c.u); !got.Equal(c.want) {
 			t.Fatalf("%s: got %s, want %s", c.name, got, c.want.UTC())
 		}
+		if got := cfg.PlannedDue(c.first, c.expiry.Sub(c.first), c.u); !got.Equal(c.want) {
+			t.Fatalf("%s: PlannedDue: got %s, want %s", c.name, got, c.want.UTC())
+		}
 	}
 }
 

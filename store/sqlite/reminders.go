@@ -55,23 +55,25 @@ func (t *tx) joinReminder(u remind.User, lead time.Duration, x time.Time) (int64
 	var id, first, last, due int64
 	err := t.queryRow("JoinableReminder", u.ID, lead.Milliseconds(), ms(lo), ms(hi)).Scan(&id, &first, &last, &due)
 	if errors.Is(err, sql.ErrNoRows) {
-		due := t.policy.DueAt(x, x.Add(lead), u)
+		due := t.policy.PlannedDue(x, lead, u)
 		if err := t.queryRow("InsertReminder", u.ID, lead.Milliseconds(), ms(x), ms(x), ms(due)).Scan(&id); err != nil {
 			return 0, err
 		}
 		t.reminders.Planned++
 		return id, t.timer(store.TimerRemind, due)
 	}
-	if err != nil || (ms(x) >= first && ms(x) <= last) {
+	switch {
+	case err != nil || (ms(x) >= first && ms(x) <= last):
 		return id, err
+	case ms(x) > last: // the same first crossing, the same due time
+		return id, t.setSpan(id, at(first), x, at(due), at(due))
 	}
-	return id, t.setSpan(id, u, lead, at(min(first, ms(x))), at(max(last, ms(x))), at(due))
+	return id, t.setSpan(id, x, at(last), t.policy.PlannedDue(x, lead, u), at(due))
 }
 
-// setSpan stores the crossings a planned reminder spans and the due time
-// they give it, arming its timer if that moved.
-func (t *tx) setSpan(id int64, u remind.User, lead time.Duration, first, last, was time.Time) error {
-	due := t.policy.DueAt(first, first.Add(lead), u)
+// setSpan stores the crossings a planned reminder spans and its due time,
+// arming its timer if that moved from was.
+func (t *tx) setSpan(id int64, first, last, due, was time.Time) error {
 	if _, err := t.exec("SetReminderSpan", ms(first), ms(last), ms(due), id); err != nil {
 		return err
 	}
@@ -151,7 +153,8 @@ func (t *tx) respan(id int64, now time.Time) error {
 		return err
 	}
 	lead := time.Duration(leadMS) * time.Millisecond
-	return t.setSpan(id, u, lead, at(minExp.Int64).Add(-lead), at(maxExp.Int64).Add(-lead), at(due))
+	first := at(minExp.Int64).Add(-lead)
+	return t.setSpan(id, first, at(maxExp.Int64).Add(-lead), t.policy.PlannedDue(first, lead, u), at(due))
 }
 
 // retimeReminders re-times a user's planned reminders to their profile.
@@ -175,8 +178,7 @@ func (t *tx) retimeReminders(u remind.User) error {
 		return err
 	}
 	for _, p := range ps {
-		first := at(p.first)
-		due := t.policy.DueAt(first, first.Add(time.Duration(p.lead)*time.Millisecond), u)
+		due := t.policy.PlannedDue(at(p.first), time.Duration(p.lead)*time.Millisecond, u)
 		if ms(due) == p.due {
 			continue
 		}
