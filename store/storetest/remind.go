@@ -24,6 +24,7 @@ var remindTests = []test{
 	{"BackToUnused", testRemindBackToUnused},
 	{"VoidReplans", testRemindVoid},
 	{"QuietHours", testRemindQuietHours},
+	{"LateSendInQuietHours", testRemindLateInQuietHours},
 	{"Channels", testRemindChannels},
 	{"DailyCapInLocalDay", testRemindDailyCap},
 }
@@ -374,4 +375,23 @@ func testRemindDailyCap(t *testing.T, open opener) {
 		}
 		f.wantOne(x.String(), got, "cap", remind.InApp, "24h", true, cs[i])
 	}
+}
+
+// testRemindLateInQuietHours: a reminder sent late (its trigger lost, the
+// service down) into the user's quiet hours waits for their end, unless a
+// coupon expires first: then it goes out at once.
+func testRemindLateInQuietHours(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	day := 24 * time.Hour
+	tp := f.leadTemplate(2*day, 100, day)
+	noon := t0.Add(12 * time.Hour) // UTC, like the users
+	waits := f.claimCrossing(tp, "waits", day, noon)
+	short := f.leadTemplate(2*day, 100, 18*time.Hour)
+	urgent := f.claimCrossing(short, "urgent", 18*time.Hour, noon) // expires at 06:00
+	f.putUser("waits", "UTC", remind.Push)
+	f.putUser("urgent", "UTC", remind.Push)
+	late := t0.Add(23 * time.Hour)
+	f.wantOne("late, expiring in the night", f.sendAt(late), "urgent", remind.Push, "18h", true, urgent)
+	f.wantNone("1ms before the quiet end", f.sendAt(t0.Add(32*time.Hour-time.Millisecond)))
+	f.wantOne("at the quiet end", f.sendAt(t0.Add(32*time.Hour)), "waits", remind.Push, "24h", true, waits)
 }
