@@ -52,7 +52,7 @@ func (r *rig) reminders(t *testing.T) map[string][]reminded {
 
 func (r *rig) putUser(t *testing.T, id, zone string, channels ...remind.Channel) {
 	t.Helper()
-	if _, err := r.st.PutUser(context.Background(), store.PutUserParams{User: remind.User{ID: id, Timezone: zone, Channels: channels}}); err != nil {
+	if _, err := r.st.PutUser(context.Background(), store.PutUserParams{User: remind.User{ID: id, Timezone: zone, Channels: channels}, Now: time.Now()}); err != nil {
 		t.Fatalf("put user %s: %v", id, err)
 	}
 }

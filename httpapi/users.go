@@ -59,7 +59,7 @@ func (s *server) putUser(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if u, err = s.store.PutUser(r.Context(), store.PutUserParams{User: u}); err != nil {
+	if u, err = s.store.PutUser(r.Context(), store.PutUserParams{User: u, Now: s.now()}); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -71,10 +71,16 @@ func (c Config) DueAt(first, expiry time.Time, u User) time.Time {
 	return start.Add(-BeforeQuiet).UTC()
 }
 
-// PlannedDue is DueAt for a reminder of lead whose first coupon crosses
-// it at first, and so expires at first + lead: the earliest of them.
-func (c Config) PlannedDue(first time.Time, lead time.Duration, u User) time.Time {
-	return c.DueAt(first, first.Add(lead), u)
+// PlannedDue is when a reminder planned at now goes out: DueAt for a
+// reminder of lead whose first coupon crosses it at first, and so expires
+// at first + lead, the earliest of them; but never before now. (Too late
+// to go out before quiet hours that have begun, it goes out at once.)
+func (c Config) PlannedDue(first time.Time, lead time.Duration, u User, now time.Time) time.Time {
+	due := c.DueAt(first, first.Add(lead), u)
+	if due.Before(now) {
+		return now
+	}
+	return due
 }
 
 // Channel picks how a reminder of coupons worth total reaches u at now:

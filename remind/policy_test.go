@@ -70,8 +70,11 @@ func TestDueAtQuietHours(t *testing.T) {
 		if got := cfg.DueAt(c.first, c.expiry, c.u); !got.Equal(c.want) {
 			t.Fatalf("%s: got %s, want %s", c.name, got, c.want.UTC())
 		}
-		if got := cfg.PlannedDue(c.first, c.expiry.Sub(c.first), c.u); !got.Equal(c.want) {
+		if got := cfg.PlannedDue(c.first, c.expiry.Sub(c.first), c.u, c.want); !got.Equal(c.want) {
 			t.Fatalf("%s: PlannedDue: got %s, want %s", c.name, got, c.want.UTC())
+		}
+		if late := c.want.Add(time.Minute); !cfg.PlannedDue(c.first, c.expiry.Sub(c.first), c.u, late).Equal(late) {
+			t.Fatalf("%s: PlannedDue a minute after: got %s, want that minute", c.name, cfg.PlannedDue(c.first, c.expiry.Sub(c.first), c.u, late))
 		}
 	}
 }

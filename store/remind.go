@@ -14,9 +14,10 @@ const TimerRemind TimerKind = "reminder.due"
 const EventReminderDue = "reminder.due"
 
 // PutUserParams are the inputs of PutUser: the user's ID, timezone and
-// channels. Their last activity is not the caller's to set.
+// channels (their last activity is not the caller's to set), and when.
 type PutUserParams struct {
 	User remind.User
+	Now  time.Time
 }
 
 // ReminderEventData is the data of a reminder.due event.

@@ -35,7 +35,7 @@ func (t *tx) planReminders(c coupon.Coupon, leads []time.Duration, u remind.User
 				continue
 			}
 		}
-		id, err := t.joinReminder(u, lead, x)
+		id, err := t.joinReminder(u, lead, x, now)
 		if err != nil {
 			return err
 		}
@@ -48,14 +48,15 @@ func (t *tx) planReminders(c coupon.Coupon, leads []time.Duration, u remind.User
 }
 
 // joinReminder returns the planned reminder of u and lead that a coupon
-// crossing at x joins: the earliest whose span stays within the window
-// with x, moved earlier if x is its new first crossing, or else a new one.
-func (t *tx) joinReminder(u remind.User, lead time.Duration, x time.Time) (int64, error) {
+// crossing at x joins at now: the earliest whose span stays within the
+// window with x, moved earlier if x is its new first crossing, or else a
+// new one.
+func (t *tx) joinReminder(u remind.User, lead time.Duration, x, now time.Time) (int64, error) {
 	lo, hi := t.policy.Joinable(x)
 	var id, first, last, due int64
 	err := t.queryRow("JoinableReminder", u.ID, lead.Milliseconds(), ms(lo), ms(hi)).Scan(&id, &first, &last, &due)
 	if errors.Is(err, sql.ErrNoRows) {
-		due := t.policy.PlannedDue(x, lead, u)
+		due := t.policy.PlannedDue(x, lead, u, now)
 		if err := t.queryRow("InsertReminder", u.ID, lead.Milliseconds(), ms(x), ms(x), ms(due)).Scan(&id); err != nil {
 			return 0, err
 		}
@@ -68,7 +69,7 @@ func (t *tx) joinReminder(u remind.User, lead time.Duration, x time.Time) (int64
 	case ms(x) > last: // the same first crossing, the same due time
 		return id, t.setSpan(id, at(first), x, at(due), at(due))
 	}
-	return id, t.setSpan(id, x, at(last), t.policy.PlannedDue(x, lead, u), at(due))
+	return id, t.setSpan(id, x, at(last), t.policy.PlannedDue(x, lead, u, now), at(due))
 }
 
 // setSpan stores the crossings a planned reminder spans and its due time,
@@ -154,11 +155,12 @@ func (t *tx) respan(id int64, now time.Time) error {
 	}
 	lead := time.Duration(leadMS) * time.Millisecond
 	first := at(minExp.Int64).Add(-lead)
-	return t.setSpan(id, first, at(maxExp.Int64).Add(-lead), t.policy.PlannedDue(first, lead, u), at(due))
+	return t.setSpan(id, first, at(maxExp.Int64).Add(-lead), t.policy.PlannedDue(first, lead, u, now), at(due))
 }
 
-// retimeReminders re-times a user's planned reminders to their profile.
-func (t *tx) retimeReminders(u remind.User) error {
+// retimeReminders re-times a user's planned reminders to their profile,
+// set at now.
+func (t *tx) retimeReminders(u remind.User, now time.Time) error {
 	rows, err := t.query("UserReminders", u.ID)
 	if err != nil {
 		return err
@@ -178,7 +180,7 @@ func (t *tx) retimeReminders(u remind.User) error {
 		return err
 	}
 	for _, p := range ps {
-		due := t.policy.PlannedDue(at(p.first), time.Duration(p.lead)*time.Millisecond, u)
+		due := t.policy.PlannedDue(at(p.first), time.Duration(p.lead)*time.Millisecond, u, now)
 		if ms(due) == p.due {
 			continue
 		}

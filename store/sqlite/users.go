@@ -22,7 +22,7 @@ func (s *Store) PutUser(ctx context.Context, p store.PutUserParams) (remind.User
 		if err != nil {
 			return u, err
 		}
-		return u, t.retimeReminders(u)
+		return u, t.retimeReminders(u, p.Now)
 	})
 }
 

@@ -125,10 +125,10 @@ func (f *fixture) wantOne(what string, got []reminder, user string, ch remind.Ch
 	return r
 }
 
-// putUser sets a user's profile.
+// putUser sets a user's profile at t0.
 func (f *fixture) putUser(id, zone string, channels ...remind.Channel) remind.User {
 	f.t.Helper()
-	u, err := f.s.PutUser(f.ctx, store.PutUserParams{User: remind.User{ID: id, Timezone: zone, Channels: channels}})
+	u, err := f.s.PutUser(f.ctx, store.PutUserParams{User: remind.User{ID: id, Timezone: zone, Channels: channels}, Now: t0})
 	if err != nil {
 		f.t.Fatalf("PutUser(%s): %v", id, err)
 	}

@@ -68,7 +68,7 @@ func testPutUserRefusals(t *testing.T, open opener) {
 		{remind.User{ID: "u", Timezone: "UTC", Channels: []remind.Channel{remind.Push, remind.Push}}, "channels[1]"},
 	}
 	for _, c := range cases {
-		_, err := f.s.PutUser(f.ctx, store.PutUserParams{User: c.u})
+		_, err := f.s.PutUser(f.ctx, store.PutUserParams{User: c.u, Now: t0})
 		var inv *coupon.InvalidError
 		if !errors.As(err, &inv) || inv.Field != c.field {
 			f.t.Fatalf("PutUser(%+v): got %v, want an invalid %s", c.u, err, c.field)
