@@ -38,6 +38,8 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--nope"}, "flag provided but not defined"},
 		{[]string{"--quiet-hours", "late"}, "quiet hours"},
 		{[]string{"--reminders", "24h,-1h"}, "lead time"},
+		{[]string{"--reminder-window", "-1h"}, "reminder window"},
+		{[]string{"--daily-cap", "-2"}, "daily cap"},
 	}
 	for _, c := range cases {
 		var out bytes.Buffer

@@ -52,6 +52,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if err := c.remind.Validate(); err != nil {
+		return err
+	}
 	log, err := newLogger(c.logFormat, stderr)
 	if err != nil {
 		return err

@@ -1,6 +1,9 @@
 package remind
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Config is the reminder policy. Default returns the service's defaults.
 type Config struct {
@@ -34,6 +37,26 @@ func Default() Config {
 		Inactive: 30 * 24 * time.Hour,
 		DailyCap: 3,
 	}
+}
+
+// Validate reports the first setting of c out of range.
+func (c Config) Validate() error {
+	for _, d := range c.Leads {
+		if d <= 0 {
+			return fmt.Errorf("reminder lead times must be positive, got %s", d)
+		}
+	}
+	switch {
+	case c.Window < 0:
+		return fmt.Errorf("reminder window must not be negative, got %s", c.Window)
+	case c.Inactive < 0:
+		return fmt.Errorf("sms inactivity must not be negative, got %s", c.Inactive)
+	case c.DailyCap < 0:
+		return fmt.Errorf("daily cap must not be negative, got %d", c.DailyCap)
+	case c.Quiet.Start < 0 || c.Quiet.Start >= 24*time.Hour || c.Quiet.End < 0 || c.Quiet.End >= 24*time.Hour:
+		return fmt.Errorf("quiet hours must lie within a day, got %s to %s", c.Quiet.Start, c.Quiet.End)
+	}
+	return nil
 }
 
 // LeadsFor returns the lead times of a template that sets leads: its own,

@@ -198,3 +198,26 @@ func TestByUser(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigValidate(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(*Config)
+		ok   bool
+	}{
+		{"default", func(*Config) {}, true},
+		{"no window, no cap, no inactivity rule, no quiet hours", func(c *Config) { *c = Config{} }, true},
+		{"negative window", func(c *Config) { c.Window = -time.Minute }, false},
+		{"negative cap", func(c *Config) { c.DailyCap = -1 }, false},
+		{"negative inactivity", func(c *Config) { c.Inactive = -time.Hour }, false},
+		{"quiet past midnight", func(c *Config) { c.Quiet.End = 25 * time.Hour }, false},
+		{"zero lead", func(c *Config) { c.Leads = []time.Duration{time.Hour, 0} }, false},
+	}
+	for _, c := range cases {
+		cfg := Default()
+		c.edit(&cfg)
+		if err := cfg.Validate(); (err == nil) != c.ok {
+			t.Fatalf("%s: got %v, want ok=%v", c.name, err, c.ok)
+		}
+	}
+}
