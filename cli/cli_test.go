@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -74,16 +75,42 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	}
 }
 
+// syncBuffer is a bytes.Buffer safe to write from the server while the
+// test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // TestServeStopsOnCancel serves on a free port until its context is
 // cancelled, then must return nil.
 func TestServeStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var out bytes.Buffer
+	out := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, &out, &out)
+		done <- Run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, out, out)
 	}()
-	time.Sleep(300 * time.Millisecond)
+	// Cancel once it serves: cancelled while it opens the store, serve
+	// rightly fails.
+	for i := 0; !strings.Contains(out.String(), "lapse: serving"); i++ {
+		if i == 1000 {
+			t.Fatalf("serve did not start; log: %s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	cancel()
 	select {
 	case err := <-done:
