@@ -77,7 +77,9 @@ func New(cfg Config) *Engine {
 		store.TimerExpire:  cfg.Store.ExpireDue,
 		store.TimerRelease: cfg.Store.ReleaseLocks,
 		store.TimerClose:   cfg.Store.CloseDueOrders,
-		store.TimerRemind:  cfg.Store.SendDueReminders,
+	}
+	if r, ok := cfg.Store.(store.Reminders); ok {
+		e.drains[store.TimerRemind] = r.SendDueReminders
 	}
 	if cfg.Payments != nil {
 		e.drains[store.TimerClose] = e.closeCheckingPayments

@@ -48,7 +48,7 @@ func setupWith(t *testing.T, path string, cfg engine.Config, opts sqlite.Options
 	if r.wheel == nil {
 		r.wheel = timer.NewWheel(tick, 1024, time.Now)
 	}
-	opts.OnTimer = engine.Hint(r.wheel)
+	opts.Hooks.OnTimer = engine.Hint(r.wheel)
 	var err error
 	r.st, err = sqlite.Open(context.Background(), path, opts)
 	if err != nil {

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/lapsehq/lapse/order"
@@ -27,11 +29,12 @@ func (e *Engine) closeCheckingPayments(ctx context.Context, p store.DueParams) (
 		return d, err
 	}
 	d.Next = due.Next
-	for _, o := range due.Orders {
+	answers := e.askPayments(due.Orders)
+	for i, o := range due.Orders {
 		if e.ctx.Err() != nil {
 			break // stopping: each order is a transaction of its own, none is cut
 		}
-		paid, paymentID, err := e.askPayment(e.ctx, o)
+		paid, paymentID, err := answers[i].paid, answers[i].paymentID, answers[i].err
 		switch {
 		case err == nil && paid:
 			_, err = e.cfg.Store.PayOrder(ctx, store.PayOrderParams{OrderID: o.ID, PaymentID: paymentID, Confirmed: true, Now: p.Now})
@@ -48,12 +51,43 @@ func (e *Engine) closeCheckingPayments(ctx context.Context, p store.DueParams) (
 			}
 			continue
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, order.ErrInvalidState), errors.Is(err, order.ErrClosed):
+			continue // paid or cancelled while we asked: decided already
+		case err != nil:
 			return d, err
 		}
 		d.Due = append(d.Due, o.Deadline)
 	}
 	return d, nil
+}
+
+// paymentAnswer is what the hook said of one order.
+type paymentAnswer struct {
+	paid      bool
+	paymentID string
+	err       error
+}
+
+// checkParallelism bounds the payment checks in flight at once, so that a
+// hook that hangs costs a batch PaymentTimeout per this many orders.
+const checkParallelism = 16
+
+// askPayments asks the hook about every order, a few at a time.
+func (e *Engine) askPayments(orders []order.Order) []paymentAnswer {
+	answers := make([]paymentAnswer, len(orders))
+	sem := make(chan struct{}, checkParallelism)
+	var wg sync.WaitGroup
+	for i, o := range orders {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			a := &answers[i]
+			a.paid, a.paymentID, a.err = e.askPayment(e.ctx, o)
+		})
+	}
+	wg.Wait()
+	return answers
 }
 
 // askPayment runs one payment check, bounded by PaymentTimeout.

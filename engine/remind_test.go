@@ -65,7 +65,7 @@ func TestRemindersDoneWhen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rmReg := prometheus.NewRegistry()
 		rm := engine.NewReminderMetrics(rmReg)
-		r := setupWith(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{}, sqlite.Options{OnReminders: rm.Record})
+		r := setupWith(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{}, sqlite.Options{Hooks: store.Hooks{OnReminders: rm.Record}})
 		tp := r.template(t, coupon.Template{Duration: 10 * time.Second, Reminders: []time.Duration{5 * time.Second}})
 		if err := r.eng.Start(context.Background()); err != nil {
 			t.Fatalf("start: %v", err)
@@ -171,7 +171,7 @@ func TestReminderPolicyThroughEngine(t *testing.T) {
 		rmReg := prometheus.NewRegistry()
 		rm := engine.NewReminderMetrics(rmReg)
 		cfg := engine.Config{Wheel: timer.NewWheel(time.Second, 4096, time.Now), SweepInterval: time.Hour}
-		r := setupWith(t, filepath.Join(t.TempDir(), "lapse.db"), cfg, sqlite.Options{OnReminders: rm.Record})
+		r := setupWith(t, filepath.Join(t.TempDir(), "lapse.db"), cfg, sqlite.Options{Hooks: store.Hooks{OnReminders: rm.Record}})
 		start := time.Now() // 08:00 in Shanghai
 		r.putUser(t, "night", "Asia/Shanghai", remind.SMS, remind.Push, remind.InApp)
 		r.putUser(t, "early", "Asia/Shanghai", remind.Push)

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -111,8 +112,8 @@ func decodeCreateOrder(body []byte, now time.Time) (store.CreateOrderParams, err
 	case req.Timeout != nil && req.Deadline != nil:
 		return p, invalid("timeout", "give timeout or deadline, not both")
 	case req.Timeout != nil:
-		if *req.Timeout <= 0 {
-			return p, invalid("timeout", "must be positive")
+		if *req.Timeout <= 0 || time.Duration(*req.Timeout) > order.MaxTimeout {
+			return p, invalid("timeout", fmt.Sprintf("want more than 0 and at most %s", order.MaxTimeout))
 		}
 		p.Deadline = now.Add(time.Duration(*req.Timeout))
 	case req.Deadline != nil:

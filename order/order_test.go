@@ -9,7 +9,7 @@ import (
 )
 
 func TestValidateItems(t *testing.T) {
-	ok := []Item{{SKU: "a", Qty: 1, UnitPrice: 0}, {SKU: "b", Qty: MaxQty, UnitPrice: MaxPrice}}
+	ok := []Item{{SKU: "a", Qty: MaxQty, UnitPrice: 0}, {SKU: "b", Qty: 1, UnitPrice: MaxPrice}}
 	if err := ValidateItems(ok); err != nil {
 		t.Fatalf("valid items: got %v", err)
 	}
@@ -25,11 +25,25 @@ func TestValidateItems(t *testing.T) {
 		{"items[0].qty", []Item{{SKU: "a", Qty: MaxQty + 1}}},
 		{"items[0].unit_price", []Item{{SKU: "a", Qty: 1, UnitPrice: -1}}},
 		{"items[0].unit_price", []Item{{SKU: "a", Qty: 1, UnitPrice: MaxPrice + 1}}},
+		{"items", []Item{{SKU: "a", Qty: MaxQty, UnitPrice: MaxPrice}}},
 	}
 	for _, c := range cases {
 		var inv *coupon.InvalidError
 		if err := ValidateItems(c.items); !errors.As(err, &inv) || inv.Field != c.field {
 			t.Fatalf("%+v: got %v, want invalid %s", c.items, err, c.field)
+		}
+	}
+}
+
+func TestValidateDeadline(t *testing.T) {
+	now := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+	if err := ValidateDeadline(now.Add(MaxTimeout), now); err != nil {
+		t.Fatalf("deadline at the limit: got %v", err)
+	}
+	for _, d := range []time.Time{now, now.Add(-time.Second), now.Add(MaxTimeout + time.Millisecond)} {
+		var inv *coupon.InvalidError
+		if err := ValidateDeadline(d, now); !errors.As(err, &inv) || inv.Field != "deadline" {
+			t.Fatalf("deadline %s: got %v, want invalid deadline", d.Sub(now), err)
 		}
 	}
 }

@@ -7,12 +7,17 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 )
 
-// Limits on what one order may hold, so that totals cannot overflow.
+// Limits on what one order may hold. Each item's qty × unit_price stays
+// under 1e16 and a hundred of them under 1e18, so no sum overflows int64.
 const (
 	MaxItems   = 100
 	MaxCoupons = 10
 	MaxQty     = 1_000_000
-	MaxPrice   = 1_000_000_000_00 // 1e9 in major units
+	MaxPrice   = 10_000_000_000        // minor units: 1e8 in major units
+	MaxTotal   = 1_000_000_000_000_000 // minor units: 1e13 in major units
+	// MaxTimeout is how far ahead an order's deadline may be (presales
+	// included).
+	MaxTimeout = 366 * 24 * time.Hour
 )
 
 // ValidateItems reports the first item field out of range.
@@ -34,6 +39,20 @@ func ValidateItems(items []Item) error {
 			return &coupon.InvalidError{Field: field("unit_price"), Reason: fmt.Sprintf("want 0 to %d", MaxPrice)}
 		}
 		seen[it.SKU] = true
+	}
+	if Total(items) > MaxTotal {
+		return &coupon.InvalidError{Field: "items", Reason: fmt.Sprintf("total exceeds %d", int64(MaxTotal))}
+	}
+	return nil
+}
+
+// ValidateDeadline reports a deadline that is not after now, or too far.
+func ValidateDeadline(deadline, now time.Time) error {
+	switch {
+	case !deadline.After(now):
+		return &coupon.InvalidError{Field: "deadline", Reason: "must be in the future"}
+	case deadline.Sub(now) > MaxTimeout:
+		return &coupon.InvalidError{Field: "deadline", Reason: fmt.Sprintf("at most %s ahead", MaxTimeout)}
 	}
 	return nil
 }

@@ -62,21 +62,9 @@ type Store interface {
 	// deadline with reason timeout, in one transaction.
 	CloseDueOrders(ctx context.Context, p DueParams) (Drained, error)
 
-	// PutUser sets a user's profile (timezone, channels), keeping their
-	// last activity, and re-times their planned reminders to it.
-	PutUser(ctx context.Context, p PutUserParams) (remind.User, error)
-	// User returns a user known by a profile or by an action of theirs.
-	User(ctx context.Context, id string) (remind.User, error)
-	// SendDueReminders sends up to p.Limit planned reminders due at or
-	// before p.Now, earliest first, in one transaction: each lists the
-	// coupons still unused and not yet reminded of its lead, and is sent
-	// as one reminder.due event on the channel the policy picks, or is
-	// dropped (nothing left, daily cap reached), or is held back to the
-	// end of quiet hours p.Now falls in. Due holds the due times of those
-	// sent or dropped.
-	SendDueReminders(ctx context.Context, p DueParams) (Drained, error)
-
-	// Events returns the outbox after a cursor, in commit order.
+	// Events returns the outbox after a cursor, in commit order. It never
+	// skips a committed event: a later call never returns an event at or
+	// before a cursor an earlier call returned.
 	Events(ctx context.Context, p EventsParams) ([]Event, error)
 	// Stats reads the gauges the engine exports.
 	Stats(ctx context.Context, now time.Time) (Stats, error)
@@ -174,4 +162,48 @@ type Stats struct {
 	Outbox int64
 	// OpenOrders counts unpaid orders.
 	OpenOrders int64
+}
+
+// Delivery is what the outbox relay needs of a store beyond Store: each
+// sink's position, its dead letters, and pruning. A backend that keeps
+// delivery state implements it (store/sqlite does; PostgreSQL and MySQL
+// do not yet, so lapse on them serves the events feed but runs no relay).
+type Delivery interface {
+	Store
+	// PruneEvents deletes up to p.Limit of the oldest events, none after the
+	// cursor p.Through, and returns how many it deleted.
+	PruneEvents(ctx context.Context, p PruneParams) (int64, error)
+	// SinkState returns what is stored of the named sink; a sink never
+	// seen reads as the zero state.
+	SinkState(ctx context.Context, sink string) (SinkState, error)
+	// AdvanceSink records, in one transaction, a sink's progress: its new
+	// position, the events it gave up on and the dead letters a replay
+	// delivered.
+	AdvanceSink(ctx context.Context, p AdvanceSinkParams) error
+	// DeadLetters lists a sink's dead letters in feed order.
+	DeadLetters(ctx context.Context, p DeadLettersParams) ([]DeadLetter, error)
+	// ReplayDeadLetters queues every dead letter of the sink for
+	// redelivery and returns how many are queued.
+	ReplayDeadLetters(ctx context.Context, sink string) (int64, error)
+}
+
+// Reminders is what expiry reminders need of a store beyond Store: user
+// profiles and the reminder.due drain. A backend that plans reminders
+// implements it, and its Tx implements ReminderTx (store/sqlite does;
+// PostgreSQL and MySQL do not yet, so lapse on them sends no reminders).
+type Reminders interface {
+	Store
+	// PutUser sets a user's profile (timezone, channels), keeping their
+	// last activity, and re-times their planned reminders to it.
+	PutUser(ctx context.Context, p PutUserParams) (remind.User, error)
+	// User returns a user known by a profile or by an action of theirs.
+	User(ctx context.Context, id string) (remind.User, error)
+	// SendDueReminders sends up to p.Limit planned reminders due at or
+	// before p.Now, earliest first, in one transaction: each lists the
+	// coupons still unused and not yet reminded of its lead, and is sent
+	// as one reminder.due event on the channel the policy picks, or is
+	// dropped (nothing left, daily cap reached), or is held back to the
+	// end of quiet hours p.Now falls in. Due holds the due times of those
+	// sent or dropped.
+	SendDueReminders(ctx context.Context, p DueParams) (Drained, error)
 }

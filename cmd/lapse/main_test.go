@@ -10,12 +10,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/store/mysql/mysqltest"
+	"github.com/lapsehq/lapse/store/postgres"
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/store/sqlite"
 )
 
@@ -56,12 +62,66 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// start runs lapse serve on the database at db and waits until it is ready.
-func start(t *testing.T, db string, extra ...string) *server {
+// backend is a store the end-to-end tests run lapse on.
+type backend struct {
+	name string
+	// store returns the --store URL of a fresh, empty store for t.
+	store func(t *testing.T) string
+	// open opens the store at url without an engine, to read what a
+	// stopped lapse left there.
+	open func(url string) (store.Store, error)
+	// coupons and orders are how many the kill tests make due at once,
+	// and lead how long before they fall due they start making them:
+	// enough on a loaded machine. On PostgreSQL every write that records
+	// an event holds the feed's position lock until its commit has reached
+	// the disk, so they run one at a time: fewer, with more time.
+	coupons, orders int
+	lead            time.Duration
+}
+
+var backends = []backend{
+	{
+		name:  "sqlite",
+		store: func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "lapse.db") },
+		open: func(url string) (store.Store, error) {
+			return sqlite.Open(context.Background(), strings.TrimPrefix(url, "sqlite:"), sqlite.Options{})
+		},
+		coupons: 3000, orders: 2000, lead: 4 * time.Second,
+	},
+	{
+		name:  "postgres",
+		store: func(t *testing.T) string { return pgtest.SchemaURL(t) },
+		open: func(url string) (store.Store, error) {
+			return postgres.Open(context.Background(), url, postgres.Options{})
+		},
+		coupons: 1000, orders: 1000, lead: 15 * time.Second,
+	},
+	{
+		name:  "mysql",
+		store: func(t *testing.T) string { return mysqltest.FreshDB(t) },
+		open: func(url string) (store.Store, error) {
+			return mysql.Open(context.Background(), url, mysql.Options{})
+		},
+		coupons: 1000, orders: 1000, lead: 15 * time.Second,
+	},
+}
+
+// sqliteBackend is the backend of features only SQLite has (reminders).
+var sqliteBackend = backends[0]
+
+// onEach runs test once per backend, as a subtest named after it.
+func onEach(t *testing.T, test func(t *testing.T, be backend)) {
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) { test(t, be) })
+	}
+}
+
+// start runs lapse serve on the store at url and waits until it is ready.
+func start(t *testing.T, url string, extra ...string) *server {
 	t.Helper()
 	addr := freeAddr(t)
 	s := &server{base: "http://" + addr}
-	args := append([]string{"serve", "--listen", addr, "--store", "sqlite:" + db}, extra...)
+	args := append([]string{"serve", "--listen", addr, "--store", url}, extra...)
 	s.cmd = exec.Command(binary, args...)
 	s.cmd.Stderr = &s.log
 	if err := s.cmd.Start(); err != nil {
@@ -199,44 +259,53 @@ func checkAllExpiredOnce(t *testing.T, s *server, cs []couponJSON) {
 	}
 }
 
-// countEvents counts the events of a type in the database file of a
-// stopped lapse, without starting an engine on it.
-func countEvents(t *testing.T, db, typ string) int {
+// countEvents counts the events of a type in the store of a stopped
+// lapse, without starting an engine on it.
+func countEvents(t *testing.T, be backend, url, typ string) int {
+	t.Helper()
+	st, err := be.open(url)
+	if err != nil {
+		t.Fatalf("open %s store: %v", be.name, err)
+	}
+	defer st.Close()
+	n := 0
+	for _, e := range outboxtest.Feed(t, st) {
+		if e.Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
+// openDB opens the SQLite file of a stopped lapse, without starting an
+// engine on it. The caller closes it.
+func openDB(t *testing.T, db string) *sqlite.Store {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), db, sqlite.Options{})
 	if err != nil {
 		t.Fatalf("open %s: %v", db, err)
 	}
+	return st
+}
+
+// feedOf reads the whole outbox of the SQLite file of a stopped lapse.
+func feedOf(t *testing.T, db string) []store.Event {
+	t.Helper()
+	st := openDB(t, db)
 	defer st.Close()
-	n := 0
-	var after int64
-	for {
-		evs, err := st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
-		if err != nil {
-			t.Fatalf("events: %v", err)
-		}
-		if len(evs) == 0 {
-			return n
-		}
-		for _, e := range evs {
-			if e.Type == typ {
-				n++
-			}
-		}
-		after = evs[len(evs)-1].Seq
-	}
+	return outboxtest.Feed(t, st)
 }
 
 // killMidway kills s with SIGKILL and fails the test unless fewer than n
 // events of typ were written by then: a kill after the work is done tests
 // nothing.
-func (s *server) killMidway(t *testing.T, db, typ string, n int) {
+func (s *server) killMidway(t *testing.T, be backend, db, typ string, n int) {
 	t.Helper()
 	if err := s.cmd.Process.Kill(); err != nil {
 		t.Fatalf("SIGKILL: %v", err)
 	}
 	s.cmd.Wait()
-	k := countEvents(t, db, typ)
+	k := countEvents(t, be, db, typ)
 	if k == n {
 		t.Fatalf("the kill came after all %d %s events were written: nothing was tested", n, typ)
 	}
@@ -274,8 +343,10 @@ func waitExpired(t *testing.T, s *server, n int) {
 
 // TestGracefulStopLosesNothing stops lapse with SIGTERM before its coupons
 // are due; it must exit 0, and a later start must expire all of them.
-func TestGracefulStopLosesNothing(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "lapse.db")
+func TestGracefulStopLosesNothing(t *testing.T) { onEach(t, testGracefulStop) }
+
+func testGracefulStop(t *testing.T, be backend) {
+	db := be.store(t)
 	s := start(t, db)
 	_, cs := s.seed(t, 100, time.Now().Add(1500*time.Millisecond))
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -293,10 +364,12 @@ func TestGracefulStopLosesNothing(t *testing.T) {
 // TestKill9MidStormLosesNothing kills lapse with SIGKILL while it drains a
 // storm of coupons due in the same instant, in small batches; after a
 // restart every coupon is expired exactly once.
-func TestKill9MidStormLosesNothing(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "lapse.db")
+func TestKill9MidStormLosesNothing(t *testing.T) { onEach(t, testKill9MidStorm) }
+
+func testKill9MidStorm(t *testing.T, be backend) {
+	db := be.store(t)
 	s := start(t, db, "--batch-size", "5")
-	_, cs := s.seed(t, 3000, time.Now().Add(4*time.Second))
+	_, cs := s.seed(t, be.coupons, time.Now().Add(be.lead))
 	cursor := s.cursor(t)
 	for { // until the engine has stored its first expiry
 		var page struct{ Events []eventJSON }
@@ -306,22 +379,25 @@ func TestKill9MidStormLosesNothing(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	s.killMidway(t, db, store.EventCouponExpired, len(cs))
+	s.killMidway(t, be, db, store.EventCouponExpired, len(cs))
 	s2 := start(t, db)
 	waitExpired(t, s2, len(cs))
 	checkAllExpiredOnce(t, s2, cs)
 }
 
-// TestKill9OrdersCloseOnce kills lapse while it closes 2,000 unpaid orders
+// TestKill9OrdersCloseOnce kills lapse while it closes a storm of unpaid orders
 // that fall due in the same instant; after a restart every order is closed
 // on timeout exactly once, none before its deadline, and the stock is back
 // to what was set.
-func TestKill9OrdersCloseOnce(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "lapse.db")
+func TestKill9OrdersCloseOnce(t *testing.T) { onEach(t, testKill9OrdersClose) }
+
+func testKill9OrdersClose(t *testing.T, be backend) {
+	db := be.store(t)
 	s := start(t, db, "--batch-size", "5")
-	const n, stock = 2000, 100000
+	const stock = 100000
+	n := be.orders
 	s.call(t, "PUT", "/v1/skus/tea", map[string]int{"stock": stock}, nil, http.StatusOK)
-	deadline := time.Now().Add(4 * time.Second).UTC()
+	deadline := time.Now().Add(be.lead).UTC()
 	ids := make([]string, n)
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -345,7 +421,7 @@ func TestKill9OrdersCloseOnce(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	s.killMidway(t, db, store.EventOrderClosed, n)
+	s.killMidway(t, be, db, store.EventOrderClosed, n)
 	s2 := start(t, db)
 	var sku struct{ Available, Reserved, Sold int }
 	for range 400 {

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -65,7 +67,7 @@ func waitReminders(t *testing.T, s *server, n int) map[string]reminderEvent {
 // three each, one of them redeems one; about 5s later there are exactly
 // five reminder.due events, each listing its user's unused coupons.
 func TestRemindersAsANewUser(t *testing.T) {
-	s := start(t, t.TempDir()+"/lapse.db")
+	s := start(t, sqliteBackend.store(t))
 	var tpl struct{ ID string }
 	s.call(t, "POST", "/v1/templates", map[string]any{
 		"name": "¥5 off", "value": 500, "validity": map[string]any{"duration": "10s"}, "reminders": []string{"5s"},
@@ -110,7 +112,7 @@ func TestRemindersAsANewUser(t *testing.T) {
 // reminders due in the same instant, in small batches; after a restart
 // every user has been reminded exactly once.
 func TestKill9RemindersSendOnce(t *testing.T) {
-	db := t.TempDir() + "/lapse.db"
+	db := sqliteBackend.store(t)
 	s := start(t, db, "--batch-size", "5")
 	const n = 1500
 	endsAt := time.Now().Add(20 * time.Second)
@@ -131,7 +133,7 @@ func TestKill9RemindersSendOnce(t *testing.T) {
 		t.Fatalf("seeding outlasted the crossing: nothing was tested")
 	}
 	waitReminders(t, s, 1)
-	s.killMidway(t, db, store.EventReminderDue, n)
+	s.killMidway(t, sqliteBackend, db, store.EventReminderDue, n)
 	s2 := start(t, db)
 	got := waitReminders(t, s2, n)
 	for user, r := range got {
@@ -139,4 +141,27 @@ func TestKill9RemindersSendOnce(t *testing.T) {
 			t.Fatalf("%s: got %d coupons, want 1", user, len(r.Data.Coupons))
 		}
 	}
+}
+
+// TestRemindersOffWithoutTheCapability runs lapse, with a reminder flag,
+// on each store that plans no reminders: it serves, logs that reminders
+// are off and answers the users endpoints 501.
+func TestRemindersOffWithoutTheCapability(t *testing.T) {
+	onEach(t, func(t *testing.T, be backend) {
+		if be.name == sqliteBackend.name {
+			t.Skip("sqlite plans reminders: TestRemindersAsANewUser")
+		}
+		s := start(t, be.store(t), "--reminders", "24h")
+		s.call(t, "PUT", "/v1/users/u1", map[string]string{"timezone": "UTC"}, nil, http.StatusNotImplemented)
+		s.call(t, "GET", "/v1/users/u1", nil, nil, http.StatusNotImplemented)
+		if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatalf("SIGTERM: %v", err)
+		}
+		if err := s.cmd.Wait(); err != nil {
+			t.Fatalf("exit after SIGTERM: %v; log:\n%s", err, s.log.String())
+		}
+		if !strings.Contains(s.log.String(), "reminders are off") {
+			t.Fatalf("log does not say reminders are off:\n%s", s.log.String())
+		}
+	})
 }

@@ -35,15 +35,7 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 		if err := rows.Err(); err != nil {
 			return d, err
 		}
-		perTemplate := map[string]int64{}
-		for _, c := range expired {
-			if err := t.event(store.CouponEvent(c, store.EventCouponExpired, coupon.Unused, store.ReasonExpiry, "", p.Now)); err != nil {
-				return d, err
-			}
-			perTemplate[c.TemplateID]++
-			d.Due = append(d.Due, c.ExpiresAt)
-		}
-		if err := t.moveCounts(perTemplate, coupon.Unused, coupon.Expired); err != nil {
+		if d.Due, err = store.ExpiredIn(t, expired, p.Now); err != nil {
 			return d, err
 		}
 		d.Next, err = t.next("NextExpiry")
@@ -73,29 +65,12 @@ func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drai
 		if err := rows.Err(); err != nil {
 			return d, err
 		}
-		for _, c := range locked {
-			tp := store.TransitionParams{CouponID: c.ID, Action: coupon.Release, Reason: store.ReasonLockTTL, Now: p.Now}
-			if _, err := t.transition(c, tp); err != nil {
-				return d, err
-			}
-			d.Due = append(d.Due, c.LockedUntil)
+		if d.Due, err = store.ReleaseIn(t, locked, p.Now); err != nil {
+			return d, err
 		}
 		d.Next, err = t.next("NextRelease")
 		return d, err
 	})
-}
-
-// moveCounts moves n coupons per template from one state's count to another's.
-func (t *tx) moveCounts(perTemplate map[string]int64, from, to coupon.State) error {
-	for id, n := range perTemplate {
-		if err := t.count(id, from.String(), -n); err != nil {
-			return err
-		}
-		if err := t.count(id, to.String(), n); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // next reads the earliest pending due time with the named query.

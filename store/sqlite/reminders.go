@@ -3,6 +3,7 @@ package sqlite
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -16,11 +17,21 @@ const (
 	reminderDropped = "dropped"
 )
 
-// planReminders plans c's reminder for each lead whose crossing
+var _ store.ReminderTx = (*tx)(nil)
+
+// Plan plans c's reminders, one for each lead of tp whose crossing
 // (expires_at - lead) is still ahead at now. fresh says c was just issued:
 // a coupon back to unused skips the leads it is still planned in or was
 // reminded of already.
-func (t *tx) planReminders(c coupon.Coupon, leads []time.Duration, u remind.User, now time.Time, fresh bool) error {
+func (t *tx) Plan(c coupon.Coupon, tp coupon.Template, fresh bool, now time.Time) error {
+	leads := t.policy.LeadsFor(tp.Reminders)
+	if len(leads) == 0 {
+		return nil
+	}
+	u, err := t.user(c.UserID)
+	if err != nil {
+		return err
+	}
 	for i, lead := range leads {
 		x := c.ExpiresAt.Add(-lead)
 		if !x.After(now) {
@@ -61,7 +72,7 @@ func (t *tx) joinReminder(u remind.User, lead time.Duration, x, now time.Time) (
 			return 0, err
 		}
 		t.reminders.Planned++
-		return id, t.timer(store.TimerRemind, due)
+		return id, t.Timer(store.TimerRemind, due)
 	}
 	switch {
 	case err != nil || (ms(x) >= first && ms(x) <= last):
@@ -81,38 +92,12 @@ func (t *tx) setSpan(id int64, first, last, due, was time.Time) error {
 	if due.Equal(was) {
 		return nil
 	}
-	return t.timer(store.TimerRemind, due)
+	return t.Timer(store.TimerRemind, due)
 }
 
-// remindersOn keeps a coupon's reminders in step with the state it just
-// moved to: planned again when it comes back to unused, taken out of its
-// reminders when voided. Other states are sorted out when a reminder is
-// sent.
-func (t *tx) remindersOn(c coupon.Coupon, now time.Time) error {
-	switch c.Status {
-	case coupon.Unused:
-		tp, err := scanTemplate(t.queryRow("GetTemplate", c.TemplateID))
-		if err != nil {
-			return err
-		}
-		leads := t.policy.LeadsFor(tp.Reminders)
-		if len(leads) == 0 {
-			return nil
-		}
-		u, err := t.user(c.UserID)
-		if err != nil {
-			return err
-		}
-		return t.planReminders(c, leads, u, now, false)
-	case coupon.Voided:
-		return t.unplanReminders(c.ID, now)
-	}
-	return nil
-}
-
-// unplanReminders takes a coupon out of its planned reminders and re-spans
-// each; one left empty is dropped.
-func (t *tx) unplanReminders(couponID string, now time.Time) error {
+// Unplan takes a coupon out of its planned reminders and re-spans each;
+// one left empty is dropped.
+func (t *tx) Unplan(couponID string, now time.Time) error {
 	rows, err := t.query("CouponReminders", couponID)
 	if err != nil {
 		return err
@@ -187,7 +172,7 @@ func (t *tx) retimeReminders(u remind.User, now time.Time) error {
 		if _, err := t.exec("SetReminderDue", ms(due), p.id); err != nil {
 			return err
 		}
-		if err := t.timer(store.TimerRemind, due); err != nil {
+		if err := t.Timer(store.TimerRemind, due); err != nil {
 			return err
 		}
 	}
@@ -199,8 +184,11 @@ func (t *tx) retimeReminders(u remind.User, now time.Time) error {
 // left out of it by reason.
 func (t *tx) finishReminder(id int64, status string, channel remind.Channel, reason string, leftOut map[string]int, now time.Time) error {
 	ok, err := t.execOne("FinishReminder", id, status, nullString(string(channel)), nullString(reason), ms(now))
-	if err != nil || !ok {
-		return orErr(err, errNoRow)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("finish reminder %d: no longer planned", id)
 	}
 	if _, err := t.exec("DeleteReminderItems", id); err != nil {
 		return err

@@ -75,7 +75,7 @@ func (t *tx) sendReminder(r dueReminder, now time.Time) (done bool, err error) {
 		if _, err := t.exec("SetReminderDue", ms(due), r.id); err != nil {
 			return false, err
 		}
-		return false, t.timer(store.TimerRemind, due)
+		return false, t.Timer(store.TimerRemind, due)
 	}
 	start, end := remind.Day(now, u)
 	var sent int
@@ -94,7 +94,7 @@ func (t *tx) sendReminder(r dueReminder, now time.Time) (done bool, err error) {
 	}
 	ch := t.policy.Channel(u, total, now)
 	data := store.ReminderEventData{UserID: u.ID, Channel: string(ch), Lead: store.FormatDuration(r.lead), ExpiringSoon: soon, Coupons: kept}
-	if err := t.event(store.ReminderEvent(data, now)); err != nil {
+	if err := t.Event(store.ReminderEvent(data, now)); err != nil {
 		return false, err
 	}
 	return true, t.finishReminder(r.id, reminderSent, ch, "", leftOut, now)

@@ -28,20 +28,12 @@ var dialect = sqlfile.Dialect{
 
 // Options tune a Store. The zero value works.
 type Options struct {
-	// OnTimer, if set, is called after each commit with every group timer
-	// the transaction wrote, so an in-process wheel learns of near work
-	// without polling.
-	OnTimer func(store.Timer)
-	// OnEvents, if set, is called after each commit with the events the
-	// transaction wrote (for counters, and to wake the outbox relay).
-	OnEvents func([]store.Event)
+	// Hooks hear of every commit.
+	Hooks store.Hooks
 	// ReadConns bounds the read pool; 0 means 4.
 	ReadConns int
 	// Remind is the reminder policy; nil means remind.Default().
 	Remind *remind.Config
-	// OnReminders, if set, is called after each commit that planned, sent
-	// or dropped reminders, with what it did (for metrics).
-	OnReminders func(store.ReminderCounts)
 }
 
 // Store is the SQLite backend of store.Store.
@@ -49,11 +41,14 @@ type Store struct {
 	w, r       *sql.DB
 	stmts      map[string]*sql.Stmt // every query, prepared on the writer
 	opts       Options
-	migrations int
+	migrations []sqlfile.Migration
 	remind     remind.Config
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Delivery  = (*Store)(nil)
+	_ store.Reminders = (*Store)(nil)
+)
 
 // Open opens (creating if needed) the database file at path and brings its
 // schema up to date.
@@ -81,7 +76,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
 	r.SetMaxOpenConns(orDefault(opts.ReadConns, 4))
-	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, opts: opts, migrations: len(ms), remind: remind.Default()}
+	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, opts: opts, migrations: ms, remind: remind.Default()}
 	if opts.Remind != nil {
 		s.remind = *opts.Remind
 	}
@@ -116,12 +111,12 @@ func (s *Store) Ready(ctx context.Context) error {
 	if err := s.r.PingContext(ctx); err != nil {
 		return err
 	}
-	v, err := sqlfile.Version(ctx, s.w)
+	pending, err := sqlfile.Pending(ctx, s.w, s.migrations)
 	if err != nil {
 		return err
 	}
-	if v != s.migrations {
-		return fmt.Errorf("sqlite: schema at version %d, want %d", v, s.migrations)
+	if len(pending) > 0 {
+		return fmt.Errorf("sqlite: migration %s not applied", pending[0].Name)
 	}
 	return nil
 }

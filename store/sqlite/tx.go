@@ -5,12 +5,16 @@ import (
 	"database/sql"
 	"time"
 
+	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 )
 
-// tx is one write transaction: it remembers the group timers it wrote so
-// they can be announced once it commits.
+// tx is one write transaction, the store.Tx the shared transitions run
+// in: it remembers the group timers and events it wrote so they can be
+// announced once it commits.
+var _ store.Tx = (*tx)(nil)
+
 type tx struct {
 	sql    *sql.Tx
 	ctx    context.Context
@@ -53,8 +57,8 @@ func (t *tx) query(name string, args ...any) (*sql.Rows, error) {
 	return t.stmt(name).QueryContext(t.ctx, args...)
 }
 
-// timer makes sure the group timer for kind at due exists.
-func (t *tx) timer(kind store.TimerKind, due time.Time) error {
+// Timer makes sure the group timer for kind at due exists.
+func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
 	tm := store.Timer{Kind: kind, Due: store.BucketOf(due)}
 	if _, err := t.exec("InsertTimer", ms(tm.Due), string(kind)); err != nil {
 		return err
@@ -63,7 +67,8 @@ func (t *tx) timer(kind store.TimerKind, due time.Time) error {
 	return nil
 }
 
-func (t *tx) event(e store.Event) error {
+// Event adds e to the outbox.
+func (t *tx) Event(e store.Event) error {
 	if _, err := t.exec("InsertEvent", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data)); err != nil {
 		return err
 	}
@@ -71,9 +76,8 @@ func (t *tx) event(e store.Event) error {
 	return nil
 }
 
-// eventOnce writes an event whose ID is derived from what it records, so
-// a retry that writes it again changes nothing.
-func (t *tx) eventOnce(e store.Event) error {
+// EventOnce adds e to the outbox unless an event with its ID is there.
+func (t *tx) EventOnce(e store.Event) error {
 	ok, err := t.execOne("InsertEventOnce", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data))
 	if ok {
 		t.events = append(t.events, e)
@@ -81,9 +85,9 @@ func (t *tx) eventOnce(e store.Event) error {
 	return err
 }
 
-// count moves n coupons of a template into status (n < 0: out of it).
-func (t *tx) count(templateID, status string, n int64) error {
-	_, err := t.exec("AddCount", templateID, status, n)
+// Count moves n coupons of a template into st (n < 0: out of it).
+func (t *tx) Count(templateID string, st coupon.State, n int64) error {
+	_, err := t.exec("AddCount", templateID, st.String(), n)
 	return err
 }
 
@@ -120,16 +124,9 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 	if err := sqlTx.Commit(); err != nil {
 		return zero, err
 	}
-	if s.opts.OnTimer != nil {
-		for _, tm := range t.timers {
-			s.opts.OnTimer(tm)
-		}
-	}
-	if s.opts.OnEvents != nil && len(t.events) > 0 {
-		s.opts.OnEvents(t.events)
-	}
-	if s.opts.OnReminders != nil && t.reminders.Any() {
-		s.opts.OnReminders(t.reminders)
+	s.opts.Hooks.Committed(t.timers, t.events)
+	if h := s.opts.Hooks.OnReminders; h != nil && t.reminders.Any() {
+		h(t.reminders)
 	}
 	return res, nil
 }

@@ -32,9 +32,10 @@ func (s *Store) User(ctx context.Context, id string) (remind.User, error) {
 	return u, interpret(err)
 }
 
-// touch records that user acted at now and returns them.
-func (t *tx) touch(user string, now time.Time) (remind.User, error) {
-	return scanUser(t.queryRow("TouchUser", user, ms(now)))
+// Touch records that user acted at now.
+func (t *tx) Touch(user string, now time.Time) error {
+	_, err := scanUser(t.queryRow("TouchUser", user, ms(now)))
+	return err
 }
 
 // user returns a user as the reminder policy sees them: one lapse has not

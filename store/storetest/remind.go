@@ -54,7 +54,7 @@ type reminder struct {
 func (f *fixture) sendAt(now time.Time) []reminder {
 	f.t.Helper()
 	cursor := f.cursor()
-	if _, err := f.s.SendDueReminders(f.ctx, store.DueParams{Now: now, Limit: 100}); err != nil {
+	if _, err := f.reminders().SendDueReminders(f.ctx, store.DueParams{Now: now, Limit: 100}); err != nil {
 		f.t.Fatalf("SendDueReminders(%s): %v", fmtTime(now), err)
 	}
 	return f.remindersAfter(cursor)
@@ -128,7 +128,7 @@ func (f *fixture) wantOne(what string, got []reminder, user string, ch remind.Ch
 // putUser sets a user's profile at t0.
 func (f *fixture) putUser(id, zone string, channels ...remind.Channel) remind.User {
 	f.t.Helper()
-	u, err := f.s.PutUser(f.ctx, store.PutUserParams{User: remind.User{ID: id, Timezone: zone, Channels: channels}, Now: t0})
+	u, err := f.reminders().PutUser(f.ctx, store.PutUserParams{User: remind.User{ID: id, Timezone: zone, Channels: channels}, Now: t0})
 	if err != nil {
 		f.t.Fatalf("PutUser(%s): %v", id, err)
 	}
@@ -207,7 +207,7 @@ func testRemindUsedJustBefore(t *testing.T, open opener) {
 	f.do(c1.ID, act(coupon.Redeem, "o1", due.Add(-time.Second)))
 	f.do(only.ID, act(coupon.Redeem, "o2", due.Add(-time.Second)))
 	f.wantOne("u's reminder", f.sendAt(due), "u", remind.InApp, "24h", true, c2)
-	if d, err := f.s.SendDueReminders(f.ctx, store.DueParams{Now: due.Add(time.Hour), Limit: 100}); err != nil || !d.Next.IsZero() {
+	if d, err := f.reminders().SendDueReminders(f.ctx, store.DueParams{Now: due.Add(time.Hour), Limit: 100}); err != nil || !d.Next.IsZero() {
 		f.t.Fatalf("after v's empty reminder: got next %s (%v), want nothing pending", fmtTime(d.Next), err)
 	}
 	if got := len(f.remindersAfter(0)); got != 1 {
@@ -223,7 +223,7 @@ func testRemindDuplicateTriggers(t *testing.T, open opener) {
 	c := f.claim(tp.ID, "d", t0)
 	due := t0.Add(24 * time.Hour)
 	errs := race(func(i int) error {
-		_, err := f.s.SendDueReminders(f.ctx, store.DueParams{Now: due.Add(time.Duration(i) * time.Millisecond), Limit: 100})
+		_, err := f.reminders().SendDueReminders(f.ctx, store.DueParams{Now: due.Add(time.Duration(i) * time.Millisecond), Limit: 100})
 		return err
 	})
 	f.wantRace("racing triggers", errs, racers, nil)

@@ -47,11 +47,12 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Timers", timerTests},
 		{"UserCoupons", walletTests},
 		{"Events", eventTests},
+		{"Sinks", sinkTests},
 		{"Idempotency", idempotencyTests},
 		{"Stats", statsTests},
 		{"Orders", orderTests},
-		{"Users", userTests},
-		{"Reminders", remindTests},
+		{"Users", needReminders(userTests)},
+		{"Reminders", needReminders(remindTests)},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -1,0 +1,25 @@
+-- name: CountUserTemplate
+SELECT count(*) FROM coupons WHERE user_id = ? AND template_id = ?;
+
+-- name: InsertCoupon
+INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, updated_at, version)
+VALUES (?, ?, ?, 'unused', ?, ?, ?, 1);
+
+-- name: GetCoupon
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id = ?;
+
+-- name: UserCoupons
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE user_id = ? ORDER BY claimed_at, id;
+
+-- name: CompareAndSet
+-- The guarded transition: it changes nothing unless the coupon is still
+-- in the state and version the decision was made on.
+UPDATE coupons SET status = ?, order_id = ?, locked_until = ?, updated_at = ?, version = version + 1
+WHERE id = ? AND status = ? AND version = ?;
+
+-- name: LockCoupon
+-- A coupon a transition decides on: held until the transaction ends.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id = ? FOR UPDATE;
