@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -38,6 +39,10 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--store", "oracle://x"}, "unsupported store"},
 		{[]string{"--payment-check-url", "ftp://x", "--store", "sqlite:" + t.TempDir() + "/a.db"}, "payment check URL"},
 		{[]string{"--nope"}, "flag provided but not defined"},
+		{[]string{"--quiet-hours", "late"}, "quiet hours"},
+		{[]string{"--reminders", "24h,-1h"}, "lead time"},
+		{[]string{"--reminder-window", "-1h"}, "reminder window"},
+		{[]string{"--daily-cap", "-2"}, "daily cap"},
 	}
 	for _, c := range cases {
 		var out bytes.Buffer
@@ -72,6 +77,25 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	}
 }
 
+// syncBuffer is a bytes.Buffer safe to write from the server while the
+// test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // TestServeStopsOnCancel serves on a free port until its context is
 // cancelled, once it serves, then must return nil.
 func TestServeStopsOnCancel(t *testing.T) {
@@ -82,10 +106,10 @@ func TestServeStopsOnCancel(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	var out bytes.Buffer
+	out := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(ctx, []string{"serve", "--listen", addr, "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, &out, &out)
+		done <- Run(ctx, []string{"serve", "--listen", addr, "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, out, out)
 	}()
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {

@@ -78,6 +78,9 @@ func New(cfg Config) *Engine {
 		store.TimerRelease: cfg.Store.ReleaseLocks,
 		store.TimerClose:   cfg.Store.CloseDueOrders,
 	}
+	if r, ok := cfg.Store.(store.Reminders); ok {
+		e.drains[store.TimerRemind] = r.SendDueReminders
+	}
 	if cfg.Payments != nil {
 		e.drains[store.TimerClose] = e.closeCheckingPayments
 	}

@@ -124,8 +124,11 @@ func answerDown(w http.ResponseWriter, _ *http.Request) {
 // answerAfter answers paid, but only after d.
 func answerAfter(d time.Duration) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(d)
-		answerPaid(w, r)
+		select {
+		case <-time.After(d):
+			answerPaid(w, r)
+		case <-r.Context().Done(): // the caller gave up
+		}
 	}
 }
 

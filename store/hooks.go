@@ -14,6 +14,10 @@ type Hooks struct {
 	// come with their ID, type, subject and time but without Data: read
 	// the outbox for it.
 	OnEvents func([]Event)
+	// OnReminders, if set, is called after each commit that planned, sent
+	// or dropped reminders, with what it did (for metrics); only a backend
+	// that implements Reminders calls it.
+	OnReminders func(ReminderCounts)
 }
 
 // Committed calls the hooks for one committed transaction.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/remind"
 )
 
 // ClaimIn issues one coupon of p.TemplateID to p.UserID in t.
@@ -36,6 +37,14 @@ func ClaimIn(t Tx, p ClaimParams) (coupon.Coupon, error) {
 	if err := t.Count(c.TemplateID, coupon.Unused, 1); err != nil {
 		return c, err
 	}
+	if err := touch(t, p.UserID, p.Now); err != nil {
+		return c, err
+	}
+	if rt, ok := t.(ReminderTx); ok {
+		if err := rt.Plan(c, tp, true, p.Now); err != nil {
+			return c, err
+		}
+	}
 	return c, t.Timer(TimerExpire, c.ExpiresAt)
 }
 
@@ -58,7 +67,11 @@ func TransitionIn(t Tx, p TransitionParams) (coupon.Coupon, error) {
 	if err != nil {
 		return c, err
 	}
-	return transition(t, c, p)
+	next, err := transition(t, c, p)
+	if err == nil && remind.ByUser(p.Action) {
+		err = touch(t, c.UserID, p.Now)
+	}
+	return next, err
 }
 
 // transition moves c, as read in t, as p asks: decided by the coupon
@@ -80,6 +93,9 @@ func transition(t Tx, c coupon.Coupon, p TransitionParams) (coupon.Coupon, error
 		err = t.Timer(TimerRelease, next.LockedUntil)
 	case coupon.Unused:
 		err = t.Timer(TimerExpire, next.ExpiresAt)
+	}
+	if err == nil {
+		err = replan(t, next, p.Now)
 	}
 	if err != nil {
 		return c, err

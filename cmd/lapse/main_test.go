@@ -110,6 +110,9 @@ var backends = []backend{
 	},
 }
 
+// sqliteBackend is the backend of features only SQLite has (reminders).
+var sqliteBackend = backends[0]
+
 // onEach runs test once per backend, as a subtest named after it.
 func onEach(t *testing.T, test func(t *testing.T, be backend)) {
 	for _, be := range backends {
@@ -313,6 +316,22 @@ func feedOf(t *testing.T, db string) []store.Event {
 	return outboxtest.Feed(t, st)
 }
 
+// killMidway kills s with SIGKILL and fails the test unless fewer than n
+// events of typ were written by then: a kill after the work is done tests
+// nothing.
+func (s *server) killMidway(t *testing.T, be backend, db, typ string, n int) {
+	t.Helper()
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatalf("SIGKILL: %v", err)
+	}
+	s.cmd.Wait()
+	k := countEvents(t, be, db, typ)
+	if k == n {
+		t.Fatalf("the kill came after all %d %s events were written: nothing was tested", n, typ)
+	}
+	t.Logf("killed with %d of %d %s events written", k, n, typ)
+}
+
 // cursor returns the feed's cursor after its newest event.
 func (s *server) cursor(t *testing.T) string {
 	t.Helper()
@@ -377,15 +396,7 @@ func testKill9MidStorm(t *testing.T, be backend) {
 		s.call(t, "GET", "/v1/events?limit=1&after="+cursor, nil, &page, http.StatusOK)
 		return len(page.Events) > 0
 	})
-	if err := s.cmd.Process.Kill(); err != nil {
-		t.Fatalf("SIGKILL: %v", err)
-	}
-	s.cmd.Wait()
-	if n := countEvents(t, be, db, store.EventCouponExpired); n == len(cs) {
-		t.Fatalf("the kill came after the storm had drained (%d of %d): nothing was tested", n, len(cs))
-	} else {
-		t.Logf("killed with %d of %d coupons expired", n, len(cs))
-	}
+	s.killMidway(t, be, db, store.EventCouponExpired, len(cs))
 	s2 := start(t, db)
 	waitExpired(t, s2, len(cs))
 	checkAllExpiredOnce(t, s2, cs)
@@ -424,15 +435,7 @@ func testKill9OrdersClose(t *testing.T, be backend) {
 		s.call(t, "GET", "/v1/orders/"+ids[0], nil, &o, http.StatusOK)
 		return o.Status == "closed"
 	})
-	if err := s.cmd.Process.Kill(); err != nil {
-		t.Fatalf("SIGKILL: %v", err)
-	}
-	s.cmd.Wait()
-	if k := countEvents(t, be, db, store.EventOrderClosed); k == n {
-		t.Fatalf("the kill came after every order had closed: nothing was tested")
-	} else {
-		t.Logf("killed with %d of %d orders closed", k, n)
-	}
+	s.killMidway(t, be, db, store.EventOrderClosed, n)
 	s2 := start(t, db)
 	var sku struct{ Available, Reserved, Sold int }
 	for range 400 {

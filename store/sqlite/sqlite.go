@@ -11,6 +11,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
@@ -31,6 +32,8 @@ type Options struct {
 	Hooks store.Hooks
 	// ReadConns bounds the read pool; 0 means 4.
 	ReadConns int
+	// Remind is the reminder policy; nil means remind.Default().
+	Remind *remind.Config
 }
 
 // Store is the SQLite backend of store.Store.
@@ -41,9 +44,13 @@ type Store struct {
 	ckpt       *checkpointer
 	opts       Options
 	migrations []sqlfile.Migration
+	remind     remind.Config
 }
 
-var _ store.Delivery = (*Store)(nil)
+var (
+	_ store.Delivery  = (*Store)(nil)
+	_ store.Reminders = (*Store)(nil)
+)
 
 // writerCacheKiB is the page cache of the writer connection. Bulk
 // issuance and drains touch index pages all over (the users' index is in
@@ -83,7 +90,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		r.Close()
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
-	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, gate: newGate(), ckpt: ckpt, opts: opts, migrations: ms}
+	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, gate: newGate(), ckpt: ckpt, opts: opts, migrations: ms, remind: remind.Default()}
+	if opts.Remind != nil {
+		s.remind = *opts.Remind
+	}
 	for name, text := range queries {
 		st, err := w.PrepareContext(ctx, text)
 		if err != nil {

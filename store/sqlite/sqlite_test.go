@@ -19,7 +19,7 @@ import (
 var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 
 // open opens a store on a new file in t's temp dir, closed when t ends.
-func open(t *testing.T, path string, opts sqlite.Options) *sqlite.Store {
+func open(t testing.TB, path string, opts sqlite.Options) *sqlite.Store {
 	t.Helper()
 	s, err := sqlite.Open(t.Context(), path, opts)
 	if err != nil {
@@ -33,7 +33,7 @@ func open(t *testing.T, path string, opts sqlite.Options) *sqlite.Store {
 	return s
 }
 
-func tempPath(t *testing.T) string { return filepath.Join(t.TempDir(), "lapse.db") }
+func tempPath(t testing.TB) string { return filepath.Join(t.TempDir(), "lapse.db") }
 
 func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store {
@@ -42,7 +42,7 @@ func TestStore(t *testing.T) {
 }
 
 // template creates a 24h template claimable from a day before t0.
-func template(t *testing.T, s store.Store, edit func(*coupon.Template)) coupon.Template {
+func template(t testing.TB, s store.Store, edit func(*coupon.Template)) coupon.Template {
 	t.Helper()
 	tp := coupon.Template{Name: "t", Value: 100, StartsAt: t0.Add(-24 * time.Hour), Duration: 24 * time.Hour}
 	if edit != nil {
@@ -148,10 +148,14 @@ func TestQueryPlans(t *testing.T) {
 		{"CountDueUnused", []any{now, "tpl_x"}, []string{"coupons_due"}},
 		{"LocksDue", []any{now, 1000}, []string{"coupons_lock_due"}},
 		{"NextRelease", nil, []string{"coupons_lock_due"}},
-		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due"}},
+		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due", "reminders_due"}},
 		{"ExistingCoupons", []any{`["cpn_1"]`}, []string{"sqlite_autoindex_coupons_1"}},
 		{"InsertExpiredEvents", []any{"0123456789", now, `[1,2]`}, nil},
 		{"HeldCounts", []any{`["u1","u2"]`, "tpl_x"}, []string{"coupons_user"}},
+		{"RemindersDue", []any{now, 1000}, []string{"reminders_due"}},
+		{"NextReminder", nil, []string{"reminders_due"}},
+		{"JoinableReminder", []any{"u", 3600000, now, now}, []string{"reminders_user"}},
+		{"SentToday", []any{"u", now, now}, []string{"reminders_sent"}},
 	}
 	for _, c := range cases {
 		rows, err := db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+sqlite.QueryText(c.query), c.args...)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -20,6 +21,10 @@ type tx struct {
 	stmts  map[string]*sql.Stmt
 	timers []store.Timer
 	events []store.Event
+	// policy and reminders: the reminder policy, and what the transaction
+	// did to reminders.
+	policy    *remind.Config
+	reminders store.ReminderCounts
 }
 
 func (t *tx) stmt(name string) *sql.Stmt {
@@ -130,7 +135,7 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, er
 		return zero, err
 	}
 	defer sqlTx.Rollback()
-	t := &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts}
+	t := &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts, policy: &s.remind}
 	res, err := fn(t)
 	if err != nil {
 		return zero, interpret(err)
@@ -140,6 +145,9 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, er
 	}
 	s.ckpt.committed()
 	s.opts.Hooks.Committed(t.timers, t.events)
+	if h := s.opts.Hooks.OnReminders; h != nil && t.reminders.Any() {
+		h(t.reminders)
+	}
 	return res, nil
 }
 

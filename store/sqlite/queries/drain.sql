@@ -35,4 +35,5 @@ SELECT locked_until FROM coupons WHERE status = 'locked' ORDER BY locked_until L
 -- name: DueBacklog
 SELECT (SELECT count(*) FROM coupons WHERE status = 'unused' AND expires_at <= ?1)
      + (SELECT count(*) FROM coupons WHERE status = 'locked' AND locked_until <= ?1)
-     + (SELECT count(*) FROM orders WHERE status = 'unpaid' AND deadline <= ?1);
+     + (SELECT count(*) FROM orders WHERE status = 'unpaid' AND deadline <= ?1)
+     + (SELECT count(*) FROM reminders WHERE status = 'planned' AND due_at <= ?1);
