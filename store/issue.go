@@ -206,6 +206,9 @@ func issueIn(t Tx, b issueBatch, busy func() bool) (IssueStep, error) {
 			if err := t.InsertClaimed(cs); err != nil {
 				return out, err
 			}
+			if err := planIssued(t, cs, tp, b.now); err != nil {
+				return out, err
+			}
 		}
 		out.issued.Issued += int64(len(cs))
 		added += int64(len(cs))
@@ -220,6 +223,22 @@ func issueIn(t Tx, b issueBatch, busy func() bool) (IssueStep, error) {
 		return out, err
 	}
 	return out, t.Timer(TimerExpire, tp.ExpiresAt(b.now))
+}
+
+// planIssued plans the reminders of bulk-issued coupons, as a claim does,
+// on a store that plans them. An operator's issuance is not the user's
+// activity: last_active_at is left alone.
+func planIssued(t Tx, cs []coupon.Coupon, tp coupon.Template, now time.Time) error {
+	rt, ok := t.(ReminderTx)
+	if !ok {
+		return nil
+	}
+	for _, c := range cs {
+		if err := rt.Plan(c, tp, true, now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // heldCounts adds to held how many coupons of templateID each of users not

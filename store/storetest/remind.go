@@ -27,6 +27,7 @@ var remindTests = []test{
 	{"LateSendInQuietHours", testRemindLateInQuietHours},
 	{"Channels", testRemindChannels},
 	{"DailyCapInLocalDay", testRemindDailyCap},
+	{"BulkIssuedArePlanned", testRemindBulkIssued},
 }
 
 // leadTemplate creates a template claimable from long before t0 whose
@@ -394,4 +395,24 @@ func testRemindLateInQuietHours(t *testing.T, open opener) {
 	f.wantOne("late, expiring in the night", f.sendAt(late), "urgent", remind.Push, "18h", true, urgent)
 	f.wantNone("1ms before the quiet end", f.sendAt(t0.Add(32*time.Hour-time.Millisecond)))
 	f.wantOne("at the quiet end", f.sendAt(t0.Add(32*time.Hour)), "waits", remind.Push, "24h", true, waits)
+}
+
+// testRemindBulkIssued: coupons pushed by bulk issuance are reminded like
+// claimed ones, one reminder per user.
+func testRemindBulkIssued(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	f.reminders() // skips a store that plans no reminders
+	tp := f.leadTemplate(48*time.Hour, 1000, 24*time.Hour)
+	f.issue(store.IssueParams{TemplateID: tp.ID, UserIDs: []string{"b1", "b2", "b3"}, Now: t0})
+	crossing := t0.Add(24 * time.Hour)
+	f.wantNone("1ms before the crossing", f.sendAt(crossing.Add(-time.Millisecond)))
+	got := f.sendAt(crossing)
+	if len(got) != 3 {
+		f.t.Fatalf("reminders for three bulk-issued users: got %d, want 3", len(got))
+	}
+	for _, r := range got {
+		if len(r.data.Coupons) != 1 {
+			f.t.Fatalf("reminder %s lists %d coupons, want 1", r.event.Subject, len(r.data.Coupons))
+		}
+	}
 }
