@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"net"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -36,6 +39,10 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--store", "oracle://x"}, "unsupported store"},
 		{[]string{"--payment-check-url", "ftp://x", "--store", "sqlite:" + t.TempDir() + "/a.db"}, "payment check URL"},
 		{[]string{"--nope"}, "flag provided but not defined"},
+		{[]string{"--quiet-hours", "late"}, "quiet hours"},
+		{[]string{"--reminders", "24h,-1h"}, "lead time"},
+		{[]string{"--reminder-window", "-1h"}, "reminder window"},
+		{[]string{"--daily-cap", "-2"}, "daily cap"},
 	}
 	for _, c := range cases {
 		var out bytes.Buffer
@@ -70,16 +77,49 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	}
 }
 
+// syncBuffer is a bytes.Buffer safe to write from the server while the
+// test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // TestServeStopsOnCancel serves on a free port until its context is
-// cancelled, then must return nil.
+// cancelled, once it serves, then must return nil.
 func TestServeStopsOnCancel(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	var out bytes.Buffer
+	out := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, &out, &out)
+		done <- Run(ctx, []string{"serve", "--listen", addr, "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, out, out)
 	}()
-	time.Sleep(300 * time.Millisecond)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not come up on %s", addr)
+		}
+	}
 	cancel()
 	select {
 	case err := <-done:

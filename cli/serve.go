@@ -21,6 +21,7 @@ import (
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/payhook"
+	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
 	"github.com/lapsehq/lapse/store/postgres"
@@ -41,6 +42,7 @@ type serveConfig struct {
 	sinkSecret      string
 	sinkMaxAttempts int
 	eventRetention  time.Duration
+	remind          remind.Config
 }
 
 // urlList is a repeatable flag. From the environment, where it is set
@@ -55,7 +57,7 @@ func (l *urlList) Set(v string) error {
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var c serveConfig
+	c := serveConfig{remind: remind.Default()}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on (LAPSE_LISTEN)")
@@ -69,7 +71,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.sinkSecret, "sink-secret", "", "HMAC-SHA256 key signing webhook requests (LAPSE_SINK_SECRET)")
 	fs.IntVar(&c.sinkMaxAttempts, "sink-max-attempts", 10, "delivery attempts before an event becomes a dead letter (LAPSE_SINK_MAX_ATTEMPTS)")
 	fs.DurationVar(&c.eventRetention, "event-retention", 7*24*time.Hour, "prune events older than this that every sink has delivered; 0 keeps all (LAPSE_EVENT_RETENTION)")
+	remindFlags(fs, &c.remind)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := c.remind.Validate(); err != nil {
 		return err
 	}
 	if c.sinkMaxAttempts < 1 {
@@ -120,11 +126,15 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 			metrics.Committed(evs)
 			relay.Notify()
 		},
-	})
+		OnReminders: engine.NewReminderMetrics(reg).Record,
+	}, &c.remind)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if _, ok := st.(store.Reminders); !ok {
+		log.Info("lapse: reminders are off: the store plans none yet; they need the sqlite store", slog.String("store", storeKind(c.store)))
+	}
 	metrics = engine.NewMetrics(reg, st, now)
 	relay, err = newRelay(c, specs, st, now, log, reg)
 	if err != nil {
@@ -219,18 +229,28 @@ func storeKind(url string) string {
 	return kind
 }
 
-// openStore opens the store a URL names.
-func openStore(ctx context.Context, url string, hooks store.Hooks) (store.Store, error) {
-	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
-		return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks})
-	}
+// openStore opens the store a URL names; policy is the reminder policy of
+// a store that plans reminders.
+func openStore(ctx context.Context, url string, hooks store.Hooks, policy *remind.Config) (store.Store, error) {
 	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
 		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks})
 	}
 	if strings.HasPrefix(url, "mysql://") {
 		return mysql.Open(ctx, url, mysql.Options{Hooks: hooks})
 	}
-	return nil, fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>, postgres://… or mysql://…)", redact(url))
+	path, err := sqlitePath(url)
+	if err != nil {
+		return nil, err
+	}
+	return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks, Remind: policy})
+}
+
+// sqlitePath returns the path of a sqlite:<path> store URL.
+func sqlitePath(url string) (string, error) {
+	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
+		return path, nil
+	}
+	return "", fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>, postgres://… or mysql://…)", redact(url))
 }
 
 // redact hides the password a store URL may carry, for errors and logs.

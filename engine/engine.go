@@ -78,6 +78,9 @@ func New(cfg Config) *Engine {
 		store.TimerRelease: cfg.Store.ReleaseLocks,
 		store.TimerClose:   cfg.Store.CloseDueOrders,
 	}
+	if r, ok := cfg.Store.(store.Reminders); ok {
+		e.drains[store.TimerRemind] = r.SendDueReminders
+	}
 	if cfg.Payments != nil {
 		e.drains[store.TimerClose] = e.closeCheckingPayments
 	}
@@ -217,7 +220,9 @@ func (e *Engine) drain(ctx context.Context, kind store.TimerKind, sweeping bool)
 			continue
 		}
 		e.cfg.Metrics.drained(kind, now, d.Due, sweeping)
-		if len(d.Due) < e.cfg.BatchSize {
+		// A full batch may leave more due. A short one may too, if the
+		// store made way for a user: then Next says so.
+		if len(d.Due) < e.cfg.BatchSize && (d.Next.IsZero() || d.Next.After(e.cfg.Now())) {
 			if !d.Next.IsZero() {
 				e.cfg.Wheel.Add(timer.Key{Kind: string(kind), Due: d.Next})
 			}

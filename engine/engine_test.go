@@ -36,10 +36,21 @@ type rig struct {
 // built but not started. Call it inside a synctest bubble.
 func setup(t *testing.T, path string, cfg engine.Config) *rig {
 	t.Helper()
+	return setupWith(t, path, cfg, sqlite.Options{})
+}
+
+// setupWith is setup with the store's options, and cfg.Wheel if set in
+// place of the default wheel of 1024 ticks.
+func setupWith(t *testing.T, path string, cfg engine.Config, opts sqlite.Options) *rig {
+	t.Helper()
 	r := &rig{reg: prometheus.NewRegistry()}
-	r.wheel = timer.NewWheel(tick, 1024, time.Now)
+	r.wheel = cfg.Wheel
+	if r.wheel == nil {
+		r.wheel = timer.NewWheel(tick, 1024, time.Now)
+	}
+	opts.Hooks.OnTimer = engine.Hint(r.wheel)
 	var err error
-	r.st, err = sqlite.Open(context.Background(), path, sqlite.Options{Hooks: store.Hooks{OnTimer: engine.Hint(r.wheel)}})
+	r.st, err = sqlite.Open(context.Background(), path, opts)
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
@@ -55,7 +66,10 @@ func setup(t *testing.T, path string, cfg engine.Config) *rig {
 
 func (r *rig) template(t *testing.T, tp coupon.Template) coupon.Template {
 	t.Helper()
-	tp.Name, tp.Value, tp.StartsAt = "t", 100, time.Now()
+	tp.Name, tp.StartsAt = "t", time.Now()
+	if tp.Value == 0 {
+		tp.Value = 100
+	}
 	got, err := r.st.CreateTemplate(context.Background(), store.CreateTemplateParams{Template: tp, Now: time.Now()})
 	if err != nil {
 		t.Fatalf("create template: %v", err)
@@ -85,6 +99,21 @@ func (r *rig) status(t *testing.T, id string) coupon.State {
 func (r *rig) events(t *testing.T, typ string) map[string]store.Event {
 	t.Helper()
 	out := map[string]store.Event{}
+	for _, e := range r.feed(t) {
+		if e.Type == typ {
+			if _, dup := out[e.Subject]; dup {
+				t.Fatalf("two %s events for %s", typ, e.Subject)
+			}
+			out[e.Subject] = e
+		}
+	}
+	return out
+}
+
+// feed returns the whole outbox in order.
+func (r *rig) feed(t *testing.T) []store.Event {
+	t.Helper()
+	var out []store.Event
 	var after int64
 	for {
 		evs, err := r.st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
@@ -94,14 +123,7 @@ func (r *rig) events(t *testing.T, typ string) map[string]store.Event {
 		if len(evs) == 0 {
 			return out
 		}
-		for _, e := range evs {
-			if e.Type == typ {
-				if _, dup := out[e.Subject]; dup {
-					t.Fatalf("two %s events for %s", typ, e.Subject)
-				}
-				out[e.Subject] = e
-			}
-		}
+		out = append(out, evs...)
 		after = evs[len(evs)-1].Seq
 	}
 }

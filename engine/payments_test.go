@@ -124,8 +124,11 @@ func answerDown(w http.ResponseWriter, _ *http.Request) {
 // answerAfter answers paid, but only after d.
 func answerAfter(d time.Duration) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(d)
-		answerPaid(w, r)
+		select {
+		case <-time.After(d):
+			answerPaid(w, r)
+		case <-r.Context().Done(): // the caller gave up
+		}
 	}
 }
 
@@ -399,5 +402,27 @@ func TestHangingHookLeavesCouponExpiry(t *testing.T) {
 				t.Fatalf("coupon %s expired at %s, want within %s after %s", c.ID, e.Time, 2*tick, c.ExpiresAt)
 			}
 		}
+	})
+}
+
+// TestHookBacklogInOnePass: more orders due at once than a batch holds all
+// close at their deadline, batch after batch, not one batch per sweep.
+func TestHookBacklogInOnePass(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHook(t, answerUnpaid)
+		r, _ := paymentRig(t, h, engine.Config{BatchSize: 2})
+		deadline := 5 * time.Second
+		var orders []order.Order
+		for i := range 5 {
+			orders = append(orders, r.order(t, fmt.Sprintf("v%d", i), 1, nil, deadline))
+		}
+		time.Sleep(deadline + time.Second)
+		synctest.Wait()
+		for _, o := range orders {
+			if got := r.readOrder(t, o.ID).Status; got != order.Closed {
+				t.Fatalf("order %s a second past its deadline: got %s, want closed", o.ID, got)
+			}
+		}
+		r.wantSKU(t, "a", 10, 0, 0)
 	})
 }

@@ -1,7 +1,10 @@
 package httpapi
 
 import (
+	"bytes"
+	"io"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
@@ -132,4 +135,48 @@ func TestFormatDuration(t *testing.T) {
 			t.Fatalf("parse %q: got %v (%v), want %v", formatDuration(c.d), back, err, c.d)
 		}
 	}
+}
+
+// checkIssueUsers fails t unless an accepted user list is non-empty, holds
+// no empty ID and survives a round trip through encode and decode.
+func checkIssueUsers(t *testing.T, input []byte, users []string, encode func([]string) []byte, decode func(io.Reader) ([]string, error)) {
+	t.Helper()
+	if len(users) == 0 || slices.Contains(users, "") {
+		t.Fatalf("%q: accepted %q", input, users)
+	}
+	again, err := decode(bytes.NewReader(encode(users)))
+	if err != nil || !slices.Equal(again, users) {
+		t.Fatalf("%q: round trip of %q gave %q (%v)", input, users, again, err)
+	}
+}
+
+func FuzzDecodeIssueJSON(f *testing.F) {
+	f.Add([]byte(`{"user_ids": ["u1", "u2"]}`))
+	encode := func(users []string) []byte { return mustJSON(map[string][]string{"user_ids": users}) }
+	f.Fuzz(func(t *testing.T, body []byte) {
+		users, err := decodeIssueJSON(bytes.NewReader(body))
+		refusedAsInput(t, string(body), err)
+		if err == nil {
+			checkIssueUsers(t, body, users, encode, decodeIssueJSON)
+		}
+	})
+}
+
+func FuzzDecodeIssueNDJSON(f *testing.F) {
+	f.Add([]byte("{\"user_id\": \"u1\"}\n{\"user_id\": \"u2\"}\n"))
+	encode := func(users []string) []byte {
+		var b bytes.Buffer
+		for _, u := range users {
+			b.Write(mustJSON(map[string]string{"user_id": u}))
+			b.WriteByte('\n')
+		}
+		return b.Bytes()
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		users, err := decodeIssueNDJSON(bytes.NewReader(body))
+		refusedAsInput(t, string(body), err)
+		if err == nil {
+			checkIssueUsers(t, body, users, encode, decodeIssueNDJSON)
+		}
+	})
 }

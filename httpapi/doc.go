@@ -1,6 +1,6 @@
 // Package httpapi serves lapse's HTTP API v1 (shared/API.md) over a
-// store.Store: coupon templates, coupons and their transitions, the event
-// feed, and the operational endpoints.
+// store.Store: coupon templates, coupons and their transitions, users'
+// reminder profiles, the event feed, and the operational endpoints.
 //
 // Every request reads the one injected clock once, and every coupon it
 // returns has the lazy check applied at that instant. Errors are RFC 9457

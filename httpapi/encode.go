@@ -3,8 +3,9 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"time"
+
+	"github.com/lapsehq/lapse/store"
 )
 
 // timeLayout is RFC 3339 with milliseconds; times are written in UTC.
@@ -22,18 +23,8 @@ func formatOptionalTime(t time.Time) *string {
 	return &s
 }
 
-// formatDuration writes d as a Go duration string without zero tails:
-// "72h", "30m", "1h30m" rather than "72h0m0s".
-func formatDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") { // "30m0s", "72h0m0s"
-		s = s[:len(s)-2]
-	}
-	if strings.HasSuffix(s, "h0m") { // "72h0m"
-		s = s[:len(s)-2]
-	}
-	return s
-}
+// formatDuration writes d as the API writes durations.
+func formatDuration(d time.Duration) string { return store.FormatDuration(d) }
 
 // optionalString is s, or null for "".
 func optionalString(s string) *string {

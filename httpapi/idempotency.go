@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"net/http"
 	"time"
 
@@ -13,12 +14,8 @@ import (
 )
 
 // mutate serves a POST. It reads the body and hands it to call, which
-// decodes it and runs the mutation at now; the result is answered with
-// status and the JSON of view(result, now).
-//
-// With an Idempotency-Key header, call's context asks the store to save
-// that same response with the mutation, and a retry is answered with the
-// response the store replays.
+// decodes it and runs the mutation at now; the result is answered as
+// commit answers it.
 func mutate[T, V any](s *server, w http.ResponseWriter, r *http.Request, status int,
 	call func(ctx context.Context, body []byte, now time.Time) (T, error),
 	view func(T, time.Time) V) {
@@ -28,6 +25,20 @@ func mutate[T, V any](s *server, w http.ResponseWriter, r *http.Request, status 
 		s.fail(w, r, err)
 		return
 	}
+	fp := newFingerprint(r)
+	fp.Write(body)
+	commit(s, w, r, now, fp, status, func(ctx context.Context) (T, error) { return call(ctx, body, now) }, view)
+}
+
+// commit runs call and answers its result with status and the JSON of
+// view(result, now).
+//
+// With an Idempotency-Key header, call's context asks the store to save
+// that same response with the mutation, under the fingerprint fp of the
+// request, and a retry is answered with the response the store replays.
+func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now time.Time, fp hash.Hash, status int,
+	call func(ctx context.Context) (T, error),
+	view func(T, time.Time) V) {
 	render := func(result any) (int, []byte) {
 		res, ok := result.(T)
 		if !ok {
@@ -44,12 +55,12 @@ func mutate[T, V any](s *server, w http.ResponseWriter, r *http.Request, status 
 	if key := r.Header.Get("Idempotency-Key"); key != "" {
 		ctx = store.WithIdempotency(ctx, store.Idempotency{
 			Key:         key,
-			Fingerprint: fingerprint(r.Method, r.URL.Path, body),
+			Fingerprint: hex.EncodeToString(fp.Sum(nil)),
 			Now:         now,
 			Render:      render,
 		})
 	}
-	result, err := call(ctx, body, now)
+	result, err := call(ctx)
 	var replay *store.ReplayError
 	switch {
 	case errors.As(err, &replay):
@@ -62,11 +73,10 @@ func mutate[T, V any](s *server, w http.ResponseWriter, r *http.Request, status 
 	}
 }
 
-// fingerprint identifies a request for its idempotency key: the hex SHA-256
-// of method, path and body.
-func fingerprint(method, path string, body []byte) string {
+// newFingerprint starts the fingerprint of r for its idempotency key: the
+// SHA-256 of method, path and then the body, written to it by the caller.
+func newFingerprint(r *http.Request) hash.Hash {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s %s\n", method, path)
-	h.Write(body)
-	return hex.EncodeToString(h.Sum(nil))
+	fmt.Fprintf(h, "%s %s\n", r.Method, r.URL.Path)
+	return h
 }

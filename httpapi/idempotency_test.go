@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"encoding/hex"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 )
@@ -90,6 +92,11 @@ func TestIdempotencyRefusalNotStored(t *testing.T) {
 }
 
 func TestFingerprint(t *testing.T) {
+	fingerprint := func(method, path string, body []byte) string {
+		h := newFingerprint(httptest.NewRequest(method, path, nil))
+		h.Write(body)
+		return hex.EncodeToString(h.Sum(nil))
+	}
 	base := fingerprint("POST", "/v1/coupons/c1/lock", []byte(`{"order_id":"o1"}`))
 	if len(base) != 64 {
 		t.Fatalf("fingerprint: got %q, want 64 hex digits", base)

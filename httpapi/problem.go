@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
@@ -16,6 +17,7 @@ var (
 	errNoRoute          = errors.New("no such route")
 	errMethodNotAllowed = errors.New("method not allowed")
 	errNotReady         = errors.New("store not ready")
+	errNotSupported     = errors.New("not supported by the store")
 )
 
 // malformedError is a request body or query that is not JSON, or not of
@@ -63,6 +65,7 @@ var kinds = []kind{
 	{order.ErrInsufficientStock, http.StatusConflict, "insufficient-stock", "Insufficient stock", "an item asks for more than is available"},
 	{order.ErrClosed, http.StatusConflict, "order-closed", "Order closed", "the order is closed or past its deadline; the payment is recorded as order.late_payment"},
 	{store.ErrIdempotencyConflict, http.StatusConflict, "idempotency-conflict", "Idempotency conflict", "the Idempotency-Key was used with a different request, or its first request is still in flight"},
+	{errNotSupported, http.StatusNotImplemented, "not-supported", "Not supported", "the store lapse runs on does not support this (reminders need the sqlite store)"},
 	{errNotReady, http.StatusServiceUnavailable, "not-ready", "Not ready", "the store is unreachable or not migrated"},
 }
 
@@ -85,6 +88,9 @@ func toProblem(err error) problem {
 	return newProblem(http.StatusInternalServerError, "internal", "Internal error", "the server failed to handle the request")
 }
 
+// slug is the problem slug err maps to.
+func slug(err error) string { return strings.TrimPrefix(toProblem(err).Type, "/problems/") }
+
 func newProblem(status int, slug, title, detail string) problem {
 	return problem{Type: "/problems/" + slug, Title: title, Status: status, Detail: detail}
 }
@@ -93,7 +99,7 @@ func newProblem(status int, slug, title, detail string) problem {
 // server's fault.
 func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	p := toProblem(err)
-	if p.Status >= 500 {
+	if p.Status >= 500 && p.Status != http.StatusNotImplemented {
 		s.log.ErrorContext(r.Context(), "httpapi: request failed",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.Int("status", p.Status), slog.Any("err", err))

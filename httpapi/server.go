@@ -40,7 +40,10 @@ func New(cfg Config) http.Handler {
 	}
 	s.mux.HandleFunc("POST /v1/templates", s.createTemplate)
 	s.mux.HandleFunc("GET /v1/templates/{id}", s.getTemplate)
+	s.mux.HandleFunc("POST /v1/templates/{id}/issue", s.issue)
 
+	s.mux.HandleFunc("PUT /v1/users/{user_id}", s.putUser)
+	s.mux.HandleFunc("GET /v1/users/{user_id}", s.getUser)
 	s.mux.HandleFunc("POST /v1/users/{user_id}/coupons", s.claim)
 	s.mux.HandleFunc("GET /v1/users/{user_id}/coupons", s.userCoupons)
 	s.mux.HandleFunc("GET /v1/coupons/{id}", s.getCoupon)

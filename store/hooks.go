@@ -9,8 +9,15 @@ type Hooks struct {
 	// polling.
 	OnTimer func(Timer)
 	// OnEvents, if set, is called with the events a committed transaction
-	// wrote (for counters, and to wake the outbox relay).
+	// wrote (for counters, and to wake the outbox relay). Coupon events a
+	// backend writes set-based, in SQL (claims and expiries in SQLite),
+	// come with their ID, type, subject and time but without Data: read
+	// the outbox for it.
 	OnEvents func([]Event)
+	// OnReminders, if set, is called after each commit that planned, sent
+	// or dropped reminders, with what it did (for metrics); only a backend
+	// that implements Reminders calls it.
+	OnReminders func(ReminderCounts)
 }
 
 // Committed calls the hooks for one committed transaction.

@@ -80,6 +80,9 @@ func CreateOrderIn(t Tx, p CreateOrderParams) (order.Order, error) {
 	if err := t.Timer(TimerClose, o.Deadline); err != nil {
 		return o, err
 	}
+	if err := touch(t, o.UserID, p.Now); err != nil {
+		return o, err
+	}
 	return o, t.Event(OrderEvent(o, EventOrderCreated, 0, "", p.Now))
 }
 
@@ -141,6 +144,9 @@ func PayOrderIn(t Tx, p PayOrderParams) (order.Order, error) {
 		}
 	}
 	o.PaymentID = p.PaymentID
+	if err := touch(t, o.UserID, p.Now); err != nil {
+		return o, err
+	}
 	return setOrderStatus(t, o, order.Paid, "", EventOrderPaid, p.Now)
 }
 
@@ -163,6 +169,11 @@ func CloseOrderIn(t Tx, p CloseOrderParams) (order.Order, error) {
 	}
 	if err := order.CanClose(o, p.Reason, p.Now); err != nil {
 		return o, err
+	}
+	if p.Reason == order.ReasonCancelled {
+		if err := touch(t, o.UserID, p.Now); err != nil {
+			return o, err
+		}
 	}
 	return closeOrder(t, o, p.Reason, p.Now)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/remind"
 )
 
 // Store is what lapse needs of its database.
@@ -17,6 +18,9 @@ type Store interface {
 	Template(ctx context.Context, p TemplateParams) (TemplateInfo, error)
 	// Claim issues one coupon of a template to a user under its rules.
 	Claim(ctx context.Context, p ClaimParams) (coupon.Coupon, error)
+	// Issue issues one coupon of a template to each user of a list, as
+	// Claim would, in transactions of many users each; see IssueParams.
+	Issue(ctx context.Context, p IssueParams) (Issued, error)
 	// Coupon returns one coupon as stored (callers apply View).
 	Coupon(ctx context.Context, id string) (coupon.Coupon, error)
 	// UserCoupons lists a user's coupons, the lazy check applied at p.Now
@@ -155,7 +159,7 @@ type EventsParams struct {
 type Stats struct {
 	// DueBacklog counts work due but not yet done: unused coupons past
 	// expires_at, locked coupons past locked_until, unpaid orders past
-	// their deadline.
+	// their deadline, planned reminders past their due time.
 	DueBacklog int64
 	// Outbox counts events held in the outbox.
 	Outbox int64
@@ -184,4 +188,25 @@ type Delivery interface {
 	// ReplayDeadLetters queues every dead letter of the sink for
 	// redelivery and returns how many are queued.
 	ReplayDeadLetters(ctx context.Context, sink string) (int64, error)
+}
+
+// Reminders is what expiry reminders need of a store beyond Store: user
+// profiles and the reminder.due drain. A backend that plans reminders
+// implements it, and its Tx implements ReminderTx (store/sqlite does;
+// PostgreSQL and MySQL do not yet, so lapse on them sends no reminders).
+type Reminders interface {
+	Store
+	// PutUser sets a user's profile (timezone, channels), keeping their
+	// last activity, and re-times their planned reminders to it.
+	PutUser(ctx context.Context, p PutUserParams) (remind.User, error)
+	// User returns a user known by a profile or by an action of theirs.
+	User(ctx context.Context, id string) (remind.User, error)
+	// SendDueReminders sends up to p.Limit planned reminders due at or
+	// before p.Now, earliest first, in one transaction: each lists the
+	// coupons still unused and not yet reminded of its lead, and is sent
+	// as one reminder.due event on the channel the policy picks, or is
+	// dropped (nothing left, daily cap reached), or is held back to the
+	// end of quiet hours p.Now falls in. Due holds the due times of those
+	// sent or dropped.
+	SendDueReminders(ctx context.Context, p DueParams) (Drained, error)
 }

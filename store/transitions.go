@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/remind"
 )
 
 // ClaimIn issues one coupon of p.TemplateID to p.UserID in t.
@@ -26,23 +27,38 @@ func ClaimIn(t Tx, p ClaimParams) (coupon.Coupon, error) {
 			return coupon.Coupon{}, coupon.ErrLimitReached
 		}
 	}
-	if ok, err := t.TakeIssue(p.TemplateID); err != nil || !ok {
+	if ok, err := t.TakeIssues(p.TemplateID, 1); err != nil || !ok {
 		return coupon.Coupon{}, orErr(err, coupon.ErrSoldOut)
 	}
-	c := coupon.Coupon{
-		ID: NewID("cpn", p.Now), TemplateID: tp.ID, UserID: p.UserID, Status: coupon.Unused,
-		ClaimedAt: p.Now, ExpiresAt: tp.ExpiresAt(p.Now), UpdatedAt: p.Now, Version: 1,
-	}
-	if err := t.InsertCoupon(c); err != nil {
+	c := claimed(tp, NewID("cpn", p.Now), p.UserID, p.Now)
+	if err := t.InsertClaimed([]coupon.Coupon{c}); err != nil {
 		return c, err
 	}
 	if err := t.Count(c.TemplateID, coupon.Unused, 1); err != nil {
 		return c, err
 	}
-	if err := t.Timer(TimerExpire, c.ExpiresAt); err != nil {
+	if err := touch(t, p.UserID, p.Now); err != nil {
 		return c, err
 	}
-	return c, t.Event(CouponEvent(c, EventCouponClaimed, 0, ReasonClaim, "", p.Now))
+	if rt, ok := t.(ReminderTx); ok {
+		if err := rt.Plan(c, tp, true, p.Now); err != nil {
+			return c, err
+		}
+	}
+	return c, t.Timer(TimerExpire, c.ExpiresAt)
+}
+
+// claimed is coupon id of tp as claimed by user at now.
+func claimed(tp coupon.Template, id, user string, now time.Time) coupon.Coupon {
+	return coupon.Coupon{
+		ID: id, TemplateID: tp.ID, UserID: user, Status: coupon.Unused,
+		ClaimedAt: now, ExpiresAt: tp.ExpiresAt(now), UpdatedAt: now, Version: 1,
+	}
+}
+
+// ClaimedEvent is the coupon.claimed event of c, at its claim.
+func ClaimedEvent(c coupon.Coupon) Event {
+	return CouponEvent(c, EventCouponClaimed, 0, ReasonClaim, "", c.ClaimedAt)
 }
 
 // TransitionIn applies p.Action to coupon p.CouponID in t.
@@ -51,7 +67,11 @@ func TransitionIn(t Tx, p TransitionParams) (coupon.Coupon, error) {
 	if err != nil {
 		return c, err
 	}
-	return transition(t, c, p)
+	next, err := transition(t, c, p)
+	if err == nil && remind.ByUser(p.Action) {
+		err = touch(t, c.UserID, p.Now)
+	}
+	return next, err
 }
 
 // transition moves c, as read in t, as p asks: decided by the coupon
@@ -65,7 +85,7 @@ func transition(t Tx, c coupon.Coupon, p TransitionParams) (coupon.Coupon, error
 	if ok, err := t.SetCoupon(c, next); err != nil || !ok {
 		return c, orErr(err, coupon.ErrInvalidState)
 	}
-	if err := moveCounts(t, map[string]int64{c.TemplateID: 1}, c.Status, to); err != nil {
+	if err := MoveCounts(t, map[string]int64{c.TemplateID: 1}, c.Status, to); err != nil {
 		return c, err
 	}
 	switch to {
@@ -73,6 +93,9 @@ func transition(t Tx, c coupon.Coupon, p TransitionParams) (coupon.Coupon, error
 		err = t.Timer(TimerRelease, next.LockedUntil)
 	case coupon.Unused:
 		err = t.Timer(TimerExpire, next.ExpiresAt)
+	}
+	if err == nil {
+		err = replan(t, next, p.Now)
 	}
 	if err != nil {
 		return c, err
@@ -101,7 +124,7 @@ func ExpiredIn(t Tx, expired []coupon.Coupon, now time.Time) ([]time.Time, error
 		perTemplate[c.TemplateID]++
 		due = append(due, c.ExpiresAt)
 	}
-	return due, moveCounts(t, perTemplate, coupon.Unused, coupon.Expired)
+	return due, MoveCounts(t, perTemplate, coupon.Unused, coupon.Expired)
 }
 
 // ReleaseIn gives back, in t, locked coupons whose lock TTL passed by now,
@@ -119,9 +142,9 @@ func ReleaseIn(t Tx, locked []coupon.Coupon, now time.Time) ([]time.Time, error)
 	return due, nil
 }
 
-// moveCounts moves n coupons per template from one state's count to
-// another's, templates in order.
-func moveCounts(t Tx, perTemplate map[string]int64, from, to coupon.State) error {
+// MoveCounts moves, in t, n coupons per template from one state's count
+// to another's, templates in order.
+func MoveCounts(t Tx, perTemplate map[string]int64, from, to coupon.State) error {
 	for _, id := range slices.Sorted(maps.Keys(perTemplate)) {
 		if err := t.Count(id, from, -perTemplate[id]); err != nil {
 			return err

@@ -26,11 +26,21 @@ type Tx interface {
 	ClaimTemplate(id string) (coupon.Template, error)
 	// CountUserCoupons counts a user's coupons of a template.
 	CountUserCoupons(userID, templateID string) (int64, error)
-	// TakeIssue counts one more coupon of a template issued; false if its
-	// total is all issued.
-	TakeIssue(templateID string) (bool, error)
-	// InsertCoupon stores a new coupon.
-	InsertCoupon(c coupon.Coupon) error
+	// IssuedCount reads how many coupons of a template are issued.
+	IssuedCount(templateID string) (int64, error)
+	// TakeIssues counts n more coupons of a template issued; false if that
+	// would pass its total.
+	TakeIssues(templateID string, n int64) (bool, error)
+	// HeldCounts returns how many coupons of a template each of users
+	// holds; a user it leaves out holds none.
+	HeldCounts(templateID string, users []string) (map[string]int64, error)
+	// ExistingCoupons returns which of ids name a stored coupon.
+	ExistingCoupons(ids []string) (map[string]bool, error)
+	// InsertClaimed stores new unused coupons of one template, all claimed
+	// at one instant, each with its coupon.claimed event: what
+	// ClaimedEvent builds, though its ID may be made otherwise (see
+	// Hooks).
+	InsertClaimed(cs []coupon.Coupon) error
 	// Coupon reads one coupon.
 	Coupon(id string) (coupon.Coupon, error)
 	// SetCoupon stores next over from, unless the stored coupon has left
@@ -45,6 +55,14 @@ type Tx interface {
 	Event(e Event) error
 	// EventOnce adds e to the outbox unless an event with its ID is there.
 	EventOnce(e Event) error
+
+	// Request reads the request recorded under an idempotency key.
+	Request(key string) (Request, error)
+	// PutRequest records r under key.
+	PutRequest(key string, r Request) error
+	// FinishRequest stores the response of the request in flight under
+	// key: r's status and body.
+	FinishRequest(key string, r Request) error
 
 	// SKU reads one SKU's counters.
 	SKU(sku string) (SKU, error)

@@ -30,6 +30,10 @@ import (
 
 var binary string
 
+// client bounds every request, so that a hung lapse fails a test instead
+// of hanging it.
+var client = &http.Client{Timeout: 30 * time.Second}
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "lapse-bin")
 	if err != nil {
@@ -109,6 +113,9 @@ var backends = []backend{
 	},
 }
 
+// sqliteBackend is the backend of features only SQLite has (reminders).
+var sqliteBackend = backends[0]
+
 // onEach runs test once per backend, as a subtest named after it.
 func onEach(t *testing.T, test func(t *testing.T, be backend)) {
 	for _, be := range backends {
@@ -151,7 +158,7 @@ func (s *server) call(t *testing.T, method, path string, body, out any, wantStat
 	t.Helper()
 	b, _ := json.Marshal(body)
 	req, _ := http.NewRequest(method, s.base+path, bytes.NewReader(b))
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)
 	}
@@ -222,17 +229,33 @@ func (s *server) seed(t *testing.T, n int, endsAt time.Time) (string, []couponJS
 	s.call(t, "POST", "/v1/templates", map[string]any{
 		"name": "storm", "value": 100, "validity": map[string]any{"ends_at": endsAt.Format(time.RFC3339Nano)},
 	}, &tpl, http.StatusCreated)
-	cs := make([]couponJSON, n)
-	var wg sync.WaitGroup
-	for w := range 4 {
-		wg.Go(func() {
-			for i := w; i < n; i += 4 {
-				s.call(t, "POST", fmt.Sprintf("/v1/users/u%d/coupons", i), map[string]string{"template_id": tpl.ID}, &cs[i], http.StatusCreated)
-			}
-		})
+	users := make([]string, n)
+	for i := range users {
+		users[i] = fmt.Sprintf("u%d", i)
 	}
-	wg.Wait()
+	var res struct {
+		Issued int `json:"issued"`
+	}
+	s.call(t, "POST", "/v1/templates/"+tpl.ID+"/issue", map[string]any{"user_ids": users}, &res, http.StatusOK)
+	if res.Issued != n {
+		t.Fatalf("bulk issuance: issued %d, want %d", res.Issued, n)
+	}
+	exp := endsAt.UTC().Truncate(time.Millisecond)
+	cs := make([]couponJSON, 0, n)
+	for id := range s.eventsOf(t, "coupon.claimed") {
+		cs = append(cs, couponJSON{ID: id, Status: "unused", ExpiresAt: exp})
+	}
 	return tpl.ID, cs
+}
+
+// waitUntil polls cond until it holds, failing the test after a minute.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited a minute for %s", what)
+		}
+	}
 }
 
 // checkAllExpiredOnce checks every coupon has exactly one coupon.expired
@@ -293,6 +316,22 @@ func feedOf(t *testing.T, be backend, url string) []store.Event {
 	return outboxtest.Feed(t, st)
 }
 
+// killMidway kills s with SIGKILL and fails the test unless fewer than n
+// events of typ were written by then: a kill after the work is done tests
+// nothing.
+func (s *server) killMidway(t *testing.T, be backend, db, typ string, n int) {
+	t.Helper()
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatalf("SIGKILL: %v", err)
+	}
+	s.cmd.Wait()
+	k := countEvents(t, be, db, typ)
+	if k == n {
+		t.Fatalf("the kill came after all %d %s events were written: nothing was tested", n, typ)
+	}
+	t.Logf("killed with %d of %d %s events written", k, n, typ)
+}
+
 // cursor returns the feed's cursor after its newest event.
 func (s *server) cursor(t *testing.T) string {
 	t.Helper()
@@ -329,7 +368,7 @@ func TestGracefulStopLosesNothing(t *testing.T) { onEach(t, testGracefulStop) }
 func testGracefulStop(t *testing.T, be backend) {
 	db := be.store(t)
 	s := start(t, db)
-	_, cs := s.seed(t, 100, time.Now().Add(1500*time.Millisecond))
+	_, cs := s.seed(t, 100, time.Now().Add(be.lead/2))
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatalf("SIGTERM: %v", err)
 	}
@@ -352,23 +391,12 @@ func testKill9MidStorm(t *testing.T, be backend) {
 	s := start(t, db, "--batch-size", "5")
 	_, cs := s.seed(t, be.coupons, time.Now().Add(be.lead))
 	cursor := s.cursor(t)
-	for { // until the engine has stored its first expiry
+	waitUntil(t, "the engine's first stored expiry", func() bool {
 		var page struct{ Events []eventJSON }
 		s.call(t, "GET", "/v1/events?limit=1&after="+cursor, nil, &page, http.StatusOK)
-		if len(page.Events) > 0 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
-	if err := s.cmd.Process.Kill(); err != nil {
-		t.Fatalf("SIGKILL: %v", err)
-	}
-	s.cmd.Wait()
-	if n := countEvents(t, be, db, store.EventCouponExpired); n == len(cs) {
-		t.Fatalf("the kill came after the storm had drained (%d of %d): nothing was tested", n, len(cs))
-	} else {
-		t.Logf("killed with %d of %d coupons expired", n, len(cs))
-	}
+		return len(page.Events) > 0
+	})
+	s.killMidway(t, be, db, store.EventCouponExpired, len(cs))
 	s2 := start(t, db)
 	waitExpired(t, s2, len(cs))
 	checkAllExpiredOnce(t, s2, cs)
@@ -402,23 +430,12 @@ func testKill9OrdersClose(t *testing.T, be backend) {
 		})
 	}
 	wg.Wait()
-	for {
+	waitUntil(t, "the first order to close", func() bool {
 		var o struct{ Status string }
 		s.call(t, "GET", "/v1/orders/"+ids[0], nil, &o, http.StatusOK)
-		if o.Status == "closed" {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
-	if err := s.cmd.Process.Kill(); err != nil {
-		t.Fatalf("SIGKILL: %v", err)
-	}
-	s.cmd.Wait()
-	if k := countEvents(t, be, db, store.EventOrderClosed); k == n {
-		t.Fatalf("the kill came after every order had closed: nothing was tested")
-	} else {
-		t.Logf("killed with %d of %d orders closed", k, n)
-	}
+		return o.Status == "closed"
+	})
+	s.killMidway(t, be, db, store.EventOrderClosed, n)
 	s2 := start(t, db)
 	var sku struct{ Available, Reserved, Sold int }
 	for range 400 {

@@ -53,13 +53,10 @@ func (t *tx) CountUserCoupons(userID, templateID string) (int64, error) {
 	return n, err
 }
 
-// TakeIssue counts one more coupon of a template issued, unless all are.
-func (t *tx) TakeIssue(templateID string) (bool, error) { return t.execOne("TakeIssue", templateID) }
-
-// InsertCoupon stores a new coupon.
-func (t *tx) InsertCoupon(c coupon.Coupon) error {
-	_, err := t.exec("InsertCoupon", c.ID, c.TemplateID, c.UserID, c.ClaimedAt, c.ExpiresAt, c.UpdatedAt)
-	return err
+// TakeIssues counts n more coupons of a template issued, unless that
+// passes its total.
+func (t *tx) TakeIssues(templateID string, n int64) (bool, error) {
+	return t.execOne("TakeIssues", n, templateID, n)
 }
 
 // Coupon reads one coupon and holds its row until the transaction ends.

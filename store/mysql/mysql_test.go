@@ -48,6 +48,14 @@ func TestHooks(t *testing.T) {
 	})
 }
 
+// TestIssueResume: a bulk issuance cut off after its first batch is
+// finished by a retry.
+func TestIssueResume(t *testing.T) {
+	storetest.RunIssueResume(t, func(t *testing.T, h store.Hooks) store.Store {
+		return open(t, freshDB(t), mysql.Options{Hooks: h})
+	})
+}
+
 // template creates a 24h template claimable from a day before t0.
 func template(t testing.TB, s store.Store, edit func(*coupon.Template)) coupon.Template {
 	t.Helper()

@@ -201,7 +201,7 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, *t
 	t := &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[store.Timer]bool{}}
 	idem, idempotent := store.IdempotencyFrom(ctx)
 	if idempotent {
-		if err := t.replay(idem); err != nil {
+		if err := store.ReplayIn(t, idem); err != nil {
 			return zero, nil, err
 		}
 	}
@@ -210,14 +210,7 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, *t
 		return zero, nil, err
 	}
 	if idempotent {
-		status, body := idem.Render(res)
-		if body == nil {
-			body = []byte{} // a nil slice binds as NULL; body is NOT NULL
-		}
-		if _, err := t.exec("PutIdempotency", idem.Key, idem.Fingerprint, status, body, idem.Now); err != nil {
-			if isCode(err, errDuplicate) {
-				err = errTaken
-			}
+		if err := t.PutRequest(idem.Key, idem.Response(res)); err != nil {
 			return zero, nil, err
 		}
 	}
@@ -233,22 +226,26 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, *t
 // announce tells the hooks what a committed transaction wrote.
 func (s *Store) announce(t *tx) { s.opts.Hooks.Committed(t.sortedTimers(), t.events) }
 
-// replay returns the stored response of an earlier request with the same
-// key, or ErrIdempotencyConflict if that request was a different one.
-func (t *tx) replay(idem store.Idempotency) error {
-	var (
-		fp     string
-		status int
-		body   []byte
-	)
-	err := t.queryRow("GetIdempotency", idem.Key).Scan(&fp, &status, &body)
-	switch {
-	case err == sql.ErrNoRows:
-		return nil
-	case err != nil:
-		return err
-	case fp != idem.Fingerprint:
-		return store.ErrIdempotencyConflict
+// Request reads the request recorded under an idempotency key.
+func (t *tx) Request(key string) (store.Request, error) {
+	var r store.Request
+	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
+	r.Created = r.Created.UTC()
+	return r, interpret(err)
+}
+
+// PutRequest records r under key. If a concurrent transaction recorded a
+// request under it meanwhile, the retry of inTx finds that one.
+func (t *tx) PutRequest(key string, r store.Request) error {
+	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, r.Created)
+	if isCode(err, errDuplicate) {
+		err = errTaken
 	}
-	return &store.ReplayError{Status: status, Body: body}
+	return err
+}
+
+// FinishRequest stores the response of the request in flight under key.
+func (t *tx) FinishRequest(key string, r store.Request) error {
+	_, err := t.exec("FinishIdempotency", r.Status, r.Body, key)
+	return err
 }

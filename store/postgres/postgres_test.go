@@ -41,6 +41,14 @@ func TestHooks(t *testing.T) {
 	})
 }
 
+// TestIssueResume: a bulk issuance cut off after its first batch is
+// finished by a retry.
+func TestIssueResume(t *testing.T) {
+	storetest.RunIssueResume(t, func(t *testing.T, h store.Hooks) store.Store {
+		return open(t, pgtest.SchemaURL(t), postgres.Options{Hooks: h})
+	})
+}
+
 // template creates a 24h template claimable from a day before t0.
 func template(t testing.TB, s store.Store) coupon.Template {
 	t.Helper()

@@ -181,8 +181,8 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, er
 	t := &tx{pg: pgTx, ctx: ctx}
 	idem, idempotent := store.IdempotencyFrom(ctx)
 	if idempotent {
-		if err := t.replay(idem); err != nil {
-			return zero, err
+		if err := store.ReplayIn(t, idem); err != nil {
+			return zero, interpret(err)
 		}
 	}
 	res, err := fn(t)
@@ -191,11 +191,8 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, er
 	}
 	b := &pgx.Batch{}
 	if idempotent {
-		status, body := idem.Render(res)
-		if body == nil {
-			body = []byte{} // a nil slice binds as NULL; body is NOT NULL
-		}
-		b.Queue(queries.Get("PutIdempotency"), idem.Key, idem.Fingerprint, status, body, idem.Now)
+		r := idem.Response(res)
+		b.Queue(queries.Get("PutIdempotency"), idem.Key, r.Fingerprint, r.Status, r.Body, r.Created)
 	}
 	if err := t.flush(b); err != nil {
 		return zero, interpret(err)
@@ -207,22 +204,21 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, er
 	return res, nil
 }
 
-// replay returns the stored response of an earlier request with the same
-// key, or ErrIdempotencyConflict if that request was a different one.
-func (t *tx) replay(idem store.Idempotency) error {
-	var (
-		fp     string
-		status int
-		body   []byte
-	)
-	err := t.queryRow("GetIdempotency", idem.Key).Scan(&fp, &status, &body)
-	switch {
-	case err == pgx.ErrNoRows:
-		return nil
-	case err != nil:
-		return err
-	case fp != idem.Fingerprint:
-		return store.ErrIdempotencyConflict
-	}
-	return &store.ReplayError{Status: status, Body: body}
+// Request reads the request recorded under an idempotency key.
+func (t *tx) Request(key string) (store.Request, error) {
+	var r store.Request
+	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
+	return r, interpret(err)
+}
+
+// PutRequest records r under key.
+func (t *tx) PutRequest(key string, r store.Request) error {
+	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, r.Created)
+	return err
+}
+
+// FinishRequest stores the response of the request in flight under key.
+func (t *tx) FinishRequest(key string, r store.Request) error {
+	_, err := t.exec("FinishIdempotency", key, r.Status, r.Body)
+	return err
 }

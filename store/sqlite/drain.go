@@ -3,50 +3,89 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 )
 
+// expireChunk is how many rows one statement of ExpireDue expires. Between
+// two, a batch looks whether a user's write waits for the writer and, if
+// one does, commits what it has: a user waits for one chunk, not a batch.
+const expireChunk = 100
+
 // ExpireDue expires up to p.Limit due unused coupons in one transaction,
-// with a coupon.expired event each.
+// with a coupon.expired event each, a chunk at a time; it ends the batch
+// early for a user waiting to write. The events of a chunk are written by
+// one statement from the rowids its update returned.
 func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained, error) {
-	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
+	return backgroundTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
-		rows, err := t.query("ExpireDue", ms(p.Now), p.Limit)
-		if err != nil {
-			return d, err
-		}
-		var expired []coupon.Coupon
-		for rows.Next() {
-			var (
-				c         coupon.Coupon
-				expiresAt int64
-			)
-			if err := rows.Scan(&c.ID, &c.TemplateID, &c.UserID, &expiresAt); err != nil {
-				rows.Close()
+		perTemplate := map[string]int64{}
+		for len(d.Due) < p.Limit {
+			n := min(expireChunk, p.Limit-len(d.Due))
+			got, err := t.expireChunk(p.Now, n, perTemplate, &d)
+			if err != nil {
 				return d, err
 			}
-			c.ExpiresAt = at(expiresAt)
-			expired = append(expired, c)
+			if got < n || s.gate.busy() {
+				break
+			}
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err := store.MoveCounts(t, perTemplate, coupon.Unused, coupon.Expired); err != nil {
 			return d, err
 		}
-		if d.Due, err = store.ExpiredIn(t, expired, p.Now); err != nil {
-			return d, err
-		}
+		var err error
 		d.Next, err = t.next("NextExpiry")
 		return d, err
 	})
 }
 
+// expireChunk expires up to n due coupons with their events, adds them to
+// perTemplate and their due times to d, and returns how many it expired.
+func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *store.Drained) (int, error) {
+	rows, err := t.query("ExpireDue", ms(now), n)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	rowids := make([]byte, 0, 16*n)
+	rowids = append(rowids, '[')
+	var ids []string
+	got := 0
+	for rows.Next() {
+		var (
+			rowid, expiresAt int64
+			id, templateID   string
+		)
+		if err := rows.Scan(&rowid, &id, &templateID, &expiresAt); err != nil {
+			return got, err
+		}
+		if got++; got > 1 {
+			rowids = append(rowids, ',')
+		}
+		rowids = strconv.AppendInt(rowids, rowid, 10)
+		perTemplate[templateID]++
+		d.Due = append(d.Due, at(expiresAt))
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil || got == 0 {
+		return got, err
+	}
+	rows.Close()
+	rowids = append(rowids, ']')
+	if _, err := t.exec("InsertExpiredEvents", store.IDTime(now), ms(now), string(rowids)); err != nil {
+		return got, err
+	}
+	t.sqlEvents(store.EventCouponExpired, now, ids)
+	return got, nil
+}
+
 // ReleaseLocks gives back up to p.Limit locked coupons whose lock TTL has
 // passed, to unused or, past their expires_at, to expired.
 func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drained, error) {
-	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
+	return backgroundTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
 		rows, err := t.query("LocksDue", ms(p.Now), p.Limit)
 		if err != nil {

@@ -70,7 +70,7 @@ func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrde
 
 // CloseDueOrders closes up to p.Limit orders past their deadline.
 func (s *Store) CloseDueOrders(ctx context.Context, p store.DueParams) (store.Drained, error) {
-	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
+	return backgroundTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
 		rows, err := t.query("OrdersDue", ms(p.Now), p.Limit)
 		if err != nil {

@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"database/sql"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,7 +19,7 @@ import (
 var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 
 // open opens a store on a new file in t's temp dir, closed when t ends.
-func open(t *testing.T, path string, opts sqlite.Options) *sqlite.Store {
+func open(t testing.TB, path string, opts sqlite.Options) *sqlite.Store {
 	t.Helper()
 	s, err := sqlite.Open(t.Context(), path, opts)
 	if err != nil {
@@ -32,7 +33,7 @@ func open(t *testing.T, path string, opts sqlite.Options) *sqlite.Store {
 	return s
 }
 
-func tempPath(t *testing.T) string { return filepath.Join(t.TempDir(), "lapse.db") }
+func tempPath(t testing.TB) string { return filepath.Join(t.TempDir(), "lapse.db") }
 
 func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store {
@@ -41,7 +42,7 @@ func TestStore(t *testing.T) {
 }
 
 // template creates a 24h template claimable from a day before t0.
-func template(t *testing.T, s store.Store, edit func(*coupon.Template)) coupon.Template {
+func template(t testing.TB, s store.Store, edit func(*coupon.Template)) coupon.Template {
 	t.Helper()
 	tp := coupon.Template{Name: "t", Value: 100, StartsAt: t0.Add(-24 * time.Hour), Duration: 24 * time.Hour}
 	if edit != nil {
@@ -147,7 +148,14 @@ func TestQueryPlans(t *testing.T) {
 		{"CountDueUnused", []any{now, "tpl_x"}, []string{"coupons_due"}},
 		{"LocksDue", []any{now, 1000}, []string{"coupons_lock_due"}},
 		{"NextRelease", nil, []string{"coupons_lock_due"}},
-		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due"}},
+		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due", "reminders_due"}},
+		{"ExistingCoupons", []any{`["cpn_1"]`}, []string{"sqlite_autoindex_coupons_1"}},
+		{"InsertExpiredEvents", []any{"0123456789", now, `[1,2]`}, nil},
+		{"HeldCounts", []any{`["u1","u2"]`, "tpl_x"}, []string{"coupons_user"}},
+		{"RemindersDue", []any{now, 1000}, []string{"reminders_due"}},
+		{"NextReminder", nil, []string{"reminders_due"}},
+		{"JoinableReminder", []any{"u", 3600000, now, now}, []string{"reminders_user"}},
+		{"SentToday", []any{"u", now, now}, []string{"reminders_sent"}},
 	}
 	for _, c := range cases {
 		rows, err := db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+sqlite.QueryText(c.query), c.args...)
@@ -182,6 +190,54 @@ func TestQueryPlans(t *testing.T) {
 			if !strings.Contains(text, "INDEX "+idx+" ") && !strings.HasSuffix(text, "INDEX "+idx) {
 				t.Fatalf("%s: plan does not use %s: %s", c.query, idx, text)
 			}
+		}
+	}
+}
+
+// TestSQLEventsAsCouponEvent: the coupon.claimed events of a bulk
+// issuance and the coupon.expired events of a drain, written in SQL, carry
+// what store.CouponEvent writes, field for field (the JSON may escape
+// differently), and their IDs are IDs made at the time of the event.
+func TestSQLEventsAsCouponEvent(t *testing.T) {
+	ctx := t.Context()
+	s := open(t, tempPath(t), sqlite.Options{})
+	tp := template(t, s, func(tp *coupon.Template) { tp.Duration = time.Hour + 123*time.Millisecond })
+	user := "ü\"<&1"
+	claimed := t0.Add(456 * time.Millisecond)
+	if _, err := s.Issue(ctx, store.IssueParams{TemplateID: tp.ID, UserIDs: []string{user}, Now: claimed}); err != nil {
+		t.Fatalf("Issue: %v", err)
+	}
+	cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: user, Now: claimed})
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("coupons of %q: got %d (%v), want 1", user, len(cs), err)
+	}
+	c := cs[0]
+	expired := c.ExpiresAt.Add(789 * time.Millisecond)
+	if _, err := s.ExpireDue(ctx, store.DueParams{Now: expired, Limit: 10}); err != nil {
+		t.Fatalf("ExpireDue: %v", err)
+	}
+	evs, err := s.Events(ctx, store.EventsParams{Limit: 10})
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("events: got %d (%v), want 2", len(evs), err)
+	}
+	for i, want := range []store.Event{
+		store.CouponEvent(c, store.EventCouponClaimed, 0, store.ReasonClaim, "", claimed),
+		store.CouponEvent(c, store.EventCouponExpired, coupon.Unused, store.ReasonExpiry, "", expired),
+	} {
+		e := evs[i]
+		if e.Type != want.Type || e.Subject != c.ID || !e.Time.Equal(want.Time) {
+			t.Fatalf("event %d: got %s of %s at %s, want %s of %s at %s", i, e.Type, e.Subject, e.Time, want.Type, c.ID, want.Time)
+		}
+		var got, wantData store.CouponEventData
+		if err := json.Unmarshal(e.Data, &got); err != nil {
+			t.Fatalf("%s data %s: %v", e.Type, e.Data, err)
+		}
+		json.Unmarshal(want.Data, &wantData)
+		if got != wantData {
+			t.Fatalf("%s data: got %s, want %s", e.Type, e.Data, want.Data)
+		}
+		if len(e.ID) != len(want.ID) || e.ID[:14] != want.ID[:14] || e.ID[14:] != c.ID[14:] {
+			t.Fatalf("%s id: got %s, want evt_ then the time part of %s then the random part of %s", e.Type, e.ID, want.ID, c.ID)
 		}
 	}
 }

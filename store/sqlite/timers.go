@@ -29,7 +29,7 @@ func (s *Store) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer
 
 // DeleteTimers removes the timers of p.Kind whose bucket ended by p.Through.
 func (s *Store) DeleteTimers(ctx context.Context, p store.DeleteTimersParams) error {
-	_, err := inTx(ctx, s, func(t *tx) (struct{}, error) {
+	_, err := backgroundTx(ctx, s, func(t *tx) (struct{}, error) {
 		_, err := t.exec("DeleteTimers", string(p.Kind), ms(p.Through.Add(-store.TimerBucket)))
 		return struct{}{}, err
 	})

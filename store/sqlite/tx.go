@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -20,6 +21,10 @@ type tx struct {
 	stmts  map[string]*sql.Stmt
 	timers []store.Timer
 	events []store.Event
+	// policy and reminders: the reminder policy, and what the transaction
+	// did to reminders.
+	policy    *remind.Config
+	reminders store.ReminderCounts
 }
 
 func (t *tx) stmt(name string) *sql.Stmt {
@@ -86,59 +91,85 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 	return err
 }
 
-// inTx runs fn in one write transaction. With an idempotency key on ctx it
-// replays the stored response of an earlier identical request instead, or
-// stores this one's response in the same transaction.
+// inTx runs fn in one foreground write transaction. With an idempotency
+// key on ctx it replays the stored response of an earlier identical
+// request instead, or stores this one's response in the same transaction.
 func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	idem, idempotent := store.IdempotencyFrom(ctx)
+	if !idempotent {
+		return writeTx(ctx, s, fn)
+	}
+	return writeTx(ctx, s, func(t *tx) (T, error) {
+		var zero T
+		if err := store.ReplayIn(t, idem); err != nil {
+			return zero, err
+		}
+		res, err := fn(t)
+		if err != nil {
+			return zero, err
+		}
+		return res, t.PutRequest(idem.Key, idem.Response(res))
+	})
+}
+
+// writeTx runs fn in one foreground write transaction: a user's request,
+// which background transactions make way for.
+func writeTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	defer s.gate.enter()()
+	return runTx(ctx, s, fn)
+}
+
+// backgroundTx runs fn in one background write transaction (a drain batch,
+// an issuance batch) once no user's write waits for the writer.
+func backgroundTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	s.gate.yield(ctx)
+	return runTx(ctx, s, fn)
+}
+
+// runTx runs fn in one write transaction and, once it commits, announces
+// the timers and events it wrote.
+func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
 	var zero T
 	sqlTx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return zero, err
 	}
 	defer sqlTx.Rollback()
-	t := &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts}
-	idem, idempotent := store.IdempotencyFrom(ctx)
-	if idempotent {
-		if err := t.replay(idem); err != nil {
-			return zero, err
-		}
-	}
+	t := &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts, policy: &s.remind}
 	res, err := fn(t)
 	if err != nil {
 		return zero, interpret(err)
 	}
-	if idempotent {
-		status, body := idem.Render(res)
-		if body == nil {
-			body = []byte{} // a nil slice binds as NULL; body is NOT NULL
-		}
-		if _, err := t.exec("PutIdempotency", idem.Key, idem.Fingerprint, status, body, ms(idem.Now)); err != nil {
-			return zero, err
-		}
-	}
 	if err := sqlTx.Commit(); err != nil {
 		return zero, err
 	}
+	s.ckpt.committed()
 	s.opts.Hooks.Committed(t.timers, t.events)
+	if h := s.opts.Hooks.OnReminders; h != nil && t.reminders.Any() {
+		h(t.reminders)
+	}
 	return res, nil
 }
 
-// replay returns the stored response of an earlier request with the same
-// key, or ErrIdempotencyConflict if that request was a different one.
-func (t *tx) replay(idem store.Idempotency) error {
+// Request reads the request recorded under an idempotency key.
+func (t *tx) Request(key string) (store.Request, error) {
 	var (
-		fp     string
-		status int
-		body   []byte
+		r       store.Request
+		created int64
 	)
-	err := t.queryRow("GetIdempotency", idem.Key).Scan(&fp, &status, &body)
-	switch {
-	case err == sql.ErrNoRows:
-		return nil
-	case err != nil:
-		return err
-	case fp != idem.Fingerprint:
-		return store.ErrIdempotencyConflict
-	}
-	return &store.ReplayError{Status: status, Body: body}
+	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &created)
+	r.Created = at(created)
+	return r, interpret(err)
+}
+
+// PutRequest records r under key.
+func (t *tx) PutRequest(key string, r store.Request) error {
+	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, ms(r.Created))
+	return err
+}
+
+// FinishRequest stores the response of the request in flight under key.
+func (t *tx) FinishRequest(key string, r store.Request) error {
+	_, err := t.exec("FinishIdempotency", key, r.Status, r.Body)
+	return err
 }

@@ -13,8 +13,9 @@ import (
 
 // RunHooks checks what a backend tells its store.Hooks: after each commit,
 // every group timer the transaction wrote (already visible to a reader)
-// and the type of every event it wrote; nothing of a transaction that was
-// refused or rolled back. newStore returns a fresh, empty store that calls
+// and every event it wrote (by type; after a bulk issuance and an expiry
+// drain, by ID, type, subject and time as the outbox holds them); nothing
+// of a transaction that was refused or rolled back. newStore returns a fresh, empty store that calls
 // h and that it closes and removes when the test ends.
 func RunHooks(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Store) {
 	log := &hookLog{}
@@ -58,6 +59,16 @@ func RunHooks(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Sto
 	_, err = s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u3", Now: t0.Add(6 * time.Second)})
 	f.wantErr("third claim", err, coupon.ErrSoldOut)
 	log.want(t, "sold-out claim", nil, nil)
+
+	// A bulk issuance and an expiry drain, which a backend may write in
+	// SQL, announce each event they wrote as the outbox holds it.
+	bulk := f.durationTemplate()
+	after := f.cursor()
+	f.issue(store.IssueParams{TemplateID: bulk.ID, UserIDs: users(3), Now: t0})
+	log.wantOutbox(t, "issue", f.eventsAfter(after))
+	after = f.cursor()
+	f.expireDue(farFuture, 100)
+	log.wantOutbox(t, "expiry", f.eventsAfter(after))
 }
 
 // hookLog records what the hooks announced and whether each timer was
@@ -66,7 +77,7 @@ type hookLog struct {
 	mu        sync.Mutex
 	s         store.Store
 	timers    []store.Timer
-	events    []string
+	events    []store.Event
 	invisible []store.Timer
 }
 
@@ -83,9 +94,7 @@ func (l *hookLog) onTimer(tm store.Timer) {
 func (l *hookLog) onEvents(events []store.Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, e := range events {
-		l.events = append(l.events, e.Type)
-	}
+	l.events = append(l.events, events...)
 }
 
 // take returns and forgets what was announced so far.
@@ -96,9 +105,12 @@ func (l *hookLog) take(t *testing.T) ([]store.Timer, []string) {
 	if len(l.invisible) > 0 {
 		t.Fatalf("OnTimer announced %s before it was committed", fmtTimers(l.invisible))
 	}
-	timers, events := l.timers, l.events
+	timers, types := l.timers, make([]string, len(l.events))
+	for i, e := range l.events {
+		types[i] = e.Type
+	}
 	l.timers, l.events = nil, nil
-	return timers, events
+	return timers, types
 }
 
 // want fails unless what was announced since the last take is exactly
@@ -111,5 +123,30 @@ func (l *hookLog) want(t *testing.T, what string, timers []store.Timer, events [
 	}
 	if !slices.Equal(gotEvents, events) {
 		t.Fatalf("%s: OnEvents got %v, want %v", what, gotEvents, events)
+	}
+}
+
+// wantOutbox fails unless the events announced since the last take are
+// those of outbox, by ID, type, subject and time, in any order.
+func (l *hookLog) wantOutbox(t *testing.T, what string, outbox []store.Event) {
+	t.Helper()
+	l.mu.Lock()
+	announced := l.events
+	l.mu.Unlock()
+	l.take(t)
+	key := func(e store.Event) string {
+		return e.ID + " " + e.Type + " " + e.Subject + " " + e.Time.UTC().Format(store.TimeFormat)
+	}
+	got, want := make([]string, len(announced)), make([]string, len(outbox))
+	for i, e := range announced {
+		got[i] = key(e)
+	}
+	for i, e := range outbox {
+		want[i] = key(e)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Fatalf("%s: OnEvents got %v, want the outbox's %v", what, got, want)
 	}
 }

@@ -40,6 +40,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 	}{
 		{"Template", templateTests},
 		{"Claim", claimTests},
+		{"Issue", issueTests},
 		{"Transition", transitionTests},
 		{"Concurrency", concurrencyTests},
 		{"ExpireDue", expireTests},
@@ -51,6 +52,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Idempotency", idempotencyTests},
 		{"Stats", statsTests},
 		{"Orders", orderTests},
+		{"Users", needReminders(userTests)},
+		{"Reminders", needReminders(remindTests)},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -13,11 +13,14 @@ SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
        per_user_limit, total, reminders, created_at
 FROM templates WHERE id = ?;
 
--- name: TakeIssue
--- Counts one more coupon issued, unless the total is all issued. Its row
--- lock orders the claims of one template.
-UPDATE templates SET issued = issued + 1
-WHERE id = ? AND (total = 0 OR issued < total);
+-- name: TakeIssues
+-- n, template, n: counts n more coupons issued, unless that passes the
+-- total.
+UPDATE templates SET issued = issued + ?
+WHERE id = ? AND (total = 0 OR issued + ? <= total);
+
+-- name: TemplateIssued
+SELECT issued FROM templates WHERE id = ?;
 
 -- name: AddCount
 -- n, template, status.

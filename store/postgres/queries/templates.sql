@@ -15,10 +15,13 @@ SELECT id, name, value, min_spend, starts_at, ends_at, duration,
        per_user_limit, total, reminders, created_at
 FROM templates WHERE id = $1 FOR NO KEY UPDATE;
 
--- name: TakeIssue
--- Counts one more coupon issued, unless the total is all issued.
-UPDATE templates SET issued = issued + 1
-WHERE id = $1 AND (total = 0 OR issued < total);
+-- name: TakeIssues
+-- Counts $2 more coupons of template $1 issued, unless that passes the total.
+UPDATE templates SET issued = issued + $2
+WHERE id = $1 AND (total = 0 OR issued + $2 <= total);
+
+-- name: TemplateIssued
+SELECT issued FROM templates WHERE id = $1;
 
 -- name: AddCounts
 -- $1 template IDs, $2 states, $3 deltas, sorted by (template, state) so

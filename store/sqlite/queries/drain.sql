@@ -5,7 +5,19 @@ WHERE rowid IN (
     SELECT rowid FROM coupons
     WHERE status = 'unused' AND expires_at <= ?1
     ORDER BY expires_at LIMIT ?2)
-RETURNING id, template_id, user_id, expires_at;
+RETURNING rowid, id, template_id, expires_at;
+
+-- name: InsertExpiredEvents
+-- The coupon.expired events of the coupons whose rowids are in the JSON
+-- array ?3, at ?2 (now). An event's ID is the ID time part
+-- ?1 of now followed by the coupon ID's 16 characters of random bits: a
+-- coupon expires once, so the ID is unique, and it sorts by time. The data
+-- is what store.CouponEvent writes, key for key.
+INSERT INTO events (id, type, subject, time, data)
+SELECT 'evt_' || ?1 || substr(c.id, 15), 'coupon.expired', c.id, ?2,
+       json_object('from', 'unused', 'reason', 'expiry', 'user_id', c.user_id, 'template_id', c.template_id,
+                   'expires_at', strftime('%Y-%m-%dT%H:%M:%fZ', c.expires_at / 1000.0, 'unixepoch'))
+FROM json_each(?3) AS b JOIN coupons AS c ON c.rowid = b.value;
 
 -- name: NextExpiry
 SELECT expires_at FROM coupons WHERE status = 'unused' ORDER BY expires_at LIMIT 1;
@@ -23,4 +35,5 @@ SELECT locked_until FROM coupons WHERE status = 'locked' ORDER BY locked_until L
 -- name: DueBacklog
 SELECT (SELECT count(*) FROM coupons WHERE status = 'unused' AND expires_at <= ?1)
      + (SELECT count(*) FROM coupons WHERE status = 'locked' AND locked_until <= ?1)
-     + (SELECT count(*) FROM orders WHERE status = 'unpaid' AND deadline <= ?1);
+     + (SELECT count(*) FROM orders WHERE status = 'unpaid' AND deadline <= ?1)
+     + (SELECT count(*) FROM reminders WHERE status = 'planned' AND due_at <= ?1);

@@ -1,0 +1,13 @@
+// Package bench measures lapse where it matters: a storm of coupons that
+// fall due in the same second while users keep checking out.
+//
+// RunStorm seeds a store through bulk issuance, measures the users'
+// operations alone, then expires the same seed three ways under the same
+// user load: lapse's engine, the seeds' single UPDATE, and raw batched
+// UPDATEs with nothing else (the floor of the database). It reports every
+// figure as a Result, which writes itself as JSON and as an SVG plot.
+//
+// The bench runs on its own clock, the real time plus an offset: moving
+// the offset forward makes T0 pass without waiting for it, and every
+// component (store calls, engine, wheel, user load) reads that one clock.
+package bench

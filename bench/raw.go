@@ -1,0 +1,24 @@
+package bench
+
+import (
+	"context"
+	"time"
+)
+
+// Raw is what a backend offers the bench beyond store.Store: the ways of
+// expiring a storm that lapse is measured against, and a read of what the
+// drain stored. Each backend keeps its SQL in its own .sql files; one
+// without Raw cannot be benched.
+type Raw interface {
+	// NaiveExpire expires every unused coupon due by now in one statement,
+	// as the seeds do: no batches, no events, no counts.
+	NaiveExpire(ctx context.Context, now time.Time) (int64, error)
+	// FloorExpire expires up to limit unused coupons due by now in one
+	// statement with nothing else: no events, no counts, no ordering. Run
+	// until it returns less than limit, it is the physical floor of a
+	// batched drain on this database.
+	FloorExpire(ctx context.Context, now time.Time, limit int) (int64, error)
+	// ExpiryLags returns, for every expired coupon, its stored transition
+	// time minus its expires_at.
+	ExpiryLags(ctx context.Context) ([]time.Duration, error)
+}

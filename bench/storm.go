@@ -1,0 +1,494 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/engine"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/timer"
+)
+
+// Timing of the phases.
+const (
+	// preRoll is how long each drain phase runs the user load before T0.
+	preRoll = 2 * time.Second
+	// warmup is how long the idle phase runs the load before measuring.
+	warmup = time.Second
+	// sampleEvery is the step of the expired-count series.
+	sampleEvery = 100 * time.Millisecond
+	// p99Window is the window of the user p99 series.
+	p99Window = 250 * time.Millisecond
+	// stallAfter fails a drain that expires nothing for this long.
+	stallAfter = 2 * time.Minute
+)
+
+// Config sets up RunStorm. Target and Coupons are required.
+type Config struct {
+	Target Target
+	// Coupons is the size of the storm: coupons all due at T0.
+	Coupons int
+	// Templates is how many templates the storm's coupons are spread over;
+	// 0 means 10.
+	Templates int
+	// Users is how many users hold the storm's coupons, round robin; each
+	// also holds one live coupon that the user load spends. 0 means 100,000.
+	Users int
+	// UserRate is the user load in operations a second; 0 means 300.
+	UserRate float64
+	// BatchSize is the rows per transaction of lapse's drain and of the
+	// floor; 0 means 1000.
+	BatchSize int
+	// Idle is how long the idle phase measures; 0 means 5s.
+	Idle time.Duration
+	// Steady is how long the steady phase issues coupons that fall due at
+	// SteadyRate a second; 0 means 10s and 1000.
+	Steady     time.Duration
+	SteadyRate int
+	// Progress receives progress bars; nil draws none.
+	Progress io.Writer
+	// Log receives the engine's log; nil discards it.
+	Log *slog.Logger
+	// CPUProfile, if set, receives a CPU profile of lapse's drain, from T0
+	// until the storm is expired.
+	CPUProfile io.Writer
+}
+
+func (c *Config) defaults() error {
+	c.Templates = cmp(c.Templates, 10)
+	c.Users = cmp(c.Users, 100_000)
+	if c.UserRate <= 0 {
+		c.UserRate = 300
+	}
+	c.BatchSize = cmp(c.BatchSize, 1000)
+	if c.Idle <= 0 {
+		c.Idle = 5 * time.Second
+	}
+	if c.Steady <= 0 {
+		c.Steady = 10 * time.Second
+	}
+	c.SteadyRate = cmp(c.SteadyRate, 1000)
+	if c.Progress == nil {
+		c.Progress = io.Discard
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	switch {
+	case c.Target.Open == nil || c.Target.Save == nil || c.Target.Restore == nil:
+		return errors.New("bench: the target needs Open, Save and Restore")
+	case c.Coupons <= 0:
+		return errors.New("bench: coupons must be positive")
+	case c.Templates > c.Coupons:
+		return errors.New("bench: more templates than coupons")
+	}
+	return nil
+}
+
+func cmp(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// RunStorm runs the storm bench: seed, idle, then lapse, naive and floor
+// drains of the same seed, each under the same user load, and last a
+// steady expiry under that load.
+func RunStorm(ctx context.Context, cfg Config) (Result, error) {
+	if err := cfg.defaults(); err != nil {
+		return Result{}, err
+	}
+	r := &run{cfg: cfg, clock: &clock{}}
+	r.res = Result{
+		Store: cfg.Target.Name, Coupons: cfg.Coupons, Templates: cfg.Templates, Users: cfg.Users,
+		UserRate: cfg.UserRate, BatchSize: cfg.BatchSize, CPUs: runtime.NumCPU(),
+		series: map[string]drainSeries{},
+	}
+	r.loadAvg()
+	steps := []struct {
+		name string
+		fn   func(context.Context) error
+	}{
+		{"seed", r.seed}, {"idle", r.idle}, {"lapse", r.lapse}, {"naive", r.naive}, {"floor", r.floor},
+		{"steady", r.steady},
+	}
+	for _, s := range steps {
+		if err := s.fn(ctx); err != nil {
+			return r.res, fmt.Errorf("bench %s: %w", s.name, err)
+		}
+	}
+	r.loadAvg()
+	idle := r.res.Idle.UserP99
+	r.res.Ratios = Ratios{
+		DrainVsFloor:       ratio(r.res.Lapse.Rate, r.res.Floor.Rate),
+		UserP99StormVsIdle: ratio(r.res.Lapse.UserP99, idle),
+		UserP99NaiveVsIdle: ratio(r.res.Naive.UserP99, idle),
+		UserP99FloorVsIdle: ratio(r.res.Floor.UserP99, idle),
+	}
+	return r.res, nil
+}
+
+// run is one storm run in progress.
+type run struct {
+	cfg   Config
+	clock *clock
+	res   Result
+	// t0 is when the storm falls due; live the template the load spends.
+	t0   time.Time
+	live string
+}
+
+// loadAvg records the one-minute load average, where /proc tells it.
+func (r *run) loadAvg() {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return
+	}
+	if v, err := strconv.ParseFloat(strings.Fields(string(b))[0], 64); err == nil {
+		r.res.LoadAvg = append(r.res.LoadAvg, v)
+	}
+}
+
+func userID(i int) string { return "u" + strconv.Itoa(i) }
+
+// countOf counts the events of type typ.
+func countOf(events []store.Event, typ string) int64 {
+	var n int64
+	for _, e := range events {
+		if e.Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
+// open opens the target and checks it can be benched.
+func (r *run) open(ctx context.Context, h store.Hooks) (store.Store, Raw, error) {
+	st, err := r.cfg.Target.Open(ctx, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, ok := st.(Raw)
+	if !ok {
+		st.Close()
+		return nil, nil, fmt.Errorf("store %s offers no raw drains (bench.Raw)", r.cfg.Target.Name)
+	}
+	return st, raw, nil
+}
+
+// seed creates the templates and issues the storm's coupons, all due at
+// T0, and a live coupon to every user, through bulk issuance; then it
+// saves the seed.
+func (r *run) seed(ctx context.Context) error {
+	var claimed atomic.Int64
+	st, _, err := r.open(ctx, store.Hooks{OnEvents: func(events []store.Event) { claimed.Add(countOf(events, store.EventCouponClaimed)) }})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	now := r.clock.Now()
+	r.t0 = now.Add(time.Hour).Truncate(time.Second)
+	total := r.cfg.Coupons + r.cfg.Users
+	b := startBar(r.cfg.Progress, "seed", int64(total), claimed.Load)
+	start := time.Now()
+	mk := func(name string, edit func(*coupon.Template)) (string, error) {
+		tp := coupon.Template{Name: name, Value: 1000, StartsAt: now.Add(-time.Minute)}
+		edit(&tp)
+		tp, err := st.CreateTemplate(ctx, store.CreateTemplateParams{Template: tp, Now: now})
+		return tp.ID, err
+	}
+	issue := func(tpl string, users []string) error {
+		got, err := st.Issue(ctx, store.IssueParams{TemplateID: tpl, UserIDs: users, Now: r.clock.Now()})
+		if err == nil && got.Issued != int64(len(users)) {
+			err = fmt.Errorf("issued %d of %d", got.Issued, len(users))
+		}
+		return err
+	}
+	per := (r.cfg.Coupons + r.cfg.Templates - 1) / r.cfg.Templates
+	for t := range r.cfg.Templates {
+		id, err := mk(fmt.Sprintf("storm %d", t), func(tp *coupon.Template) { tp.EndsAt = r.t0 })
+		if err != nil {
+			return err
+		}
+		var users []string
+		for j := t * per; j < min((t+1)*per, r.cfg.Coupons); j++ {
+			users = append(users, userID(j%r.cfg.Users))
+		}
+		if err := issue(id, users); err != nil {
+			return err
+		}
+	}
+	if r.live, err = mk("live", func(tp *coupon.Template) { tp.Duration = 30 * 24 * time.Hour }); err != nil {
+		return err
+	}
+	users := make([]string, r.cfg.Users)
+	for i := range users {
+		users[i] = userID(i)
+	}
+	if err := issue(r.live, users); err != nil {
+		return err
+	}
+	took := time.Since(start)
+	r.res.Seed = SeedResult{Issued: total, Seconds: took.Seconds(), Rate: float64(total) / took.Seconds()}
+	b.finish(fmt.Sprintf("%.0f coupons/s", r.res.Seed.Rate))
+	if err := st.Close(); err != nil {
+		return err
+	}
+	return r.cfg.Target.Save()
+}
+
+// newLoad returns the user load on st, recording into rec.
+func (r *run) newLoad(st store.Store, rec *recorder) *load {
+	return &load{st: st, now: r.clock.Now, users: r.cfg.Users, live: r.live, rate: r.cfg.UserRate, rec: rec}
+}
+
+// sleep waits d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// idle measures the user load alone on the seeded store.
+func (r *run) idle(ctx context.Context) error {
+	st, _, err := r.open(ctx, store.Hooks{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rec := &recorder{}
+	l := r.newLoad(st, rec)
+	start := time.Now()
+	l.start(ctx)
+	total := warmup + r.cfg.Idle
+	b := startBar(r.cfg.Progress, "idle", total.Milliseconds(), func() int64 { return time.Since(start).Milliseconds() })
+	err = sleep(ctx, total)
+	l.stop()
+	all, ops := summarize(rec.between(start.Add(warmup), start.Add(total)))
+	r.res.Idle = IdleResult{UserP50: all.P50, UserP99: all.P99, Ops: ops}
+	b.finish(fmt.Sprintf("user p50 %s p99 %s", ms(all.P50), ms(all.P99)))
+	return err
+}
+
+func ms(s float64) string { return fmt.Sprintf("%.1fms", s*1000) }
+
+// phase is one drain of the seed under the user load.
+type phase struct {
+	st   store.Store
+	raw  Raw
+	load *load
+	rec  *recorder
+	// origin is the real time at which the clock reads T0.
+	origin time.Time
+	// expired counts the committed expiries; last is when the latest of
+	// them committed (Unix nanoseconds).
+	expired atomic.Int64
+	last    atomic.Int64
+	series  []Point
+	bar     *bar
+	stop    chan struct{}
+	stopped chan struct{}
+}
+
+// commit records n expiries committed at t.
+func (p *phase) commit(n int64, t time.Time) {
+	if n > 0 {
+		p.expired.Add(n)
+		p.last.Store(t.UnixNano())
+	}
+}
+
+// begin restores the seed, sets the clock to preRoll before T0, opens the
+// store with the hooks hooks(p) returns (if set) and starts the user load.
+func (r *run) begin(ctx context.Context, hooks func(p *phase) store.Hooks) (*phase, error) {
+	if err := r.cfg.Target.Restore(); err != nil {
+		return nil, fmt.Errorf("restore the seed: %w", err)
+	}
+	r.clock.jumpTo(r.t0.Add(-preRoll))
+	p := &phase{rec: &recorder{}, origin: r.clock.real(r.t0)}
+	var h store.Hooks
+	if hooks != nil {
+		h = hooks(p)
+	}
+	var err error
+	if p.st, p.raw, err = r.open(ctx, h); err != nil {
+		return nil, err
+	}
+	p.load = r.newLoad(p.st, p.rec)
+	p.load.start(ctx)
+	return p, nil
+}
+
+// awaitT0 waits until T0, then samples the expired count for the plot and
+// the progress bar until end.
+func (r *run) awaitT0(ctx context.Context, p *phase, label string) error {
+	if err := sleep(ctx, time.Until(p.origin)); err != nil {
+		return err
+	}
+	p.bar = startBar(r.cfg.Progress, label, int64(r.cfg.Coupons), p.expired.Load)
+	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(p.stopped)
+		t := time.NewTicker(sampleEvery)
+		defer t.Stop()
+		for {
+			p.series = append(p.series, Point{T: time.Since(p.origin).Seconds(), V: float64(p.expired.Load())})
+			select {
+			case <-p.stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return nil
+}
+
+// end stops the load and the sampling, closes the store, and records the
+// drain that ended at end as name.
+func (r *run) end(p *phase, name string, end time.Time) (Drain, error) {
+	p.load.stop()
+	if p.stop != nil {
+		close(p.stop)
+		<-p.stopped
+		p.series = append(p.series, Point{T: end.Sub(p.origin).Seconds(), V: float64(p.expired.Load())})
+	}
+	took := end.Sub(p.origin)
+	all, ops := summarize(p.rec.between(p.origin, end))
+	d := Drain{DrainSeconds: took.Seconds(), Rate: float64(r.cfg.Coupons) / took.Seconds(), UserP50: all.P50, UserP99: all.P99, Ops: ops}
+	r.res.series[name] = drainSeries{
+		expired: p.series,
+		p99:     p99Series(p.rec.between(p.origin.Add(-preRoll), end), p.origin, -preRoll+p99Window, took, p99Window),
+	}
+	if p.bar != nil {
+		p.bar.finish(fmt.Sprintf("%.0f coupons/s, user p50 %s p99 %s", d.Rate, ms(d.UserP50), ms(d.UserP99)))
+	}
+	if n := p.expired.Load(); n != int64(r.cfg.Coupons) {
+		return d, fmt.Errorf("expired %d coupons, want %d", n, r.cfg.Coupons)
+	}
+	return d, nil
+}
+
+// lapse drains the storm with lapse's engine: the group timer fires from
+// the wheel at T0 and the engine expires in batches, an event per coupon.
+func (r *run) lapse(ctx context.Context) error {
+	var wheel *timer.Wheel
+	p, err := r.begin(ctx, func(p *phase) store.Hooks {
+		wheel = timer.NewWheel(10*time.Millisecond, 4096, r.clock.Now)
+		return store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []store.Event) {
+			p.commit(countOf(events, store.EventCouponExpired), time.Now())
+		}}
+	})
+	if err != nil {
+		return err
+	}
+	defer p.st.Close()
+	eng := engine.New(engine.Config{Store: p.st, Wheel: wheel, Now: r.clock.Now, Log: r.cfg.Log, BatchSize: r.cfg.BatchSize})
+	if err := eng.Start(ctx); err != nil {
+		return err
+	}
+	defer eng.Stop()
+	if err := r.awaitT0(ctx, p, "lapse"); err != nil {
+		return err
+	}
+	if r.cfg.CPUProfile != nil {
+		if err := pprof.StartCPUProfile(r.cfg.CPUProfile); err != nil {
+			return err
+		}
+	}
+	end, err := r.waitExpired(ctx, p)
+	if r.cfg.CPUProfile != nil {
+		pprof.StopCPUProfile()
+	}
+	if err != nil {
+		return err
+	}
+	eng.Stop()
+	d, err := r.end(p, "lapse", end)
+	if err != nil {
+		return err
+	}
+	lags, err := p.raw.ExpiryLags(ctx)
+	if err != nil {
+		return err
+	}
+	slices.Sort(lags)
+	p50, p99, worst := seconds(quantile(lags, 0.5)), seconds(quantile(lags, 0.99)), seconds(quantile(lags, 1))
+	d.LagP50, d.LagP99, d.LagMax = &p50, &p99, &worst
+	r.res.Lapse = d
+	return nil
+}
+
+// waitExpired waits until the engine has expired the whole storm and
+// returns when the last expiry committed.
+func (r *run) waitExpired(ctx context.Context, p *phase) (time.Time, error) {
+	for p.expired.Load() < int64(r.cfg.Coupons) {
+		if err := sleep(ctx, 2*time.Millisecond); err != nil {
+			return time.Time{}, err
+		}
+		last := time.Unix(0, max(p.last.Load(), p.origin.UnixNano()))
+		if time.Since(last) > stallAfter {
+			return time.Time{}, fmt.Errorf("the drain stalled at %d of %d", p.expired.Load(), r.cfg.Coupons)
+		}
+	}
+	return time.Unix(0, p.last.Load()), nil
+}
+
+// naive drains the storm with the seeds' single UPDATE.
+func (r *run) naive(ctx context.Context) (err error) {
+	r.res.Naive, err = r.rawDrain(ctx, "naive", func(p *phase) error {
+		n, err := p.raw.NaiveExpire(ctx, r.clock.Now())
+		p.commit(n, time.Now())
+		return err
+	})
+	return err
+}
+
+// floor drains the storm with raw batched UPDATEs and nothing else.
+func (r *run) floor(ctx context.Context) (err error) {
+	r.res.Floor, err = r.rawDrain(ctx, "floor", func(p *phase) error {
+		for {
+			n, err := p.raw.FloorExpire(ctx, r.clock.Now(), r.cfg.BatchSize)
+			if err != nil {
+				return err
+			}
+			p.commit(n, time.Now())
+			if n < int64(r.cfg.BatchSize) {
+				return nil
+			}
+		}
+	})
+	return err
+}
+
+// rawDrain runs drain, one of the raw ways to expire the storm, from T0
+// under the user load, and records it as name.
+func (r *run) rawDrain(ctx context.Context, name string, drain func(p *phase) error) (Drain, error) {
+	p, err := r.begin(ctx, nil)
+	if err != nil {
+		return Drain{}, err
+	}
+	defer p.st.Close()
+	if err := r.awaitT0(ctx, p, name); err != nil {
+		return Drain{}, err
+	}
+	if err := drain(p); err != nil {
+		return Drain{}, err
+	}
+	return r.end(p, name, time.Unix(0, p.last.Load()))
+}

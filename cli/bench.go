@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lapsehq/lapse/bench"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlite"
+)
+
+// The SQLite backend offers the bench its raw drains.
+var _ bench.Raw = (*sqlite.Store)(nil)
+
+// benchCmd runs `lapse bench <what>`.
+func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "storm" {
+		return benchStorm(ctx, args[1:], stdout, stderr)
+	}
+	fmt.Fprintln(stderr, "usage: lapse bench storm [flags]\n\n  storm  a storm of coupons due in the same second, drained by lapse, naively and at the floor")
+	return ErrUsage
+}
+
+// benchStorm runs `lapse bench storm`: the JSON result goes to --out (or
+// stdout), the plot to --plot, progress bars to stderr.
+func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var (
+		url, out, plot string
+		profile        string
+		templates      = 10
+		users, coupons = 100_000, 1_000_000
+		batch          = 1000
+		rate           = 300.0
+		idle           = 5 * time.Second
+		steady         = 10 * time.Second
+		steadyRate     = 1000
+	)
+	fs := flag.NewFlagSet("bench storm", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&url, "store", "", "store URL: sqlite:<path> of a database that does not exist yet (default: a temporary file)")
+	fs.IntVar(&coupons, "coupons", coupons, "coupons in the storm, all due in the same second")
+	fs.IntVar(&templates, "templates", templates, "templates the storm's coupons are spread over")
+	fs.IntVar(&users, "users", users, "users holding the coupons")
+	fs.Float64Var(&rate, "user-rate", rate, "user operations (wallet read, lock, redeem) a second during every phase")
+	fs.IntVar(&batch, "batch-size", batch, "rows per transaction of lapse's drain and of the floor")
+	fs.DurationVar(&idle, "idle", idle, "how long the idle phase measures the user load alone")
+	fs.DurationVar(&steady, "steady", steady, "how long the steady phase runs")
+	fs.IntVar(&steadyRate, "steady-rate", steadyRate, "coupons falling due a second in the steady phase")
+	fs.StringVar(&out, "out", "", "write the JSON result to this file (default: stdout)")
+	fs.StringVar(&plot, "plot", "", "write an SVG plot of the drains to this file")
+	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of lapse's drain to this file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	path, cleanup, err := benchPath(url)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	cfg := bench.Config{
+		Target: sqliteTarget(path), Coupons: coupons, Templates: templates, Users: users,
+		UserRate: rate, BatchSize: batch, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
+		Log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		cfg.CPUProfile = f
+	}
+	res, err := bench.RunStorm(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if plot != "" {
+		if err := writeFile(plot, res.WritePlot); err != nil {
+			return err
+		}
+	}
+	if out == "" {
+		return res.WriteJSON(stdout)
+	}
+	return writeFile(out, res.WriteJSON)
+}
+
+// benchPath returns the path of the database the bench may create, and
+// what to remove once it is done: the seed copy always, the whole
+// directory if the path is a temporary one.
+func benchPath(url string) (string, func(), error) {
+	if url == "" {
+		dir, err := os.MkdirTemp("", "lapse-bench")
+		if err != nil {
+			return "", nil, err
+		}
+		return filepath.Join(dir, "bench.db"), func() { os.RemoveAll(dir) }, nil
+	}
+	path, err := sqlitePath(url)
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		return "", nil, fmt.Errorf("--store: %s exists; the bench needs a database of its own", path)
+	}
+	return path, func() { removeDB(path + ".seed") }, nil
+}
+
+// sqliteTarget is the bench target of a new SQLite database at path; Save
+// keeps the seed beside it in path.seed.
+func sqliteTarget(path string) bench.Target {
+	seed := path + ".seed"
+	return bench.Target{
+		Name: "sqlite",
+		Open: func(ctx context.Context, h store.Hooks) (store.Store, error) {
+			return sqlite.Open(ctx, path, sqlite.Options{Hooks: h})
+		},
+		Save:    func() error { return copyDB(path, seed) },
+		Restore: func() error { return copyDB(seed, path) },
+	}
+}
+
+// dbFiles are the suffixes of the files of one SQLite database.
+var dbFiles = []string{"", "-wal", "-shm"}
+
+// copyDB replaces the closed database at to with a copy of the one at from.
+func copyDB(from, to string) error {
+	removeDB(to)
+	for _, suffix := range dbFiles[:2] { // a closed database needs no -shm
+		if err := copyFile(from+suffix, to+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+func removeDB(path string) {
+	for _, suffix := range dbFiles {
+		os.Remove(path + suffix)
+	}
+}
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	return writeFile(to, func(w io.Writer) error {
+		_, err := io.Copy(w, src)
+		return err
+	})
+}
+
+// writeFile creates path and writes it with fn.
+func writeFile(path string, fn func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

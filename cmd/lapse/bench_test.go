@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBenchStorm runs `lapse bench storm` on 100,000 coupons end to end
+// and checks that its JSON holds every figure with a sane value, that the
+// plot is an SVG of the three drains and that every phase drew a progress
+// bar. It asserts nothing about speed.
+func TestBenchStorm(t *testing.T) {
+	dir := t.TempDir()
+	plot := filepath.Join(dir, "storm.svg")
+	cmd := exec.Command(binary, "bench", "storm", "--coupons", "100000", "--idle", "2s", "--steady", "2s",
+		"--store", "sqlite:"+filepath.Join(dir, "bench.db"), "--plot", plot)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("lapse bench storm: %v; stderr:\n%s", err, stderr.String())
+	}
+	var res map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatalf("decode the JSON result: %v\n%s", err, stdout.String())
+	}
+	j := jsonFields{t: t, root: res}
+	if got := j.str("store"); got != "sqlite" {
+		t.Fatalf("store: got %q, want sqlite", got)
+	}
+	if got := j.num("coupons"); got != 100000 {
+		t.Fatalf("coupons: got %v, want 100000", got)
+	}
+	j.positive("seed.seconds", "seed.rate", "idle.user_p50", "idle.user_p99")
+	j.ordered("idle.user_p50", "idle.user_p99")
+	for _, d := range []string{"lapse", "naive", "floor"} {
+		j.positive(d+".drain_seconds", d+".rate", d+".user_p50", d+".user_p99")
+		j.ordered(d+".user_p50", d+".user_p99")
+		if got, want := j.num(d+".rate"), 100000/j.num(d+".drain_seconds"); math.Abs(got-want) > want*1e-9 {
+			t.Fatalf("%s.rate: got %v, want coupons/drain_seconds = %v", d, got, want)
+		}
+		for _, op := range []string{"read", "lock", "redeem"} {
+			j.num(d + ".ops." + op + ".p99")
+		}
+	}
+	j.ordered("lapse.lag_p50", "lapse.lag_p99", "lapse.lag_max")
+	if lag := j.num("lapse.lag_p50"); lag < 0 {
+		t.Fatalf("lapse.lag_p50: got %v, want >= 0 (never early)", lag)
+	}
+	if got := j.num("lapse.lag_max"); got > j.num("lapse.drain_seconds")+1 {
+		t.Fatalf("lapse.lag_max: got %v, longer than the drain (%v s)", got, j.num("lapse.drain_seconds"))
+	}
+	for name, want := range map[string]float64{
+		"ratios.drain_vs_floor":         j.num("lapse.rate") / j.num("floor.rate"),
+		"ratios.user_p99_storm_vs_idle": j.num("lapse.user_p99") / j.num("idle.user_p99"),
+		"ratios.user_p99_naive_vs_idle": j.num("naive.user_p99") / j.num("idle.user_p99"),
+	} {
+		if got := j.num(name); math.Abs(got-want) > want*1e-9 {
+			t.Fatalf("%s: got %v, want %v", name, got, want)
+		}
+	}
+	j.positive("steady.seconds", "steady.rate", "steady.expired", "steady.user_p50", "steady.user_p99")
+	j.ordered("steady.lag_p50", "steady.lag_p99", "steady.lag_max")
+	if lag := j.num("steady.lag_p50"); lag < 0 {
+		t.Fatalf("steady.lag_p50: got %v, want >= 0 (never early)", lag)
+	}
+	if n := j.num("idle.ops.read.n"); n < 1 {
+		t.Fatalf("idle.ops.read.n: got %v, want reads measured", n)
+	}
+
+	svg, err := os.ReadFile(plot)
+	if err != nil {
+		t.Fatalf("read the plot: %v", err)
+	}
+	var doc struct {
+		XMLName   xml.Name `xml:"svg"`
+		Polylines []struct {
+			Points string `xml:"points,attr"`
+		} `xml:"polyline"`
+	}
+	if err := xml.Unmarshal(svg, &doc); err != nil {
+		t.Fatalf("plot is not XML: %v", err)
+	}
+	if len(doc.Polylines) < 6 { // expired and p99 of each drain
+		t.Fatalf("plot: got %d lines, want expired and p99 of lapse, naive and floor", len(doc.Polylines))
+	}
+	for _, phase := range []string{"seed", "idle", "lapse", "naive", "floor", "steady"} {
+		full := fmt.Sprintf("\r%-6s [%s] 100%%", phase, strings.Repeat("#", 30))
+		if !strings.Contains(stderr.String(), full) {
+			t.Fatalf("stderr has no full progress bar for %s:\n%s", phase, stderr.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bench.db.seed")); !os.IsNotExist(err) {
+		t.Fatalf("the seed copy was left behind (stat: %v)", err)
+	}
+}
+
+// jsonFields reads dotted paths of a decoded JSON object, failing the test
+// on a missing field or one of the wrong type.
+type jsonFields struct {
+	t    *testing.T
+	root map[string]any
+}
+
+func (j jsonFields) get(path string) any {
+	j.t.Helper()
+	var v any = j.root
+	for _, k := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			j.t.Fatalf("%s: no object at %q", path, k)
+		}
+		if v, ok = m[k]; !ok {
+			j.t.Fatalf("%s: missing", path)
+		}
+	}
+	return v
+}
+
+func (j jsonFields) num(path string) float64 { j.t.Helper(); return field[float64](j, path) }
+
+func (j jsonFields) str(path string) string { j.t.Helper(); return field[string](j, path) }
+
+// field returns the T at path.
+func field[T any](j jsonFields, path string) T {
+	j.t.Helper()
+	v, ok := j.get(path).(T)
+	if !ok {
+		j.t.Fatalf("%s: got %v, want a %T", path, j.get(path), v)
+	}
+	return v
+}
+
+// positive fails unless every path holds a number above zero.
+func (j jsonFields) positive(paths ...string) {
+	j.t.Helper()
+	for _, p := range paths {
+		if v := j.num(p); !(v > 0) {
+			j.t.Fatalf("%s: got %v, want > 0", p, v)
+		}
+	}
+}
+
+// ordered fails unless the numbers at paths never decrease.
+func (j jsonFields) ordered(paths ...string) {
+	j.t.Helper()
+	for i := 1; i < len(paths); i++ {
+		if a, b := j.num(paths[i-1]), j.num(paths[i]); a > b {
+			j.t.Fatalf("%s (%v) > %s (%v)", paths[i-1], a, paths[i], b)
+		}
+	}
+}

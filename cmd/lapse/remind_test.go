@@ -1,0 +1,167 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// reminderEvent is a reminder.due event as the feed serves it.
+type reminderEvent struct {
+	Subject string                  `json:"subject"`
+	Data    store.ReminderEventData `json:"data"`
+}
+
+// reminders reads the whole feed and returns the reminder.due events by
+// user, failing on a second one for a user.
+func (s *server) reminders(t *testing.T) map[string]reminderEvent {
+	t.Helper()
+	out := map[string]reminderEvent{}
+	after := "0"
+	for {
+		var page struct {
+			Events []struct {
+				Type string `json:"type"`
+				reminderEvent
+			} `json:"events"`
+			Next string `json:"next"`
+		}
+		s.call(t, "GET", "/v1/events?limit=1000&after="+after, nil, &page, http.StatusOK)
+		if len(page.Events) == 0 {
+			return out
+		}
+		for _, e := range page.Events {
+			if e.Type != store.EventReminderDue {
+				continue
+			}
+			if _, dup := out[e.Subject]; dup {
+				t.Fatalf("%s: two reminder.due events", e.Subject)
+			}
+			out[e.Subject] = e.reminderEvent
+		}
+		after = page.Next
+	}
+}
+
+// waitReminders polls until at least n users have been reminded.
+func waitReminders(t *testing.T, s *server, n int) map[string]reminderEvent {
+	t.Helper()
+	for range 600 {
+		if got := s.reminders(t); len(got) >= n {
+			return got
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatalf("fewer than %d users reminded in time; log:\n%s", n, s.log.String())
+	return nil
+}
+
+// TestRemindersAsANewUser is the issue's "done when", through the binary:
+// coupons living 10s reminded 5s before they expire; five users claim
+// three each, one of them redeems one; about 5s later there are exactly
+// five reminder.due events, each listing its user's unused coupons.
+func TestRemindersAsANewUser(t *testing.T) {
+	s := start(t, sqliteBackend.store(t))
+	var tpl struct{ ID string }
+	s.call(t, "POST", "/v1/templates", map[string]any{
+		"name": "¥5 off", "value": 500, "validity": map[string]any{"duration": "10s"}, "reminders": []string{"5s"},
+	}, &tpl, http.StatusCreated)
+	claimed := map[string][]couponJSON{}
+	for i := range 5 {
+		user := fmt.Sprintf("u%d", i)
+		for range 3 {
+			var c couponJSON
+			s.call(t, "POST", "/v1/users/"+user+"/coupons", map[string]string{"template_id": tpl.ID}, &c, http.StatusCreated)
+			claimed[user] = append(claimed[user], c)
+		}
+	}
+	s.call(t, "POST", "/v1/coupons/"+claimed["u0"][1].ID+"/redeem", map[string]string{"order_id": "o1"}, nil, http.StatusOK)
+	claimed["u0"] = append(claimed["u0"][:1], claimed["u0"][2])
+
+	waitReminders(t, s, 5)
+	// Past the last coupon's crossing, nothing more comes.
+	time.Sleep(time.Until(claimed["u4"][2].ExpiresAt.Add(-5*time.Second + 500*time.Millisecond)))
+	got := s.reminders(t)
+	if len(got) != 5 {
+		t.Fatalf("reminder.due events: got %d, want 5", len(got))
+	}
+	for user, cs := range claimed {
+		r := got[user]
+		if r.Data.UserID != user || r.Data.Channel != "in_app" || r.Data.Lead != "5s" || !r.Data.ExpiringSoon || len(r.Data.Coupons) != len(cs) {
+			t.Fatalf("%s: got %+v, want an in_app reminder of lead 5s listing %d coupons", user, r, len(cs))
+		}
+		listed := map[string]int64{}
+		for _, c := range r.Data.Coupons {
+			listed[c.ID] = c.Value
+		}
+		for _, c := range cs {
+			if listed[c.ID] != 500 {
+				t.Fatalf("%s: got coupons %+v, want %s worth 500 among them", user, r.Data.Coupons, c.ID)
+			}
+		}
+	}
+}
+
+// TestKill9RemindersSendOnce kills lapse while it sends a storm of
+// reminders due in the same instant, in small batches; after a restart
+// every user has been reminded exactly once.
+func TestKill9RemindersSendOnce(t *testing.T) {
+	db := sqliteBackend.store(t)
+	s := start(t, db, "--batch-size", "5")
+	const n = 1500
+	endsAt := time.Now().Add(20 * time.Second)
+	var tpl struct{ ID string }
+	s.call(t, "POST", "/v1/templates", map[string]any{
+		"name": "storm", "value": 100, "validity": map[string]any{"ends_at": endsAt.Format(time.RFC3339Nano)}, "reminders": []string{"12s"},
+	}, &tpl, http.StatusCreated)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < n; i += 4 {
+				s.call(t, "POST", fmt.Sprintf("/v1/users/u%d/coupons", i), map[string]string{"template_id": tpl.ID}, nil, http.StatusCreated)
+			}
+		})
+	}
+	wg.Wait()
+	if time.Until(endsAt.Add(-12*time.Second)) <= 0 {
+		t.Fatalf("seeding outlasted the crossing: nothing was tested")
+	}
+	waitReminders(t, s, 1)
+	s.killMidway(t, sqliteBackend, db, store.EventReminderDue, n)
+	s2 := start(t, db)
+	got := waitReminders(t, s2, n)
+	for user, r := range got {
+		if len(r.Data.Coupons) != 1 {
+			t.Fatalf("%s: got %d coupons, want 1", user, len(r.Data.Coupons))
+		}
+	}
+}
+
+// TestRemindersOffWithoutTheCapability runs lapse, with a reminder flag,
+// on each store that plans no reminders: it serves, logs that reminders
+// are off and answers the users endpoints 501.
+func TestRemindersOffWithoutTheCapability(t *testing.T) {
+	onEach(t, func(t *testing.T, be backend) {
+		if be.name == sqliteBackend.name {
+			t.Skip("sqlite plans reminders: TestRemindersAsANewUser")
+		}
+		s := start(t, be.store(t), "--reminders", "24h")
+		s.call(t, "PUT", "/v1/users/u1", map[string]string{"timezone": "UTC"}, nil, http.StatusNotImplemented)
+		s.call(t, "GET", "/v1/users/u1", nil, nil, http.StatusNotImplemented)
+		if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatalf("SIGTERM: %v", err)
+		}
+		if err := s.cmd.Wait(); err != nil {
+			t.Fatalf("exit after SIGTERM: %v; log:\n%s", err, s.log.String())
+		}
+		if !strings.Contains(s.log.String(), "reminders are off") {
+			t.Fatalf("log does not say reminders are off:\n%s", s.log.String())
+		}
+	})
+}

@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/store"
+)
+
+// ReminderMetrics count what the store did to reminders. A nil
+// *ReminderMetrics records nothing.
+type ReminderMetrics struct {
+	planned prometheus.Counter
+	sent    *prometheus.CounterVec
+	dropped *prometheus.CounterVec
+	leftOut *prometheus.CounterVec
+}
+
+// NewReminderMetrics registers the reminder counters on reg.
+func NewReminderMetrics(reg prometheus.Registerer) *ReminderMetrics {
+	m := &ReminderMetrics{
+		planned: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lapse_reminders_planned_total",
+			Help: "Reminders planned: one per user, lead time and window.",
+		}),
+		sent: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lapse_reminders_sent_total",
+			Help: "Reminders sent as reminder.due events, by channel (sms, push, in_app).",
+		}, []string{"channel"}),
+		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lapse_reminders_dropped_total",
+			Help: "Reminders not sent, by reason (empty: no coupon left to remind; daily_cap).",
+		}, []string{"reason"}),
+		leftOut: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lapse_reminder_coupons_dropped_total",
+			Help: "Coupons left out of their reminder when it came due, by reason (used, locked, expired, voided, reminded).",
+		}, []string{"reason"}),
+	}
+	for _, ch := range remind.Channels {
+		m.sent.WithLabelValues(string(ch))
+	}
+	for _, why := range []string{remind.DropEmpty, remind.DropDailyCap} {
+		m.dropped.WithLabelValues(why)
+	}
+	reg.MustRegister(m.planned, m.sent, m.dropped, m.leftOut)
+	return m
+}
+
+// Record counts one commit's reminders: the store hook.
+func (m *ReminderMetrics) Record(c store.ReminderCounts) {
+	if m == nil {
+		return
+	}
+	m.planned.Add(float64(c.Planned))
+	for ch, n := range c.Sent {
+		m.sent.WithLabelValues(string(ch)).Add(float64(n))
+	}
+	for why, n := range c.Dropped {
+		m.dropped.WithLabelValues(why).Add(float64(n))
+	}
+	for why, n := range c.LeftOut {
+		m.leftOut.WithLabelValues(why).Add(float64(n))
+	}
+}

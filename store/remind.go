@@ -1,0 +1,112 @@
+package store
+
+import (
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/remind"
+)
+
+// TimerRemind fires planned reminders.
+const TimerRemind TimerKind = "reminder.due"
+
+// EventReminderDue is the event of a reminder sent; its subject is the
+// user reminded.
+const EventReminderDue = "reminder.due"
+
+// PutUserParams are the inputs of PutUser: the user's ID, timezone and
+// channels (their last activity is not the caller's to set), and when.
+type PutUserParams struct {
+	User remind.User
+	Now  time.Time
+}
+
+// ReminderEventData is the data of a reminder.due event.
+type ReminderEventData struct {
+	UserID  string `json:"user_id"`
+	Channel string `json:"channel"`
+	// Lead is the lead time the coupons cross, as a duration string.
+	Lead string `json:"lead"`
+	// ExpiringSoon: the lead is the last (shortest) of a listed coupon's
+	// template, so a marketing system may offer a win-back.
+	ExpiringSoon bool `json:"expiring_soon"`
+	// Coupons are listed earliest expiry first, then by ID.
+	Coupons []RemindedCoupon `json:"coupons"`
+}
+
+// RemindedCoupon is one coupon a reminder lists.
+type RemindedCoupon struct {
+	ID         string    `json:"id"`
+	TemplateID string    `json:"template_id"`
+	ExpiresAt  Timestamp `json:"expires_at"`
+	Value      int64     `json:"value"`
+}
+
+// ReminderEvent builds the event of a reminder sent at at.
+func ReminderEvent(d ReminderEventData, at time.Time) Event {
+	return Event{ID: NewID("evt", at), Type: EventReminderDue, Subject: d.UserID, Time: at, Data: mustJSON(d)}
+}
+
+// ReminderCounts is what one commit did to reminders, for metrics. Its
+// maps are nil until counted in.
+type ReminderCounts struct {
+	// Planned counts reminders created.
+	Planned int
+	// Sent counts reminders sent, by channel.
+	Sent map[remind.Channel]int
+	// Dropped counts reminders not sent, by reason (remind.DropEmpty,
+	// remind.DropDailyCap).
+	Dropped map[string]int
+	// LeftOut counts coupons left out of the reminders they were planned
+	// in, by reason (see remind.Drop).
+	LeftOut map[string]int
+}
+
+// Any reports whether c counts anything.
+func (c ReminderCounts) Any() bool {
+	return c.Planned > 0 || len(c.Sent) > 0 || len(c.Dropped) > 0 || len(c.LeftOut) > 0
+}
+
+// ReminderTx is what the Tx of a backend that implements Reminders does
+// for them. The shared transitions (ClaimIn, TransitionIn, the order
+// transitions) call it when their Tx implements it, and skip it otherwise.
+type ReminderTx interface {
+	// Touch records that a user acted at now.
+	Touch(userID string, now time.Time) error
+	// Plan plans the reminders of c, of template tp, unused at now. fresh
+	// says c was just issued; a coupon back to unused is not planned again
+	// for a lead it is planned in or was reminded of.
+	Plan(c coupon.Coupon, tp coupon.Template, fresh bool, now time.Time) error
+	// Unplan takes a coupon out of its planned reminders.
+	Unplan(couponID string, now time.Time) error
+}
+
+// touch records, in t if it plans reminders, that a user acted at now.
+func touch(t Tx, userID string, now time.Time) error {
+	if rt, ok := t.(ReminderTx); ok {
+		return rt.Touch(userID, now)
+	}
+	return nil
+}
+
+// replan keeps, in t if it plans reminders, a coupon's reminders in step
+// with the state it just moved to: planned again when it comes back to
+// unused, taken out of its reminders when voided. Other states are sorted
+// out when a reminder is sent.
+func replan(t Tx, c coupon.Coupon, now time.Time) error {
+	rt, ok := t.(ReminderTx)
+	if !ok {
+		return nil
+	}
+	switch c.Status {
+	case coupon.Unused:
+		tp, err := t.Template(c.TemplateID)
+		if err != nil {
+			return err
+		}
+		return rt.Plan(c, tp, false, now)
+	case coupon.Voided:
+		return rt.Unplan(c.ID, now)
+	}
+	return nil
+}

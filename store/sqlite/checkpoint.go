@@ -1,0 +1,80 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"sync/atomic"
+	"time"
+)
+
+// checkpointEvery is how often the checkpointer copies what was committed
+// to the WAL into the database file.
+const checkpointEvery = 200 * time.Millisecond
+
+// walBackstopPages is the WAL size at which the writer checkpoints by
+// itself, should the checkpointer fall behind (SQLite's default is 1000).
+const walBackstopPages = 16384
+
+// checkpointer copies committed WAL frames into the database from a
+// connection of its own, with PRAGMA wal_checkpoint(PASSIVE), which never
+// waits for the writer or the readers. Left to SQLite, the checkpoint runs
+// inside the commit that crosses the WAL threshold, copying and syncing
+// while that commit holds the one writer, and every user's write queued
+// behind it waits for it. A failed checkpoint is retried on the next tick;
+// if they keep failing the WAL grows to walBackstopPages and the writer
+// checkpoints after all.
+type checkpointer struct {
+	checkpoint func(context.Context) error
+	close      func() error
+	dirty      atomic.Bool
+	cancel     context.CancelFunc
+	done       chan struct{}
+}
+
+// startCheckpointer starts checkpointing the database of dsn until stop.
+func startCheckpointer(dsn string) (*checkpointer, error) {
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return newCheckpointer(func(ctx context.Context) error {
+		_, err := db.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+		return err
+	}, db.Close), nil
+}
+
+// newCheckpointer starts calling checkpoint after commits until stop,
+// which then calls close.
+func newCheckpointer(checkpoint func(context.Context) error, close func() error) *checkpointer {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &checkpointer{checkpoint: checkpoint, close: close, cancel: cancel, done: make(chan struct{})}
+	go c.run(ctx)
+	return c
+}
+
+// committed tells the checkpointer the WAL has new frames.
+func (c *checkpointer) committed() { c.dirty.Store(true) }
+
+func (c *checkpointer) run(ctx context.Context) {
+	defer close(c.done)
+	t := time.NewTicker(checkpointEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if c.dirty.Swap(false) && c.checkpoint(ctx) != nil {
+			c.dirty.Store(true)
+		}
+	}
+}
+
+// stop stops checkpointing and closes the connection.
+func (c *checkpointer) stop() error {
+	c.cancel()
+	<-c.done
+	return c.close()
+}

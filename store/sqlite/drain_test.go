@@ -1,0 +1,115 @@
+package sqlite
+
+import (
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// TestExpireDueMakesWay: a drain batch that sees a user's write waiting
+// commits after the chunk in hand, with Next saying more is due; with no
+// one waiting it takes its whole limit.
+func TestExpireDueMakesWay(t *testing.T) {
+	ctx := t.Context()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer s.Close()
+	t0 := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+	tp, err := s.CreateTemplate(ctx, store.CreateTemplateParams{Now: t0, Template: coupon.Template{
+		Name: "t", Value: 1, StartsAt: t0, EndsAt: t0.Add(time.Hour)}})
+	if err != nil {
+		t.Fatalf("CreateTemplate: %v", err)
+	}
+	users := make([]string, 5*expireChunk)
+	for i := range users {
+		users[i] = "u" + strconv.Itoa(i)
+	}
+	if _, err := s.Issue(ctx, store.IssueParams{TemplateID: tp.ID, UserIDs: users, Now: t0}); err != nil {
+		t.Fatalf("Issue: %v", err)
+	}
+	now := t0.Add(time.Hour)
+
+	done := s.gate.enter() // a user's write is waiting
+	d, err := s.ExpireDue(ctx, store.DueParams{Now: now, Limit: len(users)})
+	done()
+	if err != nil {
+		t.Fatalf("ExpireDue with a user waiting: %v", err)
+	}
+	if len(d.Due) != expireChunk || !d.Next.Equal(now) {
+		t.Fatalf("with a user waiting: expired %d, next %s; want %d and %s", len(d.Due), d.Next, expireChunk, now)
+	}
+	d, err = s.ExpireDue(ctx, store.DueParams{Now: now, Limit: len(users)})
+	if err != nil {
+		t.Fatalf("ExpireDue: %v", err)
+	}
+	if len(d.Due) != len(users)-expireChunk || !d.Next.IsZero() {
+		t.Fatalf("with no one waiting: expired %d, next %s; want %d and none", len(d.Due), d.Next, len(users)-expireChunk)
+	}
+	info, err := s.Template(ctx, store.TemplateParams{ID: tp.ID, Now: now})
+	if err != nil {
+		t.Fatalf("Template: %v", err)
+	}
+	if info.Counts[coupon.Expired] != int64(len(users)) || info.Counts[coupon.Unused] != 0 {
+		t.Fatalf("counts: got %v, want all %d expired", info.Counts, len(users))
+	}
+}
+
+// TestIssueMakesWay: an issuance batch that sees a user's write waiting
+// commits after the chunk in hand and goes on in another transaction; with
+// no one waiting one batch takes its whole size.
+func TestIssueMakesWay(t *testing.T) {
+	ctx := t.Context()
+	var commits []int
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{Hooks: store.Hooks{OnEvents: func(events []store.Event) {
+		commits = append(commits, len(events))
+	}}})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer s.Close()
+	t0 := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+	tp, err := s.CreateTemplate(ctx, store.CreateTemplateParams{Now: t0, Template: coupon.Template{
+		Name: "t", Value: 1, StartsAt: t0, Duration: time.Hour, PerUserLimit: 1}})
+	if err != nil {
+		t.Fatalf("CreateTemplate: %v", err)
+	}
+	users := make([]string, 2*store.IssueChunk+store.IssueChunk/2)
+	for i := range users {
+		users[i] = "u" + strconv.Itoa(i)
+	}
+	issue := func(list []string) store.Issued {
+		t.Helper()
+		got, err := s.Issue(ctx, store.IssueParams{TemplateID: tp.ID, UserIDs: list, Now: t0})
+		if err != nil {
+			t.Fatalf("Issue: %v", err)
+		}
+		return got
+	}
+
+	done := s.gate.enter() // a user's write is waiting
+	got := issue(users)
+	done()
+	if want := []int{store.IssueChunk, store.IssueChunk, store.IssueChunk / 2}; got.Issued != int64(len(users)) || !slices.Equal(commits, want) {
+		t.Fatalf("with a user waiting: issued %d in commits of %v, want %d in %v", got.Issued, commits, len(users), want)
+	}
+	commits = nil
+	got = issue(append(users[:10:10], users...)) // all refused: nothing to commit
+	if got.Issued != 0 || len(got.Refused) != len(users)+10 || len(commits) != 0 {
+		t.Fatalf("issuance to holders: issued %d, refused %d, commits %v; want 0, %d, none", got.Issued, len(got.Refused), commits, len(users)+10)
+	}
+	tp, err = s.CreateTemplate(ctx, store.CreateTemplateParams{Now: t0, Template: coupon.Template{
+		Name: "t", Value: 1, StartsAt: t0, Duration: time.Hour}})
+	if err != nil {
+		t.Fatalf("CreateTemplate: %v", err)
+	}
+	if got = issue(users); got.Issued != int64(len(users)) || !slices.Equal(commits, []int{len(users)}) {
+		t.Fatalf("with no one waiting: issued %d in commits of %v, want %d in one", got.Issued, commits, len(users))
+	}
+}

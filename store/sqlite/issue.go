@@ -1,0 +1,96 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
+)
+
+// Issue issues coupons of p.TemplateID to p.UserIDs, a batch of users per
+// background transaction, resumably under an idempotency key (see
+// store.IssueParams). A batch ends early, after the chunk in hand, to make
+// way for a user waiting to write.
+func (s *Store) Issue(ctx context.Context, p store.IssueParams) (store.Issued, error) {
+	return store.Issue(ctx, p, s.gate.busy, func(fn func(store.Tx) (store.IssueStep, error)) (store.IssueStep, error) {
+		return backgroundTx(ctx, s, func(t *tx) (store.IssueStep, error) { return fn(t) })
+	})
+}
+
+// IssuedCount reads how many coupons of a template are issued.
+func (t *tx) IssuedCount(templateID string) (int64, error) {
+	var n int64
+	err := t.queryRow("TemplateIssued", templateID).Scan(&n)
+	return n, err
+}
+
+// ExistingCoupons returns which of ids name a stored coupon.
+func (t *tx) ExistingCoupons(ids []string) (map[string]bool, error) {
+	rows, err := t.queryList("ExistingCoupons", ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return sqlfile.ScanSet(rows)
+}
+
+// HeldCounts returns how many coupons of templateID each of users holds.
+func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, error) {
+	rows, err := t.queryList("HeldCounts", users, templateID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return sqlfile.ScanCounts(rows)
+}
+
+// queryList runs the named query with list as a JSON array for its first
+// parameter.
+func (t *tx) queryList(name string, list []string, args ...any) (*sql.Rows, error) {
+	b, err := json.Marshal(list)
+	if err != nil {
+		return nil, err
+	}
+	return t.query(name, append([]any{string(b)}, args...)...)
+}
+
+// InsertClaimed writes new coupons of one template claimed at one instant
+// and their coupon.claimed events, each with one statement for them all:
+// no row goes through Go one at a time.
+func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	ids, list := make([]string, len(cs)), make([]string, len(cs)) // list: coupon ID then user ID
+	for i, c := range cs {
+		ids[i], list[i] = c.ID, c.ID+c.UserID
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		return err
+	}
+	c := cs[0]
+	if _, err := t.exec("InsertIssued", string(b), c.TemplateID, ms(c.ClaimedAt), ms(c.ExpiresAt)); err != nil {
+		return err
+	}
+	if _, err := t.exec("InsertIssuedEvents", string(b), c.TemplateID, ms(c.ClaimedAt), ms(c.ExpiresAt), store.IDTime(c.ClaimedAt)); err != nil {
+		return err
+	}
+	t.sqlEvents(store.EventCouponClaimed, c.ClaimedAt, ids)
+	return nil
+}
+
+// sqlEvents remembers, for the hooks, the events of type typ at now that
+// a statement wrote for coupons. An event's ID is, as the statements make
+// it, evt_, the time part of an ID made at now and the random part of the
+// coupon's ID (a coupon gets one event of a type at a given time).
+func (t *tx) sqlEvents(typ string, now time.Time, coupons []string) {
+	prefix := "evt_" + store.IDTime(now)
+	for _, id := range coupons {
+		t.events = append(t.events, store.Event{ID: prefix + id[len(id)-16:], Type: typ, Subject: id, Time: now})
+	}
+}

@@ -1,0 +1,50 @@
+package sqlite_test
+
+import (
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/store/storetest"
+)
+
+// TestIssueResume: a bulk issuance cut off after its first batch is
+// finished by a retry.
+func TestIssueResume(t *testing.T) {
+	storetest.RunIssueResume(t, func(t *testing.T, h store.Hooks) store.Store {
+		return open(t, tempPath(t), sqlite.Options{Hooks: h})
+	})
+}
+
+// BenchmarkIssue measures bulk issuance: 10,000 users a call, to a
+// template without limits and to one with a per-user limit.
+func BenchmarkIssue(b *testing.B) {
+	users := make([]string, 10_000)
+	for i := range users {
+		users[i] = "user-" + strconv.Itoa(i)
+	}
+	for _, limit := range []int64{0, 1} {
+		b.Run("per_user_limit="+strconv.FormatInt(limit, 10), func(b *testing.B) {
+			s, err := sqlite.Open(b.Context(), filepath.Join(b.TempDir(), "lapse.db"), sqlite.Options{})
+			if err != nil {
+				b.Fatalf("Open: %v", err)
+			}
+			defer s.Close()
+			for b.Loop() {
+				tp, err := s.CreateTemplate(b.Context(), store.CreateTemplateParams{Now: t0, Template: coupon.Template{
+					Name: "t", Value: 1, StartsAt: t0, Duration: time.Hour, PerUserLimit: limit}})
+				if err != nil {
+					b.Fatalf("CreateTemplate: %v", err)
+				}
+				if _, err := s.Issue(b.Context(), store.IssueParams{TemplateID: tp.ID, UserIDs: users, Now: t0}); err != nil {
+					b.Fatalf("Issue: %v", err)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(users))/b.Elapsed().Seconds(), "users/s")
+		})
+	}
+}

@@ -1,0 +1,15 @@
+-- name: GetUser
+SELECT id, timezone, channels, last_active_at FROM users WHERE id = ?;
+
+-- name: PutUser
+-- ?1 id, ?2 timezone, ?3 channels: the profile; the activity is kept.
+INSERT INTO users (id, timezone, channels) VALUES (?1, ?2, ?3)
+ON CONFLICT (id) DO UPDATE SET timezone = ?2, channels = ?3
+RETURNING id, timezone, channels, last_active_at;
+
+-- name: TouchUser
+-- ?1 id, ?2 now: the user acted. A user first seen here gets the default
+-- profile; last_active_at never moves back.
+INSERT INTO users (id, timezone, channels, last_active_at) VALUES (?1, 'UTC', '[]', ?2)
+ON CONFLICT (id) DO UPDATE SET last_active_at = max(coalesce(last_active_at, ?2), ?2)
+RETURNING id, timezone, channels, last_active_at;

@@ -1,0 +1,290 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+var issueTests = []test{
+	{"AsClaims", testIssueAsClaims},
+	{"Batches", testIssueBatches},
+	{"PerUserLimit", testIssuePerUserLimit},
+	{"Total", testIssueTotal},
+	{"WholeCallRefusals", testIssueWholeCall},
+	{"Replay", testIssueReplay},
+	{"Conflict", testIssueConflict},
+}
+
+// issue runs a bulk issuance that must succeed.
+func (f *fixture) issue(p store.IssueParams) store.Issued {
+	f.t.Helper()
+	got, err := f.s.Issue(f.ctx, p)
+	if err != nil {
+		f.t.Fatalf("Issue(%s, %d users): %v", p.TemplateID, len(p.UserIDs), err)
+	}
+	return got
+}
+
+// wantIssued fails unless got issued n and refused exactly want, in order.
+func (f *fixture) wantIssued(what string, got store.Issued, n int64, want []store.Refusal) {
+	f.t.Helper()
+	if got.Issued != n {
+		f.t.Fatalf("%s: issued: got %d, want %d", what, got.Issued, n)
+	}
+	if len(got.Refused) != len(want) {
+		f.t.Fatalf("%s: refused: got %v, want %v", what, got.Refused, want)
+	}
+	for i := range want {
+		if got.Refused[i].UserID != want[i].UserID || !errors.Is(got.Refused[i].Reason, want[i].Reason) {
+			f.t.Fatalf("%s: refused[%d]: got %v, want %v", what, i, got.Refused[i], want[i])
+		}
+	}
+}
+
+func refusal(user string, reason error) store.Refusal {
+	return store.Refusal{UserID: user, Reason: reason}
+}
+
+// users returns n user IDs u0 … u(n-1).
+func users(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("u%d", i)
+	}
+	return out
+}
+
+// testIssueAsClaims: every issued coupon is what a claim at the same
+// instant writes: the row, the claimed event, the count and the timer.
+func testIssueAsClaims(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.durationTemplate() // 1h
+	now := t0.Add(250 * time.Millisecond)
+	f.wantIssued("issue", f.issue(store.IssueParams{TemplateID: tp.ID, UserIDs: users(3), Now: now}), 3, nil)
+	byID := map[string]coupon.Coupon{}
+	for _, u := range users(3) {
+		cs := f.userCoupons(u, 0, now)
+		if len(cs) != 1 {
+			t.Fatalf("%s's coupons: got %d, want 1", u, len(cs))
+		}
+		want := coupon.Coupon{
+			ID: cs[0].ID, TemplateID: tp.ID, UserID: u, Status: coupon.Unused,
+			ClaimedAt: now, ExpiresAt: now.Add(time.Hour), UpdatedAt: now, Version: 1,
+		}
+		f.wantCoupon(u+"'s coupon", cs[0], want)
+		byID[want.ID] = want
+	}
+	es := f.events()
+	if len(es) != 3 {
+		t.Fatalf("events: got %s, want 3 coupon.claimed", fmtEvents(es))
+	}
+	for _, e := range es {
+		f.wantEvent("issued event", e, store.EventCouponClaimed, byID[e.Subject], now, store.CouponEventData{Reason: store.ReasonClaim})
+	}
+	f.wantCounts("counts", f.counts(tp.ID, now), map[coupon.State]int64{coupon.Unused: 3})
+	f.wantTimers("timers", f.timers(), []store.Timer{{Kind: store.TimerExpire, Due: t0.Add(time.Hour)}})
+}
+
+// testIssueBatches: the outcome does not depend on the batch size.
+func testIssueBatches(t *testing.T, open opener) {
+	for _, size := range []int{1, 2, 3, 7, 0} {
+		t.Run(fmt.Sprintf("size %d", size), func(t *testing.T) {
+			f := newFixture(t, open)
+			tp := f.template(func(tp *coupon.Template) { tp.Total = 5; tp.PerUserLimit = 1 })
+			list := []string{"a", "b", "a", "c", "d", "e", "f"}
+			got := f.issue(store.IssueParams{TemplateID: tp.ID, UserIDs: list, Now: t0, BatchSize: size})
+			f.wantIssued("issue", got, 5, []store.Refusal{refusal("a", coupon.ErrLimitReached), refusal("f", coupon.ErrSoldOut)})
+			f.wantCounts("counts", f.counts(tp.ID, t0), map[coupon.State]int64{coupon.Unused: 5})
+			if es := f.events(); len(es) != 5 {
+				t.Fatalf("events: got %d, want 5", len(es))
+			}
+		})
+	}
+}
+
+// testIssuePerUserLimit: the limit counts what a user held before and what
+// the issuance gave them, within a batch and across batches; a user over
+// the limit does not use up the total.
+func testIssuePerUserLimit(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(func(tp *coupon.Template) { tp.PerUserLimit = 2; tp.Total = 5 })
+	f.claim(tp.ID, "u1", t0)
+	list := []string{"u1", "u2", "u1", "u2", "u2", "u3", "u4"}
+	got := f.issue(store.IssueParams{TemplateID: tp.ID, UserIDs: list, Now: t0, BatchSize: 2})
+	f.wantIssued("issue", got, 4, []store.Refusal{
+		refusal("u1", coupon.ErrLimitReached), refusal("u2", coupon.ErrLimitReached), refusal("u4", coupon.ErrSoldOut),
+	})
+	for u, n := range map[string]int{"u1": 2, "u2": 2, "u3": 1, "u4": 0} {
+		if got := len(f.userCoupons(u, 0, t0)); got != n {
+			t.Fatalf("%s's coupons: got %d, want %d", u, got, n)
+		}
+	}
+	_, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u5", Now: t0})
+	f.wantErr("claim after the total", err, coupon.ErrSoldOut)
+}
+
+// testIssueTotal: users past the total are refused sold-out, in order,
+// and an issuance to a sold-out template writes nothing.
+func testIssueTotal(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(func(tp *coupon.Template) { tp.Total = 3 })
+	f.claim(tp.ID, "a", t0)
+	got := f.issue(store.IssueParams{TemplateID: tp.ID, UserIDs: []string{"b", "c", "d", "e"}, Now: t0})
+	f.wantIssued("issue", got, 2, []store.Refusal{refusal("d", coupon.ErrSoldOut), refusal("e", coupon.ErrSoldOut)})
+	before := f.snap(tp.ID, "f", t0)
+	got = f.issue(store.IssueParams{TemplateID: tp.ID, UserIDs: []string{"f"}, Now: t0})
+	f.wantIssued("issue when sold out", got, 0, []store.Refusal{refusal("f", coupon.ErrSoldOut)})
+	f.unchanged("issue when sold out", tp.ID, "f", t0, before)
+
+	// A user refused sold-out was given nothing: listed again, they are
+	// refused sold-out again, as their claims would be, not limit-reached.
+	tp = f.template(func(tp *coupon.Template) { tp.Total = 1; tp.PerUserLimit = 1 })
+	got = f.issue(store.IssueParams{TemplateID: tp.ID, UserIDs: []string{"b", "a", "a"}, Now: t0})
+	f.wantIssued("issue past the total to a limited user", got, 1, []store.Refusal{refusal("a", coupon.ErrSoldOut), refusal("a", coupon.ErrSoldOut)})
+}
+
+// testIssueWholeCall: an unknown template or a closed window refuses the
+// whole call and writes nothing.
+func testIssueWholeCall(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(func(tp *coupon.Template) { tp.StartsAt = t0; tp.EndsAt = t0.Add(time.Hour) })
+	cases := []struct {
+		name string
+		id   string
+		now  time.Time
+		want error
+	}{
+		{"unknown template", "tpl_nosuchtemplate", t0, store.ErrNotFound},
+		{"before starts_at", tp.ID, t0.Add(-time.Millisecond), coupon.ErrNotClaimable},
+		{"at ends_at", tp.ID, t0.Add(time.Hour), coupon.ErrNotClaimable},
+	}
+	for _, c := range cases {
+		before := f.snap(tp.ID, "u1", c.now)
+		_, err := f.s.Issue(f.ctx, store.IssueParams{TemplateID: c.id, UserIDs: users(5), Now: c.now, BatchSize: 2})
+		f.wantErr(c.name, err, c.want)
+		f.unchanged(c.name, tp.ID, "u1", c.now, before)
+	}
+}
+
+// issuedRenderer renders an issuance as its count and counts its calls.
+type issuedRenderer struct{ calls int }
+
+func (r *issuedRenderer) render(result any) (int, []byte) {
+	r.calls++
+	got, ok := result.(store.Issued)
+	if !ok {
+		return 500, []byte("not an issuance")
+	}
+	return 200, fmt.Appendf(nil, "issued %d refused %d", got.Issued, len(got.Refused))
+}
+
+func (f *fixture) issueIdem(key, fp string, now time.Time, r *issuedRenderer) store.Idempotency {
+	return store.Idempotency{Key: key, Fingerprint: fp, Now: now, Render: r.render}
+}
+
+// testIssueReplay: a retried issuance replays the whole outcome, however
+// many batches it took, and issues nothing more.
+func testIssueReplay(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(func(tp *coupon.Template) { tp.Total = 4 })
+	r := &issuedRenderer{}
+	p := store.IssueParams{TemplateID: tp.ID, UserIDs: users(6), Now: t0, BatchSize: 2}
+	ctx := store.WithIdempotency(f.ctx, f.issueIdem("bulk-1", "fp", t0, r))
+	got, err := f.s.Issue(ctx, p)
+	if err != nil {
+		t.Fatalf("first issue: %v", err)
+	}
+	f.wantIssued("first issue", got, 4, []store.Refusal{refusal("u4", coupon.ErrSoldOut), refusal("u5", coupon.ErrSoldOut)})
+	if r.calls != 1 {
+		t.Fatalf("Render calls: got %d, want 1", r.calls)
+	}
+	before := f.snap(tp.ID, "u0", t0)
+	p.Now = t0.Add(time.Minute)
+	_, err = f.s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk-1", "fp", p.Now, r)), p)
+	f.wantReplay("retry", err, 200, []byte("issued 4 refused 2"))
+	f.unchanged("retry", tp.ID, "u0", p.Now, before)
+	// A single mutation under the same key is another request.
+	_, err = f.s.Claim(store.WithIdempotency(f.ctx, store.Idempotency{Key: "bulk-1", Fingerprint: "claim", Now: t0, Render: r.render}),
+		store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0})
+	f.wantErr("claim under the issuance's key", err, store.ErrIdempotencyConflict)
+}
+
+// testIssueConflict: a key reused for another issuance is refused before
+// anything is written.
+func testIssueConflict(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(nil)
+	r := &issuedRenderer{}
+	p := store.IssueParams{TemplateID: tp.ID, UserIDs: users(3), Now: t0, BatchSize: 2}
+	if _, err := f.s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk-1", "fp1", t0, r)), p); err != nil {
+		t.Fatalf("first issue: %v", err)
+	}
+	before := f.snap(tp.ID, "u0", t0)
+	_, err := f.s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk-1", "fp2", t0, r)), p)
+	f.wantErr("same key, other fingerprint", err, store.ErrIdempotencyConflict)
+	f.unchanged("conflicting issue", tp.ID, "u0", t0, before)
+	if r.calls != 1 {
+		t.Fatalf("Render calls: got %d, want 1", r.calls)
+	}
+}
+
+// RunIssueResume checks that a bulk issuance under an idempotency key that
+// dies after its first batch committed (its context is cancelled from the
+// commit hook) is finished by a retry of the same request: at the first
+// attempt's Now, every user issued to once, the whole outcome answered and
+// stored; meanwhile the key is taken. newStore is as for RunHooks.
+func RunIssueResume(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Store) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var commits atomic.Int64
+	s := newStore(t, store.Hooks{OnEvents: func([]store.Event) {
+		if commits.Add(1) == 1 {
+			cancel()
+		}
+	}})
+	f := &fixture{t: t, s: s, ctx: t.Context()}
+	tp := f.template(func(tp *coupon.Template) { tp.PerUserLimit = 1 })
+	r := &issuedRenderer{}
+	p := store.IssueParams{TemplateID: tp.ID, UserIDs: []string{"u0", "u1", "u0", "u2", "u3", "u4"}, Now: t0, BatchSize: 2}
+
+	_, err := s.Issue(store.WithIdempotency(ctx, f.issueIdem("bulk", "fp", t0, r)), p)
+	f.wantErr("first attempt", err, context.Canceled)
+	if n1, n2 := len(f.userCoupons("u1", 0, t0)), len(f.userCoupons("u2", 0, t0)); n1 != 1 || n2 != 0 {
+		t.Fatalf("after the first batch: u1 holds %d, u2 %d; want 1 and 0", n1, n2)
+	}
+
+	_, err = s.Claim(store.WithIdempotency(f.ctx, store.Idempotency{Key: "bulk", Fingerprint: "claim", Now: t0, Render: r.render}),
+		store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0})
+	f.wantErr("claim under the in-flight key", err, store.ErrIdempotencyConflict)
+
+	later := t0.Add(time.Minute)
+	p.Now = later
+	got, err := s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk", "fp", later, r)), p)
+	if err != nil {
+		t.Fatalf("retry: %v", err)
+	}
+	f.wantIssued("retry", got, 5, []store.Refusal{refusal("u0", coupon.ErrLimitReached)})
+	for _, u := range users(5) {
+		cs := f.userCoupons(u, 0, later)
+		if len(cs) != 1 {
+			t.Fatalf("%s holds %d coupons, want 1", u, len(cs))
+		}
+		f.wantTime(u+"'s coupon claimed_at", cs[0].ClaimedAt, t0)
+	}
+	if es := f.events(); len(es) != 5 {
+		t.Fatalf("events: got %s, want 5 coupon.claimed", fmtEvents(es))
+	}
+	f.wantCounts("counts", f.counts(tp.ID, t0), map[coupon.State]int64{coupon.Unused: 5})
+	if r.calls != 1 {
+		t.Fatalf("Render calls: got %d, want 1", r.calls)
+	}
+	_, err = s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk", "fp", later, r)), p)
+	f.wantReplay("second retry", err, 200, []byte("issued 5 refused 1"))
+}
