@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/lapsehq/lapse/bench"
@@ -44,7 +45,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	)
 	fs := flag.NewFlagSet("bench storm", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&url, "store", "", "store URL: sqlite:<path> of a database that does not exist yet (default: a temporary file)")
+	fs.StringVar(&url, "store", "", "store URL of a database that does not exist yet: sqlite:<path> or postgres://…/<name> (default: a temporary SQLite file)")
 	fs.IntVar(&coupons, "coupons", coupons, "coupons in the storm, all due in the same second")
 	fs.IntVar(&templates, "templates", templates, "templates the storm's coupons are spread over")
 	fs.IntVar(&users, "users", users, "users holding the coupons")
@@ -59,13 +60,13 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	path, cleanup, err := benchPath(url)
+	target, cleanup, err := benchTarget(ctx, url)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
 	cfg := bench.Config{
-		Target: sqliteTarget(path), Coupons: coupons, Templates: templates, Users: users,
+		Target: target, Coupons: coupons, Templates: templates, Users: users,
 		UserRate: rate, BatchSize: batch, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
 		Log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
@@ -90,6 +91,16 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return res.WriteJSON(stdout)
 	}
 	return writeFile(out, res.WriteJSON)
+}
+
+// benchTarget returns the target of the database url names, which the
+// bench creates, and what to remove once it is done.
+func benchTarget(ctx context.Context, url string) (bench.Target, func(), error) {
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		return postgresTarget(ctx, url)
+	}
+	path, cleanup, err := benchPath(url)
+	return sqliteTarget(path), cleanup, err
 }
 
 // benchPath returns the path of the database the bench may create, and
