@@ -11,17 +11,40 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
 )
 
-// TestBenchStorm runs `lapse bench storm` on 100,000 coupons end to end
-// and checks that its JSON holds every figure with a sane value, that the
-// plot is an SVG of the three drains and that every phase drew a progress
-// bar. It asserts nothing about speed.
+// TestBenchStorm runs `lapse bench storm` end to end on SQLite (100,000
+// coupons) and PostgreSQL (20,000) and checks that its JSON holds every
+// figure with a sane value, that the plot is an SVG of the three drains,
+// that every phase drew a progress bar and that the seed copy is gone. It
+// asserts nothing about speed.
 func TestBenchStorm(t *testing.T) {
-	dir := t.TempDir()
-	plot := filepath.Join(dir, "storm.svg")
-	cmd := exec.Command(binary, "bench", "storm", "--coupons", "100000", "--idle", "2s", "--steady", "2s",
-		"--store", "sqlite:"+filepath.Join(dir, "bench.db"), "--plot", plot)
+	t.Run("sqlite", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "bench.db")
+		testBenchStorm(t, "sqlite", "sqlite:"+db, 100000, func() {
+			if _, err := os.Stat(db + ".seed"); !os.IsNotExist(err) {
+				t.Fatalf("the seed copy was left behind (stat: %v)", err)
+			}
+		})
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url, name, existing := pgtest.NewDatabase(t)
+		testBenchStorm(t, "postgres", url, 20000, func() {
+			if left := existing(name, name+"_seed"); len(left) > 0 {
+				t.Fatalf("databases left behind: %v", left)
+			}
+		})
+	})
+}
+
+// testBenchStorm benches n coupons on the store at url, whose backend is
+// named kind, and runs leftBehind once the bench is done.
+func testBenchStorm(t *testing.T, kind, url string, n int, leftBehind func()) {
+	plot := filepath.Join(t.TempDir(), "storm.svg")
+	cmd := exec.Command(binary, "bench", "storm", "--coupons", fmt.Sprint(n), "--idle", "2s", "--steady", "2s",
+		"--store", url, "--plot", plot)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -32,18 +55,18 @@ func TestBenchStorm(t *testing.T) {
 		t.Fatalf("decode the JSON result: %v\n%s", err, stdout.String())
 	}
 	j := jsonFields{t: t, root: res}
-	if got := j.str("store"); got != "sqlite" {
-		t.Fatalf("store: got %q, want sqlite", got)
+	if got := j.str("store"); got != kind {
+		t.Fatalf("store: got %q, want %s", got, kind)
 	}
-	if got := j.num("coupons"); got != 100000 {
-		t.Fatalf("coupons: got %v, want 100000", got)
+	if got := j.num("coupons"); got != float64(n) {
+		t.Fatalf("coupons: got %v, want %d", got, n)
 	}
 	j.positive("seed.seconds", "seed.rate", "idle.user_p50", "idle.user_p99")
 	j.ordered("idle.user_p50", "idle.user_p99")
 	for _, d := range []string{"lapse", "naive", "floor"} {
 		j.positive(d+".drain_seconds", d+".rate", d+".user_p50", d+".user_p99")
 		j.ordered(d+".user_p50", d+".user_p99")
-		if got, want := j.num(d+".rate"), 100000/j.num(d+".drain_seconds"); math.Abs(got-want) > want*1e-9 {
+		if got, want := j.num(d+".rate"), float64(n)/j.num(d+".drain_seconds"); math.Abs(got-want) > want*1e-9 {
 			t.Fatalf("%s.rate: got %v, want coupons/drain_seconds = %v", d, got, want)
 		}
 		for _, op := range []string{"read", "lock", "redeem"} {
@@ -97,9 +120,7 @@ func TestBenchStorm(t *testing.T) {
 			t.Fatalf("stderr has no full progress bar for %s:\n%s", phase, stderr.String())
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "bench.db.seed")); !os.IsNotExist(err) {
-		t.Fatalf("the seed copy was left behind (stat: %v)", err)
-	}
+	leftBehind()
 }
 
 // jsonFields reads dotted paths of a decoded JSON object, failing the test

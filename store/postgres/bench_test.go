@@ -131,16 +131,14 @@ func stormSize(b *testing.B) int {
 
 // BenchmarkStorm: a storm of coupons all due at the same instant, drained
 // by the store's ExpireDue (each row with its event and counts, as the
-// engine drains), and, on the same rows of a fresh copy, by plain UPDATEs
-// that only set the status: the floor the store is measured against.
-// Reports expired/s and the WAL written per coupon. Run it with
-// -benchtime=1x; LAPSE_STORM sets the size.
+// engine drains) from one or several goroutines, and, on the same rows of
+// a fresh copy, by `lapse bench`'s floor (batched UPDATEs that only set the
+// status) and naive drain (one UPDATE). Reports expired/s and the WAL
+// written per coupon. Run it with -benchtime=1x; LAPSE_STORM sets the
+// size. `lapse bench storm --store postgres://…` measures the same drains
+// under a user load; this adds concurrent drainers.
 func BenchmarkStorm(b *testing.B) {
 	n := stormSize(b)
-	plain := func(limit int) string {
-		return fmt.Sprintf(`UPDATE coupons SET status = 'expired', updated_at = $1, version = version + 1
-			WHERE id = ANY(ARRAY(SELECT id FROM coupons WHERE status = 'unused' AND expires_at <= $1 LIMIT %d))`, limit)
-	}
 	cases := []struct {
 		name  string
 		drain func(ctx context.Context, s *postgres.Store, conn *pgx.Conn, now time.Time) (int, error)
@@ -148,10 +146,12 @@ func BenchmarkStorm(b *testing.B) {
 		{"ExpireDue/batch=1000/drainers=1", expireDue(1000, 1)},
 		{"ExpireDue/batch=2000/drainers=1", expireDue(2000, 1)},
 		{"ExpireDue/batch=1000/drainers=3", expireDue(1000, 3)},
-		{"plain-update/batch=1000", updates(plain(1000))},
-		{"plain-update/batch=2000", updates(plain(2000))},
-		{"single-update", updates(`UPDATE coupons SET status = 'expired', updated_at = $1, version = version + 1
-			WHERE status = 'unused' AND expires_at <= $1`)},
+		{"floor/batch=1000", floor(1000)},
+		{"floor/batch=2000", floor(2000)},
+		{"naive", func(ctx context.Context, s *postgres.Store, _ *pgx.Conn, now time.Time) (int, error) {
+			n, err := s.NaiveExpire(ctx, now)
+			return int(n), err
+		}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
@@ -225,16 +225,17 @@ func expireDue(limit, drainers int) func(context.Context, *postgres.Store, *pgx.
 	}
 }
 
-// updates runs the statement until it changes no row, and counts the rows.
-func updates(sql string) func(context.Context, *postgres.Store, *pgx.Conn, time.Time) (int, error) {
-	return func(ctx context.Context, _ *postgres.Store, conn *pgx.Conn, now time.Time) (int, error) {
+// floor runs the floor drain until it finds nothing left, and counts the
+// rows.
+func floor(limit int) func(context.Context, *postgres.Store, *pgx.Conn, time.Time) (int, error) {
+	return func(ctx context.Context, s *postgres.Store, _ *pgx.Conn, now time.Time) (int, error) {
 		total := 0
 		for {
-			tag, err := conn.Exec(ctx, sql, now)
-			if err != nil || tag.RowsAffected() == 0 {
+			n, err := s.FloorExpire(ctx, now, limit)
+			if err != nil || n == 0 {
 				return total, err
 			}
-			total += int(tag.RowsAffected())
+			total += int(n)
 		}
 	}
 }
