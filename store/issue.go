@@ -1,7 +1,9 @@
 package store
 
 import (
-	"strconv"
+	"crypto/sha256"
+	"encoding/binary"
+	"math/rand/v2"
 	"time"
 )
 
@@ -16,15 +18,21 @@ import (
 // window closed at Now (coupon.ErrNotClaimable) fails the call before it
 // writes anything.
 //
+// A backend may issue in another order than the list's (in user order,
+// say, which keeps index writes local) where the outcome cannot differ;
+// refusals are reported in list order all the same. Each coupon's ID is
+// IssueID of the issuance's nonce and the user's rank in the order of
+// issue, which must depend only on the list and the template.
+//
 // Without an idempotency key on ctx, a failure leaves the batches already
 // committed in place. With one, the issuance can be resumed: the first
 // batch records the request as in flight under the key, with its Now, and
-// each coupon's ID is IssueID of the key, the fingerprint and the user's
-// position in the list. A retry of the same request (same key and
-// fingerprint) after a crash walks the list again at the first attempt's
-// Now, counts the coupons it finds by ID as issued, and issues the rest;
-// the last batch stores the response, which later retries replay. Any
-// other request under the key meanwhile is an idempotency conflict.
+// the nonce is IssueNonce of the key and fingerprint. A retry of the same
+// request (same key and fingerprint) after a crash walks the list again at
+// the first attempt's Now, makes the same IDs, counts the coupons it finds
+// by ID as issued, and issues the rest; the last batch stores the
+// response, which later retries replay. Any other request under the key
+// meanwhile is an idempotency conflict.
 type IssueParams struct {
 	TemplateID string
 	UserIDs    []string
@@ -52,8 +60,21 @@ type Refusal struct {
 	Reason error
 }
 
-// IssueID is the ID of the coupon an issuance under idem, run at now,
-// issues to the user at position i of its list.
-func IssueID(idem Idempotency, now time.Time, i int) string {
-	return DerivedID("cpn", now, idem.Key, idem.Fingerprint, strconv.Itoa(i))
+// IssueID is the ID of the coupon an issuance run at now with nonce issues
+// as its rank-th: the IDs of one issuance increase in the order of issue,
+// so that their inserts into the ID indexes append rather than land all
+// over them.
+func IssueID(now time.Time, nonce uint64, rank int) string {
+	return SeqID("cpn", now, nonce, uint64(rank))
+}
+
+// IssueNonce returns the nonce that tells an issuance's IDs from those of
+// another made in the same millisecond: random, or under an idempotency
+// key derived from key and fingerprint, so that a retry makes the same IDs.
+func IssueNonce(idem *Idempotency) uint64 {
+	if idem == nil {
+		return rand.Uint64()
+	}
+	h := sha256.Sum256([]byte(idem.Key + "\x00" + idem.Fingerprint))
+	return binary.BigEndian.Uint64(h[:8])
 }

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -20,55 +22,108 @@ func (s *Store) Issue(ctx context.Context, p store.IssueParams) (store.Issued, e
 	if i, ok := store.IdempotencyFrom(ctx); ok {
 		idem = &i
 	}
-	var out store.Issued
+	order, err := s.issueOrder(ctx, p)
+	if err != nil {
+		return store.Issued{}, err
+	}
+	nonce := store.IssueNonce(idem)
+	var done issueStep
 	for next := 0; ; {
-		end := min(next+p.BatchSize, len(p.UserIDs))
+		end := min(next+p.BatchSize, len(order))
 		step, err := backgroundTx(ctx, s, func(t *tx) (issueStep, error) {
-			b := issueBatch{templateID: p.TemplateID, users: p.UserIDs[next:end], from: next, now: p.Now, idem: idem}
+			b := issueBatch{templateID: p.TemplateID, list: p.UserIDs, at: order[next:end], from: next,
+				now: p.Now, nonce: nonce, idem: idem}
 			if idem != nil {
 				if err := t.issueInFlight(&b); err != nil {
 					return issueStep{}, err
 				}
 			}
 			step, err := t.issue(b, s.gate.busy)
-			if err != nil || idem == nil || next+step.users < len(p.UserIDs) {
+			if err != nil || idem == nil || next+step.users < len(order) {
 				return step, err
 			}
-			total := store.Issued{Issued: out.Issued + step.res.Issued, Refused: append(out.Refused, step.res.Refused...)}
-			status, body := render(*idem, total)
+			status, body := render(*idem, done.plus(step).outcome())
 			_, err = t.exec("FinishIdempotency", idem.Key, status, body)
 			return step, err
 		})
 		if err != nil {
 			return store.Issued{}, err
 		}
-		out.Issued += step.res.Issued
-		out.Refused = append(out.Refused, step.res.Refused...)
-		if next += step.users; next >= len(p.UserIDs) {
-			return out, nil
+		done = done.plus(step)
+		if next += step.users; next >= len(order) {
+			return done.outcome(), nil
 		}
 	}
 }
 
-// issueStep is what one transaction of an issuance did.
+// issueOrder returns the positions in p.UserIDs in the order to issue to
+// them. In list order the inserts into the users' index (user_id,
+// template_id) land all over it and every batch rewrites thousands of its
+// pages; in user order they land on neighbouring pages. The outcome is the
+// same unless a total runs out during the list, so templates with a total
+// are issued in list order. The order depends only on the list and the
+// template, as IssueID needs.
+func (s *Store) issueOrder(ctx context.Context, p store.IssueParams) ([]int, error) {
+	order := make([]int, len(p.UserIDs))
+	for i := range order {
+		order[i] = i
+	}
+	var total, issued int64
+	if err := s.readRow(ctx, "TemplateTotal", p.TemplateID).Scan(&total, &issued); err != nil {
+		return nil, interpret(err)
+	}
+	if total == 0 {
+		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(p.UserIDs[a], p.UserIDs[b]) })
+	}
+	return order, nil
+}
+
+// issueStep is what one or more transactions of an issuance did.
 type issueStep struct {
-	res store.Issued
+	issued  int64
+	refused []refusal
 	// users counts the users of the list it got through.
 	users int
 }
 
-// issueBatch is one transaction's share of an issuance: users, the first
-// of whom is at position from in the request's list.
+// refusal is a refused user and their position in the list.
+type refusal struct {
+	at int
+	store.Refusal
+}
+
+// plus returns s and then o.
+func (s issueStep) plus(o issueStep) issueStep {
+	return issueStep{issued: s.issued + o.issued, refused: append(slices.Clip(s.refused), o.refused...), users: s.users + o.users}
+}
+
+// outcome is s as Issue answers it, the refusals in list order.
+func (s issueStep) outcome() store.Issued {
+	rs := slices.SortedFunc(slices.Values(s.refused), func(a, b refusal) int { return a.at - b.at })
+	out := store.Issued{Issued: s.issued}
+	for _, r := range rs {
+		out.Refused = append(out.Refused, r.Refusal)
+	}
+	return out
+}
+
+// issueBatch is one transaction's share of an issuance: the users of list
+// at the positions at, whose ranks in the order of issue start at from.
 type issueBatch struct {
 	templateID string
-	users      []string
+	list       []string
+	at         []int
 	from       int
 	now        time.Time
-	// idem, if set, derives coupon IDs, and existing names the coupons of
-	// the batch an earlier attempt committed.
+	nonce      uint64
+	// idem, if set, is the key the issuance is resumable under, and
+	// existing names the coupons of the batch an earlier attempt committed.
 	idem     *store.Idempotency
 	existing map[string]bool
 }
+
+// id returns the ID of the coupon of the batch's i-th user.
+func (b *issueBatch) id(i int) string { return store.IssueID(b.now, b.nonce, b.from+i) }
 
 // issueInFlight records b's request as in flight under its key or, if it
 // already is, takes over the first attempt's Now and looks up which of the
@@ -83,9 +138,9 @@ func (t *tx) issueInFlight(b *issueBatch) error {
 		return err
 	}
 	b.now = started
-	ids := make([]string, len(b.users))
-	for i := range b.users {
-		ids[i] = store.IssueID(*b.idem, b.now, b.from+i)
+	ids := make([]string, len(b.at))
+	for i := range b.at {
+		ids[i] = b.id(i)
 	}
 	list, _ := json.Marshal(ids)
 	rows, err := t.query("ExistingCoupons", string(list))
@@ -132,33 +187,30 @@ func (t *tx) issue(b issueBatch, busy func() bool) (issueStep, error) {
 	}
 	held := map[string]int64{} // coupons of the template a user holds, this batch's included
 	var added int64
-	for out.users < len(b.users) && (out.users == 0 || !busy()) {
-		chunk := b.users[out.users:min(out.users+issueChunk, len(b.users))]
+	for out.users < len(b.at) && (out.users == 0 || !busy()) {
+		chunk := b.at[out.users:min(out.users+issueChunk, len(b.at))]
 		if tp.PerUserLimit > 0 {
-			if err := t.heldCounts(tp.ID, chunk, held); err != nil {
+			if err := t.heldCounts(tp.ID, b.list, chunk, held); err != nil {
 				return out, err
 			}
 		}
 		issued := make([]string, 0, len(chunk)) // coupon ID then user ID
-		for _, u := range chunk {
-			id := store.NewID("cpn", b.now)
-			if b.idem != nil {
-				id = store.IssueID(*b.idem, b.now, b.from+out.users)
-			}
+		for _, at := range chunk {
+			u, id := b.list[at], b.id(out.users)
 			out.users++
 			if b.existing[id] { // committed by an earlier attempt, and counted in held and issued
-				out.res.Issued++
+				out.issued++
 				continue
 			}
 			if tp.PerUserLimit > 0 {
 				if held[u] >= tp.PerUserLimit {
-					out.res.Refused = append(out.res.Refused, store.Refusal{UserID: u, Reason: coupon.ErrLimitReached})
+					out.refused = append(out.refused, refusal{at, store.Refusal{UserID: u, Reason: coupon.ErrLimitReached}})
 					continue
 				}
 				held[u]++
 			}
 			if left == 0 {
-				out.res.Refused = append(out.res.Refused, store.Refusal{UserID: u, Reason: coupon.ErrSoldOut})
+				out.refused = append(out.refused, refusal{at, store.Refusal{UserID: u, Reason: coupon.ErrSoldOut}})
 				continue
 			}
 			left--
@@ -167,7 +219,7 @@ func (t *tx) issue(b issueBatch, busy func() bool) (issueStep, error) {
 		if err := t.insertIssued(tp, b.now, issued); err != nil {
 			return out, err
 		}
-		out.res.Issued += int64(len(issued))
+		out.issued += int64(len(issued))
 		added += int64(len(issued))
 	}
 	if added == 0 {
@@ -205,23 +257,23 @@ func (t *tx) insertIssued(tp coupon.Template, now time.Time, issued []string) er
 	return nil
 }
 
-// heldCounts adds to held how many coupons of templateID each of users
-// not in it yet holds.
-func (t *tx) heldCounts(templateID string, users []string, held map[string]int64) error {
+// heldCounts adds to held how many coupons of templateID each user of list
+// at the positions at holds, for those not in it yet.
+func (t *tx) heldCounts(templateID string, list []string, at []int, held map[string]int64) error {
 	var unseen []string
-	for _, u := range users {
-		if _, ok := held[u]; !ok {
-			unseen = append(unseen, u)
+	for _, i := range at {
+		if _, ok := held[list[i]]; !ok {
+			unseen = append(unseen, list[i])
 		}
 	}
 	if len(unseen) == 0 {
 		return nil
 	}
-	list, err := json.Marshal(unseen)
+	users, err := json.Marshal(unseen)
 	if err != nil {
 		return err
 	}
-	rows, err := t.query("HeldCounts", string(list), templateID)
+	rows, err := t.query("HeldCounts", string(users), templateID)
 	if err != nil {
 		return err
 	}

@@ -47,8 +47,15 @@ func TestIssueResumes(t *testing.T) {
 		}
 		return cs
 	}
-	if len(held("u1")) != 1 || len(held("u2")) != 0 {
-		t.Fatalf("after the first batch: u1 holds %d, u2 %d; want 1 and 0", len(held("u1")), len(held("u2")))
+	claimed := func() int {
+		evs, err := s.Events(t.Context(), store.EventsParams{Limit: 100})
+		if err != nil {
+			t.Fatalf("Events: %v", err)
+		}
+		return len(evs)
+	}
+	if n := claimed(); n == 0 || n >= 5 {
+		t.Fatalf("after the first batch: %d coupons issued, want some but not all 5", n)
 	}
 
 	// Meanwhile the key is taken: a claim under it is another request.
@@ -76,12 +83,8 @@ func TestIssueResumes(t *testing.T) {
 			t.Fatalf("%s's coupon claimed at %s, want the first attempt's %s", u, cs[0].ClaimedAt, t0)
 		}
 	}
-	evs, err := s.Events(t.Context(), store.EventsParams{Limit: 100})
-	if err != nil {
-		t.Fatalf("Events: %v", err)
-	}
-	if len(evs) != 5 {
-		t.Fatalf("coupon.claimed events: got %d, want 5", len(evs))
+	if n := claimed(); n != 5 {
+		t.Fatalf("coupon.claimed events: got %d, want 5", n)
 	}
 	info, err := s.Template(t.Context(), store.TemplateParams{ID: tp.ID, Now: t0})
 	if err != nil {

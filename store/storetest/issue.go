@@ -15,6 +15,7 @@ var issueTests = []test{
 	{"Batches", testIssueBatches},
 	{"PerUserLimit", testIssuePerUserLimit},
 	{"Total", testIssueTotal},
+	{"RefusalsInListOrder", testIssueRefusalOrder},
 	{"WholeCallRefusals", testIssueWholeCall},
 	{"Replay", testIssueReplay},
 	{"Conflict", testIssueConflict},
@@ -126,6 +127,18 @@ func testIssuePerUserLimit(t *testing.T, open opener) {
 	}
 	_, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u5", Now: t0})
 	f.wantErr("claim after the total", err, coupon.ErrSoldOut)
+}
+
+// testIssueRefusalOrder: however a backend orders its work, the refusals
+// come back in list order and a user's later entries are the refused ones.
+func testIssueRefusalOrder(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(func(tp *coupon.Template) { tp.PerUserLimit = 1 })
+	list := []string{"d", "c", "a", "c", "b", "a", "d"}
+	got := f.issue(store.IssueParams{TemplateID: tp.ID, UserIDs: list, Now: t0, BatchSize: 2})
+	f.wantIssued("issue", got, 4, []store.Refusal{
+		refusal("c", coupon.ErrLimitReached), refusal("a", coupon.ErrLimitReached), refusal("d", coupon.ErrLimitReached),
+	})
 }
 
 // testIssueTotal: users past the total are refused sold-out, in order,

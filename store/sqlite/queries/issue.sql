@@ -1,6 +1,9 @@
 -- name: TemplateIssued
 SELECT issued FROM templates WHERE id = ?;
 
+-- name: TemplateTotal
+SELECT total, issued FROM templates WHERE id = ?;
+
 -- name: AddIssued
 UPDATE templates SET issued = issued + ?2 WHERE id = ?1;
 
