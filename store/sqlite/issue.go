@@ -248,7 +248,7 @@ func (t *tx) insertIssued(tp coupon.Template, now time.Time, issued []string) er
 	if _, err := t.exec("InsertIssued", string(list), tp.ID, ms(now), ms(expires)); err != nil {
 		return err
 	}
-	if _, err := t.exec("InsertIssuedEvents", string(list), tp.ID, ms(now), ms(expires), store.IDTime(now)); err != nil {
+	if _, err := t.exec("InsertIssuedEvents", string(list), tp.ID, ms(now), ms(expires), store.IDTime(now), apiTime(expires)); err != nil {
 		return err
 	}
 	for range issued {
