@@ -29,8 +29,8 @@ func (r *run) steady(ctx context.Context) error {
 	r.clock.jumpTo(r.t0.Add(-30 * time.Minute))
 	wheel := timer.NewWheel(10*time.Millisecond, 4096, r.clock.Now)
 	var expired atomic.Int64
-	st, raw, err := r.open(ctx, Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(types []string) {
-		expired.Add(countOf(types, store.EventCouponExpired))
+	st, raw, err := r.open(ctx, store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []store.Event) {
+		expired.Add(countOf(events, store.EventCouponExpired))
 	}})
 	if err != nil {
 		return err

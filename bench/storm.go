@@ -164,11 +164,11 @@ func (r *run) loadAvg() {
 
 func userID(i int) string { return "u" + strconv.Itoa(i) }
 
-// countOf counts typ in types.
-func countOf(types []string, typ string) int64 {
+// countOf counts the events of type typ.
+func countOf(events []store.Event, typ string) int64 {
 	var n int64
-	for _, t := range types {
-		if t == typ {
+	for _, e := range events {
+		if e.Type == typ {
 			n++
 		}
 	}
@@ -176,7 +176,7 @@ func countOf(types []string, typ string) int64 {
 }
 
 // open opens the target and checks it can be benched.
-func (r *run) open(ctx context.Context, h Hooks) (store.Store, Raw, error) {
+func (r *run) open(ctx context.Context, h store.Hooks) (store.Store, Raw, error) {
 	st, err := r.cfg.Target.Open(ctx, h)
 	if err != nil {
 		return nil, nil, err
@@ -194,7 +194,7 @@ func (r *run) open(ctx context.Context, h Hooks) (store.Store, Raw, error) {
 // saves the seed.
 func (r *run) seed(ctx context.Context) error {
 	var claimed atomic.Int64
-	st, _, err := r.open(ctx, Hooks{OnEvents: func(types []string) { claimed.Add(countOf(types, store.EventCouponClaimed)) }})
+	st, _, err := r.open(ctx, store.Hooks{OnEvents: func(events []store.Event) { claimed.Add(countOf(events, store.EventCouponClaimed)) }})
 	if err != nil {
 		return err
 	}
@@ -267,7 +267,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 // idle measures the user load alone on the seeded store.
 func (r *run) idle(ctx context.Context) error {
-	st, _, err := r.open(ctx, Hooks{})
+	st, _, err := r.open(ctx, store.Hooks{})
 	if err != nil {
 		return err
 	}
@@ -316,13 +316,13 @@ func (p *phase) commit(n int64, t time.Time) {
 
 // begin restores the seed, sets the clock to preRoll before T0, opens the
 // store with the hooks hooks(p) returns (if set) and starts the user load.
-func (r *run) begin(ctx context.Context, hooks func(p *phase) Hooks) (*phase, error) {
+func (r *run) begin(ctx context.Context, hooks func(p *phase) store.Hooks) (*phase, error) {
 	if err := r.cfg.Target.Restore(); err != nil {
 		return nil, fmt.Errorf("restore the seed: %w", err)
 	}
 	r.clock.jumpTo(r.t0.Add(-preRoll))
 	p := &phase{rec: &recorder{}, origin: r.clock.real(r.t0)}
-	var h Hooks
+	var h store.Hooks
 	if hooks != nil {
 		h = hooks(p)
 	}
@@ -388,10 +388,10 @@ func (r *run) end(p *phase, name string, end time.Time) (Drain, error) {
 // the wheel at T0 and the engine expires in batches, an event per coupon.
 func (r *run) lapse(ctx context.Context) error {
 	var wheel *timer.Wheel
-	p, err := r.begin(ctx, func(p *phase) Hooks {
+	p, err := r.begin(ctx, func(p *phase) store.Hooks {
 		wheel = timer.NewWheel(10*time.Millisecond, 4096, r.clock.Now)
-		return Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(types []string) {
-			p.commit(countOf(types, store.EventCouponExpired), time.Now())
+		return store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []store.Event) {
+			p.commit(countOf(events, store.EventCouponExpired), time.Now())
 		}}
 	})
 	if err != nil {

@@ -12,17 +12,9 @@ type Target struct {
 	// Name names the backend in the report ("sqlite").
 	Name string
 	// Open opens the store with hooks. The store must implement Raw.
-	Open func(ctx context.Context, hooks Hooks) (store.Store, error)
+	Open func(ctx context.Context, hooks store.Hooks) (store.Store, error)
 	// Save keeps a copy of the closed store's contents.
 	Save func() error
 	// Restore puts back the copy Save kept; the store is closed.
 	Restore func() error
-}
-
-// Hooks are the commit hooks the bench listens on; either may be nil.
-type Hooks struct {
-	// OnTimer hears of every group timer a commit wrote.
-	OnTimer func(store.Timer)
-	// OnEvents hears of the types of the events a commit wrote.
-	OnEvents func(types []string)
 }

@@ -119,8 +119,8 @@ func sqliteTarget(path string) bench.Target {
 	seed := path + ".seed"
 	return bench.Target{
 		Name: "sqlite",
-		Open: func(ctx context.Context, h bench.Hooks) (store.Store, error) {
-			return sqlite.Open(ctx, path, sqlite.Options{OnTimer: h.OnTimer, OnEvents: h.OnEvents})
+		Open: func(ctx context.Context, h store.Hooks) (store.Store, error) {
+			return sqlite.Open(ctx, path, sqlite.Options{Hooks: h})
 		},
 		Save:    func() error { return copyDB(path, seed) },
 		Restore: func() error { return copyDB(seed, path) },

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -18,18 +19,39 @@ import (
 
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
+	"github.com/lapsehq/lapse/outbox"
+	"github.com/lapsehq/lapse/payhook"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/timer"
 )
 
 // serveConfig is what `lapse serve` is told by flags and environment.
 type serveConfig struct {
-	listen        string
-	store         string
-	logFormat     string
-	batchSize     int
-	sweepInterval time.Duration
+	listen          string
+	store           string
+	logFormat       string
+	batchSize       int
+	sweepInterval   time.Duration
+	paymentURL      string
+	paymentGrace    time.Duration
+	sinks           urlList
+	sinkSecret      string
+	sinkMaxAttempts int
+	eventRetention  time.Duration
+}
+
+// urlList is a repeatable flag. From the environment, where it is set
+// once, it takes several URLs separated by spaces.
+type urlList []string
+
+func (l *urlList) String() string { return strings.Join(*l, " ") }
+
+func (l *urlList) Set(v string) error {
+	*l = append(*l, strings.Fields(v)...)
+	return nil
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -37,12 +59,24 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on (LAPSE_LISTEN)")
-	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path> (LAPSE_STORE)")
+	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path>, postgres://… or mysql://user:pass@host:port/db (LAPSE_STORE)")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
+	fs.StringVar(&c.paymentURL, "payment-check-url", "", "payment-status hook asked before an order closes on timeout (LAPSE_PAYMENT_CHECK_URL)")
+	fs.DurationVar(&c.paymentGrace, "payment-grace", time.Minute, "how long past its deadline an order waits for a failing payment hook before it closes anyway (LAPSE_PAYMENT_GRACE)")
+	fs.Var(&c.sinks, "sink", "deliver events to this sink URL; repeatable (LAPSE_SINK, space-separated): webhook+http(s)://…, redis://…?stream=s, amqp://…?exchange=x, nats://…?subject=p")
+	fs.StringVar(&c.sinkSecret, "sink-secret", "", "HMAC-SHA256 key signing webhook requests (LAPSE_SINK_SECRET)")
+	fs.IntVar(&c.sinkMaxAttempts, "sink-max-attempts", 10, "delivery attempts before an event becomes a dead letter (LAPSE_SINK_MAX_ATTEMPTS)")
+	fs.DurationVar(&c.eventRetention, "event-retention", 7*24*time.Hour, "prune events older than this that every sink has delivered; 0 keeps all (LAPSE_EVENT_RETENTION)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if c.sinkMaxAttempts < 1 {
+		return fmt.Errorf("--sink-max-attempts: want at least 1, got %d", c.sinkMaxAttempts)
+	}
+	if c.eventRetention < 0 {
+		return fmt.Errorf("--event-retention: want 0 or more, got %s", c.eventRetention)
 	}
 	log, err := newLogger(c.logFormat, stderr)
 	if err != nil {
@@ -61,42 +95,74 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 	return nil, fmt.Errorf("--log-format: want text or json, got %q", format)
 }
 
-// runServer wires store, wheel, engine and HTTP API, serves until ctx is
-// done, then stops in order: no new requests, the engine's batch in
-// flight committed, the store closed.
+// runServer wires store, wheel, engine, relay and HTTP API, serves until
+// ctx is done, then stops in order: no new requests, the engine's batch in
+// flight committed, the relay's deliveries cut off with what was
+// acknowledged kept, the store closed.
 func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	// The one clock, at the store's millisecond precision.
 	now := func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+	specs, err := outbox.ParseSinks(c.sinks)
+	if err != nil {
+		return err
+	}
 	wheel := timer.NewWheel(10*time.Millisecond, 4096, now)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	var metrics *engine.Metrics // set once the store it reads is open; nil-safe before
-	st, err := openStore(ctx, c.store, sqlite.Options{
-		OnTimer:  engine.Hint(wheel),
-		OnEvents: func(types []string) { metrics.Committed(types) },
+	var (
+		// Set once the store they read is open; nil-safe before.
+		metrics *engine.Metrics
+		relay   *outbox.Relay
+	)
+	st, err := openStore(ctx, c.store, store.Hooks{
+		OnTimer: engine.Hint(wheel),
+		OnEvents: func(evs []store.Event) {
+			metrics.Committed(evs)
+			relay.Notify()
+		},
 	})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	metrics = engine.NewMetrics(reg, st, now)
-	eng := engine.New(engine.Config{
+	relay, err = newRelay(c, specs, st, now, log, reg)
+	if err != nil {
+		return err
+	}
+	defer relay.Stop() // closes the sinks, started or not
+	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
-		BatchSize: c.batchSize, SweepInterval: c.sweepInterval,
-	})
+		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, PaymentGrace: c.paymentGrace,
+	}
+	if c.paymentURL != "" {
+		hook, err := payhook.New(c.paymentURL, &http.Client{})
+		if err != nil {
+			return err
+		}
+		cfg.Payments = hook
+	}
+	eng := engine.New(cfg)
 	ln, err := net.Listen("tcp", c.listen)
 	if err != nil {
 		return err
 	}
+	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})}
+	if relay != nil { // a nil *Relay in the interface would not read as none
+		api.Relay = relay
+	}
 	srv := &http.Server{
-		Handler:           httpapi.New(httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})}),
+		Handler:           httpapi.New(api),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	if err := eng.Start(ctx); err != nil {
 		return err
 	}
 	defer eng.Stop()
-	log.Info("lapse: serving", slog.String("addr", ln.Addr().String()), slog.String("store", c.store))
+	if err := relay.Start(ctx); err != nil {
+		return err
+	}
+	log.Info("lapse: serving", slog.String("addr", ln.Addr().String()), slog.String("store", redact(c.store)))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -114,17 +180,58 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	eng.Stop()
+	relay.Stop()
 	log.Info("lapse: stopped")
 	return nil
 }
 
+// newRelay makes the outbox relay of the sinks specs describe. A store
+// that keeps no delivery state gets no relay (nil), and refuses sinks.
+func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer) (*outbox.Relay, error) {
+	d, ok := st.(store.Delivery)
+	if !ok {
+		if len(specs) > 0 {
+			return nil, fmt.Errorf("--sink: the %s store keeps no delivery state yet; sinks need the sqlite store", storeKind(c.store))
+		}
+		return nil, nil
+	}
+	sinks := make([]outbox.Named, 0, len(specs))
+	for _, s := range specs {
+		n, err := s.Open([]byte(c.sinkSecret), now)
+		if err != nil {
+			return nil, err
+		}
+		sinks = append(sinks, n)
+		if s.Type == "webhook" && c.sinkSecret == "" {
+			log.Warn("lapse: webhook requests go unsigned: no --sink-secret", slog.String("sink", s.Name))
+		}
+		log.Info("lapse: sink", slog.String("name", s.Name), slog.String("type", s.Type))
+	}
+	return outbox.New(outbox.Config{
+		Store: d, Sinks: sinks, Now: now, Log: log, Registerer: reg,
+		MaxAttempts: c.sinkMaxAttempts, Retention: c.eventRetention,
+	})
+}
+
+// storeKind names the kind of store a URL opens, for messages.
+func storeKind(url string) string {
+	kind, _, _ := strings.Cut(url, ":")
+	return kind
+}
+
 // openStore opens the store a URL names.
-func openStore(ctx context.Context, url string, opts sqlite.Options) (store.Store, error) {
+func openStore(ctx context.Context, url string, hooks store.Hooks) (store.Store, error) {
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks})
+	}
+	if strings.HasPrefix(url, "mysql://") {
+		return mysql.Open(ctx, url, mysql.Options{Hooks: hooks})
+	}
 	path, err := sqlitePath(url)
 	if err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, path, opts)
+	return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks})
 }
 
 // sqlitePath returns the path of a sqlite:<path> store URL.
@@ -132,5 +239,13 @@ func sqlitePath(url string) (string, error) {
 	if path, ok := strings.CutPrefix(url, "sqlite:"); ok && path != "" {
 		return path, nil
 	}
-	return "", fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>)", url)
+	return "", fmt.Errorf("--store: unsupported store URL %q (want sqlite:<path>, postgres://… or mysql://…)", redact(url))
+}
+
+// redact hides the password a store URL may carry, for errors and logs.
+func redact(s string) string {
+	if u, err := url.Parse(s); err == nil {
+		return u.Redacted()
+	}
+	return s
 }

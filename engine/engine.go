@@ -29,14 +29,24 @@ type Config struct {
 	// LoadInterval is how often timers entering the wheel's horizon are
 	// loaded from the store; 0 means a quarter of the horizon.
 	LoadInterval time.Duration
+	// Payments, if set, is asked before an order is closed on timeout.
+	Payments PaymentChecker
+	// PaymentGrace is how long past its deadline an order waits for a
+	// payment check that fails before it is closed anyway; 0 means 1m.
+	PaymentGrace time.Duration
+	// PaymentTimeout bounds one payment check; 0 means 2s.
+	PaymentTimeout time.Duration
 }
 
-// Engine fires due work. Start it once; Stop waits for the batch in flight.
+// Engine fires due work: one worker per kind of timer, so that a slow
+// kind (an order close waiting on a payment check) never holds up another.
 type Engine struct {
 	cfg    Config
+	ctx    context.Context // the running engine's; done once it stops
 	drains map[store.TimerKind]drainFunc
+	wake   map[store.TimerKind]chan struct{}
 	cancel context.CancelFunc
-	done   chan struct{}
+	wg     sync.WaitGroup
 	once   sync.Once
 }
 
@@ -56,13 +66,25 @@ func New(cfg Config) *Engine {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{
-		cfg: cfg,
-		drains: map[store.TimerKind]drainFunc{
-			store.TimerExpire:  cfg.Store.ExpireDue,
-			store.TimerRelease: cfg.Store.ReleaseLocks,
-		},
+	if cfg.PaymentGrace <= 0 {
+		cfg.PaymentGrace = time.Minute
 	}
+	if cfg.PaymentTimeout <= 0 {
+		cfg.PaymentTimeout = 2 * time.Second
+	}
+	e := &Engine{cfg: cfg, wake: map[store.TimerKind]chan struct{}{}}
+	e.drains = map[store.TimerKind]drainFunc{
+		store.TimerExpire:  cfg.Store.ExpireDue,
+		store.TimerRelease: cfg.Store.ReleaseLocks,
+		store.TimerClose:   cfg.Store.CloseDueOrders,
+	}
+	if cfg.Payments != nil {
+		e.drains[store.TimerClose] = e.closeCheckingPayments
+	}
+	for kind := range e.drains {
+		e.wake[kind] = make(chan struct{}, 1)
+	}
+	return e
 }
 
 // Hint returns a store hook that puts each timer a commit wrote straight
@@ -74,15 +96,27 @@ func Hint(w *timer.Wheel) func(store.Timer) {
 // Start runs the engine until Stop or until ctx is done. It returns at once.
 func (e *Engine) Start(ctx context.Context) error {
 	ctx, e.cancel = context.WithCancel(ctx)
-	e.done = make(chan struct{})
+	e.ctx = ctx
 	if err := e.cfg.Wheel.Start(ctx); err != nil {
 		return err
 	}
-	go e.run(ctx)
+	e.goFunc(func() { e.dispatch(ctx) })
+	e.goFunc(func() { e.loadLoop(ctx) })
+	for kind := range e.drains {
+		e.goFunc(func() { e.work(ctx, kind) })
+	}
 	return nil
 }
 
-// Stop stops the engine after the batch in flight has committed. It is
+func (e *Engine) goFunc(f func()) {
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		f()
+	}()
+}
+
+// Stop stops the engine after the batches in flight have committed. It is
 // safe to call twice and waits for the engine's goroutines.
 func (e *Engine) Stop() {
 	e.once.Do(func() {
@@ -90,54 +124,75 @@ func (e *Engine) Stop() {
 			return
 		}
 		e.cancel()
-		<-e.done
+		e.wg.Wait()
 		e.cfg.Wheel.Stop()
 	})
 }
 
-// run is the engine's one worker: SQLite has one writer, and one loop
-// keeps batches from competing with each other for it.
-func (e *Engine) run(ctx context.Context) {
-	defer close(e.done)
-	load := time.NewTicker(e.cfg.LoadInterval)
-	defer load.Stop()
-	sweep := time.NewTicker(e.cfg.SweepInterval)
-	defer sweep.Stop()
-	e.load(ctx)
-	e.sweep(ctx)
+// dispatch wakes the worker of each timer the wheel fires. A wake-up that
+// finds its worker already woken is dropped: one drain serves both.
+func (e *Engine) dispatch(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-load.C:
-			e.load(ctx)
-		case <-sweep.C:
-			e.sweep(ctx)
 		case k, ok := <-e.cfg.Wheel.C():
 			if !ok { // the wheel stopped with ctx
 				return
 			}
-			e.drain(ctx, store.TimerKind(k.Kind), false)
+			e.signal(store.TimerKind(k.Kind))
 		}
 	}
 }
 
-// load offers the wheel every timer due within its horizon.
-func (e *Engine) load(ctx context.Context) {
-	timers, err := e.cfg.Store.Timers(ctx, store.TimersParams{Before: e.cfg.Now().Add(e.cfg.Wheel.Horizon()), Limit: 10000})
-	if err != nil {
-		e.logErr("engine: load timers", err)
+func (e *Engine) signal(kind store.TimerKind) {
+	wake, ok := e.wake[kind]
+	if !ok {
+		e.cfg.Log.Warn("engine: unknown timer kind", slog.String("kind", string(kind)))
 		return
 	}
-	for _, t := range timers {
-		e.cfg.Wheel.Add(timer.Key{Kind: string(t.Kind), Due: t.Due})
+	select {
+	case wake <- struct{}{}:
+	default:
 	}
 }
 
-// sweep drains every kind, whatever the timers say.
-func (e *Engine) sweep(ctx context.Context) {
-	for kind := range e.drains {
-		e.drain(ctx, kind, true)
+// loadLoop offers the wheel every timer due within its horizon, at start
+// and then every LoadInterval.
+func (e *Engine) loadLoop(ctx context.Context) {
+	t := time.NewTicker(e.cfg.LoadInterval)
+	defer t.Stop()
+	for {
+		timers, err := e.cfg.Store.Timers(ctx, store.TimersParams{Before: e.cfg.Now().Add(e.cfg.Wheel.Horizon()), Limit: 10000})
+		if err != nil {
+			e.logErr("engine: load timers", err)
+		}
+		for _, tm := range timers {
+			e.cfg.Wheel.Add(timer.Key{Kind: string(tm.Kind), Due: tm.Due})
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// work is the worker of one kind: it drains when woken, and sweeps at start
+// and every SweepInterval whatever the timers say.
+func (e *Engine) work(ctx context.Context, kind store.TimerKind) {
+	sweep := time.NewTicker(e.cfg.SweepInterval)
+	defer sweep.Stop()
+	e.drain(ctx, kind, true)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-e.wake[kind]:
+			e.drain(ctx, kind, false)
+		case <-sweep.C:
+			e.drain(ctx, kind, true)
+		}
 	}
 }
 
@@ -146,11 +201,7 @@ func (e *Engine) sweep(ctx context.Context) {
 // timers whose buckets are done. A batch that has begun always commits:
 // a stop takes effect between batches.
 func (e *Engine) drain(ctx context.Context, kind store.TimerKind, sweeping bool) {
-	fn, ok := e.drains[kind]
-	if !ok {
-		e.cfg.Log.Warn("engine: unknown timer kind", slog.String("kind", string(kind)))
-		return
-	}
+	fn := e.drains[kind]
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		now := e.cfg.Now()
@@ -166,9 +217,9 @@ func (e *Engine) drain(ctx context.Context, kind store.TimerKind, sweeping bool)
 			continue
 		}
 		e.cfg.Metrics.drained(kind, now, d.Due, sweeping)
-		// A batch may end short of BatchSize with more due (the store made
-		// way for a user), so only Next says whether the drain is done.
-		if d.Next.IsZero() || d.Next.After(e.cfg.Now()) {
+		// A full batch may leave more due. A short one may too, if the
+		// store made way for a user: then Next says so.
+		if len(d.Due) < e.cfg.BatchSize && (d.Next.IsZero() || d.Next.After(e.cfg.Now())) {
 			if !d.Next.IsZero() {
 				e.cfg.Wheel.Add(timer.Key{Kind: string(kind), Due: d.Next})
 			}

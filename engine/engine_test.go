@@ -39,7 +39,7 @@ func setup(t *testing.T, path string, cfg engine.Config) *rig {
 	r := &rig{reg: prometheus.NewRegistry()}
 	r.wheel = timer.NewWheel(tick, 1024, time.Now)
 	var err error
-	r.st, err = sqlite.Open(context.Background(), path, sqlite.Options{OnTimer: engine.Hint(r.wheel)})
+	r.st, err = sqlite.Open(context.Background(), path, sqlite.Options{Hooks: store.Hooks{OnTimer: engine.Hint(r.wheel)}})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
@@ -145,7 +145,7 @@ func TestExpiresOnTimeNeverEarly(t *testing.T) {
 				t.Fatalf("coupon %s: got %s, want expired", c.ID, got)
 			}
 		}
-		if n := testutil.CollectAndCount(r.reg, "lapse_expiry_lag_seconds"); n != 1 {
+		if n := testutil.CollectAndCount(r.reg, "lapse_lag_seconds"); n != 1 {
 			t.Fatalf("lag histogram series: got %d, want 1", n)
 		}
 	})

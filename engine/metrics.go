@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -14,8 +15,11 @@ import (
 type Metrics struct {
 	lag         *prometheus.HistogramVec
 	transitions *prometheus.CounterVec
+	closes      *prometheus.CounterVec
 	repairs     *prometheus.CounterVec
 	failures    *prometheus.CounterVec
+	checks      *prometheus.CounterVec
+	unconfirmed prometheus.Counter
 }
 
 // NewMetrics registers the engine's collectors, and gauges read from st at
@@ -23,14 +27,26 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer, st store.Store, now func() time.Time) *Metrics {
 	m := &Metrics{
 		lag: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "lapse_expiry_lag_seconds",
-			Help:    "Stored transition time minus due time, by timer kind.",
+			Name:    "lapse_lag_seconds",
+			Help:    "Stored transition time minus due time, by kind: coupon.expire (expiry lag), coupon.release (lock TTL), order.close (close lag).",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300},
 		}, []string{"kind"}),
 		transitions: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lapse_transitions_total",
 			Help: "Committed transitions, by event type.",
 		}, []string{"type"}),
+		closes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lapse_order_closes_total",
+			Help: "Orders closed, by reason (timeout, cancelled).",
+		}, []string{"reason"}),
+		checks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lapse_payment_checks_total",
+			Help: "Payment-status hook calls, by result (paid, unpaid, error).",
+		}, []string{"result"}),
+		unconfirmed: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lapse_order_unconfirmed_closes_total",
+			Help: "Orders closed on timeout after the payment hook failed for the whole grace.",
+		}),
 		repairs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lapse_sweeper_repairs_total",
 			Help: "Due items the sweeper transitioned because no trigger had.",
@@ -40,18 +56,44 @@ func NewMetrics(reg prometheus.Registerer, st store.Store, now func() time.Time)
 			Help: "Drain batches that failed and were retried.",
 		}, []string{"kind"}),
 	}
-	reg.MustRegister(m.lag, m.transitions, m.repairs, m.failures, &statsCollector{st: st, now: now})
+	reg.MustRegister(m.lag, m.transitions, m.closes, m.repairs, m.failures, m.checks, m.unconfirmed, &statsCollector{st: st, now: now})
 	return m
 }
 
-// Committed counts the events of a commit by type: the store hook for
-// transitions made anywhere in this process.
-func (m *Metrics) Committed(types []string) {
+// Committed counts the events of a commit: the store hook for transitions
+// made anywhere in this process.
+func (m *Metrics) Committed(events []store.Event) {
 	if m == nil {
 		return
 	}
-	for _, t := range types {
-		m.transitions.WithLabelValues(t).Inc()
+	for _, e := range events {
+		m.transitions.WithLabelValues(e.Type).Inc()
+		if e.Type == store.EventOrderClosed {
+			var d store.OrderEventData
+			if json.Unmarshal(e.Data, &d) == nil {
+				m.closes.WithLabelValues(d.Reason).Inc()
+			}
+		}
+	}
+}
+
+func (m *Metrics) paymentCheck(paid bool, err error) {
+	if m == nil {
+		return
+	}
+	result := "unpaid"
+	switch {
+	case err != nil:
+		result = "error"
+	case paid:
+		result = "paid"
+	}
+	m.checks.WithLabelValues(result).Inc()
+}
+
+func (m *Metrics) unconfirmedClose() {
+	if m != nil {
+		m.unconfirmed.Inc()
 	}
 }
 
@@ -81,13 +123,15 @@ type statsCollector struct {
 }
 
 var (
-	backlogDesc = prometheus.NewDesc("lapse_due_backlog", "Items due but not yet transitioned.", nil, nil)
-	outboxDesc  = prometheus.NewDesc("lapse_outbox_events", "Events held in the outbox.", nil, nil)
+	backlogDesc    = prometheus.NewDesc("lapse_due_backlog", "Items due but not yet transitioned.", nil, nil)
+	outboxDesc     = prometheus.NewDesc("lapse_outbox_events", "Events held in the outbox.", nil, nil)
+	openOrdersDesc = prometheus.NewDesc("lapse_open_orders", "Unpaid orders.", nil, nil)
 )
 
 func (c *statsCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- backlogDesc
 	ch <- outboxDesc
+	ch <- openOrdersDesc
 }
 
 func (c *statsCollector) Collect(ch chan<- prometheus.Metric) {
@@ -100,4 +144,5 @@ func (c *statsCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(backlogDesc, prometheus.GaugeValue, float64(s.DueBacklog))
 	ch <- prometheus.MustNewConstMetric(outboxDesc, prometheus.GaugeValue, float64(s.Outbox))
+	ch <- prometheus.MustNewConstMetric(openOrdersDesc, prometheus.GaugeValue, float64(s.OpenOrders))
 }

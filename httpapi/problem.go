@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -59,6 +60,9 @@ var kinds = []kind{
 	{coupon.ErrLimitReached, http.StatusConflict, "limit-reached", "Limit reached", "the user holds the template's per-user limit"},
 	{coupon.ErrSoldOut, http.StatusConflict, "sold-out", "Sold out", "the template's total is all issued"},
 	{coupon.ErrNotClaimable, http.StatusConflict, "not-claimable", "Not claimable", "the template's claim window is not open"},
+	{order.ErrInvalidState, http.StatusConflict, "invalid-state", "Invalid state", "the order is not unpaid"},
+	{order.ErrInsufficientStock, http.StatusConflict, "insufficient-stock", "Insufficient stock", "an item asks for more than is available"},
+	{order.ErrClosed, http.StatusConflict, "order-closed", "Order closed", "the order is closed or past its deadline; the payment is recorded as order.late_payment"},
 	{store.ErrIdempotencyConflict, http.StatusConflict, "idempotency-conflict", "Idempotency conflict", "the Idempotency-Key was used with a different request, or its first request is still in flight"},
 	{errNotReady, http.StatusServiceUnavailable, "not-ready", "Not ready", "the store is unreachable or not migrated"},
 }

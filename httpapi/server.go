@@ -19,18 +19,22 @@ type Config struct {
 	Log *slog.Logger
 	// Metrics is mounted at GET /metrics; nil leaves the route unknown (404).
 	Metrics http.Handler
+	// Relay backs GET /v1/sinks and the replay of dead letters; nil serves
+	// no sinks.
+	Relay Relay
 }
 
 type server struct {
 	store store.Store
 	now   func() time.Time
 	log   *slog.Logger
+	relay Relay
 	mux   *http.ServeMux
 }
 
 // New returns the HTTP handler of API v1.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, mux: http.NewServeMux()}
+	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, mux: http.NewServeMux()}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -45,7 +49,16 @@ func New(cfg Config) http.Handler {
 		s.mux.HandleFunc("POST /v1/coupons/{id}/"+act.String(), s.transition(act))
 	}
 
+	s.mux.HandleFunc("PUT /v1/skus/{sku}", s.putSKU)
+	s.mux.HandleFunc("GET /v1/skus/{sku}", s.getSKU)
+	s.mux.HandleFunc("POST /v1/orders", s.createOrder)
+	s.mux.HandleFunc("GET /v1/orders/{id}", s.getOrder)
+	s.mux.HandleFunc("POST /v1/orders/{id}/pay", s.payOrder)
+	s.mux.HandleFunc("POST /v1/orders/{id}/cancel", s.cancelOrder)
+
 	s.mux.HandleFunc("GET /v1/events", s.events)
+	s.mux.HandleFunc("GET /v1/sinks", s.sinks)
+	s.mux.HandleFunc("POST /v1/sinks/{name}/replay", s.replay)
 
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /readyz", s.readyz)

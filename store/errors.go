@@ -38,6 +38,12 @@ type Idempotency struct {
 
 type idempotencyKey struct{}
 
+// WithoutIdempotency returns ctx with no Idempotency on it, for a write
+// that must not be taken for the request's mutation.
+func WithoutIdempotency(ctx context.Context) context.Context {
+	return context.WithValue(ctx, idempotencyKey{}, nil)
+}
+
 // WithIdempotency returns a context that makes the next mutation idempotent
 // under idem.
 func WithIdempotency(ctx context.Context, idem Idempotency) context.Context {

@@ -33,6 +33,8 @@ const (
 	ReasonExpiry  = "expiry"
 	ReasonLockTTL = "lock_ttl"
 	ReasonOrder   = "order"
+	// ReasonOrderClosed: a coupon given back because its order closed.
+	ReasonOrderClosed = "order_closed"
 )
 
 // CouponEventData is the data of every coupon.* event.

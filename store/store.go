@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/order"
 )
 
 // Store is what lapse needs of its database.
@@ -39,7 +40,33 @@ type Store interface {
 	// or before p.Through: their work is done.
 	DeleteTimers(ctx context.Context, p DeleteTimersParams) error
 
-	// Events returns the outbox after a cursor, in commit order.
+	// PutSKU sets a SKU's total stock: available becomes what reserved and
+	// sold leave of it. A stock below reserved + sold is refused.
+	PutSKU(ctx context.Context, p PutSKUParams) (SKU, error)
+	// SKU returns one SKU's counters.
+	SKU(ctx context.Context, sku string) (SKU, error)
+	// CreateOrder reserves the items' stock, locks the coupons for the
+	// order and stores it unpaid, all in one transaction.
+	CreateOrder(ctx context.Context, p CreateOrderParams) (order.Order, error)
+	// Order returns one order.
+	Order(ctx context.Context, id string) (order.Order, error)
+	// PayOrder turns an unpaid order's reserved stock into sold and its
+	// coupons into used. A payment for a closed order (or one past its
+	// deadline, unless Confirmed) is refused with order.ErrClosed and
+	// recorded as an order.late_payment event.
+	PayOrder(ctx context.Context, p PayOrderParams) (order.Order, error)
+	// CloseOrder closes an unpaid order, giving back its stock and coupons.
+	CloseOrder(ctx context.Context, p CloseOrderParams) (order.Order, error)
+	// DueOrders lists up to p.Limit unpaid orders past their deadline,
+	// earliest first, without changing them.
+	DueOrders(ctx context.Context, p DueParams) (DueOrders, error)
+	// CloseDueOrders closes up to p.Limit unpaid orders past their
+	// deadline with reason timeout, in one transaction.
+	CloseDueOrders(ctx context.Context, p DueParams) (Drained, error)
+
+	// Events returns the outbox after a cursor, in commit order. It never
+	// skips a committed event: a later call never returns an event at or
+	// before a cursor an earlier call returned.
 	Events(ctx context.Context, p EventsParams) ([]Event, error)
 	// Stats reads the gauges the engine exports.
 	Stats(ctx context.Context, now time.Time) (Stats, error)
@@ -129,9 +156,35 @@ type EventsParams struct {
 
 // Stats are gauges read from the store.
 type Stats struct {
-	// DueBacklog counts coupons due (unused past expires_at, or locked past
-	// locked_until) but not yet transitioned.
+	// DueBacklog counts work due but not yet done: unused coupons past
+	// expires_at, locked coupons past locked_until, unpaid orders past
+	// their deadline.
 	DueBacklog int64
 	// Outbox counts events held in the outbox.
 	Outbox int64
+	// OpenOrders counts unpaid orders.
+	OpenOrders int64
+}
+
+// Delivery is what the outbox relay needs of a store beyond Store: each
+// sink's position, its dead letters, and pruning. A backend that keeps
+// delivery state implements it (store/sqlite does; PostgreSQL and MySQL
+// do not yet, so lapse on them serves the events feed but runs no relay).
+type Delivery interface {
+	Store
+	// PruneEvents deletes up to p.Limit of the oldest events, none after the
+	// cursor p.Through, and returns how many it deleted.
+	PruneEvents(ctx context.Context, p PruneParams) (int64, error)
+	// SinkState returns what is stored of the named sink; a sink never
+	// seen reads as the zero state.
+	SinkState(ctx context.Context, sink string) (SinkState, error)
+	// AdvanceSink records, in one transaction, a sink's progress: its new
+	// position, the events it gave up on and the dead letters a replay
+	// delivered.
+	AdvanceSink(ctx context.Context, p AdvanceSinkParams) error
+	// DeadLetters lists a sink's dead letters in feed order.
+	DeadLetters(ctx context.Context, p DeadLettersParams) ([]DeadLetter, error)
+	// ReplayDeadLetters queues every dead letter of the sink for
+	// redelivery and returns how many are queued.
+	ReplayDeadLetters(ctx context.Context, sink string) (int64, error)
 }

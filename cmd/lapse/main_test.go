@@ -10,12 +10,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/store/mysql/mysqltest"
+	"github.com/lapsehq/lapse/store/postgres"
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/store/sqlite"
 )
 
@@ -23,6 +29,10 @@ import (
 // what they are about.
 
 var binary string
+
+// client bounds every request, so that a hung lapse fails a test instead
+// of hanging it.
+var client = &http.Client{Timeout: 30 * time.Second}
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "lapse-bin")
@@ -56,12 +66,63 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// start runs lapse serve on the database at db and waits until it is ready.
-func start(t *testing.T, db string, extra ...string) *server {
+// backend is a store the end-to-end tests run lapse on.
+type backend struct {
+	name string
+	// store returns the --store URL of a fresh, empty store for t.
+	store func(t *testing.T) string
+	// open opens the store at url without an engine, to read what a
+	// stopped lapse left there.
+	open func(url string) (store.Store, error)
+	// coupons and orders are how many the kill tests make due at once,
+	// and lead how long before they fall due they start making them:
+	// enough on a loaded machine. On PostgreSQL every write that records
+	// an event holds the feed's position lock until its commit has reached
+	// the disk, so they run one at a time: fewer, with more time.
+	coupons, orders int
+	lead            time.Duration
+}
+
+var backends = []backend{
+	{
+		name:  "sqlite",
+		store: func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "lapse.db") },
+		open: func(url string) (store.Store, error) {
+			return sqlite.Open(context.Background(), strings.TrimPrefix(url, "sqlite:"), sqlite.Options{})
+		},
+		coupons: 3000, orders: 2000, lead: 4 * time.Second,
+	},
+	{
+		name:  "postgres",
+		store: func(t *testing.T) string { return pgtest.SchemaURL(t) },
+		open: func(url string) (store.Store, error) {
+			return postgres.Open(context.Background(), url, postgres.Options{})
+		},
+		coupons: 1000, orders: 1000, lead: 15 * time.Second,
+	},
+	{
+		name:  "mysql",
+		store: func(t *testing.T) string { return mysqltest.FreshDB(t) },
+		open: func(url string) (store.Store, error) {
+			return mysql.Open(context.Background(), url, mysql.Options{})
+		},
+		coupons: 1000, orders: 1000, lead: 15 * time.Second,
+	},
+}
+
+// onEach runs test once per backend, as a subtest named after it.
+func onEach(t *testing.T, test func(t *testing.T, be backend)) {
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) { test(t, be) })
+	}
+}
+
+// start runs lapse serve on the store at url and waits until it is ready.
+func start(t *testing.T, url string, extra ...string) *server {
 	t.Helper()
 	addr := freeAddr(t)
 	s := &server{base: "http://" + addr}
-	args := append([]string{"serve", "--listen", addr, "--store", "sqlite:" + db}, extra...)
+	args := append([]string{"serve", "--listen", addr, "--store", url}, extra...)
 	s.cmd = exec.Command(binary, args...)
 	s.cmd.Stderr = &s.log
 	if err := s.cmd.Start(); err != nil {
@@ -91,7 +152,7 @@ func (s *server) call(t *testing.T, method, path string, body, out any, wantStat
 	t.Helper()
 	b, _ := json.Marshal(body)
 	req, _ := http.NewRequest(method, s.base+path, bytes.NewReader(b))
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)
 	}
@@ -123,6 +184,13 @@ type eventJSON struct {
 // by subject, failing on a duplicate.
 func (s *server) expiredEvents(t *testing.T) map[string]eventJSON {
 	t.Helper()
+	return s.eventsOf(t, "coupon.expired")
+}
+
+// eventsOf reads the whole feed and returns the events of one type by
+// subject, failing on a duplicate.
+func (s *server) eventsOf(t *testing.T, typ string) map[string]eventJSON {
+	t.Helper()
 	out := map[string]eventJSON{}
 	after := "0"
 	for {
@@ -135,11 +203,11 @@ func (s *server) expiredEvents(t *testing.T) map[string]eventJSON {
 			return out
 		}
 		for _, e := range page.Events {
-			if e.Type != "coupon.expired" {
+			if e.Type != typ {
 				continue
 			}
 			if _, dup := out[e.Subject]; dup {
-				t.Fatalf("coupon %s expired twice", e.Subject)
+				t.Fatalf("%s: two %s events", e.Subject, typ)
 			}
 			out[e.Subject] = e
 		}
@@ -155,17 +223,33 @@ func (s *server) seed(t *testing.T, n int, endsAt time.Time) (string, []couponJS
 	s.call(t, "POST", "/v1/templates", map[string]any{
 		"name": "storm", "value": 100, "validity": map[string]any{"ends_at": endsAt.Format(time.RFC3339Nano)},
 	}, &tpl, http.StatusCreated)
-	cs := make([]couponJSON, n)
-	var wg sync.WaitGroup
-	for w := range 4 {
-		wg.Go(func() {
-			for i := w; i < n; i += 4 {
-				s.call(t, "POST", fmt.Sprintf("/v1/users/u%d/coupons", i), map[string]string{"template_id": tpl.ID}, &cs[i], http.StatusCreated)
-			}
-		})
+	users := make([]string, n)
+	for i := range users {
+		users[i] = fmt.Sprintf("u%d", i)
 	}
-	wg.Wait()
+	var res struct {
+		Issued int `json:"issued"`
+	}
+	s.call(t, "POST", "/v1/templates/"+tpl.ID+"/issue", map[string]any{"user_ids": users}, &res, http.StatusOK)
+	if res.Issued != n {
+		t.Fatalf("bulk issuance: issued %d, want %d", res.Issued, n)
+	}
+	exp := endsAt.UTC().Truncate(time.Millisecond)
+	cs := make([]couponJSON, 0, n)
+	for id := range s.eventsOf(t, "coupon.claimed") {
+		cs = append(cs, couponJSON{ID: id, Status: "unused", ExpiresAt: exp})
+	}
 	return tpl.ID, cs
+}
+
+// waitUntil polls cond until it holds, failing the test after a minute.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited a minute for %s", what)
+		}
+	}
 }
 
 // checkAllExpiredOnce checks every coupon has exactly one coupon.expired
@@ -192,31 +276,57 @@ func checkAllExpiredOnce(t *testing.T, s *server, cs []couponJSON) {
 	}
 }
 
-// countExpired counts the coupon.expired events in the database file of a
-// stopped lapse, without starting an engine on it.
-func countExpired(t *testing.T, db string) int {
+// countEvents counts the events of a type in the store of a stopped
+// lapse, without starting an engine on it.
+func countEvents(t *testing.T, be backend, url, typ string) int {
+	t.Helper()
+	st, err := be.open(url)
+	if err != nil {
+		t.Fatalf("open %s store: %v", be.name, err)
+	}
+	defer st.Close()
+	n := 0
+	for _, e := range outboxtest.Feed(t, st) {
+		if e.Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
+// openDB opens the SQLite file of a stopped lapse, without starting an
+// engine on it. The caller closes it.
+func openDB(t *testing.T, db string) *sqlite.Store {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), db, sqlite.Options{})
 	if err != nil {
 		t.Fatalf("open %s: %v", db, err)
 	}
+	return st
+}
+
+// feedOf reads the whole outbox of the SQLite file of a stopped lapse.
+func feedOf(t *testing.T, db string) []store.Event {
+	t.Helper()
+	st := openDB(t, db)
 	defer st.Close()
-	n := 0
-	var after int64
+	return outboxtest.Feed(t, st)
+}
+
+// cursor returns the feed's cursor after its newest event.
+func (s *server) cursor(t *testing.T) string {
+	t.Helper()
+	after := "0"
 	for {
-		evs, err := st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
-		if err != nil {
-			t.Fatalf("events: %v", err)
+		var page struct {
+			Events []eventJSON `json:"events"`
+			Next   string      `json:"next"`
 		}
-		if len(evs) == 0 {
-			return n
+		s.call(t, "GET", "/v1/events?limit=1000&after="+after, nil, &page, http.StatusOK)
+		if len(page.Events) == 0 {
+			return after
 		}
-		for _, e := range evs {
-			if e.Type == store.EventCouponExpired {
-				n++
-			}
-		}
-		after = evs[len(evs)-1].Seq
+		after = page.Next
 	}
 }
 
@@ -234,10 +344,12 @@ func waitExpired(t *testing.T, s *server, n int) {
 
 // TestGracefulStopLosesNothing stops lapse with SIGTERM before its coupons
 // are due; it must exit 0, and a later start must expire all of them.
-func TestGracefulStopLosesNothing(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "lapse.db")
+func TestGracefulStopLosesNothing(t *testing.T) { onEach(t, testGracefulStop) }
+
+func testGracefulStop(t *testing.T, be backend) {
+	db := be.store(t)
 	s := start(t, db)
-	_, cs := s.seed(t, 100, time.Now().Add(1500*time.Millisecond))
+	_, cs := s.seed(t, 100, time.Now().Add(be.lead/2))
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatalf("SIGTERM: %v", err)
 	}
@@ -253,25 +365,23 @@ func TestGracefulStopLosesNothing(t *testing.T) {
 // TestKill9MidStormLosesNothing kills lapse with SIGKILL while it drains a
 // storm of coupons due in the same instant, in small batches; after a
 // restart every coupon is expired exactly once.
-func TestKill9MidStormLosesNothing(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "lapse.db")
+func TestKill9MidStormLosesNothing(t *testing.T) { onEach(t, testKill9MidStorm) }
+
+func testKill9MidStorm(t *testing.T, be backend) {
+	db := be.store(t)
 	s := start(t, db, "--batch-size", "5")
-	tpl, cs := s.seed(t, 3000, time.Now().Add(4*time.Second))
-	for {
-		var info struct {
-			Counts map[string]int `json:"counts"`
-		}
-		s.call(t, "GET", "/v1/templates/"+tpl, nil, &info, http.StatusOK)
-		if info.Counts["expired"] > 0 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	_, cs := s.seed(t, be.coupons, time.Now().Add(be.lead))
+	cursor := s.cursor(t)
+	waitUntil(t, "the engine's first stored expiry", func() bool {
+		var page struct{ Events []eventJSON }
+		s.call(t, "GET", "/v1/events?limit=1&after="+cursor, nil, &page, http.StatusOK)
+		return len(page.Events) > 0
+	})
 	if err := s.cmd.Process.Kill(); err != nil {
 		t.Fatalf("SIGKILL: %v", err)
 	}
 	s.cmd.Wait()
-	if n := countExpired(t, db); n == len(cs) {
+	if n := countEvents(t, be, db, store.EventCouponExpired); n == len(cs) {
 		t.Fatalf("the kill came after the storm had drained (%d of %d): nothing was tested", n, len(cs))
 	} else {
 		t.Logf("killed with %d of %d coupons expired", n, len(cs))
@@ -279,4 +389,73 @@ func TestKill9MidStormLosesNothing(t *testing.T) {
 	s2 := start(t, db)
 	waitExpired(t, s2, len(cs))
 	checkAllExpiredOnce(t, s2, cs)
+}
+
+// TestKill9OrdersCloseOnce kills lapse while it closes a storm of unpaid orders
+// that fall due in the same instant; after a restart every order is closed
+// on timeout exactly once, none before its deadline, and the stock is back
+// to what was set.
+func TestKill9OrdersCloseOnce(t *testing.T) { onEach(t, testKill9OrdersClose) }
+
+func testKill9OrdersClose(t *testing.T, be backend) {
+	db := be.store(t)
+	s := start(t, db, "--batch-size", "5")
+	const stock = 100000
+	n := be.orders
+	s.call(t, "PUT", "/v1/skus/tea", map[string]int{"stock": stock}, nil, http.StatusOK)
+	deadline := time.Now().Add(be.lead).UTC()
+	ids := make([]string, n)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < n; i += 4 {
+				var o struct{ ID string }
+				s.call(t, "POST", "/v1/orders", map[string]any{
+					"user_id": fmt.Sprintf("u%d", i), "deadline": deadline.Format(time.RFC3339Nano),
+					"items": []map[string]any{{"sku": "tea", "qty": 1 + i%3, "unit_price": 100}},
+				}, &o, http.StatusCreated)
+				ids[i] = o.ID
+			}
+		})
+	}
+	wg.Wait()
+	waitUntil(t, "the first order to close", func() bool {
+		var o struct{ Status string }
+		s.call(t, "GET", "/v1/orders/"+ids[0], nil, &o, http.StatusOK)
+		return o.Status == "closed"
+	})
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatalf("SIGKILL: %v", err)
+	}
+	s.cmd.Wait()
+	if k := countEvents(t, be, db, store.EventOrderClosed); k == n {
+		t.Fatalf("the kill came after every order had closed: nothing was tested")
+	} else {
+		t.Logf("killed with %d of %d orders closed", k, n)
+	}
+	s2 := start(t, db)
+	var sku struct{ Available, Reserved, Sold int }
+	for range 400 {
+		s2.call(t, "GET", "/v1/skus/tea", nil, &sku, http.StatusOK)
+		if sku.Reserved == 0 {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	if sku.Available != stock || sku.Reserved != 0 || sku.Sold != 0 {
+		t.Fatalf("stock after restart: got %+v, want %d available", sku, stock)
+	}
+	closed := s2.eventsOf(t, "order.closed")
+	if len(closed) != n {
+		t.Fatalf("order.closed events: got %d, want %d", len(closed), n)
+	}
+	for _, id := range ids {
+		e, ok := closed[id]
+		if !ok {
+			t.Fatalf("order %s has no order.closed event", id)
+		}
+		if e.Time.Before(deadline.Truncate(time.Millisecond)) {
+			t.Fatalf("order %s closed early: %s < %s", id, e.Time, deadline)
+		}
+	}
 }

@@ -19,6 +19,8 @@ type Migration struct {
 }
 
 // LoadMigrations reads the migrations in dir of fsys, in version order.
+// Versions must be distinct but may have gaps: numbers are handed out to
+// changes ahead of time, so a branch may lack one that lands later.
 func LoadMigrations(fsys fs.FS, dir string) ([]Migration, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
@@ -28,7 +30,7 @@ func LoadMigrations(fsys fs.FS, dir string) ([]Migration, error) {
 	for _, e := range entries {
 		num, _, ok := strings.Cut(e.Name(), "_")
 		v, err := strconv.Atoi(num)
-		if !ok || err != nil || !strings.HasSuffix(e.Name(), ".sql") {
+		if !ok || err != nil || v < 1 || !strings.HasSuffix(e.Name(), ".sql") {
 			return nil, fmt.Errorf("migration %s: want NNNN_name.sql", e.Name())
 		}
 		b, err := fs.ReadFile(fsys, path.Join(dir, e.Name()))
@@ -38,9 +40,9 @@ func LoadMigrations(fsys fs.FS, dir string) ([]Migration, error) {
 		ms = append(ms, Migration{Version: v, Name: e.Name(), SQL: string(b)})
 	}
 	slices.SortFunc(ms, func(a, b Migration) int { return a.Version - b.Version })
-	for i, m := range ms {
-		if m.Version != i+1 {
-			return nil, fmt.Errorf("migration %s: want version %d", m.Name, i+1)
+	for i := 1; i < len(ms); i++ {
+		if ms[i].Version == ms[i-1].Version {
+			return nil, fmt.Errorf("migrations %s and %s: same version", ms[i-1].Name, ms[i].Name)
 		}
 	}
 	return ms, nil
@@ -57,27 +59,36 @@ type Dialect struct {
 	Split func(string) []string
 }
 
-// Migrate applies, each in its own transaction, the migrations newer than
-// the database's version. It returns the version the database is at.
-func Migrate(ctx context.Context, db *sql.DB, d Dialect, ms []Migration) (int, error) {
+// DB is what Migrate runs on: a *sql.DB, or one *sql.Conn of it when the
+// caller holds a session lock around the migration.
+type DB interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+// Migrate applies, each in its own transaction and in version order, the
+// migrations the database has not recorded, a late-landing lower version
+// included. It returns the newest version then applied.
+func Migrate(ctx context.Context, db DB, d Dialect, ms []Migration) (int, error) {
 	if _, err := db.ExecContext(ctx, d.CreateTable); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
-	current, err := Version(ctx, db)
+	todo, err := Pending(ctx, db, ms)
 	if err != nil {
 		return 0, err
 	}
-	for _, m := range ms[min(current, len(ms)):] {
+	for _, m := range todo {
 		if err := apply(ctx, db, d, m); err != nil {
-			return current, fmt.Errorf("migrate %s: %w", m.Name, err)
+			return 0, fmt.Errorf("migrate %s: %w", m.Name, err)
 		}
-		current = m.Version
 	}
-	return current, nil
+	return Version(ctx, db)
 }
 
 // Version returns the newest applied migration, 0 for none.
-func Version(ctx context.Context, db *sql.DB) (int, error) {
+func Version(ctx context.Context, db DB) (int, error) {
 	var v sql.NullInt64
 	if err := db.QueryRowContext(ctx, "SELECT max(version) FROM schema_migrations").Scan(&v); err != nil {
 		return 0, fmt.Errorf("migration version: %w", err)
@@ -85,7 +96,34 @@ func Version(ctx context.Context, db *sql.DB) (int, error) {
 	return int(v.Int64), nil
 }
 
-func apply(ctx context.Context, db *sql.DB, d Dialect, m Migration) error {
+// Pending returns the migrations of ms the database has not recorded.
+func Pending(ctx context.Context, db DB, ms []Migration) ([]Migration, error) {
+	rows, err := db.QueryContext(ctx, "SELECT version FROM schema_migrations")
+	if err != nil {
+		return nil, fmt.Errorf("migration versions: %w", err)
+	}
+	defer rows.Close()
+	applied := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, fmt.Errorf("migration versions: %w", err)
+		}
+		applied[v] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("migration versions: %w", err)
+	}
+	var todo []Migration
+	for _, m := range ms {
+		if !applied[m.Version] {
+			todo = append(todo, m)
+		}
+	}
+	return todo, nil
+}
+
+func apply(ctx context.Context, db DB, d Dialect, m Migration) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -25,7 +25,7 @@ func TestLoadQueries(t *testing.T) {
 	}
 }
 
-func TestLoadMigrationsOrderAndGaps(t *testing.T) {
+func TestLoadMigrationsOrder(t *testing.T) {
 	fsys := fstest.MapFS{
 		"m/0002_b.sql": {Data: []byte("B")},
 		"m/0001_a.sql": {Data: []byte("A")},
@@ -38,7 +38,16 @@ func TestLoadMigrationsOrderAndGaps(t *testing.T) {
 		t.Fatalf("got %+v, want 0001 then 0002", ms)
 	}
 	gap := fstest.MapFS{"m/0001_a.sql": {Data: []byte("A")}, "m/0003_c.sql": {Data: []byte("C")}}
-	if _, err := LoadMigrations(gap, "m"); err == nil {
-		t.Fatalf("gap in versions: got nil error, want one")
+	if ms, err := LoadMigrations(gap, "m"); err != nil || len(ms) != 2 || ms[1].Version != 3 {
+		t.Fatalf("gap in versions: got %+v, %v; want 0001 then 0003", ms, err)
+	}
+	for _, bad := range []fstest.MapFS{
+		{"m/0001_a.sql": {Data: []byte("A")}, "m/1_b.sql": {Data: []byte("B")}},
+		{"m/0000_a.sql": {Data: []byte("A")}},
+		{"m/init.sql": {Data: []byte("A")}},
+	} {
+		if _, err := LoadMigrations(bad, "m"); err == nil {
+			t.Fatalf("migrations %v: got nil error, want one", bad)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"time"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
@@ -11,56 +10,7 @@ import (
 
 // Claim issues one coupon of p.TemplateID to p.UserID.
 func (s *Store) Claim(ctx context.Context, p store.ClaimParams) (coupon.Coupon, error) {
-	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) {
-		tp, err := scanTemplate(t.queryRow("GetTemplate", p.TemplateID))
-		if err != nil {
-			return coupon.Coupon{}, err
-		}
-		if err := tp.Claimable(p.Now); err != nil {
-			return coupon.Coupon{}, err
-		}
-		if tp.PerUserLimit > 0 {
-			var held int64
-			if err := t.queryRow("CountUserTemplate", p.UserID, p.TemplateID).Scan(&held); err != nil {
-				return coupon.Coupon{}, err
-			}
-			if held >= tp.PerUserLimit {
-				return coupon.Coupon{}, coupon.ErrLimitReached
-			}
-		}
-		if ok, err := t.execOne("TakeIssue", p.TemplateID); err != nil || !ok {
-			return coupon.Coupon{}, orErr(err, coupon.ErrSoldOut)
-		}
-		c, err := t.insertClaimed(store.NewID("cpn", p.Now), tp, p.UserID, p.Now)
-		if err != nil {
-			return c, err
-		}
-		if err := t.count(c.TemplateID, coupon.Unused.String(), 1); err != nil {
-			return c, err
-		}
-		return c, t.timer(store.TimerExpire, c.ExpiresAt)
-	})
-}
-
-// insertClaimed writes coupon id of tp claimed by user at now, with its
-// coupon.claimed event; counts and timers are the caller's.
-func (t *tx) insertClaimed(id string, tp coupon.Template, user string, now time.Time) (coupon.Coupon, error) {
-	c := coupon.Coupon{
-		ID: id, TemplateID: tp.ID, UserID: user, Status: coupon.Unused,
-		ClaimedAt: now, ExpiresAt: tp.ExpiresAt(now), UpdatedAt: now, Version: 1,
-	}
-	if _, err := t.exec("InsertCoupon", c.ID, c.TemplateID, c.UserID, ms(c.ClaimedAt), ms(c.ExpiresAt), ms(c.UpdatedAt)); err != nil {
-		return c, err
-	}
-	return c, t.event(store.CouponEvent(c, store.EventCouponClaimed, 0, store.ReasonClaim, "", now))
-}
-
-// orErr returns err if set, else fallback.
-func orErr(err, fallback error) error {
-	if err != nil {
-		return err
-	}
-	return fallback
+	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) { return store.ClaimIn(t, p) })
 }
 
 // Coupon returns one coupon as stored.
@@ -93,50 +43,33 @@ func (s *Store) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]c
 // Transition decides p.Action with the coupon table and stores the result
 // with a compare-and-set on the coupon's state and version.
 func (s *Store) Transition(ctx context.Context, p store.TransitionParams) (coupon.Coupon, error) {
-	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) {
-		c, err := scanCoupon(t.queryRow("GetCoupon", p.CouponID))
-		if err != nil {
-			return c, err
-		}
-		return t.transition(c, p)
-	})
+	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) { return store.TransitionIn(t, p) })
 }
 
-// transition moves c as p asks: decided by the coupon table, stored by a
-// compare-and-set, with its counts, timers and event.
-func (t *tx) transition(c coupon.Coupon, p store.TransitionParams) (coupon.Coupon, error) {
-	to, err := coupon.Decide(c, p.Action, p.OrderID, p.Now)
-	if err != nil {
-		return c, err
-	}
-	next := store.Apply(c, to, p)
-	ok, err := t.execOne("CompareAndSet", next.Status.String(), nullString(next.OrderID), nullMS(next.LockedUntil),
-		ms(next.UpdatedAt), c.ID, c.Status.String(), c.Version)
-	if err != nil || !ok {
-		return c, orErr(err, coupon.ErrInvalidState)
-	}
-	if err := t.moveCounts(map[string]int64{c.TemplateID: 1}, c.Status, to); err != nil {
-		return c, err
-	}
-	switch to {
-	case coupon.Locked:
-		err = t.timer(store.TimerRelease, next.LockedUntil)
-	case coupon.Unused:
-		err = t.timer(store.TimerExpire, next.ExpiresAt)
-	}
-	if err != nil {
-		return c, err
-	}
-	reason := p.Reason
-	if reason == "" {
-		reason = p.Action.String()
-	}
-	orderID := p.OrderID
-	if orderID == "" {
-		orderID = c.OrderID
-	}
-	typ := store.CouponEventType(p.Action, to)
-	return next, t.event(store.CouponEvent(next, typ, c.Status, reason, orderID, p.Now))
+// CountUserCoupons counts a user's coupons of a template.
+func (t *tx) CountUserCoupons(userID, templateID string) (int64, error) {
+	var n int64
+	err := t.queryRow("CountUserTemplate", userID, templateID).Scan(&n)
+	return n, err
+}
+
+// TakeIssues counts n more coupons of a template issued, unless that
+// passes its total.
+func (t *tx) TakeIssues(templateID string, n int64) (bool, error) {
+	return t.execOne("TakeIssues", templateID, n)
+}
+
+// Coupon reads one coupon; the one writer holds it until the commit.
+func (t *tx) Coupon(id string) (coupon.Coupon, error) {
+	c, err := scanCoupon(t.queryRow("GetCoupon", id))
+	return c, interpret(err)
+}
+
+// SetCoupon stores next over from with a compare-and-set on from's state
+// and version.
+func (t *tx) SetCoupon(from, next coupon.Coupon) (bool, error) {
+	return t.execOne("CompareAndSet", next.Status.String(), nullString(next.OrderID), nullMS(next.LockedUntil),
+		ms(next.UpdatedAt), from.ID, from.Status.String(), from.Version)
 }
 
 func scanCoupon(row scanner) (coupon.Coupon, error) {

@@ -18,8 +18,7 @@ const expireChunk = 100
 // ExpireDue expires up to p.Limit due unused coupons in one transaction,
 // with a coupon.expired event each, a chunk at a time; it ends the batch
 // early for a user waiting to write. The events of a chunk are written by
-// one statement from the rowids its update returned: no row goes through
-// Go.
+// one statement from the rowids its update returned.
 func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained, error) {
 	return backgroundTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
@@ -34,7 +33,7 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 				break
 			}
 		}
-		if err := t.moveCounts(perTemplate, coupon.Unused, coupon.Expired); err != nil {
+		if err := store.MoveCounts(t, perTemplate, coupon.Unused, coupon.Expired); err != nil {
 			return d, err
 		}
 		var err error
@@ -53,13 +52,14 @@ func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *
 	defer rows.Close()
 	rowids := make([]byte, 0, 16*n)
 	rowids = append(rowids, '[')
+	var ids []string
 	got := 0
 	for rows.Next() {
 		var (
 			rowid, expiresAt int64
-			templateID       string
+			id, templateID   string
 		)
-		if err := rows.Scan(&rowid, &templateID, &expiresAt); err != nil {
+		if err := rows.Scan(&rowid, &id, &templateID, &expiresAt); err != nil {
 			return got, err
 		}
 		if got++; got > 1 {
@@ -68,6 +68,7 @@ func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *
 		rowids = strconv.AppendInt(rowids, rowid, 10)
 		perTemplate[templateID]++
 		d.Due = append(d.Due, at(expiresAt))
+		ids = append(ids, id)
 	}
 	if err := rows.Err(); err != nil || got == 0 {
 		return got, err
@@ -78,9 +79,7 @@ func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *
 	if _, err := t.exec("InsertExpiredEvents", store.IDTime(now), ms(now), string(rowids), ms(first), apiTime(first)); err != nil {
 		return got, err
 	}
-	for range got {
-		t.events = append(t.events, store.EventCouponExpired)
-	}
+	t.sqlEvents(store.EventCouponExpired, now, ids)
 	return got, nil
 }
 
@@ -106,29 +105,12 @@ func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drai
 		if err := rows.Err(); err != nil {
 			return d, err
 		}
-		for _, c := range locked {
-			tp := store.TransitionParams{CouponID: c.ID, Action: coupon.Release, Reason: store.ReasonLockTTL, Now: p.Now}
-			if _, err := t.transition(c, tp); err != nil {
-				return d, err
-			}
-			d.Due = append(d.Due, c.LockedUntil)
+		if d.Due, err = store.ReleaseIn(t, locked, p.Now); err != nil {
+			return d, err
 		}
 		d.Next, err = t.next("NextRelease")
 		return d, err
 	})
-}
-
-// moveCounts moves n coupons per template from one state's count to another's.
-func (t *tx) moveCounts(perTemplate map[string]int64, from, to coupon.State) error {
-	for id, n := range perTemplate {
-		if err := t.count(id, from.String(), -n); err != nil {
-			return err
-		}
-		if err := t.count(id, to.String(), n); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // next reads the earliest pending due time with the named query.
@@ -145,6 +127,9 @@ func (t *tx) next(name string) (time.Time, error) {
 func (s *Store) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
 	var st store.Stats
 	if err := s.readRow(ctx, "DueBacklog", ms(now)).Scan(&st.DueBacklog); err != nil {
+		return st, err
+	}
+	if err := s.readRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
 		return st, err
 	}
 	err := s.readRow(ctx, "OutboxSize").Scan(&st.Outbox)

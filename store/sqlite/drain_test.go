@@ -67,9 +67,9 @@ func TestExpireDueMakesWay(t *testing.T) {
 func TestIssueMakesWay(t *testing.T) {
 	ctx := t.Context()
 	var commits []int
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{OnEvents: func(types []string) {
-		commits = append(commits, len(types))
-	}})
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{Hooks: store.Hooks{OnEvents: func(events []store.Event) {
+		commits = append(commits, len(events))
+	}}})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -80,7 +80,7 @@ func TestIssueMakesWay(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CreateTemplate: %v", err)
 	}
-	users := make([]string, 2*issueChunk+issueChunk/2)
+	users := make([]string, 2*store.IssueChunk+store.IssueChunk/2)
 	for i := range users {
 		users[i] = "u" + strconv.Itoa(i)
 	}
@@ -96,7 +96,7 @@ func TestIssueMakesWay(t *testing.T) {
 	done := s.gate.enter() // a user's write is waiting
 	got := issue(users)
 	done()
-	if want := []int{issueChunk, issueChunk, issueChunk / 2}; got.Issued != int64(len(users)) || !slices.Equal(commits, want) {
+	if want := []int{store.IssueChunk, store.IssueChunk, store.IssueChunk / 2}; got.Issued != int64(len(users)) || !slices.Equal(commits, want) {
 		t.Fatalf("with a user waiting: issued %d in commits of %v, want %d in %v", got.Issued, commits, len(users), want)
 	}
 	commits = nil

@@ -27,13 +27,8 @@ var dialect = sqlfile.Dialect{
 
 // Options tune a Store. The zero value works.
 type Options struct {
-	// OnTimer, if set, is called after each commit with every group timer
-	// the transaction wrote, so an in-process wheel learns of near work
-	// without polling.
-	OnTimer func(store.Timer)
-	// OnEvents, if set, is called after each commit with the type of every
-	// event the transaction wrote (for transition counters).
-	OnEvents func(types []string)
+	// Hooks hear of every commit.
+	Hooks store.Hooks
 	// ReadConns bounds the read pool; 0 means 4.
 	ReadConns int
 }
@@ -45,10 +40,10 @@ type Store struct {
 	gate       *gate                // orders users and background work on the writer
 	ckpt       *checkpointer
 	opts       Options
-	migrations int
+	migrations []sqlfile.Migration
 }
 
-var _ store.Store = (*Store)(nil)
+var _ store.Delivery = (*Store)(nil)
 
 // writerCacheKiB is the page cache of the writer connection. Bulk
 // issuance and drains touch index pages all over (the users' index is in
@@ -82,14 +77,14 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
-	r.SetMaxOpenConns(cmp(opts.ReadConns, 4))
+	r.SetMaxOpenConns(orDefault(opts.ReadConns, 4))
 	ckpt, err := startCheckpointer(dsn)
 	if err != nil {
 		w.Close()
 		r.Close()
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
-	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, gate: newGate(), ckpt: ckpt, opts: opts, migrations: len(ms)}
+	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, gate: newGate(), ckpt: ckpt, opts: opts, migrations: ms}
 	for name, text := range queries {
 		st, err := w.PrepareContext(ctx, text)
 		if err != nil {
@@ -101,7 +96,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-func cmp(v, def int) int {
+func orDefault(v, def int) int {
 	if v > 0 {
 		return v
 	}
@@ -121,12 +116,12 @@ func (s *Store) Ready(ctx context.Context) error {
 	if err := s.r.PingContext(ctx); err != nil {
 		return err
 	}
-	v, err := sqlfile.Version(ctx, s.w)
+	pending, err := sqlfile.Pending(ctx, s.w, s.migrations)
 	if err != nil {
 		return err
 	}
-	if v != s.migrations {
-		return fmt.Errorf("sqlite: schema at version %d, want %d", v, s.migrations)
+	if len(pending) > 0 {
+		return fmt.Errorf("sqlite: migration %s not applied", pending[0].Name)
 	}
 	return nil
 }

@@ -74,6 +74,16 @@ func (s *Store) Template(ctx context.Context, p store.TemplateParams) (store.Tem
 	return info, nil
 }
 
+// Template reads a template.
+func (t *tx) Template(id string) (coupon.Template, error) {
+	tp, err := scanTemplate(t.queryRow("GetTemplate", id))
+	return tp, interpret(err)
+}
+
+// ClaimTemplate reads a template claimed from: the one writer already
+// queues the claims.
+func (t *tx) ClaimTemplate(id string) (coupon.Template, error) { return t.Template(id) }
+
 type scanner interface{ Scan(...any) error }
 
 func scanTemplate(row scanner) (coupon.Template, error) {

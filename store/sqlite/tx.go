@@ -5,17 +5,21 @@ import (
 	"database/sql"
 	"time"
 
+	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 )
 
-// tx is one write transaction: it remembers the group timers it wrote so
-// they can be announced once it commits.
+// tx is one write transaction, the store.Tx the shared transitions run
+// in: it remembers the group timers and events it wrote so they can be
+// announced once it commits.
+var _ store.Tx = (*tx)(nil)
+
 type tx struct {
 	sql    *sql.Tx
 	ctx    context.Context
 	stmts  map[string]*sql.Stmt
 	timers []store.Timer
-	events []string
+	events []store.Event
 }
 
 func (t *tx) stmt(name string) *sql.Stmt {
@@ -48,8 +52,8 @@ func (t *tx) query(name string, args ...any) (*sql.Rows, error) {
 	return t.stmt(name).QueryContext(t.ctx, args...)
 }
 
-// timer makes sure the group timer for kind at due exists.
-func (t *tx) timer(kind store.TimerKind, due time.Time) error {
+// Timer makes sure the group timer for kind at due exists.
+func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
 	tm := store.Timer{Kind: kind, Due: store.BucketOf(due)}
 	if _, err := t.exec("InsertTimer", ms(tm.Due), string(kind)); err != nil {
 		return err
@@ -58,23 +62,33 @@ func (t *tx) timer(kind store.TimerKind, due time.Time) error {
 	return nil
 }
 
-func (t *tx) event(e store.Event) error {
+// Event adds e to the outbox.
+func (t *tx) Event(e store.Event) error {
 	if _, err := t.exec("InsertEvent", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data)); err != nil {
 		return err
 	}
-	t.events = append(t.events, e.Type)
+	t.events = append(t.events, e)
 	return nil
 }
 
-// count moves n coupons of a template into status (n < 0: out of it).
-func (t *tx) count(templateID, status string, n int64) error {
-	_, err := t.exec("AddCount", templateID, status, n)
+// EventOnce adds e to the outbox unless an event with its ID is there.
+func (t *tx) EventOnce(e store.Event) error {
+	ok, err := t.execOne("InsertEventOnce", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data))
+	if ok {
+		t.events = append(t.events, e)
+	}
 	return err
 }
 
-// inTx runs fn in one write transaction. With an idempotency key on ctx it
-// replays the stored response of an earlier identical request instead, or
-// stores this one's response in the same transaction.
+// Count moves n coupons of a template into st (n < 0: out of it).
+func (t *tx) Count(templateID string, st coupon.State, n int64) error {
+	_, err := t.exec("AddCount", templateID, st.String(), n)
+	return err
+}
+
+// inTx runs fn in one foreground write transaction. With an idempotency
+// key on ctx it replays the stored response of an earlier identical
+// request instead, or stores this one's response in the same transaction.
 func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
 	idem, idempotent := store.IdempotencyFrom(ctx)
 	if !idempotent {
@@ -82,20 +96,14 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 	}
 	return writeTx(ctx, s, func(t *tx) (T, error) {
 		var zero T
-		inFlight, _, err := t.replay(idem)
-		if err != nil {
+		if err := store.ReplayIn(t, idem); err != nil {
 			return zero, err
-		}
-		if inFlight {
-			return zero, store.ErrIdempotencyConflict
 		}
 		res, err := fn(t)
 		if err != nil {
 			return zero, err
 		}
-		status, body := render(idem, res)
-		_, err = t.exec("PutIdempotency", idem.Key, idem.Fingerprint, status, body, ms(idem.Now))
-		return res, err
+		return res, t.PutRequest(idem.Key, idem.Response(res))
 	})
 }
 
@@ -131,51 +139,29 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, er
 		return zero, err
 	}
 	s.ckpt.committed()
-	if s.opts.OnTimer != nil {
-		for _, tm := range t.timers {
-			s.opts.OnTimer(tm)
-		}
-	}
-	if s.opts.OnEvents != nil && len(t.events) > 0 {
-		s.opts.OnEvents(t.events)
-	}
+	s.opts.Hooks.Committed(t.timers, t.events)
 	return res, nil
 }
 
-// render renders the response to idem's request from res.
-func render(idem store.Idempotency, res any) (int, []byte) {
-	status, body := idem.Render(res)
-	if body == nil {
-		body = []byte{} // a nil slice binds as NULL; body is NOT NULL
-	}
-	return status, body
-}
-
-// inFlight is the status recorded for a request under way over several
-// transactions (a bulk issuance); HTTP statuses start at 100.
-const inFlight = 0
-
-// replay returns the stored response of an earlier request with the same
-// key as a *store.ReplayError, or ErrIdempotencyConflict if that request
-// was a different one. If the same request is still in flight, it reports
-// so and when that request started.
-func (t *tx) replay(idem store.Idempotency) (inProgress bool, started time.Time, err error) {
+// Request reads the request recorded under an idempotency key.
+func (t *tx) Request(key string) (store.Request, error) {
 	var (
-		fp      string
-		status  int
-		body    []byte
+		r       store.Request
 		created int64
 	)
-	err = t.queryRow("GetIdempotency", idem.Key).Scan(&fp, &status, &body, &created)
-	switch {
-	case err == sql.ErrNoRows:
-		return false, time.Time{}, nil
-	case err != nil:
-		return false, time.Time{}, err
-	case fp != idem.Fingerprint:
-		return false, time.Time{}, store.ErrIdempotencyConflict
-	case status == inFlight:
-		return true, at(created), nil
-	}
-	return false, time.Time{}, &store.ReplayError{Status: status, Body: body}
+	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &created)
+	r.Created = at(created)
+	return r, interpret(err)
+}
+
+// PutRequest records r under key.
+func (t *tx) PutRequest(key string, r store.Request) error {
+	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, ms(r.Created))
+	return err
+}
+
+// FinishRequest stores the response of the request in flight under key.
+func (t *tx) FinishRequest(key string, r store.Request) error {
+	_, err := t.exec("FinishIdempotency", key, r.Status, r.Body)
+	return err
 }

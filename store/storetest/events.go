@@ -1,7 +1,10 @@
 package storetest
 
 import (
+	"fmt"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,6 +15,7 @@ import (
 var eventTests = []test{
 	{"FeedOrder", testEventsFeed},
 	{"Paging", testEventsPaging},
+	{"NoSkipUnderConcurrentCommits", testEventsNoSkip},
 }
 
 // history writes five events: two claims, a lock, a redeem and a void.
@@ -104,5 +108,61 @@ func testEventsPaging(t *testing.T, open opener) {
 	}
 	if len(rest) != 2 || rest[0].ID != all[3].ID || rest[1].ID != all[4].ID {
 		t.Fatalf("events after the third: got %s, want the last two", fmtEvents(rest))
+	}
+}
+
+// testEventsNoSkip: a reader that follows the feed by its cursor while
+// many transactions commit at once sees every event, once, in feed order.
+// On a backend whose sequence is not its commit order, a naive
+// "WHERE seq > cursor" loses the events of a transaction that committed
+// after a later-numbered one was read.
+func testEventsNoSkip(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(nil)
+	const writers, each = 8, 25
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				c, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: fmt.Sprintf("u%d-%d", w, i), Now: t0})
+				if err != nil {
+					t.Errorf("Claim: %v", err)
+					return
+				}
+				if _, err := f.s.Transition(f.ctx, store.TransitionParams{CouponID: c.ID, Action: coupon.Void, Now: t0.Add(time.Second)}); err != nil {
+					t.Errorf("Void: %v", err)
+					return
+				}
+			}
+		})
+	}
+	go func() { wg.Wait(); done.Store(true) }()
+	var seen []store.Event
+	after := int64(0)
+	for {
+		last := done.Load()
+		page, err := f.s.Events(f.ctx, store.EventsParams{After: after, Limit: 7})
+		if err != nil {
+			t.Fatalf("Events(after %d): %v", after, err)
+		}
+		seen = append(seen, page...)
+		if len(page) > 0 {
+			after = page[len(page)-1].Seq
+		} else if last {
+			break
+		}
+	}
+	all := f.events()
+	if len(all) != 2*writers*each {
+		t.Fatalf("events in the feed: got %d, want %d", len(all), 2*writers*each)
+	}
+	if len(seen) != len(all) {
+		t.Fatalf("events the follower saw: got %d, want %d", len(seen), len(all))
+	}
+	for i := range all {
+		if seen[i].ID != all[i].ID {
+			t.Fatalf("event %d: the follower saw %s, the feed holds %s", i, seen[i].ID, all[i].ID)
+		}
 	}
 }

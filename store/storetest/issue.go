@@ -1,8 +1,10 @@
 package storetest
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,6 +155,12 @@ func testIssueTotal(t *testing.T, open opener) {
 	got = f.issue(store.IssueParams{TemplateID: tp.ID, UserIDs: []string{"f"}, Now: t0})
 	f.wantIssued("issue when sold out", got, 0, []store.Refusal{refusal("f", coupon.ErrSoldOut)})
 	f.unchanged("issue when sold out", tp.ID, "f", t0, before)
+
+	// A user refused sold-out was given nothing: listed again, they are
+	// refused sold-out again, as their claims would be, not limit-reached.
+	tp = f.template(func(tp *coupon.Template) { tp.Total = 1; tp.PerUserLimit = 1 })
+	got = f.issue(store.IssueParams{TemplateID: tp.ID, UserIDs: []string{"b", "a", "a"}, Now: t0})
+	f.wantIssued("issue past the total to a limited user", got, 1, []store.Refusal{refusal("a", coupon.ErrSoldOut), refusal("a", coupon.ErrSoldOut)})
 }
 
 // testIssueWholeCall: an unknown template or a closed window refuses the
@@ -238,4 +246,60 @@ func testIssueConflict(t *testing.T, open opener) {
 	if r.calls != 1 {
 		t.Fatalf("Render calls: got %d, want 1", r.calls)
 	}
+}
+
+// RunIssueResume checks that a bulk issuance under an idempotency key that
+// dies after its first batch committed (its context is cancelled from the
+// commit hook) is finished by a retry of the same request: at the first
+// attempt's Now, every user issued to once, the whole outcome answered and
+// stored; meanwhile the key is taken. newStore is as for RunHooks.
+func RunIssueResume(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Store) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var commits atomic.Int64
+	s := newStore(t, store.Hooks{OnEvents: func([]store.Event) {
+		if commits.Add(1) == 1 {
+			cancel()
+		}
+	}})
+	f := &fixture{t: t, s: s, ctx: t.Context()}
+	tp := f.template(func(tp *coupon.Template) { tp.PerUserLimit = 1 })
+	r := &issuedRenderer{}
+	p := store.IssueParams{TemplateID: tp.ID, UserIDs: []string{"u0", "u1", "u0", "u2", "u3", "u4"}, Now: t0, BatchSize: 2}
+
+	_, err := s.Issue(store.WithIdempotency(ctx, f.issueIdem("bulk", "fp", t0, r)), p)
+	f.wantErr("first attempt", err, context.Canceled)
+	// The first batch took the first two users in whichever order the
+	// backend issues (list or user order): some coupons exist, not all.
+	if n := len(f.events()); n == 0 || n >= 5 {
+		t.Fatalf("after the first batch: %d coupons issued, want some but not all 5", n)
+	}
+
+	_, err = s.Claim(store.WithIdempotency(f.ctx, store.Idempotency{Key: "bulk", Fingerprint: "claim", Now: t0, Render: r.render}),
+		store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0})
+	f.wantErr("claim under the in-flight key", err, store.ErrIdempotencyConflict)
+
+	later := t0.Add(time.Minute)
+	p.Now = later
+	got, err := s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk", "fp", later, r)), p)
+	if err != nil {
+		t.Fatalf("retry: %v", err)
+	}
+	f.wantIssued("retry", got, 5, []store.Refusal{refusal("u0", coupon.ErrLimitReached)})
+	for _, u := range users(5) {
+		cs := f.userCoupons(u, 0, later)
+		if len(cs) != 1 {
+			t.Fatalf("%s holds %d coupons, want 1", u, len(cs))
+		}
+		f.wantTime(u+"'s coupon claimed_at", cs[0].ClaimedAt, t0)
+	}
+	if es := f.events(); len(es) != 5 {
+		t.Fatalf("events: got %s, want 5 coupon.claimed", fmtEvents(es))
+	}
+	f.wantCounts("counts", f.counts(tp.ID, t0), map[coupon.State]int64{coupon.Unused: 5})
+	if r.calls != 1 {
+		t.Fatalf("Render calls: got %d, want 1", r.calls)
+	}
+	_, err = s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk", "fp", later, r)), p)
+	f.wantReplay("second retry", err, 200, []byte("issued 5 refused 1"))
 }

@@ -48,8 +48,10 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Timers", timerTests},
 		{"UserCoupons", walletTests},
 		{"Events", eventTests},
+		{"Sinks", sinkTests},
 		{"Idempotency", idempotencyTests},
 		{"Stats", statsTests},
+		{"Orders", orderTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -1,10 +1,6 @@
 -- name: CountUserTemplate
 SELECT count(*) FROM coupons WHERE user_id = ? AND template_id = ?;
 
--- name: InsertCoupon
-INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, updated_at, version)
-VALUES (?, ?, ?, 'unused', ?, ?, ?, 1);
-
 -- name: GetCoupon
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons WHERE id = ?;

@@ -5,7 +5,7 @@ WHERE rowid IN (
     SELECT rowid FROM coupons
     WHERE status = 'unused' AND expires_at <= ?1
     ORDER BY expires_at LIMIT ?2)
-RETURNING rowid, template_id, expires_at;
+RETURNING rowid, id, template_id, expires_at;
 
 -- name: InsertExpiredEvents
 -- The coupon.expired events of the coupons whose rowids are in the JSON
@@ -37,4 +37,5 @@ SELECT locked_until FROM coupons WHERE status = 'locked' ORDER BY locked_until L
 
 -- name: DueBacklog
 SELECT (SELECT count(*) FROM coupons WHERE status = 'unused' AND expires_at <= ?1)
-     + (SELECT count(*) FROM coupons WHERE status = 'locked' AND locked_until <= ?1);
+     + (SELECT count(*) FROM coupons WHERE status = 'locked' AND locked_until <= ?1)
+     + (SELECT count(*) FROM orders WHERE status = 'unpaid' AND deadline <= ?1);

@@ -8,10 +8,10 @@ SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
        per_user_limit, total, reminders, created_at
 FROM templates WHERE id = ?;
 
--- name: TakeIssue
--- Counts one more coupon issued, unless the total is all issued.
-UPDATE templates SET issued = issued + 1
-WHERE id = ? AND (total = 0 OR issued < total);
+-- name: TakeIssues
+-- Counts ?2 more coupons of template ?1 issued, unless that passes the total.
+UPDATE templates SET issued = issued + ?2
+WHERE id = ?1 AND (total = 0 OR issued + ?2 <= total);
 
 -- name: AddCount
 INSERT INTO template_counts (template_id, status, n) VALUES (?, ?, ?)

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRunUsage(t *testing.T) {
+	var out bytes.Buffer
+	if err := Run(context.Background(), nil, &out, &out); !errors.Is(err, ErrUsage) {
+		t.Fatalf("no command: got %v, want ErrUsage", err)
+	}
+	if !strings.Contains(out.String(), "serve") {
+		t.Fatalf("usage: got %q, want it to list serve", out.String())
+	}
+	if err := Run(context.Background(), []string{"frobnicate"}, &out, &out); !errors.Is(err, ErrUsage) {
+		t.Fatalf("unknown command: got %v, want ErrUsage", err)
+	}
+	if err := Run(context.Background(), []string{"help"}, &out, &out); err != nil {
+		t.Fatalf("help: got %v, want nil", err)
+	}
+}
+
+func TestServeRejectsBadSettings(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--log-format", "xml"}, "--log-format"},
+		{[]string{"--store", "oracle://x"}, "unsupported store"},
+		{[]string{"--payment-check-url", "ftp://x", "--store", "sqlite:" + t.TempDir() + "/a.db"}, "payment check URL"},
+		{[]string{"--nope"}, "flag provided but not defined"},
+	}
+	for _, c := range cases {
+		var out bytes.Buffer
+		err := Run(context.Background(), append([]string{"serve"}, c.args...), &out, &out)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Fatalf("serve %v: got %v, want an error about %q", c.args, err, c.want)
+		}
+	}
+}
+
+func TestFlagsFromEnvironment(t *testing.T) {
+	t.Setenv("LAPSE_LISTEN", "127.0.0.1:9999")
+	t.Setenv("LAPSE_SWEEP_INTERVAL", "5s")
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	listen := fs.String("listen", "127.0.0.1:8080", "")
+	store := fs.String("store", "sqlite:lapse.db", "")
+	sweep := fs.Duration("sweep-interval", time.Minute, "")
+	if err := parse(fs, []string{"--store", "sqlite:given.db"}); err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	if *listen != "127.0.0.1:9999" || *sweep != 5*time.Second {
+		t.Fatalf("from the environment: got listen %q sweep %s", *listen, *sweep)
+	}
+	if *store != "sqlite:given.db" {
+		t.Fatalf("a flag given wins over the environment: got %q", *store)
+	}
+	t.Setenv("LAPSE_SWEEP_INTERVAL", "soon")
+	fs2 := flag.NewFlagSet("y", flag.ContinueOnError)
+	fs2.Duration("sweep-interval", time.Minute, "")
+	if err := parse(fs2, nil); err == nil {
+		t.Fatalf("bad LAPSE_SWEEP_INTERVAL: got nil error")
+	}
+}
+
+// TestServeStopsOnCancel serves on a free port until its context is
+// cancelled, once it serves, then must return nil.
+func TestServeStopsOnCancel(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, []string{"serve", "--listen", addr, "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, &out, &out)
+	}()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not come up on %s", addr)
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve after cancel: got %v, want nil", err)
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		for _, l := range lines {
+			var rec struct{ Msg string }
+			if err := json.Unmarshal([]byte(l), &rec); err != nil || !strings.HasPrefix(rec.Msg, "lapse:") {
+				t.Fatalf("--log-format json: line %q is not a JSON record of lapse (%v)", l, err)
+			}
+		}
+		if !strings.Contains(out.String(), "lapse: stopped") {
+			t.Fatalf("log: got %q, want it to end with lapse: stopped", out.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("serve did not stop after cancel")
+	}
+}

@@ -1,0 +1,176 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/store"
+)
+
+// defaultOrderTimeout is how long an order stays payable when the request
+// names neither timeout nor deadline.
+const defaultOrderTimeout = 30 * time.Minute
+
+// skuJSON is a SKU's stock as the API writes it.
+type skuJSON struct {
+	SKU       string `json:"sku"`
+	Available int64  `json:"available"`
+	Reserved  int64  `json:"reserved"`
+	Sold      int64  `json:"sold"`
+}
+
+func skuView(k store.SKU) skuJSON {
+	return skuJSON{SKU: k.SKU, Available: k.Available, Reserved: k.Reserved, Sold: k.Sold}
+}
+
+// putSKU serves PUT /v1/skus/{sku}: PUT is idempotent by itself, so it
+// takes no Idempotency-Key.
+func (s *server) putSKU(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(w, r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	req, err := decodeJSON[struct {
+		Stock *int64 `json:"stock"`
+	}](body)
+	if err == nil && req.Stock == nil {
+		err = invalid("stock", "is required")
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	k, err := s.store.PutSKU(r.Context(), store.PutSKUParams{SKU: r.PathValue("sku"), Stock: *req.Stock, Now: s.now()})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, skuView(k))
+}
+
+// getSKU serves GET /v1/skus/{sku}.
+func (s *server) getSKU(w http.ResponseWriter, r *http.Request) {
+	k, err := s.store.SKU(r.Context(), r.PathValue("sku"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, skuView(k))
+}
+
+// orderJSON is an order as the API writes it.
+type orderJSON struct {
+	ID          string       `json:"id"`
+	UserID      string       `json:"user_id"`
+	Status      string       `json:"status"`
+	CloseReason *string      `json:"close_reason"`
+	Items       []order.Item `json:"items"`
+	CouponIDs   []string     `json:"coupon_ids"`
+	Total       int64        `json:"total"`
+	Discount    int64        `json:"discount"`
+	AmountDue   int64        `json:"amount_due"`
+	Deadline    string       `json:"deadline"`
+	CreatedAt   string       `json:"created_at"`
+	UpdatedAt   string       `json:"updated_at"`
+}
+
+// orderView is o as the API writes it. Orders take no lazy check: an
+// unpaid order past its deadline may still turn out paid (the payment
+// hook), so it reads unpaid until the engine has decided.
+func orderView(o order.Order, _ time.Time) orderJSON {
+	return orderJSON{
+		ID: o.ID, UserID: o.UserID, Status: o.Status.String(), CloseReason: optionalString(o.CloseReason),
+		Items: o.Items, CouponIDs: o.CouponIDs, Total: o.Total, Discount: o.Discount, AmountDue: o.AmountDue,
+		Deadline: formatTime(o.Deadline), CreatedAt: formatTime(o.CreatedAt), UpdatedAt: formatTime(o.UpdatedAt),
+	}
+}
+
+// createOrderRequest is the body of POST /v1/orders.
+type createOrderRequest struct {
+	UserID    string       `json:"user_id"`
+	Items     []order.Item `json:"items"`
+	CouponIDs []string     `json:"coupon_ids"`
+	Timeout   *duration    `json:"timeout"`
+	Deadline  *time.Time   `json:"deadline"`
+}
+
+// decodeCreateOrder returns the params of an order creation at now.
+func decodeCreateOrder(body []byte, now time.Time) (store.CreateOrderParams, error) {
+	req, err := decodeJSON[createOrderRequest](body)
+	if err != nil {
+		return store.CreateOrderParams{}, err
+	}
+	p := store.CreateOrderParams{UserID: req.UserID, Items: req.Items, CouponIDs: req.CouponIDs, Now: now,
+		Deadline: now.Add(defaultOrderTimeout)}
+	switch {
+	case req.UserID == "":
+		return p, invalid("user_id", "is required")
+	case req.Timeout != nil && req.Deadline != nil:
+		return p, invalid("timeout", "give timeout or deadline, not both")
+	case req.Timeout != nil:
+		if *req.Timeout <= 0 || time.Duration(*req.Timeout) > order.MaxTimeout {
+			return p, invalid("timeout", fmt.Sprintf("want more than 0 and at most %s", order.MaxTimeout))
+		}
+		p.Deadline = now.Add(time.Duration(*req.Timeout))
+	case req.Deadline != nil:
+		p.Deadline = req.Deadline.UTC().Truncate(time.Millisecond)
+	}
+	return p, nil
+}
+
+// createOrder serves POST /v1/orders.
+func (s *server) createOrder(w http.ResponseWriter, r *http.Request) {
+	mutate(s, w, r, http.StatusCreated, func(ctx context.Context, body []byte, now time.Time) (order.Order, error) {
+		p, err := decodeCreateOrder(body, now)
+		if err != nil {
+			return order.Order{}, err
+		}
+		return s.store.CreateOrder(ctx, p)
+	}, orderView)
+}
+
+// getOrder serves GET /v1/orders/{id}.
+func (s *server) getOrder(w http.ResponseWriter, r *http.Request) {
+	o, err := s.store.Order(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, orderView(o, s.now()))
+}
+
+// payRequest is the body of POST /v1/orders/{id}/pay.
+type payRequest struct {
+	PaymentID string `json:"payment_id"`
+	Amount    *int64 `json:"amount"`
+}
+
+// payOrder serves POST /v1/orders/{id}/pay.
+func (s *server) payOrder(w http.ResponseWriter, r *http.Request) {
+	mutate(s, w, r, http.StatusOK, func(ctx context.Context, body []byte, now time.Time) (order.Order, error) {
+		req, err := decodeJSON[payRequest](body)
+		switch {
+		case err != nil:
+			return order.Order{}, err
+		case req.PaymentID == "":
+			return order.Order{}, invalid("payment_id", "is required")
+		case req.Amount == nil:
+			return order.Order{}, invalid("amount", "is required")
+		}
+		return s.store.PayOrder(ctx, store.PayOrderParams{OrderID: r.PathValue("id"), PaymentID: req.PaymentID, Amount: *req.Amount, Now: now})
+	}, orderView)
+}
+
+// cancelOrder serves POST /v1/orders/{id}/cancel.
+func (s *server) cancelOrder(w http.ResponseWriter, r *http.Request) {
+	mutate(s, w, r, http.StatusOK, func(ctx context.Context, body []byte, now time.Time) (order.Order, error) {
+		if _, err := decodeJSON[struct{}](body); err != nil {
+			return order.Order{}, err
+		}
+		return s.store.CloseOrder(ctx, store.CloseOrderParams{OrderID: r.PathValue("id"), Reason: order.ReasonCancelled, Now: now})
+	}, orderView)
+}

@@ -1,0 +1,99 @@
+package outbox_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lapsehq/lapse/outbox"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
+)
+
+// redisSink returns a client of LAPSE_TEST_REDIS and a sink on a fresh
+// stream, both removed when t ends.
+func redisSink(t testing.TB, maxLen int64) (*redis.Client, string, outbox.Named) {
+	t.Helper()
+	opts, err := redis.ParseURL(serviceURL(t, "LAPSE_TEST_REDIS"))
+	if err != nil {
+		t.Fatalf("LAPSE_TEST_REDIS: %v", err)
+	}
+	rdb := redis.NewClient(opts)
+	stream := unique("lapse-test")
+	t.Cleanup(func() {
+		rdb.Del(context.Background(), stream)
+		rdb.Close()
+	})
+	return rdb, stream, outbox.Named{Name: "stream", Type: "redis", Sink: outbox.NewRedisStream(redis.NewClient(opts), stream, maxLen)}
+}
+
+// readStream returns the events of the stream, in stream order.
+func readStream(t testing.TB, rdb *redis.Client, stream string) []outboxtest.Event {
+	t.Helper()
+	msgs, err := rdb.XRange(context.Background(), stream, "-", "+").Result()
+	if err != nil {
+		t.Fatalf("XRANGE %s: %v", stream, err)
+	}
+	out := make([]outboxtest.Event, len(msgs))
+	for i, m := range msgs {
+		if len(m.Values) != 1 {
+			t.Fatalf("entry %s: got fields %v, want only event", m.ID, m.Values)
+		}
+		s, _ := m.Values["event"].(string)
+		out[i] = outboxtest.Decode(t, []byte(s))
+	}
+	return out
+}
+
+// TestRedisStream: every event is XADDed once, in feed order.
+func TestRedisStream(t *testing.T) {
+	rdb, stream, sink := redisSink(t, 0)
+	st := openStore(t, nil)
+	history(t, st, 10, 2)
+	want := outboxtest.Feed(t, st)
+	r := startRelay(t, relayConfig(st, sink))
+	waitFor(t, 10*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "stream").Lag == 0 })
+	outboxtest.CheckOnce(t, "delivery", want, readStream(t, rdb, stream))
+}
+
+// TestRedisStreamRecovers: while the key holds a string, every XADD fails;
+// once it is gone, everything arrives.
+func TestRedisStreamRecovers(t *testing.T) {
+	rdb, stream, sink := redisSink(t, 0)
+	ctx := context.Background()
+	if err := rdb.Set(ctx, stream, "in the way", 0).Err(); err != nil {
+		t.Fatalf("SET: %v", err)
+	}
+	st := openStore(t, nil)
+	history(t, st, 10, 1)
+	want := outboxtest.Feed(t, st)
+	r := startRelay(t, relayConfig(st, sink))
+	waitFor(t, 5*time.Second, "failed attempts", func() bool { return sinkStatus(t, r, "stream").Failures >= 3 })
+	if err := rdb.Del(ctx, stream).Err(); err != nil {
+		t.Fatalf("DEL: %v", err)
+	}
+	waitFor(t, 10*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "stream").Lag == 0 })
+	outboxtest.Check(t, want, readStream(t, rdb, stream))
+}
+
+// TestRedisStreamMaxLen: a capped stream is trimmed as it grows.
+func TestRedisStreamMaxLen(t *testing.T) {
+	rdb, stream, sink := redisSink(t, 10)
+	st := openStore(t, nil)
+	history(t, st, 150, 1)
+	n := len(outboxtest.Feed(t, st))
+	r := startRelay(t, relayConfig(st, sink))
+	waitFor(t, 10*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "stream").Lag == 0 })
+	got, err := rdb.XLen(context.Background(), stream).Result()
+	if err != nil {
+		t.Fatalf("XLEN: %v", err)
+	}
+	if got >= int64(n) || got < 10 {
+		t.Fatalf("stream length: got %d after %d events, want it trimmed towards 10", got, n)
+	}
+	entries := readStream(t, rdb, stream)
+	if last := entries[len(entries)-1]; last.ID != outboxtest.Feed(t, st)[n-1].ID {
+		t.Fatalf("last entry: got %s, want the last event", last.ID)
+	}
+}

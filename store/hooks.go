@@ -1,0 +1,29 @@
+package store
+
+// Hooks tell the rest of the process what a backend committed. Every
+// backend calls Committed after each commit, never for a transaction that
+// rolled back. The zero value does nothing.
+type Hooks struct {
+	// OnTimer, if set, is called with every group timer a committed
+	// transaction wrote, so an in-process wheel learns of near work without
+	// polling.
+	OnTimer func(Timer)
+	// OnEvents, if set, is called with the events a committed transaction
+	// wrote (for counters, and to wake the outbox relay). Coupon events a
+	// backend writes set-based, in SQL (claims and expiries in SQLite),
+	// come with their ID, type, subject and time but without Data: read
+	// the outbox for it.
+	OnEvents func([]Event)
+}
+
+// Committed calls the hooks for one committed transaction.
+func (h Hooks) Committed(timers []Timer, events []Event) {
+	if h.OnTimer != nil {
+		for _, tm := range timers {
+			h.OnTimer(tm)
+		}
+	}
+	if h.OnEvents != nil && len(events) > 0 {
+		h.OnEvents(events)
+	}
+}

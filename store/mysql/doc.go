@@ -1,0 +1,17 @@
+// Package mysql is lapse's store on MySQL 8 or MariaDB 10.6+ through
+// github.com/go-sql-driver/mysql, for lapse instances that share one
+// database.
+//
+// Write transactions run at READ COMMITTED. Due work is claimed with
+// SELECT … FOR UPDATE SKIP LOCKED and changed by ID, so instances draining
+// side by side take disjoint batches. Every transition is a guarded
+// compare-and-set. A transaction buffers the counts, group timers and
+// events it writes and flushes them at its end in one fixed order (counts,
+// timers, then the event positions), which keeps the lock order the same
+// in every transaction; a deadlock that happens anyway is retried.
+//
+// Event positions (the feed's seq) are taken from a one-row counter as
+// each transaction's last statement, and its row lock is held until
+// commit: positions are handed out in commit order, so a reader that has
+// seen seq n will never later see a smaller one appear.
+package mysql

@@ -1,0 +1,29 @@
+package mysql
+
+import (
+	"context"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// Events returns up to p.Limit events after the cursor p.After.
+func (s *Store) Events(ctx context.Context, p store.EventsParams) ([]store.Event, error) {
+	rows, err := s.query(ctx, "EventsAfter", p.After, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []store.Event{}
+	for rows.Next() {
+		var (
+			e    store.Event
+			data string
+		)
+		if err := rows.Scan(&e.Seq, &e.ID, &e.Type, &e.Subject, &e.Time, &data); err != nil {
+			return nil, err
+		}
+		e.Data = []byte(data)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}

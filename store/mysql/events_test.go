@@ -1,0 +1,112 @@
+package mysql_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql"
+)
+
+// TestEventsLateCommit: of two transactions, the one that started writing
+// first commits last. A reader between the two commits sees only the
+// early commit's event, and its cursor must not pass the late one's: the
+// late event is found after it once its transaction commits.
+func TestEventsLateCommit(t *testing.T) {
+	ctx := t.Context()
+	s := open(t, freshDB(t), mysql.Options{})
+	a, b := template(t, s, nil), template(t, s, nil)
+
+	// The late transaction: its claim is written when its response is
+	// rendered (just before its commit), and it waits there.
+	written, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	late := store.Idempotency{Key: "late", Fingerprint: "fp", Now: t0, Render: func(any) (int, []byte) {
+		once.Do(func() { close(written); <-release })
+		return 201, nil
+	}}
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Claim(store.WithIdempotency(ctx, late), store.ClaimParams{TemplateID: a.ID, UserID: "late", Now: t0})
+		done <- err
+	}()
+	select {
+	case <-written:
+	case err := <-done:
+		t.Fatalf("late claim returned before its render: %v", err)
+	}
+
+	early := claim(t, s, b.ID, "early")
+	seen, err := s.Events(ctx, store.EventsParams{After: 0, Limit: 100})
+	if err != nil {
+		t.Fatalf("Events between the commits: %v", err)
+	}
+	if len(seen) != 1 || seen[0].Subject != early.ID {
+		t.Fatalf("events between the commits: got %d (%v), want only the early commit's", len(seen), seen)
+	}
+	cursor := seen[0].Seq
+
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatalf("late claim: %v", err)
+	}
+	rest, err := s.Events(ctx, store.EventsParams{After: cursor, Limit: 100})
+	if err != nil {
+		t.Fatalf("Events after the cursor: %v", err)
+	}
+	if len(rest) != 1 || rest[0].Type != store.EventCouponClaimed || rest[0].Subject == early.ID {
+		t.Fatalf("events after cursor %d: got %v, want the late claim's", cursor, rest)
+	}
+}
+
+// TestEventsFeedTail: writers commit concurrently while a reader tails the
+// feed. Positions have no gaps, so the reader must always find the one
+// right after its cursor next: a jump would mean an event with a smaller
+// seq is still to commit, and the cursor would pass it.
+func TestEventsFeedTail(t *testing.T) {
+	const writers, claims = 4, 40
+	ctx := t.Context()
+	s := open(t, freshDB(t), mysql.Options{})
+	var wg sync.WaitGroup
+	for w := range writers {
+		tp := template(t, s, nil)
+		wg.Go(func() {
+			for i := range claims {
+				if _, err := s.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: fmt.Sprintf("w%d-%d", w, i), Now: t0}); err != nil {
+					t.Errorf("writer %d claim %d: %v", w, i, err)
+					return
+				}
+			}
+		})
+	}
+	stopped := make(chan struct{})
+	go func() { wg.Wait(); close(stopped) }()
+
+	cursor, reads := int64(0), 0
+	for cursor < writers*claims {
+		select {
+		case <-stopped:
+			if t.Failed() {
+				return
+			}
+		default:
+		}
+		page, err := s.Events(ctx, store.EventsParams{After: cursor, Limit: 7})
+		if err != nil {
+			t.Fatalf("Events(after %d): %v", cursor, err)
+		}
+		reads++
+		for _, e := range page {
+			if e.Seq != cursor+1 {
+				t.Fatalf("read %d: after %d came seq %d: the cursor passed an event not yet committed", reads, cursor, e.Seq)
+			}
+			cursor = e.Seq
+		}
+	}
+	<-stopped
+	if rest, err := s.Events(ctx, store.EventsParams{After: cursor, Limit: 1}); err != nil || len(rest) != 0 {
+		t.Fatalf("after all %d events: got %v (err %v), want nothing more", cursor, rest, err)
+	}
+	t.Logf("%d events read in %d pages while they were written", cursor, reads)
+}

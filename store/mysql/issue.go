@@ -1,0 +1,74 @@
+package mysql
+
+import (
+	"context"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
+)
+
+// Issue issues coupons of p.TemplateID to p.UserIDs, a batch of users per
+// transaction, resumably under an idempotency key (see store.IssueParams).
+// Batches of one template queue on its row, as its claims do.
+func (s *Store) Issue(ctx context.Context, p store.IssueParams) (store.Issued, error) {
+	return store.Issue(ctx, p, nil, func(fn func(store.Tx) (store.IssueStep, error)) (store.IssueStep, error) {
+		return inTx(store.WithoutIdempotency(ctx), s, func(t *tx) (store.IssueStep, error) { return fn(t) })
+	})
+}
+
+// IssuedCount reads how many coupons of a template are issued.
+func (t *tx) IssuedCount(templateID string) (int64, error) {
+	var n int64
+	err := t.queryRow("TemplateIssued", templateID).Scan(&n)
+	return n, err
+}
+
+// ExistingCoupons returns which of ids name a stored coupon.
+func (t *tx) ExistingCoupons(ids []string) (map[string]bool, error) {
+	return queryList(t, "ExistingCoupons", nil, ids, sqlfile.ScanSet)
+}
+
+// HeldCounts returns how many coupons of templateID each of users who
+// holds any holds.
+func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, error) {
+	return queryList(t, "HeldCounts", []any{templateID}, users, sqlfile.ScanCounts)
+}
+
+// InsertClaimed stores new coupons of one template claimed at one
+// instant, in one statement, and adds their coupon.claimed events.
+func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 6*len(cs))
+	for _, c := range cs {
+		args = append(args, c.ID, c.TemplateID, c.UserID, c.ClaimedAt, c.ExpiresAt, c.UpdatedAt)
+	}
+	if _, err := t.execList("InsertClaimed", len(cs), args...); err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if err := t.Event(store.ClaimedEvent(c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// queryList runs the named query, whose list (see expand) is list, after
+// args, and reads its rows with scan; an empty list reads no rows.
+func queryList[T any](t *tx, name string, args []any, list []string, scan func(sqlfile.Rows) (map[string]T, error)) (map[string]T, error) {
+	if len(list) == 0 {
+		return map[string]T{}, nil
+	}
+	for _, v := range list {
+		args = append(args, v)
+	}
+	rows, err := t.sql.QueryContext(t.ctx, expand(queries.Get(name), len(list)), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return scan(rows)
+}

@@ -1,0 +1,246 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"embed"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
+)
+
+//go:embed migrations/*.sql queries/*.sql
+var files embed.FS
+
+var queries = sqlfile.MustLoadQueries(files, "queries/*.sql")
+
+var dialect = sqlfile.Dialect{
+	CreateTable: "CREATE TABLE IF NOT EXISTS schema_migrations (version INT NOT NULL PRIMARY KEY) ENGINE = InnoDB",
+	Insert:      "INSERT INTO schema_migrations (version) VALUES (?)",
+	Split:       split,
+}
+
+// Options tune a Store. The zero value works.
+type Options struct {
+	// Hooks hear of every commit.
+	Hooks store.Hooks
+	// Conns bounds the connection pool; 0 means 16.
+	Conns int
+}
+
+// Store is the MySQL backend of store.Store.
+type Store struct {
+	db         *sql.DB
+	opts       Options
+	migrations int
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the database a URL names,
+// mysql://user:password@host:port/database[?driver-params], and brings its
+// schema up to date.
+func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
+	cfg, err := Config(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("mysql open: %w", err)
+	}
+	db := sql.OpenDB(readCommitted{conn})
+	conns := opts.Conns
+	if conns <= 0 {
+		conns = 16
+	}
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
+	db.SetConnMaxLifetime(5 * time.Minute)
+	ms, err := sqlfile.LoadMigrations(files, "migrations")
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := migrate(ctx, db, ms); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("mysql %s/%s: %w", cfg.Addr, cfg.DBName, err)
+	}
+	return &Store{db: db, opts: opts, migrations: len(ms)}, nil
+}
+
+// Config turns a mysql:// URL into the driver's configuration, with what
+// the store relies on set whatever the URL says: times in UTC to the
+// millisecond, parameters interpolated client-side (one round trip a
+// statement).
+func Config(rawURL string) (*mysql.Config, error) {
+	u, err := url.Parse(rawURL)
+	db := ""
+	if err == nil {
+		db = strings.Trim(u.Path, "/")
+	}
+	if err != nil || u.Scheme != "mysql" || u.Host == "" || db == "" || strings.Contains(db, "/") {
+		return nil, fmt.Errorf("mysql: bad store URL %q: want mysql://user:password@host:port/database", rawURL)
+	}
+	cfg, err := mysql.ParseDSN("/?" + u.RawQuery)
+	if err != nil {
+		return nil, fmt.Errorf("mysql: store URL parameters: %w", err)
+	}
+	cfg.Net, cfg.Addr, cfg.DBName = "tcp", u.Host, db
+	if u.Port() == "" {
+		cfg.Addr = net.JoinHostPort(u.Hostname(), "3306")
+	}
+	cfg.User = u.User.Username()
+	cfg.Passwd, _ = u.User.Password()
+	cfg.ParseTime, cfg.Loc, cfg.InterpolateParams = true, time.UTC, true
+	if cfg.Params == nil {
+		cfg.Params = map[string]string{}
+	}
+	cfg.Params["time_zone"] = "'+00:00'"
+	if err := cfg.Apply(mysql.TimeTruncate(time.Millisecond)); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// readCommitted sets every new connection to READ COMMITTED: locking reads
+// and guarded updates see the latest committed row, and range scans take
+// no gap locks. (The session variable has another name on MariaDB than on
+// MySQL 8; the statement is the same on both.)
+type readCommitted struct{ driver.Connector }
+
+func (c readCommitted) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ex, ok := conn.(driver.ExecerContext)
+	if !ok {
+		conn.Close()
+		return nil, errors.New("mysql: driver connection cannot exec")
+	}
+	if _, err := ex.ExecContext(ctx, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED", nil); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+// migrate applies the migrations under a named lock, so that instances
+// starting together on one database migrate it once.
+func migrate(ctx context.Context, db *sql.DB, ms []sqlfile.Migration) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var got sql.NullInt64
+	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK('lapse.migrate', 60)").Scan(&got); err != nil {
+		return fmt.Errorf("migrate lock: %w", err)
+	}
+	if got.Int64 != 1 {
+		return errors.New("migrate lock: timed out")
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "DO RELEASE_LOCK('lapse.migrate')")
+	_, err = sqlfile.Migrate(ctx, db, dialect, ms)
+	return err
+}
+
+// split cuts a migration into its statements: comment lines dropped, then
+// split at each ';' (a migration holds none inside a string).
+func split(migration string) []string {
+	var b strings.Builder
+	for _, line := range strings.Split(migration, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "--") {
+			b.WriteString(line + "\n")
+		}
+	}
+	var out []string
+	for _, s := range strings.Split(b.String(), ";") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Close closes the pool.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Ready reports whether the database answers and every migration is
+// applied.
+func (s *Store) Ready(ctx context.Context) error {
+	v, err := sqlfile.Version(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	if v != s.migrations {
+		return fmt.Errorf("mysql: schema at version %d, want %d", v, s.migrations)
+	}
+	return nil
+}
+
+func (s *Store) query(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
+	return s.db.QueryContext(ctx, queries.Get(name), args...)
+}
+
+func (s *Store) queryRow(ctx context.Context, name string, args ...any) *sql.Row {
+	return s.db.QueryRowContext(ctx, queries.Get(name), args...)
+}
+
+// Errors of the server the store acts on.
+const (
+	errDuplicate = 1062 // ER_DUP_ENTRY
+	errDeadlock  = 1213 // ER_LOCK_DEADLOCK: the transaction was rolled back
+)
+
+// isCode reports whether err is a server error of the given number.
+func isCode(err error, code uint16) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == code
+}
+
+// interpret turns driver errors into store errors.
+func interpret(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.ErrNotFound
+	}
+	return err
+}
+
+// nullTime stores a zero time as NULL.
+func nullTime(t time.Time) sql.NullTime { return sql.NullTime{Time: t, Valid: !t.IsZero()} }
+
+// utc returns a scanned nullable time, zero for NULL.
+func utc(t sql.NullTime) time.Time {
+	if !t.Valid {
+		return time.Time{}
+	}
+	return t.Time.UTC()
+}
+
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// expand writes out the one list of q marked ", ...": the element before
+// the mark, a ? or a parenthesised row, n times.
+func expand(q string, n int) string {
+	i := strings.Index(q, ", ...")
+	if i < 0 || n < 1 {
+		panic("mysql: no list to expand in " + q)
+	}
+	start := i - 1
+	if q[start] == ')' {
+		start = strings.LastIndex(q[:i], "(")
+	}
+	elem := q[start:i]
+	return q[:start] + strings.Repeat(elem+", ", n-1) + elem + q[i+len(", ..."):]
+}

@@ -1,0 +1,153 @@
+package mysql_test
+
+import (
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/store/mysql/mysqltest"
+	"github.com/lapsehq/lapse/store/storetest"
+)
+
+var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+
+// The helpers every test here uses: a database of its own, and SQL on it.
+var (
+	freshDB = mysqltest.FreshDB
+	rawDB   = mysqltest.Raw
+)
+
+// open opens a store at rawURL, closed when t ends.
+func open(t testing.TB, rawURL string, opts mysql.Options) *mysql.Store {
+	t.Helper()
+	s, err := mysql.Open(t.Context(), rawURL, opts)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return s
+}
+
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store {
+		return open(t, freshDB(t), mysql.Options{})
+	})
+}
+
+func TestHooks(t *testing.T) {
+	storetest.RunHooks(t, func(t *testing.T, h store.Hooks) store.Store {
+		return open(t, freshDB(t), mysql.Options{Hooks: h})
+	})
+}
+
+// TestIssueResume: a bulk issuance cut off after its first batch is
+// finished by a retry.
+func TestIssueResume(t *testing.T) {
+	storetest.RunIssueResume(t, func(t *testing.T, h store.Hooks) store.Store {
+		return open(t, freshDB(t), mysql.Options{Hooks: h})
+	})
+}
+
+// template creates a 24h template claimable from a day before t0.
+func template(t testing.TB, s store.Store, edit func(*coupon.Template)) coupon.Template {
+	t.Helper()
+	tp := coupon.Template{Name: "t", Value: 100, StartsAt: t0.Add(-24 * time.Hour), Duration: 24 * time.Hour}
+	if edit != nil {
+		edit(&tp)
+	}
+	got, err := s.CreateTemplate(t.Context(), store.CreateTemplateParams{Template: tp, Now: tp.StartsAt})
+	if err != nil {
+		t.Fatalf("CreateTemplate: %v", err)
+	}
+	return got
+}
+
+func claim(t testing.TB, s store.Store, tplID, user string) coupon.Coupon {
+	t.Helper()
+	c, err := s.Claim(t.Context(), store.ClaimParams{TemplateID: tplID, UserID: user, Now: t0})
+	if err != nil {
+		t.Fatalf("Claim(%s): %v", user, err)
+	}
+	return c
+}
+
+func TestConfig(t *testing.T) {
+	cases := []struct {
+		url              string
+		addr, user, pass string
+		db               string
+	}{
+		{"mysql://root@127.0.0.1:3306/test", "127.0.0.1:3306", "root", "", "test"},
+		{"mysql://app:s%40cret@db.internal/lapse", "db.internal:3306", "app", "s@cret", "lapse"},
+		{"mysql://app:pw@[::1]:3307/lapse?timeout=5s", "[::1]:3307", "app", "pw", "lapse"},
+	}
+	for _, c := range cases {
+		cfg, err := mysql.Config(c.url)
+		if err != nil {
+			t.Fatalf("Config(%s): %v", c.url, err)
+		}
+		if cfg.Addr != c.addr || cfg.User != c.user || cfg.Passwd != c.pass || cfg.DBName != c.db {
+			t.Fatalf("Config(%s): got %s %s:%s %s, want %s %s:%s %s", c.url,
+				cfg.Addr, cfg.User, cfg.Passwd, cfg.DBName, c.addr, c.user, c.pass, c.db)
+		}
+		if !cfg.ParseTime || !cfg.InterpolateParams || cfg.Loc != time.UTC || cfg.Params["time_zone"] != "'+00:00'" {
+			t.Fatalf("Config(%s): got %+v, want UTC times and interpolated parameters", c.url, cfg)
+		}
+	}
+	if cfg, _ := mysql.Config("mysql://h/db?timeout=5s"); cfg == nil || cfg.Timeout != 5*time.Second {
+		t.Fatalf("Config: the URL's driver parameters are not kept: %+v", cfg)
+	}
+	for _, bad := range []string{"", "mysql://h", "mysql://h/", "mysql://h/a/b", "postgres://h/db", "mysql:///db", "mysql://h/db?nosuchparam=%zz"} {
+		if _, err := mysql.Config(bad); err == nil {
+			t.Fatalf("Config(%q): got nil error, want one", bad)
+		}
+	}
+}
+
+// TestMigrateTogether: instances started together on one database migrate
+// it once, and a reopened database keeps its data and its version.
+func TestMigrateTogether(t *testing.T) {
+	dbURL := freshDB(t)
+	stores := make([]*mysql.Store, 3)
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range stores {
+		wg.Go(func() { stores[i], errs[i] = mysql.Open(t.Context(), dbURL, mysql.Options{}) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("Open %d of 3 at once: %v", i, err)
+		}
+		defer stores[i].Close()
+		if err := stores[i].Ready(t.Context()); err != nil {
+			t.Fatalf("Ready %d: %v", i, err)
+		}
+	}
+	c := claim(t, stores[0], template(t, stores[1], nil).ID, "u1")
+	stores[0].Close()
+
+	s := open(t, dbURL, mysql.Options{})
+	if got, err := s.Coupon(t.Context(), c.ID); err != nil || got.UserID != "u1" {
+		t.Fatalf("reopened: Coupon: got %+v, %v; want u1's coupon", got, err)
+	}
+	files, err := os.ReadDir("migrations")
+	if err != nil {
+		t.Fatalf("read migrations: %v", err)
+	}
+	var rows, version int
+	if err := rawDB(t, dbURL).QueryRowContext(t.Context(), "SELECT count(*), max(version) FROM schema_migrations").Scan(&rows, &version); err != nil {
+		t.Fatalf("schema_migrations: %v", err)
+	}
+	if rows != len(files) || version != len(files) {
+		t.Fatalf("schema_migrations: got %d rows up to version %d, want %d rows up to %d", rows, version, len(files), len(files))
+	}
+}

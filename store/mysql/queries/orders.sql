@@ -1,0 +1,75 @@
+-- name: GetSKU
+SELECT sku, available, reserved, sold FROM skus WHERE sku = ?;
+
+-- name: LockSKU
+-- A SKU whose stock is being set: held until the transaction ends.
+SELECT sku, available, reserved, sold FROM skus WHERE sku = ? FOR UPDATE;
+
+-- name: PutSKU
+-- sku, stock, now, stock, now.
+INSERT INTO skus (sku, available, reserved, sold, updated_at) VALUES (?, ?, 0, 0, ?)
+ON DUPLICATE KEY UPDATE available = ? - reserved - sold, updated_at = ?;
+
+-- name: Reserve
+-- qty, qty, now, sku, qty.
+UPDATE skus SET available = available - ?, reserved = reserved + ?, updated_at = ?
+WHERE sku = ? AND available >= ?;
+
+-- name: Sell
+UPDATE skus SET reserved = reserved - ?, sold = sold + ?, updated_at = ?
+WHERE sku = ? AND reserved >= ?;
+
+-- name: Release
+UPDATE skus SET reserved = reserved - ?, available = available + ?, updated_at = ?
+WHERE sku = ? AND reserved >= ?;
+
+-- name: InsertOrder
+INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due,
+                    deadline, created_at, updated_at, version)
+VALUES (?, ?, 'unpaid', ?, ?, ?, ?, ?, ?, ?, ?, 1);
+
+-- name: GetOrder
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id = ?;
+
+-- name: LockOrder
+-- A payment and a close of one order queue here: the second decides on
+-- what the first committed.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id = ? FOR UPDATE;
+
+-- name: SetOrderStatus
+-- The guarded order transition: only from unpaid, only at the version read.
+UPDATE orders SET status = ?, close_reason = ?, payment_id = ?, updated_at = ?, version = version + 1
+WHERE id = ? AND status = 'unpaid' AND version = ?;
+
+-- name: OrdersDue
+-- now, limit.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders FORCE INDEX (orders_due)
+WHERE status = 'unpaid' AND deadline <= ?
+ORDER BY deadline LIMIT ?;
+
+-- name: ClaimOrdersDue
+-- OrdersDue for the timeout drain: held until the batch commits; orders
+-- a payment or another instance holds are left for the next batch.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders FORCE INDEX (orders_due)
+WHERE status = 'unpaid' AND deadline <= ?
+ORDER BY deadline LIMIT ?
+FOR UPDATE SKIP LOCKED;
+
+-- name: NextDeadline
+SELECT deadline FROM orders FORCE INDEX (orders_due)
+WHERE status = 'unpaid' ORDER BY deadline LIMIT 1;
+
+-- name: DeadlineAfter
+SELECT deadline FROM orders FORCE INDEX (orders_due)
+WHERE status = 'unpaid' AND deadline > ? ORDER BY deadline LIMIT 1;
+
+-- name: OpenOrders
+SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid';

@@ -1,0 +1,40 @@
+-- name: InsertTemplate
+INSERT INTO templates (id, name, value, min_spend, starts_at, ends_at, duration_ms,
+                       per_user_limit, total, reminders, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- name: InsertCounts
+-- A zero count per state: every later change is then an UPDATE, which
+-- cannot deadlock the way two concurrent upserts of a new row can.
+INSERT INTO template_counts (template_id, status, n) VALUES (?, ?, 0), ...;
+
+-- name: GetTemplate
+SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
+       per_user_limit, total, reminders, created_at
+FROM templates WHERE id = ?;
+
+-- name: TakeIssues
+-- n, template, n: counts n more coupons issued, unless that passes the
+-- total.
+UPDATE templates SET issued = issued + ?
+WHERE id = ? AND (total = 0 OR issued + ? <= total);
+
+-- name: TemplateIssued
+SELECT issued FROM templates WHERE id = ?;
+
+-- name: AddCount
+-- n, template, status.
+UPDATE template_counts SET n = n + ? WHERE template_id = ? AND status = ?;
+
+-- name: GetCounts
+SELECT status, n FROM template_counts WHERE template_id = ? AND n <> 0;
+
+-- name: CountDueUnused
+-- Unused coupons of a template that the lazy check reads as expired.
+SELECT count(*) FROM coupons FORCE INDEX (coupons_due)
+WHERE status = 'unused' AND expires_at <= ? AND template_id = ?;
+
+-- name: LockTemplate
+SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
+       per_user_limit, total, reminders, created_at
+FROM templates WHERE id = ? FOR UPDATE;

@@ -1,0 +1,129 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// CreateTemplate stores p.Template under a new ID, with a zero count for
+// each state.
+func (s *Store) CreateTemplate(ctx context.Context, p store.CreateTemplateParams) (coupon.Template, error) {
+	return inTx(ctx, s, func(t *tx) (coupon.Template, error) {
+		tp := p.Template
+		tp.ID = store.NewID("tpl", p.Now)
+		tp.CreatedAt = p.Now
+		rem := make([]string, len(tp.Reminders))
+		for i, d := range tp.Reminders {
+			rem[i] = d.String()
+		}
+		remJSON, _ := json.Marshal(rem)
+		_, err := t.exec("InsertTemplate", tp.ID, tp.Name, tp.Value, tp.MinSpend, tp.StartsAt,
+			nullTime(tp.EndsAt), sql.NullInt64{Int64: tp.Duration.Milliseconds(), Valid: tp.Duration > 0},
+			tp.PerUserLimit, tp.Total, string(remJSON), tp.CreatedAt)
+		if err != nil {
+			return tp, err
+		}
+		var args []any
+		for _, st := range coupon.States {
+			args = append(args, tp.ID, st.String())
+		}
+		_, err = t.execList("InsertCounts", len(coupon.States), args...)
+		return tp, err
+	})
+}
+
+// Template returns a template and its counts, unused coupons past their
+// expires_at counted as expired.
+func (s *Store) Template(ctx context.Context, p store.TemplateParams) (store.TemplateInfo, error) {
+	// One REPEATABLE READ snapshot, so that the stored counts and the lazy
+	// correction agree even while a drain commits between the two reads.
+	rtx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		return store.TemplateInfo{}, err
+	}
+	defer rtx.Rollback()
+	tp, err := scanTemplate(rtx.QueryRowContext(ctx, queries.Get("GetTemplate"), p.ID))
+	if err != nil {
+		return store.TemplateInfo{}, interpret(err)
+	}
+	info := store.TemplateInfo{Template: tp, Counts: map[coupon.State]int64{}}
+	rows, err := rtx.QueryContext(ctx, queries.Get("GetCounts"), p.ID)
+	if err != nil {
+		return info, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			status string
+			n      int64
+		)
+		if err := rows.Scan(&status, &n); err != nil {
+			return info, err
+		}
+		st, err := coupon.ParseState(status)
+		if err != nil {
+			return info, err
+		}
+		info.Counts[st] = n
+	}
+	if err := rows.Err(); err != nil {
+		return info, err
+	}
+	var due int64
+	if err := rtx.QueryRowContext(ctx, queries.Get("CountDueUnused"), p.Now, p.ID).Scan(&due); err != nil {
+		return info, err
+	}
+	info.Counts[coupon.Unused] -= due
+	info.Counts[coupon.Expired] += due
+	return info, nil
+}
+
+// Template reads a template.
+func (t *tx) Template(id string) (coupon.Template, error) {
+	tp, err := scanTemplate(t.queryRow("GetTemplate", id))
+	return tp, interpret(err)
+}
+
+// ClaimTemplate reads a template claimed from and holds its row until the
+// transaction ends: claims of one template queue here, so that each
+// checks the per-user limit and the total on what the one before
+// committed.
+func (t *tx) ClaimTemplate(id string) (coupon.Template, error) {
+	tp, err := scanTemplate(t.queryRow("LockTemplate", id))
+	return tp, interpret(err)
+}
+
+type scanner interface{ Scan(...any) error }
+
+func scanTemplate(row scanner) (coupon.Template, error) {
+	var (
+		tp         coupon.Template
+		endsAt     sql.NullTime
+		durationMS sql.NullInt64
+		reminders  string
+	)
+	err := row.Scan(&tp.ID, &tp.Name, &tp.Value, &tp.MinSpend, &tp.StartsAt, &endsAt, &durationMS,
+		&tp.PerUserLimit, &tp.Total, &reminders, &tp.CreatedAt)
+	if err != nil {
+		return tp, err
+	}
+	tp.EndsAt = utc(endsAt)
+	tp.Duration = time.Duration(durationMS.Int64) * time.Millisecond
+	var rem []string
+	if err := json.Unmarshal([]byte(reminders), &rem); err != nil {
+		return tp, err
+	}
+	for _, r := range rem {
+		d, err := time.ParseDuration(r)
+		if err != nil {
+			return tp, err
+		}
+		tp.Reminders = append(tp.Reminders, d)
+	}
+	return tp, nil
+}

@@ -1,0 +1,36 @@
+package mysql
+
+import (
+	"context"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// Timers returns group timers due at or before p.Before.
+func (s *Store) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer, error) {
+	rows, err := s.query(ctx, "DueTimers", p.Before, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.Timer
+	for rows.Next() {
+		var (
+			kind string
+			due  time.Time
+		)
+		if err := rows.Scan(&kind, &due); err != nil {
+			return nil, err
+		}
+		out = append(out, store.Timer{Kind: store.TimerKind(kind), Due: due})
+	}
+	return out, rows.Err()
+}
+
+// DeleteTimers removes the timers of p.Kind whose bucket ended by
+// p.Through. One statement: it writes no event and no count.
+func (s *Store) DeleteTimers(ctx context.Context, p store.DeleteTimersParams) error {
+	_, err := s.db.ExecContext(ctx, queries.Get("DeleteTimers"), string(p.Kind), p.Through.Add(-store.TimerBucket))
+	return err
+}

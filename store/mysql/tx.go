@@ -1,0 +1,251 @@
+package mysql
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// attempts is how often inTx runs a transaction that keeps losing
+// deadlocks or idempotency-key races before it gives up.
+const attempts = 5
+
+// eventRows is how many events one INSERT writes.
+const eventRows = 1000
+
+// tx is one write transaction, the store.Tx the shared transitions run
+// in. It buffers the counts, timers and events it writes and flushes them
+// at its end (see flush).
+type tx struct {
+	sql    *sql.Tx
+	ctx    context.Context
+	counts map[countKey]int64
+	timers map[store.Timer]bool
+	events []store.Event
+}
+
+var _ store.Tx = (*tx)(nil)
+
+type countKey struct{ template, status string }
+
+func (t *tx) exec(name string, args ...any) (sql.Result, error) {
+	return t.sql.ExecContext(t.ctx, queries.Get(name), args...)
+}
+
+// execList runs a statement whose list (see expand) has n elements.
+func (t *tx) execList(name string, n int, args ...any) (sql.Result, error) {
+	return t.sql.ExecContext(t.ctx, expand(queries.Get(name), n), args...)
+}
+
+// execOne runs a guarded write and reports whether it changed a row.
+func (t *tx) execOne(name string, args ...any) (bool, error) {
+	res, err := t.exec(name, args...)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+func (t *tx) queryRow(name string, args ...any) *sql.Row {
+	return t.sql.QueryRowContext(t.ctx, queries.Get(name), args...)
+}
+
+func (t *tx) query(name string, args ...any) (*sql.Rows, error) {
+	return t.sql.QueryContext(t.ctx, queries.Get(name), args...)
+}
+
+// Timer makes sure, at flush, that the group timer for kind at due's
+// bucket exists.
+func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
+	t.timers[store.Timer{Kind: kind, Due: store.BucketOf(due).UTC()}] = true
+	return nil
+}
+
+// Event adds e to the outbox at flush, with its position.
+func (t *tx) Event(e store.Event) error {
+	t.events = append(t.events, e)
+	return nil
+}
+
+// EventOnce adds e to the outbox unless an event with its ID is there.
+// Callers hold the row of what the event is about (the order of a late
+// payment), so two of them do not race; if two did, the second's flush
+// would fail on the ID and its retry find the event.
+func (t *tx) EventOnce(e store.Event) error {
+	var n int
+	if err := t.queryRow("HasEvent", e.ID).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		t.events = append(t.events, e)
+	}
+	return nil
+}
+
+// Count moves, at flush, n coupons of a template into st (n < 0: out of
+// it).
+func (t *tx) Count(templateID string, st coupon.State, n int64) error {
+	t.counts[countKey{templateID, st.String()}] += n
+	return nil
+}
+
+// flush writes what the transaction buffered, in the one order every
+// transaction takes its locks in: counts by (template, status), timers by
+// (due, kind), then the event positions, last, so that the counter's lock
+// is held for as short a time as possible.
+func (t *tx) flush() error {
+	keys := slices.SortedFunc(maps.Keys(t.counts), func(a, b countKey) int {
+		return cmp.Or(cmp.Compare(a.template, b.template), cmp.Compare(a.status, b.status))
+	})
+	for _, k := range keys {
+		if n := t.counts[k]; n != 0 {
+			if _, err := t.exec("AddCount", n, k.template, k.status); err != nil {
+				return err
+			}
+		}
+	}
+	if len(t.timers) > 0 {
+		var args []any
+		for _, tm := range t.sortedTimers() {
+			args = append(args, tm.Due, string(tm.Kind))
+		}
+		if _, err := t.execList("InsertTimers", len(t.timers), args...); err != nil {
+			return err
+		}
+	}
+	if len(t.events) == 0 {
+		return nil
+	}
+	res, err := t.exec("TakeSeq", len(t.events))
+	if err != nil {
+		return err
+	}
+	last, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	seq := last - int64(len(t.events))
+	for chunk := range slices.Chunk(t.events, eventRows) {
+		args := make([]any, 0, 6*len(chunk))
+		for _, e := range chunk {
+			seq++
+			args = append(args, seq, e.ID, e.Type, e.Subject, e.Time, string(e.Data))
+		}
+		if _, err := t.execList("InsertEvents", len(chunk), args...); err != nil {
+			if isCode(err, errDuplicate) {
+				err = errTaken // an EventOnce another transaction wrote first
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tx) sortedTimers() []store.Timer {
+	return slices.SortedFunc(maps.Keys(t.timers), func(a, b store.Timer) int {
+		return cmp.Or(a.Due.Compare(b.Due), cmp.Compare(a.Kind, b.Kind))
+	})
+}
+
+// errTaken: a concurrent transaction stored, while this one ran, the
+// idempotency key or the once-only event this one was about to store.
+// The retry finds it: it replays that request's response, or leaves the
+// event be.
+var errTaken = errors.New("key taken meanwhile")
+
+// inTx runs fn in one write transaction, and runs it again, up to
+// attempts times, if the server chose it as a deadlock's victim or a key
+// it meant to store was taken meanwhile (errTaken). With an
+// idempotency key on ctx it replays the stored response of an earlier
+// identical request instead, or stores this one's response in the same
+// transaction.
+func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	for attempt := 1; ; attempt++ {
+		res, t, err := runTx(ctx, s, fn)
+		if err == nil {
+			s.announce(t)
+			return res, nil
+		}
+		retry := isCode(err, errDeadlock) || errors.Is(err, errTaken)
+		if !retry || attempt == attempts {
+			if errors.Is(err, errTaken) {
+				err = store.ErrIdempotencyConflict
+			}
+			return res, interpret(err)
+		}
+		select {
+		case <-ctx.Done():
+			return res, ctx.Err()
+		case <-time.After(time.Duration(rand.IntN(attempt*5)+1) * time.Millisecond):
+		}
+	}
+}
+
+// runTx is one attempt of inTx.
+func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, *tx, error) {
+	var zero T
+	sqlTx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return zero, nil, err
+	}
+	defer sqlTx.Rollback()
+	t := &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[store.Timer]bool{}}
+	idem, idempotent := store.IdempotencyFrom(ctx)
+	if idempotent {
+		if err := store.ReplayIn(t, idem); err != nil {
+			return zero, nil, err
+		}
+	}
+	res, err := fn(t)
+	if err != nil {
+		return zero, nil, err
+	}
+	if idempotent {
+		if err := t.PutRequest(idem.Key, idem.Response(res)); err != nil {
+			return zero, nil, err
+		}
+	}
+	if err := t.flush(); err != nil {
+		return zero, nil, err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return zero, nil, err
+	}
+	return res, t, nil
+}
+
+// announce tells the hooks what a committed transaction wrote.
+func (s *Store) announce(t *tx) { s.opts.Hooks.Committed(t.sortedTimers(), t.events) }
+
+// Request reads the request recorded under an idempotency key.
+func (t *tx) Request(key string) (store.Request, error) {
+	var r store.Request
+	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
+	r.Created = r.Created.UTC()
+	return r, interpret(err)
+}
+
+// PutRequest records r under key. If a concurrent transaction recorded a
+// request under it meanwhile, the retry of inTx finds that one.
+func (t *tx) PutRequest(key string, r store.Request) error {
+	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, r.Created)
+	if isCode(err, errDuplicate) {
+		err = errTaken
+	}
+	return err
+}
+
+// FinishRequest stores the response of the request in flight under key.
+func (t *tx) FinishRequest(key string, r store.Request) error {
+	_, err := t.exec("FinishIdempotency", r.Status, r.Body, key)
+	return err
+}

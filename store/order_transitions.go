@@ -1,0 +1,217 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/order"
+)
+
+// PutSKUIn sets a SKU's total stock in t; a stock below what is reserved
+// and sold is refused.
+func PutSKUIn(t Tx, p PutSKUParams) (SKU, error) {
+	if err := order.ValidateStock(p.Stock); err != nil {
+		return SKU{}, err
+	}
+	cur, err := t.SKU(p.SKU)
+	if err == nil && p.Stock < cur.Reserved+cur.Sold {
+		return cur, &coupon.InvalidError{Field: "stock", Reason: fmt.Sprintf("below reserved + sold (%d)", cur.Reserved+cur.Sold)}
+	}
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return cur, err
+	}
+	if err := t.PutSKU(p); err != nil {
+		return cur, err
+	}
+	return t.SKU(p.SKU)
+}
+
+// CreateOrderIn reserves stock, locks coupons and stores the order, in t.
+func CreateOrderIn(t Tx, p CreateOrderParams) (order.Order, error) {
+	if err := order.ValidateItems(p.Items); err != nil {
+		return order.Order{}, err
+	}
+	if err := order.ValidateCoupons(p.CouponIDs); err != nil {
+		return order.Order{}, err
+	}
+	if err := order.ValidateDeadline(p.Deadline, p.Now); err != nil {
+		return order.Order{}, err
+	}
+	o := order.Order{
+		ID: NewID("ord", p.Now), UserID: p.UserID, Status: order.Unpaid,
+		Items: p.Items, CouponIDs: append([]string{}, p.CouponIDs...), Total: order.Total(p.Items),
+		Deadline: p.Deadline, CreatedAt: p.Now, UpdatedAt: p.Now, Version: 1,
+	}
+	for _, it := range order.BySKU(p.Items) {
+		if err := moveStock(t, Reserve, it, p.Now); err != nil {
+			return o, stockError(t, p.Items, it, err)
+		}
+	}
+	values := make([]int64, len(p.CouponIDs))
+	for i, id := range p.CouponIDs {
+		c, err := t.Coupon(id)
+		if errors.Is(err, ErrNotFound) {
+			return o, &coupon.InvalidError{Field: fmt.Sprintf("coupon_ids[%d]", i), Reason: "no such coupon"}
+		}
+		if err != nil {
+			return o, err
+		}
+		tp, err := t.Template(c.TemplateID)
+		if err != nil {
+			return o, err
+		}
+		if err := order.CheckCoupon(i, c, tp, p.UserID, o.Total); err != nil {
+			return o, err
+		}
+		lock := TransitionParams{CouponID: id, Action: coupon.Lock, OrderID: o.ID, Reason: ReasonOrder,
+			LockTTL: p.Deadline.Sub(p.Now) + OrderLockMargin, Now: p.Now}
+		if _, err := transition(t, c, lock); err != nil {
+			return o, err
+		}
+		values[i] = tp.Value
+	}
+	o.Discount = order.Discount(o.Total, values)
+	o.AmountDue = o.Total - o.Discount
+	if err := t.InsertOrder(o); err != nil {
+		return o, err
+	}
+	if err := t.Timer(TimerClose, o.Deadline); err != nil {
+		return o, err
+	}
+	return o, t.Event(OrderEvent(o, EventOrderCreated, 0, "", p.Now))
+}
+
+// stockError says why reserving it failed: an unknown SKU is a bad field,
+// a known one is short of stock.
+func stockError(t Tx, items []order.Item, it order.Item, err error) error {
+	if !errors.Is(err, errNoRow) {
+		return err
+	}
+	if _, err := t.SKU(it.SKU); errors.Is(err, ErrNotFound) {
+		for i := range items {
+			if items[i].SKU == it.SKU {
+				return &coupon.InvalidError{Field: fmt.Sprintf("items[%d].sku", i), Reason: "no such SKU"}
+			}
+		}
+	}
+	return order.ErrInsufficientStock
+}
+
+// moveStock runs one of the guarded stock moves; errNoRow if it changed
+// nothing.
+func moveStock(t Tx, move StockMove, it order.Item, now time.Time) error {
+	ok, err := t.MoveStock(move, it, now)
+	if err == nil && !ok {
+		err = errNoRow
+	}
+	return err
+}
+
+// PayOrderIn pays an unpaid order in t: its reserved stock becomes sold
+// and its coupons used. A payment the order no longer takes is
+// order.ErrClosed; the backend then records it with LatePaymentIn in a
+// transaction of its own.
+func PayOrderIn(t Tx, p PayOrderParams) (order.Order, error) {
+	o, err := t.Order(p.OrderID)
+	if err != nil {
+		return o, err
+	}
+	amount := p.Amount
+	if p.Confirmed {
+		amount = o.AmountDue
+	}
+	if err := order.CanPay(o, amount, p.Confirmed, p.Now); err != nil {
+		return o, err
+	}
+	for _, it := range order.BySKU(o.Items) {
+		if err := moveStock(t, Sell, it, p.Now); err != nil {
+			return o, fmt.Errorf("sell %s: %w", it.SKU, err)
+		}
+	}
+	for _, id := range o.CouponIDs {
+		c, err := t.Coupon(id)
+		if err != nil {
+			return o, err
+		}
+		redeem := TransitionParams{CouponID: id, Action: coupon.Redeem, OrderID: o.ID, Reason: ReasonOrder, Now: p.Now}
+		if _, err := transition(t, c, redeem); err != nil {
+			return o, fmt.Errorf("redeem coupon %s: %w", id, err)
+		}
+	}
+	o.PaymentID = p.PaymentID
+	return setOrderStatus(t, o, order.Paid, "", EventOrderPaid, p.Now)
+}
+
+// LatePaymentIn writes, in t, the order.late_payment event of a payment
+// PayOrderIn refused with order.ErrClosed, once however often it is
+// retried.
+func LatePaymentIn(t Tx, p PayOrderParams) error {
+	o, err := t.Order(p.OrderID)
+	if err != nil {
+		return err
+	}
+	return t.EventOnce(LatePaymentEvent(o, p.PaymentID, p.Amount, p.Now))
+}
+
+// CloseOrderIn closes an unpaid order in t for p.Reason.
+func CloseOrderIn(t Tx, p CloseOrderParams) (order.Order, error) {
+	o, err := t.Order(p.OrderID)
+	if err != nil {
+		return o, err
+	}
+	if err := order.CanClose(o, p.Reason, p.Now); err != nil {
+		return o, err
+	}
+	return closeOrder(t, o, p.Reason, p.Now)
+}
+
+// CloseDueIn closes on timeout, in t, unpaid orders a backend's drain
+// found past their deadline at now. It returns their due times.
+func CloseDueIn(t Tx, due []order.Order, now time.Time) ([]time.Time, error) {
+	var deadlines []time.Time
+	for _, o := range due {
+		if _, err := closeOrder(t, o, order.ReasonTimeout, now); err != nil {
+			return nil, fmt.Errorf("close order %s: %w", o.ID, err)
+		}
+		deadlines = append(deadlines, o.Deadline)
+	}
+	return deadlines, nil
+}
+
+// closeOrder gives back the order's stock and the coupons it still holds,
+// then marks it closed.
+func closeOrder(t Tx, o order.Order, reason string, now time.Time) (order.Order, error) {
+	for _, it := range order.BySKU(o.Items) {
+		if err := moveStock(t, Release, it, now); err != nil {
+			return o, fmt.Errorf("release %s: %w", it.SKU, err)
+		}
+	}
+	for _, id := range o.CouponIDs {
+		c, err := t.Coupon(id)
+		if err != nil {
+			return o, err
+		}
+		if c.Status != coupon.Locked || c.OrderID != o.ID {
+			continue // its lock TTL already gave it back
+		}
+		unlock := TransitionParams{CouponID: id, Action: coupon.Unlock, OrderID: o.ID, Reason: ReasonOrderClosed, Now: now}
+		if _, err := transition(t, c, unlock); err != nil {
+			return o, fmt.Errorf("unlock coupon %s: %w", id, err)
+		}
+	}
+	return setOrderStatus(t, o, order.Closed, reason, EventOrderClosed, now)
+}
+
+// setOrderStatus moves an unpaid order to status with a compare-and-set
+// and writes its event.
+func setOrderStatus(t Tx, o order.Order, status order.Status, reason, eventType string, now time.Time) (order.Order, error) {
+	next := o
+	next.Status, next.CloseReason, next.UpdatedAt = status, reason, now
+	next.Version++
+	if ok, err := t.SetOrder(o, next); err != nil || !ok {
+		return o, orErr(err, order.ErrInvalidState)
+	}
+	return next, t.Event(OrderEvent(next, eventType, o.Status, reason, now))
+}

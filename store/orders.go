@@ -1,0 +1,104 @@
+package store
+
+import (
+	"time"
+
+	"github.com/lapsehq/lapse/order"
+)
+
+// SKU is the stock of one SKU in its three counters. Their sum is the stock
+// last set by PutSKU.
+type SKU struct {
+	SKU       string
+	Available int64
+	Reserved  int64
+	Sold      int64
+}
+
+// PutSKUParams are the inputs of PutSKU: Stock is the new total.
+type PutSKUParams struct {
+	SKU   string
+	Stock int64
+	Now   time.Time
+}
+
+// CreateOrderParams are the inputs of CreateOrder.
+type CreateOrderParams struct {
+	UserID    string
+	Items     []order.Item
+	CouponIDs []string
+	Deadline  time.Time
+	Now       time.Time
+}
+
+// PayOrderParams are the inputs of PayOrder.
+type PayOrderParams struct {
+	OrderID   string
+	PaymentID string
+	Amount    int64
+	// Confirmed marks a payment the payment-status hook reported for an
+	// unpaid order past its deadline: it is accepted while the order is
+	// still unpaid, whatever the deadline.
+	Confirmed bool
+	Now       time.Time
+}
+
+// CloseOrderParams are the inputs of CloseOrder.
+type CloseOrderParams struct {
+	OrderID string
+	Reason  string // order.ReasonCancelled or order.ReasonTimeout
+	Now     time.Time
+}
+
+// DueOrders is what DueOrders found: unpaid orders past their deadline,
+// and the first deadline after now of those not yet due.
+type DueOrders struct {
+	Orders []order.Order
+	Next   time.Time
+}
+
+// OrderLockMargin is how much longer than its order's deadline a coupon
+// lock lasts: the order's close gives the coupon back; the lock TTL is only
+// the backstop.
+const OrderLockMargin = time.Hour
+
+// Order event types.
+const (
+	EventOrderCreated     = "order.created"
+	EventOrderPaid        = "order.paid"
+	EventOrderClosed      = "order.closed"
+	EventOrderLatePayment = "order.late_payment"
+)
+
+// TimerClose fires unpaid-order timeouts.
+const TimerClose TimerKind = "order.close"
+
+// OrderEventData is the data of every order.* event.
+type OrderEventData struct {
+	From      string   `json:"from,omitempty"`
+	Reason    string   `json:"reason,omitempty"`
+	UserID    string   `json:"user_id"`
+	Total     int64    `json:"total"`
+	AmountDue int64    `json:"amount_due"`
+	CouponIDs []string `json:"coupon_ids"`
+	PaymentID string   `json:"payment_id,omitempty"`
+	Amount    int64    `json:"amount,omitempty"`
+}
+
+// OrderEvent builds the event of one order transition.
+func OrderEvent(o order.Order, typ string, from order.Status, reason string, at time.Time) Event {
+	d := OrderEventData{Reason: reason, UserID: o.UserID, Total: o.Total, AmountDue: o.AmountDue, CouponIDs: o.CouponIDs, PaymentID: o.PaymentID}
+	if from != 0 {
+		d.From = from.String()
+	}
+	return Event{ID: NewID("evt", at), Type: typ, Subject: o.ID, Time: at, Data: mustJSON(d)}
+}
+
+// LatePaymentEvent records a payment refused because its order had
+// closed. Its ID is derived from the order and the payment, so a retried
+// payment writes it once.
+func LatePaymentEvent(o order.Order, paymentID string, amount int64, at time.Time) Event {
+	d := OrderEventData{From: o.Status.String(), Reason: "payment_after_close", UserID: o.UserID, Total: o.Total,
+		AmountDue: o.AmountDue, CouponIDs: o.CouponIDs, PaymentID: paymentID, Amount: amount}
+	return Event{ID: "evt_late_" + o.ID + "_" + paymentID, Type: EventOrderLatePayment, Subject: o.ID, Time: at, Data: mustJSON(d)}
+}

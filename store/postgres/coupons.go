@@ -1,0 +1,94 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// Claim issues one coupon of p.TemplateID to p.UserID.
+func (s *Store) Claim(ctx context.Context, p store.ClaimParams) (coupon.Coupon, error) {
+	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) { return store.ClaimIn(t, p) })
+}
+
+// Coupon returns one coupon as stored.
+func (s *Store) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
+	c, err := scanCoupon(s.readRow(ctx, "GetCoupon", id))
+	return c, interpret(err)
+}
+
+// UserCoupons lists a user's coupons as the lazy check reads them.
+func (s *Store) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]coupon.Coupon, error) {
+	rows, err := s.read(ctx, "UserCoupons", p.UserID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []coupon.Coupon{}
+	for rows.Next() {
+		c, err := scanCoupon(rows)
+		if err != nil {
+			return nil, err
+		}
+		c = c.View(p.Now)
+		if p.Status == 0 || c.Status == p.Status {
+			out = append(out, c)
+		}
+	}
+	return out, rows.Err()
+}
+
+// Transition decides p.Action with the coupon table on the locked coupon
+// and stores the result with a compare-and-set on its state and version.
+func (s *Store) Transition(ctx context.Context, p store.TransitionParams) (coupon.Coupon, error) {
+	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) { return store.TransitionIn(t, p) })
+}
+
+// CountUserCoupons counts a user's coupons of a template.
+func (t *tx) CountUserCoupons(userID, templateID string) (int64, error) {
+	var n int64
+	err := t.queryRow("CountUserTemplate", userID, templateID).Scan(&n)
+	return n, err
+}
+
+// TakeIssues counts n more coupons of a template issued, unless that
+// passes its total.
+func (t *tx) TakeIssues(templateID string, n int64) (bool, error) {
+	return t.execOne("TakeIssues", templateID, n)
+}
+
+// Coupon reads one coupon and holds it until the transaction ends: a
+// racer waits here, then decides on what the winner left.
+func (t *tx) Coupon(id string) (coupon.Coupon, error) {
+	c, err := scanCoupon(t.queryRow("GetCouponForUpdate", id))
+	return c, interpret(err)
+}
+
+// SetCoupon stores next over from with a compare-and-set on from's state
+// and version.
+func (t *tx) SetCoupon(from, next coupon.Coupon) (bool, error) {
+	return t.execOne("CompareAndSet", next.Status.String(), nullString(next.OrderID), nullTime(next.LockedUntil),
+		next.UpdatedAt, from.ID, from.Status.String(), from.Version)
+}
+
+type scanner interface{ Scan(...any) error }
+
+func scanCoupon(row scanner) (coupon.Coupon, error) {
+	var (
+		c           coupon.Coupon
+		status      string
+		orderID     *string
+		lockedUntil *time.Time
+	)
+	err := row.Scan(&c.ID, &c.TemplateID, &c.UserID, &status, &c.ClaimedAt, &c.ExpiresAt, &orderID, &lockedUntil, &c.UpdatedAt, &c.Version)
+	if err != nil {
+		return c, err
+	}
+	if c.Status, err = coupon.ParseState(status); err != nil {
+		return c, err
+	}
+	c.OrderID, c.LockedUntil = orZero(orderID), orZero(lockedUntil)
+	return c, nil
+}

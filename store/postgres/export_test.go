@@ -1,0 +1,5 @@
+package postgres
+
+// QueryText returns the text of the named embedded query, for tests that
+// run or explain it directly.
+func QueryText(name string) string { return queries.Get(name) }

@@ -1,0 +1,282 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/postgres"
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
+)
+
+// events reads the feed after a cursor, all of it.
+func events(t *testing.T, s store.Store, after int64) []store.Event {
+	t.Helper()
+	es, err := s.Events(t.Context(), store.EventsParams{After: after, Limit: 100000})
+	if err != nil {
+		t.Fatalf("Events(after %d): %v", after, err)
+	}
+	return es
+}
+
+// blockRender returns an idempotency whose Render says when it is reached,
+// then holds its transaction open, all its writes made, until release is
+// closed.
+func blockRender(key string, rendering chan<- struct{}, release <-chan struct{}) store.Idempotency {
+	return store.Idempotency{Key: key, Fingerprint: "fp", Now: t0, Render: func(result any) (int, []byte) {
+		close(rendering)
+		<-release
+		return 201, []byte(result.(coupon.Coupon).ID)
+	}}
+}
+
+// TestEventsLateCommit: a transaction that wrote its event first but
+// commits last still lands after the cursor a reader took between the two
+// commits.
+func TestEventsLateCommit(t *testing.T) {
+	ctx := t.Context()
+	s := open(t, pgtest.SchemaURL(t), postgres.Options{})
+	// Two templates, so that the claims do not queue on one template row.
+	slowTpl, fastTpl := template(t, s), template(t, s)
+
+	rendering, release := make(chan struct{}), make(chan struct{})
+	type result struct {
+		c   coupon.Coupon
+		err error
+	}
+	slowDone := make(chan result, 1)
+	go func() {
+		c, err := s.Claim(store.WithIdempotency(ctx, blockRender("slow", rendering, release)),
+			store.ClaimParams{TemplateID: slowTpl.ID, UserID: "slow", Now: t0})
+		slowDone <- result{c, err}
+	}()
+	<-rendering // the slow claim has inserted its coupon and built its event
+	fast, err := s.Claim(ctx, store.ClaimParams{TemplateID: fastTpl.ID, UserID: "fast", Now: t0.Add(time.Millisecond)})
+	if err != nil {
+		t.Fatalf("fast claim: %v", err)
+	}
+
+	between := events(t, s, 0)
+	if len(between) != 1 || between[0].Subject != fast.ID {
+		t.Fatalf("feed between the commits: got %s, want the fast claim's event only", fmtEvents(between))
+	}
+	cursor := between[0].Seq
+
+	close(release)
+	slow := <-slowDone
+	if slow.err != nil {
+		t.Fatalf("slow claim: %v", slow.err)
+	}
+	after := events(t, s, cursor)
+	if len(after) != 1 || after[0].Subject != slow.c.ID || after[0].Type != store.EventCouponClaimed {
+		t.Fatalf("feed after the cursor %d once the slow claim committed: got %s, want its coupon.claimed for %s",
+			cursor, fmtEvents(after), slow.c.ID)
+	}
+}
+
+// TestEventsPositionHeldToCommit: once a transaction has taken its feed
+// positions, another transaction cannot take later ones and commit before
+// it. The first is held open at the point the store's own transactions
+// take their positions, with the store's own statement.
+func TestEventsPositionHeldToCommit(t *testing.T) {
+	ctx := t.Context()
+	u := pgtest.SchemaURL(t)
+	s := open(t, u, postgres.Options{})
+	tp := template(t, s)
+	base := events(t, s, 0)
+
+	held, err := pgtest.Connect(t, u).Begin(ctx)
+	if err != nil {
+		t.Fatalf("begin: %v", err)
+	}
+	defer held.Rollback(context.WithoutCancel(ctx))
+	_, err = held.Exec(ctx, postgres.QueryText("AppendEvents"), []string{"evt_held"}, []string{"test.held"},
+		[]string{"held"}, []time.Time{t0}, []string{"{}"})
+	if err != nil {
+		t.Fatalf("take a position: %v", err)
+	}
+
+	claimed := make(chan error, 1)
+	go func() {
+		_, err := s.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0})
+		claimed <- err
+	}()
+	// The claim must wait for the held transaction; were it to commit
+	// now, a reader could pass the held position before it is visible.
+	waitForLockWait(t, u, claimed)
+	if es := events(t, s, 0); len(es) != len(base) {
+		t.Fatalf("feed while a position is held: got %s, want no new event", fmtEvents(es[len(base):]))
+	}
+	if err := held.Commit(ctx); err != nil {
+		t.Fatalf("commit the held transaction: %v", err)
+	}
+	if err := <-claimed; err != nil {
+		t.Fatalf("claim: %v", err)
+	}
+	es := events(t, s, 0)[len(base):]
+	if len(es) != 2 || es[0].ID != "evt_held" || es[1].Type != store.EventCouponClaimed || es[1].Seq != es[0].Seq+1 {
+		t.Fatalf("feed after both commits: got %s, want evt_held then the claim, next to each other", fmtEvents(es))
+	}
+}
+
+// waitForLockWait returns once a session of the test's schema waits on a
+// lock, and fails if done delivers first: the call it ran did not wait.
+func waitForLockWait(t *testing.T, u string, done <-chan error) {
+	t.Helper()
+	parsed, _ := url.Parse(u)
+	app := parsed.Query().Get("application_name")
+	probe := pgtest.Connect(t, u)
+	for range 1000 {
+		select {
+		case err := <-done:
+			t.Fatalf("returned (err %v) before waiting on a lock", err)
+		default:
+		}
+		var waiting int
+		err := probe.QueryRow(t.Context(),
+			"SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", app).Scan(&waiting)
+		if err != nil {
+			t.Fatalf("pg_stat_activity: %v", err)
+		}
+		if waiting > 0 {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("no session of %s waits on a lock after 5s", app)
+}
+
+// TestEventsTail: a reader tailing the feed while many writers commit
+// concurrently sees every event exactly once, each subject's in the order
+// they happened.
+func TestEventsTail(t *testing.T) {
+	ctx := t.Context()
+	s := open(t, pgtest.SchemaURL(t), postgres.Options{MaxConns: 12})
+	const writers, rounds = 8, 15
+	tps := make([]coupon.Template, writers)
+	for i := range tps {
+		tps[i] = template(t, s)
+	}
+	base := len(events(t, s, 0))
+
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range rounds {
+				now := t0.Add(time.Duration(r) * time.Second)
+				c, err := s.Claim(ctx, store.ClaimParams{TemplateID: tps[w].ID, UserID: fmt.Sprintf("u%d-%d", w, r), Now: now})
+				if err == nil {
+					_, err = s.Transition(ctx, store.TransitionParams{CouponID: c.ID, Action: coupon.Void, Now: now})
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	writing := make(chan struct{})
+	go func() { wg.Wait(); close(writing) }()
+
+	var seen []store.Event
+	cursor := int64(0)
+	for done := false; !done; {
+		select {
+		case <-writing:
+			done = true // one more read after the last commit
+		default:
+		}
+		page := events(t, s, cursor)
+		if len(page) > 0 {
+			seen = append(seen, page...)
+			cursor = page[len(page)-1].Seq
+		}
+	}
+	close(errs)
+	for err := range errs {
+		t.Fatalf("writer: %v", err)
+	}
+
+	all := events(t, s, 0)
+	if len(seen) != len(all) || len(all) != base+2*writers*rounds {
+		t.Fatalf("tailed %d events, the feed holds %d, want %d", len(seen), len(all), base+2*writers*rounds)
+	}
+	claimed := map[string]bool{}
+	for i, e := range seen {
+		if e.ID != all[i].ID || e.Seq != all[i].Seq {
+			t.Fatalf("tailed event %d: got %d:%s, want %d:%s", i, e.Seq, e.ID, all[i].Seq, all[i].ID)
+		}
+		if i > 0 && e.Seq != seen[i-1].Seq+1 {
+			t.Fatalf("tailed event %d: seq %d after %d, want dense positions", i, e.Seq, seen[i-1].Seq)
+		}
+		switch e.Type {
+		case store.EventCouponClaimed:
+			claimed[e.Subject] = true
+		case store.EventCouponVoided:
+			if !claimed[e.Subject] {
+				t.Fatalf("event %d: %s voided before its claim in the feed", i, e.Subject)
+			}
+		}
+	}
+}
+
+// TestIdempotencyInFlight: two requests under one key run at once; one
+// stores its response, the other is refused as a conflict and leaves
+// nothing, and a retry replays the winner.
+func TestIdempotencyInFlight(t *testing.T) {
+	ctx := t.Context()
+	s := open(t, pgtest.SchemaURL(t), postgres.Options{})
+	tp := template(t, s)
+
+	rendering, release := make(chan struct{}), make(chan struct{})
+	firstDone := make(chan error, 1)
+	go func() {
+		_, err := s.Claim(store.WithIdempotency(ctx, blockRender("k", rendering, release)),
+			store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0})
+		firstDone <- err
+	}()
+	<-rendering // the first has claimed and not yet stored its response
+	// Of another template, so that the second does not queue behind the
+	// first on the template row: it runs through and stores first.
+	other := template(t, s)
+	idem := store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0, Render: func(result any) (int, []byte) {
+		return 201, []byte(result.(coupon.Coupon).ID)
+	}}
+	second, err := s.Claim(store.WithIdempotency(ctx, idem), store.ClaimParams{TemplateID: other.ID, UserID: "u1", Now: t0})
+	if err != nil {
+		t.Fatalf("second request, not held: %v", err)
+	}
+	close(release)
+	if err := <-firstDone; !errors.Is(err, store.ErrIdempotencyConflict) {
+		t.Fatalf("first request, committing after the second: got %v, want %v", err, store.ErrIdempotencyConflict)
+	}
+	cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u1", Now: t0})
+	if err != nil {
+		t.Fatalf("UserCoupons: %v", err)
+	}
+	if len(cs) != 1 || cs[0].ID != second.ID {
+		t.Fatalf("u1 holds %d coupons, want only %s", len(cs), second.ID)
+	}
+	_, err = s.Claim(store.WithIdempotency(ctx, idem), store.ClaimParams{TemplateID: other.ID, UserID: "u1", Now: t0})
+	var re *store.ReplayError
+	if !errors.As(err, &re) || string(re.Body) != second.ID {
+		t.Fatalf("retry: got %v, want a replay of %s", err, second.ID)
+	}
+}
+
+func fmtEvents(es []store.Event) string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = fmt.Sprintf("%d:%s:%s", e.Seq, e.Type, e.Subject)
+	}
+	return fmt.Sprint(out)
+}

@@ -1,0 +1,67 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
+)
+
+// Issue issues coupons of p.TemplateID to p.UserIDs, a batch of users per
+// transaction, resumably under an idempotency key (see store.IssueParams).
+// Batches of one template queue on its row, as its claims do.
+func (s *Store) Issue(ctx context.Context, p store.IssueParams) (store.Issued, error) {
+	return store.Issue(ctx, p, nil, func(fn func(store.Tx) (store.IssueStep, error)) (store.IssueStep, error) {
+		return inTx(store.WithoutIdempotency(ctx), s, func(t *tx) (store.IssueStep, error) { return fn(t) })
+	})
+}
+
+// IssuedCount reads how many coupons of a template are issued.
+func (t *tx) IssuedCount(templateID string) (int64, error) {
+	var n int64
+	err := t.queryRow("TemplateIssued", templateID).Scan(&n)
+	return n, err
+}
+
+// ExistingCoupons returns which of ids name a stored coupon.
+func (t *tx) ExistingCoupons(ids []string) (map[string]bool, error) {
+	rows, err := t.query("ExistingCoupons", ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return sqlfile.ScanSet(rows)
+}
+
+// HeldCounts returns how many coupons of templateID each of users holds.
+func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, error) {
+	rows, err := t.query("HeldCounts", users, templateID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return sqlfile.ScanCounts(rows)
+}
+
+// InsertClaimed stores new coupons of one template claimed at one
+// instant, in one statement, and adds their coupon.claimed events.
+func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	ids, users := make([]string, len(cs)), make([]string, len(cs))
+	for i, c := range cs {
+		ids[i], users[i] = c.ID, c.UserID
+	}
+	c := cs[0]
+	if _, err := t.exec("InsertClaimed", ids, users, c.TemplateID, c.ClaimedAt, c.ExpiresAt); err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if err := t.Event(store.ClaimedEvent(c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+package postgres_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lapsehq/lapse/store/postgres"
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
+)
+
+// TestQueryPlans: at a realistic size and mix, the drains, the lazy counts
+// and the feed walk their indexes, as custom and as generic (prepared)
+// plans; none scans the coupons table.
+func TestQueryPlans(t *testing.T) {
+	ctx := t.Context()
+	u := pgtest.SchemaURL(t)
+	open(t, u, postgres.Options{})
+	conn := pgtest.Connect(t, u)
+	seed(t, conn, "cpn_x", "tpl_a", 40000, "expired", t0.Add(-time.Hour), time.Millisecond)
+	seed(t, conn, "cpn_u", "tpl_a", 5000, "unused", t0, time.Millisecond)
+	seed(t, conn, "cpn_l", "tpl_b", 500, "locked", t0, time.Millisecond)
+	seed(t, conn, "cpn_r", "tpl_b", 5000, "used", t0, time.Millisecond)
+	_, err := conn.Exec(ctx, `INSERT INTO events (seq, id, type, subject, time, data)
+		SELECT i, 'evt_' || i, 'coupon.expired', 'cpn_x' || i, $1, '{}' FROM generate_series(1, 50000) AS i`, t0)
+	if err != nil {
+		t.Fatalf("seed events: %v", err)
+	}
+	if _, err := conn.Exec(ctx, "ANALYZE"); err != nil {
+		t.Fatalf("analyze: %v", err)
+	}
+	now := t0.Add(time.Second)
+	cases := []struct {
+		query string
+		args  []any
+		index []string
+		// sorts: the plan may sort (a user's few coupons).
+		sorts bool
+	}{
+		{"ExpireDue", []any{now, 1000}, []string{"coupons_due"}, false},
+		{"NextExpiry", nil, []string{"coupons_due"}, false},
+		{"CountDueUnused", []any{now, "tpl_a"}, []string{"coupons_due"}, false},
+		{"LocksDue", []any{now, 1000}, []string{"coupons_lock_due"}, false},
+		{"NextRelease", nil, []string{"coupons_lock_due"}, false},
+		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due"}, false},
+		{"UserCoupons", []any{"u7919"}, []string{"coupons_user"}, true},
+		{"EventsAfter", []any{int64(0), 100}, []string{"events_pkey"}, false},
+	}
+	for _, mode := range []string{"force_custom_plan", "force_generic_plan"} {
+		if _, err := conn.Exec(ctx, "SET plan_cache_mode = "+mode); err != nil {
+			t.Fatalf("plan_cache_mode: %v", err)
+		}
+		for _, c := range cases {
+			if _, err := conn.Exec(ctx, "PREPARE q AS "+postgres.QueryText(c.query)); err != nil {
+				t.Fatalf("%s: prepare: %v", c.query, err)
+			}
+			explain := "EXPLAIN EXECUTE q"
+			if len(c.args) > 0 {
+				params := make([]string, len(c.args))
+				for i := range params {
+					params[i] = fmt.Sprintf("$%d", i+1)
+				}
+				explain += "(" + strings.Join(params, ", ") + ")"
+			}
+			plan := explainText(t, conn, explain, c.args)
+			if _, err := conn.Exec(ctx, "DEALLOCATE q"); err != nil {
+				t.Fatalf("deallocate: %v", err)
+			}
+			t.Logf("%s, %s:\n%s", c.query, mode, plan)
+			if strings.Contains(plan, "Seq Scan on coupons") {
+				t.Fatalf("%s (%s): scans coupons:\n%s", c.query, mode, plan)
+			}
+			if !c.sorts && strings.Contains(plan, "Sort") {
+				t.Fatalf("%s (%s): sorts instead of walking the index in order:\n%s", c.query, mode, plan)
+			}
+			for _, idx := range c.index {
+				if !strings.Contains(plan, " using "+idx+" on ") && !strings.Contains(plan, " on "+idx+" ") {
+					t.Fatalf("%s (%s): does not use %s:\n%s", c.query, mode, idx, plan)
+				}
+			}
+		}
+	}
+}
+
+func explainText(t *testing.T, conn *pgx.Conn, explain string, args []any) string {
+	t.Helper()
+	// The simple protocol, so that pgx writes the arguments into EXECUTE
+	// as literals.
+	rows, err := conn.Query(t.Context(), explain, append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...)
+	if err != nil {
+		t.Fatalf("%s: %v", explain, err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatalf("%s: %v", explain, err)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,171 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
+)
+
+//go:embed migrations/*.sql queries/*.sql
+var files embed.FS
+
+var queries = sqlfile.MustLoadQueries(files, "queries/*.sql")
+
+var dialect = sqlfile.Dialect{
+	CreateTable: "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY)",
+	Insert:      "INSERT INTO schema_migrations (version) VALUES ($1)",
+}
+
+// migrateLock is the advisory lock key under which instances starting
+// together migrate one at a time.
+const migrateLock = 0x6c61707365 // "lapse"
+
+// Options tune a Store. The zero value works.
+type Options struct {
+	// Hooks hear of every commit.
+	Hooks store.Hooks
+	// MaxConns bounds the connection pool; 0 means pgx's default (the
+	// larger of 4 and the number of CPUs) or the URL's pool_max_conns.
+	MaxConns int32
+}
+
+// Store is the PostgreSQL backend of store.Store.
+type Store struct {
+	pool *pgxpool.Pool
+	// db is the pool seen through database/sql, for the shared migrator.
+	db         *sql.DB
+	opts       Options
+	migrations int
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the database a postgres:// URL names and brings its
+// schema up to date. The URL may set search_path (or any other run-time
+// parameter) and pgxpool's pool_* settings.
+func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
+		// Times come back in UTC, as they are written.
+		c.TypeMap().RegisterType(&pgtype.Type{
+			Name: "timestamptz", OID: pgtype.TimestamptzOID,
+			Codec: &pgtype.TimestamptzCodec{ScanLocation: time.UTC},
+		})
+		return nil
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	s := &Store{pool: pool, db: stdlib.OpenDBFromPool(pool), opts: opts}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("postgres %s@%s/%s: %w", cfg.ConnConfig.User, cfg.ConnConfig.Host, cfg.ConnConfig.Database, err)
+	}
+	return s, nil
+}
+
+// migrate applies the embedded migrations under a session advisory lock,
+// so that instances starting together do not race to create tables.
+func (s *Store) migrate(ctx context.Context) error {
+	ms, err := sqlfile.LoadMigrations(files, "migrations")
+	if err != nil {
+		return err
+	}
+	s.migrations = len(ms)
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrateLock); err != nil {
+		return fmt.Errorf("migrate lock: %w", err)
+	}
+	_, err = sqlfile.Migrate(ctx, conn, dialect, ms)
+	_, unlockErr := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrateLock)
+	return errors.Join(err, unlockErr)
+}
+
+// Close closes the pool.
+func (s *Store) Close() error {
+	err := s.db.Close()
+	s.pool.Close()
+	return err
+}
+
+// Ready reports whether the database answers and every migration is
+// applied.
+func (s *Store) Ready(ctx context.Context) error {
+	v, err := sqlfile.Version(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	if v != s.migrations {
+		return fmt.Errorf("postgres: schema at version %d, want %d", v, s.migrations)
+	}
+	return nil
+}
+
+// read runs a query outside any write transaction.
+func (s *Store) read(ctx context.Context, name string, args ...any) (pgx.Rows, error) {
+	return s.pool.Query(ctx, queries.Get(name), args...)
+}
+
+func (s *Store) readRow(ctx context.Context, name string, args ...any) pgx.Row {
+	return s.pool.QueryRow(ctx, queries.Get(name), args...)
+}
+
+// interpret turns driver errors into store errors.
+func interpret(err error) error {
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return store.ErrNotFound
+	case errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "idempotency_pkey":
+		// The first request under this key committed while this one ran.
+		return store.ErrIdempotencyConflict
+	}
+	return err
+}
+
+// nullTime stores a zero time as NULL.
+func nullTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+// orZero reads a nullable column back as the zero value.
+func orZero[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func nullString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

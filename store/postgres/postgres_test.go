@@ -1,0 +1,61 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/postgres"
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
+	"github.com/lapsehq/lapse/store/storetest"
+)
+
+var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+
+// open opens a store on url, closed when t ends.
+func open(t testing.TB, url string, opts postgres.Options) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(context.Background(), url, opts)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return s
+}
+
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store {
+		return open(t, pgtest.SchemaURL(t), postgres.Options{})
+	})
+}
+
+func TestHooks(t *testing.T) {
+	storetest.RunHooks(t, func(t *testing.T, h store.Hooks) store.Store {
+		return open(t, pgtest.SchemaURL(t), postgres.Options{Hooks: h})
+	})
+}
+
+// TestIssueResume: a bulk issuance cut off after its first batch is
+// finished by a retry.
+func TestIssueResume(t *testing.T) {
+	storetest.RunIssueResume(t, func(t *testing.T, h store.Hooks) store.Store {
+		return open(t, pgtest.SchemaURL(t), postgres.Options{Hooks: h})
+	})
+}
+
+// template creates a 24h template claimable from a day before t0.
+func template(t testing.TB, s store.Store) coupon.Template {
+	t.Helper()
+	tp := coupon.Template{Name: "t", Value: 100, StartsAt: t0.Add(-24 * time.Hour), Duration: 24 * time.Hour}
+	got, err := s.CreateTemplate(t.Context(), store.CreateTemplateParams{Template: tp, Now: tp.StartsAt})
+	if err != nil {
+		t.Fatalf("CreateTemplate: %v", err)
+	}
+	return got
+}

@@ -1,0 +1,38 @@
+-- name: CountUserTemplate
+SELECT count(*) FROM coupons WHERE user_id = $1 AND template_id = $2;
+
+-- name: InsertClaimed
+-- Unused coupons of template $3, claimed at $4 and expiring at $5: one for
+-- each coupon ID of $1, to the user at the same place in $2.
+INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, updated_at, version)
+SELECT c.id, $3, c.user_id, 'unused', $4, $5, $4, 1
+FROM unnest($1::text[], $2::text[]) AS c(id, user_id);
+
+-- name: ExistingCoupons
+-- Which of the IDs $1 name a stored coupon.
+SELECT id FROM coupons WHERE id = ANY($1::text[]);
+
+-- name: HeldCounts
+-- How many coupons of template $2 each user of $1 holds.
+SELECT u, (SELECT count(*) FROM coupons WHERE user_id = u AND template_id = $2)
+FROM unnest($1::text[]) AS u;
+
+-- name: GetCoupon
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id = $1;
+
+-- name: GetCouponForUpdate
+-- A transition decides on the row it holds: a racer waits here, then
+-- decides on what the winner left.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id = $1 FOR NO KEY UPDATE;
+
+-- name: UserCoupons
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE user_id = $1 ORDER BY claimed_at, id;
+
+-- name: CompareAndSet
+-- The guarded transition: it changes nothing unless the coupon is still
+-- in the state and version the decision was made on.
+UPDATE coupons SET status = $1, order_id = $2, locked_until = $3, updated_at = $4, version = version + 1
+WHERE id = $5 AND status = $6 AND version = $7;

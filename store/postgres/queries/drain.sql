@@ -1,0 +1,34 @@
+-- name: ExpireDue
+-- $1 now, $2 limit. Claims the oldest due unused coupons over the partial
+-- index, skipping rows another drain or a user's transition holds. The
+-- claim is LIMIT then FOR UPDATE SKIP LOCKED, and it is matched with
+-- = ANY(ARRAY(...)): with IN (SELECT ... LIMIT) PostgreSQL may plan a scan
+-- of coupons per batch.
+UPDATE coupons SET status = 'expired', updated_at = $1, version = version + 1
+WHERE id = ANY(ARRAY(
+        SELECT id FROM coupons
+        WHERE status = 'unused' AND expires_at <= $1
+        ORDER BY expires_at LIMIT $2
+        FOR UPDATE SKIP LOCKED))
+  AND status = 'unused' AND expires_at <= $1
+RETURNING id, template_id, user_id, expires_at;
+
+-- name: NextExpiry
+SELECT expires_at FROM coupons WHERE status = 'unused' ORDER BY expires_at LIMIT 1;
+
+-- name: LocksDue
+-- $1 now, $2 limit. Held until the batch commits; rows a user's
+-- transition holds are left for the next batch.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons
+WHERE status = 'locked' AND locked_until <= $1
+ORDER BY locked_until LIMIT $2
+FOR NO KEY UPDATE SKIP LOCKED;
+
+-- name: NextRelease
+SELECT locked_until FROM coupons WHERE status = 'locked' ORDER BY locked_until LIMIT 1;
+
+-- name: DueBacklog
+SELECT (SELECT count(*) FROM coupons WHERE status = 'unused' AND expires_at <= $1)
+     + (SELECT count(*) FROM coupons WHERE status = 'locked' AND locked_until <= $1)
+     + (SELECT count(*) FROM orders WHERE status = 'unpaid' AND deadline <= $1);

@@ -1,0 +1,69 @@
+-- name: GetSKU
+SELECT sku, available, reserved, sold FROM skus WHERE sku = $1;
+
+-- name: GetSKUForUpdate
+SELECT sku, available, reserved, sold FROM skus WHERE sku = $1 FOR NO KEY UPDATE;
+
+-- name: PutSKU
+INSERT INTO skus (sku, available, reserved, sold, updated_at) VALUES ($1, $2, 0, 0, $3)
+ON CONFLICT (sku) DO UPDATE SET available = $2 - skus.reserved - skus.sold, updated_at = $3;
+
+-- name: Reserve
+-- $1 sku, $2 qty, $3 now.
+UPDATE skus SET available = available - $2, reserved = reserved + $2, updated_at = $3
+WHERE sku = $1 AND available >= $2;
+
+-- name: Sell
+UPDATE skus SET reserved = reserved - $2, sold = sold + $2, updated_at = $3
+WHERE sku = $1 AND reserved >= $2;
+
+-- name: Release
+UPDATE skus SET reserved = reserved - $2, available = available + $2, updated_at = $3
+WHERE sku = $1 AND reserved >= $2;
+
+-- name: InsertOrder
+INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due,
+                    deadline, created_at, updated_at, version)
+VALUES ($1, $2, 'unpaid', $3, $4, $5, $6, $7, $8, $9, $10, 1);
+
+-- name: GetOrder
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id = $1;
+
+-- name: GetOrderForUpdate
+-- A payment and a close of one order queue here: the second decides on
+-- what the first committed.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id = $1 FOR NO KEY UPDATE;
+
+-- name: SetOrderStatus
+-- The guarded order transition: only from unpaid, only at the version read.
+UPDATE orders SET status = $1, close_reason = $2, payment_id = $3, updated_at = $4, version = version + 1
+WHERE id = $5 AND status = 'unpaid' AND version = $6;
+
+-- name: OrdersDue
+-- $1 now, $2 limit.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE status = 'unpaid' AND deadline <= $1
+ORDER BY deadline LIMIT $2;
+
+-- name: ClaimOrdersDue
+-- OrdersDue for the timeout drain: held until the batch commits; orders
+-- a payment or another drain holds are left for the next batch.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE status = 'unpaid' AND deadline <= $1
+ORDER BY deadline LIMIT $2
+FOR NO KEY UPDATE SKIP LOCKED;
+
+-- name: NextDeadline
+SELECT deadline FROM orders WHERE status = 'unpaid' ORDER BY deadline LIMIT 1;
+
+-- name: DeadlineAfter
+SELECT deadline FROM orders WHERE status = 'unpaid' AND deadline > $1 ORDER BY deadline LIMIT 1;
+
+-- name: OpenOrders
+SELECT count(*) FROM orders WHERE status = 'unpaid';

@@ -1,0 +1,39 @@
+-- name: InsertTemplate
+INSERT INTO templates (id, name, value, min_spend, starts_at, ends_at, duration,
+                       per_user_limit, total, reminders, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+
+-- name: GetTemplate
+SELECT id, name, value, min_spend, starts_at, ends_at, duration,
+       per_user_limit, total, reminders, created_at
+FROM templates WHERE id = $1;
+
+-- name: GetTemplateForClaim
+-- Claims of one template queue here, so that the per-user count and the
+-- total are checked on what the previous claim committed.
+SELECT id, name, value, min_spend, starts_at, ends_at, duration,
+       per_user_limit, total, reminders, created_at
+FROM templates WHERE id = $1 FOR NO KEY UPDATE;
+
+-- name: TakeIssues
+-- Counts $2 more coupons of template $1 issued, unless that passes the total.
+UPDATE templates SET issued = issued + $2
+WHERE id = $1 AND (total = 0 OR issued + $2 <= total);
+
+-- name: TemplateIssued
+SELECT issued FROM templates WHERE id = $1;
+
+-- name: AddCounts
+-- $1 template IDs, $2 states, $3 deltas, sorted by (template, state) so
+-- that transactions lock count rows in one order and cannot deadlock.
+INSERT INTO template_counts (template_id, status, n)
+SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+ON CONFLICT (template_id, status) DO UPDATE SET n = template_counts.n + excluded.n;
+
+-- name: GetCounts
+SELECT status, n FROM template_counts WHERE template_id = $1;
+
+-- name: CountDueUnused
+-- Unused coupons of a template that the lazy check reads as expired.
+SELECT count(*) FROM coupons
+WHERE status = 'unused' AND expires_at <= $1 AND template_id = $2;

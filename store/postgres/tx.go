@@ -1,0 +1,224 @@
+package postgres
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// tx is one write transaction, the store.Tx the shared transitions run
+// in. What it adds to rows other transactions share (group timers,
+// template counts, events) it buffers, and flush writes them just before
+// the commit.
+type tx struct {
+	pg     pgx.Tx
+	ctx    context.Context
+	timers []store.Timer
+	counts map[countKey]int64
+	events []store.Event
+}
+
+var _ store.Tx = (*tx)(nil)
+
+// countKey names one row of template_counts.
+type countKey struct {
+	templateID string
+	status     string
+}
+
+func (t *tx) exec(name string, args ...any) (pgconn.CommandTag, error) {
+	return t.pg.Exec(t.ctx, queries.Get(name), args...)
+}
+
+// execOne runs a guarded write and reports whether it changed a row.
+func (t *tx) execOne(name string, args ...any) (bool, error) {
+	tag, err := t.exec(name, args...)
+	return tag.RowsAffected() > 0, err
+}
+
+func (t *tx) queryRow(name string, args ...any) pgx.Row {
+	return t.pg.QueryRow(t.ctx, queries.Get(name), args...)
+}
+
+func (t *tx) query(name string, args ...any) (pgx.Rows, error) {
+	return t.pg.Query(t.ctx, queries.Get(name), args...)
+}
+
+// Timer makes sure the group timer for kind at due exists once the
+// transaction commits.
+func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
+	tm := store.Timer{Kind: kind, Due: store.BucketOf(due)}
+	if !slices.Contains(t.timers, tm) {
+		t.timers = append(t.timers, tm)
+	}
+	return nil
+}
+
+// Event adds e to the outbox when the transaction commits.
+func (t *tx) Event(e store.Event) error {
+	t.events = append(t.events, e)
+	return nil
+}
+
+// EventOnce adds e to the outbox unless an event with its ID is there or
+// on its way: writers of one ID queue on a lock until the first commits.
+func (t *tx) EventOnce(e store.Event) error {
+	if _, err := t.exec("LockEventID", e.ID); err != nil {
+		return err
+	}
+	var exists bool
+	if err := t.queryRow("EventExists", e.ID).Scan(&exists); err != nil || exists {
+		return err
+	}
+	return t.Event(e)
+}
+
+// Count moves n coupons of a template into st (n < 0: out of it) when the
+// transaction commits.
+func (t *tx) Count(templateID string, st coupon.State, n int64) error {
+	if t.counts == nil {
+		t.counts = map[countKey]int64{}
+	}
+	t.counts[countKey{templateID, st.String()}] += n
+	return nil
+}
+
+// flush sends b, then what the transaction buffered, in one round trip:
+// timers and counts, each sorted so that transactions lock shared rows in
+// one order, and last the events, whose feed positions are taken under a
+// lock held to the commit.
+func (t *tx) flush(b *pgx.Batch) error {
+	if len(t.timers) > 0 {
+		ts := slices.SortedFunc(slices.Values(t.timers), func(a, b store.Timer) int {
+			return cmp.Or(a.Due.Compare(b.Due), cmp.Compare(a.Kind, b.Kind))
+		})
+		dues, kinds := make([]time.Time, len(ts)), make([]string, len(ts))
+		for i, tm := range ts {
+			dues[i], kinds[i] = tm.Due, string(tm.Kind)
+		}
+		b.Queue(queries.Get("InsertTimers"), dues, kinds)
+	}
+	if keys := t.countKeys(); len(keys) > 0 {
+		ids, states, ns := make([]string, len(keys)), make([]string, len(keys)), make([]int64, len(keys))
+		for i, k := range keys {
+			ids[i], states[i], ns[i] = k.templateID, k.status, t.counts[k]
+		}
+		b.Queue(queries.Get("AddCounts"), ids, states, ns)
+	}
+	if n := len(t.events); n > 0 {
+		ids, types, subjects := make([]string, n), make([]string, n), make([]string, n)
+		times, data := make([]time.Time, n), make([]string, n)
+		for i, e := range t.events {
+			ids[i], types[i], subjects[i], times[i], data[i] = e.ID, e.Type, e.Subject, e.Time, string(e.Data)
+		}
+		b.Queue(queries.Get("AppendEvents"), ids, types, subjects, times, data)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	return t.pg.SendBatch(t.ctx, b).Close()
+}
+
+// countKeys returns the count rows that change, in lock order.
+func (t *tx) countKeys() []countKey {
+	var keys []countKey
+	for k, n := range t.counts {
+		if n != 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b countKey) int {
+		return cmp.Or(cmp.Compare(a.templateID, b.templateID), cmp.Compare(a.status, b.status))
+	})
+	return keys
+}
+
+// attempts is how often inTx runs a transaction that PostgreSQL keeps
+// choosing as the victim of a deadlock.
+const attempts = 3
+
+// inTx runs fn in one write transaction, again if it was rolled back to
+// break a deadlock (two orders locking the same coupons in other orders,
+// or two instances' timeout batches taking the same SKUs in other
+// orders, say). With an idempotency key on ctx it
+// replays the stored response of an earlier identical request instead, or
+// stores this one's response in the same transaction.
+func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	for attempt := 1; ; attempt++ {
+		res, err := runTx(ctx, s, fn)
+		var pgErr *pgconn.PgError
+		if attempt == attempts || !errors.As(err, &pgErr) || pgErr.Code != "40P01" { // deadlock_detected
+			return res, err
+		}
+		// Let the transactions it deadlocked with take what they waited
+		// for first: at once, it could take it again and close the same
+		// cycle.
+		select {
+		case <-ctx.Done():
+			return res, err
+		case <-time.After(time.Duration(attempt) * (10*time.Millisecond + rand.N(40*time.Millisecond))):
+		}
+	}
+}
+
+// runTx is one attempt of inTx.
+func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	var zero T
+	pgTx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return zero, err
+	}
+	defer pgTx.Rollback(context.WithoutCancel(ctx))
+	t := &tx{pg: pgTx, ctx: ctx}
+	idem, idempotent := store.IdempotencyFrom(ctx)
+	if idempotent {
+		if err := store.ReplayIn(t, idem); err != nil {
+			return zero, interpret(err)
+		}
+	}
+	res, err := fn(t)
+	if err != nil {
+		return zero, interpret(err)
+	}
+	b := &pgx.Batch{}
+	if idempotent {
+		r := idem.Response(res)
+		b.Queue(queries.Get("PutIdempotency"), idem.Key, r.Fingerprint, r.Status, r.Body, r.Created)
+	}
+	if err := t.flush(b); err != nil {
+		return zero, interpret(err)
+	}
+	if err := pgTx.Commit(ctx); err != nil {
+		return zero, err
+	}
+	s.opts.Hooks.Committed(t.timers, t.events)
+	return res, nil
+}
+
+// Request reads the request recorded under an idempotency key.
+func (t *tx) Request(key string) (store.Request, error) {
+	var r store.Request
+	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
+	return r, interpret(err)
+}
+
+// PutRequest records r under key.
+func (t *tx) PutRequest(key string, r store.Request) error {
+	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, r.Created)
+	return err
+}
+
+// FinishRequest stores the response of the request in flight under key.
+func (t *tx) FinishRequest(key string, r store.Request) error {
+	_, err := t.exec("FinishIdempotency", key, r.Status, r.Body)
+	return err
+}

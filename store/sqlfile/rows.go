@@ -1,0 +1,38 @@
+package sqlfile
+
+// Rows is a result set as both database/sql (*sql.Rows) and pgx
+// (pgx.Rows) hand it out.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// ScanSet reads rows of one text column into the set of their values.
+func ScanSet(rows Rows) (map[string]bool, error) {
+	out := map[string]bool{}
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out[v] = true
+	}
+	return out, rows.Err()
+}
+
+// ScanCounts reads rows of a text column and a count into a map.
+func ScanCounts(rows Rows) (map[string]int64, error) {
+	out := map[string]int64{}
+	for rows.Next() {
+		var (
+			k string
+			n int64
+		)
+		if err := rows.Scan(&k, &n); err != nil {
+			return nil, err
+		}
+		out[k] = n
+	}
+	return out, rows.Err()
+}

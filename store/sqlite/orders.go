@@ -1,0 +1,176 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/store"
+)
+
+// PutSKU sets a SKU's total stock.
+func (s *Store) PutSKU(ctx context.Context, p store.PutSKUParams) (store.SKU, error) {
+	return inTx(ctx, s, func(t *tx) (store.SKU, error) { return store.PutSKUIn(t, p) })
+}
+
+// SKU returns one SKU's counters.
+func (s *Store) SKU(ctx context.Context, sku string) (store.SKU, error) {
+	k, err := scanSKU(s.readRow(ctx, "GetSKU", sku))
+	return k, interpret(err)
+}
+
+// CreateOrder reserves stock, locks coupons and stores the order.
+func (s *Store) CreateOrder(ctx context.Context, p store.CreateOrderParams) (order.Order, error) {
+	return inTx(ctx, s, func(t *tx) (order.Order, error) { return store.CreateOrderIn(t, p) })
+}
+
+// Order returns one order.
+func (s *Store) Order(ctx context.Context, id string) (order.Order, error) {
+	o, err := scanOrder(s.readRow(ctx, "GetOrder", id))
+	return o, interpret(err)
+}
+
+// PayOrder pays an unpaid order, or records a late payment in a
+// transaction of its own.
+func (s *Store) PayOrder(ctx context.Context, p store.PayOrderParams) (order.Order, error) {
+	o, err := inTx(ctx, s, func(t *tx) (order.Order, error) { return store.PayOrderIn(t, p) })
+	if errors.Is(err, order.ErrClosed) {
+		_, err := inTx(store.WithoutIdempotency(ctx), s, func(t *tx) (struct{}, error) { return struct{}{}, store.LatePaymentIn(t, p) })
+		return o, errors.Join(order.ErrClosed, err)
+	}
+	return o, err
+}
+
+// CloseOrder closes an unpaid order for p.Reason.
+func (s *Store) CloseOrder(ctx context.Context, p store.CloseOrderParams) (order.Order, error) {
+	return inTx(ctx, s, func(t *tx) (order.Order, error) { return store.CloseOrderIn(t, p) })
+}
+
+// DueOrders lists unpaid orders past their deadline.
+func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
+	var d store.DueOrders
+	rows, err := s.read(ctx, "OrdersDue", ms(p.Now), p.Limit)
+	if err != nil {
+		return d, err
+	}
+	if d.Orders, err = scanOrders(rows); err != nil {
+		return d, err
+	}
+	var next int64
+	err = s.readRow(ctx, "DeadlineAfter", ms(p.Now)).Scan(&next)
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, nil
+	}
+	d.Next = at(next)
+	return d, err
+}
+
+// CloseDueOrders closes up to p.Limit orders past their deadline.
+func (s *Store) CloseDueOrders(ctx context.Context, p store.DueParams) (store.Drained, error) {
+	return backgroundTx(ctx, s, func(t *tx) (store.Drained, error) {
+		var d store.Drained
+		rows, err := t.query("OrdersDue", ms(p.Now), p.Limit)
+		if err != nil {
+			return d, err
+		}
+		due, err := scanOrders(rows)
+		if err != nil {
+			return d, err
+		}
+		if d.Due, err = store.CloseDueIn(t, due, p.Now); err != nil {
+			return d, err
+		}
+		d.Next, err = t.next("NextDeadline")
+		return d, err
+	})
+}
+
+// SKU reads one SKU's counters.
+func (t *tx) SKU(sku string) (store.SKU, error) {
+	k, err := scanSKU(t.queryRow("GetSKU", sku))
+	return k, interpret(err)
+}
+
+// PutSKU sets a SKU's total stock, creating it if new.
+func (t *tx) PutSKU(p store.PutSKUParams) error {
+	_, err := t.exec("PutSKU", p.SKU, p.Stock, ms(p.Now))
+	return err
+}
+
+// stockQueries names the query of each stock move.
+var stockQueries = map[store.StockMove]string{store.Reserve: "Reserve", store.Sell: "Sell", store.Release: "Release"}
+
+// MoveStock runs one of the guarded stock moves.
+func (t *tx) MoveStock(move store.StockMove, it order.Item, now time.Time) (bool, error) {
+	return t.execOne(stockQueries[move], it.SKU, it.Qty, ms(now))
+}
+
+// InsertOrder stores a new unpaid order.
+func (t *tx) InsertOrder(o order.Order) error {
+	items, _ := json.Marshal(o.Items)
+	coupons, _ := json.Marshal(o.CouponIDs)
+	_, err := t.exec("InsertOrder", o.ID, o.UserID, string(items), string(coupons), o.Total, o.Discount, o.AmountDue,
+		ms(o.Deadline), ms(o.CreatedAt), ms(o.UpdatedAt))
+	return err
+}
+
+// Order reads one order.
+func (t *tx) Order(id string) (order.Order, error) {
+	o, err := scanOrder(t.queryRow("GetOrder", id))
+	return o, interpret(err)
+}
+
+// SetOrder stores next over from with a compare-and-set on unpaid and
+// from's version.
+func (t *tx) SetOrder(from, next order.Order) (bool, error) {
+	return t.execOne("SetOrderStatus", next.Status.String(), nullString(next.CloseReason), nullString(next.PaymentID),
+		ms(next.UpdatedAt), from.ID, from.Version)
+}
+
+func scanSKU(row scanner) (store.SKU, error) {
+	var k store.SKU
+	err := row.Scan(&k.SKU, &k.Available, &k.Reserved, &k.Sold)
+	return k, err
+}
+
+func scanOrders(rows *sql.Rows) ([]order.Order, error) {
+	defer rows.Close()
+	var out []order.Order
+	for rows.Next() {
+		o, err := scanOrder(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+func scanOrder(row scanner) (order.Order, error) {
+	var (
+		o                              order.Order
+		status, items, coupons         string
+		reason, paymentID              sql.NullString
+		deadline, createdAt, updatedAt int64
+	)
+	err := row.Scan(&o.ID, &o.UserID, &status, &reason, &items, &coupons, &o.Total, &o.Discount, &o.AmountDue,
+		&deadline, &paymentID, &createdAt, &updatedAt, &o.Version)
+	if err != nil {
+		return o, err
+	}
+	if o.Status, err = order.ParseStatus(status); err != nil {
+		return o, err
+	}
+	if err := json.Unmarshal([]byte(items), &o.Items); err != nil {
+		return o, err
+	}
+	if err := json.Unmarshal([]byte(coupons), &o.CouponIDs); err != nil {
+		return o, err
+	}
+	o.CloseReason, o.PaymentID = reason.String, paymentID.String
+	o.Deadline, o.CreatedAt, o.UpdatedAt = at(deadline), at(createdAt), at(updatedAt)
+	return o, nil
+}

@@ -1,0 +1,30 @@
+-- name: SinkState
+WITH p AS (SELECT coalesce((SELECT position FROM sinks WHERE name = ?1), 0) AS position)
+SELECT p.position,
+       (SELECT count(*) FROM events WHERE seq > p.position),
+       (SELECT count(*) FROM dead_letters WHERE sink = ?1),
+       (SELECT count(*) FROM dead_letters WHERE sink = ?1 AND queued = 1)
+FROM p;
+
+-- name: AdvanceSink
+-- A cursor only moves forward.
+INSERT INTO sinks (name, position) VALUES (?, ?)
+ON CONFLICT (name) DO UPDATE SET position = max(position, excluded.position);
+
+-- name: PutDeadLetter
+INSERT INTO dead_letters (sink, seq, id, type, subject, time, data, attempts, error, failed_at, queued)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+ON CONFLICT (sink, seq) DO UPDATE SET
+    attempts = excluded.attempts, error = excluded.error, failed_at = excluded.failed_at, queued = 0;
+
+-- name: DeleteDeadLetter
+DELETE FROM dead_letters WHERE sink = ? AND seq = ?;
+
+-- name: DeadLetters
+SELECT seq, id, type, subject, time, data, attempts, error, failed_at, queued
+FROM dead_letters
+WHERE sink = ?1 AND seq > ?2 AND (queued = 1 OR ?3 = 0)
+ORDER BY seq LIMIT ?4;
+
+-- name: ReplayDeadLetters
+UPDATE dead_letters SET queued = 1 WHERE sink = ?;

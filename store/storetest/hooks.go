@@ -1,0 +1,152 @@
+package storetest
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// RunHooks checks what a backend tells its store.Hooks: after each commit,
+// every group timer the transaction wrote (already visible to a reader)
+// and every event it wrote (by type; after a bulk issuance and an expiry
+// drain, by ID, type, subject and time as the outbox holds them); nothing
+// of a transaction that was refused or rolled back. newStore returns a fresh, empty store that calls
+// h and that it closes and removes when the test ends.
+func RunHooks(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Store) {
+	log := &hookLog{}
+	s := newStore(t, store.Hooks{OnTimer: log.onTimer, OnEvents: log.onEvents})
+	log.s = s
+	f := &fixture{t: t, s: s, ctx: t.Context()}
+	tp := f.template(func(tp *coupon.Template) { tp.Total = 2 })
+	log.take(t) // creating a template writes neither
+
+	c := f.claim(tp.ID, "u1", t0.Add(300*time.Millisecond))
+	log.want(t, "claim", []store.Timer{{Kind: store.TimerExpire, Due: store.BucketOf(c.ExpiresAt)}}, []string{store.EventCouponClaimed})
+
+	lockAt := t0.Add(time.Minute + 600*time.Millisecond)
+	c = f.do(c.ID, lock("o1", lockAt, 15*time.Minute))
+	log.want(t, "lock", []store.Timer{{Kind: store.TimerRelease, Due: store.BucketOf(c.LockedUntil)}}, []string{store.EventCouponLocked})
+
+	// Refused: writes nothing, announces nothing.
+	_, err := s.Transition(f.ctx, store.TransitionParams{CouponID: c.ID, Action: coupon.Lock, OrderID: "o2", LockTTL: time.Minute, Now: lockAt})
+	f.wantErr("second lock", err, coupon.ErrInvalidState)
+	log.want(t, "refused lock", nil, nil)
+
+	// Rolled back after the timer and event were written: the client goes
+	// away while its response is rendered, so the transaction cannot commit.
+	cctx, cancel := context.WithCancel(f.ctx)
+	defer cancel()
+	idem := store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0, Render: func(any) (int, []byte) {
+		cancel()
+		return 201, []byte("x")
+	}}
+	_, err = s.Claim(store.WithIdempotency(cctx, idem), store.ClaimParams{TemplateID: tp.ID, UserID: "u2", Now: t0.Add(5 * time.Second)})
+	f.wantErr("claim cancelled before commit", err, context.Canceled)
+	log.want(t, "rolled-back claim", nil, nil)
+	if cs := f.userCoupons("u2", 0, t0); len(cs) != 0 {
+		t.Fatalf("rolled-back claim: u2 holds %d coupons, want none", len(cs))
+	}
+
+	// The rollback gave its issue back: the second of two still succeeds,
+	// and the third is refused without a word to the hooks.
+	f.claim(tp.ID, "u2", t0.Add(5*time.Second))
+	log.take(t)
+	_, err = s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u3", Now: t0.Add(6 * time.Second)})
+	f.wantErr("third claim", err, coupon.ErrSoldOut)
+	log.want(t, "sold-out claim", nil, nil)
+
+	// A bulk issuance and an expiry drain, which a backend may write in
+	// SQL, announce each event they wrote as the outbox holds it.
+	bulk := f.durationTemplate()
+	after := f.cursor()
+	f.issue(store.IssueParams{TemplateID: bulk.ID, UserIDs: users(3), Now: t0})
+	log.wantOutbox(t, "issue", f.eventsAfter(after))
+	after = f.cursor()
+	f.expireDue(farFuture, 100)
+	log.wantOutbox(t, "expiry", f.eventsAfter(after))
+}
+
+// hookLog records what the hooks announced and whether each timer was
+// already visible to a reader when it was announced.
+type hookLog struct {
+	mu        sync.Mutex
+	s         store.Store
+	timers    []store.Timer
+	events    []store.Event
+	invisible []store.Timer
+}
+
+func (l *hookLog) onTimer(tm store.Timer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.timers = append(l.timers, tm)
+	ts, err := l.s.Timers(context.Background(), store.TimersParams{Before: tm.Due, Limit: 1000})
+	if err != nil || !hasTimer(ts, tm.Kind, tm.Due) {
+		l.invisible = append(l.invisible, tm)
+	}
+}
+
+func (l *hookLog) onEvents(events []store.Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = append(l.events, events...)
+}
+
+// take returns and forgets what was announced so far.
+func (l *hookLog) take(t *testing.T) ([]store.Timer, []string) {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.invisible) > 0 {
+		t.Fatalf("OnTimer announced %s before it was committed", fmtTimers(l.invisible))
+	}
+	timers, types := l.timers, make([]string, len(l.events))
+	for i, e := range l.events {
+		types[i] = e.Type
+	}
+	l.timers, l.events = nil, nil
+	return timers, types
+}
+
+// want fails unless what was announced since the last take is exactly
+// timers and events.
+func (l *hookLog) want(t *testing.T, what string, timers []store.Timer, events []string) {
+	t.Helper()
+	gotTimers, gotEvents := l.take(t)
+	if !slices.EqualFunc(gotTimers, timers, sameTimer) {
+		t.Fatalf("%s: OnTimer got %s, want %s", what, fmtTimers(gotTimers), fmtTimers(timers))
+	}
+	if !slices.Equal(gotEvents, events) {
+		t.Fatalf("%s: OnEvents got %v, want %v", what, gotEvents, events)
+	}
+}
+
+// wantOutbox fails unless the events announced since the last take are
+// those of outbox, by ID, type, subject and time, in any order.
+func (l *hookLog) wantOutbox(t *testing.T, what string, outbox []store.Event) {
+	t.Helper()
+	l.mu.Lock()
+	announced := l.events
+	l.mu.Unlock()
+	l.take(t)
+	key := func(e store.Event) string {
+		return e.ID + " " + e.Type + " " + e.Subject + " " + e.Time.UTC().Format(store.TimeFormat)
+	}
+	got, want := make([]string, len(announced)), make([]string, len(outbox))
+	for i, e := range announced {
+		got[i] = key(e)
+	}
+	for i, e := range outbox {
+		want[i] = key(e)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Fatalf("%s: OnEvents got %v, want the outbox's %v", what, got, want)
+	}
+}

@@ -1,0 +1,226 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+var sinkTests = []test{
+	{"Unknown", testSinkUnknown},
+	{"Advance", testSinkAdvance},
+	{"DeadLetters", testDeadLetters},
+	{"ReplayIdempotent", testReplayIdempotent},
+	{"Prune", testPrune},
+	{"DeadLetterOutlivesPrune", testDeadLetterOutlivesPrune},
+}
+
+func (f *fixture) sinkState(sink string) store.SinkState {
+	f.t.Helper()
+	st, err := f.delivery().SinkState(f.ctx, sink)
+	if err != nil {
+		f.t.Fatalf("SinkState(%s): %v", sink, err)
+	}
+	return st
+}
+
+func (f *fixture) wantSink(what, sink string, want store.SinkState) {
+	f.t.Helper()
+	if got := f.sinkState(sink); got != want {
+		f.t.Fatalf("%s: SinkState(%s): got %+v, want %+v", what, sink, got, want)
+	}
+}
+
+func (f *fixture) advance(p store.AdvanceSinkParams) {
+	f.t.Helper()
+	if err := f.delivery().AdvanceSink(f.ctx, p); err != nil {
+		f.t.Fatalf("AdvanceSink(%s to %d): %v", p.Sink, p.Position, err)
+	}
+}
+
+func (f *fixture) deadLetters(p store.DeadLettersParams) []store.DeadLetter {
+	f.t.Helper()
+	ds, err := f.delivery().DeadLetters(f.ctx, p)
+	if err != nil {
+		f.t.Fatalf("DeadLetters(%+v): %v", p, err)
+	}
+	return ds
+}
+
+// wantLetter fails unless got is the letter want, its event whole.
+func (f *fixture) wantLetter(what string, got, want store.DeadLetter) {
+	f.t.Helper()
+	g, w := got.Event, want.Event
+	if g.Seq != w.Seq || g.ID != w.ID || g.Type != w.Type || g.Subject != w.Subject || !g.Time.Equal(w.Time) || string(g.Data) != string(w.Data) {
+		f.t.Fatalf("%s: event: got %+v, want %+v", what, g, w)
+	}
+	if got.Attempts != want.Attempts || got.Error != want.Error || !got.FailedAt.Equal(want.FailedAt) || got.Queued != want.Queued {
+		f.t.Fatalf("%s: got %d attempts, error %q, failed at %s, queued %v; want %d, %q, %s, %v", what,
+			got.Attempts, got.Error, fmtTime(got.FailedAt), got.Queued, want.Attempts, want.Error, fmtTime(want.FailedAt), want.Queued)
+	}
+}
+
+// testSinkUnknown: a sink never seen is at the start of the feed, with
+// every event ahead of it.
+func testSinkUnknown(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	f.wantSink("empty store", "hook", store.SinkState{})
+	f.history()
+	f.wantSink("after five events", "hook", store.SinkState{Lag: 5})
+}
+
+// testSinkAdvance: a position only moves forward, and sinks move apart.
+func testSinkAdvance(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	f.history()
+	es := f.events()
+	f.advance(store.AdvanceSinkParams{Sink: "a", Position: es[1].Seq})
+	f.wantSink("advanced", "a", store.SinkState{Position: es[1].Seq, Lag: 3})
+	f.advance(store.AdvanceSinkParams{Sink: "a", Position: es[0].Seq})
+	f.wantSink("moved back", "a", store.SinkState{Position: es[1].Seq, Lag: 3})
+	f.advance(store.AdvanceSinkParams{Sink: "a"})
+	f.wantSink("position 0", "a", store.SinkState{Position: es[1].Seq, Lag: 3})
+	f.wantSink("other sink", "b", store.SinkState{Lag: 5})
+	f.advance(store.AdvanceSinkParams{Sink: "a", Position: es[4].Seq})
+	f.wantSink("at the head", "a", store.SinkState{Position: es[4].Seq})
+}
+
+// testDeadLetters: letters keep their event whole, list in feed order per
+// sink, queue for replay, and leave when a replay delivers them.
+func testDeadLetters(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	f.history()
+	es := f.events()
+	failed := t0.Add(time.Hour)
+	l1 := store.DeadLetter{Event: es[3], Attempts: 10, Error: "503 Service Unavailable", FailedAt: failed}
+	l0 := store.DeadLetter{Event: es[1], Attempts: 1, Error: "parked", FailedAt: failed.Add(time.Millisecond)}
+	f.advance(store.AdvanceSinkParams{Sink: "a", Position: es[4].Seq, Dead: []store.DeadLetter{l1, l0}})
+	f.wantSink("two letters", "a", store.SinkState{Position: es[4].Seq, DeadLetters: 2})
+	f.wantSink("other sink", "b", store.SinkState{Lag: 5})
+	ds := f.deadLetters(store.DeadLettersParams{Sink: "a", Limit: 10})
+	if len(ds) != 2 {
+		t.Fatalf("dead letters: got %d, want 2", len(ds))
+	}
+	f.wantLetter("first letter", ds[0], l0)
+	f.wantLetter("second letter", ds[1], l1)
+	if page := f.deadLetters(store.DeadLettersParams{Sink: "a", After: es[1].Seq, Limit: 10}); len(page) != 1 || page[0].Event.ID != es[3].ID {
+		t.Fatalf("letters after the first: got %d, want the second", len(page))
+	}
+	if page := f.deadLetters(store.DeadLettersParams{Sink: "a", Limit: 1}); len(page) != 1 || page[0].Event.ID != es[1].ID {
+		t.Fatalf("one letter: got %d, want the first", len(page))
+	}
+	if ds := f.deadLetters(store.DeadLettersParams{Sink: "b", Limit: 10}); len(ds) != 0 {
+		t.Fatalf("other sink's letters: got %d, want none", len(ds))
+	}
+	if ds := f.deadLetters(store.DeadLettersParams{Sink: "a", QueuedOnly: true, Limit: 10}); len(ds) != 0 {
+		t.Fatalf("queued before a replay: got %d, want none", len(ds))
+	}
+
+	n, err := f.delivery().ReplayDeadLetters(f.ctx, "a")
+	if err != nil || n != 2 {
+		t.Fatalf("ReplayDeadLetters(a): got %d, %v; want 2", n, err)
+	}
+	if n, err := f.delivery().ReplayDeadLetters(f.ctx, "b"); err != nil || n != 0 {
+		t.Fatalf("ReplayDeadLetters(b): got %d, %v; want 0", n, err)
+	}
+	f.wantSink("queued", "a", store.SinkState{Position: es[4].Seq, DeadLetters: 2, Queued: 2})
+	queued := f.deadLetters(store.DeadLettersParams{Sink: "a", QueuedOnly: true, Limit: 10})
+	if len(queued) != 2 || !queued[0].Queued || !queued[1].Queued {
+		t.Fatalf("queued letters: got %+v, want both, queued", queued)
+	}
+
+	// The replay delivers the first and fails the second again.
+	again := store.DeadLetter{Event: es[3], Attempts: 3, Error: "timeout", FailedAt: failed.Add(time.Minute)}
+	f.advance(store.AdvanceSinkParams{Sink: "a", Replayed: []int64{es[1].Seq}, Dead: []store.DeadLetter{again}})
+	f.wantSink("after the replay", "a", store.SinkState{Position: es[4].Seq, DeadLetters: 1})
+	ds = f.deadLetters(store.DeadLettersParams{Sink: "a", Limit: 10})
+	if len(ds) != 1 {
+		t.Fatalf("letters after the replay: got %d, want 1", len(ds))
+	}
+	f.wantLetter("letter failed again", ds[0], again)
+}
+
+// testReplayIdempotent: a replay under an idempotency key is answered from
+// the store when retried.
+func testReplayIdempotent(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	f.history()
+	es := f.events()
+	f.advance(store.AdvanceSinkParams{Sink: "a", Dead: []store.DeadLetter{{Event: es[0], Attempts: 1, Error: "x", FailedAt: t0}}})
+	calls := 0
+	render := func(result any) (int, []byte) {
+		calls++
+		n, ok := result.(int64)
+		if !ok {
+			return 500, []byte("not a count")
+		}
+		return 202, []byte{byte('0' + n)}
+	}
+	ctx := store.WithIdempotency(f.ctx, store.Idempotency{Key: "r1", Fingerprint: "fp", Now: t0, Render: render})
+	if n, err := f.delivery().ReplayDeadLetters(ctx, "a"); err != nil || n != 1 {
+		t.Fatalf("first replay: got %d, %v; want 1", n, err)
+	}
+	_, err := f.delivery().ReplayDeadLetters(ctx, "a")
+	f.wantReplay("retried replay", err, 202, []byte("1"))
+	if calls != 1 {
+		t.Fatalf("render calls: got %d, want 1", calls)
+	}
+}
+
+// testPrune: pruning takes the oldest events, never past Through nor more
+// than Limit, and a sink's lag counts only what is left.
+func testPrune(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	f.history()
+	es := f.events()
+	prune := func(through int64, limit int, want int64) {
+		t.Helper()
+		n, err := f.delivery().PruneEvents(f.ctx, store.PruneParams{Through: through, Limit: limit})
+		if err != nil || n != want {
+			t.Fatalf("PruneEvents(through %d, limit %d): got %d, %v; want %d", through, limit, n, err, want)
+		}
+	}
+	prune(es[3].Seq, 2, 2)
+	if got := f.events(); len(got) != 3 || got[0].ID != es[2].ID {
+		t.Fatalf("feed after pruning two: got %s, want the last three", fmtEvents(got))
+	}
+	prune(es[3].Seq, 10, 2)
+	prune(es[3].Seq, 10, 0)
+	if got := f.events(); len(got) != 1 || got[0].ID != es[4].ID {
+		t.Fatalf("feed after pruning through the fourth: got %s, want the last", fmtEvents(got))
+	}
+	f.wantSink("sink at 0", "a", store.SinkState{Lag: 1})
+	if st := f.stats(t0); st.Outbox != 1 {
+		t.Fatalf("outbox after pruning: got %d, want 1", st.Outbox)
+	}
+}
+
+// testDeadLetterOutlivesPrune: a letter still has its whole event after
+// the feed was pruned past it.
+func testDeadLetterOutlivesPrune(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	f.history()
+	es := f.events()
+	l := store.DeadLetter{Event: es[0], Attempts: 2, Error: "x", FailedAt: t0}
+	f.advance(store.AdvanceSinkParams{Sink: "a", Position: es[4].Seq, Dead: []store.DeadLetter{l}})
+	if _, err := f.delivery().PruneEvents(f.ctx, store.PruneParams{Through: es[4].Seq, Limit: 100}); err != nil {
+		t.Fatalf("PruneEvents: %v", err)
+	}
+	ds := f.deadLetters(store.DeadLettersParams{Sink: "a", Limit: 10})
+	if len(ds) != 1 {
+		t.Fatalf("letters after pruning: got %d, want 1", len(ds))
+	}
+	f.wantLetter("letter after pruning", ds[0], l)
+}
+
+// delivery returns the store as a store.Delivery, skipping the test for a
+// backend that keeps no delivery state yet.
+func (f *fixture) delivery() store.Delivery {
+	f.t.Helper()
+	d, ok := f.s.(store.Delivery)
+	if !ok {
+		f.t.Skipf("%T keeps no outbox delivery state (store.Delivery) yet", f.s)
+	}
+	return d
+}

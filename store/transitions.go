@@ -1,0 +1,141 @@
+package store
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+)
+
+// ClaimIn issues one coupon of p.TemplateID to p.UserID in t.
+func ClaimIn(t Tx, p ClaimParams) (coupon.Coupon, error) {
+	tp, err := t.ClaimTemplate(p.TemplateID)
+	if err != nil {
+		return coupon.Coupon{}, err
+	}
+	if err := tp.Claimable(p.Now); err != nil {
+		return coupon.Coupon{}, err
+	}
+	if tp.PerUserLimit > 0 {
+		held, err := t.CountUserCoupons(p.UserID, p.TemplateID)
+		if err != nil {
+			return coupon.Coupon{}, err
+		}
+		if held >= tp.PerUserLimit {
+			return coupon.Coupon{}, coupon.ErrLimitReached
+		}
+	}
+	if ok, err := t.TakeIssues(p.TemplateID, 1); err != nil || !ok {
+		return coupon.Coupon{}, orErr(err, coupon.ErrSoldOut)
+	}
+	c := claimed(tp, NewID("cpn", p.Now), p.UserID, p.Now)
+	if err := t.InsertClaimed([]coupon.Coupon{c}); err != nil {
+		return c, err
+	}
+	if err := t.Count(c.TemplateID, coupon.Unused, 1); err != nil {
+		return c, err
+	}
+	return c, t.Timer(TimerExpire, c.ExpiresAt)
+}
+
+// claimed is coupon id of tp as claimed by user at now.
+func claimed(tp coupon.Template, id, user string, now time.Time) coupon.Coupon {
+	return coupon.Coupon{
+		ID: id, TemplateID: tp.ID, UserID: user, Status: coupon.Unused,
+		ClaimedAt: now, ExpiresAt: tp.ExpiresAt(now), UpdatedAt: now, Version: 1,
+	}
+}
+
+// ClaimedEvent is the coupon.claimed event of c, at its claim.
+func ClaimedEvent(c coupon.Coupon) Event {
+	return CouponEvent(c, EventCouponClaimed, 0, ReasonClaim, "", c.ClaimedAt)
+}
+
+// TransitionIn applies p.Action to coupon p.CouponID in t.
+func TransitionIn(t Tx, p TransitionParams) (coupon.Coupon, error) {
+	c, err := t.Coupon(p.CouponID)
+	if err != nil {
+		return c, err
+	}
+	return transition(t, c, p)
+}
+
+// transition moves c, as read in t, as p asks: decided by the coupon
+// table, stored by a compare-and-set, with its counts, timers and event.
+func transition(t Tx, c coupon.Coupon, p TransitionParams) (coupon.Coupon, error) {
+	to, err := coupon.Decide(c, p.Action, p.OrderID, p.Now)
+	if err != nil {
+		return c, err
+	}
+	next := Apply(c, to, p)
+	if ok, err := t.SetCoupon(c, next); err != nil || !ok {
+		return c, orErr(err, coupon.ErrInvalidState)
+	}
+	if err := MoveCounts(t, map[string]int64{c.TemplateID: 1}, c.Status, to); err != nil {
+		return c, err
+	}
+	switch to {
+	case coupon.Locked:
+		err = t.Timer(TimerRelease, next.LockedUntil)
+	case coupon.Unused:
+		err = t.Timer(TimerExpire, next.ExpiresAt)
+	}
+	if err != nil {
+		return c, err
+	}
+	reason := p.Reason
+	if reason == "" {
+		reason = p.Action.String()
+	}
+	orderID := p.OrderID
+	if orderID == "" {
+		orderID = c.OrderID
+	}
+	return next, t.Event(CouponEvent(next, CouponEventType(p.Action, to), c.Status, reason, orderID, p.Now))
+}
+
+// ExpiredIn writes, in t, what goes with coupons a backend's drain has
+// just moved from unused to expired at now: an event each and the counts.
+// It returns their due times.
+func ExpiredIn(t Tx, expired []coupon.Coupon, now time.Time) ([]time.Time, error) {
+	var due []time.Time
+	perTemplate := map[string]int64{}
+	for _, c := range expired {
+		if err := t.Event(CouponEvent(c, EventCouponExpired, coupon.Unused, ReasonExpiry, "", now)); err != nil {
+			return nil, err
+		}
+		perTemplate[c.TemplateID]++
+		due = append(due, c.ExpiresAt)
+	}
+	return due, MoveCounts(t, perTemplate, coupon.Unused, coupon.Expired)
+}
+
+// ReleaseIn gives back, in t, locked coupons whose lock TTL passed by now,
+// each to unused or, past its expires_at, to expired. It returns their
+// due times.
+func ReleaseIn(t Tx, locked []coupon.Coupon, now time.Time) ([]time.Time, error) {
+	var due []time.Time
+	for _, c := range locked {
+		p := TransitionParams{CouponID: c.ID, Action: coupon.Release, Reason: ReasonLockTTL, Now: now}
+		if _, err := transition(t, c, p); err != nil {
+			return nil, err
+		}
+		due = append(due, c.LockedUntil)
+	}
+	return due, nil
+}
+
+// MoveCounts moves, in t, n coupons per template from one state's count
+// to another's, templates in order.
+func MoveCounts(t Tx, perTemplate map[string]int64, from, to coupon.State) error {
+	for _, id := range slices.Sorted(maps.Keys(perTemplate)) {
+		if err := t.Count(id, from, -perTemplate[id]); err != nil {
+			return err
+		}
+		if err := t.Count(id, to, perTemplate[id]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

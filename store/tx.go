@@ -1,0 +1,107 @@
+package store
+
+import (
+	"errors"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/order"
+)
+
+// Tx is one write transaction of a backend, as the transitions every
+// backend shares (ClaimIn, TransitionIn, CreateOrderIn and the rest) see
+// it: each method is one statement of the backend's own SQL, or a write
+// the backend buffers until its commit.
+//
+// A read of a coupon, an order or a SKU holds that row until the
+// transaction ends, where the backend has row locks, so that what a
+// transition decides on cannot change under it. A missing row is
+// ErrNotFound.
+type Tx interface {
+	// Template reads a template.
+	Template(id string) (coupon.Template, error)
+	// ClaimTemplate reads a template that is being claimed from: claims
+	// of one template queue here, so that each checks the per-user limit
+	// and the total on what the previous one committed.
+	ClaimTemplate(id string) (coupon.Template, error)
+	// CountUserCoupons counts a user's coupons of a template.
+	CountUserCoupons(userID, templateID string) (int64, error)
+	// IssuedCount reads how many coupons of a template are issued.
+	IssuedCount(templateID string) (int64, error)
+	// TakeIssues counts n more coupons of a template issued; false if that
+	// would pass its total.
+	TakeIssues(templateID string, n int64) (bool, error)
+	// HeldCounts returns how many coupons of a template each of users
+	// holds; a user it leaves out holds none.
+	HeldCounts(templateID string, users []string) (map[string]int64, error)
+	// ExistingCoupons returns which of ids name a stored coupon.
+	ExistingCoupons(ids []string) (map[string]bool, error)
+	// InsertClaimed stores new unused coupons of one template, all claimed
+	// at one instant, each with its coupon.claimed event: what
+	// ClaimedEvent builds, though its ID may be made otherwise (see
+	// Hooks).
+	InsertClaimed(cs []coupon.Coupon) error
+	// Coupon reads one coupon.
+	Coupon(id string) (coupon.Coupon, error)
+	// SetCoupon stores next over from, unless the stored coupon has left
+	// from's state and version: a compare-and-set; false if it changed
+	// nothing.
+	SetCoupon(from, next coupon.Coupon) (bool, error)
+	// Count moves n coupons of a template into a state (n < 0: out of it).
+	Count(templateID string, st coupon.State, n int64) error
+	// Timer makes sure the group timer of kind for due's bucket exists.
+	Timer(kind TimerKind, due time.Time) error
+	// Event adds e to the outbox.
+	Event(e Event) error
+	// EventOnce adds e to the outbox unless an event with its ID is there.
+	EventOnce(e Event) error
+
+	// Request reads the request recorded under an idempotency key.
+	Request(key string) (Request, error)
+	// PutRequest records r under key.
+	PutRequest(key string, r Request) error
+	// FinishRequest stores the response of the request in flight under
+	// key: r's status and body.
+	FinishRequest(key string, r Request) error
+
+	// SKU reads one SKU's counters.
+	SKU(sku string) (SKU, error)
+	// PutSKU sets a SKU's total stock, creating it if new.
+	PutSKU(p PutSKUParams) error
+	// MoveStock moves it.Qty units of it.SKU between counters as move
+	// says, unless the counter it takes from holds fewer; false if it
+	// changed nothing.
+	MoveStock(move StockMove, it order.Item, now time.Time) (bool, error)
+	// InsertOrder stores a new unpaid order.
+	InsertOrder(o order.Order) error
+	// Order reads one order.
+	Order(id string) (order.Order, error)
+	// SetOrder stores next's status, close reason, payment and update time
+	// over from, unless the stored order has left unpaid or from's
+	// version: a compare-and-set; false if it changed nothing.
+	SetOrder(from, next order.Order) (bool, error)
+}
+
+// StockMove names one of the guarded moves between a SKU's counters.
+type StockMove string
+
+// The stock moves.
+const (
+	// Reserve: available to reserved, for an order created.
+	Reserve StockMove = "reserve"
+	// Sell: reserved to sold, for an order paid.
+	Sell StockMove = "sell"
+	// Release: reserved back to available, for an order closed.
+	Release StockMove = "release"
+)
+
+// errNoRow: a guarded write changed nothing.
+var errNoRow = errors.New("guarded write changed no row")
+
+// orErr returns err if set, else fallback.
+func orErr(err, fallback error) error {
+	if err != nil {
+		return err
+	}
+	return fallback
+}
