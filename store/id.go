@@ -1,7 +1,6 @@
 package store
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"math/rand/v2"
 	"time"
@@ -19,16 +18,15 @@ func NewID(prefix string, t time.Time) string {
 	return encodeID(prefix, t, r)
 }
 
-// DerivedID is NewID with the 80 bits taken from a hash of seed instead of
-// at random: the same prefix, t and seed always give the same ID.
-func DerivedID(prefix string, t time.Time, seed ...string) string {
-	h := sha256.New()
-	for _, s := range seed {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
+// SeqID is NewID with its 80 bits given: hi in the first 40, lo in the
+// last 40. IDs made at one t with one hi sort by lo.
+func SeqID(prefix string, t time.Time, hi, lo uint64) string {
 	var r [10]byte
-	copy(r[:], h.Sum(nil))
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], hi)
+	copy(r[0:5], b[3:8])
+	binary.BigEndian.PutUint64(b[:], lo)
+	copy(r[5:10], b[3:8])
 	return encodeID(prefix, t, r)
 }
 

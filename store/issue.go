@@ -2,7 +2,11 @@ package store
 
 import (
 	"context"
-	"strconv"
+	"crypto/sha256"
+	"encoding/binary"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -19,15 +23,22 @@ import (
 // window closed at Now (coupon.ErrNotClaimable) fails the call before it
 // writes anything.
 //
+// Users may be issued to in another order than the list's where the
+// outcome cannot differ: Issue goes in user order when the template has no
+// total, which keeps the writes to the users' index local. Refusals are
+// reported in list order all the same. Each coupon's ID is IssueID of the
+// issuance's nonce and the user's rank in the order of issue, which
+// depends only on the list and the template.
+//
 // Without an idempotency key on ctx, a failure leaves the batches already
 // committed in place. With one, the issuance can be resumed: the first
 // batch records the request as in flight under the key, with its Now, and
-// each coupon's ID is IssueID of the key, the fingerprint and the user's
-// position in the list. A retry of the same request (same key and
-// fingerprint) after a crash walks the list again at the first attempt's
-// Now, counts the coupons it finds by ID as issued, and issues the rest;
-// the last batch stores the response, which later retries replay. Any
-// other request under the key meanwhile is an idempotency conflict.
+// the nonce is IssueNonce of the key and fingerprint. A retry of the same
+// request (same key and fingerprint) after a crash walks the list again at
+// the first attempt's Now, makes the same IDs, counts the coupons it finds
+// by ID as issued, and issues the rest; the last batch stores the
+// response, which later retries replay. Any other request under the key
+// meanwhile is an idempotency conflict.
 type IssueParams struct {
 	TemplateID string
 	UserIDs    []string
@@ -55,18 +66,74 @@ type Refusal struct {
 	Reason error
 }
 
-// IssueID is the ID of the coupon an issuance under idem, run at now,
-// issues to the user at position i of its list.
-func IssueID(idem Idempotency, now time.Time, i int) string {
-	return DerivedID("cpn", now, idem.Key, idem.Fingerprint, strconv.Itoa(i))
+// IssueID is the ID of the coupon an issuance run at now with nonce issues
+// as its rank-th: the IDs of one issuance increase in the order of issue,
+// so that their inserts into the ID indexes (the coupons' and their
+// events') append rather than land all over them, which a profile of a
+// million-user issuance put at over half its time.
+func IssueID(now time.Time, nonce uint64, rank int) string {
+	return SeqID("cpn", now, nonce, uint64(rank))
 }
 
-// IssueStep is what one transaction of a bulk issuance did; only Issue
-// reads it.
+// IssueNonce returns the nonce that tells an issuance's IDs from those of
+// another made in the same millisecond: random, or under an idempotency
+// key derived from key and fingerprint, so that a retry makes the same IDs.
+func IssueNonce(idem *Idempotency) uint64 {
+	if idem == nil {
+		return rand.Uint64()
+	}
+	h := sha256.Sum256([]byte(idem.Key + "\x00" + idem.Fingerprint))
+	return binary.BigEndian.Uint64(h[:8])
+}
+
+// issueOrder returns the positions in users in the order to issue to them.
+// In list order the inserts into the users' index (user_id, template_id)
+// land all over it and every batch rewrites thousands of its pages; in
+// user order (stable, so a user's own entries keep their order) they land
+// on neighbouring pages. The outcome is the same unless a total runs out
+// during the list, so with a total it is list order.
+func issueOrder(users []string, total int64) []int {
+	order := make([]int, len(users))
+	for i := range order {
+		order[i] = i
+	}
+	if total == 0 {
+		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(users[a], users[b]) })
+	}
+	return order
+}
+
+// IssueStep is what one or more transactions of a bulk issuance did; only
+// Issue reads it.
 type IssueStep struct {
 	issued Issued
+	// refusedAt holds the list position of each refusal.
+	refusedAt []int
 	// users counts the users of the batch it got through.
 	users int
+}
+
+// plus is s followed by more, sharing nothing with s.
+func (s IssueStep) plus(more IssueStep) IssueStep {
+	return IssueStep{
+		issued:    Issued{Issued: s.issued.Issued + more.issued.Issued, Refused: append(slices.Clip(s.issued.Refused), more.issued.Refused...)},
+		refusedAt: append(slices.Clip(s.refusedAt), more.refusedAt...),
+		users:     s.users + more.users,
+	}
+}
+
+// outcome is s as Issue answers it, the refusals in list order.
+func (s IssueStep) outcome() Issued {
+	idx := make([]int, len(s.refusedAt))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return s.refusedAt[a] - s.refusedAt[b] })
+	out := Issued{Issued: s.issued.Issued}
+	for _, i := range idx {
+		out.Refused = append(out.Refused, s.issued.Refused[i])
+	}
+	return out
 }
 
 // IssueChunk is how many users a batch of Issue decides on and writes at a
@@ -86,10 +153,27 @@ func Issue(ctx context.Context, p IssueParams, busy func() bool,
 		size = DefaultIssueBatch
 	}
 	idem, idempotent := IdempotencyFrom(ctx)
-	var out Issued
+	var nonce uint64
+	if idempotent {
+		nonce = IssueNonce(&idem)
+	} else {
+		nonce = IssueNonce(nil)
+	}
+	var (
+		out   IssueStep
+		order []int // decided in the first batch, from the template
+	)
 	for next := 0; ; {
 		step, err := batch(func(t Tx) (IssueStep, error) {
-			b := issueBatch{templateID: p.TemplateID, users: p.UserIDs[next:min(next+size, len(p.UserIDs))], from: next, now: p.Now}
+			if order == nil {
+				tp, err := t.ClaimTemplate(p.TemplateID)
+				if err != nil {
+					return IssueStep{}, err
+				}
+				order = issueOrder(p.UserIDs, tp.Total)
+			}
+			b := issueBatch{templateID: p.TemplateID, list: p.UserIDs, at: order[next:min(next+size, len(order))],
+				from: next, now: p.Now, nonce: nonce}
 			if idempotent {
 				r, inFlight, err := recorded(t, idem)
 				if err != nil {
@@ -106,37 +190,33 @@ func Issue(ctx context.Context, p IssueParams, busy func() bool,
 				b.idem, b.now, b.resumed = &idem, r.Created, inFlight
 			}
 			step, err := issueIn(t, b, busy)
-			if err != nil || !idempotent || next+step.users < len(p.UserIDs) {
+			if err != nil || !idempotent || next+step.users < len(order) {
 				return step, err
 			}
-			return step, t.FinishRequest(idem.Key, idem.Response(out.plus(step.issued)))
+			return step, t.FinishRequest(idem.Key, idem.Response(out.plus(step).outcome()))
 		})
 		if err != nil {
 			return Issued{}, err
 		}
-		out.Issued += step.issued.Issued
-		out.Refused = append(out.Refused, step.issued.Refused...)
-		if next += step.users; next >= len(p.UserIDs) {
-			return out, nil
+		out = out.plus(step)
+		if next += step.users; next >= len(order) {
+			return out.outcome(), nil
 		}
 	}
 }
 
-// plus is the outcome of o followed by that of more, sharing nothing
-// with o.
-func (o Issued) plus(more Issued) Issued {
-	return Issued{Issued: o.Issued + more.Issued, Refused: append(o.Refused[:len(o.Refused):len(o.Refused)], more.Refused...)}
-}
-
-// issueBatch is one transaction's share of an issuance: users, the first
-// of whom is at position from in the request's list.
+// issueBatch is one transaction's share of an issuance: the users of list
+// at the positions at, whose ranks in the order of issue start at from.
 type issueBatch struct {
 	templateID string
-	users      []string
+	list       []string
+	at         []int
 	from       int
 	now        time.Time
-	// idem, if set, derives the coupons' IDs; resumed says an earlier
-	// transaction under it may have committed some of them.
+	nonce      uint64
+	// idem, if set, is the key the issuance is resumable under; resumed
+	// says an earlier transaction under it may have committed some of the
+	// batch's coupons.
 	idem    *Idempotency
 	resumed bool
 }
@@ -164,14 +244,11 @@ func issueIn(t Tx, b issueBatch, busy func() bool) (IssueStep, error) {
 	}
 	held := map[string]int64{} // coupons of the template a user holds, this batch's included
 	var added int64
-	for out.users < len(b.users) && (out.users == 0 || busy == nil || !busy()) {
-		chunk := b.users[out.users:min(out.users+IssueChunk, len(b.users))]
-		ids := make([]string, len(chunk))
-		for i := range chunk {
-			ids[i] = NewID("cpn", b.now)
-			if b.idem != nil {
-				ids[i] = IssueID(*b.idem, b.now, b.from+out.users+i)
-			}
+	for out.users < len(b.at) && (out.users == 0 || busy == nil || !busy()) {
+		at := b.at[out.users:min(out.users+IssueChunk, len(b.at))]
+		chunk, ids := make([]string, len(at)), make([]string, len(at))
+		for i, pos := range at {
+			chunk[i], ids[i] = b.list[pos], IssueID(b.now, b.nonce, b.from+out.users+i)
 		}
 		existing := map[string]bool{}
 		if b.resumed {
@@ -191,8 +268,10 @@ func issueIn(t Tx, b issueBatch, busy func() bool) (IssueStep, error) {
 				out.issued.Issued++
 			case tp.PerUserLimit > 0 && held[u] >= tp.PerUserLimit:
 				out.issued.Refused = append(out.issued.Refused, Refusal{UserID: u, Reason: coupon.ErrLimitReached})
+				out.refusedAt = append(out.refusedAt, at[i])
 			case tp.Total > 0 && left == 0:
 				out.issued.Refused = append(out.issued.Refused, Refusal{UserID: u, Reason: coupon.ErrSoldOut})
+				out.refusedAt = append(out.refusedAt, at[i])
 			default:
 				left--
 				if tp.PerUserLimit > 0 {

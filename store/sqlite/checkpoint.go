@@ -12,8 +12,17 @@ import (
 const checkpointEvery = 200 * time.Millisecond
 
 // walBackstopPages is the WAL size at which the writer checkpoints by
-// itself, should the checkpointer fall behind (SQLite's default is 1000).
-const walBackstopPages = 16384
+// itself, should the checkpointer fail for good (SQLite's default is
+// 1000). It is far out of the way on purpose: while writes go on without
+// a pause (a storm, a bulk issuance) and readers keep taking snapshots,
+// SQLite cannot rewind the WAL, so it stays above any threshold, and from
+// there on every commit ran a checkpoint of its own (commits of 40-180ms
+// under load, users queued behind them). The checkpointer keeps the
+// frames backfilled; the WAL rewinds at the first pause in writes.
+const walBackstopPages = 1 << 18 // 1 GiB
+
+// walKeepBytes is how large the WAL file is left when it rewinds.
+const walKeepBytes = 64 << 20
 
 // checkpointer copies committed WAL frames into the database from a
 // connection of its own, with PRAGMA wal_checkpoint(PASSIVE), which never

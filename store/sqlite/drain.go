@@ -75,7 +75,8 @@ func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *
 	}
 	rows.Close()
 	rowids = append(rowids, ']')
-	if _, err := t.exec("InsertExpiredEvents", store.IDTime(now), ms(now), string(rowids)); err != nil {
+	first := d.Due[len(d.Due)-got]
+	if _, err := t.exec("InsertExpiredEvents", store.IDTime(now), ms(now), string(rowids), ms(first), apiTime(first)); err != nil {
 		return got, err
 	}
 	t.sqlEvents(store.EventCouponExpired, now, ids)

@@ -77,7 +77,8 @@ func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
 	if _, err := t.exec("InsertIssued", string(b), c.TemplateID, ms(c.ClaimedAt), ms(c.ExpiresAt)); err != nil {
 		return err
 	}
-	if _, err := t.exec("InsertIssuedEvents", string(b), c.TemplateID, ms(c.ClaimedAt), ms(c.ExpiresAt), store.IDTime(c.ClaimedAt)); err != nil {
+	if _, err := t.exec("InsertIssuedEvents", string(b), c.TemplateID, ms(c.ClaimedAt), ms(c.ExpiresAt), store.IDTime(c.ClaimedAt),
+		apiTime(c.ExpiresAt)); err != nil {
 		return err
 	}
 	t.sqlEvents(store.EventCouponClaimed, c.ClaimedAt, ids)

@@ -63,7 +63,8 @@ const writerCacheKiB = 32 << 10
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
-	w, err := sql.Open("sqlite", dsn+fmt.Sprintf("&_pragma=cache_size(-%d)&_pragma=wal_autocheckpoint(%d)", writerCacheKiB, walBackstopPages))
+	w, err := sql.Open("sqlite", dsn+fmt.Sprintf("&_pragma=cache_size(-%d)&_pragma=wal_autocheckpoint(%d)&_pragma=journal_size_limit(%d)",
+		writerCacheKiB, walBackstopPages, walKeepBytes))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
@@ -161,6 +162,9 @@ func at(v int64) time.Time { return time.UnixMilli(v).UTC() }
 func nullMS(t time.Time) sql.NullInt64 {
 	return sql.NullInt64{Int64: t.UnixMilli(), Valid: !t.IsZero()}
 }
+
+// apiTime formats t as events carry it.
+func apiTime(t time.Time) string { return t.UTC().Format(store.TimeFormat) }
 
 func atNull(v sql.NullInt64) time.Time {
 	if !v.Valid {

@@ -150,7 +150,7 @@ func TestQueryPlans(t *testing.T) {
 		{"NextRelease", nil, []string{"coupons_lock_due"}},
 		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due", "reminders_due"}},
 		{"ExistingCoupons", []any{`["cpn_1"]`}, []string{"sqlite_autoindex_coupons_1"}},
-		{"InsertExpiredEvents", []any{"0123456789", now, `[1,2]`}, nil},
+		{"InsertExpiredEvents", []any{"0123456789", now, `[1,2]`, now, "2026-11-11T00:00:00.000Z"}, nil},
 		{"HeldCounts", []any{`["u1","u2"]`, "tpl_x"}, []string{"coupons_user"}},
 		{"RemindersDue", []any{now, 1000}, []string{"reminders_due"}},
 		{"NextReminder", nil, []string{"reminders_due"}},
@@ -212,19 +212,39 @@ func TestSQLEventsAsCouponEvent(t *testing.T) {
 		t.Fatalf("coupons of %q: got %d (%v), want 1", user, len(cs), err)
 	}
 	c := cs[0]
+	// A second coupon due earlier, expired by the same drain, takes the
+	// drain's other way of formatting expires_at.
+	early := c
+	early.ExpiresAt = c.ExpiresAt.Add(-time.Minute)
+	earlyTp := template(t, s, func(tp *coupon.Template) { tp.Duration = time.Hour + 123*time.Millisecond - time.Minute })
+	if early, err = s.Claim(ctx, store.ClaimParams{TemplateID: earlyTp.ID, UserID: user, Now: claimed}); err != nil {
+		t.Fatalf("Claim: %v", err)
+	}
 	expired := c.ExpiresAt.Add(789 * time.Millisecond)
 	if _, err := s.ExpireDue(ctx, store.DueParams{Now: expired, Limit: 10}); err != nil {
 		t.Fatalf("ExpireDue: %v", err)
 	}
 	evs, err := s.Events(ctx, store.EventsParams{Limit: 10})
-	if err != nil || len(evs) != 2 {
-		t.Fatalf("events: got %d (%v), want 2", len(evs), err)
+	if err != nil || len(evs) != 4 {
+		t.Fatalf("events: got %d (%v), want 4", len(evs), err)
+	}
+	bySubject := map[string]store.Event{}
+	for _, e := range evs[2:] {
+		bySubject[e.Subject] = e
 	}
 	for i, want := range []store.Event{
 		store.CouponEvent(c, store.EventCouponClaimed, 0, store.ReasonClaim, "", claimed),
 		store.CouponEvent(c, store.EventCouponExpired, coupon.Unused, store.ReasonExpiry, "", expired),
+		store.CouponEvent(early, store.EventCouponExpired, coupon.Unused, store.ReasonExpiry, "", expired),
 	} {
-		e := evs[i]
+		e := evs[0]
+		if i > 0 {
+			e = bySubject[want.Subject]
+		}
+		c := c
+		if want.Subject == early.ID {
+			c = early
+		}
 		if e.Type != want.Type || e.Subject != c.ID || !e.Time.Equal(want.Time) {
 			t.Fatalf("event %d: got %s of %s at %s, want %s of %s at %s", i, e.Type, e.Subject, e.Time, want.Type, c.ID, want.Time)
 		}

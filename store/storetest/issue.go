@@ -17,6 +17,7 @@ var issueTests = []test{
 	{"Batches", testIssueBatches},
 	{"PerUserLimit", testIssuePerUserLimit},
 	{"Total", testIssueTotal},
+	{"RefusalsInListOrder", testIssueRefusalOrder},
 	{"WholeCallRefusals", testIssueWholeCall},
 	{"Replay", testIssueReplay},
 	{"Conflict", testIssueConflict},
@@ -128,6 +129,18 @@ func testIssuePerUserLimit(t *testing.T, open opener) {
 	}
 	_, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u5", Now: t0})
 	f.wantErr("claim after the total", err, coupon.ErrSoldOut)
+}
+
+// testIssueRefusalOrder: however a backend orders its work, the refusals
+// come back in list order and a user's later entries are the refused ones.
+func testIssueRefusalOrder(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(func(tp *coupon.Template) { tp.PerUserLimit = 1 })
+	list := []string{"d", "c", "a", "c", "b", "a", "d"}
+	got := f.issue(store.IssueParams{TemplateID: tp.ID, UserIDs: list, Now: t0, BatchSize: 2})
+	f.wantIssued("issue", got, 4, []store.Refusal{
+		refusal("c", coupon.ErrLimitReached), refusal("a", coupon.ErrLimitReached), refusal("d", coupon.ErrLimitReached),
+	})
 }
 
 // testIssueTotal: users past the total are refused sold-out, in order,
@@ -256,8 +269,10 @@ func RunIssueResume(t *testing.T, newStore func(t *testing.T, h store.Hooks) sto
 
 	_, err := s.Issue(store.WithIdempotency(ctx, f.issueIdem("bulk", "fp", t0, r)), p)
 	f.wantErr("first attempt", err, context.Canceled)
-	if n1, n2 := len(f.userCoupons("u1", 0, t0)), len(f.userCoupons("u2", 0, t0)); n1 != 1 || n2 != 0 {
-		t.Fatalf("after the first batch: u1 holds %d, u2 %d; want 1 and 0", n1, n2)
+	// The first batch took the first two users in whichever order the
+	// backend issues (list or user order): some coupons exist, not all.
+	if n := len(f.events()); n == 0 || n >= 5 {
+		t.Fatalf("after the first batch: %d coupons issued, want some but not all 5", n)
 	}
 
 	_, err = s.Claim(store.WithIdempotency(f.ctx, store.Idempotency{Key: "bulk", Fingerprint: "claim", Now: t0, Render: r.render}),

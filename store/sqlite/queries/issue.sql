@@ -20,11 +20,10 @@ SELECT substr(value, 1, 30), ?2, substr(value, 31), 'unused', ?3, ?4, ?3, 1 FROM
 
 -- name: InsertIssuedEvents
 -- The coupon.claimed events of InsertIssued's coupons, same parameters,
--- ?5 the ID time part of ?3. An event's ID is that time part followed by
--- the coupon ID's random part: a coupon is claimed once. The data is what
--- store.CouponEvent writes, key for key.
+-- ?5 the ID time part of ?3 and ?6 the expires_at ?4 formatted. An event's
+-- ID is that time part followed by the coupon ID's last 80 bits: a coupon
+-- is claimed once. The data is what store.CouponEvent writes, key for key.
 INSERT INTO events (id, type, subject, time, data)
 SELECT 'evt_' || ?5 || substr(value, 15, 16), 'coupon.claimed', substr(value, 1, 30), ?3,
-       json_object('reason', 'claim', 'user_id', substr(value, 31), 'template_id', ?2,
-                   'expires_at', strftime('%Y-%m-%dT%H:%M:%fZ', ?4 / 1000.0, 'unixepoch'))
+       json_object('reason', 'claim', 'user_id', substr(value, 31), 'template_id', ?2, 'expires_at', ?6)
 FROM json_each(?1);
