@@ -229,6 +229,19 @@ func (s *server) seed(t *testing.T, n int, endsAt time.Time) (string, []couponJS
 	s.call(t, "POST", "/v1/templates", map[string]any{
 		"name": "storm", "value": 100, "validity": map[string]any{"ends_at": endsAt.Format(time.RFC3339Nano)},
 	}, &tpl, http.StatusCreated)
+	s.issue(t, tpl.ID, n)
+	exp := endsAt.UTC().Truncate(time.Millisecond)
+	cs := make([]couponJSON, 0, n)
+	for id := range s.eventsOf(t, "coupon.claimed") {
+		cs = append(cs, couponJSON{ID: id, Status: "unused", ExpiresAt: exp})
+	}
+	return tpl.ID, cs
+}
+
+// issue issues a coupon of template tpl to each of the users u0…u(n-1)
+// by bulk issuance.
+func (s *server) issue(t *testing.T, tpl string, n int) {
+	t.Helper()
 	users := make([]string, n)
 	for i := range users {
 		users[i] = fmt.Sprintf("u%d", i)
@@ -236,16 +249,10 @@ func (s *server) seed(t *testing.T, n int, endsAt time.Time) (string, []couponJS
 	var res struct {
 		Issued int `json:"issued"`
 	}
-	s.call(t, "POST", "/v1/templates/"+tpl.ID+"/issue", map[string]any{"user_ids": users}, &res, http.StatusOK)
+	s.call(t, "POST", "/v1/templates/"+tpl+"/issue", map[string]any{"user_ids": users}, &res, http.StatusOK)
 	if res.Issued != n {
 		t.Fatalf("bulk issuance: issued %d, want %d", res.Issued, n)
 	}
-	exp := endsAt.UTC().Truncate(time.Millisecond)
-	cs := make([]couponJSON, 0, n)
-	for id := range s.eventsOf(t, "coupon.claimed") {
-		cs = append(cs, couponJSON{ID: id, Status: "unused", ExpiresAt: exp})
-	}
-	return tpl.ID, cs
 }
 
 // waitUntil polls cond until it holds, failing the test after a minute.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -114,25 +113,22 @@ func TestRemindersAsANewUser(t *testing.T) {
 func TestKill9RemindersSendOnce(t *testing.T) {
 	db := sqliteBackend.store(t)
 	s := start(t, db, "--batch-size", "5")
-	const n = 1500
-	endsAt := time.Now().Add(20 * time.Second)
+	const n = 10000
+	endsAt := time.Now().Add(sqliteBackend.lead + 10*time.Second)
 	var tpl struct{ ID string }
 	s.call(t, "POST", "/v1/templates", map[string]any{
-		"name": "storm", "value": 100, "validity": map[string]any{"ends_at": endsAt.Format(time.RFC3339Nano)}, "reminders": []string{"12s"},
+		"name": "storm", "value": 100, "validity": map[string]any{"ends_at": endsAt.Format(time.RFC3339Nano)}, "reminders": []string{"10s"},
 	}, &tpl, http.StatusCreated)
-	var wg sync.WaitGroup
-	for w := range 4 {
-		wg.Go(func() {
-			for i := w; i < n; i += 4 {
-				s.call(t, "POST", fmt.Sprintf("/v1/users/u%d/coupons", i), map[string]string{"template_id": tpl.ID}, nil, http.StatusCreated)
-			}
-		})
-	}
-	wg.Wait()
-	if time.Until(endsAt.Add(-12*time.Second)) <= 0 {
+	s.issue(t, tpl.ID, n)
+	if time.Until(endsAt.Add(-10*time.Second)) <= 0 {
 		t.Fatalf("seeding outlasted the crossing: nothing was tested")
 	}
-	waitReminders(t, s, 1)
+	cursor := s.cursor(t)
+	waitUntil(t, "the first reminder", func() bool {
+		var page struct{ Events []eventJSON }
+		s.call(t, "GET", "/v1/events?limit=1&after="+cursor, nil, &page, http.StatusOK)
+		return len(page.Events) > 0
+	})
 	s.killMidway(t, sqliteBackend, db, store.EventReminderDue, n)
 	s2 := start(t, db)
 	got := waitReminders(t, s2, n)
