@@ -125,6 +125,9 @@ type TransitionParams struct {
 type DueParams struct {
 	Now   time.Time
 	Limit int
+	// Lease, if set, limits the drain to its shard and fences it: see
+	// Leases. Backends without leases ignore it.
+	Lease *Lease
 }
 
 // Drained is what one drain batch did.

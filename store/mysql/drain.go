@@ -16,7 +16,8 @@ import (
 func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained, error) {
 	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
-		rows, err := t.query("ClaimExpiries", p.Now, p.Limit)
+		lo, hi := store.ShardRange(p.Lease)
+		rows, err := t.query("ClaimExpiries", p.Now, lo, hi, p.Limit)
 		if err != nil {
 			return d, err
 		}
@@ -55,7 +56,7 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 		if d.Due, err = store.ExpiredIn(t, expired, p.Now); err != nil {
 			return d, err
 		}
-		d.Next, err = t.next("NextExpiry")
+		d.Next, err = t.next(p.Lease, "NextExpiry")
 		return d, err
 	})
 }
@@ -65,7 +66,8 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drained, error) {
 	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
-		rows, err := t.query("ClaimLocks", p.Now, p.Limit)
+		lo, hi := store.ShardRange(p.Lease)
+		rows, err := t.query("ClaimLocks", p.Now, lo, hi, p.Limit)
 		if err != nil {
 			return d, err
 		}
@@ -85,19 +87,21 @@ func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drai
 		if d.Due, err = store.ReleaseIn(t, locked, p.Now); err != nil {
 			return d, err
 		}
-		d.Next, err = t.next("NextRelease")
+		d.Next, err = t.next(p.Lease, "NextRelease")
 		return d, err
 	})
 }
 
-// next reads the earliest pending due time with the named query.
-func (t *tx) next(name string) (time.Time, error) {
+// next ends a drain: it reads the earliest pending due time of the
+// lease's shards with the named query, then fences the drain with l.
+func (t *tx) next(l *store.Lease, name string) (time.Time, error) {
 	var v time.Time
-	err := t.queryRow(name).Scan(&v)
-	if err == sql.ErrNoRows {
-		return time.Time{}, nil
+	lo, hi := store.ShardRange(l)
+	err := t.queryRow(name, lo, hi).Scan(&v)
+	if err != nil && err != sql.ErrNoRows {
+		return v, err
 	}
-	return v, err
+	return v, t.fence(l)
 }
 
 // Stats reads the due backlog and the outbox size.

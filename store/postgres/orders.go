@@ -52,14 +52,15 @@ func (s *Store) CloseOrder(ctx context.Context, p store.CloseOrderParams) (order
 // DueOrders lists unpaid orders past their deadline.
 func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
 	var d store.DueOrders
-	rows, err := s.read(ctx, "OrdersDue", p.Now, p.Limit)
+	lo, hi := store.ShardRange(p.Lease)
+	rows, err := s.read(ctx, "OrdersDue", p.Now, p.Limit, lo, hi)
 	if err != nil {
 		return d, err
 	}
 	if d.Orders, err = scanOrders(rows); err != nil {
 		return d, err
 	}
-	err = s.readRow(ctx, "DeadlineAfter", p.Now).Scan(&d.Next)
+	err = s.readRow(ctx, "DeadlineAfter", p.Now, lo, hi).Scan(&d.Next)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return d, nil
 	}
@@ -71,7 +72,8 @@ func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrde
 func (s *Store) CloseDueOrders(ctx context.Context, p store.DueParams) (store.Drained, error) {
 	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
-		rows, err := t.query("ClaimOrdersDue", p.Now, p.Limit)
+		lo, hi := store.ShardRange(p.Lease)
+		rows, err := t.query("ClaimOrdersDue", p.Now, p.Limit, lo, hi)
 		if err != nil {
 			return d, err
 		}
@@ -82,7 +84,7 @@ func (s *Store) CloseDueOrders(ctx context.Context, p store.DueParams) (store.Dr
 		if d.Due, err = store.CloseDueIn(t, due, p.Now); err != nil {
 			return d, err
 		}
-		d.Next, err = t.next("NextDeadline")
+		d.Next, err = t.next(p.Lease, "NextDeadline")
 		return d, err
 	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
 )
@@ -40,11 +41,12 @@ func TestQueryPlans(t *testing.T) {
 		// sorts: the plan may sort (a user's few coupons).
 		sorts bool
 	}{
-		{"ExpireDue", []any{now, 1000}, []string{"coupons_due"}, false},
-		{"NextExpiry", nil, []string{"coupons_due"}, false},
+		{"ExpireDue", []any{now, 1000, 0, store.Shards - 1}, []string{"coupons_due"}, false},
+		{"ExpireDue", []any{now, 1000, 3, 3}, []string{"coupons_due"}, false},
+		{"NextExpiry", []any{3, 3}, []string{"coupons_due"}, false},
 		{"CountDueUnused", []any{now, "tpl_a"}, []string{"coupons_due"}, false},
-		{"LocksDue", []any{now, 1000}, []string{"coupons_lock_due"}, false},
-		{"NextRelease", nil, []string{"coupons_lock_due"}, false},
+		{"LocksDue", []any{now, 1000, 3, 3}, []string{"coupons_lock_due"}, false},
+		{"NextRelease", []any{0, store.Shards - 1}, []string{"coupons_lock_due"}, false},
 		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due"}, false},
 		{"UserCoupons", []any{"u7919"}, []string{"coupons_user"}, true},
 		{"EventsAfter", []any{int64(0), 100}, []string{"events_pkey"}, false},

@@ -54,6 +54,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Orders", orderTests},
 		{"Users", needReminders(userTests)},
 		{"Reminders", needReminders(remindTests)},
+		{"Leases", needLeases(leaseTests)},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -22,13 +22,22 @@ var userTests = []test{
 // needReminders wraps tests of reminders so that each skips on a backend
 // that plans none (no store.Reminders) before it does anything.
 func needReminders(tests []test) []test {
+	return need(tests, "plans no reminders (store.Reminders)", func(s store.Store) bool {
+		_, ok := s.(store.Reminders)
+		return ok
+	})
+}
+
+// need wraps tests so that each skips, saying why, on a store that has
+// not the capability has checks.
+func need(tests []test, why string, has func(store.Store) bool) []test {
 	out := make([]test, len(tests))
 	for i, tc := range tests {
 		out[i] = test{tc.name, func(t *testing.T, open opener) {
 			tc.run(t, func(t *testing.T) store.Store {
 				s := open(t)
-				if _, ok := s.(store.Reminders); !ok {
-					t.Skipf("%T plans no reminders (store.Reminders) yet", s)
+				if !has(s) {
+					t.Skipf("%T %s yet", s, why)
 				}
 				return s
 			})

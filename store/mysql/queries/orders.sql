@@ -46,11 +46,11 @@ UPDATE orders SET status = ?, close_reason = ?, payment_id = ?, updated_at = ?, 
 WHERE id = ? AND status = 'unpaid' AND version = ?;
 
 -- name: OrdersDue
--- now, limit.
+-- now, the shards (from, to), limit.
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
 FROM orders FORCE INDEX (orders_due)
-WHERE status = 'unpaid' AND deadline <= ?
+WHERE status = 'unpaid' AND deadline <= ? AND shard BETWEEN ? AND ?
 ORDER BY deadline LIMIT ?;
 
 -- name: ClaimOrdersDue
@@ -59,17 +59,19 @@ ORDER BY deadline LIMIT ?;
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
 FROM orders FORCE INDEX (orders_due)
-WHERE status = 'unpaid' AND deadline <= ?
+WHERE status = 'unpaid' AND deadline <= ? AND shard BETWEEN ? AND ?
 ORDER BY deadline LIMIT ?
 FOR UPDATE SKIP LOCKED;
 
 -- name: NextDeadline
+-- the shards (from, to).
 SELECT deadline FROM orders FORCE INDEX (orders_due)
-WHERE status = 'unpaid' ORDER BY deadline LIMIT 1;
+WHERE status = 'unpaid' AND shard BETWEEN ? AND ? ORDER BY deadline LIMIT 1;
 
 -- name: DeadlineAfter
+-- now, the shards (from, to).
 SELECT deadline FROM orders FORCE INDEX (orders_due)
-WHERE status = 'unpaid' AND deadline > ? ORDER BY deadline LIMIT 1;
+WHERE status = 'unpaid' AND deadline > ? AND shard BETWEEN ? AND ? ORDER BY deadline LIMIT 1;
 
 -- name: OpenOrders
 SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid';

@@ -1,5 +1,5 @@
 -- name: ExpireDue
--- $1 now, $2 limit. Claims the oldest due unused coupons over the partial
+-- $1 now, $2 limit, $3..$4 the shards. Claims the oldest due unused coupons over the partial
 -- index, skipping rows another drain or a user's transition holds. The
 -- claim is LIMIT then FOR UPDATE SKIP LOCKED, and it is matched with
 -- = ANY(ARRAY(...)): with IN (SELECT ... LIMIT) PostgreSQL may plan a scan
@@ -7,26 +7,28 @@
 UPDATE coupons SET status = 'expired', updated_at = $1, version = version + 1
 WHERE id = ANY(ARRAY(
         SELECT id FROM coupons
-        WHERE status = 'unused' AND expires_at <= $1
+        WHERE status = 'unused' AND expires_at <= $1 AND shard BETWEEN $3 AND $4
         ORDER BY expires_at LIMIT $2
         FOR UPDATE SKIP LOCKED))
   AND status = 'unused' AND expires_at <= $1
 RETURNING id, template_id, user_id, expires_at;
 
 -- name: NextExpiry
-SELECT expires_at FROM coupons WHERE status = 'unused' ORDER BY expires_at LIMIT 1;
+-- $1..$2 the shards.
+SELECT expires_at FROM coupons WHERE status = 'unused' AND shard BETWEEN $1 AND $2 ORDER BY expires_at LIMIT 1;
 
 -- name: LocksDue
--- $1 now, $2 limit. Held until the batch commits; rows a user's
+-- $1 now, $2 limit, $3..$4 the shards. Held until the batch commits; rows a user's
 -- transition holds are left for the next batch.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons
-WHERE status = 'locked' AND locked_until <= $1
+WHERE status = 'locked' AND locked_until <= $1 AND shard BETWEEN $3 AND $4
 ORDER BY locked_until LIMIT $2
 FOR NO KEY UPDATE SKIP LOCKED;
 
 -- name: NextRelease
-SELECT locked_until FROM coupons WHERE status = 'locked' ORDER BY locked_until LIMIT 1;
+-- $1..$2 the shards.
+SELECT locked_until FROM coupons WHERE status = 'locked' AND shard BETWEEN $1 AND $2 ORDER BY locked_until LIMIT 1;
 
 -- name: DueBacklog
 SELECT (SELECT count(*) FROM coupons WHERE status = 'unused' AND expires_at <= $1)

@@ -44,10 +44,10 @@ UPDATE orders SET status = $1, close_reason = $2, payment_id = $3, updated_at = 
 WHERE id = $5 AND status = 'unpaid' AND version = $6;
 
 -- name: OrdersDue
--- $1 now, $2 limit.
+-- $1 now, $2 limit, $3..$4 the shards.
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
-FROM orders WHERE status = 'unpaid' AND deadline <= $1
+FROM orders WHERE status = 'unpaid' AND deadline <= $1 AND shard BETWEEN $3 AND $4
 ORDER BY deadline LIMIT $2;
 
 -- name: ClaimOrdersDue
@@ -55,15 +55,17 @@ ORDER BY deadline LIMIT $2;
 -- a payment or another drain holds are left for the next batch.
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
-FROM orders WHERE status = 'unpaid' AND deadline <= $1
+FROM orders WHERE status = 'unpaid' AND deadline <= $1 AND shard BETWEEN $3 AND $4
 ORDER BY deadline LIMIT $2
 FOR NO KEY UPDATE SKIP LOCKED;
 
 -- name: NextDeadline
-SELECT deadline FROM orders WHERE status = 'unpaid' ORDER BY deadline LIMIT 1;
+-- $1..$2 the shards.
+SELECT deadline FROM orders WHERE status = 'unpaid' AND shard BETWEEN $1 AND $2 ORDER BY deadline LIMIT 1;
 
 -- name: DeadlineAfter
-SELECT deadline FROM orders WHERE status = 'unpaid' AND deadline > $1 ORDER BY deadline LIMIT 1;
+-- $1 now, $2..$3 the shards.
+SELECT deadline FROM orders WHERE status = 'unpaid' AND deadline > $1 AND shard BETWEEN $2 AND $3 ORDER BY deadline LIMIT 1;
 
 -- name: OpenOrders
 SELECT count(*) FROM orders WHERE status = 'unpaid';

@@ -1,0 +1,118 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+)
+
+// Shards is how many shards the due work of a distributed store is split
+// into. A coupon's or an order's shard is a hash of its ID, stored with
+// the row, so one hot second spreads over every shard.
+const Shards = 16
+
+// ErrLeaseLost: a drain ran with a lease its holder no longer holds (it
+// expired, or another instance took it with a newer token). The drain
+// wrote nothing.
+var ErrLeaseLost = errors.New("shard lease lost")
+
+// Lease is one instance's claim on one shard of the due work. Token is its
+// fencing token: it grows each time the shard changes hands, and a write
+// made under an older token is refused.
+type Lease struct {
+	Shard  int
+	Holder string
+	Token  int64
+}
+
+// ShardRange returns the shards a drain with lease l covers: l's shard, or
+// every shard when l is nil.
+func ShardRange(l *Lease) (lo, hi int) {
+	if l == nil {
+		return 0, Shards - 1
+	}
+	return l.Shard, l.Shard
+}
+
+// Leases is what many instances on one database need of a store beyond
+// Store: shard leases handed out on the database's clock, and that clock.
+// A drain given a DueParams.Lease touches only its shard's rows and
+// commits only if, at its commit, the lease is still held with its token
+// and has not expired: a paused instance that wakes with a stale lease
+// writes nothing. store/postgres and store/mysql implement it.
+type Leases interface {
+	Store
+	// Lease renews p.Holder's leases, takes free or expired shards up to
+	// a fair share of the live instances, gives up those above it, and
+	// returns what p.Holder holds, each valid until p.TTL after now on the
+	// database's clock.
+	Lease(ctx context.Context, p LeaseParams) ([]Lease, error)
+	// Clock reads the database's clock.
+	Clock(ctx context.Context) (time.Time, error)
+}
+
+// LeaseParams are the inputs of Lease.
+type LeaseParams struct {
+	Holder string
+	TTL    time.Duration
+}
+
+// LeaseTx is one lease transaction of a backend, as LeaseIn sees it.
+type LeaseTx interface {
+	// SeenInstance records that holder is alive now.
+	SeenInstance(holder string) error
+	// ForgetInstances forgets instances unseen for longer than d.
+	ForgetInstances(d time.Duration) error
+	// LiveInstances counts the instances seen within ttl.
+	LiveInstances(ttl time.Duration) (int, error)
+	// RenewLeases extends holder's unexpired leases to ttl from now.
+	RenewLeases(holder string, ttl time.Duration) ([]Lease, error)
+	// DropLeases frees holder's leases of shards.
+	DropLeases(holder string, shards []int) error
+	// TakeLeases takes up to n free or expired shards for holder, each
+	// under a new token, for ttl.
+	TakeLeases(holder string, ttl time.Duration, n int) ([]Lease, error)
+}
+
+// LeaseIn is Leases.Lease in t: the holder renews what it holds, then
+// gives up what passes its fair share, or takes free shards up to it.
+// An instance unseen for ten TTLs is forgotten.
+func LeaseIn(t LeaseTx, p LeaseParams) ([]Lease, error) {
+	if err := t.SeenInstance(p.Holder); err != nil {
+		return nil, err
+	}
+	if err := t.ForgetInstances(10 * p.TTL); err != nil {
+		return nil, err
+	}
+	live, err := t.LiveInstances(p.TTL)
+	if err != nil {
+		return nil, err
+	}
+	fair := (Shards + max(live, 1) - 1) / max(live, 1)
+	held, err := t.RenewLeases(p.Holder, p.TTL)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(held, func(a, b Lease) int { return a.Shard - b.Shard })
+	if len(held) > fair {
+		var drop []int
+		for _, l := range held[fair:] {
+			drop = append(drop, l.Shard)
+		}
+		if err := t.DropLeases(p.Holder, drop); err != nil {
+			return nil, err
+		}
+		held = held[:fair]
+	} else if len(held) < fair {
+		taken, err := t.TakeLeases(p.Holder, p.TTL, fair-len(held))
+		if err != nil {
+			return nil, err
+		}
+		held = append(held, taken...)
+	}
+	for i := range held {
+		held[i].Holder = p.Holder
+	}
+	return held, nil
+}

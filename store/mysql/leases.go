@@ -1,0 +1,124 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+var (
+	_ store.Leases  = (*Store)(nil)
+	_ store.LeaseTx = (*tx)(nil)
+)
+
+// Lease renews, gives up and takes shard leases for p.Holder in one
+// transaction; see store.LeaseIn.
+func (s *Store) Lease(ctx context.Context, p store.LeaseParams) ([]store.Lease, error) {
+	return inTx(ctx, s, func(t *tx) ([]store.Lease, error) { return store.LeaseIn(t, p) })
+}
+
+// Clock reads the database's clock.
+func (s *Store) Clock(ctx context.Context) (time.Time, error) {
+	var now time.Time
+	err := s.queryRow(ctx, "Clock").Scan(&now)
+	return now.UTC(), err
+}
+
+// SeenInstance records that holder is alive now.
+func (t *tx) SeenInstance(holder string) error {
+	_, err := t.exec("SeenInstance", holder)
+	return err
+}
+
+// ForgetInstances forgets instances unseen for longer than d.
+func (t *tx) ForgetInstances(d time.Duration) error {
+	_, err := t.exec("ForgetInstances", d.Microseconds())
+	return err
+}
+
+// LiveInstances counts the instances seen within ttl.
+func (t *tx) LiveInstances(ttl time.Duration) (int, error) {
+	var n int
+	err := t.queryRow("LiveInstances", ttl.Microseconds()).Scan(&n)
+	return n, err
+}
+
+// RenewLeases extends holder's unexpired leases to ttl from now.
+func (t *tx) RenewLeases(holder string, ttl time.Duration) ([]store.Lease, error) {
+	held, err := t.leases("HeldLeases", holder)
+	if err != nil || len(held) == 0 {
+		return nil, err
+	}
+	_, err = t.execList("ExtendLeases", len(held), append([]any{ttl.Microseconds(), holder}, shardsOf(held)...)...)
+	return held, err
+}
+
+// DropLeases frees holder's leases of shards.
+func (t *tx) DropLeases(holder string, shards []int) error {
+	args := []any{holder}
+	for _, s := range shards {
+		args = append(args, s)
+	}
+	_, err := t.execList("DropLeases", len(shards), args...)
+	return err
+}
+
+// TakeLeases takes up to n free or expired shards for holder, each under
+// the token after the one it had.
+func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]store.Lease, error) {
+	free, err := t.leases("FreeLeases", n)
+	if err != nil || len(free) == 0 {
+		return nil, err
+	}
+	if _, err := t.execList("TakeLeases", len(free), append([]any{holder, ttl.Microseconds()}, shardsOf(free)...)...); err != nil {
+		return nil, err
+	}
+	for i := range free {
+		free[i].Token++
+	}
+	return free, nil
+}
+
+// leases runs a lease query returning (shard, token) rows.
+func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
+	rows, err := t.query(name, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.Lease
+	for rows.Next() {
+		var l store.Lease
+		if err := rows.Scan(&l.Shard, &l.Token); err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// shardsOf lists the shards of ls as statement arguments.
+func shardsOf(ls []store.Lease) []any {
+	out := make([]any, len(ls))
+	for i, l := range ls {
+		out[i] = l.Shard
+	}
+	return out
+}
+
+// fence refuses the drain's commit unless l, if set, is still held with
+// its token and unexpired, and then keeps it from changing hands until
+// the commit.
+func (t *tx) fence(l *store.Lease) error {
+	if l == nil {
+		return nil
+	}
+	var held int
+	err := t.queryRow("CheckLease", l.Shard, l.Holder, l.Token).Scan(&held)
+	if err == sql.ErrNoRows {
+		return store.ErrLeaseLost
+	}
+	return err
+}

@@ -1,0 +1,91 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+var (
+	_ store.Leases  = (*Store)(nil)
+	_ store.LeaseTx = (*tx)(nil)
+)
+
+// Lease renews, gives up and takes shard leases for p.Holder in one
+// transaction; see store.LeaseIn.
+func (s *Store) Lease(ctx context.Context, p store.LeaseParams) ([]store.Lease, error) {
+	return inTx(ctx, s, func(t *tx) ([]store.Lease, error) { return store.LeaseIn(t, p) })
+}
+
+// Clock reads the database's clock.
+func (s *Store) Clock(ctx context.Context) (time.Time, error) {
+	var now time.Time
+	err := s.readRow(ctx, "Clock").Scan(&now)
+	return now, err
+}
+
+// SeenInstance records that holder is alive now.
+func (t *tx) SeenInstance(holder string) error {
+	_, err := t.exec("SeenInstance", holder)
+	return err
+}
+
+// ForgetInstances forgets instances unseen for longer than d.
+func (t *tx) ForgetInstances(d time.Duration) error {
+	_, err := t.exec("ForgetInstances", d.Milliseconds())
+	return err
+}
+
+// LiveInstances counts the instances seen within ttl.
+func (t *tx) LiveInstances(ttl time.Duration) (int, error) {
+	var n int
+	err := t.queryRow("LiveInstances", ttl.Milliseconds()).Scan(&n)
+	return n, err
+}
+
+// RenewLeases extends holder's unexpired leases to ttl from now.
+func (t *tx) RenewLeases(holder string, ttl time.Duration) ([]store.Lease, error) {
+	return t.leases("RenewLeases", holder, ttl.Milliseconds())
+}
+
+// DropLeases frees holder's leases of shards.
+func (t *tx) DropLeases(holder string, shards []int) error {
+	_, err := t.exec("DropLeases", holder, shards)
+	return err
+}
+
+// TakeLeases takes up to n free or expired shards for holder.
+func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]store.Lease, error) {
+	return t.leases("TakeLeases", holder, ttl.Milliseconds(), n)
+}
+
+// leases runs a lease query returning (shard, token) rows.
+func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
+	rows, err := t.query(name, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Lease, error) {
+		var l store.Lease
+		err := row.Scan(&l.Shard, &l.Token)
+		return l, err
+	})
+}
+
+// fence refuses the drain's commit unless l, if set, is still held with
+// its token and unexpired, and then keeps it from changing hands until
+// the commit.
+func (t *tx) fence(l *store.Lease) error {
+	if l == nil {
+		return nil
+	}
+	var held bool
+	err := t.queryRow("CheckLease", l.Shard, l.Holder, l.Token).Scan(&held)
+	if err == pgx.ErrNoRows {
+		return store.ErrLeaseLost
+	}
+	return err
+}

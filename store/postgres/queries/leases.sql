@@ -1,0 +1,45 @@
+-- Shard leases. Every time here is the database's clock.
+
+-- name: SeenInstance
+-- $1 holder.
+INSERT INTO instances (holder, seen_at) VALUES ($1, clock_timestamp())
+ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at;
+
+-- name: ForgetInstances
+-- $1 how long, in ms, an instance unseen is remembered.
+DELETE FROM instances WHERE seen_at < clock_timestamp() - $1 * interval '1 millisecond';
+
+-- name: LiveInstances
+-- $1 the lease TTL in ms.
+SELECT count(*) FROM instances WHERE seen_at > clock_timestamp() - $1 * interval '1 millisecond';
+
+-- name: RenewLeases
+-- $1 holder, $2 TTL in ms.
+UPDATE leases SET expires_at = clock_timestamp() + $2 * interval '1 millisecond'
+WHERE holder = $1 AND expires_at > clock_timestamp()
+RETURNING shard, token;
+
+-- name: DropLeases
+-- $1 holder, $2 the shards to give up: they are free at once.
+UPDATE leases SET holder = '', expires_at = '-infinity'
+WHERE holder = $1 AND shard = ANY($2::smallint[]);
+
+-- name: TakeLeases
+-- $1 holder, $2 TTL in ms, $3 how many. Free or expired shards, each under a new
+-- token; a shard another instance is taking at the same moment is skipped.
+UPDATE leases SET holder = $1, token = token + 1, expires_at = clock_timestamp() + $2 * interval '1 millisecond'
+WHERE shard = ANY(ARRAY(
+        SELECT shard FROM leases WHERE expires_at <= clock_timestamp()
+        ORDER BY shard LIMIT $3
+        FOR UPDATE SKIP LOCKED))
+RETURNING shard, token;
+
+-- name: CheckLease
+-- $1 shard, $2 holder, $3 token. Run last in a fenced drain: the share
+-- lock keeps the lease from changing hands until the drain commits.
+SELECT true FROM leases
+WHERE shard = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp()
+FOR SHARE;
+
+-- name: Clock
+SELECT clock_timestamp();

@@ -1,0 +1,213 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/store"
+)
+
+var leaseTests = []test{
+	{"FairShare", testLeaseFairShare},
+	{"DrainOneShard", testLeaseDrainOneShard},
+	{"StaleLeaseWritesNothing", testLeaseStale},
+	{"ExpiredLeaseWritesNothing", testLeaseExpired},
+}
+
+// leaseTTL is long enough for a test's steps, short enough to wait out.
+const leaseTTL = 1500 * time.Millisecond
+
+// needLeases wraps tests of shard leases so that each skips on a backend
+// without them (no store.Leases).
+func needLeases(tests []test) []test {
+	return need(tests, "has no shard leases (store.Leases)", func(s store.Store) bool {
+		_, ok := s.(store.Leases)
+		return ok
+	})
+}
+
+// lease calls Lease for holder and returns its leases by shard.
+func (f *fixture) lease(holder string) map[int]store.Lease {
+	f.t.Helper()
+	ls, err := f.s.(store.Leases).Lease(f.ctx, store.LeaseParams{Holder: holder, TTL: leaseTTL})
+	if err != nil {
+		f.t.Fatalf("Lease(%s): %v", holder, err)
+	}
+	out := map[int]store.Lease{}
+	for _, l := range ls {
+		if l.Holder != holder || l.Shard < 0 || l.Shard >= store.Shards {
+			f.t.Fatalf("Lease(%s): got %+v", holder, l)
+		}
+		if _, dup := out[l.Shard]; dup {
+			f.t.Fatalf("Lease(%s): shard %d twice", holder, l.Shard)
+		}
+		out[l.Shard] = l
+	}
+	return out
+}
+
+// dueCoupons claims n coupons, all due at t0.
+func (f *fixture) dueCoupons(n int) []coupon.Coupon {
+	tp := f.durationTemplate()
+	cs := make([]coupon.Coupon, n)
+	for i := range cs {
+		cs[i] = f.claimDue(tp, fmt.Sprintf("u%d", i), t0)
+	}
+	return cs
+}
+
+// testLeaseFairShare: one instance takes every shard; a second one gets
+// none until the first, renewing, gives up what passes its half; then
+// the two hold every shard between them, once.
+func testLeaseFairShare(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	a := f.lease("a")
+	if len(a) != store.Shards {
+		t.Fatalf("alone: holds %d shards, want %d", len(a), store.Shards)
+	}
+	if b := f.lease("b"); len(b) != 0 {
+		t.Fatalf("b while a holds all: got %d shards, want 0", len(b))
+	}
+	a = f.lease("a")
+	b := f.lease("b")
+	if len(a) != store.Shards/2 || len(b) != store.Shards/2 {
+		t.Fatalf("two instances: a holds %d, b %d, want %d each", len(a), len(b), store.Shards/2)
+	}
+	for s, l := range b {
+		if _, both := a[s]; both {
+			t.Fatalf("shard %d held by a and b", s)
+		}
+		if l.Token < 2 {
+			t.Fatalf("shard %d changed hands twice, token %d: want at least 2", s, l.Token)
+		}
+	}
+	renewed := f.lease("a")
+	if !maps(renewed, a) {
+		t.Fatalf("renewal: got %v, want %v unchanged", renewed, a)
+	}
+}
+
+// maps reports whether two lease sets are the same.
+func maps(a, b map[int]store.Lease) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for s, l := range a {
+		if b[s] != l {
+			return false
+		}
+	}
+	return true
+}
+
+// testLeaseDrainOneShard: a drain under a lease expires the due coupons
+// of its shard only; the drains of every shard together expire each
+// coupon once.
+func testLeaseDrainOneShard(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	cs := f.dueCoupons(40)
+	held := f.lease("a")
+	var seen []string
+	for s := range store.Shards {
+		l := held[s]
+		d, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: t0, Limit: 100, Lease: &l})
+		if err != nil {
+			t.Fatalf("ExpireDue(shard %d): %v", s, err)
+		}
+		before := len(seen)
+		for _, e := range f.eventsAfter(0)[len(cs)+before:] {
+			seen = append(seen, e.Subject)
+		}
+		if len(d.Due) != len(seen)-before {
+			t.Fatalf("shard %d: drained %d, wrote %d events", s, len(d.Due), len(seen)-before)
+		}
+		if !d.Next.IsZero() {
+			t.Fatalf("shard %d: next %s after its drain, want none left in the shard", s, fmtTime(d.Next))
+		}
+		if s == 0 && len(seen) == len(cs) {
+			t.Fatalf("shard 0 drained all %d coupons: the lease did not limit it", len(cs))
+		}
+	}
+	slices.Sort(seen)
+	if len(slices.Compact(seen)) != len(cs) {
+		t.Fatalf("expired %d distinct coupons over all shards, want %d", len(seen), len(cs))
+	}
+}
+
+// testLeaseStale: once a's leases expired and b took the shards, a drain
+// under a's old lease fails with ErrLeaseLost and writes nothing; b's
+// drains do the work.
+func testLeaseStale(t *testing.T, open opener) {
+	of := newOrderFixture(t, open)
+	f := of.fixture
+	cs := f.dueCoupons(20)
+	o := of.create() // due at t0+30m, so due to the stale drains at farFuture
+	stale := f.lease("a")
+	time.Sleep(leaseTTL + 100*time.Millisecond)
+	fresh := f.lease("b")
+	if len(fresh) != store.Shards {
+		t.Fatalf("b after a's leases expired: holds %d shards, want %d", len(fresh), store.Shards)
+	}
+	cursor := f.cursor()
+	for s, l := range stale {
+		f.wantLost(fmt.Sprintf("shard %d under a's stale lease", s), l)
+		if fresh[s].Token <= l.Token {
+			t.Fatalf("shard %d: b's token %d not above a's %d", s, fresh[s].Token, l.Token)
+		}
+	}
+	if got := f.eventsAfter(cursor); len(got) != 0 {
+		t.Fatalf("stale drains wrote %d events", len(got))
+	}
+	if got := f.coupon(cs[0].ID); got.Status != coupon.Unused {
+		t.Fatalf("after stale drains: coupon %s, want unused", got.Status)
+	}
+	expired := 0
+	for _, l := range fresh {
+		d, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: t0, Limit: 100, Lease: &l})
+		if err != nil {
+			t.Fatalf("ExpireDue under b's lease: %v", err)
+		}
+		expired += len(d.Due)
+	}
+	if expired != len(cs) {
+		t.Fatalf("b's drains expired %d, want %d", expired, len(cs))
+	}
+	if got := of.order(o.ID); got.Status != order.Unpaid {
+		t.Fatalf("order after stale drains: %s, want unpaid", got.Status)
+	}
+}
+
+// testLeaseExpired: a lease that expired, even one nobody took, fences
+// nothing: its holder's drain writes nothing.
+func testLeaseExpired(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	f.dueCoupons(10)
+	held := f.lease("a")
+	time.Sleep(leaseTTL + 100*time.Millisecond)
+	cursor := f.cursor()
+	for s, l := range held {
+		f.wantLost(fmt.Sprintf("shard %d under an expired lease", s), l)
+	}
+	if got := f.eventsAfter(cursor); len(got) != 0 {
+		t.Fatalf("drains under expired leases wrote %d events", len(got))
+	}
+}
+
+// wantLost fails unless every drain under l is refused with ErrLeaseLost.
+func (f *fixture) wantLost(what string, l store.Lease) {
+	f.t.Helper()
+	p := store.DueParams{Now: farFuture, Limit: 100, Lease: &l}
+	_, errE := f.s.ExpireDue(f.ctx, p)
+	_, errR := f.s.ReleaseLocks(f.ctx, p)
+	_, errC := f.s.CloseDueOrders(f.ctx, p)
+	for _, err := range []error{errE, errR, errC} {
+		if !errors.Is(err, store.ErrLeaseLost) {
+			f.t.Fatalf("%s: got %v, want ErrLeaseLost", what, err)
+		}
+	}
+}
