@@ -36,6 +36,17 @@ type Config struct {
 	PaymentGrace time.Duration
 	// PaymentTimeout bounds one payment check; 0 means 2s.
 	PaymentTimeout time.Duration
+	// Holder, with a store that has shard leases (store.Leases), makes
+	// the engine one of many on the database, known by this name: it
+	// drains only the shards it holds a lease on, and fires only while
+	// Now is within MaxSkew of the database's clock.
+	Holder string
+	// LeaseTTL is how long a shard lease lasts unrenewed: how soon a
+	// dead instance's shards pass to the others; 0 means 10s.
+	LeaseTTL time.Duration
+	// MaxSkew bounds this instance's clock skew against the database's;
+	// 0 means 1s.
+	MaxSkew time.Duration
 }
 
 // Engine fires due work: one worker per kind of timer, so that a slow
@@ -48,6 +59,8 @@ type Engine struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	once   sync.Once
+	leases *leases     // nil: the engine drains the whole store
+	clock  *clockGuard // nil: the engine's clock is the authority
 }
 
 type drainFunc func(context.Context, store.DueParams) (store.Drained, error)
@@ -87,7 +100,39 @@ func New(cfg Config) *Engine {
 	for kind := range e.drains {
 		e.wake[kind] = make(chan struct{}, 1)
 	}
+	if ls, ok := cfg.Store.(store.Leases); ok && cfg.Holder != "" {
+		e.distribute(ls)
+	}
 	return e
+}
+
+// distribute makes e one of many engines on the store ls: see
+// Config.Holder.
+func (e *Engine) distribute(ls store.Leases) {
+	if e.cfg.LeaseTTL <= 0 {
+		e.cfg.LeaseTTL = 10 * time.Second
+	}
+	if e.cfg.MaxSkew <= 0 {
+		e.cfg.MaxSkew = time.Second
+	}
+	e.leases = &leases{st: ls, holder: e.cfg.Holder, ttl: e.cfg.LeaseTTL, log: e.cfg.Log, m: e.cfg.Metrics, gained: e.wakeAll}
+	e.clock = &clockGuard{src: ls, local: e.cfg.Now, bound: e.cfg.MaxSkew, log: e.cfg.Log, m: e.cfg.Metrics, resumed: e.wakeAll, err: errUnmeasured}
+}
+
+// wakeAll wakes every worker to drain what is due.
+func (e *Engine) wakeAll() {
+	for kind := range e.wake {
+		e.signal(kind)
+	}
+}
+
+// Err says why the engine is not firing, nil while it is: its clock is
+// too far from the database's.
+func (e *Engine) Err() error {
+	if e.clock == nil {
+		return nil
+	}
+	return e.clock.Err()
 }
 
 // Hint returns a store hook that puts each timer a commit wrote straight
@@ -102,6 +147,12 @@ func (e *Engine) Start(ctx context.Context) error {
 	e.ctx = ctx
 	if err := e.cfg.Wheel.Start(ctx); err != nil {
 		return err
+	}
+	if e.leases != nil {
+		e.clock.measure(ctx)
+		e.leases.renew(ctx)
+		e.goFunc(func() { e.clock.run(ctx, e.cfg.LeaseTTL/3) })
+		e.goFunc(func() { e.leases.run(ctx) })
 	}
 	e.goFunc(func() { e.dispatch(ctx) })
 	e.goFunc(func() { e.loadLoop(ctx) })
@@ -199,16 +250,45 @@ func (e *Engine) work(ctx context.Context, kind store.TimerKind) {
 	}
 }
 
-// drain transitions everything of kind that is due, a batch per
-// transaction, then arms the wheel for the next due item and retires the
-// timers whose buckets are done. A batch that has begun always commits:
-// a stop takes effect between batches.
+// drain transitions everything of kind that is due, in the shards this
+// engine holds (or the whole store), then retires the timers whose
+// buckets are done: at once when the engine is alone, or once every
+// other engine has had time to load them.
 func (e *Engine) drain(ctx context.Context, kind store.TimerKind, sweeping bool) {
+	start := e.cfg.Now()
+	through := start
+	if e.leases == nil {
+		e.drainShard(ctx, kind, nil, sweeping)
+	} else {
+		for _, l := range e.leases.Held() {
+			e.drainShard(ctx, kind, &l, sweeping)
+		}
+		through = start.Add(-2 * e.cfg.LoadInterval)
+	}
+	if ctx.Err() != nil || e.Err() != nil {
+		return
+	}
+	err := e.cfg.Store.DeleteTimers(context.WithoutCancel(ctx), store.DeleteTimersParams{Kind: kind, Through: through})
+	if err != nil {
+		e.logErr("engine: delete timers", err)
+	}
+}
+
+// drainShard transitions everything of kind that is due under lease l (nil:
+// in the whole store), a batch per transaction, then arms the wheel for
+// the next due item. A batch that has begun always commits, unless its
+// lease was lost: a stop takes effect between batches, and so does a
+// clock found skewed.
+func (e *Engine) drainShard(ctx context.Context, kind store.TimerKind, l *store.Lease, sweeping bool) {
 	fn := e.drains[kind]
 	backoff := 100 * time.Millisecond
-	for ctx.Err() == nil {
+	for ctx.Err() == nil && e.Err() == nil {
 		now := e.cfg.Now()
-		d, err := fn(context.WithoutCancel(ctx), store.DueParams{Now: now, Limit: e.cfg.BatchSize})
+		d, err := fn(context.WithoutCancel(ctx), store.DueParams{Now: now, Limit: e.cfg.BatchSize, Lease: l})
+		if errors.Is(err, store.ErrLeaseLost) {
+			e.leases.lost(l.Shard)
+			return
+		}
 		if err != nil {
 			e.logErr("engine: drain "+string(kind), err)
 			e.cfg.Metrics.drainFailed(kind)
@@ -225,10 +305,6 @@ func (e *Engine) drain(ctx context.Context, kind store.TimerKind, sweeping bool)
 		if len(d.Due) < e.cfg.BatchSize && (d.Next.IsZero() || d.Next.After(e.cfg.Now())) {
 			if !d.Next.IsZero() {
 				e.cfg.Wheel.Add(timer.Key{Kind: string(kind), Due: d.Next})
-			}
-			err := e.cfg.Store.DeleteTimers(context.WithoutCancel(ctx), store.DeleteTimersParams{Kind: kind, Through: now})
-			if err != nil {
-				e.logErr("engine: delete timers", err)
 			}
 			return
 		}

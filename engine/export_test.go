@@ -10,3 +10,11 @@ import (
 func RepairsOf(m *Metrics, kind store.TimerKind) prometheus.Counter {
 	return m.repairs.WithLabelValues(string(kind))
 }
+
+// TransitionsOf exposes the transition counter of an event type to tests.
+func TransitionsOf(m *Metrics, typ string) prometheus.Counter {
+	return m.transitions.WithLabelValues(typ)
+}
+
+// SkewOf exposes the clock skew gauge to tests.
+func SkewOf(m *Metrics) prometheus.Gauge { return m.skew }

@@ -20,6 +20,9 @@ type Metrics struct {
 	failures    *prometheus.CounterVec
 	checks      *prometheus.CounterVec
 	unconfirmed prometheus.Counter
+	held        prometheus.Gauge
+	lost        prometheus.Counter
+	skew        prometheus.Gauge
 }
 
 // NewMetrics registers the engine's collectors, and gauges read from st at
@@ -55,8 +58,21 @@ func NewMetrics(reg prometheus.Registerer, st store.Store, now func() time.Time)
 			Name: "lapse_drain_failures_total",
 			Help: "Drain batches that failed and were retried.",
 		}, []string{"kind"}),
+		held: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "lapse_shards_held",
+			Help: "Shards of the due work this instance holds a lease on (distributed mode).",
+		}),
+		lost: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lapse_lease_lost_total",
+			Help: "Drains refused because their shard lease had expired or changed hands: they wrote nothing.",
+		}),
+		skew: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "lapse_clock_skew_seconds",
+			Help: "This instance's clock minus the database's (distributed mode).",
+		}),
 	}
-	reg.MustRegister(m.lag, m.transitions, m.closes, m.repairs, m.failures, m.checks, m.unconfirmed, &statsCollector{st: st, now: now})
+	reg.MustRegister(m.lag, m.transitions, m.closes, m.repairs, m.failures, m.checks, m.unconfirmed,
+		m.held, m.lost, m.skew, &statsCollector{st: st, now: now})
 	return m
 }
 
@@ -107,6 +123,24 @@ func (m *Metrics) drained(kind store.TimerKind, now time.Time, due []time.Time, 
 	}
 	if sweeping {
 		m.repairs.WithLabelValues(string(kind)).Add(float64(len(due)))
+	}
+}
+
+func (m *Metrics) shardsHeld(n int) {
+	if m != nil {
+		m.held.Set(float64(n))
+	}
+}
+
+func (m *Metrics) leaseLost() {
+	if m != nil {
+		m.lost.Inc()
+	}
+}
+
+func (m *Metrics) clockSkew(d time.Duration) {
+	if m != nil {
+		m.skew.Set(d.Seconds())
 	}
 }
 

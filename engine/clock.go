@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// clockSource is a database whose clock is the authority.
+type clockSource interface {
+	Clock(ctx context.Context) (time.Time, error)
+}
+
+// clockGuard measures this instance's clock against the database's, the
+// authority when many instances share the work, and holds the engine's
+// firing while the skew passes its bound: an instance whose clock runs
+// ahead would fire early.
+type clockGuard struct {
+	src   clockSource
+	local func() time.Time
+	bound time.Duration
+	log   *slog.Logger
+	m     *Metrics
+	// resumed is called when the skew comes back within bound, to fire
+	// what came due while the engine held.
+	resumed func()
+
+	mu  sync.Mutex
+	err error
+}
+
+// errUnmeasured holds the engine until the first measurement.
+var errUnmeasured = fmt.Errorf("clock skew not measured yet")
+
+// Err says why the engine must not fire now, nil if it may.
+func (c *clockGuard) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// measure reads the database's clock once and compares it with the
+// middle of the round trip on the local one.
+func (c *clockGuard) measure(ctx context.Context) {
+	t0 := c.local()
+	db, err := c.src.Clock(ctx)
+	t1 := c.local()
+	if err != nil {
+		if ctx.Err() == nil {
+			c.log.Error("engine: read the database clock", slog.Any("err", err))
+		}
+		return // the last verdict stands until the database answers
+	}
+	skew := t0.Add(t1.Sub(t0) / 2).Sub(db)
+	c.m.clockSkew(skew)
+	var verdict error
+	if skew > c.bound || skew < -c.bound {
+		verdict = fmt.Errorf("clock skew %s against the database passes the bound %s: not firing", skew.Round(time.Millisecond), c.bound)
+	}
+	c.mu.Lock()
+	was := c.err
+	c.err = verdict
+	c.mu.Unlock()
+	switch {
+	case verdict != nil && (was == nil || was == errUnmeasured):
+		c.log.Error("engine: " + verdict.Error())
+	case verdict == nil && was != nil && was != errUnmeasured:
+		c.log.Info("engine: clock skew back within bound: firing", slog.Duration("skew", skew))
+		c.resumed()
+	}
+}
+
+// run measures every interval until ctx is done.
+func (c *clockGuard) run(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			c.measure(ctx)
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// leases keeps this instance's shard leases: it renews them every third
+// of their TTL, takes its fair share as instances come and go, and knows
+// them valid only until a TTL after the last renewal began, so that an
+// instance cut off from the database stops draining before its leases
+// can pass to another. The store fences every drain besides: this is
+// what keeps a healthy instance from trying.
+type leases struct {
+	st     store.Leases
+	holder string
+	ttl    time.Duration
+	log    *slog.Logger
+	m      *Metrics
+	gained func() // called when shards are gained, to drain them at once
+
+	mu    sync.Mutex
+	held  []store.Lease
+	until time.Time
+}
+
+// Held returns the leases this instance may drain under now.
+func (l *leases) Held() []store.Lease {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if time.Now().After(l.until) {
+		return nil
+	}
+	return slices.Clone(l.held)
+}
+
+// lost forgets the lease of a shard a drain found lost.
+func (l *leases) lost(shard int) {
+	l.mu.Lock()
+	l.held = slices.DeleteFunc(l.held, func(x store.Lease) bool { return x.Shard == shard })
+	n := len(l.held)
+	l.mu.Unlock()
+	l.m.leaseLost()
+	l.m.shardsHeld(n)
+	l.log.Warn("engine: shard lease lost; its drain wrote nothing", slog.Int("shard", shard))
+}
+
+// run renews the leases until ctx is done.
+func (l *leases) run(ctx context.Context) {
+	t := time.NewTicker(l.ttl / 3)
+	defer t.Stop()
+	for {
+		l.renew(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// renew takes the fair share of shards and records what is held.
+func (l *leases) renew(ctx context.Context) {
+	start := time.Now()
+	got, err := l.st.Lease(ctx, store.LeaseParams{Holder: l.holder, TTL: l.ttl})
+	if err != nil {
+		if ctx.Err() == nil {
+			l.log.Error("engine: renew shard leases", slog.Any("err", err))
+		}
+		return
+	}
+	l.mu.Lock()
+	gained := slices.ContainsFunc(got, func(x store.Lease) bool { return !slices.Contains(l.held, x) })
+	if len(got) != len(l.held) || gained {
+		l.log.Info("engine: shard leases", slog.Int("held", len(got)), slog.Any("shards", shardsOf(got)))
+	}
+	l.held, l.until = got, start.Add(l.ttl)
+	l.mu.Unlock()
+	l.m.shardsHeld(len(got))
+	if gained {
+		l.gained()
+	}
+}
+
+// shardsOf lists the shards of ls.
+func shardsOf(ls []store.Lease) []int {
+	out := make([]int, len(ls))
+	for i, x := range ls {
+		out[i] = x.Shard
+	}
+	return out
+}
