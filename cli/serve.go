@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -43,6 +44,9 @@ type serveConfig struct {
 	sinkMaxAttempts int
 	eventRetention  time.Duration
 	remind          remind.Config
+	instance        string
+	leaseTTL        time.Duration
+	maxSkew         time.Duration
 }
 
 // urlList is a repeatable flag. From the environment, where it is set
@@ -71,6 +75,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.sinkSecret, "sink-secret", "", "HMAC-SHA256 key signing webhook requests (LAPSE_SINK_SECRET)")
 	fs.IntVar(&c.sinkMaxAttempts, "sink-max-attempts", 10, "delivery attempts before an event becomes a dead letter (LAPSE_SINK_MAX_ATTEMPTS)")
 	fs.DurationVar(&c.eventRetention, "event-retention", 7*24*time.Hour, "prune events older than this that every sink has delivered; 0 keeps all (LAPSE_EVENT_RETENTION)")
+	fs.StringVar(&c.instance, "instance", defaultInstance(), "this instance's name among those sharing a postgres or mysql store (LAPSE_INSTANCE)")
+	fs.DurationVar(&c.leaseTTL, "lease-ttl", 10*time.Second, "how long a shard lease lasts unrenewed: how soon a dead instance's work passes to the others (LAPSE_LEASE_TTL)")
+	fs.DurationVar(&c.maxSkew, "max-clock-skew", time.Second, "stop firing while this instance's clock is further than this from the database's (LAPSE_MAX_CLOCK_SKEW)")
 	remindFlags(fs, &c.remind)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -80,6 +87,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.sinkMaxAttempts < 1 {
 		return fmt.Errorf("--sink-max-attempts: want at least 1, got %d", c.sinkMaxAttempts)
+	}
+	if c.leaseTTL < 300*time.Millisecond || c.maxSkew <= 0 {
+		return fmt.Errorf("--lease-ttl: want at least 300ms, got %s; --max-clock-skew: want more than 0, got %s", c.leaseTTL, c.maxSkew)
 	}
 	if c.eventRetention < 0 {
 		return fmt.Errorf("--event-retention: want 0 or more, got %s", c.eventRetention)
@@ -120,7 +130,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		metrics *engine.Metrics
 		relay   *outbox.Relay
 	)
-	st, err := openStore(ctx, c.store, store.Hooks{
+	st, err := openStore(ctx, c, store.Hooks{
 		OnTimer: engine.Hint(wheel),
 		OnEvents: func(evs []store.Event) {
 			metrics.Committed(evs)
@@ -144,6 +154,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
 		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, PaymentGrace: c.paymentGrace,
+		Holder: c.instance, LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew,
 	}
 	if c.paymentURL != "" {
 		hook, err := payhook.New(c.paymentURL, &http.Client{})
@@ -157,7 +168,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})}
+	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), Firing: eng.Err}
 	if relay != nil { // a nil *Relay in the interface would not read as none
 		api.Relay = relay
 	}
@@ -223,20 +234,32 @@ func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func()
 	})
 }
 
+// defaultInstance names this process: host and PID.
+func defaultInstance() string {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "lapse"
+	}
+	return fmt.Sprintf("%s-%d", host, os.Getpid())
+}
+
 // storeKind names the kind of store a URL opens, for messages.
 func storeKind(url string) string {
 	kind, _, _ := strings.Cut(url, ":")
 	return kind
 }
 
-// openStore opens the store a URL names; policy is the reminder policy of
-// a store that plans reminders.
-func openStore(ctx context.Context, url string, hooks store.Hooks, policy *remind.Config) (store.Store, error) {
+// openStore opens the store c.store names; policy is the reminder policy
+// of a store that plans reminders.
+func openStore(ctx context.Context, c serveConfig, hooks store.Hooks, policy *remind.Config) (store.Store, error) {
+	url := c.store
+	// A transaction idle as long as a lease is an instance paused or cut
+	// off: the database ends it, so that its locks hold up no other.
 	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
-		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks})
+		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks, IdleTxTimeout: c.leaseTTL})
 	}
 	if strings.HasPrefix(url, "mysql://") {
-		return mysql.Open(ctx, url, mysql.Options{Hooks: hooks})
+		return mysql.Open(ctx, url, mysql.Options{Hooks: hooks, IdleTxTimeout: c.leaseTTL})
 	}
 	path, err := sqlitePath(url)
 	if err != nil {

@@ -27,6 +27,12 @@ type malformedError struct{ err error }
 func (e *malformedError) Error() string { return e.err.Error() }
 func (e *malformedError) Unwrap() error { return e.err }
 
+// notFiringError is the engine's reason not to fire (its clock is
+// skewed); its text is the detail of the not-ready problem.
+type notFiringError struct{ err error }
+
+func (e *notFiringError) Error() string { return "the engine is not firing: " + e.err.Error() }
+
 // malformed marks err as the client's malformed input.
 func malformed(err error) error { return &malformedError{err} }
 
@@ -75,6 +81,10 @@ func toProblem(err error) problem {
 	var mal *malformedError
 	if errors.As(err, &mal) {
 		return newProblem(http.StatusBadRequest, "malformed", "Malformed request", mal.Error())
+	}
+	var nf *notFiringError
+	if errors.As(err, &nf) {
+		return newProblem(http.StatusServiceUnavailable, "not-ready", "Not ready", nf.Error())
 	}
 	var inv *coupon.InvalidError
 	if errors.As(err, &inv) {

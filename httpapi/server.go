@@ -22,19 +22,23 @@ type Config struct {
 	// Relay backs GET /v1/sinks and the replay of dead letters; nil serves
 	// no sinks.
 	Relay Relay
+	// Firing, if set, says why the engine is not firing (its clock is
+	// skewed), nil while it is; GET /readyz fails with it.
+	Firing func() error
 }
 
 type server struct {
-	store store.Store
-	now   func() time.Time
-	log   *slog.Logger
-	relay Relay
-	mux   *http.ServeMux
+	store  store.Store
+	now    func() time.Time
+	log    *slog.Logger
+	relay  Relay
+	firing func() error
+	mux    *http.ServeMux
 }
 
 // New returns the HTTP handler of API v1.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, mux: http.NewServeMux()}
+	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing, mux: http.NewServeMux()}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -41,6 +42,21 @@ func TestReadyz(t *testing.T) {
 	e.problem(e.get("/readyz"), http.StatusServiceUnavailable, "not-ready")
 	if got := e.logs.String(); !strings.Contains(got, "httpapi:") {
 		t.Fatalf("log: got %q, want the 503 logged", got)
+	}
+}
+
+// TestReadyzSaysWhyNotFiring: an engine that holds its firing (a skewed
+// clock) makes readyz fail with its reason.
+func TestReadyzSaysWhyNotFiring(t *testing.T) {
+	var why error
+	e := setup(t, func(c *Config) { c.Firing = func() error { return why } })
+	if res := e.get("/readyz"); res.status != http.StatusOK {
+		t.Fatalf("readyz while firing: got %d %s, want 200", res.status, res.body)
+	}
+	why = errors.New("clock skew 3s against the database passes the bound 1s: not firing")
+	p := e.problem(e.get("/readyz"), http.StatusServiceUnavailable, "not-ready")
+	if !strings.Contains(p.Detail, "clock skew 3s") {
+		t.Fatalf("detail: got %q, want the engine's reason", p.Detail)
 	}
 }
 

@@ -81,6 +81,9 @@ type backend struct {
 	// the disk, so they run one at a time: fewer, with more time.
 	coupons, orders int
 	lead            time.Duration
+	// stormLead is how long before they fall due the distributed tests
+	// start seeding their storm: enough to issue stormCoupons.
+	stormLead time.Duration
 	// relay: the store keeps outbox delivery state (store.Delivery), so
 	// lapse on it runs the relay.
 	relay bool
@@ -101,7 +104,7 @@ var backends = []backend{
 		open: func(url string) (store.Store, error) {
 			return postgres.Open(context.Background(), url, postgres.Options{})
 		},
-		coupons: 1000, orders: 1000, lead: 15 * time.Second, relay: true,
+		coupons: 1000, orders: 1000, lead: 15 * time.Second, stormLead: 30 * time.Second, relay: true,
 	},
 	{
 		name:  "mysql",
@@ -109,7 +112,7 @@ var backends = []backend{
 		open: func(url string) (store.Store, error) {
 			return mysql.Open(context.Background(), url, mysql.Options{})
 		},
-		coupons: 1000, orders: 1000, lead: 15 * time.Second,
+		coupons: 1000, orders: 1000, lead: 15 * time.Second, stormLead: 30 * time.Second,
 	},
 }
 
@@ -198,6 +201,20 @@ func (s *server) expiredEvents(t *testing.T) map[string]eventJSON {
 func (s *server) eventsOf(t *testing.T, typ string) map[string]eventJSON {
 	t.Helper()
 	out := map[string]eventJSON{}
+	for _, e := range s.feed(t, typ) {
+		if _, dup := out[e.Subject]; dup {
+			t.Fatalf("%s: two %s events", e.Subject, typ)
+		}
+		out[e.Subject] = e
+	}
+	return out
+}
+
+// feed reads the whole feed and returns the events of one type in feed
+// order.
+func (s *server) feed(t *testing.T, typ string) []eventJSON {
+	t.Helper()
+	var out []eventJSON
 	after := "0"
 	for {
 		var page struct {
@@ -209,13 +226,9 @@ func (s *server) eventsOf(t *testing.T, typ string) map[string]eventJSON {
 			return out
 		}
 		for _, e := range page.Events {
-			if e.Type != typ {
-				continue
+			if e.Type == typ {
+				out = append(out, e)
 			}
-			if _, dup := out[e.Subject]; dup {
-				t.Fatalf("%s: two %s events", e.Subject, typ)
-			}
-			out[e.Subject] = e
 		}
 		after = page.Next
 	}

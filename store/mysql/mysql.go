@@ -35,6 +35,13 @@ type Options struct {
 	Hooks store.Hooks
 	// Conns bounds the connection pool; 0 means 16.
 	Conns int
+	// IdleTxTimeout, if set, has the server end a session whose
+	// transaction sits idle longer (in whole seconds, at least one): an
+	// instance paused or cut off in the middle of one has it rolled
+	// back, and its locks released, instead of holding up every other
+	// instance. MariaDB has it (idle_transaction_timeout); on a server
+	// without it, it is left unset.
+	IdleTxTimeout time.Duration
 }
 
 // Store is the MySQL backend of store.Store.
@@ -58,7 +65,7 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mysql open: %w", err)
 	}
-	db := sql.OpenDB(readCommitted{conn})
+	db := sql.OpenDB(readCommitted{conn, opts.IdleTxTimeout})
 	conns := opts.Conns
 	if conns <= 0 {
 		conns = 16
@@ -116,7 +123,10 @@ func Config(rawURL string) (*mysql.Config, error) {
 // and guarded updates see the latest committed row, and range scans take
 // no gap locks. (The session variable has another name on MariaDB than on
 // MySQL 8; the statement is the same on both.)
-type readCommitted struct{ driver.Connector }
+type readCommitted struct {
+	driver.Connector
+	idleTx time.Duration
+}
 
 func (c readCommitted) Connect(ctx context.Context) (driver.Conn, error) {
 	conn, err := c.Connector.Connect(ctx)
@@ -131,6 +141,14 @@ func (c readCommitted) Connect(ctx context.Context) (driver.Conn, error) {
 	if _, err := ex.ExecContext(ctx, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED", nil); err != nil {
 		conn.Close()
 		return nil, err
+	}
+	if c.idleTx > 0 {
+		secs := int64(max(time.Second, c.idleTx.Round(time.Second)) / time.Second)
+		_, err := ex.ExecContext(ctx, fmt.Sprintf("SET SESSION idle_transaction_timeout = %d", secs), nil)
+		if err != nil && !isCode(err, 1193) { // 1193: no such variable (MySQL 8)
+			conn.Close()
+			return nil, err
+		}
 	}
 	return conn, nil
 }

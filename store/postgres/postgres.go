@@ -6,6 +6,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -39,6 +40,12 @@ type Options struct {
 	// MaxConns bounds the connection pool; 0 means pgx's default (the
 	// larger of 4 and the number of CPUs) or the URL's pool_max_conns.
 	MaxConns int32
+	// IdleTxTimeout, if set, has the server end a session whose
+	// transaction sits idle longer: an instance paused or cut off in the
+	// middle of one has it rolled back, and its locks (rows in a batch,
+	// the feed's position) released, instead of holding up every other
+	// instance. Lapse's own transactions are never idle for long.
+	IdleTxTimeout time.Duration
 }
 
 // Store is the PostgreSQL backend of store.Store.
@@ -62,6 +69,9 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	}
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
+	}
+	if opts.IdleTxTimeout > 0 {
+		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.FormatInt(opts.IdleTxTimeout.Milliseconds(), 10)
 	}
 	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
 		// Times come back in UTC, as they are written.
