@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -116,7 +114,7 @@ func RunStorm(ctx context.Context, cfg Config) (Result, error) {
 		UserRate: cfg.UserRate, BatchSize: cfg.BatchSize, CPUs: runtime.NumCPU(),
 		series: map[string]drainSeries{},
 	}
-	r.loadAvg()
+	r.res.LoadAvg = append(r.res.LoadAvg, loadAvg()...)
 	steps := []struct {
 		name string
 		fn   func(context.Context) error
@@ -129,7 +127,7 @@ func RunStorm(ctx context.Context, cfg Config) (Result, error) {
 			return r.res, fmt.Errorf("bench %s: %w", s.name, err)
 		}
 	}
-	r.loadAvg()
+	r.res.LoadAvg = append(r.res.LoadAvg, loadAvg()...)
 	idle := r.res.Idle.UserP99
 	r.res.Ratios = Ratios{
 		DrainVsFloor:       ratio(r.res.Lapse.Rate, r.res.Floor.Rate),
@@ -148,17 +146,6 @@ type run struct {
 	// t0 is when the storm falls due; live the template the load spends.
 	t0   time.Time
 	live string
-}
-
-// loadAvg records the one-minute load average, where /proc tells it.
-func (r *run) loadAvg() {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return
-	}
-	if v, err := strconv.ParseFloat(strings.Fields(string(b))[0], 64); err == nil {
-		r.res.LoadAvg = append(r.res.LoadAvg, v)
-	}
 }
 
 func userID(i int) string { return "u" + strconv.Itoa(i) }
