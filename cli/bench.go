@@ -37,7 +37,7 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // benchStoreUsage documents every bench's --store flag.
-const benchStoreUsage = "store URL of a database that does not exist yet: sqlite:<path> or postgres://…/<name> (default: a temporary SQLite file)"
+const benchStoreUsage = "store URL of a database that does not exist yet: sqlite:<path>, postgres://…/<name> or mysql://…/<name> (default: a temporary SQLite file)"
 
 // benchStorm runs `lapse bench storm`: the JSON result goes to --out (or
 // stdout), the plot to --plot, progress bars to stderr.
@@ -124,8 +124,11 @@ func writeResult(res result, out, plot string, stdout io.Writer) error {
 // benchTarget returns the target of the database url names, which the
 // bench creates, and what to remove once it is done.
 func benchTarget(ctx context.Context, url string) (bench.Target, func(), error) {
-	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+	switch {
+	case strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://"):
 		return postgresTarget(ctx, url)
+	case strings.HasPrefix(url, "mysql://"):
+		return mysqlTarget(ctx, url)
 	}
 	path, cleanup, err := benchPath(url)
 	return sqliteTarget(path), cleanup, err

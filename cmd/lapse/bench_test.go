@@ -12,11 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lapsehq/lapse/store/mysql/mysqltest"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
 )
 
 // TestBenchStorm runs `lapse bench storm` end to end on SQLite (100,000
-// coupons) and PostgreSQL (20,000) and checks that its JSON holds every
+// coupons), PostgreSQL and MySQL (20,000 each) and checks that its JSON holds every
 // figure with a sane value, that the plot is an SVG of the three drains,
 // that every phase drew a progress bar and that the seed copy is gone. It
 // asserts nothing about speed.
@@ -32,6 +33,14 @@ func TestBenchStorm(t *testing.T) {
 	t.Run("postgres", func(t *testing.T) {
 		url, name, existing := pgtest.NewDatabase(t)
 		testBenchStorm(t, "postgres", url, 20000, func() {
+			if left := existing(name, name+"_seed"); len(left) > 0 {
+				t.Fatalf("databases left behind: %v", left)
+			}
+		})
+	})
+	t.Run("mysql", func(t *testing.T) {
+		url, name, existing := mysqltest.NewDatabase(t)
+		testBenchStorm(t, "mysql", url, 20000, func() {
 			if left := existing(name, name+"_seed"); len(left) > 0 {
 				t.Fatalf("databases left behind: %v", left)
 			}
@@ -123,8 +132,8 @@ func testBenchStorm(t *testing.T, kind, url string, n int, leftBehind func()) {
 	leftBehind()
 }
 
-// TestBenchOrders runs `lapse bench orders` end to end on SQLite and
-// PostgreSQL (100 orders a second for 3s, a 1s timeout) and checks that
+// TestBenchOrders runs `lapse bench orders` end to end on SQLite,
+// PostgreSQL and MySQL (100 orders a second for 3s, a 1s timeout) and checks that
 // its JSON holds every figure with a sane value: every order paid or
 // closed, none closed before its deadline, the stock counters whole; that
 // the plot is an SVG of the close lag and that it drew a progress bar. It
@@ -136,6 +145,14 @@ func TestBenchOrders(t *testing.T) {
 	t.Run("postgres", func(t *testing.T) {
 		url, name, existing := pgtest.NewDatabase(t)
 		testBenchOrders(t, "postgres", url, func() {
+			if left := existing(name); len(left) > 0 {
+				t.Fatalf("databases left behind: %v", left)
+			}
+		})
+	})
+	t.Run("mysql", func(t *testing.T) {
+		url, name, existing := mysqltest.NewDatabase(t)
+		testBenchOrders(t, "mysql", url, func() {
 			if left := existing(name); len(left) > 0 {
 				t.Fatalf("databases left behind: %v", left)
 			}
