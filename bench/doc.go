@@ -7,7 +7,13 @@
 // UPDATEs with nothing else (the floor of the database). It reports every
 // figure as a Result, which writes itself as JSON and as an SVG plot.
 //
-// The bench runs on its own clock, the real time plus an offset: moving
+// RunOrders creates orders at a steady rate with a short timeout through
+// the store, pays a share of them, lets lapse's engine close the rest on
+// timeout, and reads the orders back: the close lag (stored close time
+// minus deadline) of each closed one, and the stock counters. It reports
+// an OrdersResult, JSON and SVG likewise.
+//
+// The storm bench runs on its own clock, the real time plus an offset: moving
 // the offset forward makes T0 pass without waiting for it, and every
 // component (store calls, engine, wheel, user load) reads that one clock.
 package bench

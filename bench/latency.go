@@ -18,7 +18,8 @@ const (
 
 var opNames = [...]string{opRead: "read", opLock: "lock", opRedeem: "redeem"}
 
-// sample is one user operation: when it started, how long it took.
+// sample is one timed thing: a user operation (when it started, how long
+// it took), or an order's close (its deadline, and how late it closed).
 type sample struct {
 	start  time.Time
 	took   time.Duration
@@ -51,14 +52,26 @@ func (r *recorder) between(from, to time.Time) []sample {
 	return out
 }
 
+// Quantiles are the median, the 99th percentile and the maximum of some
+// durations, in seconds.
+type Quantiles struct {
+	P50 float64 `json:"p50"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max"`
+}
+
+// quantilesOf sorts ds and returns their quantiles, zero if ds is empty.
+func quantilesOf(ds []time.Duration) Quantiles {
+	slices.Sort(ds)
+	return Quantiles{P50: seconds(quantile(ds, 0.50)), P99: seconds(quantile(ds, 0.99)), Max: seconds(quantile(ds, 1))}
+}
+
 // OpStats summarises the latencies of some user operations, in seconds.
 type OpStats struct {
 	N int `json:"n"`
 	// Failed counts operations refused or failed; their latency counts too.
-	Failed int     `json:"failed"`
-	P50    float64 `json:"p50"`
-	P99    float64 `json:"p99"`
-	Max    float64 `json:"max"`
+	Failed int `json:"failed"`
+	Quantiles
 }
 
 // summarize returns the stats of all of ss and of each operation in it.
@@ -89,8 +102,7 @@ func stats(ss []sample) OpStats {
 			st.Failed++
 		}
 	}
-	slices.Sort(took)
-	st.P50, st.P99, st.Max = seconds(quantile(took, 0.50)), seconds(quantile(took, 0.99)), seconds(quantile(took, 1))
+	st.Quantiles = quantilesOf(took)
 	return st
 }
 
@@ -111,10 +123,10 @@ type Point struct {
 	V float64 `json:"v"`
 }
 
-// p99Series returns the p99 latency, in seconds, of the samples started in
-// each step-wide window from origin+from to origin+to; empty windows are
-// left out.
-func p99Series(ss []sample, origin time.Time, from, to, step time.Duration) []Point {
+// series returns the quantile pick chooses, in seconds, of the samples
+// started in each step-wide window from origin+from to origin+to; empty
+// windows are left out.
+func series(ss []sample, origin time.Time, from, to, step time.Duration, pick func(Quantiles) float64) []Point {
 	var out []Point
 	for w := from; w < to; w += step {
 		in := filter(ss, func(s sample) bool {
@@ -124,7 +136,11 @@ func p99Series(ss []sample, origin time.Time, from, to, step time.Duration) []Po
 		if len(in) == 0 {
 			continue
 		}
-		out = append(out, Point{T: seconds(w + step/2), V: stats(in).P99})
+		out = append(out, Point{T: seconds(w + step/2), V: pick(stats(in).Quantiles)})
 	}
 	return out
 }
+
+// p50 and p99 pick a quantile for series.
+func p50(q Quantiles) float64 { return q.P50 }
+func p99(q Quantiles) float64 { return q.P99 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
-	"io"
 	"math"
 	"strings"
 )
@@ -19,78 +18,42 @@ const (
 	legendX       = marginL + 16
 )
 
-// drawn are the drains the plot draws, in legend order, with their colours.
-var drawn = []struct{ name, color string }{
-	{"lapse", "#1b9e77"},
-	{"naive", "#d95f02"},
-	{"floor", "#7570b3"},
+// svgOpen starts an SVG of the plot's width and height tall on b, white,
+// with title above.
+func svgOpen(b *bytes.Buffer, height int, title string) {
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
+		plotW, height, plotW, height)
+	fmt.Fprintf(b, `<rect width="%d" height="%d" fill="white"/>`+"\n", plotW, height)
+	text(b, plotW/2, 28, "middle", 15, title)
 }
 
-// WritePlot writes an SVG of the run: above, the coupons expired over time
-// by each drain; below, the user p99 over time during each, on a log
-// scale, with the idle p99 dashed.
-func (r Result) WritePlot(w io.Writer) error {
-	var b bytes.Buffer
-	xmax := 0.0
-	for _, d := range drawn {
-		for _, p := range r.series[d.name].expired {
-			xmax = max(xmax, p.T)
-		}
+// legend draws the i-th entry of the legend in the top panel: a line in
+// color, dashed if dash is set, and its label.
+func legend(b *bytes.Buffer, i int, color, dash, label string) {
+	y := topY + 16 + i*18
+	style := `stroke-width="2.5"`
+	if dash != "" {
+		style = fmt.Sprintf(`stroke-width="1.5" stroke-dasharray="%s"`, dash)
 	}
-	xmin := -preRoll.Seconds()
-	xmax = math.Max(xmax*1.05, 1)
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
-		plotW, plotH, plotW, plotH)
-	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", plotW, plotH)
-	title := fmt.Sprintf("lapse bench storm: %s, %d coupons due at T0, %d templates, %d users, %.0f user ops/s",
-		r.Store, r.Coupons, r.Templates, r.Users, r.UserRate)
-	text(&b, plotW/2, 28, "middle", 15, title)
+	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" %s/>`+"\n", legendX, y, legendX+24, y, color, style)
+	text(b, legendX+30, y+4, "start", 12, label)
+}
 
-	top := panel{y: topY, xmin: xmin, xmax: xmax, ymin: 0, ymax: float64(r.Coupons)}
-	top.axes(&b, "coupons expired", func(v float64) string { return count(v) }, linearTicks(0, float64(r.Coupons)))
-	for _, d := range drawn {
-		top.line(&b, r.series[d.name].expired, d.color, "")
-	}
-
-	lo, hi := r.Idle.UserP99, r.Idle.UserP99
-	for _, d := range drawn {
-		for _, p := range r.series[d.name].p99 {
-			lo, hi = math.Min(lo, p.V), math.Max(hi, p.V)
-		}
-	}
+// logPanel returns a panel at y whose y axis is the base-10 logarithm of
+// durations in seconds, spanning the decades around lo to hi, and draws
+// its axes labelled ylabel. Plot values through logged.
+func logPanel(b *bytes.Buffer, y int, xmin, xmax, lo, hi float64, ylabel string) panel {
 	lo, hi = math.Pow(10, math.Floor(math.Log10(math.Max(lo, 1e-5)))), math.Pow(10, math.Ceil(math.Log10(math.Max(hi, 1e-4))))
 	if hi <= lo {
 		hi = lo * 10
 	}
-	bottom := panel{y: bottomY, xmin: xmin, xmax: xmax, ymin: math.Log10(lo), ymax: math.Log10(hi)}
+	p := panel{y: y, xmin: xmin, xmax: xmax, ymin: math.Log10(lo), ymax: math.Log10(hi)}
 	var decades []float64
-	for e := bottom.ymin; e <= bottom.ymax+1e-9; e++ {
+	for e := p.ymin; e <= p.ymax+1e-9; e++ {
 		decades = append(decades, e)
 	}
-	bottom.axes(&b, "user-op p99 (log)", func(e float64) string { return duration(math.Pow(10, e)) }, decades)
-	for _, d := range drawn {
-		bottom.line(&b, logged(r.series[d.name].p99), d.color, "")
-	}
-	idle := math.Log10(math.Max(r.Idle.UserP99, lo))
-	bottom.line(&b, []Point{{xmin, idle}, {xmax, idle}}, "#666666", "6,4")
-	text(&b, marginL, bottomY+panelH+40, "start", 13, "seconds since T0 (the load runs from -2s; the drains start at 0)")
-
-	for i, d := range drawn {
-		y := topY + 16 + i*18
-		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2.5"/>`+"\n", legendX, y, legendX+24, y, d.color)
-		s := r.series[d.name]
-		var last float64
-		if n := len(s.expired); n > 0 {
-			last = s.expired[n-1].T
-		}
-		text(&b, legendX+30, y+4, "start", 12, fmt.Sprintf("%s: drained in %.1fs", d.name, last))
-	}
-	y := topY + 16 + len(drawn)*18
-	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#666666" stroke-width="1.5" stroke-dasharray="6,4"/>`+"\n", legendX, y, legendX+24, y)
-	text(&b, legendX+30, y+4, "start", 12, "idle user p99 "+duration(r.Idle.UserP99))
-	b.WriteString("</svg>\n")
-	_, err := w.Write(b.Bytes())
-	return err
+	p.axes(b, ylabel, func(e float64) string { return duration(math.Pow(10, e)) }, decades)
+	return p
 }
 
 // panel is one plot area: data coordinates mapped onto a rectangle.

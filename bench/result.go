@@ -1,9 +1,6 @@
 package bench
 
-import (
-	"encoding/json"
-	"io"
-)
+import "io"
 
 // Result is everything a storm run measured. Times are in seconds.
 type Result struct {
@@ -96,11 +93,7 @@ type drainSeries struct {
 }
 
 // WriteJSON writes r as indented JSON.
-func (r Result) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
-}
+func (r Result) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
 
 func ratio(a, b float64) float64 {
 	if b == 0 {

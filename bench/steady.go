@@ -3,14 +3,12 @@ package bench
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync/atomic"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/timer"
 )
 
 // steadyLife is how long a coupon of the steady phase lives.
@@ -27,7 +25,7 @@ func (r *run) steady(ctx context.Context) error {
 		return fmt.Errorf("restore the seed: %w", err)
 	}
 	r.clock.jumpTo(r.t0.Add(-30 * time.Minute))
-	wheel := timer.NewWheel(10*time.Millisecond, 4096, r.clock.Now)
+	wheel := newWheel(r.clock.Now)
 	var expired atomic.Int64
 	st, raw, err := r.open(ctx, store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []store.Event) {
 		expired.Add(countOf(events, store.EventCouponExpired))
@@ -83,11 +81,11 @@ func (r *run) steady(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	slices.Sort(lags)
+	lag := quantilesOf(lags)
 	all, ops := summarize(rec.between(start, end))
 	r.res.Steady = Steady{
 		Seconds: end.Sub(start).Seconds(), Rate: float64(total) / end.Sub(start).Seconds(), Expired: len(lags),
-		LagP50: seconds(quantile(lags, 0.5)), LagP99: seconds(quantile(lags, 0.99)), LagMax: seconds(quantile(lags, 1)),
+		LagP50: lag.P50, LagP99: lag.P99, LagMax: lag.Max,
 		UserP50: all.P50, UserP99: all.P99, Ops: ops,
 	}
 	b.finish(fmt.Sprintf("lag p50 %s p99 %s, user p99 %s", ms(r.res.Steady.LagP50), ms(r.res.Steady.LagP99), ms(all.P99)))

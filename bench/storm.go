@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"runtime"
 	"runtime/pprof"
-	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -117,7 +114,7 @@ func RunStorm(ctx context.Context, cfg Config) (Result, error) {
 		UserRate: cfg.UserRate, BatchSize: cfg.BatchSize, CPUs: runtime.NumCPU(),
 		series: map[string]drainSeries{},
 	}
-	r.loadAvg()
+	r.res.LoadAvg = append(r.res.LoadAvg, loadAvg()...)
 	steps := []struct {
 		name string
 		fn   func(context.Context) error
@@ -130,7 +127,7 @@ func RunStorm(ctx context.Context, cfg Config) (Result, error) {
 			return r.res, fmt.Errorf("bench %s: %w", s.name, err)
 		}
 	}
-	r.loadAvg()
+	r.res.LoadAvg = append(r.res.LoadAvg, loadAvg()...)
 	idle := r.res.Idle.UserP99
 	r.res.Ratios = Ratios{
 		DrainVsFloor:       ratio(r.res.Lapse.Rate, r.res.Floor.Rate),
@@ -149,17 +146,6 @@ type run struct {
 	// t0 is when the storm falls due; live the template the load spends.
 	t0   time.Time
 	live string
-}
-
-// loadAvg records the one-minute load average, where /proc tells it.
-func (r *run) loadAvg() {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return
-	}
-	if v, err := strconv.ParseFloat(strings.Fields(string(b))[0], 64); err == nil {
-		r.res.LoadAvg = append(r.res.LoadAvg, v)
-	}
 }
 
 func userID(i int) string { return "u" + strconv.Itoa(i) }
@@ -373,7 +359,7 @@ func (r *run) end(p *phase, name string, end time.Time) (Drain, error) {
 	d := Drain{DrainSeconds: took.Seconds(), Rate: float64(r.cfg.Coupons) / took.Seconds(), UserP50: all.P50, UserP99: all.P99, Ops: ops}
 	r.res.series[name] = drainSeries{
 		expired: p.series,
-		p99:     p99Series(p.rec.between(p.origin.Add(-preRoll), end), p.origin, -preRoll+p99Window, took, p99Window),
+		p99:     series(p.rec.between(p.origin.Add(-preRoll), end), p.origin, -preRoll+p99Window, took, p99Window, p99),
 	}
 	if p.bar != nil {
 		p.bar.finish(fmt.Sprintf("%.0f coupons/s, user p50 %s p99 %s", d.Rate, ms(d.UserP50), ms(d.UserP99)))
@@ -389,7 +375,7 @@ func (r *run) end(p *phase, name string, end time.Time) (Drain, error) {
 func (r *run) lapse(ctx context.Context) error {
 	var wheel *timer.Wheel
 	p, err := r.begin(ctx, func(p *phase) store.Hooks {
-		wheel = timer.NewWheel(10*time.Millisecond, 4096, r.clock.Now)
+		wheel = newWheel(r.clock.Now)
 		return store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []store.Event) {
 			p.commit(countOf(events, store.EventCouponExpired), time.Now())
 		}}
@@ -427,9 +413,8 @@ func (r *run) lapse(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	slices.Sort(lags)
-	p50, p99, worst := seconds(quantile(lags, 0.5)), seconds(quantile(lags, 0.99)), seconds(quantile(lags, 1))
-	d.LagP50, d.LagP99, d.LagMax = &p50, &p99, &worst
+	q := quantilesOf(lags)
+	d.LagP50, d.LagP99, d.LagMax = &q.P50, &q.P99, &q.Max
 	r.res.Lapse = d
 	return nil
 }

@@ -22,12 +22,22 @@ var _ bench.Raw = (*sqlite.Store)(nil)
 
 // benchCmd runs `lapse bench <what>`.
 func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == "storm" {
-		return benchStorm(ctx, args[1:], stdout, stderr)
+	if len(args) > 0 {
+		switch args[0] {
+		case "storm":
+			return benchStorm(ctx, args[1:], stdout, stderr)
+		case "orders":
+			return benchOrders(ctx, args[1:], stdout, stderr)
+		}
 	}
-	fmt.Fprintln(stderr, "usage: lapse bench storm [flags]\n\n  storm  a storm of coupons due in the same second, drained by lapse, naively and at the floor")
+	fmt.Fprintln(stderr, "usage: lapse bench storm|orders [flags]\n\n"+
+		"  storm   a storm of coupons due in the same second, drained by lapse, naively and at the floor\n"+
+		"  orders  orders at a steady rate with a short timeout, closed by lapse: the close lag")
 	return ErrUsage
 }
+
+// benchStoreUsage documents every bench's --store flag.
+const benchStoreUsage = "store URL of a database that does not exist yet: sqlite:<path>, postgres://…/<name> or mysql://…/<name> (default: a temporary SQLite file)"
 
 // benchStorm runs `lapse bench storm`: the JSON result goes to --out (or
 // stdout), the plot to --plot, progress bars to stderr.
@@ -45,7 +55,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	)
 	fs := flag.NewFlagSet("bench storm", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&url, "store", "", "store URL of a database that does not exist yet: sqlite:<path> or postgres://…/<name> (default: a temporary SQLite file)")
+	fs.StringVar(&url, "store", "", benchStoreUsage)
 	fs.IntVar(&coupons, "coupons", coupons, "coupons in the storm, all due in the same second")
 	fs.IntVar(&templates, "templates", templates, "templates the storm's coupons are spread over")
 	fs.IntVar(&users, "users", users, "users holding the coupons")
@@ -68,7 +78,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	cfg := bench.Config{
 		Target: target, Coupons: coupons, Templates: templates, Users: users,
 		UserRate: rate, BatchSize: batch, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
-		Log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Log: benchLog(stderr),
 	}
 	if profile != "" {
 		f, err := os.Create(profile)
@@ -82,6 +92,24 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	return writeResult(res, out, plot, stdout)
+}
+
+// benchLog is the engine's log during a bench: warnings and errors only,
+// to stderr.
+func benchLog(stderr io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// result is what a bench reports.
+type result interface {
+	WriteJSON(io.Writer) error
+	WritePlot(io.Writer) error
+}
+
+// writeResult writes res's plot to the file plot, if set, and its JSON to
+// the file out, or to stdout if out is empty.
+func writeResult(res result, out, plot string, stdout io.Writer) error {
 	if plot != "" {
 		if err := writeFile(plot, res.WritePlot); err != nil {
 			return err
@@ -96,8 +124,11 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // benchTarget returns the target of the database url names, which the
 // bench creates, and what to remove once it is done.
 func benchTarget(ctx context.Context, url string) (bench.Target, func(), error) {
-	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+	switch {
+	case strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://"):
 		return postgresTarget(ctx, url)
+	case strings.HasPrefix(url, "mysql://"):
+		return mysqlTarget(ctx, url)
 	}
 	path, cleanup, err := benchPath(url)
 	return sqliteTarget(path), cleanup, err

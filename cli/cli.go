@@ -16,7 +16,7 @@ type command struct {
 
 var commands = map[string]command{
 	"serve": {"run the HTTP API and the expiry engine", serve},
-	"bench": {"measure a storm drained by lapse, naively and at the floor", benchCmd},
+	"bench": {"measure a coupon storm, or order timeouts, on a store", benchCmd},
 }
 
 // ErrUsage is returned for a command line that names no known command.

@@ -12,11 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lapsehq/lapse/store/mysql/mysqltest"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
 )
 
 // TestBenchStorm runs `lapse bench storm` end to end on SQLite (100,000
-// coupons) and PostgreSQL (20,000) and checks that its JSON holds every
+// coupons), PostgreSQL and MySQL (20,000 each) and checks that its JSON holds every
 // figure with a sane value, that the plot is an SVG of the three drains,
 // that every phase drew a progress bar and that the seed copy is gone. It
 // asserts nothing about speed.
@@ -32,6 +33,14 @@ func TestBenchStorm(t *testing.T) {
 	t.Run("postgres", func(t *testing.T) {
 		url, name, existing := pgtest.NewDatabase(t)
 		testBenchStorm(t, "postgres", url, 20000, func() {
+			if left := existing(name, name+"_seed"); len(left) > 0 {
+				t.Fatalf("databases left behind: %v", left)
+			}
+		})
+	})
+	t.Run("mysql", func(t *testing.T) {
+		url, name, existing := mysqltest.NewDatabase(t)
+		testBenchStorm(t, "mysql", url, 20000, func() {
 			if left := existing(name, name+"_seed"); len(left) > 0 {
 				t.Fatalf("databases left behind: %v", left)
 			}
@@ -119,6 +128,90 @@ func testBenchStorm(t *testing.T, kind, url string, n int, leftBehind func()) {
 		if !strings.Contains(stderr.String(), full) {
 			t.Fatalf("stderr has no full progress bar for %s:\n%s", phase, stderr.String())
 		}
+	}
+	leftBehind()
+}
+
+// TestBenchOrders runs `lapse bench orders` end to end on SQLite,
+// PostgreSQL and MySQL (100 orders a second for 3s, a 1s timeout) and checks that
+// its JSON holds every figure with a sane value: every order paid or
+// closed, none closed before its deadline, the stock counters whole; that
+// the plot is an SVG of the close lag and that it drew a progress bar. It
+// asserts nothing about speed.
+func TestBenchOrders(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		testBenchOrders(t, "sqlite", "sqlite:"+filepath.Join(t.TempDir(), "orders.db"), func() {})
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url, name, existing := pgtest.NewDatabase(t)
+		testBenchOrders(t, "postgres", url, func() {
+			if left := existing(name); len(left) > 0 {
+				t.Fatalf("databases left behind: %v", left)
+			}
+		})
+	})
+	t.Run("mysql", func(t *testing.T) {
+		url, name, existing := mysqltest.NewDatabase(t)
+		testBenchOrders(t, "mysql", url, func() {
+			if left := existing(name); len(left) > 0 {
+				t.Fatalf("databases left behind: %v", left)
+			}
+		})
+	})
+}
+
+// testBenchOrders benches orders on the store at url, whose backend is
+// named kind, and runs leftBehind once the bench is done.
+func testBenchOrders(t *testing.T, kind, url string, leftBehind func()) {
+	plot := filepath.Join(t.TempDir(), "orders.svg")
+	cmd := exec.Command(binary, "bench", "orders", "--rate", "100", "--duration", "3s", "--timeout", "1s",
+		"--pay-share", "0.3", "--store", url, "--plot", plot)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("lapse bench orders: %v; stderr:\n%s", err, stderr.String())
+	}
+	var res map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatalf("decode the JSON result: %v\n%s", err, stdout.String())
+	}
+	j := jsonFields{t: t, root: res}
+	if got := j.str("store"); got != kind {
+		t.Fatalf("store: got %q, want %s", got, kind)
+	}
+	for path, want := range map[string]float64{"orders": 300, "rate": 100, "timeout": 1, "pay_share": 0.3, "closed_early": 0} {
+		if got := j.num(path); got != want {
+			t.Fatalf("%s: got %v, want %v", path, got, want)
+		}
+	}
+	j.positive("create_seconds", "paid", "closed", "close_lag.max", "cpus")
+	if paid, closed, late := j.num("paid"), j.num("closed"), j.num("late_payments"); paid+closed != 300 || paid+late != 90 {
+		t.Fatalf("paid %v + closed %v: want 300 orders, and paid + late payments (%v) = 90 (30%%)", paid, closed, late)
+	}
+	j.ordered("close_lag.p50", "close_lag.p99", "close_lag.max")
+	if lag := j.num("close_lag.p50"); lag < 0 {
+		t.Fatalf("close_lag.p50: got %v, want >= 0 (never early)", lag)
+	}
+	if ok, _ := j.get("stock_ok").(bool); !ok {
+		t.Fatalf("stock_ok: got %v, want true", j.get("stock_ok"))
+	}
+
+	svg, err := os.ReadFile(plot)
+	if err != nil {
+		t.Fatalf("read the plot: %v", err)
+	}
+	var doc struct {
+		XMLName   xml.Name   `xml:"svg"`
+		Polylines []struct{} `xml:"polyline"`
+	}
+	if err := xml.Unmarshal(svg, &doc); err != nil {
+		t.Fatalf("plot is not XML: %v", err)
+	}
+	if len(doc.Polylines) != 2 {
+		t.Fatalf("plot: got %d lines, want the close lag p50 and p99", len(doc.Polylines))
+	}
+	if full := fmt.Sprintf("\rorders [%s] 100%% 300/300", strings.Repeat("#", 30)); !strings.Contains(stderr.String(), full) {
+		t.Fatalf("stderr has no full progress bar:\n%s", stderr.String())
 	}
 	leftBehind()
 }

@@ -1,0 +1,39 @@
+package bench
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// TestRunOrdersRefusesBadConfig: a config RunOrders cannot run is refused
+// before it opens the store.
+func TestRunOrdersRefusesBadConfig(t *testing.T) {
+	opened := false
+	target := Target{Name: "none", Open: func(context.Context, store.Hooks) (store.Store, error) {
+		opened = true
+		return nil, context.Canceled
+	}}
+	cases := []struct {
+		cfg  OrdersConfig
+		want string
+	}{
+		{OrdersConfig{}, "needs Open"},
+		{OrdersConfig{Target: target, PayShare: 1.5}, "pay share"},
+		{OrdersConfig{Target: target, PayShare: -0.1}, "pay share"},
+		{OrdersConfig{Target: target, Timeout: time.Microsecond}, "timeout"},
+		{OrdersConfig{Target: target, Rate: 0.1, Duration: time.Second}, "no order"},
+	}
+	for _, c := range cases {
+		_, err := RunOrders(context.Background(), c.cfg)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Fatalf("%+v: got %v, want an error about %q", c.cfg, err, c.want)
+		}
+	}
+	if opened {
+		t.Fatalf("a refused config opened the store")
+	}
+}

@@ -1,0 +1,43 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/xml"
+	"testing"
+)
+
+// TestWritePlot: the plot is an SVG with the expired count and the p99 of
+// each drain and the idle p99 line.
+func TestWritePlot(t *testing.T) {
+	r := Result{Store: "sqlite", Coupons: 100, Idle: IdleResult{UserP99: 0.002}, series: map[string]drainSeries{}}
+	for i, d := range drawn {
+		r.series[d.name] = drainSeries{
+			expired: []Point{{0, 0}, {float64(i + 1), 100}},
+			p99:     []Point{{0.1, 0.001}, {0.5, float64(i+1) * 0.01}},
+		}
+	}
+	var b bytes.Buffer
+	if err := r.WritePlot(&b); err != nil {
+		t.Fatalf("WritePlot: %v", err)
+	}
+	var doc struct {
+		Polylines []struct {
+			Stroke string `xml:"stroke,attr"`
+		} `xml:"polyline"`
+	}
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatalf("plot is not XML: %v", err)
+	}
+	strokes := map[string]int{}
+	for _, p := range doc.Polylines {
+		strokes[p.Stroke]++
+	}
+	for _, d := range drawn {
+		if strokes[d.color] != 2 {
+			t.Fatalf("%s: got %d lines, want expired and p99", d.name, strokes[d.color])
+		}
+	}
+	if strokes["#666666"] != 1 {
+		t.Fatalf("idle p99 line: got %d, want 1", strokes["#666666"])
+	}
+}

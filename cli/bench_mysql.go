@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	driver "github.com/go-sql-driver/mysql"
+
+	"github.com/lapsehq/lapse/bench"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql"
+)
+
+// The MySQL backend offers the bench its raw drains.
+var _ bench.Raw = (*mysql.Store)(nil)
+
+// mysqlTarget is the bench target of a new MySQL or MariaDB database, the
+// one storeURL names, which it creates. Neither server copies a database
+// whole, so Save copies it table by table into <name>_seed (CREATE TABLE
+// … LIKE, INSERT … SELECT) and Restore copies that back; the cleanup
+// drops both.
+func mysqlTarget(ctx context.Context, storeURL string) (bench.Target, func(), error) {
+	cfg, err := mysql.Config(storeURL)
+	if err != nil {
+		return bench.Target{}, nil, fmt.Errorf("--store: %w", err)
+	}
+	name := cfg.DBName
+	admin := cfg.Clone()
+	admin.DBName = ""
+	conn, err := driver.NewConnector(admin)
+	if err != nil {
+		return bench.Target{}, nil, fmt.Errorf("--store: %w", err)
+	}
+	db := sql.OpenDB(conn)
+	var exists bool
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) > 0 FROM information_schema.schemata WHERE schema_name = ?", name).Scan(&exists); err != nil {
+		db.Close()
+		return bench.Target{}, nil, fmt.Errorf("--store: %w", err)
+	}
+	if exists {
+		db.Close()
+		return bench.Target{}, nil, fmt.Errorf("--store: database %s exists; the bench needs a database of its own", name)
+	}
+	live, seed := quoteName(name), quoteName(name+"_seed")
+	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+live); err != nil {
+		db.Close()
+		return bench.Target{}, nil, err
+	}
+	target := bench.Target{
+		Name: "mysql",
+		Open: func(ctx context.Context, h store.Hooks) (store.Store, error) {
+			return mysql.Open(ctx, storeURL, mysql.Options{Hooks: h})
+		},
+		Save:    func() error { return copyDatabase(db, name, name+"_seed") },
+		Restore: func() error { return copyDatabase(db, name+"_seed", name) },
+	}
+	cleanup := func() {
+		for _, d := range []string{live, seed} {
+			db.Exec("DROP DATABASE IF EXISTS " + d)
+		}
+		db.Close()
+	}
+	return target, cleanup, nil
+}
+
+// copyDatabase replaces database to with a copy of every table of from,
+// whose store is closed.
+func copyDatabase(db *sql.DB, from, to string) error {
+	ctx := context.Background()
+	rows, err := db.QueryContext(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE'", from)
+	if err != nil {
+		return err
+	}
+	var tables []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return err
+		}
+		tables = append(tables, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	src, dst := quoteName(from), quoteName(to)
+	stmts := []string{"DROP DATABASE IF EXISTS " + dst, "CREATE DATABASE " + dst}
+	for _, t := range tables {
+		t = quoteName(t)
+		stmts = append(stmts, "CREATE TABLE "+dst+"."+t+" LIKE "+src+"."+t, "INSERT INTO "+dst+"."+t+" SELECT * FROM "+src+"."+t)
+	}
+	for _, s := range stmts {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("copy database %s to %s: %w", from, to, err)
+		}
+	}
+	return nil
+}
+
+// quoteName quotes a MySQL identifier.
+func quoteName(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"io"
+	"time"
+
+	"github.com/lapsehq/lapse/bench"
+)
+
+// benchOrders runs `lapse bench orders`: the JSON result goes to --out (or
+// stdout), the plot to --plot, a progress bar to stderr.
+func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var (
+		url, out, plot string
+		cfg            = bench.OrdersConfig{Rate: 200, Duration: 20 * time.Second, Timeout: 2 * time.Second, PayShare: 0.5}
+	)
+	fs := flag.NewFlagSet("bench orders", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&url, "store", "", benchStoreUsage)
+	fs.Float64Var(&cfg.Rate, "rate", cfg.Rate, "orders created a second")
+	fs.DurationVar(&cfg.Duration, "duration", cfg.Duration, "how long orders are created")
+	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "each order's deadline after its creation")
+	fs.Float64Var(&cfg.PayShare, "pay-share", cfg.PayShare, "fraction of the orders paid before their deadline (0 to 1)")
+	fs.StringVar(&out, "out", "", "write the JSON result to this file (default: stdout)")
+	fs.StringVar(&plot, "plot", "", "write an SVG plot of the close lag over time to this file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	target, cleanup, err := benchTarget(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	cfg.Target, cfg.Progress, cfg.Log = target, stderr, benchLog(stderr)
+	res, err := bench.RunOrders(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	return writeResult(res, out, plot, stdout)
+}

@@ -1,0 +1,18 @@
+-- Used by `lapse bench` only: the drains lapse is measured against.
+
+-- name: NaiveExpire
+-- now, now. The seeds' single UPDATE.
+UPDATE coupons SET status = 'expired', updated_at = ?, version = version + 1
+WHERE expires_at <= ? AND status = 'unused';
+
+-- name: FloorExpire
+-- now, now, limit. A batch with no events, counts, row claims or
+-- ordering: a single-table UPDATE … LIMIT, which MySQL and MariaDB take
+-- as it is.
+UPDATE coupons SET status = 'expired', updated_at = ?, version = version + 1
+WHERE status = 'unused' AND expires_at <= ?
+LIMIT ?;
+
+-- name: ExpiryLags
+-- In microseconds.
+SELECT TIMESTAMPDIFF(MICROSECOND, expires_at, updated_at) FROM coupons WHERE status = 'expired';
