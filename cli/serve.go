@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"log/slog"
 	"net"
@@ -18,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	redisq "github.com/lapsehq/lapse/delayq/redis"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/outbox"
@@ -47,6 +49,7 @@ type serveConfig struct {
 	instance        string
 	leaseTTL        time.Duration
 	maxSkew         time.Duration
+	redis           string
 }
 
 // urlList is a repeatable flag. From the environment, where it is set
@@ -78,6 +81,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.instance, "instance", defaultInstance(), "this instance's name among those sharing a postgres or mysql store (LAPSE_INSTANCE)")
 	fs.DurationVar(&c.leaseTTL, "lease-ttl", 10*time.Second, "how long a shard lease lasts unrenewed: how soon a dead instance's work passes to the others (LAPSE_LEASE_TTL)")
 	fs.DurationVar(&c.maxSkew, "max-clock-skew", time.Second, "stop firing while this instance's clock is further than this from the database's (LAPSE_MAX_CLOCK_SKEW)")
+	fs.StringVar(&c.redis, "redis", "", "Redis delay queue telling the instances sharing a postgres or mysql store of work falling due, redis://host:port/db (LAPSE_REDIS)")
 	remindFlags(fs, &c.remind)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -90,6 +94,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.leaseTTL < 300*time.Millisecond || c.maxSkew <= 0 {
 		return fmt.Errorf("--lease-ttl: want at least 300ms, got %s; --max-clock-skew: want more than 0, got %s", c.leaseTTL, c.maxSkew)
+	}
+	if c.redis != "" && storeKind(c.store) == "sqlite" {
+		return fmt.Errorf("--redis: the delay queue is for instances sharing a postgres or mysql store, not sqlite")
 	}
 	if c.eventRetention < 0 {
 		return fmt.Errorf("--event-retention: want 0 or more, got %s", c.eventRetention)
@@ -130,8 +137,21 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		metrics *engine.Metrics
 		relay   *outbox.Relay
 	)
+	hint := engine.Hint(wheel)
+	accel, closeQueue, err := openAccel(ctx, c, log)
+	if err != nil {
+		return err
+	}
+	defer closeQueue() // after the engine, deferred later, stopped
+	if accel != nil {
+		wheelHint := hint
+		hint = func(tm store.Timer) {
+			wheelHint(tm)
+			accel.Hint(tm)
+		}
+	}
 	st, err := openStore(ctx, c, store.Hooks{
-		OnTimer: engine.Hint(wheel),
+		OnTimer: hint,
 		OnEvents: func(evs []store.Event) {
 			metrics.Committed(evs)
 			relay.Notify()
@@ -154,7 +174,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
 		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, PaymentGrace: c.paymentGrace,
-		Holder: c.instance, LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew,
+		Holder: c.instance, LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Accel: accel,
 	}
 	if c.paymentURL != "" {
 		hook, err := payhook.New(c.paymentURL, &http.Client{})
@@ -232,6 +252,23 @@ func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func()
 		Store: d, Sinks: sinks, Now: now, Log: log, Registerer: reg,
 		MaxAttempts: c.sinkMaxAttempts, Retention: c.eventRetention,
 	})
+}
+
+// openAccel opens the Redis delay queue --redis names, if any. Its keys
+// are named after the store, so the instances of one store share them and
+// those of another do not.
+func openAccel(ctx context.Context, c serveConfig, log *slog.Logger) (*engine.Accel, func() error, error) {
+	if c.redis == "" {
+		return nil, func() error { return nil }, nil
+	}
+	sum := fnv.New64a()
+	sum.Write([]byte(c.store))
+	q, err := redisq.Open(ctx, c.redis, redisq.Options{Prefix: fmt.Sprintf("lapse:%x", sum.Sum64())})
+	if err != nil {
+		return nil, nil, fmt.Errorf("--redis: %w", err)
+	}
+	log.Info("lapse: delay queue", slog.String("redis", redact(c.redis)))
+	return engine.NewAccel(q, log), q.Close, nil
 }
 
 // defaultInstance names this process: host and PID.

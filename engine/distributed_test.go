@@ -2,7 +2,9 @@ package engine_test
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/lapsehq/lapse/coupon"
+	redisq "github.com/lapsehq/lapse/delayq/redis"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
@@ -32,21 +35,32 @@ type instance struct {
 // local clock is now.
 func startInstance(t *testing.T, url, holder string, now func() time.Time) *instance {
 	t.Helper()
+	return startWith(t, url, engine.Config{Holder: holder, Now: now, LoadInterval: 200 * time.Millisecond})
+}
+
+// startWith opens url and starts an engine of cfg on it, with the store,
+// wheel and metrics filled in; cfg.Accel, if set, hears of the timers
+// the instance's commits write.
+func startWith(t *testing.T, url string, cfg engine.Config) *instance {
+	t.Helper()
 	in := &instance{reg: prometheus.NewRegistry()}
-	wheel := timer.NewWheel(tick, 1024, now)
+	wheel := timer.NewWheel(tick, 1024, cfg.Now)
 	var err error
 	in.st, err = postgres.Open(t.Context(), url, postgres.Options{Hooks: store.Hooks{
-		OnTimer:  engine.Hint(wheel),
+		OnTimer: func(tm store.Timer) {
+			engine.Hint(wheel)(tm)
+			if cfg.Accel != nil {
+				cfg.Accel.Hint(tm)
+			}
+		},
 		OnEvents: func(es []store.Event) { in.metrics.Committed(es) },
 	}})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
-	in.metrics = engine.NewMetrics(in.reg, in.st, now)
-	in.eng = engine.New(engine.Config{
-		Store: in.st, Wheel: wheel, Now: now, Metrics: in.metrics, BatchSize: 50,
-		LoadInterval: 200 * time.Millisecond, Holder: holder, LeaseTTL: 1500 * time.Millisecond,
-	})
+	in.metrics = engine.NewMetrics(in.reg, in.st, cfg.Now)
+	cfg.Store, cfg.Wheel, cfg.Metrics, cfg.BatchSize, cfg.LeaseTTL = in.st, wheel, in.metrics, 50, 1500*time.Millisecond
+	in.eng = engine.New(cfg)
 	if err := in.eng.Start(context.Background()); err != nil {
 		t.Fatalf("start: %v", err)
 	}
@@ -161,4 +175,70 @@ func TestSkewedClockHoldsFiring(t *testing.T) {
 	if got := countType(outboxtest.Feed(t, in.st), store.EventCouponExpired); got != 0 {
 		t.Fatalf("a skewed engine expired %d coupons", got)
 	}
+}
+
+// TestAccelTellsTheOthers: with a delay queue in Redis, an instance hears
+// at once of coupons falling due in its shards that another instance
+// issued, though it would load their timer from the store only a minute
+// later and sweep only a minute later.
+func TestAccelTellsTheOthers(t *testing.T) {
+	url := pgtest.SchemaURL(t)
+	q := redisQueue(t)
+	slow := engine.Config{Now: time.Now, LoadInterval: time.Minute, SweepInterval: time.Minute}
+	a, b := slow, slow
+	a.Holder, a.Accel = "a", engine.NewAccel(q, nil)
+	b.Holder, b.Accel = "b", engine.NewAccel(q, nil)
+	ins := []*instance{startWith(t, url, a), startWith(t, url, b)}
+	waitBalanced(t, url)
+	const n = 200
+	issueDue(t, ins[0].st, n, time.Now().Add(2*time.Second))
+	deadline := time.Now().Add(15 * time.Second)
+	for countType(outboxtest.Feed(t, ins[0].st), store.EventCouponExpired) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("not all %d coupons expired in 15s: the instance that did not issue them never heard", n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := ins[1].expired(); got == 0 {
+		t.Fatalf("b expired nothing: it did not hear of its shards' coupons")
+	}
+	if got := testutil.ToFloat64(engine.RepairsOf(ins[1].metrics, store.TimerExpire)); got != 0 {
+		t.Fatalf("b's sweeper repaired %v: the queue did not tell it", got)
+	}
+}
+
+// waitBalanced waits until the two instances on url hold half the shards
+// each.
+func waitBalanced(t *testing.T, url string) {
+	t.Helper()
+	conn := pgtest.Connect(t, url)
+	for range 100 {
+		var holders, most int
+		err := conn.QueryRow(t.Context(), `SELECT count(*), coalesce(max(n), 0) FROM (
+			SELECT count(*) AS n FROM leases WHERE expires_at > now() GROUP BY holder) AS h`).Scan(&holders, &most)
+		if err != nil {
+			t.Fatalf("read leases: %v", err)
+		}
+		if holders == 2 && most == store.Shards/2 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("the shards were not shared out in 10s")
+}
+
+// redisQueue opens the delay queue of LAPSE_TEST_REDIS under a prefix of
+// the test's own, skipping the test without it.
+func redisQueue(t *testing.T) *redisq.Queue {
+	t.Helper()
+	url := os.Getenv("LAPSE_TEST_REDIS")
+	if url == "" {
+		t.Skip("LAPSE_TEST_REDIS unset: no Redis for the delay queue")
+	}
+	q, err := redisq.Open(t.Context(), url, redisq.Options{Prefix: "lapse-test:" + rand.Text()})
+	if err != nil {
+		t.Fatalf("delay queue: %v", err)
+	}
+	t.Cleanup(func() { q.Close() })
+	return q
 }

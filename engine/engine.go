@@ -47,6 +47,10 @@ type Config struct {
 	// MaxSkew bounds this instance's clock skew against the database's;
 	// 0 means 1s.
 	MaxSkew time.Duration
+	// Accel, if set with Holder, is the delay queue the instances share;
+	// the engine polls it every AccelPoll (0 means 100ms).
+	Accel     *Accel
+	AccelPoll time.Duration
 }
 
 // Engine fires due work: one worker per kind of timer, so that a slow
@@ -115,6 +119,9 @@ func (e *Engine) distribute(ls store.Leases) {
 	if e.cfg.MaxSkew <= 0 {
 		e.cfg.MaxSkew = time.Second
 	}
+	if e.cfg.AccelPoll <= 0 {
+		e.cfg.AccelPoll = 100 * time.Millisecond
+	}
 	e.leases = &leases{st: ls, holder: e.cfg.Holder, ttl: e.cfg.LeaseTTL, log: e.cfg.Log, m: e.cfg.Metrics, gained: e.wakeAll}
 	e.clock = &clockGuard{src: ls, local: e.cfg.Now, bound: e.cfg.MaxSkew, log: e.cfg.Log, m: e.cfg.Metrics, resumed: e.wakeAll, err: errUnmeasured}
 }
@@ -153,6 +160,10 @@ func (e *Engine) Start(ctx context.Context) error {
 		e.leases.renew(ctx)
 		e.goFunc(func() { e.clock.run(ctx, e.cfg.LeaseTTL/3) })
 		e.goFunc(func() { e.leases.run(ctx) })
+		if a := e.cfg.Accel; a != nil {
+			e.goFunc(func() { a.feed(ctx) })
+			e.goFunc(func() { e.pollAccel(ctx) })
+		}
 	}
 	e.goFunc(func() { e.dispatch(ctx) })
 	e.goFunc(func() { e.loadLoop(ctx) })
@@ -251,18 +262,24 @@ func (e *Engine) work(ctx context.Context, kind store.TimerKind) {
 }
 
 // drain transitions everything of kind that is due, in the shards this
-// engine holds (or the whole store), then retires the timers whose
-// buckets are done: at once when the engine is alone, or once every
-// other engine has had time to load them.
+// engine holds (or the whole store), acknowledges what it claimed of the
+// delay queue, then retires the timers whose buckets are done: at once
+// when the engine is alone, or once every other engine has had time to
+// load them.
 func (e *Engine) drain(ctx context.Context, kind store.TimerKind, sweeping bool) {
 	start := e.cfg.Now()
 	through := start
 	if e.leases == nil {
 		e.drainShard(ctx, kind, nil, sweeping)
 	} else {
+		claimed := e.cfg.Accel.take(kind)
+		var drained []int
 		for _, l := range e.leases.Held() {
-			e.drainShard(ctx, kind, &l, sweeping)
+			if e.drainShard(ctx, kind, &l, sweeping) {
+				drained = append(drained, l.Shard)
+			}
 		}
+		e.cfg.Accel.ack(context.WithoutCancel(ctx), claimed, drained)
 		through = start.Add(-2 * e.cfg.LoadInterval)
 	}
 	if ctx.Err() != nil || e.Err() != nil {
@@ -274,12 +291,32 @@ func (e *Engine) drain(ctx context.Context, kind store.TimerKind, sweeping bool)
 	}
 }
 
+// pollAccel claims, every AccelPoll, the due items of the shards held from
+// the delay queue and wakes the workers of their kinds.
+func (e *Engine) pollAccel(ctx context.Context) {
+	t := time.NewTicker(e.cfg.AccelPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if e.Err() != nil {
+			continue
+		}
+		for _, kind := range e.cfg.Accel.claim(ctx, e.leases.Held(), e.cfg.Now()) {
+			e.signal(kind)
+		}
+	}
+}
+
 // drainShard transitions everything of kind that is due under lease l (nil:
 // in the whole store), a batch per transaction, then arms the wheel for
-// the next due item. A batch that has begun always commits, unless its
-// lease was lost: a stop takes effect between batches, and so does a
-// clock found skewed.
-func (e *Engine) drainShard(ctx context.Context, kind store.TimerKind, l *store.Lease, sweeping bool) {
+// the next due item, and reports whether it got to the end. A batch that
+// has begun always commits, unless its lease was lost: a stop takes effect
+// between batches, and so does a clock found skewed.
+func (e *Engine) drainShard(ctx context.Context, kind store.TimerKind, l *store.Lease, sweeping bool) bool {
 	fn := e.drains[kind]
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil && e.Err() == nil {
@@ -287,7 +324,7 @@ func (e *Engine) drainShard(ctx context.Context, kind store.TimerKind, l *store.
 		d, err := fn(context.WithoutCancel(ctx), store.DueParams{Now: now, Limit: e.cfg.BatchSize, Lease: l})
 		if errors.Is(err, store.ErrLeaseLost) {
 			e.leases.lost(l.Shard)
-			return
+			return false
 		}
 		if err != nil {
 			e.logErr("engine: drain "+string(kind), err)
@@ -306,9 +343,10 @@ func (e *Engine) drainShard(ctx context.Context, kind store.TimerKind, l *store.
 			if !d.Next.IsZero() {
 				e.cfg.Wheel.Add(timer.Key{Kind: string(kind), Due: d.Next})
 			}
-			return
+			return true
 		}
 	}
+	return false
 }
 
 func (e *Engine) logErr(msg string, err error) {

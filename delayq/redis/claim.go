@@ -6,6 +6,8 @@ import (
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/lapsehq/lapse/delayq"
 )
 
 // claimScript runs on one shard. KEYS: due set, in-flight set. ARGV: now
@@ -45,7 +47,7 @@ return due
 // caller Acks each item once its work committed. A member not written by
 // Add makes Claim fail; the items claimed with it come back after the
 // lease, and it does not.
-func (q *Queue) Claim(ctx context.Context, shard int, now time.Time, limit int) ([]Item, error) {
+func (q *Queue) Claim(ctx context.Context, shard int, now time.Time, limit int) ([]delayq.Item, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
@@ -55,7 +57,7 @@ func (q *Queue) Claim(ctx context.Context, shard int, now time.Time, limit int) 
 	if err != nil {
 		return nil, fmt.Errorf("delayq claim shard %d: %w", shard, err)
 	}
-	items := make([]Item, 0, len(members))
+	items := make([]delayq.Item, 0, len(members))
 	for _, m := range members {
 		it, err := parseMember(shard, m)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/lapsehq/lapse/delayq"
 	"github.com/lapsehq/lapse/delayq/redis"
 )
 
@@ -18,12 +19,12 @@ import (
 func TestClaimNeverEarly(t *testing.T) {
 	f := setup(t, time.Minute)
 	f.add(t, at("late", time.Second), at("now", 0), at("sub-ms", 500*time.Microsecond), at("past", -time.Millisecond), at("next-ms", time.Millisecond))
-	checkItems(t, "claim at t0, limit 1", f.claim(t, 0, t0, 1), []redis.Item{at("past", -time.Millisecond)})
-	checkItems(t, "claim at t0", f.claim(t, 0, t0.Add(999*time.Microsecond), 10), []redis.Item{at("now", 0)})
+	checkItems(t, "claim at t0, limit 1", f.claim(t, 0, t0, 1), []delayq.Item{at("past", -time.Millisecond)})
+	checkItems(t, "claim at t0", f.claim(t, 0, t0.Add(999*time.Microsecond), 10), []delayq.Item{at("now", 0)})
 	checkItems(t, "claim at t0+1ms", f.claim(t, 0, t0.Add(time.Millisecond), 10),
-		[]redis.Item{at("next-ms", time.Millisecond), at("sub-ms", time.Millisecond)})
+		[]delayq.Item{at("next-ms", time.Millisecond), at("sub-ms", time.Millisecond)})
 	checkItems(t, "claim just before 1s", f.claim(t, 0, t0.Add(time.Second-time.Nanosecond), 10), nil)
-	checkItems(t, "claim at 1s", f.claim(t, 0, t0.Add(time.Second), 10), []redis.Item{at("late", time.Second)})
+	checkItems(t, "claim at 1s", f.claim(t, 0, t0.Add(time.Second), 10), []delayq.Item{at("late", time.Second)})
 }
 
 // TestClaimOnceConcurrently: two instances claiming the same shard at once
@@ -32,7 +33,7 @@ func TestClaimOnceConcurrently(t *testing.T) {
 	f := setup(t, time.Minute)
 	const due, notDue = 2000, 100
 	want := map[string]bool{}
-	var items []redis.Item
+	var items []delayq.Item
 	for i := range due + notDue {
 		it := at(fmt.Sprintf("k%d", i), time.Duration(i)*time.Millisecond)
 		items = append(items, it)
@@ -43,7 +44,7 @@ func TestClaimOnceConcurrently(t *testing.T) {
 	f.add(t, items...)
 	now := t0.Add((due - 1) * time.Millisecond)
 	var wg sync.WaitGroup
-	got := make([][]redis.Item, 2)
+	got := make([][]delayq.Item, 2)
 	errs := make([]error, 2)
 	for i, q := range []*redis.Queue{f.q, f.open(t)} {
 		wg.Go(func() {
@@ -83,7 +84,7 @@ func TestClaimOnceConcurrently(t *testing.T) {
 func TestClaimMany(t *testing.T) {
 	f := setup(t, time.Minute)
 	const due = 2500
-	var items []redis.Item
+	var items []delayq.Item
 	for i := range due + 10 {
 		items = append(items, at(fmt.Sprintf("k%04d", i), time.Duration(i)*time.Millisecond))
 	}
@@ -103,10 +104,10 @@ func TestClaimLease(t *testing.T) {
 	f := setup(t, 10*time.Second)
 	acked, dropped := at("acked", 0), at("dropped", 0)
 	f.add(t, acked, dropped)
-	checkItems(t, "first claim", f.claim(t, 0, t0, 10), []redis.Item{acked, dropped})
+	checkItems(t, "first claim", f.claim(t, 0, t0, 10), []delayq.Item{acked, dropped})
 	f.ack(t, acked)
 	checkItems(t, "claim in the lease", f.claim(t, 0, t0.Add(10*time.Second-time.Millisecond), 10), nil)
-	checkItems(t, "claim as the lease ends", f.claim(t, 0, t0.Add(10*time.Second), 10), []redis.Item{dropped})
+	checkItems(t, "claim as the lease ends", f.claim(t, 0, t0.Add(10*time.Second), 10), []delayq.Item{dropped})
 	checkItems(t, "claim again", f.claim(t, 0, t0.Add(10*time.Second), 10), nil)
 	f.ack(t, dropped)
 	checkItems(t, "claim an hour later", f.claim(t, 0, t0.Add(time.Hour), 10), nil)
@@ -144,15 +145,15 @@ func TestClaimForeignMember(t *testing.T) {
 	if items, err := f.q.Claim(context.Background(), 0, t0, 10); err == nil {
 		t.Fatalf("claim with a foreign member: got %v and no error", items)
 	}
-	checkItems(t, "claim after the lease", f.claim(t, 0, t0.Add(time.Second), 10), []redis.Item{good})
-	checkItems(t, "claim after the next lease", f.claim(t, 0, t0.Add(2*time.Second), 10), []redis.Item{good})
+	checkItems(t, "claim after the lease", f.claim(t, 0, t0.Add(time.Second), 10), []delayq.Item{good})
+	checkItems(t, "claim after the next lease", f.claim(t, 0, t0.Add(2*time.Second), 10), []delayq.Item{good})
 }
 
 // BenchmarkClaim claims 1000 at a time from a shard of 100k due items.
 func BenchmarkClaim(b *testing.B) {
 	f := setup(b, time.Hour)
 	const size, limit = 100_000, 1000
-	items := make([]redis.Item, size)
+	items := make([]delayq.Item, size)
 	for i := range items {
 		items[i] = at(fmt.Sprintf("kind-%d", i), time.Duration(i)*time.Millisecond)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/lapsehq/lapse/delayq/redis"
+	"github.com/lapsehq/lapse/delayq"
 )
 
 // modelShards and modelLease bound the model test's world.
@@ -49,7 +49,7 @@ func take(from, to map[string]int64, now int64, limit int, keep bool, score func
 }
 
 // memberOf is how the queue names an item in its sets.
-func memberOf(it redis.Item) string {
+func memberOf(it delayq.Item) string {
 	return strconv.FormatInt(it.Due.UnixMilli(), 10) + ":" + it.Kind
 }
 
@@ -66,14 +66,14 @@ func TestModel(t *testing.T) {
 			m.due[s], m.inflight[s] = map[string]int64{}, map[string]int64{}
 		}
 		now := t0.UnixMilli()
-		genItem := rapid.Custom(func(rt *rapid.T) redis.Item {
-			return redis.Item{
+		genItem := rapid.Custom(func(rt *rapid.T) delayq.Item {
+			return delayq.Item{
 				Kind:  rapid.SampledFrom([]string{"a", "b", "c:d"}).Draw(rt, "kind"),
 				Shard: rapid.IntRange(0, modelShards-1).Draw(rt, "shard"),
 				Due:   time.UnixMilli(now + rapid.Int64Range(-50, 200).Draw(rt, "due")),
 			}
 		})
-		var claimed []redis.Item
+		var claimed []delayq.Item
 		rt.Repeat(map[string]func(*rapid.T){
 			"add": func(rt *rapid.T) {
 				items := rapid.SliceOfN(genItem, 1, 5).Draw(rt, "items")
@@ -117,7 +117,7 @@ func TestModel(t *testing.T) {
 					rt.Skip("nothing claimed")
 				}
 				it := rapid.SampledFrom(claimed).Draw(rt, "item")
-				if err := f.q.Ack(ctx, []redis.Item{it}); err != nil {
+				if err := f.q.Ack(ctx, []delayq.Item{it}); err != nil {
 					rt.Fatalf("ack: %v", err)
 				}
 				delete(m.inflight[it.Shard], memberOf(it))

@@ -8,15 +8,9 @@ import (
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
-)
 
-// Item is one near-due group timer: work of Kind in lapse shard Shard falls
-// due at Due.
-type Item struct {
-	Kind  string
-	Shard int
-	Due   time.Time
-}
+	"github.com/lapsehq/lapse/delayq"
+)
 
 // Options configure a Queue.
 type Options struct {
@@ -59,7 +53,7 @@ func Open(ctx context.Context, url string, o Options) (*Queue, error) {
 // Add puts items in their shard's due set, in one round trip. Adding an
 // item already there is a no-op; adding one that is in flight makes it
 // due again, so a Claim may hand it out before the first claim is acked.
-func (q *Queue) Add(ctx context.Context, items []Item) error {
+func (q *Queue) Add(ctx context.Context, items []delayq.Item) error {
 	if len(items) == 0 {
 		return nil
 	}
@@ -75,7 +69,7 @@ func (q *Queue) Add(ctx context.Context, items []Item) error {
 }
 
 // Ack removes items from their shard's in-flight set: their work committed.
-func (q *Queue) Ack(ctx context.Context, items []Item) error {
+func (q *Queue) Ack(ctx context.Context, items []delayq.Item) error {
 	if len(items) == 0 {
 		return nil
 	}
@@ -144,11 +138,11 @@ func member(kind string, dueMs int64) string {
 }
 
 // parseMember decodes a member of shard's sets.
-func parseMember(shard int, m string) (Item, error) {
+func parseMember(shard int, m string) (delayq.Item, error) {
 	ms, kind, ok := strings.Cut(m, ":")
 	due, err := strconv.ParseInt(ms, 10, 64)
 	if !ok || err != nil {
-		return Item{}, fmt.Errorf("delayq: bad member %q in shard %d", m, shard)
+		return delayq.Item{}, fmt.Errorf("delayq: bad member %q in shard %d", m, shard)
 	}
-	return Item{Kind: kind, Shard: shard, Due: time.UnixMilli(due)}, nil
+	return delayq.Item{Kind: kind, Shard: shard, Due: time.UnixMilli(due)}, nil
 }

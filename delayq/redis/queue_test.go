@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/delayq"
 	"github.com/lapsehq/lapse/delayq/redis"
 )
 
@@ -12,7 +13,7 @@ import (
 // an item again, in the same call or later, changes nothing.
 func TestAddIdempotent(t *testing.T) {
 	f := setup(t, time.Minute)
-	items := []redis.Item{
+	items := []delayq.Item{
 		{Kind: "a", Shard: 0, Due: t0},
 		{Kind: "a", Shard: 1, Due: t0},
 		{Kind: "b", Shard: 1, Due: t0},
@@ -37,10 +38,10 @@ func TestNext(t *testing.T) {
 	f := setup(t, time.Minute)
 	ctx := context.Background()
 	f.add(t,
-		redis.Item{Kind: "a", Shard: 0, Due: t0.Add(5 * time.Second)},
-		redis.Item{Kind: "a", Shard: 1, Due: t0.Add(3 * time.Second)},
-		redis.Item{Kind: "b", Shard: 1, Due: t0.Add(4 * time.Second)},
-		redis.Item{Kind: "a", Shard: 2, Due: t0.Add(time.Second)},
+		delayq.Item{Kind: "a", Shard: 0, Due: t0.Add(5 * time.Second)},
+		delayq.Item{Kind: "a", Shard: 1, Due: t0.Add(3 * time.Second)},
+		delayq.Item{Kind: "b", Shard: 1, Due: t0.Add(4 * time.Second)},
+		delayq.Item{Kind: "a", Shard: 2, Due: t0.Add(time.Second)},
 	)
 	f.claim(t, 2, t0.Add(2*time.Second), 10)
 	for _, c := range []struct {
@@ -80,7 +81,7 @@ func TestClosed(t *testing.T) {
 	q := f.open(t)
 	q.Close()
 	ctx := context.Background()
-	items := []redis.Item{at("a", 0)}
+	items := []delayq.Item{at("a", 0)}
 	if err := q.Add(ctx, items); err == nil {
 		t.Fatal("add on a closed queue: no error")
 	}

@@ -13,6 +13,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
 
+	"github.com/lapsehq/lapse/delayq"
 	"github.com/lapsehq/lapse/delayq/redis"
 )
 
@@ -100,7 +101,7 @@ func (f *fixture) card(t testing.TB, shard int, set string) int64 {
 }
 
 // add adds items.
-func (f *fixture) add(t testing.TB, items ...redis.Item) {
+func (f *fixture) add(t testing.TB, items ...delayq.Item) {
 	t.Helper()
 	if err := f.q.Add(context.Background(), items); err != nil {
 		t.Fatalf("add: %v", err)
@@ -108,7 +109,7 @@ func (f *fixture) add(t testing.TB, items ...redis.Item) {
 }
 
 // ack acks items.
-func (f *fixture) ack(t testing.TB, items ...redis.Item) {
+func (f *fixture) ack(t testing.TB, items ...delayq.Item) {
 	t.Helper()
 	if err := f.q.Ack(context.Background(), items); err != nil {
 		t.Fatalf("ack: %v", err)
@@ -116,7 +117,7 @@ func (f *fixture) ack(t testing.TB, items ...redis.Item) {
 }
 
 // claim claims up to limit items of shard at now.
-func (f *fixture) claim(t testing.TB, shard int, now time.Time, limit int) []redis.Item {
+func (f *fixture) claim(t testing.TB, shard int, now time.Time, limit int) []delayq.Item {
 	t.Helper()
 	items, err := f.q.Claim(context.Background(), shard, now, limit)
 	if err != nil {
@@ -126,14 +127,14 @@ func (f *fixture) claim(t testing.TB, shard int, now time.Time, limit int) []red
 }
 
 // at is an item of kind k in shard 0 due d after t0.
-func at(k string, d time.Duration) redis.Item {
-	return redis.Item{Kind: k, Due: t0.Add(d)}
+func at(k string, d time.Duration) delayq.Item {
+	return delayq.Item{Kind: k, Due: t0.Add(d)}
 }
 
 // checkItems fails t unless got holds the same items as want, in order.
-func checkItems(t testing.TB, what string, got, want []redis.Item) {
+func checkItems(t testing.TB, what string, got, want []delayq.Item) {
 	t.Helper()
-	if !slices.EqualFunc(got, want, func(a, b redis.Item) bool {
+	if !slices.EqualFunc(got, want, func(a, b delayq.Item) bool {
 		return a.Kind == b.Kind && a.Shard == b.Shard && a.Due.Equal(b.Due)
 	}) {
 		t.Fatalf("%s: got %v, want %v", what, got, want)
