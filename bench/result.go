@@ -10,6 +10,7 @@ type Result struct {
 	Users     int     `json:"users"`
 	UserRate  float64 `json:"user_rate"`
 	BatchSize int     `json:"batch_size"`
+	Instances int     `json:"instances"`
 	CPUs      int     `json:"cpus"`
 	// LoadAvg is the machine's one-minute load average at the start and at
 	// the end of the run, where the system reports it.

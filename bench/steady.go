@@ -40,7 +40,7 @@ func (r *run) steady(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eng := engine.New(engine.Config{Store: st, Wheel: wheel, Now: r.clock.Now, Log: r.cfg.Log, BatchSize: r.cfg.BatchSize})
+	eng := newEngine(st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, "bench-0")
 	if err := eng.Start(ctx); err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/timer"
 )
@@ -61,6 +60,10 @@ type Config struct {
 	// CPUProfile, if set, receives a CPU profile of lapse's drain, from T0
 	// until the storm is expired.
 	CPUProfile io.Writer
+	// Instances is how many lapse instances drain the storm side by side,
+	// each with its own connections, wheel and engine, sharing the shards;
+	// 0 means 1. More than one needs a store with shard leases.
+	Instances int
 }
 
 func (c *Config) defaults() error {
@@ -70,6 +73,7 @@ func (c *Config) defaults() error {
 		c.UserRate = 300
 	}
 	c.BatchSize = cmp(c.BatchSize, 1000)
+	c.Instances = cmp(c.Instances, 1)
 	if c.Idle <= 0 {
 		c.Idle = 5 * time.Second
 	}
@@ -111,7 +115,7 @@ func RunStorm(ctx context.Context, cfg Config) (Result, error) {
 	r := &run{cfg: cfg, clock: &clock{}}
 	r.res = Result{
 		Store: cfg.Target.Name, Coupons: cfg.Coupons, Templates: cfg.Templates, Users: cfg.Users,
-		UserRate: cfg.UserRate, BatchSize: cfg.BatchSize, CPUs: runtime.NumCPU(),
+		UserRate: cfg.UserRate, BatchSize: cfg.BatchSize, Instances: cfg.Instances, CPUs: runtime.NumCPU(),
 		series: map[string]drainSeries{},
 	}
 	r.res.LoadAvg = append(r.res.LoadAvg, loadAvg()...)
@@ -376,19 +380,30 @@ func (r *run) lapse(ctx context.Context) error {
 	var wheel *timer.Wheel
 	p, err := r.begin(ctx, func(p *phase) store.Hooks {
 		wheel = newWheel(r.clock.Now)
-		return store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []store.Event) {
-			p.commit(countOf(events, store.EventCouponExpired), time.Now())
-		}}
+		return expiryHooks(p, wheel)
 	})
 	if err != nil {
 		return err
 	}
 	defer p.st.Close()
-	eng := engine.New(engine.Config{Store: p.st, Wheel: wheel, Now: r.clock.Now, Log: r.cfg.Log, BatchSize: r.cfg.BatchSize})
+	eng := newEngine(p.st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, "bench-0")
 	if err := eng.Start(ctx); err != nil {
 		return err
 	}
 	defer eng.Stop()
+	if r.cfg.Instances > 1 {
+		more, stop, err := r.moreInstances(ctx, p)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		if err := awaitShared(ctx, append(more, eng)); err != nil {
+			return err
+		}
+		// T0 comes the pre-roll after the shards are shared out.
+		r.clock.jumpTo(r.t0.Add(-preRoll))
+		p.origin = r.clock.real(r.t0)
+	}
 	if err := r.awaitT0(ctx, p, "lapse"); err != nil {
 		return err
 	}

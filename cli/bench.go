@@ -52,6 +52,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		idle           = 5 * time.Second
 		steady         = 10 * time.Second
 		steadyRate     = 1000
+		instances      = 1
 	)
 	fs := flag.NewFlagSet("bench storm", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -64,6 +65,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.DurationVar(&idle, "idle", idle, "how long the idle phase measures the user load alone")
 	fs.DurationVar(&steady, "steady", steady, "how long the steady phase runs")
 	fs.IntVar(&steadyRate, "steady-rate", steadyRate, "coupons falling due a second in the steady phase")
+	fs.IntVar(&instances, "instances", instances, "lapse instances draining the storm side by side (postgres and mysql)")
 	fs.StringVar(&out, "out", "", "write the JSON result to this file (default: stdout)")
 	fs.StringVar(&plot, "plot", "", "write an SVG plot of the drains to this file")
 	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of lapse's drain to this file")
@@ -77,7 +79,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	defer cleanup()
 	cfg := bench.Config{
 		Target: target, Coupons: coupons, Templates: templates, Users: users,
-		UserRate: rate, BatchSize: batch, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
+		UserRate: rate, BatchSize: batch, Instances: instances, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
 		Log: benchLog(stderr),
 	}
 	if profile != "" {

@@ -133,6 +133,15 @@ func (e *Engine) wakeAll() {
 	}
 }
 
+// Shards returns how many shards the engine holds a lease on now; 0 when
+// it drains the whole store.
+func (e *Engine) Shards() int {
+	if e.leases == nil {
+		return 0
+	}
+	return len(e.leases.Held())
+}
+
 // Err says why the engine is not firing, nil while it is: its clock is
 // too far from the database's.
 func (e *Engine) Err() error {

@@ -64,8 +64,8 @@ type LeaseTx interface {
 	SeenInstance(holder string) error
 	// ForgetInstances forgets instances unseen for longer than d.
 	ForgetInstances(d time.Duration) error
-	// LiveInstances counts the instances seen within ttl.
-	LiveInstances(ttl time.Duration) (int, error)
+	// LiveInstances names the instances seen within ttl, in order.
+	LiveInstances(ttl time.Duration) ([]string, error)
 	// RenewLeases extends holder's unexpired leases to ttl from now.
 	RenewLeases(holder string, ttl time.Duration) ([]Lease, error)
 	// DropLeases frees holder's leases of shards.
@@ -73,6 +73,22 @@ type LeaseTx interface {
 	// TakeLeases takes up to n free or expired shards for holder, each
 	// under a new token, for ttl.
 	TakeLeases(holder string, ttl time.Duration, n int) ([]Lease, error)
+}
+
+// FairShare is how many shards holder should hold among the live
+// instances: as many as every other, one more for the first instances in
+// name order while the division leaves shards over.
+func FairShare(live []string, holder string) int {
+	n := max(len(live), 1)
+	rank, found := slices.BinarySearch(live, holder)
+	if !found {
+		rank = len(live)
+	}
+	share := Shards / n
+	if rank < Shards%n {
+		share++
+	}
+	return share
 }
 
 // LeaseIn is Leases.Lease in t: the holder renews what it holds, then
@@ -89,7 +105,7 @@ func LeaseIn(t LeaseTx, p LeaseParams) ([]Lease, error) {
 	if err != nil {
 		return nil, err
 	}
-	fair := (Shards + max(live, 1) - 1) / max(live, 1)
+	fair := FairShare(live, p.Holder)
 	held, err := t.RenewLeases(p.Holder, p.TTL)
 	if err != nil {
 		return nil, err

@@ -38,11 +38,23 @@ func (t *tx) ForgetInstances(d time.Duration) error {
 	return err
 }
 
-// LiveInstances counts the instances seen within ttl.
-func (t *tx) LiveInstances(ttl time.Duration) (int, error) {
-	var n int
-	err := t.queryRow("LiveInstances", ttl.Microseconds()).Scan(&n)
-	return n, err
+// LiveInstances names the instances seen within ttl, in byte order (the
+// table's collation is binary).
+func (t *tx) LiveInstances(ttl time.Duration) ([]string, error) {
+	rows, err := t.query("LiveInstances", ttl.Microseconds())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
 }
 
 // RenewLeases extends holder's unexpired leases to ttl from now.

@@ -39,11 +39,13 @@ func (t *tx) ForgetInstances(d time.Duration) error {
 	return err
 }
 
-// LiveInstances counts the instances seen within ttl.
-func (t *tx) LiveInstances(ttl time.Duration) (int, error) {
-	var n int
-	err := t.queryRow("LiveInstances", ttl.Milliseconds()).Scan(&n)
-	return n, err
+// LiveInstances names the instances seen within ttl, in byte order.
+func (t *tx) LiveInstances(ttl time.Duration) ([]string, error) {
+	rows, err := t.query("LiveInstances", ttl.Milliseconds())
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // RenewLeases extends holder's unexpired leases to ttl from now.

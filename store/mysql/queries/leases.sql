@@ -12,7 +12,8 @@ DELETE FROM instances WHERE seen_at < UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND;
 
 -- name: LiveInstances
 -- the lease TTL.
-SELECT count(*) FROM instances WHERE seen_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND;
+SELECT holder FROM instances WHERE seen_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND
+ORDER BY holder;
 
 -- name: HeldLeases
 -- holder. Locked until the lease transaction commits.

@@ -11,7 +11,8 @@ DELETE FROM instances WHERE seen_at < clock_timestamp() - $1 * interval '1 milli
 
 -- name: LiveInstances
 -- $1 the lease TTL in ms.
-SELECT count(*) FROM instances WHERE seen_at > clock_timestamp() - $1 * interval '1 millisecond';
+SELECT holder FROM instances WHERE seen_at > clock_timestamp() - $1 * interval '1 millisecond'
+ORDER BY holder COLLATE "C";
 
 -- name: RenewLeases
 -- $1 holder, $2 TTL in ms.

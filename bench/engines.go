@@ -1,0 +1,93 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/lapsehq/lapse/engine"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/timer"
+)
+
+// benchSkew bounds the engines' clock skew: none, for the bench replays
+// its seed on a clock shifted an hour or more from the database's.
+const benchSkew = 1000 * time.Hour
+
+// benchLeaseTTL passes shard leases round within a second or two, so that
+// the instances of a storm share the shards before it falls due.
+const benchLeaseTTL = 3 * time.Second
+
+// newEngine returns the engine the bench runs on st as lapse serve runs
+// it: on a store with shard leases, one instance among others, named
+// holder.
+func newEngine(st store.Store, wheel *timer.Wheel, now func() time.Time, log *slog.Logger, batch int, holder string) *engine.Engine {
+	return engine.New(engine.Config{Store: st, Wheel: wheel, Now: now, Log: log, BatchSize: batch,
+		Holder: holder, LeaseTTL: benchLeaseTTL, MaxSkew: benchSkew})
+}
+
+// moreInstances opens Instances-1 more stores, each with a wheel and an
+// engine of its own, as more lapse serve processes on the database would
+// be, counting what they expire into p. It returns their engines,
+// started, and what stops them and closes their stores.
+func (r *run) moreInstances(ctx context.Context, p *phase) ([]*engine.Engine, func(), error) {
+	if _, ok := p.st.(store.Leases); !ok {
+		return nil, nil, fmt.Errorf("%d instances: the %s store has no shard leases to share", r.cfg.Instances, r.cfg.Target.Name)
+	}
+	var (
+		engs    []*engine.Engine
+		closers []func()
+	)
+	closeAll := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	for i := 1; i < r.cfg.Instances; i++ {
+		wheel := newWheel(r.clock.Now)
+		st, err := r.cfg.Target.Open(ctx, expiryHooks(p, wheel))
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		closers = append(closers, func() { st.Close() })
+		eng := newEngine(st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, fmt.Sprintf("bench-%d", i))
+		if err := eng.Start(ctx); err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		closers = append(closers, eng.Stop)
+		engs = append(engs, eng)
+	}
+	return engs, closeAll, nil
+}
+
+// expiryHooks are the hooks of a store the lapse phase drains: its timers
+// go to wheel and its expiries count into p.
+func expiryHooks(p *phase, wheel *timer.Wheel) store.Hooks {
+	return store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []store.Event) {
+		p.commit(countOf(events, store.EventCouponExpired), time.Now())
+	}}
+}
+
+// awaitShared waits until every engine holds its share of the shards, at
+// most a minute.
+func awaitShared(ctx context.Context, engs []*engine.Engine) error {
+	share := store.Shards / len(engs)
+	for deadline := time.Now().Add(time.Minute); ; {
+		shared := true
+		for _, e := range engs {
+			shared = shared && e.Shards() >= share
+		}
+		if shared {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the %d instances did not share the shards out in a minute", len(engs))
+		}
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+			return err
+		}
+	}
+}

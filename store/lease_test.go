@@ -1,0 +1,32 @@
+package store
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestFairShare: the shares of the live instances add up to every shard,
+// and differ by one at most.
+func TestFairShare(t *testing.T) {
+	for n := 1; n <= Shards+3; n++ {
+		live := make([]string, n)
+		for i := range live {
+			live[i] = fmt.Sprintf("i%02d", i)
+		}
+		total, least, most := 0, Shards, 0
+		for _, h := range live {
+			s := FairShare(live, h)
+			total += s
+			least, most = min(least, s), max(most, s)
+		}
+		if total != Shards || most-least > 1 {
+			t.Fatalf("%d instances: shares add to %d (want %d), from %d to %d", n, total, Shards, least, most)
+		}
+	}
+	if got := FairShare([]string{"a", "b", "c"}, "b"); got != 5 {
+		t.Fatalf("b of a, b, c: got %d, want 5 (a takes the one left over)", got)
+	}
+	if got := FairShare(nil, "a"); got != Shards {
+		t.Fatalf("alone, before it is seen: got %d, want %d", got, Shards)
+	}
+}
