@@ -166,7 +166,8 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		log.Info("lapse: reminders are off: the store plans none yet; they need the sqlite store", slog.String("store", storeKind(c.store)))
 	}
 	metrics = engine.NewMetrics(reg, st, now)
-	relay, err = newRelay(c, specs, st, now, log, reg)
+	var eng *engine.Engine // made below; the relay asks it only once started
+	relay, err = newRelay(c, specs, st, now, log, reg, func() bool { return eng.Leads() })
 	if err != nil {
 		return err
 	}
@@ -183,7 +184,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		}
 		cfg.Payments = hook
 	}
-	eng := engine.New(cfg)
+	eng = engine.New(cfg)
 	ln, err := net.Listen("tcp", c.listen)
 	if err != nil {
 		return err
@@ -228,7 +229,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 
 // newRelay makes the outbox relay of the sinks specs describe. A store
 // that keeps no delivery state gets no relay (nil), and refuses sinks.
-func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer) (*outbox.Relay, error) {
+func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer, leads func() bool) (*outbox.Relay, error) {
 	d, ok := st.(store.Delivery)
 	if !ok {
 		if len(specs) > 0 {
@@ -250,7 +251,7 @@ func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func()
 	}
 	return outbox.New(outbox.Config{
 		Store: d, Sinks: sinks, Now: now, Log: log, Registerer: reg,
-		MaxAttempts: c.sinkMaxAttempts, Retention: c.eventRetention,
+		MaxAttempts: c.sinkMaxAttempts, Retention: c.eventRetention, Leads: leads,
 	})
 }
 

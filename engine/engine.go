@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -140,6 +141,16 @@ func (e *Engine) Shards() int {
 		return 0
 	}
 	return len(e.leases.Held())
+}
+
+// Leads reports whether this instance runs what one instance of many
+// must run alone (the outbox relay): always when the engine drains the
+// whole store, else while it holds the lease of shard 0.
+func (e *Engine) Leads() bool {
+	if e.leases == nil {
+		return true
+	}
+	return slices.ContainsFunc(e.leases.Held(), func(l store.Lease) bool { return l.Shard == 0 })
 }
 
 // Err says why the engine is not firing, nil while it is: its clock is

@@ -43,6 +43,11 @@ type Config struct {
 	// PruneBatch is how many events one pruning transaction deletes; 0
 	// means 500.
 	PruneBatch int
+	// Leads, if set, says whether this instance delivers now: of many
+	// instances on one store, one does at a time. While it says no, the
+	// sinks idle; when it says yes again, they reload their positions,
+	// which another instance may have moved.
+	Leads func() bool
 }
 
 // Relay delivers the outbox to its sinks, at least once and in feed order.

@@ -165,6 +165,35 @@ func TestRestartResumes(t *testing.T) {
 	outboxtest.CheckOnce(t, "after a clean restart", all, rc.WaitDistinct(t, len(all), 10*time.Second))
 }
 
+// TestDeliversOnlyWhileLeading: of two relays on one store, only the
+// one that leads delivers; when the lead passes, the other resumes from
+// the position the first stored.
+func TestDeliversOnlyWhileLeading(t *testing.T) {
+	rc := outboxtest.NewReceiver(t, nil)
+	st := openStore(t, nil)
+	history(t, st, 10, 1)
+	first := outboxtest.Feed(t, st)
+	var aLeads atomic.Bool
+	aLeads.Store(true)
+	a, b := relayConfig(st, webhook(rc, "hook", 10)), relayConfig(st, webhook(rc, "hook", 10))
+	a.Leads = aLeads.Load
+	b.Leads = func() bool { return !aLeads.Load() }
+	startRelay(t, a)
+	rb := startRelay(t, b)
+	rc.WaitDistinct(t, len(first), 10*time.Second)
+	waitFor(t, 5*time.Second, "lag 0", func() bool { return sinkStatus(t, rb, "hook").Lag == 0 })
+	if got := len(rc.Events()); got != len(first) {
+		t.Fatalf("received %d events from two relays, want %d: the one not leading delivered too", got, len(first))
+	}
+	aLeads.Store(false)
+	history(t, st, 10, 1)
+	all := outboxtest.Feed(t, st)
+	outboxtest.CheckOnce(t, "after the lead passed", all, rc.WaitDistinct(t, len(all), 10*time.Second))
+	if got := len(rc.Events()); got != len(all) {
+		t.Fatalf("received %d events, want %d: the new leader sent again what the first had", got, len(all))
+	}
+}
+
 // TestStopMidBatch: a relay stopped while its receiver is working through
 // a batch keeps what was acknowledged; after a restart the rest arrives,
 // duplicates only with the same IDs.

@@ -64,15 +64,24 @@ func (u *runner) attempted(err error) {
 	u.lastErr = err.Error()
 }
 
-// run delivers until ctx is done: dead letters queued by a replay first,
-// then the feed, a batch at a time.
+// run delivers until ctx is done, while the instance leads: dead letters
+// queued by a replay first, then the feed, a batch at a time.
 func (u *runner) run(ctx context.Context) {
 	cfg := &u.relay.cfg
-	if !u.retry(ctx, "load state", u.load) {
-		return
-	}
-	u.replayDue.Store(true) // a replay asked for before a restart
+	loaded := false
 	for ctx.Err() == nil {
+		if cfg.Leads != nil && !cfg.Leads() {
+			loaded = false
+			u.idle(ctx)
+			continue
+		}
+		if !loaded {
+			if !u.retry(ctx, "load state", u.load) {
+				return
+			}
+			loaded = true
+			u.replayDue.Store(true) // a replay asked for before a restart
+		}
 		if u.replayDue.Swap(false) {
 			if !u.retry(ctx, "replay", u.replay) {
 				return
