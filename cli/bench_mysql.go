@@ -66,21 +66,28 @@ func mysqlTarget(ctx context.Context, storeURL string) (bench.Target, func(), er
 }
 
 // copyDatabase replaces database to with a copy of every table of from,
-// whose store is closed.
+// whose store is closed. Generated columns (the shard) are left for the
+// copy to compute.
 func copyDatabase(db *sql.DB, from, to string) error {
 	ctx := context.Background()
-	rows, err := db.QueryContext(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE'", from)
+	rows, err := db.QueryContext(ctx, `SELECT table_name, column_name FROM information_schema.columns
+		WHERE table_schema = ? AND coalesce(generation_expression, '') = ''
+		ORDER BY table_name, ordinal_position`, from)
 	if err != nil {
 		return err
 	}
 	var tables []string
+	cols := map[string][]string{}
 	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
+		var t, c string
+		if err := rows.Scan(&t, &c); err != nil {
 			rows.Close()
 			return err
 		}
-		tables = append(tables, t)
+		if len(cols[t]) == 0 {
+			tables = append(tables, t)
+		}
+		cols[t] = append(cols[t], quoteName(c))
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -89,8 +96,10 @@ func copyDatabase(db *sql.DB, from, to string) error {
 	src, dst := quoteName(from), quoteName(to)
 	stmts := []string{"DROP DATABASE IF EXISTS " + dst, "CREATE DATABASE " + dst}
 	for _, t := range tables {
-		t = quoteName(t)
-		stmts = append(stmts, "CREATE TABLE "+dst+"."+t+" LIKE "+src+"."+t, "INSERT INTO "+dst+"."+t+" SELECT * FROM "+src+"."+t)
+		list := strings.Join(cols[t], ", ")
+		qt := quoteName(t)
+		stmts = append(stmts, "CREATE TABLE "+dst+"."+qt+" LIKE "+src+"."+qt,
+			"INSERT INTO "+dst+"."+qt+" ("+list+") SELECT "+list+" FROM "+src+"."+qt)
 	}
 	for _, s := range stmts {
 		if _, err := db.ExecContext(ctx, s); err != nil {

@@ -71,17 +71,3 @@ func (c *clockGuard) measure(ctx context.Context) {
 		c.resumed()
 	}
 }
-
-// run measures every interval until ctx is done.
-func (c *clockGuard) run(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			c.measure(ctx)
-		}
-	}
-}

@@ -178,15 +178,18 @@ func (e *Engine) Start(ctx context.Context) error {
 	if e.leases != nil {
 		e.clock.measure(ctx)
 		e.leases.renew(ctx)
-		e.goFunc(func() { e.clock.run(ctx, e.cfg.LeaseTTL/3) })
-		e.goFunc(func() { e.leases.run(ctx) })
+		e.goFunc(func() { every(ctx, e.cfg.LeaseTTL/3, func() { e.clock.measure(ctx) }) })
+		e.goFunc(func() { every(ctx, e.cfg.LeaseTTL/3, func() { e.leases.renew(ctx) }) })
 		if a := e.cfg.Accel; a != nil {
 			e.goFunc(func() { a.feed(ctx) })
-			e.goFunc(func() { e.pollAccel(ctx) })
+			e.goFunc(func() { every(ctx, e.cfg.AccelPoll, func() { e.pollAccel(ctx) }) })
 		}
 	}
 	e.goFunc(func() { e.dispatch(ctx) })
-	e.goFunc(func() { e.loadLoop(ctx) })
+	e.goFunc(func() {
+		e.load(ctx)
+		every(ctx, e.cfg.LoadInterval, func() { e.load(ctx) })
+	})
 	for kind := range e.drains {
 		e.goFunc(func() { e.work(ctx, kind) })
 	}
@@ -242,24 +245,14 @@ func (e *Engine) signal(kind store.TimerKind) {
 	}
 }
 
-// loadLoop offers the wheel every timer due within its horizon, at start
-// and then every LoadInterval.
-func (e *Engine) loadLoop(ctx context.Context) {
-	t := time.NewTicker(e.cfg.LoadInterval)
-	defer t.Stop()
-	for {
-		timers, err := e.cfg.Store.Timers(ctx, store.TimersParams{Before: e.cfg.Now().Add(e.cfg.Wheel.Horizon()), Limit: 10000})
-		if err != nil {
-			e.logErr("engine: load timers", err)
-		}
-		for _, tm := range timers {
-			e.cfg.Wheel.Add(timer.Key{Kind: string(tm.Kind), Due: tm.Due})
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+// load offers the wheel every timer due within its horizon.
+func (e *Engine) load(ctx context.Context) {
+	timers, err := e.cfg.Store.Timers(ctx, store.TimersParams{Before: e.cfg.Now().Add(e.cfg.Wheel.Horizon()), Limit: 10000})
+	if err != nil {
+		e.logErr("engine: load timers", err)
+	}
+	for _, tm := range timers {
+		e.cfg.Wheel.Add(timer.Key{Kind: string(tm.Kind), Due: tm.Due})
 	}
 }
 
@@ -311,22 +304,27 @@ func (e *Engine) drain(ctx context.Context, kind store.TimerKind, sweeping bool)
 	}
 }
 
-// pollAccel claims, every AccelPoll, the due items of the shards held from
-// the delay queue and wakes the workers of their kinds.
+// pollAccel claims the due items of the shards held from the delay queue
+// and wakes the workers of their kinds.
 func (e *Engine) pollAccel(ctx context.Context) {
-	t := time.NewTicker(e.cfg.AccelPoll)
+	if e.Err() != nil {
+		return
+	}
+	for _, kind := range e.cfg.Accel.claim(ctx, e.leases.Held(), e.cfg.Now()) {
+		e.signal(kind)
+	}
+}
+
+// every calls f every d until ctx is done.
+func every(ctx context.Context, d time.Duration, f func()) {
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-		}
-		if e.Err() != nil {
-			continue
-		}
-		for _, kind := range e.cfg.Accel.claim(ctx, e.leases.Held(), e.cfg.Now()) {
-			e.signal(kind)
+			f()
 		}
 	}
 }

@@ -50,20 +50,6 @@ func (l *leases) lost(shard int) {
 	l.log.Warn("engine: shard lease lost; its drain wrote nothing", slog.Int("shard", shard))
 }
 
-// run renews the leases until ctx is done.
-func (l *leases) run(ctx context.Context) {
-	t := time.NewTicker(l.ttl / 3)
-	defer t.Stop()
-	for {
-		l.renew(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
 // renew takes the fair share of shards and records what is held.
 func (l *leases) renew(ctx context.Context) {
 	start := time.Now()

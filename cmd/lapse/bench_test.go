@@ -17,14 +17,15 @@ import (
 )
 
 // TestBenchStorm runs `lapse bench storm` end to end on SQLite (100,000
-// coupons), PostgreSQL and MySQL (20,000 each) and checks that its JSON holds every
+// coupons, one engine), PostgreSQL (20,000, three engines) and MySQL
+// (20,000, two engines) and checks that its JSON holds every
 // figure with a sane value, that the plot is an SVG of the three drains,
 // that every phase drew a progress bar and that the seed copy is gone. It
 // asserts nothing about speed.
 func TestBenchStorm(t *testing.T) {
 	t.Run("sqlite", func(t *testing.T) {
 		db := filepath.Join(t.TempDir(), "bench.db")
-		testBenchStorm(t, "sqlite", "sqlite:"+db, 100000, func() {
+		testBenchStorm(t, "sqlite", "sqlite:"+db, 100000, 1, func() {
 			if _, err := os.Stat(db + ".seed"); !os.IsNotExist(err) {
 				t.Fatalf("the seed copy was left behind (stat: %v)", err)
 			}
@@ -32,7 +33,7 @@ func TestBenchStorm(t *testing.T) {
 	})
 	t.Run("postgres", func(t *testing.T) {
 		url, name, existing := pgtest.NewDatabase(t)
-		testBenchStorm(t, "postgres", url, 20000, func() {
+		testBenchStorm(t, "postgres", url, 20000, 3, func() {
 			if left := existing(name, name+"_seed"); len(left) > 0 {
 				t.Fatalf("databases left behind: %v", left)
 			}
@@ -40,7 +41,7 @@ func TestBenchStorm(t *testing.T) {
 	})
 	t.Run("mysql", func(t *testing.T) {
 		url, name, existing := mysqltest.NewDatabase(t)
-		testBenchStorm(t, "mysql", url, 20000, func() {
+		testBenchStorm(t, "mysql", url, 20000, 2, func() {
 			if left := existing(name, name+"_seed"); len(left) > 0 {
 				t.Fatalf("databases left behind: %v", left)
 			}
@@ -48,16 +49,15 @@ func TestBenchStorm(t *testing.T) {
 	})
 }
 
-// testBenchStorm benches n coupons on the store at url, whose backend is
-// named kind, and runs leftBehind once the bench is done.
-func testBenchStorm(t *testing.T, kind, url string, n int, leftBehind func()) {
-	plot := filepath.Join(t.TempDir(), "storm.svg")
-	cmd := exec.Command(binary, "bench", "storm", "--coupons", fmt.Sprint(n), "--idle", "2s", "--steady", "2s",
-		"--store", url, "--plot", plot)
+// runBench runs lapse bench with args and returns its JSON result, after
+// checking it names the store kind, and what it wrote to stderr.
+func runBench(t *testing.T, kind string, args ...string) (jsonFields, string) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"bench"}, args...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("lapse bench storm: %v; stderr:\n%s", err, stderr.String())
+		t.Fatalf("lapse bench %s: %v; stderr:\n%s", args[0], err, stderr.String())
 	}
 	var res map[string]any
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
@@ -67,8 +67,21 @@ func testBenchStorm(t *testing.T, kind, url string, n int, leftBehind func()) {
 	if got := j.str("store"); got != kind {
 		t.Fatalf("store: got %q, want %s", got, kind)
 	}
+	return j, stderr.String()
+}
+
+// testBenchStorm benches n coupons drained by instances engines on the
+// store at url, whose backend is named kind, and runs leftBehind once the
+// bench is done.
+func testBenchStorm(t *testing.T, kind, url string, n, instances int, leftBehind func()) {
+	plot := filepath.Join(t.TempDir(), "storm.svg")
+	j, stderr := runBench(t, kind, "storm", "--coupons", fmt.Sprint(n), "--idle", "2s", "--steady", "2s",
+		"--instances", fmt.Sprint(instances), "--store", url, "--plot", plot)
 	if got := j.num("coupons"); got != float64(n) {
 		t.Fatalf("coupons: got %v, want %d", got, n)
+	}
+	if got := j.num("instances"); got != float64(instances) {
+		t.Fatalf("instances: got %v, want %d", got, instances)
 	}
 	j.positive("seed.seconds", "seed.rate", "idle.user_p50", "idle.user_p99")
 	j.ordered("idle.user_p50", "idle.user_p99")
@@ -125,8 +138,8 @@ func testBenchStorm(t *testing.T, kind, url string, n int, leftBehind func()) {
 	}
 	for _, phase := range []string{"seed", "idle", "lapse", "naive", "floor", "steady"} {
 		full := fmt.Sprintf("\r%-6s [%s] 100%%", phase, strings.Repeat("#", 30))
-		if !strings.Contains(stderr.String(), full) {
-			t.Fatalf("stderr has no full progress bar for %s:\n%s", phase, stderr.String())
+		if !strings.Contains(stderr, full) {
+			t.Fatalf("stderr has no full progress bar for %s:\n%s", phase, stderr)
 		}
 	}
 	leftBehind()
@@ -164,21 +177,8 @@ func TestBenchOrders(t *testing.T) {
 // named kind, and runs leftBehind once the bench is done.
 func testBenchOrders(t *testing.T, kind, url string, leftBehind func()) {
 	plot := filepath.Join(t.TempDir(), "orders.svg")
-	cmd := exec.Command(binary, "bench", "orders", "--rate", "100", "--duration", "3s", "--timeout", "1s",
+	j, stderr := runBench(t, kind, "orders", "--rate", "100", "--duration", "3s", "--timeout", "1s",
 		"--pay-share", "0.3", "--store", url, "--plot", plot)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("lapse bench orders: %v; stderr:\n%s", err, stderr.String())
-	}
-	var res map[string]any
-	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-		t.Fatalf("decode the JSON result: %v\n%s", err, stdout.String())
-	}
-	j := jsonFields{t: t, root: res}
-	if got := j.str("store"); got != kind {
-		t.Fatalf("store: got %q, want %s", got, kind)
-	}
 	for path, want := range map[string]float64{"orders": 300, "rate": 100, "timeout": 1, "pay_share": 0.3, "closed_early": 0} {
 		if got := j.num(path); got != want {
 			t.Fatalf("%s: got %v, want %v", path, got, want)
@@ -210,8 +210,8 @@ func testBenchOrders(t *testing.T, kind, url string, leftBehind func()) {
 	if len(doc.Polylines) != 2 {
 		t.Fatalf("plot: got %d lines, want the close lag p50 and p99", len(doc.Polylines))
 	}
-	if full := fmt.Sprintf("\rorders [%s] 100%% 300/300", strings.Repeat("#", 30)); !strings.Contains(stderr.String(), full) {
-		t.Fatalf("stderr has no full progress bar:\n%s", stderr.String())
+	if full := fmt.Sprintf("\rorders [%s] 100%% 300/300", strings.Repeat("#", 30)); !strings.Contains(stderr, full) {
+		t.Fatalf("stderr has no full progress bar:\n%s", stderr)
 	}
 	leftBehind()
 }
