@@ -28,7 +28,9 @@ type Config struct {
 	// no trigger fired; 0 means 30s.
 	SweepInterval time.Duration
 	// LoadInterval is how often timers entering the wheel's horizon are
-	// loaded from the store; 0 means a quarter of the horizon.
+	// loaded from the store; 0 means a quarter of the horizon, or 1s for one
+	// of many instances, where it is how soon an instance hears of the
+	// timers another writes when no delay queue tells it sooner.
 	LoadInterval time.Duration
 	// Payments, if set, is asked before an order is closed on timeout.
 	Payments PaymentChecker
@@ -77,6 +79,9 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.SweepInterval <= 0 {
 		cfg.SweepInterval = 30 * time.Second
+	}
+	if _, ok := cfg.Store.(store.Leases); ok && cfg.Holder != "" && cfg.LoadInterval <= 0 {
+		cfg.LoadInterval = time.Second
 	}
 	if cfg.LoadInterval <= 0 {
 		cfg.LoadInterval = cfg.Wheel.Horizon() / 4
