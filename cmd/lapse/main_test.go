@@ -53,7 +53,26 @@ func TestMain(m *testing.M) {
 type server struct {
 	cmd  *exec.Cmd
 	base string
-	log  bytes.Buffer
+	log  logBuffer
+}
+
+// logBuffer holds what a process writes to stderr, safe to read while the
+// process still writes.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func freeAddr(t *testing.T) string {
