@@ -288,15 +288,10 @@ func (e *Engine) drain(ctx context.Context, kind store.TimerKind, sweeping bool)
 	start := e.cfg.Now()
 	through := start
 	if e.leases == nil {
-		e.drainShard(ctx, kind, nil, sweeping)
+		e.drainHeld(ctx, kind, func() []store.Lease { return nil }, sweeping)
 	} else {
 		claimed := e.cfg.Accel.take(kind)
-		var drained []int
-		for _, l := range e.leases.Held() {
-			if e.drainShard(ctx, kind, &l, sweeping) {
-				drained = append(drained, l.Shard)
-			}
-		}
+		drained := e.drainHeld(ctx, kind, e.leases.Held, sweeping)
 		e.cfg.Accel.ack(context.WithoutCancel(ctx), claimed, drained)
 		through = start.Add(-2 * e.cfg.LoadInterval)
 	}
@@ -334,20 +329,26 @@ func every(ctx context.Context, d time.Duration, f func()) {
 	}
 }
 
-// drainShard transitions everything of kind that is due under lease l (nil:
-// in the whole store), a batch per transaction, then arms the wheel for
-// the next due item, and reports whether it got to the end. A batch that
-// has begun always commits, unless its lease was lost: a stop takes effect
-// between batches, and so does a clock found skewed.
-func (e *Engine) drainShard(ctx context.Context, kind store.TimerKind, l *store.Lease, sweeping bool) bool {
+// drainHeld transitions everything of kind that is due under the leases
+// held returns before each batch (none: in the whole store), a batch per
+// transaction, then arms the wheel for the next due item. It returns the
+// shards it drained to the end, none if it stopped short. A batch that
+// has begun always commits, unless a lease of it was lost: then the
+// leases are renewed and the drain goes on under those still held. A stop
+// takes effect between batches, and so does a clock found skewed.
+func (e *Engine) drainHeld(ctx context.Context, kind store.TimerKind, held func() []store.Lease, sweeping bool) []int {
 	fn := e.drains[kind]
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil && e.Err() == nil {
+		ls := held()
+		if e.leases != nil && len(ls) == 0 {
+			return nil
+		}
 		now := e.cfg.Now()
-		d, err := fn(context.WithoutCancel(ctx), store.DueParams{Now: now, Limit: e.cfg.BatchSize, Lease: l})
+		d, err := fn(context.WithoutCancel(ctx), store.DueParams{Now: now, Limit: e.cfg.BatchSize, Leases: ls})
 		if errors.Is(err, store.ErrLeaseLost) {
-			e.leases.lost(l.Shard)
-			return false
+			e.leases.lost(ctx)
+			continue
 		}
 		if err != nil {
 			e.logErr("engine: drain "+string(kind), err)
@@ -366,10 +367,10 @@ func (e *Engine) drainShard(ctx context.Context, kind store.TimerKind, l *store.
 			if !d.Next.IsZero() {
 				e.cfg.Wheel.Add(timer.Key{Kind: string(kind), Due: d.Next})
 			}
-			return true
+			return store.ShardsOf(ls)
 		}
 	}
-	return false
+	return nil
 }
 
 func (e *Engine) logErr(msg string, err error) {

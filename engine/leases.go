@@ -39,15 +39,15 @@ func (l *leases) Held() []store.Lease {
 	return slices.Clone(l.held)
 }
 
-// lost forgets the lease of a shard a drain found lost.
-func (l *leases) lost(shard int) {
+// lost forgets the leases held, one of which a drain found lost, and
+// renews them: the drain goes on under what is still held.
+func (l *leases) lost(ctx context.Context) {
 	l.mu.Lock()
-	l.held = slices.DeleteFunc(l.held, func(x store.Lease) bool { return x.Shard == shard })
-	n := len(l.held)
+	l.held = nil
 	l.mu.Unlock()
 	l.m.leaseLost()
-	l.m.shardsHeld(n)
-	l.log.Warn("engine: shard lease lost; its drain wrote nothing", slog.Int("shard", shard))
+	l.log.Warn("engine: a shard lease was lost; its drain wrote nothing; renewing")
+	l.renew(ctx)
 }
 
 // renew takes the fair share of shards and records what is held.

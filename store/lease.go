@@ -26,19 +26,37 @@ type Lease struct {
 	Token  int64
 }
 
-// ShardRange returns the shards a drain with lease l covers: l's shard, or
-// every shard when l is nil.
-func ShardRange(l *Lease) (lo, hi int) {
-	if l == nil {
-		return 0, Shards - 1
+// ShardsOf returns the shards a drain under ls covers: theirs, or every
+// shard when there are none.
+func ShardsOf(ls []Lease) []int {
+	out := make([]int, 0, Shards)
+	for _, l := range ls {
+		out = append(out, l.Shard)
 	}
-	return l.Shard, l.Shard
+	if len(ls) == 0 {
+		for s := range Shards {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Fenced checks, for a backend's fence, that held, read from the store at
+// a drain's commit, has every lease of ls with its token: else the drain
+// must write nothing, ErrLeaseLost.
+func Fenced(ls, held []Lease) error {
+	for _, l := range ls {
+		if !slices.ContainsFunc(held, func(h Lease) bool { return h.Shard == l.Shard && h.Token == l.Token }) {
+			return ErrLeaseLost
+		}
+	}
+	return nil
 }
 
 // Leases is what many instances on one database need of a store beyond
 // Store: shard leases handed out on the database's clock, and that clock.
-// A drain given a DueParams.Lease touches only its shard's rows and
-// commits only if, at its commit, the lease is still held with its token
+// A drain given DueParams.Leases touches only their shards' rows and
+// commits only if, at its commit, every one is still held with its token
 // and has not expired: a paused instance that wakes with a stale lease
 // writes nothing. store/postgres and store/mysql implement it.
 type Leases interface {

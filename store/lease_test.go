@@ -30,3 +30,24 @@ func TestFairShare(t *testing.T) {
 		t.Fatalf("alone, before it is seen: got %d, want %d", got, Shards)
 	}
 }
+
+// TestFenced: a drain is fenced only if every lease it ran under is held
+// with its token.
+func TestFenced(t *testing.T) {
+	ls := []Lease{{Shard: 1, Token: 4}, {Shard: 2, Token: 7}}
+	cases := []struct {
+		held []Lease
+		want error
+	}{
+		{[]Lease{{Shard: 1, Token: 4}, {Shard: 2, Token: 7}}, nil},
+		{[]Lease{{Shard: 2, Token: 7}, {Shard: 1, Token: 4}, {Shard: 3, Token: 1}}, nil},
+		{[]Lease{{Shard: 1, Token: 4}}, ErrLeaseLost},
+		{[]Lease{{Shard: 1, Token: 4}, {Shard: 2, Token: 8}}, ErrLeaseLost},
+		{nil, ErrLeaseLost},
+	}
+	for _, c := range cases {
+		if got := Fenced(ls, c.held); got != c.want {
+			t.Fatalf("held %v: got %v, want %v", c.held, got, c.want)
+		}
+	}
+}

@@ -125,9 +125,9 @@ type TransitionParams struct {
 type DueParams struct {
 	Now   time.Time
 	Limit int
-	// Lease, if set, limits the drain to its shard and fences it: see
-	// Leases. Backends without leases ignore it.
-	Lease *Lease
+	// Leases, if set, limit the drain to their shards and fence it: see
+	// Leases. Backends without leases ignore them.
+	Leases []Lease
 }
 
 // Drained is what one drain batch did.

@@ -16,8 +16,8 @@ import (
 func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained, error) {
 	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
-		lo, hi := store.ShardRange(p.Lease)
-		rows, err := t.query("ClaimExpiries", p.Now, lo, hi, p.Limit)
+		shards := store.ShardsOf(p.Leases)
+		rows, err := t.queryList("ClaimExpiries", len(shards), withShards(p.Now, shards, p.Limit)...)
 		if err != nil {
 			return d, err
 		}
@@ -56,7 +56,7 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 		if d.Due, err = store.ExpiredIn(t, expired, p.Now); err != nil {
 			return d, err
 		}
-		d.Next, err = t.next(p.Lease, "NextExpiry")
+		d.Next, err = t.next(p.Leases, "NextExpiry")
 		return d, err
 	})
 }
@@ -66,8 +66,8 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drained, error) {
 	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
-		lo, hi := store.ShardRange(p.Lease)
-		rows, err := t.query("ClaimLocks", p.Now, lo, hi, p.Limit)
+		shards := store.ShardsOf(p.Leases)
+		rows, err := t.queryList("ClaimLocks", len(shards), withShards(p.Now, shards, p.Limit)...)
 		if err != nil {
 			return d, err
 		}
@@ -87,21 +87,34 @@ func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drai
 		if d.Due, err = store.ReleaseIn(t, locked, p.Now); err != nil {
 			return d, err
 		}
-		d.Next, err = t.next(p.Lease, "NextRelease")
+		d.Next, err = t.next(p.Leases, "NextRelease")
 		return d, err
 	})
 }
 
 // next ends a drain: it reads the earliest pending due time of the
-// lease's shards with the named query, then fences the drain with l.
-func (t *tx) next(l *store.Lease, name string) (time.Time, error) {
+// leases' shards with the named query, then fences the drain with ls.
+func (t *tx) next(ls []store.Lease, name string) (time.Time, error) {
 	var v time.Time
-	lo, hi := store.ShardRange(l)
-	err := t.queryRow(name, lo, hi).Scan(&v)
+	shards := store.ShardsOf(ls)
+	err := t.sql.QueryRowContext(t.ctx, expand(queries.Get(name), len(shards)), withShards(nil, shards)...).Scan(&v)
 	if err != nil && err != sql.ErrNoRows {
 		return v, err
 	}
-	return v, t.fence(l)
+	return v, t.fence(ls)
+}
+
+// withShards returns the arguments of a query with a list of shards:
+// first, if set, then the shards, then after.
+func withShards(first any, shards []int, after ...any) []any {
+	var args []any
+	if first != nil {
+		args = append(args, first)
+	}
+	for _, s := range shards {
+		args = append(args, s)
+	}
+	return append(args, after...)
 }
 
 // Stats reads the due backlog and the outbox size.

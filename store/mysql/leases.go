@@ -99,6 +99,11 @@ func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
 	if err != nil {
 		return nil, err
 	}
+	return scanLeases(rows)
+}
+
+// scanLeases reads and closes (shard, token) rows.
+func scanLeases(rows *sql.Rows) ([]store.Lease, error) {
 	defer rows.Close()
 	var out []store.Lease
 	for rows.Next() {
@@ -120,17 +125,21 @@ func shardsOf(ls []store.Lease) []any {
 	return out
 }
 
-// fence refuses the drain's commit unless l, if set, is still held with
-// its token and unexpired, and then keeps it from changing hands until
-// the commit.
-func (t *tx) fence(l *store.Lease) error {
-	if l == nil {
+// fence refuses the drain's commit unless every lease of ls is still held
+// with its token and unexpired, and then keeps them from changing hands
+// until the commit.
+func (t *tx) fence(ls []store.Lease) error {
+	if len(ls) == 0 {
 		return nil
 	}
-	var held int
-	err := t.queryRow("CheckLease", l.Shard, l.Holder, l.Token).Scan(&held)
-	if err == sql.ErrNoRows {
-		return store.ErrLeaseLost
+	shards := store.ShardsOf(ls)
+	rows, err := t.queryList("CheckLeases", len(shards), withShards(ls[0].Holder, shards)...)
+	if err != nil {
+		return err
 	}
-	return err
+	held, err := scanLeases(rows)
+	if err != nil {
+		return err
+	}
+	return store.Fenced(ls, held)
 }

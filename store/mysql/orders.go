@@ -52,15 +52,15 @@ func (s *Store) CloseOrder(ctx context.Context, p store.CloseOrderParams) (order
 // DueOrders lists unpaid orders past their deadline.
 func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
 	var d store.DueOrders
-	lo, hi := store.ShardRange(p.Lease)
-	rows, err := s.query(ctx, "OrdersDue", p.Now, lo, hi, p.Limit)
+	shards := store.ShardsOf(p.Leases)
+	rows, err := s.db.QueryContext(ctx, expand(queries.Get("OrdersDue"), len(shards)), withShards(p.Now, shards, p.Limit)...)
 	if err != nil {
 		return d, err
 	}
 	if d.Orders, err = scanOrders(rows); err != nil {
 		return d, err
 	}
-	err = s.queryRow(ctx, "DeadlineAfter", p.Now, lo, hi).Scan(&d.Next)
+	err = s.db.QueryRowContext(ctx, expand(queries.Get("DeadlineAfter"), len(shards)), withShards(p.Now, shards)...).Scan(&d.Next)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, nil
 	}
@@ -72,8 +72,8 @@ func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrde
 func (s *Store) CloseDueOrders(ctx context.Context, p store.DueParams) (store.Drained, error) {
 	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
-		lo, hi := store.ShardRange(p.Lease)
-		rows, err := t.query("ClaimOrdersDue", p.Now, lo, hi, p.Limit)
+		shards := store.ShardsOf(p.Leases)
+		rows, err := t.queryList("ClaimOrdersDue", len(shards), withShards(p.Now, shards, p.Limit)...)
 		if err != nil {
 			return d, err
 		}
@@ -84,7 +84,7 @@ func (s *Store) CloseDueOrders(ctx context.Context, p store.DueParams) (store.Dr
 		if d.Due, err = store.CloseDueIn(t, due, p.Now); err != nil {
 			return d, err
 		}
-		d.Next, err = t.next(p.Lease, "NextDeadline")
+		d.Next, err = t.next(p.Leases, "NextDeadline")
 		return d, err
 	})
 }

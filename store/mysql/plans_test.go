@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
 )
 
@@ -34,17 +33,17 @@ func TestQueryPlans(t *testing.T) {
 		// its state, never a terminal one.
 		reads int
 	}{
-		{"ClaimExpiries", 0, []any{now, 3, 3, 1000}, "coupons_due", 3},
+		{"ClaimExpiries", 1, []any{now, 3, 1000}, "coupons_due", 3},
 		{"ExpireClaimed", 3, []any{now, "cpn_a", "cpn_b", "cpn_c"}, "PRIMARY", 3},
-		{"NextExpiry", 0, []any{0, store.Shards - 1}, "coupons_due", 1},
+		{"NextExpiry", 16, []any{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, "coupons_due", 1},
 		{"CountDueUnused", 0, []any{now, "tpl_x"}, "coupons_due", 1},
-		{"ClaimLocks", 0, []any{now, 0, store.Shards - 1, 1000}, "coupons_lock_due", 1},
-		{"NextRelease", 0, []any{3, 3}, "coupons_lock_due", 3},
+		{"ClaimLocks", 16, []any{now, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 1000}, "coupons_lock_due", 1},
+		{"NextRelease", 1, []any{3}, "coupons_lock_due", 3},
 		{"DueBacklog", 0, []any{now, now, now}, "", 3},
-		{"OrdersDue", 0, []any{now, 0, store.Shards - 1, 1000}, "orders_due", 1},
-		{"ClaimOrdersDue", 0, []any{now, 3, 3, 1000}, "orders_due", 3},
-		{"NextDeadline", 0, []any{3, 3}, "orders_due", 3},
-		{"DeadlineAfter", 0, []any{now, 0, store.Shards - 1}, "orders_due", 1},
+		{"OrdersDue", 16, []any{now, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 1000}, "orders_due", 1},
+		{"ClaimOrdersDue", 1, []any{now, 3, 1000}, "orders_due", 3},
+		{"NextDeadline", 1, []any{3}, "orders_due", 3},
+		{"DeadlineAfter", 16, []any{now, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, "orders_due", 1},
 		{"OpenOrders", 0, nil, "orders_due", 3},
 	}
 	for _, c := range cases {

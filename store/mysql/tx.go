@@ -63,6 +63,11 @@ func (t *tx) query(name string, args ...any) (*sql.Rows, error) {
 	return t.sql.QueryContext(t.ctx, queries.Get(name), args...)
 }
 
+// queryList runs a query whose list (see expand) has n elements.
+func (t *tx) queryList(name string, n int, args ...any) (*sql.Rows, error) {
+	return t.sql.QueryContext(t.ctx, expand(queries.Get(name), n), args...)
+}
+
 // Timer makes sure, at flush, that the group timer for kind at due's
 // bucket exists.
 func (t *tx) Timer(kind store.TimerKind, due time.Time) error {

@@ -15,18 +15,14 @@ import (
 func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained, error) {
 	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
-		lo, hi := store.ShardRange(p.Lease)
-		rows, err := t.query("ExpireDue", p.Now, p.Limit, lo, hi)
-		if err != nil {
-			return d, err
-		}
-		var (
-			c       coupon.Coupon
-			expired []coupon.Coupon
-		)
-		_, err = pgx.ForEachRow(rows, []any{&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt}, func() error {
-			expired = append(expired, c)
-			return nil
+		expired, err := claimRanges(p, func(limit, lo, hi int) ([]coupon.Coupon, error) {
+			rows, err := t.query("ExpireDue", p.Now, limit, lo, hi)
+			if err != nil {
+				return nil, err
+			}
+			return pgx.CollectRows(rows, func(row pgx.CollectableRow) (c coupon.Coupon, err error) {
+				return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
+			})
 		})
 		if err != nil {
 			return d, err
@@ -34,7 +30,7 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 		if d.Due, err = store.ExpiredIn(t, expired, p.Now); err != nil {
 			return d, err
 		}
-		d.Next, err = t.next(p.Lease, "NextExpiry")
+		d.Next, err = t.next(p.Leases, "NextExpiry")
 		return d, err
 	})
 }
@@ -44,33 +40,32 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drained, error) {
 	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
-		lo, hi := store.ShardRange(p.Lease)
-		rows, err := t.query("LocksDue", p.Now, p.Limit, lo, hi)
-		if err != nil {
-			return d, err
-		}
-		locked, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
+		locked, err := claimRanges(p, func(limit, lo, hi int) ([]coupon.Coupon, error) {
+			rows, err := t.query("LocksDue", p.Now, limit, lo, hi)
+			if err != nil {
+				return nil, err
+			}
+			return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
+		})
 		if err != nil {
 			return d, err
 		}
 		if d.Due, err = store.ReleaseIn(t, locked, p.Now); err != nil {
 			return d, err
 		}
-		d.Next, err = t.next(p.Lease, "NextRelease")
+		d.Next, err = t.next(p.Leases, "NextRelease")
 		return d, err
 	})
 }
 
 // next ends a drain: it reads the earliest pending due time of the
-// lease's shards with the named query, then fences the drain with l.
-func (t *tx) next(l *store.Lease, name string) (time.Time, error) {
-	var v time.Time
-	lo, hi := store.ShardRange(l)
-	err := t.queryRow(name, lo, hi).Scan(&v)
-	if err != nil && err != pgx.ErrNoRows {
-		return v, err
+// leases' shards with the named query, then fences the drain with ls.
+func (t *tx) next(ls []store.Lease, name string) (time.Time, error) {
+	first, err := earliest(ls, func(lo, hi int) pgx.Row { return t.queryRow(name, lo, hi) })
+	if err != nil {
+		return first, err
 	}
-	return v, t.fence(l)
+	return first, t.fence(ls)
 }
 
 // Stats reads the due backlog and the outbox size.

@@ -77,17 +77,16 @@ func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
 	})
 }
 
-// fence refuses the drain's commit unless l, if set, is still held with
-// its token and unexpired, and then keeps it from changing hands until
-// the commit.
-func (t *tx) fence(l *store.Lease) error {
-	if l == nil {
+// fence refuses the drain's commit unless every lease of ls is still held
+// with its token and unexpired, and then keeps them from changing hands
+// until the commit.
+func (t *tx) fence(ls []store.Lease) error {
+	if len(ls) == 0 {
 		return nil
 	}
-	var held bool
-	err := t.queryRow("CheckLease", l.Shard, l.Holder, l.Token).Scan(&held)
-	if err == pgx.ErrNoRows {
-		return store.ErrLeaseLost
+	held, err := t.leases("CheckLeases", ls[0].Holder, store.ShardsOf(ls))
+	if err != nil {
+		return err
 	}
-	return err
+	return store.Fenced(ls, held)
 }

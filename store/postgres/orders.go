@@ -51,19 +51,21 @@ func (s *Store) CloseOrder(ctx context.Context, p store.CloseOrderParams) (order
 
 // DueOrders lists unpaid orders past their deadline.
 func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
-	var d store.DueOrders
-	lo, hi := store.ShardRange(p.Lease)
-	rows, err := s.read(ctx, "OrdersDue", p.Now, p.Limit, lo, hi)
+	var (
+		d   store.DueOrders
+		err error
+	)
+	d.Orders, err = claimRanges(p, func(limit, lo, hi int) ([]order.Order, error) {
+		rows, err := s.read(ctx, "OrdersDue", p.Now, limit, lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		return scanOrders(rows)
+	})
 	if err != nil {
 		return d, err
 	}
-	if d.Orders, err = scanOrders(rows); err != nil {
-		return d, err
-	}
-	err = s.readRow(ctx, "DeadlineAfter", p.Now, lo, hi).Scan(&d.Next)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return d, nil
-	}
+	d.Next, err = earliest(p.Leases, func(lo, hi int) pgx.Row { return s.readRow(ctx, "DeadlineAfter", p.Now, lo, hi) })
 	return d, err
 }
 
@@ -72,19 +74,20 @@ func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrde
 func (s *Store) CloseDueOrders(ctx context.Context, p store.DueParams) (store.Drained, error) {
 	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
-		lo, hi := store.ShardRange(p.Lease)
-		rows, err := t.query("ClaimOrdersDue", p.Now, p.Limit, lo, hi)
-		if err != nil {
-			return d, err
-		}
-		due, err := scanOrders(rows)
+		due, err := claimRanges(p, func(limit, lo, hi int) ([]order.Order, error) {
+			rows, err := t.query("ClaimOrdersDue", p.Now, limit, lo, hi)
+			if err != nil {
+				return nil, err
+			}
+			return scanOrders(rows)
+		})
 		if err != nil {
 			return d, err
 		}
 		if d.Due, err = store.CloseDueIn(t, due, p.Now); err != nil {
 			return d, err
 		}
-		d.Next, err = t.next(p.Lease, "NextDeadline")
+		d.Next, err = t.next(p.Leases, "NextDeadline")
 		return d, err
 	})
 }

@@ -115,7 +115,7 @@ func testLeaseDrainOneShard(t *testing.T, open opener) {
 	var seen []string
 	for s := range store.Shards {
 		l := held[s]
-		d, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: t0, Limit: 100, Lease: &l})
+		d, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: t0, Limit: 100, Leases: []store.Lease{l}})
 		if err != nil {
 			t.Fatalf("ExpireDue(shard %d): %v", s, err)
 		}
@@ -168,7 +168,7 @@ func testLeaseStale(t *testing.T, open opener) {
 	}
 	expired := 0
 	for _, l := range fresh {
-		d, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: t0, Limit: 100, Lease: &l})
+		d, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: t0, Limit: 100, Leases: []store.Lease{l}})
 		if err != nil {
 			t.Fatalf("ExpireDue under b's lease: %v", err)
 		}
@@ -201,7 +201,7 @@ func testLeaseExpired(t *testing.T, open opener) {
 // wantLost fails unless every drain under l is refused with ErrLeaseLost.
 func (f *fixture) wantLost(what string, l store.Lease) {
 	f.t.Helper()
-	p := store.DueParams{Now: farFuture, Limit: 100, Lease: &l}
+	p := store.DueParams{Now: farFuture, Limit: 100, Leases: []store.Lease{l}}
 	_, errE := f.s.ExpireDue(f.ctx, p)
 	_, errR := f.s.ReleaseLocks(f.ctx, p)
 	_, errC := f.s.CloseDueOrders(f.ctx, p)

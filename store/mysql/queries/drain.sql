@@ -4,10 +4,10 @@
 -- due order even when most of the table is due, as in a storm.
 
 -- name: ClaimExpiries
--- now, the shards (from, to), limit.
+-- now, the shards, limit.
 SELECT id, template_id, user_id, expires_at
 FROM coupons FORCE INDEX (coupons_due)
-WHERE status = 'unused' AND expires_at <= ? AND shard BETWEEN ? AND ?
+WHERE status = 'unused' AND expires_at <= ? AND shard IN (?, ...)
 ORDER BY expires_at LIMIT ?
 FOR UPDATE SKIP LOCKED;
 
@@ -20,23 +20,23 @@ UPDATE coupons FORCE INDEX (PRIMARY) SET status = 'expired', updated_at = ?, ver
 WHERE status = 'unused' AND id IN (?, ...);
 
 -- name: NextExpiry
--- the shards (from, to).
+-- the shards.
 SELECT expires_at FROM coupons FORCE INDEX (coupons_due)
-WHERE status = 'unused' AND shard BETWEEN ? AND ? ORDER BY expires_at LIMIT 1;
+WHERE status = 'unused' AND shard IN (?, ...) ORDER BY expires_at LIMIT 1;
 
 -- name: ClaimLocks
--- now, the shards (from, to), limit.
+-- now, the shards, limit.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons FORCE INDEX (coupons_lock_due)
-WHERE status = 'locked' AND locked_until <= ? AND shard BETWEEN ? AND ?
+WHERE status = 'locked' AND locked_until <= ? AND shard IN (?, ...)
 ORDER BY locked_until LIMIT ?
 FOR UPDATE SKIP LOCKED;
 
 -- name: NextRelease
--- The shards (from, to). IS NOT NULL starts the walk after the NULLs of
+-- The shards. IS NOT NULL starts the walk after the NULLs of
 -- every other state.
 SELECT locked_until FROM coupons FORCE INDEX (coupons_lock_due)
-WHERE locked_until IS NOT NULL AND status = 'locked' AND shard BETWEEN ? AND ? ORDER BY locked_until LIMIT 1;
+WHERE locked_until IS NOT NULL AND status = 'locked' AND shard IN (?, ...) ORDER BY locked_until LIMIT 1;
 
 -- name: DueBacklog
 -- now, now, now.

@@ -46,11 +46,12 @@ WHERE holder = ? AND shard IN (?, ...);
 UPDATE leases SET holder = ?, token = token + 1, expires_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND
 WHERE shard IN (?, ...);
 
--- name: CheckLease
--- shard, holder, token. Run last in a fenced drain: the share lock keeps
--- the lease from changing hands until the drain commits.
-SELECT 1 FROM leases
-WHERE shard = ? AND holder = ? AND token = ? AND expires_at > UTC_TIMESTAMP(6)
+-- name: CheckLeases
+-- holder, then the shards. Run last in a fenced drain: what the holder
+-- holds unexpired of them, under a share lock that keeps it from changing
+-- hands until the drain commits.
+SELECT shard, token FROM leases
+WHERE holder = ? AND shard IN (?, ...) AND expires_at > UTC_TIMESTAMP(6)
 LOCK IN SHARE MODE;
 
 -- name: Clock

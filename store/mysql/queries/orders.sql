@@ -46,11 +46,11 @@ UPDATE orders SET status = ?, close_reason = ?, payment_id = ?, updated_at = ?, 
 WHERE id = ? AND status = 'unpaid' AND version = ?;
 
 -- name: OrdersDue
--- now, the shards (from, to), limit.
+-- now, the shards, limit.
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
 FROM orders FORCE INDEX (orders_due)
-WHERE status = 'unpaid' AND deadline <= ? AND shard BETWEEN ? AND ?
+WHERE status = 'unpaid' AND deadline <= ? AND shard IN (?, ...)
 ORDER BY deadline LIMIT ?;
 
 -- name: ClaimOrdersDue
@@ -59,19 +59,19 @@ ORDER BY deadline LIMIT ?;
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
 FROM orders FORCE INDEX (orders_due)
-WHERE status = 'unpaid' AND deadline <= ? AND shard BETWEEN ? AND ?
+WHERE status = 'unpaid' AND deadline <= ? AND shard IN (?, ...)
 ORDER BY deadline LIMIT ?
 FOR UPDATE SKIP LOCKED;
 
 -- name: NextDeadline
--- the shards (from, to).
+-- the shards.
 SELECT deadline FROM orders FORCE INDEX (orders_due)
-WHERE status = 'unpaid' AND shard BETWEEN ? AND ? ORDER BY deadline LIMIT 1;
+WHERE status = 'unpaid' AND shard IN (?, ...) ORDER BY deadline LIMIT 1;
 
 -- name: DeadlineAfter
--- now, the shards (from, to).
+-- now, the shards.
 SELECT deadline FROM orders FORCE INDEX (orders_due)
-WHERE status = 'unpaid' AND deadline > ? AND shard BETWEEN ? AND ? ORDER BY deadline LIMIT 1;
+WHERE status = 'unpaid' AND deadline > ? AND shard IN (?, ...) ORDER BY deadline LIMIT 1;
 
 -- name: OpenOrders
 SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid';

@@ -1,5 +1,10 @@
+-- The drains take a range of shards: a range on the shard, after the due
+-- time in the index, is tested inside the index and keeps the walk in due
+-- order; a list (= ANY) would have PostgreSQL before 17 sort the whole due
+-- range of the shards instead.
+
 -- name: ExpireDue
--- $1 now, $2 limit, $3..$4 the shards. Claims the oldest due unused coupons over the partial
+-- $1 now, $2 limit, $3, $4 a range of shards. Claims the oldest due unused coupons over the partial
 -- index, skipping rows another drain or a user's transition holds. The
 -- claim is LIMIT then FOR UPDATE SKIP LOCKED, and it is matched with
 -- = ANY(ARRAY(...)): with IN (SELECT ... LIMIT) PostgreSQL may plan a scan
@@ -14,11 +19,11 @@ WHERE id = ANY(ARRAY(
 RETURNING id, template_id, user_id, expires_at;
 
 -- name: NextExpiry
--- $1..$2 the shards.
+-- $1, $2 a range of shards.
 SELECT expires_at FROM coupons WHERE status = 'unused' AND shard BETWEEN $1 AND $2 ORDER BY expires_at LIMIT 1;
 
 -- name: LocksDue
--- $1 now, $2 limit, $3..$4 the shards. Held until the batch commits; rows a user's
+-- $1 now, $2 limit, $3, $4 a range of shards. Held until the batch commits; rows a user's
 -- transition holds are left for the next batch.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons
@@ -27,7 +32,7 @@ ORDER BY locked_until LIMIT $2
 FOR NO KEY UPDATE SKIP LOCKED;
 
 -- name: NextRelease
--- $1..$2 the shards.
+-- $1, $2 a range of shards.
 SELECT locked_until FROM coupons WHERE status = 'locked' AND shard BETWEEN $1 AND $2 ORDER BY locked_until LIMIT 1;
 
 -- name: DueBacklog

@@ -35,11 +35,12 @@ WHERE shard = ANY(ARRAY(
         FOR UPDATE SKIP LOCKED))
 RETURNING shard, token;
 
--- name: CheckLease
--- $1 shard, $2 holder, $3 token. Run last in a fenced drain: the share
--- lock keeps the lease from changing hands until the drain commits.
-SELECT true FROM leases
-WHERE shard = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp()
+-- name: CheckLeases
+-- $1 holder, $2 the shards. Run last in a fenced drain: what the holder
+-- holds unexpired of them, under a share lock that keeps it from changing
+-- hands until the drain commits.
+SELECT shard, token FROM leases
+WHERE holder = $1 AND shard = ANY($2::smallint[]) AND expires_at > clock_timestamp()
 FOR SHARE;
 
 -- name: Clock

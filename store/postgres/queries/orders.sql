@@ -44,7 +44,7 @@ UPDATE orders SET status = $1, close_reason = $2, payment_id = $3, updated_at = 
 WHERE id = $5 AND status = 'unpaid' AND version = $6;
 
 -- name: OrdersDue
--- $1 now, $2 limit, $3..$4 the shards.
+-- $1 now, $2 limit, $3, $4 a range of shards.
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
 FROM orders WHERE status = 'unpaid' AND deadline <= $1 AND shard BETWEEN $3 AND $4
@@ -60,11 +60,11 @@ ORDER BY deadline LIMIT $2
 FOR NO KEY UPDATE SKIP LOCKED;
 
 -- name: NextDeadline
--- $1..$2 the shards.
+-- $1, $2 a range of shards.
 SELECT deadline FROM orders WHERE status = 'unpaid' AND shard BETWEEN $1 AND $2 ORDER BY deadline LIMIT 1;
 
 -- name: DeadlineAfter
--- $1 now, $2..$3 the shards.
+-- $1 now, $2, $3 a range of shards.
 SELECT deadline FROM orders WHERE status = 'unpaid' AND deadline > $1 AND shard BETWEEN $2 AND $3 ORDER BY deadline LIMIT 1;
 
 -- name: OpenOrders

@@ -1,0 +1,63 @@
+package postgres
+
+import (
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// ranges splits the shards of leases ls (every shard if none) into runs
+// of consecutive shards: a drain walks each run as a range, which the due
+// indexes test in due order (see queries/drain.sql). The fair shares
+// taken lowest shard first make one run per instance the usual case.
+func ranges(ls []store.Lease) [][2]int {
+	var out [][2]int
+	for _, s := range store.ShardsOf(ls) {
+		if n := len(out); n > 0 && out[n-1][1] == s-1 {
+			out[n-1][1] = s
+			continue
+		}
+		out = append(out, [2]int{s, s})
+	}
+	return out
+}
+
+// claimRanges claims due rows over the shard ranges of p's leases, with
+// claim(limit, lo, hi), until p.Limit rows are claimed: each range in due
+// order, one after the other.
+func claimRanges[T any](p store.DueParams, claim func(limit, lo, hi int) ([]T, error)) ([]T, error) {
+	var out []T
+	for _, r := range ranges(p.Leases) {
+		if len(out) >= p.Limit {
+			break
+		}
+		got, err := claim(p.Limit-len(out), r[0], r[1])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	return out, nil
+}
+
+// earliest returns the earliest time row(lo, hi) reads over the shard
+// ranges of ls, zero if none reads one.
+func earliest(ls []store.Lease, row func(lo, hi int) pgx.Row) (time.Time, error) {
+	var first time.Time
+	for _, r := range ranges(ls) {
+		var v time.Time
+		err := row(r[0], r[1]).Scan(&v)
+		if err == pgx.ErrNoRows {
+			continue
+		}
+		if err != nil {
+			return first, err
+		}
+		if first.IsZero() || v.Before(first) {
+			first = v
+		}
+	}
+	return first, nil
+}
