@@ -43,6 +43,9 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--reminders", "24h,-1h"}, "lead time"},
 		{[]string{"--reminder-window", "-1h"}, "reminder window"},
 		{[]string{"--daily-cap", "-2"}, "daily cap"},
+		{[]string{"--lease-ttl", "100ms"}, "--lease-ttl"},
+		{[]string{"--max-clock-skew", "0s"}, "--max-clock-skew"},
+		{[]string{"--redis", "redis://127.0.0.1:6379/0", "--store", "sqlite:" + t.TempDir() + "/a.db"}, "--redis"},
 	}
 	for _, c := range cases {
 		var out bytes.Buffer

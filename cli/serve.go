@@ -92,8 +92,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.sinkMaxAttempts < 1 {
 		return fmt.Errorf("--sink-max-attempts: want at least 1, got %d", c.sinkMaxAttempts)
 	}
-	if c.leaseTTL < 300*time.Millisecond || c.maxSkew <= 0 {
-		return fmt.Errorf("--lease-ttl: want at least 300ms, got %s; --max-clock-skew: want more than 0, got %s", c.leaseTTL, c.maxSkew)
+	if c.leaseTTL < 300*time.Millisecond {
+		return fmt.Errorf("--lease-ttl: want at least 300ms, got %s", c.leaseTTL)
+	}
+	if c.maxSkew <= 0 {
+		return fmt.Errorf("--max-clock-skew: want more than 0, got %s", c.maxSkew)
 	}
 	if c.redis != "" && storeKind(c.store) == "sqlite" {
 		return fmt.Errorf("--redis: the delay queue is for instances sharing a postgres or mysql store, not sqlite")

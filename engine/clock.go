@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -32,7 +33,7 @@ type clockGuard struct {
 }
 
 // errUnmeasured holds the engine until the first measurement.
-var errUnmeasured = fmt.Errorf("clock skew not measured yet")
+var errUnmeasured = errors.New("clock skew not measured yet")
 
 // Err says why the engine must not fire now, nil if it may.
 func (c *clockGuard) Err() error {
