@@ -1,6 +1,10 @@
 package coupon
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/lapsehq/lapse/input"
+)
 
 // Errors a transition or a claim is refused with. The HTTP API maps each to
 // its problem slug.
@@ -21,10 +25,6 @@ var (
 	ErrNotClaimable = errors.New("not claimable")
 )
 
-// InvalidError names the field whose value is out of range.
-type InvalidError struct {
-	Field  string
-	Reason string
-}
-
-func (e *InvalidError) Error() string { return e.Field + ": " + e.Reason }
+// InvalidError names the field whose value is out of range: the input
+// package's, so that every rule answers with one type.
+type InvalidError = input.InvalidError

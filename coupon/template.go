@@ -1,8 +1,11 @@
 package coupon
 
 import (
+	"fmt"
 	"slices"
 	"time"
+
+	"github.com/lapsehq/lapse/input"
 )
 
 // Template is a coupon campaign: what a coupon is worth, how long it lasts
@@ -26,29 +29,40 @@ type Template struct {
 	CreatedAt time.Time
 }
 
-// Validate reports the first field whose value is out of range.
-func (t Template) Validate() error {
-	switch {
-	case t.Name == "":
-		return &InvalidError{"name", "must not be empty"}
-	case t.Value <= 0:
-		return &InvalidError{"value", "must be positive"}
-	case t.MinSpend < 0:
-		return &InvalidError{"min_spend", "must not be negative"}
-	case t.EndsAt.IsZero() && t.Duration == 0:
-		return &InvalidError{"validity", "needs ends_at, duration or both"}
-	case t.Duration < 0:
-		return &InvalidError{"validity.duration", "must be positive"}
-	case !t.EndsAt.IsZero() && !t.EndsAt.After(t.StartsAt):
-		return &InvalidError{"validity.ends_at", "must be after starts_at"}
-	case t.PerUserLimit < 0:
-		return &InvalidError{"per_user_limit", "must not be negative"}
-	case t.Total < 0:
-		return &InvalidError{"total", "must not be negative"}
+// Validate reports the first field whose value is out of range, at now:
+// a template whose claim window closes before now could never be claimed.
+func (t Template) Validate(now time.Time) error {
+	if err := input.Name("name", t.Name); err != nil {
+		return err
 	}
-	for _, d := range t.Reminders {
-		if d <= 0 {
-			return &InvalidError{"reminders", "lead times must be positive"}
+	if err := input.Money("value", t.Value); err != nil {
+		return err
+	}
+	if err := input.Money("min_spend", t.MinSpend); err != nil {
+		return err
+	}
+	switch {
+	case t.Value == 0:
+		return input.Invalid("value", "must be positive")
+	case t.EndsAt.IsZero() && t.Duration == 0:
+		return input.Invalid("validity", "needs ends_at, duration or both")
+	case !t.EndsAt.IsZero() && !t.EndsAt.After(t.StartsAt):
+		return input.Invalid("validity.ends_at", "must be after starts_at")
+	case !t.EndsAt.IsZero() && !t.EndsAt.After(now):
+		return input.Invalid("validity.ends_at", "must be in the future")
+	case t.PerUserLimit < 0:
+		return input.Invalid("per_user_limit", "must not be negative")
+	case t.Total < 0:
+		return input.Invalid("total", "must not be negative")
+	}
+	if t.Duration != 0 {
+		if err := input.Duration("validity.duration", t.Duration); err != nil {
+			return err
+		}
+	}
+	for i, d := range t.Reminders {
+		if err := input.Duration(fmt.Sprintf("reminders[%d]", i), d); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -55,7 +55,7 @@ func TestTemplateClaimable(t *testing.T) {
 func TestTemplateValidate(t *testing.T) {
 	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	good := Template{Name: "x", Value: 100, StartsAt: now, EndsAt: now.Add(time.Hour)}
-	if err := good.Validate(); err != nil {
+	if err := good.Validate(now); err != nil {
 		t.Fatalf("good template: got %v", err)
 	}
 	cases := []struct {
@@ -70,13 +70,18 @@ func TestTemplateValidate(t *testing.T) {
 		{"validity.ends_at", func(t *Template) { t.EndsAt = now }},
 		{"per_user_limit", func(t *Template) { t.PerUserLimit = -1 }},
 		{"total", func(t *Template) { t.Total = -1 }},
-		{"reminders", func(t *Template) { t.Reminders = []time.Duration{0} }},
+		{"value", func(t *Template) { t.Value = 9223372036854775807 }},
+		{"min_spend", func(t *Template) { t.MinSpend = 1e13 }},
+		{"validity.duration", func(t *Template) { t.Duration = 999 * time.Microsecond }},
+		{"name", func(t *Template) { t.Name = "   " }},
+		{"reminders[0]", func(t *Template) { t.Reminders = []time.Duration{0} }},
+		{"reminders[1]", func(t *Template) { t.Reminders = []time.Duration{time.Hour, time.Nanosecond} }},
 	}
 	for _, c := range cases {
 		tp := good
 		c.edit(&tp)
 		var inv *InvalidError
-		if err := tp.Validate(); !errors.As(err, &inv) || inv.Field != c.field {
+		if err := tp.Validate(now); !errors.As(err, &inv) || inv.Field != c.field {
 			t.Fatalf("%s: got %v, want invalid %s", c.field, err, c.field)
 		}
 	}

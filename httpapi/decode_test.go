@@ -29,8 +29,8 @@ func FuzzDecodeTemplate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		tp, err := decodeTemplate(body, t0)
 		refusedAsInput(t, string(body), err)
-		if err == nil && tp.Validate() != nil {
-			t.Fatalf("%q: accepted an invalid template: %v", body, tp.Validate())
+		if err == nil && tp.Validate(t0) != nil {
+			t.Fatalf("%q: accepted an invalid template: %v", body, tp.Validate(t0))
 		}
 	})
 }

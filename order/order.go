@@ -103,11 +103,14 @@ func Total(items []Item) int64 {
 }
 
 // Discount is what coupons worth values take off total: their sum, capped
-// at the total so that nothing is ever paid out.
+// at the total so that nothing is ever paid out, and never negative. The
+// sum saturates rather than overflows, whatever the values.
 func Discount(total int64, values []int64) int64 {
 	var d int64
 	for _, v := range values {
-		d += v
+		if v > 0 {
+			d += min(v, total-d) // d <= total, so this never passes it
+		}
 	}
-	return min(d, total)
+	return max(d, 0)
 }

@@ -68,6 +68,9 @@ func TestDiscountIsCappedAtTotal(t *testing.T) {
 		{3000, nil, 0},
 		{3000, []int64{500, 700}, 1200},
 		{1000, []int64{2000}, 1000},
+		{1500, []int64{1<<63 - 1, 1<<63 - 1}, 1500}, // a sum that would overflow
+		{1500, []int64{-700, 500}, 500},
+		{0, []int64{100}, 0},
 	}
 	for _, c := range cases {
 		if got := Discount(c.total, c.values); got != c.want {

@@ -93,7 +93,7 @@ func (f *fixture) template(edit func(*coupon.Template)) coupon.Template {
 	if edit != nil {
 		edit(&tp)
 	}
-	if err := tp.Validate(); err != nil {
+	if err := tp.Validate(tp.StartsAt); err != nil {
 		f.t.Fatalf("suite template invalid: %v", err)
 	}
 	got, err := f.s.CreateTemplate(f.ctx, store.CreateTemplateParams{Template: tp, Now: tp.StartsAt.Add(-time.Hour)})

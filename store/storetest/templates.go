@@ -43,7 +43,7 @@ func testTemplateRoundTrip(t *testing.T, open opener) {
 	}
 	ids := map[string]bool{}
 	for _, c := range cases {
-		if err := c.tp.Validate(); err != nil {
+		if err := c.tp.Validate(created); err != nil {
 			t.Fatalf("%s: suite template invalid: %v", c.name, err)
 		}
 		got, err := f.s.CreateTemplate(f.ctx, store.CreateTemplateParams{Template: c.tp, Now: created})
