@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -456,5 +457,75 @@ func testIdemScoped(t *testing.T, open opener) {
 		}
 		_, err = claim(user)
 		f.wantReplay("retry for "+user, err, 201, []byte(c.ID+"@unused"))
+	}
+}
+
+// inFlight opens a store with newStore and leaves in it, in flight under
+// its key, a bulk issuance that died after its first batch (its context
+// is cancelled from the commit hook). It returns the fixture, the
+// issuance's Idempotency, and finish, which retries it to the end.
+func inFlight(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Store) (*fixture, store.Idempotency, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	t.Cleanup(cancel)
+	var commits atomic.Int64
+	s := newStore(t, store.Hooks{OnEvents: func([]store.Event) {
+		if commits.Add(1) == 1 {
+			cancel()
+		}
+	}})
+	f := &fixture{t: t, s: s, ctx: t.Context()}
+	tp := f.template(nil)
+	idem := store.Idempotency{Key: "bulk", Scope: "POST /suite", Fingerprint: "fp", Now: t0,
+		Render: func(any) (int, []byte) { return 200, []byte("issued") }}
+	p := store.IssueParams{TemplateID: tp.ID, UserIDs: users(4), Now: t0, BatchSize: 2}
+	if _, err := s.Issue(store.WithIdempotency(ctx, idem), p); !errors.Is(err, context.Canceled) {
+		t.Fatalf("issuance: got %v, want it cut off after its first batch", err)
+	}
+	return f, idem, func() error {
+		_, err := s.Issue(store.WithIdempotency(f.ctx, idem), p)
+		return err
+	}
+}
+
+// RunIdempotencyWait checks that a request under a key that holds the
+// same request in flight (here a bulk issuance cut off, with the same
+// fingerprint) waits for that request's response instead of running, and
+// is answered it once the issuance is finished. newStore is as for
+// RunHooks.
+func RunIdempotencyWait(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Store) {
+	f, idem, finish := inFlight(t, newStore)
+	tp := f.template(nil)
+	answer := make(chan error, 1)
+	go func() {
+		_, err := f.s.Claim(store.WithIdempotency(f.ctx, idem), store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0})
+		answer <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // for the claim to find the issuance in flight
+	if err := finish(); err != nil {
+		t.Fatalf("finish the issuance: %v", err)
+	}
+	f.wantReplay("request that waited", <-answer, 200, []byte("issued"))
+	if cs := f.userCoupons("u9", 0, t0); len(cs) != 0 {
+		t.Fatalf("the request that waited ran: u9 holds %d coupons", len(cs))
+	}
+}
+
+// RunIdempotencyWaitBounded checks that a request under a key that holds
+// the same request in flight, which nothing finishes, waits
+// store.RequestWait for it and is then answered ErrIdempotencyConflict.
+// Run it in a testing/synctest bubble, or it takes that long. newStore is
+// as for RunHooks.
+func RunIdempotencyWaitBounded(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Store) {
+	f, idem, _ := inFlight(t, newStore)
+	tp := f.template(nil)
+	start := time.Now()
+	_, err := f.s.Claim(store.WithIdempotency(f.ctx, idem), store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0})
+	f.wantErr("request waiting for one in flight", err, store.ErrIdempotencyConflict)
+	if waited := time.Since(start); waited < store.RequestWait {
+		t.Fatalf("answered after %s, want after %s", waited, store.RequestWait)
+	}
+	if cs := f.userCoupons("u9", 0, t0); len(cs) != 0 {
+		t.Fatalf("the request that waited ran: u9 holds %d coupons", len(cs))
 	}
 }
