@@ -252,17 +252,24 @@ func testIdemRefusalNotKept(t *testing.T, open opener) {
 	}
 }
 
-// testIdemLatePayment: a payment to a closed order under a key is refused
-// with order.ErrClosed and recorded as one order.late_payment event, with
-// the refusal kept: its retries replay it and record nothing more.
-func testIdemLatePayment(t *testing.T, open opener) {
+// closedOrder opens an order fixture with an order closed on timeout, and
+// returns them with the params of a payment of it at its deadline.
+func closedOrder(t *testing.T, open opener) (*orderFixture, order.Order, store.PayOrderParams) {
+	t.Helper()
 	f := newOrderFixture(t, open)
 	o := f.create()
 	if _, err := f.s.CloseDueOrders(f.ctx, store.DueParams{Now: o.Deadline, Limit: 10}); err != nil {
 		t.Fatalf("CloseDueOrders: %v", err)
 	}
+	return f, o, store.PayOrderParams{OrderID: o.ID, PaymentID: "p-late", Amount: o.AmountDue, Now: o.Deadline}
+}
+
+// testIdemLatePayment: a payment to a closed order under a key is refused
+// with order.ErrClosed and recorded as one order.late_payment event, with
+// the refusal kept: its retries replay it and record nothing more.
+func testIdemLatePayment(t *testing.T, open opener) {
+	f, o, p := closedOrder(t, open)
 	r, rf := &renderer{status: 200}, &refusals{keep: true}
-	p := store.PayOrderParams{OrderID: o.ID, PaymentID: "p-late", Amount: o.AmountDue, Now: o.Deadline}
 	_, err := f.s.PayOrder(store.WithIdempotency(f.ctx, scopedIdem("pay", p.Now, r, rf)), p)
 	f.wantErr("pay a closed order", err, order.ErrClosed)
 	if late := f.eventsOfType(o.ID, store.EventOrderLatePayment); len(late) != 1 {
@@ -357,12 +364,7 @@ func testIdemConcurrent(t *testing.T, open opener) {
 // at once under one key are all answered the first refusal, and record
 // one late payment.
 func testIdemConcurrentRefusals(t *testing.T, open opener) {
-	f := newOrderFixture(t, open)
-	o := f.create()
-	if _, err := f.s.CloseDueOrders(f.ctx, store.DueParams{Now: o.Deadline, Limit: 10}); err != nil {
-		t.Fatalf("CloseDueOrders: %v", err)
-	}
-	p := store.PayOrderParams{OrderID: o.ID, PaymentID: "p-late", Amount: o.AmountDue, Now: o.Deadline}
+	f, o, p := closedOrder(t, open)
 	ctx := store.WithIdempotency(f.ctx, scopedIdem("pay", p.Now, &renderer{status: 200}, &refusals{keep: true}))
 	bodies := concurrently(t, concurrentRequests, func() (order.Order, error) { return f.s.PayOrder(ctx, p) },
 		func(_ order.Order, err error) []byte {
