@@ -45,6 +45,7 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--daily-cap", "-2"}, "daily cap"},
 		{[]string{"--lease-ttl", "100ms"}, "--lease-ttl"},
 		{[]string{"--max-clock-skew", "0s"}, "--max-clock-skew"},
+		{[]string{"--idempotency-ttl", "0s"}, "--idempotency-ttl"},
 		{[]string{"--redis", "redis://127.0.0.1:6379/0", "--store", "sqlite:" + t.TempDir() + "/a.db"}, "--redis"},
 	}
 	for _, c := range cases {

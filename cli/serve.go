@@ -45,6 +45,7 @@ type serveConfig struct {
 	sinkSecret      string
 	sinkMaxAttempts int
 	eventRetention  time.Duration
+	idempotencyTTL  time.Duration
 	remind          remind.Config
 	instance        string
 	leaseTTL        time.Duration
@@ -78,6 +79,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.sinkSecret, "sink-secret", "", "HMAC-SHA256 key signing webhook requests (LAPSE_SINK_SECRET)")
 	fs.IntVar(&c.sinkMaxAttempts, "sink-max-attempts", 10, "delivery attempts before an event becomes a dead letter (LAPSE_SINK_MAX_ATTEMPTS)")
 	fs.DurationVar(&c.eventRetention, "event-retention", 7*24*time.Hour, "prune events older than this that every sink has delivered; 0 keeps all (LAPSE_EVENT_RETENTION)")
+	fs.DurationVar(&c.idempotencyTTL, "idempotency-ttl", store.DefaultRequestTTL, "how long an Idempotency-Key holds its first response; older keys are unknown and pruned (LAPSE_IDEMPOTENCY_TTL)")
 	fs.StringVar(&c.instance, "instance", defaultInstance(), "this instance's name among those sharing a postgres or mysql store (LAPSE_INSTANCE)")
 	fs.DurationVar(&c.leaseTTL, "lease-ttl", 10*time.Second, "how long a shard lease lasts unrenewed: how soon a dead instance's work passes to the others (LAPSE_LEASE_TTL)")
 	fs.DurationVar(&c.maxSkew, "max-clock-skew", time.Second, "stop firing while this instance's clock is further than this from the database's (LAPSE_MAX_CLOCK_SKEW)")
@@ -103,6 +105,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.eventRetention < 0 {
 		return fmt.Errorf("--event-retention: want 0 or more, got %s", c.eventRetention)
+	}
+	if c.idempotencyTTL <= 0 {
+		return fmt.Errorf("--idempotency-ttl: want more than 0, got %s", c.idempotencyTTL)
 	}
 	log, err := newLogger(c.logFormat, stderr)
 	if err != nil {
@@ -179,6 +184,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
 		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, PaymentGrace: c.paymentGrace,
 		Holder: c.instance, LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Accel: accel,
+		IdempotencyTTL: c.idempotencyTTL,
 	}
 	if c.paymentURL != "" {
 		hook, err := payhook.New(c.paymentURL, &http.Client{})
@@ -192,7 +198,8 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), Firing: eng.Err}
+	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), Firing: eng.Err,
+		IdempotencyTTL: c.idempotencyTTL}
 	if relay != nil { // a nil *Relay in the interface would not read as none
 		api.Relay = relay
 	}

@@ -54,6 +54,11 @@ type Config struct {
 	// the engine polls it every AccelPoll (0 means 100ms).
 	Accel     *Accel
 	AccelPoll time.Duration
+	// IdempotencyTTL is how long an idempotency key holds its request;
+	// the engine prunes the keys older than that every PruneInterval.
+	// 0 means store.DefaultRequestTTL and a minute.
+	IdempotencyTTL time.Duration
+	PruneInterval  time.Duration
 }
 
 // Engine fires due work: one worker per kind of timer, so that a slow
@@ -94,6 +99,12 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.PaymentTimeout <= 0 {
 		cfg.PaymentTimeout = 2 * time.Second
+	}
+	if cfg.IdempotencyTTL <= 0 {
+		cfg.IdempotencyTTL = store.DefaultRequestTTL
+	}
+	if cfg.PruneInterval <= 0 {
+		cfg.PruneInterval = time.Minute
 	}
 	e := &Engine{cfg: cfg, wake: map[store.TimerKind]chan struct{}{}}
 	e.drains = map[store.TimerKind]drainFunc{
@@ -198,6 +209,7 @@ func (e *Engine) Start(ctx context.Context) error {
 	for kind := range e.drains {
 		e.goFunc(func() { e.work(ctx, kind) })
 	}
+	e.goFunc(func() { every(ctx, e.cfg.PruneInterval, func() { e.pruneRequests(ctx) }) })
 	return nil
 }
 

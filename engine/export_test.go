@@ -18,3 +18,6 @@ func TransitionsOf(m *Metrics, typ string) prometheus.Counter {
 
 // SkewOf exposes the clock skew gauge to tests.
 func SkewOf(m *Metrics) prometheus.Gauge { return m.skew }
+
+// PrunedOf exposes the pruned idempotency keys counter to tests.
+func PrunedOf(m *Metrics) prometheus.Counter { return m.pruned }

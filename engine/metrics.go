@@ -23,6 +23,7 @@ type Metrics struct {
 	held        prometheus.Gauge
 	lost        prometheus.Counter
 	skew        prometheus.Gauge
+	pruned      prometheus.Counter
 }
 
 // NewMetrics registers the engine's collectors, and gauges read from st at
@@ -70,9 +71,13 @@ func NewMetrics(reg prometheus.Registerer, st store.Store, now func() time.Time)
 			Name: "lapse_clock_skew_seconds",
 			Help: "This instance's clock minus the database's (distributed mode).",
 		}),
+		pruned: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lapse_idempotency_keys_pruned_total",
+			Help: "Idempotency keys deleted once older than the idempotency TTL.",
+		}),
 	}
 	reg.MustRegister(m.lag, m.transitions, m.closes, m.repairs, m.failures, m.checks, m.unconfirmed,
-		m.held, m.lost, m.skew, &statsCollector{st: st, now: now})
+		m.held, m.lost, m.skew, m.pruned, &statsCollector{st: st, now: now})
 	return m
 }
 
@@ -141,6 +146,12 @@ func (m *Metrics) leaseLost() {
 func (m *Metrics) clockSkew(d time.Duration) {
 	if m != nil {
 		m.skew.Set(d.Seconds())
+	}
+}
+
+func (m *Metrics) requestsPruned(n int64) {
+	if m != nil {
+		m.pruned.Add(float64(n))
 	}
 }
 

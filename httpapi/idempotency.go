@@ -36,6 +36,10 @@ func mutate[T, V any](s *server, w http.ResponseWriter, r *http.Request, status 
 // With an Idempotency-Key header, call's context asks the store to save
 // that same response with the mutation, under the fingerprint fp of the
 // request, and a retry is answered with the response the store replays.
+// The key is scoped to the request's method and path, and held for the
+// server's IdempotencyTTL. A refusal for the state of things (409) is
+// saved as the key's response too, but not an invalid request nor a
+// failure: see keep.
 func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now time.Time, fp hash.Hash, status int,
 	call func(ctx context.Context) (T, error),
 	view func(T, time.Time) V) {
@@ -55,22 +59,45 @@ func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now tim
 	if key := r.Header.Get("Idempotency-Key"); key != "" {
 		ctx = store.WithIdempotency(ctx, store.Idempotency{
 			Key:         key,
+			Scope:       r.Method + " " + r.URL.Path,
 			Fingerprint: hex.EncodeToString(fp.Sum(nil)),
 			Now:         now,
+			TTL:         s.idempotencyTTL,
 			Render:      render,
+			RenderError: func(err error) (int, []byte, bool) {
+				p := toProblem(err)
+				return p.Status, mustJSON(p), keep(p)
+			},
 		})
 	}
 	result, err := call(ctx)
 	var replay *store.ReplayError
 	switch {
 	case errors.As(err, &replay):
-		write(w, replay.Status, "application/json", replay.Body)
+		write(w, replay.Status, contentType(replay.Status), replay.Body)
 	case err != nil:
 		s.fail(w, r, err)
 	default:
 		code, b := render(result)
 		write(w, code, "application/json", b)
 	}
+}
+
+// keep reports whether a refusal is kept as the response to its
+// idempotency key, as at Stripe: one for the state of things (409) is, but
+// not a malformed or invalid request, nor a failure, which a retry may
+// get past, nor a conflict on the key itself.
+func keep(p problem) bool {
+	return p.Status == http.StatusConflict && p.Type != "/problems/idempotency-conflict"
+}
+
+// contentType is the media type of a response of status: a problem
+// document for an error.
+func contentType(status int) string {
+	if status >= 400 {
+		return "application/problem+json"
+	}
+	return "application/json"
 }
 
 // newFingerprint starts the fingerprint of r for its idempotency key: the

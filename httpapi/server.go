@@ -25,6 +25,9 @@ type Config struct {
 	// Firing, if set, says why the engine is not firing (its clock is
 	// skewed), nil while it is; GET /readyz fails with it.
 	Firing func() error
+	// IdempotencyTTL is how long an Idempotency-Key holds its first
+	// response; 0 means store.DefaultRequestTTL.
+	IdempotencyTTL time.Duration
 }
 
 type server struct {
@@ -34,11 +37,14 @@ type server struct {
 	relay  Relay
 	firing func() error
 	mux    *http.ServeMux
+	// idempotencyTTL is Config.IdempotencyTTL.
+	idempotencyTTL time.Duration
 }
 
 // New returns the HTTP handler of API v1.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing, mux: http.NewServeMux()}
+	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing, mux: http.NewServeMux(),
+		idempotencyTTL: cfg.IdempotencyTTL}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

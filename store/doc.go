@@ -10,5 +10,7 @@
 // The transitions themselves (ClaimIn, TransitionIn, CreateOrderIn and
 // the rest) are written once here, against Tx: the statements a backend
 // runs in one of its write transactions. A backend brings the SQL, the
-// transaction and its locking; the rules are the same everywhere.
+// transaction and its locking; the rules are the same everywhere. So are
+// idempotency keys: every backend's foreground writes go through Mutate,
+// which replays, records and waits for the responses under a key.
 package store

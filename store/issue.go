@@ -181,7 +181,7 @@ func Issue(ctx context.Context, p IssueParams, busy func() bool,
 				}
 				if !inFlight {
 					r = Request{Fingerprint: idem.Fingerprint, Status: InFlight, Body: []byte{}, Created: p.Now}
-					if err := t.PutRequest(idem.Key, r); err != nil {
+					if err := t.PutRequest(idem.storedKey(), r); err != nil {
 						return IssueStep{}, err
 					}
 				}
@@ -193,7 +193,7 @@ func Issue(ctx context.Context, p IssueParams, busy func() bool,
 			if err != nil || !idempotent || next+step.users < len(order) {
 				return step, err
 			}
-			return step, t.FinishRequest(idem.Key, idem.Response(out.plus(step).outcome()))
+			return step, t.FinishRequest(idem.storedKey(), idem.Response(out.plus(step).outcome()))
 		})
 		if err != nil {
 			return Issued{}, err

@@ -114,8 +114,8 @@ func moveStock(t Tx, move StockMove, it order.Item, now time.Time) error {
 
 // PayOrderIn pays an unpaid order in t: its reserved stock becomes sold
 // and its coupons used. A payment the order no longer takes is
-// order.ErrClosed; the backend then records it with LatePaymentIn in a
-// transaction of its own.
+// order.ErrClosed, as a RefusalError that records it as an
+// order.late_payment event.
 func PayOrderIn(t Tx, p PayOrderParams) (order.Order, error) {
 	o, err := t.Order(p.OrderID)
 	if err != nil {
@@ -126,6 +126,9 @@ func PayOrderIn(t Tx, p PayOrderParams) (order.Order, error) {
 		amount = o.AmountDue
 	}
 	if err := order.CanPay(o, amount, p.Confirmed, p.Now); err != nil {
+		if errors.Is(err, order.ErrClosed) {
+			err = &RefusalError{Err: err, Record: func(t Tx) error { return latePaymentIn(t, p) }}
+		}
 		return o, err
 	}
 	for _, it := range order.BySKU(o.Items) {
@@ -150,10 +153,10 @@ func PayOrderIn(t Tx, p PayOrderParams) (order.Order, error) {
 	return setOrderStatus(t, o, order.Paid, "", EventOrderPaid, p.Now)
 }
 
-// LatePaymentIn writes, in t, the order.late_payment event of a payment
+// latePaymentIn writes, in t, the order.late_payment event of a payment
 // PayOrderIn refused with order.ErrClosed, once however often it is
 // retried.
-func LatePaymentIn(t Tx, p PayOrderParams) error {
+func latePaymentIn(t Tx, p PayOrderParams) error {
 	o, err := t.Order(p.OrderID)
 	if err != nil {
 		return err

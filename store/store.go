@@ -69,6 +69,10 @@ type Store interface {
 	// skips a committed event: a later call never returns an event at or
 	// before a cursor an earlier call returned.
 	Events(ctx context.Context, p EventsParams) ([]Event, error)
+	// PruneRequests deletes up to p.Limit of the requests recorded under
+	// idempotency keys at or before p.Before, oldest first, and returns
+	// how many it deleted.
+	PruneRequests(ctx context.Context, p PruneRequestsParams) (int64, error)
 	// Stats reads the gauges the engine exports.
 	Stats(ctx context.Context, now time.Time) (Stats, error)
 	// Ready reports whether the store is reachable and migrated.
@@ -156,6 +160,12 @@ type DeleteTimersParams struct {
 type EventsParams struct {
 	After int64
 	Limit int
+}
+
+// PruneRequestsParams are the inputs of PruneRequests.
+type PruneRequestsParams struct {
+	Before time.Time
+	Limit  int
 }
 
 // Stats are gauges read from the store.

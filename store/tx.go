@@ -58,8 +58,12 @@ type Tx interface {
 
 	// Request reads the request recorded under an idempotency key.
 	Request(key string) (Request, error)
-	// PutRequest records r under key.
+	// PutRequest records r under key; ErrRequestTaken if a concurrent
+	// transaction recorded a request under it first.
 	PutRequest(key string, r Request) error
+	// ForgetRequest deletes the request recorded under key if it was
+	// created at or before before: it expired.
+	ForgetRequest(key string, before time.Time) error
 	// FinishRequest stores the response of the request in flight under
 	// key: r's status and body.
 	FinishRequest(key string, r Request) error

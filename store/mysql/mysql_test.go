@@ -56,6 +56,14 @@ func TestIssueResume(t *testing.T) {
 	})
 }
 
+// TestIdempotencyWait: a request waits for the same request in flight
+// under its key.
+func TestIdempotencyWait(t *testing.T) {
+	storetest.RunIdempotencyWait(t, func(t *testing.T, h store.Hooks) store.Store {
+		return open(t, freshDB(t), mysql.Options{Hooks: h})
+	})
+}
+
 // template creates a 24h template claimable from a day before t0.
 func template(t testing.TB, s store.Store, edit func(*coupon.Template)) coupon.Template {
 	t.Helper()

@@ -15,7 +15,7 @@ import (
 )
 
 // attempts is how often inTx runs a transaction that keeps losing
-// deadlocks or idempotency-key races before it gives up.
+// deadlocks or once-only event races before it gives up.
 const attempts = 5
 
 // eventRows is how many events one INSERT writes.
@@ -162,18 +162,20 @@ func (t *tx) sortedTimers() []store.Timer {
 }
 
 // errTaken: a concurrent transaction stored, while this one ran, the
-// idempotency key or the once-only event this one was about to store.
-// The retry finds it: it replays that request's response, or leaves the
-// event be.
-var errTaken = errors.New("key taken meanwhile")
+// once-only event this one was about to store. The retry finds it and
+// leaves the event be.
+var errTaken = errors.New("event taken meanwhile")
 
-// inTx runs fn in one write transaction, and runs it again, up to
-// attempts times, if the server chose it as a deadlock's victim or a key
-// it meant to store was taken meanwhile (errTaken). With an
-// idempotency key on ctx it replays the stored response of an earlier
-// identical request instead, or stores this one's response in the same
-// transaction.
+// inTx runs fn in one write transaction, under the idempotency key on ctx
+// if any (see store.Mutate).
 func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	return store.Mutate(ctx, func(fn func(*tx) (T, error)) (T, error) { return retryTx(ctx, s, fn) }, fn)
+}
+
+// retryTx runs fn in one write transaction, and runs it again, up to
+// attempts times, if the server chose it as a deadlock's victim or an
+// event it meant to store was taken meanwhile (errTaken).
+func retryTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
 	for attempt := 1; ; attempt++ {
 		res, t, err := runTx(ctx, s, fn)
 		if err == nil {
@@ -182,9 +184,6 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 		}
 		retry := isCode(err, errDeadlock) || errors.Is(err, errTaken)
 		if !retry || attempt == attempts {
-			if errors.Is(err, errTaken) {
-				err = store.ErrIdempotencyConflict
-			}
 			return res, interpret(err)
 		}
 		select {
@@ -195,7 +194,7 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 	}
 }
 
-// runTx is one attempt of inTx.
+// runTx is one attempt of retryTx.
 func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, *tx, error) {
 	var zero T
 	sqlTx, err := s.db.BeginTx(ctx, nil)
@@ -204,20 +203,9 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, *t
 	}
 	defer sqlTx.Rollback()
 	t := &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[store.Timer]bool{}}
-	idem, idempotent := store.IdempotencyFrom(ctx)
-	if idempotent {
-		if err := store.ReplayIn(t, idem); err != nil {
-			return zero, nil, err
-		}
-	}
 	res, err := fn(t)
 	if err != nil {
 		return zero, nil, err
-	}
-	if idempotent {
-		if err := t.PutRequest(idem.Key, idem.Response(res)); err != nil {
-			return zero, nil, err
-		}
 	}
 	if err := t.flush(); err != nil {
 		return zero, nil, err
@@ -239,13 +227,20 @@ func (t *tx) Request(key string) (store.Request, error) {
 	return r, interpret(err)
 }
 
-// PutRequest records r under key. If a concurrent transaction recorded a
-// request under it meanwhile, the retry of inTx finds that one.
+// PutRequest records r under key: store.ErrRequestTaken if a concurrent
+// transaction recorded a request under it meanwhile.
 func (t *tx) PutRequest(key string, r store.Request) error {
 	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, r.Created)
 	if isCode(err, errDuplicate) {
-		err = errTaken
+		err = store.ErrRequestTaken
 	}
+	return err
+}
+
+// ForgetRequest deletes the request recorded under key if it was created
+// at or before before.
+func (t *tx) ForgetRequest(key string, before time.Time) error {
+	_, err := t.exec("ForgetIdempotency", key, before)
 	return err
 }
 

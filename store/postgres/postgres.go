@@ -150,8 +150,8 @@ func interpret(err error) error {
 	case errors.Is(err, pgx.ErrNoRows):
 		return store.ErrNotFound
 	case errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "idempotency_pkey":
-		// The first request under this key committed while this one ran.
-		return store.ErrIdempotencyConflict
+		// A request under this key committed while this one ran.
+		return store.ErrRequestTaken
 	}
 	return err
 }

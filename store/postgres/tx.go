@@ -25,6 +25,15 @@ type tx struct {
 	timers []store.Timer
 	counts map[countKey]int64
 	events []store.Event
+	// requests holds the writes under idempotency keys, sent in order
+	// first thing at flush.
+	requests []statement
+}
+
+// statement is one named query and its arguments.
+type statement struct {
+	name string
+	args []any
 }
 
 var _ store.Tx = (*tx)(nil)
@@ -92,11 +101,15 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 	return nil
 }
 
-// flush sends b, then what the transaction buffered, in one round trip:
-// timers and counts, each sorted so that transactions lock shared rows in
-// one order, and last the events, whose feed positions are taken under a
-// lock held to the commit.
-func (t *tx) flush(b *pgx.Batch) error {
+// flush sends what the transaction buffered, in one round trip: the
+// writes under idempotency keys, timers and counts, each sorted so that
+// transactions lock shared rows in one order, and last the events, whose
+// feed positions are taken under a lock held to the commit.
+func (t *tx) flush() error {
+	b := &pgx.Batch{}
+	for _, st := range t.requests {
+		b.Queue(queries.Get(st.name), st.args...)
+	}
 	if len(t.timers) > 0 {
 		ts := slices.SortedFunc(slices.Values(t.timers), func(a, b store.Timer) int {
 			return cmp.Or(a.Due.Compare(b.Due), cmp.Compare(a.Kind, b.Kind))
@@ -146,13 +159,17 @@ func (t *tx) countKeys() []countKey {
 // choosing as the victim of a deadlock.
 const attempts = 3
 
-// inTx runs fn in one write transaction, again if it was rolled back to
-// break a deadlock (two orders locking the same coupons in other orders,
-// or two instances' timeout batches taking the same SKUs in other orders,
-// say). With an idempotency key on ctx it replays the stored response of
-// an earlier identical request instead, or stores this one's response in
-// the same transaction.
+// inTx runs fn in one write transaction, under the idempotency key on ctx
+// if any (see store.Mutate).
 func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
+	return store.Mutate(ctx, func(fn func(*tx) (T, error)) (T, error) { return retryTx(ctx, s, fn) }, fn)
+}
+
+// retryTx runs fn in one write transaction, again if it was rolled back
+// to break a deadlock (two orders locking the same coupons in other
+// orders, or two instances' timeout batches taking the same SKUs in other
+// orders, say).
+func retryTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
 	for attempt := 1; ; attempt++ {
 		res, err := runTx(ctx, s, fn)
 		var pgErr *pgconn.PgError
@@ -170,7 +187,7 @@ func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, err
 	}
 }
 
-// runTx is one attempt of inTx.
+// runTx is one attempt of retryTx.
 func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
 	var zero T
 	pgTx, err := s.pool.Begin(ctx)
@@ -179,22 +196,11 @@ func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, er
 	}
 	defer pgTx.Rollback(context.WithoutCancel(ctx))
 	t := &tx{pg: pgTx, ctx: ctx}
-	idem, idempotent := store.IdempotencyFrom(ctx)
-	if idempotent {
-		if err := store.ReplayIn(t, idem); err != nil {
-			return zero, interpret(err)
-		}
-	}
 	res, err := fn(t)
 	if err != nil {
 		return zero, interpret(err)
 	}
-	b := &pgx.Batch{}
-	if idempotent {
-		r := idem.Response(res)
-		b.Queue(queries.Get("PutIdempotency"), idem.Key, r.Fingerprint, r.Status, r.Body, r.Created)
-	}
-	if err := t.flush(b); err != nil {
+	if err := t.flush(); err != nil {
 		return zero, interpret(err)
 	}
 	if err := pgTx.Commit(ctx); err != nil {
@@ -211,14 +217,24 @@ func (t *tx) Request(key string) (store.Request, error) {
 	return r, interpret(err)
 }
 
-// PutRequest records r under key.
+// PutRequest records r under key at flush. A request under key that a
+// concurrent transaction has yet to commit makes the flush wait for it,
+// then fail with store.ErrRequestTaken if it committed.
 func (t *tx) PutRequest(key string, r store.Request) error {
-	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, r.Created)
-	return err
+	t.requests = append(t.requests, statement{"PutIdempotency", []any{key, r.Fingerprint, r.Status, r.Body, r.Created}})
+	return nil
 }
 
-// FinishRequest stores the response of the request in flight under key.
+// FinishRequest stores, at flush, the response of the request in flight
+// under key.
 func (t *tx) FinishRequest(key string, r store.Request) error {
-	_, err := t.exec("FinishIdempotency", key, r.Status, r.Body)
-	return err
+	t.requests = append(t.requests, statement{"FinishIdempotency", []any{key, r.Status, r.Body}})
+	return nil
+}
+
+// ForgetRequest deletes, at flush, the request recorded under key if it
+// was created at or before before.
+func (t *tx) ForgetRequest(key string, before time.Time) error {
+	t.requests = append(t.requests, statement{"ForgetIdempotency", []any{key, before}})
+	return nil
 }

@@ -34,14 +34,9 @@ func (s *Store) Order(ctx context.Context, id string) (order.Order, error) {
 }
 
 // PayOrder pays an unpaid order, or records a late payment in a
-// transaction of its own.
+// transaction of its own (see store.PayOrderIn).
 func (s *Store) PayOrder(ctx context.Context, p store.PayOrderParams) (order.Order, error) {
-	o, err := inTx(ctx, s, func(t *tx) (order.Order, error) { return store.PayOrderIn(t, p) })
-	if errors.Is(err, order.ErrClosed) {
-		_, err := inTx(store.WithoutIdempotency(ctx), s, func(t *tx) (struct{}, error) { return struct{}{}, store.LatePaymentIn(t, p) })
-		return o, errors.Join(order.ErrClosed, err)
-	}
-	return o, err
+	return inTx(ctx, s, func(t *tx) (order.Order, error) { return store.PayOrderIn(t, p) })
 }
 
 // CloseOrder closes an unpaid order for p.Reason.

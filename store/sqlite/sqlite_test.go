@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -129,6 +130,16 @@ func TestHooks(t *testing.T) {
 	storetest.RunHooks(t, func(t *testing.T, h store.Hooks) store.Store {
 		return open(t, tempPath(t), sqlite.Options{Hooks: h})
 	})
+}
+
+// TestIdempotencyWait: a request waits for the same request in flight
+// under its key, for store.RequestWait at most (on the bubble's clock).
+func TestIdempotencyWait(t *testing.T) {
+	newStore := func(t *testing.T, h store.Hooks) store.Store {
+		return open(t, tempPath(t), sqlite.Options{Hooks: h})
+	}
+	storetest.RunIdempotencyWait(t, newStore)
+	synctest.Test(t, func(t *testing.T) { storetest.RunIdempotencyWaitBounded(t, newStore) })
 }
 
 // TestQueryPlans: the drains and the lazy counts walk the partial indexes

@@ -91,25 +91,10 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 	return err
 }
 
-// inTx runs fn in one foreground write transaction. With an idempotency
-// key on ctx it replays the stored response of an earlier identical
-// request instead, or stores this one's response in the same transaction.
+// inTx runs fn in one foreground write transaction, under the
+// idempotency key on ctx if any (see store.Mutate).
 func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
-	idem, idempotent := store.IdempotencyFrom(ctx)
-	if !idempotent {
-		return writeTx(ctx, s, fn)
-	}
-	return writeTx(ctx, s, func(t *tx) (T, error) {
-		var zero T
-		if err := store.ReplayIn(t, idem); err != nil {
-			return zero, err
-		}
-		res, err := fn(t)
-		if err != nil {
-			return zero, err
-		}
-		return res, t.PutRequest(idem.Key, idem.Response(res))
-	})
+	return store.Mutate(ctx, func(fn func(*tx) (T, error)) (T, error) { return writeTx(ctx, s, fn) }, fn)
 }
 
 // writeTx runs fn in one foreground write transaction: a user's request,
@@ -162,9 +147,17 @@ func (t *tx) Request(key string) (store.Request, error) {
 	return r, interpret(err)
 }
 
-// PutRequest records r under key.
+// PutRequest records r under key. Writers take turns, so a transaction
+// that read no request under key finds none there when it puts one.
 func (t *tx) PutRequest(key string, r store.Request) error {
 	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, ms(r.Created))
+	return err
+}
+
+// ForgetRequest deletes the request recorded under key if it was created
+// at or before before.
+func (t *tx) ForgetRequest(key string, before time.Time) error {
+	_, err := t.exec("ForgetIdempotency", key, ms(before))
 	return err
 }
 

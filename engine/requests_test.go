@@ -1,0 +1,58 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/engine"
+	"github.com/lapsehq/lapse/store"
+)
+
+// TestPrunesExpiredKeys: every PruneInterval the engine deletes the
+// idempotency keys older than its IdempotencyTTL, and no other. The
+// requests here hold their keys longer than that, so a key pruned is seen
+// gone: its request runs anew.
+func TestPrunesExpiredKeys(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{IdempotencyTTL: time.Hour, PruneInterval: time.Minute})
+		tp := r.template(t, coupon.Template{Duration: 24 * time.Hour})
+		claim := func(key string) error {
+			now := time.Now()
+			idem := store.Idempotency{Key: key, Fingerprint: "fp", Now: now, TTL: 48 * time.Hour,
+				Render: func(any) (int, []byte) { return 201, []byte(key) }}
+			_, err := r.st.Claim(store.WithIdempotency(context.Background(), idem), store.ClaimParams{TemplateID: tp.ID, UserID: "u", Now: now})
+			return err
+		}
+		for _, key := range []string{"old1", "old2", "old3"} {
+			if err := claim(key); err != nil {
+				t.Fatalf("claim under %s: %v", key, err)
+			}
+		}
+		time.Sleep(30 * time.Minute)
+		if err := claim("new"); err != nil {
+			t.Fatalf("claim under new: %v", err)
+		}
+		if err := r.eng.Start(context.Background()); err != nil {
+			t.Fatalf("start: %v", err)
+		}
+		time.Sleep(32 * time.Minute) // the old keys are an hour old, the new one half that
+		synctest.Wait()
+		if got := testutil.ToFloat64(engine.PrunedOf(r.metrics)); got != 3 {
+			t.Fatalf("keys pruned: got %v, want 3", got)
+		}
+		var replay *store.ReplayError
+		if err := claim("new"); !errors.As(err, &replay) {
+			t.Fatalf("retry under the new key: got %v, want a replay", err)
+		}
+		if err := claim("old1"); err != nil {
+			t.Fatalf("claim under a pruned key: got %v, want it to run anew", err)
+		}
+	})
+}

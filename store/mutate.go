@@ -1,0 +1,139 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// RequestWait bounds how long Mutate waits for the response of a request
+// under the same key that is still under way, before it answers
+// ErrIdempotencyConflict.
+const RequestWait = 10 * time.Second
+
+// RefusalError is a refusal that leaves a record: the refused mutation's
+// writes roll back, and Record then writes, in a transaction of its own,
+// what the refusal must leave behind (the order.late_payment event of a
+// payment to a closed order), with the refused response if it is kept.
+type RefusalError struct {
+	Err    error
+	Record func(Tx) error
+}
+
+func (e *RefusalError) Error() string { return e.Err.Error() }
+func (e *RefusalError) Unwrap() error { return e.Err }
+
+// Mutate runs fn, a mutation, in the write transactions of a backend:
+// run runs a function in one transaction (again, if the backend retries
+// it) and commits unless the function fails. Every backend's foreground
+// writes go through it, so that what an idempotency key does is written
+// once:
+//
+//   - With no Idempotency on ctx, it runs fn; if fn's refusal is a
+//     RefusalError, its Record runs in a transaction of its own.
+//   - With one, a request already recorded under the key is answered
+//     from the record (a *ReplayError of its response, or
+//     ErrIdempotencyConflict for another request). Else fn runs, and its
+//     response is recorded in the same transaction. A refusal's writes
+//     roll back; then, if RenderError keeps it, it is recorded in a
+//     transaction of its own, with a RefusalError's Record.
+//   - A concurrent request under the key that records its response first
+//     wins: the other is run again, which replays that response, waiting
+//     up to RequestWait for it to exist, after which it is
+//     ErrIdempotencyConflict.
+//
+// A key holds its request for Idempotency.TTL; past that it is unknown.
+func Mutate[X Tx, T any](ctx context.Context, run func(func(X) (T, error)) (T, error), fn func(X) (T, error)) (T, error) {
+	idem, idempotent := IdempotencyFrom(ctx)
+	if !idempotent {
+		res, err := run(fn)
+		return res, refuse(run, err, nil)
+	}
+	var zero T
+	key := idem.storedKey()
+	bound := time.NewTimer(RequestWait)
+	defer bound.Stop()
+	for attempt := 0; ; attempt++ {
+		res, err := run(func(t X) (T, error) {
+			if err := replayIn(t, idem); err != nil {
+				return zero, err
+			}
+			res, err := fn(t)
+			if err != nil {
+				return zero, err
+			}
+			return res, t.PutRequest(key, idem.Response(res))
+		})
+		if err != nil && !waiting(err) && !answered(err) {
+			err = refuse(run, err, &idem)
+		}
+		if !waiting(err) {
+			return res, err
+		}
+		select {
+		case <-ctx.Done():
+			return zero, ctx.Err()
+		case <-bound.C:
+			return zero, err
+		case <-time.After(min(time.Duration(attempt)*10*time.Millisecond, 200*time.Millisecond)):
+		}
+	}
+}
+
+// waiting reports whether err says that another request under the key
+// has recorded, or is about to record, the response to replay.
+func waiting(err error) bool {
+	return errors.Is(err, ErrRequestTaken) || errors.Is(err, errInFlight)
+}
+
+// answered reports whether err answers the request from what its key
+// holds: a replay or a conflict.
+func answered(err error) bool {
+	var replay *ReplayError
+	return errors.As(err, &replay) || errors.Is(err, ErrIdempotencyConflict)
+}
+
+// refuse records what the refusal err of a mutation leaves, in a
+// transaction of its own that run runs: a RefusalError's Record, and, if
+// idem is set and keeps it, the refused response under its key, unless
+// a response was recorded there first. It returns what to answer: err,
+// or the response recorded first (or ErrRequestTaken: look again).
+func refuse[X Tx, T any](run func(func(X) (T, error)) (T, error), err error, idem *Idempotency) error {
+	var refusal *RefusalError
+	record := errors.As(err, &refusal)
+	var (
+		resp Request
+		keep bool
+	)
+	if err != nil && idem != nil && idem.RenderError != nil {
+		status, body, k := idem.RenderError(err)
+		resp, keep = idem.request(status, body), k
+	}
+	if !record && !keep {
+		return err
+	}
+	_, rerr := run(func(t X) (T, error) {
+		var zero T
+		if keep {
+			if err := replayIn(t, *idem); err != nil {
+				return zero, err
+			}
+		}
+		if record {
+			if err := refusal.Record(t); err != nil {
+				return zero, err
+			}
+		}
+		if keep {
+			return zero, t.PutRequest(idem.storedKey(), resp)
+		}
+		return zero, nil
+	})
+	switch {
+	case rerr == nil:
+		return err
+	case answered(rerr):
+		return rerr
+	}
+	return errors.Join(err, rerr)
+}
