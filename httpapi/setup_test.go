@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
 )
 
@@ -45,23 +46,36 @@ func (c *fakeClock) Add(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// env is an API server over a fresh SQLite store.
+// env is an API server over a fresh store.
 type env struct {
 	t     *testing.T
 	url   string
 	clock *fakeClock
-	store *sqlite.Store
+	store store.Store
 	logs  *bytes.Buffer
 }
 
-// setup starts a server over a new store; opts adjust its Config.
+// setup starts a server over a new SQLite store; opts adjust its Config.
 func setup(t *testing.T, opts ...func(*Config)) *env {
+	t.Helper()
+	return serveStore(t, openSQLite(t), opts...)
+}
+
+// openSQLite opens a new SQLite store, closed when t ends.
+func openSQLite(t *testing.T) store.Store {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// serveStore starts a server over st, with the clock at t0; opts adjust its
+// Config.
+func serveStore(t *testing.T, st store.Store, opts ...func(*Config)) *env {
+	t.Helper()
 	e := &env{t: t, clock: &fakeClock{now: t0}, store: st, logs: &bytes.Buffer{}}
 	cfg := Config{
 		Store:   st,
