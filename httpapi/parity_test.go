@@ -130,6 +130,8 @@ func TestParity(t *testing.T) {
 			refused("POST", "/v1/templates", `{"name": "`+strings.Repeat("é", input.MaxName+1)+`", "value": 1, "validity": {"duration": "1h"}}`),
 			refused("POST", "/v1/templates", `{"name": "a\u0000b", "value": 1, "validity": {"duration": "1h"}}`),
 			refused("POST", "/v1/users/u1/coupons", `{"template_id": "{tpl}"}`, "Idempotency-Key", longKey),
+			// A GET takes no key; one sent anyway is no server error.
+			{method: "GET", path: "/v1/coupons/{cpn}", header: []string{"Idempotency-Key", longKey}},
 			refused("POST", "/v1/users/u1/coupons", `{"template_id": "{tpl}"}`, "Idempotency-Key", strings.Repeat("k", input.MaxID+1)),
 			sameFeed,
 			{method: "GET", path: "/v1/coupons/{cpn}", want: 200, check: field("status", "unused")},

@@ -58,11 +58,15 @@ type outcome struct {
 func runParity(t *testing.T, bs []backend, steps []step) {
 	t.Helper()
 	results := make([][]outcome, len(bs))
+	took := make([]string, len(bs))
 	for i, b := range bs {
+		start := time.Now()
 		e := serveStore(t, b.open(t))
 		_, reminders := e.store.(store.Reminders)
 		results[i] = runSteps(t, b.name, e, reminders, steps)
+		took[i] = fmt.Sprintf("%s %v", b.name, time.Since(start).Round(time.Millisecond))
 	}
+	t.Logf("%d steps: %s", len(steps), strings.Join(took, ", "))
 	for i := 1; i < len(bs); i++ {
 		for j, s := range steps {
 			a, b := results[0][j], results[i][j]
@@ -165,9 +169,14 @@ func sendAll(t *testing.T, base, method, path, body string, header []string, n i
 	res := make([]response, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
+	start := make(chan struct{}) // all at once, not one by one as started
 	for i := range n {
-		wg.Go(func() { res[i], errs[i] = send(base, method, path, body, header) })
+		wg.Go(func() {
+			<-start
+			res[i], errs[i] = send(base, method, path, body, header)
+		})
 	}
+	close(start)
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
