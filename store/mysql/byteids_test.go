@@ -2,6 +2,7 @@ package mysql_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -53,5 +54,38 @@ func TestIDsCompareBytes(t *testing.T) {
 	}
 	if got, err := s.SKU(t.Context(), "sku "); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf(`SKU("sku "): got %+v, %v; want ErrNotFound`, got, err)
+	}
+}
+
+// TestByteIDsMigration: migration 0004 converts what was stored before it,
+// IDs of up to 255 four-byte characters among it, and keeps it readable.
+func TestByteIDsMigration(t *testing.T) {
+	dbURL := freshDB(t)
+	if err := mysql.MigrateTo(t.Context(), dbURL, 3); err != nil {
+		t.Fatalf("migrate to 3: %v", err)
+	}
+	user := strings.Repeat("😀", 255) // 1,020 bytes, the most VARCHAR(255) took
+	raw := rawDB(t, dbURL)
+	for _, q := range []string{
+		`INSERT INTO templates (id, name, value, min_spend, starts_at, duration_ms, per_user_limit, total, issued, reminders, created_at)
+		 VALUES ('tpl_1', 't', 100, 0, '2026-11-10 00:00:00', 86400000, 0, 0, 1, '[]', '2026-11-10 00:00:00')`,
+		`INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, updated_at, version)
+		 VALUES ('cpn_1', 'tpl_1', '` + user + `', 'unused', '2026-11-11 00:00:00', '2026-11-12 00:00:00', '2026-11-11 00:00:00', 1)`,
+	} {
+		if _, err := raw.ExecContext(t.Context(), q); err != nil {
+			t.Fatalf("seed: %v", err)
+		}
+	}
+	s := open(t, dbURL, mysql.Options{})
+	c, err := s.Coupon(t.Context(), "cpn_1")
+	if err != nil || c.UserID != user {
+		t.Fatalf("Coupon after the migration: got user %q, %v; want the 255 emoji", c.UserID, err)
+	}
+	if _, err := s.Coupon(t.Context(), "cpn_1 "); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf(`Coupon("cpn_1 ") after the migration: got %v, want ErrNotFound`, err)
+	}
+	cs, err := s.UserCoupons(t.Context(), store.UserCouponsParams{UserID: user, Now: t0})
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("UserCoupons after the migration: got %d, %v; want 1", len(cs), err)
 	}
 }
