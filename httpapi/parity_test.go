@@ -13,6 +13,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/input"
+	"github.com/lapsehq/lapse/store"
 )
 
 // Values the parity rows send.
@@ -28,6 +29,18 @@ var (
 			b[i] = byte('!' + r.IntN('~'-'!'+1))
 		}
 		return string(b)
+	}()
+	// manyUsers is an issue body of more users than one batch of Issue
+	// takes, long last in sorted order: a store that checked IDs batch by
+	// batch would have committed the first batch before refusing it.
+	manyUsers = func() string {
+		var b strings.Builder
+		b.WriteString(`{"user_ids": [`)
+		for i := range store.DefaultIssueBatch + 1 {
+			fmt.Fprintf(&b, `"u%05d", `, i)
+		}
+		b.WriteString(`"` + long + `"]}`)
+		return b.String()
 	}()
 	// past is an hour before the clock.
 	past = ms(t0.Add(-time.Hour))
@@ -64,6 +77,7 @@ func TestParity(t *testing.T) {
 		{"bulk issue refused whole", []step{
 			makeTemplate,
 			refused("POST", "/v1/templates/{tpl}/issue", `{"user_ids": ["u1", "u2", "`+long+`"]}`),
+			refused("POST", "/v1/templates/{tpl}/issue", manyUsers),
 			refused("POST", "/v1/templates/{tpl}/issue", "{\"user_id\": \"u1\"}\n{\"user_id\": \""+long+"\"}\n", "Content-Type", "application/x-ndjson"),
 			refused("POST", "/v1/templates/{tpl}/issue", `{"user_ids": ["u1", "z\u0000"]}`),
 			{method: "GET", path: "/v1/templates/{tpl}", want: 200, check: counts(0, 0)},
