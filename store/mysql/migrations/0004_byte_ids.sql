@@ -17,6 +17,10 @@
 -- States, kinds and event types are lapse's own constants and keep their
 -- collation. Each statement may run again: MODIFY to the same type is a
 -- no-op.
+--
+-- A change of character set copies the table (ALGORITHM=COPY), blocking
+-- its writes meanwhile: on a store holding millions of coupons, plan the
+-- upgrade for a quiet hour.
 
 ALTER TABLE templates
     MODIFY id VARBINARY(64) NOT NULL;
