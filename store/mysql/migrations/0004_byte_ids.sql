@@ -15,8 +15,8 @@
 -- old data. Index sizes are unchanged.
 --
 -- States, kinds and event types are lapse's own constants and keep their
--- collation. Each statement may run again: MODIFY to the same type is a
--- no-op.
+-- collation. Each statement may run again: a MODIFY to the type a column
+-- already has changes nothing.
 --
 -- A change of character set copies the table (ALGORITHM=COPY), blocking
 -- its writes meanwhile: on a store holding millions of coupons, plan the
