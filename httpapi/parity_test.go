@@ -128,7 +128,6 @@ func TestParity(t *testing.T) {
 			refused("POST", "/v1/coupons/%00/lock", `{"order_id": "o1"}`),
 			refused("POST", "/v1/coupons/{cpn}/lock", `{"order_id": "`+long+`"}`),
 			refused("POST", "/v1/coupons/{cpn}/lock", `{"order_id": "o\u0000"}`),
-			refused("POST", "/v1/coupons/{cpn}/lock", `{"order_id": "o\udc00"}`),
 			refused("POST", "/v1/coupons/{cpn}/void", `{"reason": "r\u0000"}`),
 			refused("POST", "/v1/orders/%FF/pay", `{"payment_id": "p1", "amount": 1500}`),
 			refused("POST", "/v1/orders/{ord}/pay", `{"payment_id": "`+long+`", "amount": 1500}`),
