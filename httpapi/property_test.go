@@ -110,7 +110,11 @@ func (w *world) step(rt *rapid.T) {
 	}
 	w.sent++
 	w.answers[fmt.Sprintf("%d %s", res.status, problemSlug(res))]++
-	what := fmt.Sprintf("%s %s %q %q", req.method, short(req.path), clip([]byte(req.body)), req.header)
+	header := make([]string, len(req.header))
+	for i, h := range req.header {
+		header[i] = short(h)
+	}
+	what := fmt.Sprintf("%s %s %q %q", req.method, short(req.path), clip([]byte(req.body)), header)
 	if res.status >= 500 {
 		rt.Fatalf("%s: got %d %s, never a 5xx", what, res.status, res.body)
 	}
