@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -62,7 +61,7 @@ func runParity(t *testing.T, bs []backend, steps []step) {
 		start := time.Now()
 		e := serveStore(t, b.open(t))
 		_, reminders := e.store.(store.Reminders)
-		results[i] = runSteps(t, b.name, e, reminders, steps)
+		results[i], _ = runSteps(t, b.name, e, reminders, steps)
 		took[i] = fmt.Sprintf("%s %v", b.name, time.Since(start).Round(time.Millisecond))
 	}
 	t.Logf("%d steps: %s", len(steps), strings.Join(took, ", "))
@@ -82,8 +81,8 @@ func runParity(t *testing.T, bs []backend, steps []step) {
 }
 
 // runSteps runs steps on e, checking each one's expectations, and
-// returns what e answered.
-func runSteps(t *testing.T, name string, e *env, reminders bool, steps []step) []outcome {
+// returns what e answered and what the steps saved.
+func runSteps(t *testing.T, name string, e *env, reminders bool, steps []step) ([]outcome, map[string]string) {
 	t.Helper()
 	vars := map[string]string{}
 	kept := map[string][]byte{}
@@ -159,7 +158,7 @@ func runSteps(t *testing.T, name string, e *env, reminders bool, steps []step) [
 			}
 		}
 	}
-	return out
+	return out, vars
 }
 
 // sendAll sends n copies of a request at once and returns the answers.
@@ -183,24 +182,6 @@ func sendAll(t *testing.T, base, method, path, body string, header []string, n i
 		}
 	}
 	return res
-}
-
-// send sends one request; header holds key, value pairs.
-func send(base, method, path, body string, header []string) (response, error) {
-	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
-	if err != nil {
-		return response{}, err
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return response{}, err
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	return response{status: res.StatusCode, header: res.Header, body: b}, err
 }
 
 func hasHeader(header []string, key string) bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -113,23 +114,33 @@ type response struct {
 // do sends a request; header holds key, value pairs.
 func (e *env) do(method, path, body string, header ...string) response {
 	e.t.Helper()
-	req, err := http.NewRequest(method, e.url+path, strings.NewReader(body))
+	res, err := send(e.url, method, path, body, header)
 	if err != nil {
-		e.t.Fatalf("new request: %v", err)
+		e.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return res
+}
+
+// send sends a request to the server at base; header holds key, value
+// pairs. Unlike do, it may run off the test's goroutine.
+func send(base, method, path, body string, header []string) (response, error) {
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+	if err != nil {
+		return response{}, err
 	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		e.t.Fatalf("%s %s: %v", method, path, err)
+		return response{}, err
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	if err != nil {
-		e.t.Fatalf("%s %s: read body: %v", method, path, err)
+		return response{}, fmt.Errorf("read body: %w", err)
 	}
-	return response{status: res.StatusCode, header: res.Header, body: b}
+	return response{status: res.StatusCode, header: res.Header, body: b}, nil
 }
 
 func (e *env) get(path string) response { e.t.Helper(); return e.do(http.MethodGet, path, "") }
