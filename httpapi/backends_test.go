@@ -33,22 +33,23 @@ func backends(t *testing.T) []backend {
 	return []backend{
 		{"sqlite", openSQLite},
 		{"postgres", func(t *testing.T) store.Store {
-			t.Helper()
 			st, err := postgres.Open(t.Context(), pgtest.SchemaURL(t), postgres.Options{})
-			if err != nil {
-				t.Fatalf("open postgres: %v", err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
+			return opened(t, st, err)
 		}},
 		{"mysql", func(t *testing.T) store.Store {
-			t.Helper()
 			st, err := mysql.Open(t.Context(), mysqltest.FreshDB(t), mysql.Options{})
-			if err != nil {
-				t.Fatalf("open mysql: %v", err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
+			return opened(t, st, err)
 		}},
 	}
+}
+
+// opened returns a store just opened, to be closed when t ends, or fails
+// t with the error that kept it from opening.
+func opened(t *testing.T, st store.Store, err error) store.Store {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
