@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
 )
 
@@ -45,23 +47,36 @@ func (c *fakeClock) Add(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// env is an API server over a fresh SQLite store.
+// env is an API server over a fresh store.
 type env struct {
 	t     *testing.T
 	url   string
 	clock *fakeClock
-	store *sqlite.Store
+	store store.Store
 	logs  *bytes.Buffer
 }
 
-// setup starts a server over a new store; opts adjust its Config.
+// setup starts a server over a new SQLite store; opts adjust its Config.
 func setup(t *testing.T, opts ...func(*Config)) *env {
+	t.Helper()
+	return serveStore(t, openSQLite(t), opts...)
+}
+
+// openSQLite opens a new SQLite store, closed when t ends.
+func openSQLite(t *testing.T) store.Store {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// serveStore starts a server over st, with the clock at t0; opts adjust its
+// Config.
+func serveStore(t *testing.T, st store.Store, opts ...func(*Config)) *env {
+	t.Helper()
 	e := &env{t: t, clock: &fakeClock{now: t0}, store: st, logs: &bytes.Buffer{}}
 	cfg := Config{
 		Store:   st,
@@ -99,23 +114,33 @@ type response struct {
 // do sends a request; header holds key, value pairs.
 func (e *env) do(method, path, body string, header ...string) response {
 	e.t.Helper()
-	req, err := http.NewRequest(method, e.url+path, strings.NewReader(body))
+	res, err := send(e.url, method, path, body, header)
 	if err != nil {
-		e.t.Fatalf("new request: %v", err)
+		e.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return res
+}
+
+// send sends a request to the server at base; header holds key, value
+// pairs. Unlike do, it may run off the test's goroutine.
+func send(base, method, path, body string, header []string) (response, error) {
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+	if err != nil {
+		return response{}, err
 	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		e.t.Fatalf("%s %s: %v", method, path, err)
+		return response{}, err
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	if err != nil {
-		e.t.Fatalf("%s %s: read body: %v", method, path, err)
+		return response{}, fmt.Errorf("read body: %w", err)
 	}
-	return response{status: res.StatusCode, header: res.Header, body: b}
+	return response{status: res.StatusCode, header: res.Header, body: b}, nil
 }
 
 func (e *env) get(path string) response { e.t.Helper(); return e.do(http.MethodGet, path, "") }

@@ -93,7 +93,7 @@ func TestUsersNotSupported(t *testing.T) {
 	e := setup(t, func(c *Config) { c.Store = struct{ store.Store }{c.Store} })
 	e.problem(e.do(http.MethodPut, "/v1/users/u1", `{"timezone": "Asia/Shanghai"}`), http.StatusNotImplemented, "not-supported")
 	e.problem(e.get("/v1/users/u1"), http.StatusNotImplemented, "not-supported")
-	if _, err := e.store.User(context.Background(), "u1"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := e.store.(store.Reminders).User(context.Background(), "u1"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("user after a refused PUT: got err %v, want %v", err, store.ErrNotFound)
 	}
 	if strings.Contains(e.logs.String(), "request failed") {

@@ -1,5 +1,13 @@
 package mysql
 
+import (
+	"context"
+	"database/sql"
+	"slices"
+
+	"github.com/lapsehq/lapse/store/sqlfile"
+)
+
 // QueryText returns the named embedded query with its list, if it has
 // one, written out for n elements: for tests that read how the server
 // plans it.
@@ -9,4 +17,23 @@ func QueryText(name string, n int) string {
 		q = expand(q, n)
 	}
 	return q
+}
+
+// MigrateTo brings the database at rawURL up to migration version and no
+// further: for tests of a later migration over data stored before it.
+func MigrateTo(ctx context.Context, rawURL string, version int) error {
+	cfg, err := Config(rawURL)
+	if err != nil {
+		return err
+	}
+	db, err := sql.Open("mysql", cfg.FormatDSN())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ms, err := sqlfile.LoadMigrations(files, "migrations")
+	if err != nil {
+		return err
+	}
+	return migrate(ctx, db, slices.DeleteFunc(ms, func(m sqlfile.Migration) bool { return m.Version > version }))
 }

@@ -1,0 +1,434 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/lapsehq/lapse/input"
+)
+
+// propertyBudget bounds each store's run of TestPropertyAPI: the run stops
+// drawing requests once it is spent. It is not a speed asserted.
+const propertyBudget = 10 * time.Second
+
+// TestPropertyAPI drives lapse over each store with random requests, good
+// and bad: random routes, bodies mixing valid fields with bad IDs, huge
+// numbers, bad durations and bad JSON, random Idempotency-Keys, and steps
+// of the clock. Whatever the requests, it requires that
+//   - no answer is a 5xx;
+//   - a 4xx changes nothing: no event is added to the feed, and the SKUs,
+//     templates (with their counts), orders and coupons made so far read
+//     the same (but for a payment refused as order-closed, which API.md
+//     records as an order.late_payment event);
+//   - every order answered or read keeps amount_due = total - discount and
+//     0 <= discount <= total.
+func TestPropertyAPI(t *testing.T) {
+	bs := backends(t)
+	// A failure is shrunk by replaying requests on a server whose state
+	// has moved on since; a few seconds of it are worth what it finds, and
+	// keep a failing run near its budget. An explicit -rapid.shrinktime
+	// stands.
+	if f := flag.Lookup("rapid.shrinktime"); f != nil && f.Value.String() == f.DefValue {
+		f.Value.Set((3 * time.Second).String())
+		t.Cleanup(func() { f.Value.Set(f.DefValue) })
+	}
+	for _, b := range bs {
+		t.Run(b.name, func(t *testing.T) {
+			w := newWorld(t, b.name, serveStore(t, b.open(t)))
+			deadline := time.Now().Add(propertyBudget)
+			rapid.Check(t, func(rt *rapid.T) {
+				for range rapid.IntRange(1, 10).Draw(rt, "requests") {
+					if time.Now().After(deadline) {
+						return
+					}
+					w.step(rt)
+				}
+			})
+			t.Logf("%s: %d requests, %d of them refused: %v", b.name, w.sent, w.refused, w.answers)
+			if w.sent < 50 || w.refused == 0 || w.refused == w.sent {
+				t.Errorf("%d requests, %d refused: want at least 50, some refused and some not", w.sent, w.refused)
+			}
+		})
+	}
+}
+
+// world is what a property run has made on one server, and what it last
+// read of it.
+type world struct {
+	e                          *env
+	templates, coupons, orders []string
+	cursor                     string // the feed's position read so far
+	state                      string // what observe last read
+	sent, refused              int
+	answers                    map[string]int // how many of each status and slug
+}
+
+// newWorld stocks SKUs a and b and makes a template, a coupon and an
+// order, so that random requests find something to act on.
+func newWorld(t *testing.T, name string, e *env) *world {
+	t.Helper()
+	_, made := runSteps(t, name, e, false, []step{makeTemplate, makeCoupon, makeSKU, makeOrder,
+		{method: "PUT", path: "/v1/skus/b", body: `{"stock": 5}`, want: 200}})
+	return &world{e: e, cursor: "0", answers: map[string]int{},
+		templates: []string{made["tpl"]}, coupons: []string{made["cpn"]}, orders: []string{made["ord"]}}
+}
+
+// request is one drawn request.
+type request struct {
+	method, path, body string
+	header             []string
+}
+
+// step sends one random request, or moves the clock, and checks the
+// invariants. The clock moves only here, and what reads is read again
+// after it moves: a lazy expiry is not a change a request made.
+func (w *world) step(rt *rapid.T) {
+	if w.state == "" {
+		w.state = w.observe(rt)
+	}
+	if rapid.IntRange(0, 19).Draw(rt, "clock?") == 19 {
+		w.e.clock.Add(time.Duration(rapid.IntRange(1, 7200).Draw(rt, "seconds")) * time.Second)
+		w.state = w.observe(rt) // lazy expiry reads differently now
+		return
+	}
+	req := w.draw(rt)
+	res, err := send(w.e.url, req.method, req.path, req.body, req.header)
+	if err != nil {
+		rt.Fatalf("%s %s: %v", req.method, short(req.path), err)
+	}
+	w.sent++
+	w.answers[fmt.Sprintf("%d %s", res.status, problemSlug(res))]++
+	header := make([]string, len(req.header))
+	for i, h := range req.header {
+		header[i] = short(h)
+	}
+	what := fmt.Sprintf("%s %s %q %q", req.method, short(req.path), clip([]byte(req.body)), header)
+	if res.status >= 500 {
+		rt.Fatalf("%s: got %d %s, never a 5xx", what, res.status, res.body)
+	}
+	checkMoney(rt, what, res.body)
+	if res.status >= 400 {
+		w.refused++
+		if slug := problemSlug(res); slug == "" || strings.HasPrefix(slug, "(") {
+			rt.Fatalf("%s: got %d %s, want a problem document", what, res.status, res.body)
+		}
+		after := w.observe(rt)
+		if problemSlug(res) != "order-closed" && after != w.state {
+			rt.Fatalf("%s: refused with %d %s, yet it changed what reads:\nbefore %s\nafter  %s", what, res.status, res.body, w.state, after)
+		}
+		w.state = after
+		return
+	}
+	w.learn(req.method, req.path, res)
+	w.state = w.observe(rt)
+}
+
+// learn keeps the IDs of what a successful request made.
+func (w *world) learn(method, path string, res response) {
+	var v struct {
+		ID string `json:"id"`
+	}
+	if method != http.MethodPost || json.Unmarshal(res.body, &v) != nil || v.ID == "" {
+		return
+	}
+	switch {
+	case path == "/v1/templates":
+		w.templates = append(w.templates, v.ID)
+	case path == "/v1/orders":
+		w.orders = append(w.orders, v.ID)
+	case strings.HasPrefix(path, "/v1/users/") && strings.HasSuffix(path, "/coupons"):
+		w.coupons = append(w.coupons, v.ID)
+	}
+}
+
+// observe reads the feed to its end, the SKUs and the latest templates,
+// orders and coupons, checking the money of the orders; it returns what
+// it read, the feed's last cursor first.
+func (w *world) observe(rt *rapid.T) string {
+	var b strings.Builder
+	for {
+		res := w.get(rt, "/v1/events?limit=1000&after="+w.cursor)
+		var page struct {
+			Events []json.RawMessage `json:"events"`
+			Next   string            `json:"next"`
+		}
+		if err := json.Unmarshal(res, &page); err != nil {
+			rt.Fatalf("events: %v in %s", err, res)
+		}
+		if len(page.Events) == 0 {
+			break
+		}
+		w.cursor = page.Next
+	}
+	fmt.Fprintf(&b, "feed at %s\n", w.cursor)
+	paths := []string{"/v1/skus/a", "/v1/skus/b"}
+	for _, id := range lastN(w.templates, 2) {
+		paths = append(paths, "/v1/templates/"+id)
+	}
+	for _, id := range lastN(w.orders, 3) {
+		paths = append(paths, "/v1/orders/"+id)
+	}
+	for _, id := range lastN(w.coupons, 3) {
+		paths = append(paths, "/v1/coupons/"+id)
+	}
+	for _, p := range paths {
+		res := w.get(rt, p)
+		checkMoney(rt, "GET "+p, res)
+		fmt.Fprintf(&b, "%s: %s\n", p, res)
+	}
+	return b.String()
+}
+
+// get reads path, which must answer 200.
+func (w *world) get(rt *rapid.T, path string) []byte {
+	res, err := send(w.e.url, http.MethodGet, path, "", nil)
+	if err != nil || res.status != http.StatusOK {
+		rt.Fatalf("GET %s: got %d %s (%v), want 200", path, res.status, res.body, err)
+	}
+	return res.body
+}
+
+func lastN(ids []string, n int) []string { return ids[max(0, len(ids)-n):] }
+
+// checkMoney checks the money of an answer that is an order.
+func checkMoney(rt *rapid.T, what string, body []byte) {
+	var v map[string]any
+	if json.Unmarshal(body, &v) != nil {
+		return
+	}
+	if _, ok := v["amount_due"]; !ok {
+		return
+	}
+	if err := orderMoney(v); err != nil {
+		rt.Fatalf("%s: %v in %s", what, err, body)
+	}
+}
+
+// values are raw JSON values of a field: good ones, and bad ones drawn a
+// sixth of the time.
+type values struct{ good, bad []string }
+
+// Raw JSON values the draws mix.
+var (
+	moneyValues = values{
+		good: []string{"0", "1", "300", "1500", "2000", "10000", strconv.FormatInt(input.MaxMoney, 10)},
+		bad:  []string{strconv.FormatInt(input.MaxMoney+1, 10), "-1", "9223372036854775807", "9223372036854775808", "1.5", "1e3", `"100"`, "null"},
+	}
+	countValues = values{
+		good: []string{"0", "1", "2", "3", "10"},
+		bad:  []string{"1000000", "-1", "9223372036854775807", "1.5", `"1"`, "null"},
+	}
+	durationValues = values{
+		good: []string{`"15m"`, `"1h"`, `"30m"`, `"1500ms"`, `"72h"`},
+		bad:  []string{`"999us"`, `"1ns"`, `"-1h"`, `"0s"`, `"87600h"`, `"30m1ms"`, `"abc"`, `""`, "null", "5"},
+	}
+	timeValues = values{
+		good: []string{`"` + ms(t0.Add(time.Hour)) + `"`, `"` + ms(t0.Add(48*time.Hour)) + `"`},
+		bad:  []string{`"` + ms(t0.Add(-time.Hour)) + `"`, `"2026-13-01T00:00:00Z"`, `"yesterday"`, "null", "0"},
+	}
+	nameValues = values{
+		good: []string{`"n"`, `"¥20 off"`, str(strings.Repeat("é", input.MaxName))},
+		bad:  []string{`""`, `"   "`, `"a\u0000b"`, str(strings.Repeat("é", input.MaxName+1))},
+	}
+	reasonValues = values{
+		good: []string{`"fraud"`, `""`, str(strings.Repeat("é", input.MaxReason))},
+		bad:  []string{`"r\u0000"`, str(strings.Repeat("a", input.MaxReason+1)), "1"},
+	}
+	garbageBodies = []string{"", "{", "}", "null", "[]", "[{}]", `{"x": 1}`, `"s"`, "{}{}", "\x00", "\xff\xfe", `{"a":`}
+	// badIDs break the ID rule one way each.
+	badIDs = []string{"", " ", "a ", " a", "\t", "\x00", "a\x00", "\xff", "a\xffb", long,
+		strings.Repeat("k", input.MaxID+1), "\u00a0a", "a\u2028"}
+	userIDs = []string{"u1", "u2", "é"}
+	// keys are Idempotency-Keys: none, a fresh one, one reused, bad ones.
+	keys = []string{"", "", "", "fresh", "fresh", "k1", longKey, strings.Repeat("k", input.MaxID+1), "k\u00e9"}
+)
+
+// oneOf draws one of xs.
+func oneOf(rt *rapid.T, label string, xs ...string) string {
+	return xs[rapid.IntRange(0, len(xs)-1).Draw(rt, label)]
+}
+
+// id draws an ID: one the world made (or a plain good one), a made-up one,
+// or a bad one.
+func (w *world) id(rt *rapid.T, label string, made []string, good ...string) string {
+	switch rapid.IntRange(0, 11).Draw(rt, label+" kind") {
+	case 11:
+		return oneOf(rt, label, badIDs...)
+	case 10:
+		return oneOf(rt, label, "nope", "tpl_01m6b1yq3vgmfkn4zqnyc2fatw", "x"+strings.Repeat("y", 127))
+	}
+	if ids := append(slices.Clone(made), good...); len(ids) > 0 {
+		return oneOf(rt, label, ids...)
+	}
+	return "nope"
+}
+
+// str quotes s as a JSON string, invalid UTF-8 bytes left raw.
+func str(s string) string {
+	b, _ := json.Marshal(s)
+	if strings.ContainsRune(string(b), '\ufffd') && !strings.ContainsRune(s, '\ufffd') {
+		return `"` + s + `"`
+	}
+	return string(b)
+}
+
+// member is one member of a drawn JSON object.
+type member struct {
+	name  string
+	value func() string
+}
+
+// object draws a JSON object: each field present or not, and now and then
+// an unknown one or no object at all.
+func object(rt *rapid.T, fields ...member) string {
+	if rapid.IntRange(0, 19).Draw(rt, "garbage?") == 19 {
+		return oneOf(rt, "garbage", garbageBodies...)
+	}
+	var parts []string
+	for _, f := range fields {
+		if rapid.IntRange(0, 9).Draw(rt, f.name+"?") < 9 {
+			parts = append(parts, str(f.name)+": "+f.value())
+		}
+	}
+	if rapid.IntRange(0, 19).Draw(rt, "unknown field?") == 19 {
+		parts = append(parts, `"extra": 1`)
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// list draws a JSON list of 0 to 3 values.
+func list(rt *rapid.T, label string, value func() string) string {
+	var xs []string
+	for range rapid.IntRange(0, 3).Draw(rt, label+" length") {
+		xs = append(xs, value())
+	}
+	return "[" + strings.Join(xs, ", ") + "]"
+}
+
+// draw draws a request on one of the API's routes.
+func (w *world) draw(rt *rapid.T) request {
+	tpl := func() string { return w.id(rt, "template", w.templates) }
+	cpn := func() string { return w.id(rt, "coupon", w.coupons) }
+	ord := func() string { return w.id(rt, "order", w.orders) }
+	user := func() string { return w.id(rt, "user", nil, userIDs...) }
+	sku := func() string { return w.id(rt, "sku", nil, "a", "b", "c") }
+	jsonID := func(id func() string) func() string { return func() string { return str(id()) } }
+	pick := func(v values) func() string {
+		return func() string {
+			if rapid.IntRange(0, 5).Draw(rt, "bad value?") == 5 {
+				return oneOf(rt, "bad value", v.bad...)
+			}
+			return oneOf(rt, "value", v.good...)
+		}
+	}
+	esc := url.PathEscape
+
+	r := request{method: http.MethodPost}
+	switch route := rapid.IntRange(0, 15).Draw(rt, "route"); route {
+	case 0:
+		r.path = "/v1/templates"
+		r.body = object(rt,
+			member{"name", pick(nameValues)},
+			member{"value", pick(moneyValues)}, member{"min_spend", pick(moneyValues)},
+			member{"validity", func() string {
+				return object(rt, member{"starts_at", pick(timeValues)}, member{"ends_at", pick(timeValues)}, member{"duration", pick(durationValues)})
+			}},
+			member{"per_user_limit", pick(countValues)}, member{"total", pick(countValues)},
+			member{"reminders", func() string { return list(rt, "reminders", pick(durationValues)) }})
+	case 1:
+		r.method, r.path = http.MethodGet, "/v1/templates/"+esc(tpl())
+	case 2:
+		r.path = "/v1/templates/" + esc(tpl()) + "/issue"
+		if rapid.Bool().Draw(rt, "ndjson?") {
+			var lines []string
+			for range rapid.IntRange(0, 3).Draw(rt, "lines") {
+				lines = append(lines, `{"user_id": `+str(user())+`}`)
+			}
+			r.body = strings.Join(lines, "\n")
+			r.header = []string{"Content-Type", ndjson}
+		} else {
+			r.body = object(rt, member{"user_ids", func() string { return list(rt, "user_ids", jsonID(user)) }})
+		}
+	case 3, 4:
+		r.path = "/v1/users/" + esc(user()) + "/coupons"
+		r.body = object(rt, member{"template_id", jsonID(tpl)})
+	case 5:
+		r.method, r.path = http.MethodGet, "/v1/users/"+esc(user())+"/coupons"
+		if rapid.Bool().Draw(rt, "status?") {
+			r.path += "?status=" + oneOf(rt, "status", "unused", "locked", "used", "expired", "voided", "Expired", "")
+		}
+	case 6:
+		r.method, r.path = http.MethodGet, "/v1/coupons/"+esc(cpn())
+	case 7, 8:
+		act := oneOf(rt, "action", "lock", "unlock", "redeem", "refund", "void")
+		r.path = "/v1/coupons/" + esc(cpn()) + "/" + act
+		orderID := member{"order_id", jsonID(func() string { return w.id(rt, "order", w.orders, "o1") })}
+		switch act {
+		case "lock":
+			r.body = object(rt, orderID, member{"ttl", pick(durationValues)})
+		case "void":
+			r.body = object(rt, member{"reason", pick(reasonValues)})
+		default:
+			r.body = object(rt, orderID)
+		}
+	case 9:
+		r.method, r.path = http.MethodPut, "/v1/skus/"+esc(sku())
+		r.body = object(rt, member{"stock", pick(countValues)})
+	case 10:
+		r.method, r.path = http.MethodGet, "/v1/skus/"+esc(sku())
+	case 11, 12:
+		r.path = "/v1/orders"
+		item := func() string {
+			return object(rt, member{"sku", jsonID(sku)}, member{"qty", pick(countValues)}, member{"unit_price", pick(moneyValues)})
+		}
+		deadline := member{"timeout", pick(durationValues)}
+		if rapid.IntRange(0, 4).Draw(rt, "deadline?") == 4 {
+			deadline = member{"deadline", pick(timeValues)}
+		}
+		r.body = object(rt, member{"user_id", jsonID(user)},
+			member{"items", func() string { return list(rt, "items", item) }},
+			member{"coupon_ids", func() string { return list(rt, "coupon_ids", jsonID(cpn)) }},
+			deadline)
+	case 13:
+		r.method, r.path = http.MethodGet, "/v1/orders/"+esc(ord())
+	case 14:
+		act := oneOf(rt, "order action", "pay", "cancel")
+		r.path = "/v1/orders/" + esc(ord()) + "/" + act
+		if act == "pay" {
+			r.body = object(rt, member{"payment_id", jsonID(func() string { return w.id(rt, "payment", nil, "p1", "p2") })}, member{"amount", pick(moneyValues)})
+		}
+	case 15:
+		r.method, r.path = http.MethodGet, "/v1/events"
+		q := url.Values{}
+		if rapid.Bool().Draw(rt, "after?") {
+			q.Set("after", oneOf(rt, "after", "0", "1", "-1", "x", "9223372036854775808", w.cursor))
+		}
+		if rapid.Bool().Draw(rt, "limit?") {
+			q.Set("limit", oneOf(rt, "limit", "1", "1000", "0", "1001", "x"))
+		}
+		r.path += "?" + q.Encode()
+	}
+	if r.body != "" && len(r.header) == 0 {
+		r.header = []string{"Content-Type", oneOf(rt, "content type", "application/json", "application/json", "application/json", "application/json", "application/json", "text/plain")}
+	}
+	if r.method == http.MethodPost {
+		k := oneOf(rt, "key", keys...)
+		if k == "fresh" {
+			k = fmt.Sprintf("key-%d", w.sent)
+		}
+		if k != "" {
+			r.header = append(r.header, "Idempotency-Key", k)
+		}
+	}
+	return r
+}

@@ -1,0 +1,91 @@
+package mysql_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql"
+)
+
+// TestIDsCompareBytes: an ID with a trailing space is another ID. MariaDB's
+// utf8mb4_bin pads with spaces, so before migration 0004 "c " found "c".
+func TestIDsCompareBytes(t *testing.T) {
+	s := open(t, freshDB(t), mysql.Options{})
+	tp := template(t, s, nil)
+	c := claim(t, s, tp.ID, "alice")
+
+	for _, id := range []string{c.ID + " ", c.ID + "  ", c.ID + "\t"} {
+		if got, err := s.Coupon(t.Context(), id); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("Coupon(%q): got %+v, %v; want ErrNotFound", id, got, err)
+		}
+		_, err := s.Transition(t.Context(), store.TransitionParams{CouponID: id, Action: coupon.Void, Reason: "r", Now: t0})
+		if !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("void %q: got %v, want ErrNotFound", id, err)
+		}
+	}
+	if got, err := s.Coupon(t.Context(), c.ID); err != nil || got.Status != coupon.Unused {
+		t.Fatalf("Coupon(%q) after the voids of other IDs: got %v, %v; want it unused", c.ID, got.Status, err)
+	}
+	if _, err := s.Template(t.Context(), store.TemplateParams{ID: tp.ID + " ", Now: t0}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("Template(%q): got %v, want ErrNotFound", tp.ID+" ", err)
+	}
+
+	for _, user := range []string{"alice ", "alice  "} {
+		cs, err := s.UserCoupons(t.Context(), store.UserCouponsParams{UserID: user, Now: t0})
+		if err != nil || len(cs) != 0 {
+			t.Fatalf("UserCoupons(%q): got %d coupons, %v; want none", user, len(cs), err)
+		}
+	}
+	// "alice " is a user of her own: her claim does not count against
+	// alice's per-user limit, and each lists only her own.
+	mine := claim(t, s, tp.ID, "alice ")
+	for user, want := range map[string]string{"alice": c.ID, "alice ": mine.ID} {
+		cs, err := s.UserCoupons(t.Context(), store.UserCouponsParams{UserID: user, Now: t0})
+		if err != nil || len(cs) != 1 || cs[0].ID != want || cs[0].UserID != user {
+			t.Fatalf("UserCoupons(%q): got %+v, %v; want only %s", user, cs, err, want)
+		}
+	}
+
+	if _, err := s.PutSKU(t.Context(), store.PutSKUParams{SKU: "sku", Stock: 1, Now: t0}); err != nil {
+		t.Fatalf("PutSKU: %v", err)
+	}
+	if got, err := s.SKU(t.Context(), "sku "); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf(`SKU("sku "): got %+v, %v; want ErrNotFound`, got, err)
+	}
+}
+
+// TestByteIDsMigration: migration 0004 converts what was stored before it,
+// IDs of up to 255 four-byte characters among it, and keeps it readable.
+func TestByteIDsMigration(t *testing.T) {
+	dbURL := freshDB(t)
+	if err := mysql.MigrateTo(t.Context(), dbURL, 3); err != nil {
+		t.Fatalf("migrate to 3: %v", err)
+	}
+	user := strings.Repeat("😀", 255) // 1,020 bytes, the most VARCHAR(255) took
+	raw := rawDB(t, dbURL)
+	for _, q := range []string{
+		`INSERT INTO templates (id, name, value, min_spend, starts_at, duration_ms, per_user_limit, total, issued, reminders, created_at)
+		 VALUES ('tpl_1', 't', 100, 0, '2026-11-10 00:00:00', 86400000, 0, 0, 1, '[]', '2026-11-10 00:00:00')`,
+		`INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, updated_at, version)
+		 VALUES ('cpn_1', 'tpl_1', '` + user + `', 'unused', '2026-11-11 00:00:00', '2026-11-12 00:00:00', '2026-11-11 00:00:00', 1)`,
+	} {
+		if _, err := raw.ExecContext(t.Context(), q); err != nil {
+			t.Fatalf("seed: %v", err)
+		}
+	}
+	s := open(t, dbURL, mysql.Options{})
+	c, err := s.Coupon(t.Context(), "cpn_1")
+	if err != nil || c.UserID != user {
+		t.Fatalf("Coupon after the migration: got user %q, %v; want the 255 emoji", c.UserID, err)
+	}
+	if _, err := s.Coupon(t.Context(), "cpn_1 "); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf(`Coupon("cpn_1 ") after the migration: got %v, want ErrNotFound`, err)
+	}
+	cs, err := s.UserCoupons(t.Context(), store.UserCouponsParams{UserID: user, Now: t0})
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("UserCoupons after the migration: got %d, %v; want 1", len(cs), err)
+	}
+}
