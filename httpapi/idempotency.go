@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -33,9 +34,10 @@ func mutate[T, V any](s *server, w http.ResponseWriter, r *http.Request, status 
 // commit runs call and answers its result with status and the JSON of
 // view(result, now).
 //
-// With an Idempotency-Key header, call's context asks the store to save
-// that same response with the mutation, under the fingerprint fp of the
-// request, and a retry is answered with the response the store replays.
+// With an Idempotency-Key header, which must be an ID (else 422 invalid),
+// call's context asks the store to save that same response with the
+// mutation, under the fingerprint fp of the request, and a retry is
+// answered with the response the store replays.
 func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now time.Time, fp hash.Hash, status int,
 	call func(ctx context.Context) (T, error),
 	view func(T, time.Time) V) {
@@ -53,6 +55,10 @@ func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now tim
 	}
 	ctx := r.Context()
 	if key := r.Header.Get("Idempotency-Key"); key != "" {
+		if err := input.ID("Idempotency-Key", key); err != nil {
+			s.fail(w, r, err)
+			return
+		}
 		ctx = store.WithIdempotency(ctx, store.Idempotency{
 			Key:         key,
 			Fingerprint: hex.EncodeToString(fp.Sum(nil)),
