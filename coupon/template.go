@@ -50,10 +50,12 @@ func (t Template) Validate(now time.Time) error {
 		return input.Invalid("validity.ends_at", "must be after starts_at")
 	case !t.EndsAt.IsZero() && !t.EndsAt.After(now):
 		return input.Invalid("validity.ends_at", "must be in the future")
-	case t.PerUserLimit < 0:
-		return input.Invalid("per_user_limit", "must not be negative")
-	case t.Total < 0:
-		return input.Invalid("total", "must not be negative")
+	}
+	if err := input.Count("per_user_limit", t.PerUserLimit); err != nil {
+		return err
+	}
+	if err := input.Count("total", t.Total); err != nil {
+		return err
 	}
 	if t.Duration != 0 {
 		if err := input.Duration("validity.duration", t.Duration); err != nil {

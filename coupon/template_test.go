@@ -70,6 +70,8 @@ func TestTemplateValidate(t *testing.T) {
 		{"validity.ends_at", func(t *Template) { t.EndsAt = now }},
 		{"per_user_limit", func(t *Template) { t.PerUserLimit = -1 }},
 		{"total", func(t *Template) { t.Total = -1 }},
+		{"per_user_limit", func(t *Template) { t.PerUserLimit = 1e12 + 1 }},
+		{"total", func(t *Template) { t.Total = 9223372036854775807 }},
 		{"value", func(t *Template) { t.Value = 9223372036854775807 }},
 		{"min_spend", func(t *Template) { t.MinSpend = 1e13 }},
 		{"validity.duration", func(t *Template) { t.Duration = 999 * time.Microsecond }},

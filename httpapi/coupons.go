@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -53,10 +54,7 @@ func decodeClaim(body []byte) (templateID string, err error) {
 	if err != nil {
 		return "", err
 	}
-	if req.TemplateID == "" {
-		return "", invalid("template_id", "is required")
-	}
-	return req.TemplateID, nil
+	return req.TemplateID, input.ID("template_id", req.TemplateID)
 }
 
 // claim serves POST /v1/users/{user_id}/coupons.
@@ -98,8 +96,8 @@ func decodeTransition(act coupon.Action, body []byte) (store.TransitionParams, e
 		if req.TTL != nil {
 			p.LockTTL = time.Duration(*req.TTL)
 		}
-		if p.LockTTL <= 0 {
-			return p, invalid("ttl", "must be positive")
+		if err := input.Duration("ttl", p.LockTTL); err != nil {
+			return p, err
 		}
 	case coupon.Void:
 		req, err := decodeJSON[voidRequest](body)
@@ -107,7 +105,7 @@ func decodeTransition(act coupon.Action, body []byte) (store.TransitionParams, e
 			return p, err
 		}
 		p.Reason = req.Reason
-		return p, nil
+		return p, input.Text("reason", p.Reason, input.MaxReason)
 	default:
 		req, err := decodeJSON[orderRequest](body)
 		if err != nil {
@@ -115,10 +113,7 @@ func decodeTransition(act coupon.Action, body []byte) (store.TransitionParams, e
 		}
 		p.OrderID = req.OrderID
 	}
-	if p.OrderID == "" {
-		return p, invalid("order_id", "is required")
-	}
-	return p, nil
+	return p, input.ID("order_id", p.OrderID)
 }
 
 // transition serves POST /v1/coupons/{id}/<act>.

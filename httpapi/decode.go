@@ -6,10 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/lapsehq/lapse/input"
 )
 
 // maxBody caps a request body. A larger one is answered 400 malformed, the
@@ -17,8 +21,11 @@ import (
 // slug, and the contract documents no other status for it.
 const maxBody = 1 << 20
 
-// readBody reads r's body, at most maxBody bytes of it.
+// readBody reads r's JSON body, at most maxBody bytes of it.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if _, err := mediaType(r); err != nil {
+		return nil, err
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	var tooBig *http.MaxBytesError
 	switch {
@@ -28,6 +35,23 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 		return nil, malformed(fmt.Errorf("read body: %w", err))
 	}
 	return body, nil
+}
+
+// mediaType returns the media type of r's body: JSON (application/json, or
+// any type ending in +json, with parameters or not), one of also, or "" if
+// r names none, which is read as JSON. Any other is malformed, even for an
+// empty body: a form a browser posts from another site is refused.
+func mediaType(r *http.Request, also ...string) (string, error) {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return "", nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json") || slices.Contains(also, mt)) {
+		return mt, nil
+	}
+	want := strings.Join(append([]string{"application/json"}, also...), " or ")
+	return "", malformed(fmt.Errorf("Content-Type %q: want %s", ct, want))
 }
 
 // decodeJSON decodes body strictly into a T: one JSON object, no unknown
@@ -135,3 +159,7 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 	*d = duration(v)
 	return nil
 }
+
+// truncate cuts a time from outside to the millisecond, in UTC: what
+// every store keeps of it, so that it reads back as it was taken.
+func truncate(t time.Time) time.Time { return t.UTC().Truncate(input.Precision) }

@@ -3,12 +3,16 @@ package httpapi
 import (
 	"bytes"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/input"
 )
 
 // refusedAsInput fails t unless err is nil or a malformed or invalid
@@ -32,6 +36,9 @@ func FuzzDecodeTemplate(f *testing.F) {
 		if err == nil && tp.Validate(t0) != nil {
 			t.Fatalf("%q: accepted an invalid template: %v", body, tp.Validate(t0))
 		}
+		if err == nil && (!wholeMs(tp.EndsAt) || (!tp.StartsAt.Equal(t0) && !wholeMs(tp.StartsAt))) {
+			t.Fatalf("%q: accepted times finer than a millisecond: %+v", body, tp)
+		}
 	})
 }
 
@@ -40,8 +47,8 @@ func FuzzDecodeClaim(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		id, err := decodeClaim(body)
 		refusedAsInput(t, string(body), err)
-		if err == nil && id == "" {
-			t.Fatalf("%q: accepted a claim without template_id", body)
+		if err == nil && input.ID("template_id", id) != nil {
+			t.Fatalf("%q: accepted template_id %q", body, id)
 		}
 	})
 }
@@ -55,7 +62,17 @@ func FuzzDecodeTransition(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if p.Action != act || (act != coupon.Void && p.OrderID == "") || (act == coupon.Lock && p.LockTTL <= 0) {
+			bad := p.Action != act
+			switch act {
+			case coupon.Void:
+				bad = bad || input.Text("reason", p.Reason, input.MaxReason) != nil
+			case coupon.Lock:
+				bad = bad || input.Duration("ttl", p.LockTTL) != nil
+				fallthrough
+			default:
+				bad = bad || input.ID("order_id", p.OrderID) != nil
+			}
+			if bad {
 				t.Fatalf("%s %q: accepted %+v", act, body, p)
 			}
 		}
@@ -114,6 +131,45 @@ func TestDecodeJSONStrict(t *testing.T) {
 	}
 }
 
+// wholeMs reports whether t is a whole number of milliseconds, in UTC.
+func wholeMs(t time.Time) bool { return t.Equal(truncate(t)) && t.Location() == time.UTC }
+
+// FuzzPathID: a path ID is answered 422 invalid exactly when it breaks the
+// input rules; otherwise the route looks it up (404 here).
+func FuzzPathID(f *testing.F) {
+	f.Add("cpn_1")
+	h, _, _ := fuzzServer(f)
+	f.Fuzz(func(t *testing.T, id string) {
+		if id == "" || id == "." || id == ".." {
+			return // another route, or a redirect to the cleaned path
+		}
+		rec := serve(h, http.MethodGet, "/v1/coupons/"+url.PathEscape(id), nil)
+		want := http.StatusNotFound
+		if input.ID("id", id) != nil {
+			want = http.StatusUnprocessableEntity
+		}
+		if rec.Code != want {
+			t.Fatalf("%q: got %d %s, want %d", id, rec.Code, rec.Body, want)
+		}
+	})
+}
+
+// FuzzMediaType: a body is read only as JSON, or NDJSON where it is
+// allowed, whatever its Content-Type says; anything else is malformed.
+func FuzzMediaType(f *testing.F) {
+	f.Add("application/json; charset=utf-8")
+	f.Fuzz(func(t *testing.T, ct string) {
+		r := httptest.NewRequest(http.MethodPost, "/", nil)
+		r.Header.Set("Content-Type", ct)
+		mt, err := mediaType(r, ndjson)
+		refusedAsInput(t, ct, err)
+		isJSON := mt == "" || mt == "application/json" || strings.HasSuffix(mt, "+json")
+		if err == nil && !isJSON && mt != ndjson {
+			t.Fatalf("%q: accepted as %q", ct, mt)
+		}
+	})
+}
+
 func TestFormatDuration(t *testing.T) {
 	cases := []struct {
 		d    time.Duration
@@ -138,15 +194,15 @@ func TestFormatDuration(t *testing.T) {
 }
 
 // checkIssueUsers fails t unless an accepted user list is non-empty, holds
-// no empty ID and survives a round trip through encode and decode.
-func checkIssueUsers(t *testing.T, input []byte, users []string, encode func([]string) []byte, decode func(io.Reader) ([]string, error)) {
+// only IDs and survives a round trip through encode and decode.
+func checkIssueUsers(t *testing.T, body []byte, users []string, encode func([]string) []byte, decode func(io.Reader) ([]string, error)) {
 	t.Helper()
-	if len(users) == 0 || slices.Contains(users, "") {
-		t.Fatalf("%q: accepted %q", input, users)
+	if len(users) == 0 || slices.ContainsFunc(users, func(u string) bool { return input.ID("user_id", u) != nil }) {
+		t.Fatalf("%q: accepted %q", body, users)
 	}
 	again, err := decode(bytes.NewReader(encode(users)))
 	if err != nil || !slices.Equal(again, users) {
-		t.Fatalf("%q: round trip of %q gave %q (%v)", input, users, again, err)
+		t.Fatalf("%q: round trip of %q gave %q (%v)", body, users, again, err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -33,13 +34,13 @@ func mutate[T, V any](s *server, w http.ResponseWriter, r *http.Request, status 
 // commit runs call and answers its result with status and the JSON of
 // view(result, now).
 //
-// With an Idempotency-Key header, call's context asks the store to save
-// that same response with the mutation, under the fingerprint fp of the
-// request, and a retry is answered with the response the store replays.
-// The key is scoped to the request's method and path, and held for the
-// server's IdempotencyTTL. A refusal for the state of things (409) is
-// saved as the key's response too, but not an invalid request nor a
-// failure: see keep.
+// With an Idempotency-Key header, which must be an ID (else 422 invalid),
+// call's context asks the store to save that same response with the
+// mutation, under the fingerprint fp of the request, and a retry is
+// answered with the response the store replays. The key is scoped to the
+// request's method and path, and held for the server's IdempotencyTTL. A
+// refusal for the state of things (409) is saved as the key's response
+// too, but not an invalid request nor a failure: see keep.
 func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now time.Time, fp hash.Hash, status int,
 	call func(ctx context.Context) (T, error),
 	view func(T, time.Time) V) {
@@ -57,6 +58,10 @@ func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now tim
 	}
 	ctx := r.Context()
 	if key := r.Header.Get("Idempotency-Key"); key != "" {
+		if err := input.ID("Idempotency-Key", key); err != nil {
+			s.fail(w, r, err)
+			return
+		}
 		ctx = store.WithIdempotency(ctx, store.Idempotency{
 			Key:         key,
 			Scope:       r.Method + " " + r.URL.Path,

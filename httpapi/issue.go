@@ -8,10 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"time"
 
+	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -53,8 +53,13 @@ func (s *server) issue(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	fp := newFingerprint(r)
 	body := io.TeeReader(http.MaxBytesReader(w, r.Body, maxIssueBody), fp)
+	mt, err := mediaType(r, ndjson)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	decode := decodeIssueJSON
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == ndjson {
+	if mt == ndjson {
 		decode = decodeIssueNDJSON
 	}
 	users, err := decode(body)
@@ -110,8 +115,8 @@ func decodeIssueJSON(r io.Reader) ([]string, error) {
 		return nil, invalid("user_ids", "is required")
 	}
 	for i, u := range users {
-		if u == "" {
-			return nil, invalid(fmt.Sprintf("user_ids[%d]", i), "must be a non-empty string")
+		if err := input.ID(fmt.Sprintf("user_ids[%d]", i), u); err != nil {
+			return nil, err
 		}
 	}
 	return users, nonEmpty(users)
@@ -137,8 +142,11 @@ func decodeIssueNDJSON(r io.Reader) ([]string, error) {
 		if !ok || len(obj) != 1 {
 			return nil, malformed(fmt.Errorf(`line %d: want {"user_id": "..."}`, n))
 		}
-		if u == nil || *u == "" {
-			return nil, invalid("user_id", fmt.Sprintf("line %d: must be a non-empty string", n))
+		if u == nil {
+			u = new(string) // null: refused as empty
+		}
+		if err := input.ID(fmt.Sprintf("user_id (line %d)", n), *u); err != nil {
+			return nil, err
 		}
 		users = append(users, *u)
 	}

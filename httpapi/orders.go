@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
 )
@@ -106,18 +107,22 @@ func decodeCreateOrder(body []byte, now time.Time) (store.CreateOrderParams, err
 	}
 	p := store.CreateOrderParams{UserID: req.UserID, Items: req.Items, CouponIDs: req.CouponIDs, Now: now,
 		Deadline: now.Add(defaultOrderTimeout)}
+	if err := input.ID("user_id", req.UserID); err != nil {
+		return p, err
+	}
 	switch {
-	case req.UserID == "":
-		return p, invalid("user_id", "is required")
 	case req.Timeout != nil && req.Deadline != nil:
 		return p, invalid("timeout", "give timeout or deadline, not both")
 	case req.Timeout != nil:
-		if *req.Timeout <= 0 || time.Duration(*req.Timeout) > order.MaxTimeout {
-			return p, invalid("timeout", fmt.Sprintf("want more than 0 and at most %s", order.MaxTimeout))
+		if err := input.Duration("timeout", time.Duration(*req.Timeout)); err != nil {
+			return p, err
+		}
+		if time.Duration(*req.Timeout) > order.MaxTimeout {
+			return p, invalid("timeout", fmt.Sprintf("at most %s", order.MaxTimeout))
 		}
 		p.Deadline = now.Add(time.Duration(*req.Timeout))
 	case req.Deadline != nil:
-		p.Deadline = req.Deadline.UTC().Truncate(time.Millisecond)
+		p.Deadline = truncate(*req.Deadline)
 	}
 	return p, nil
 }
@@ -149,19 +154,33 @@ type payRequest struct {
 	Amount    *int64 `json:"amount"`
 }
 
+// decodePay returns the params of a payment, less OrderID and Now.
+func decodePay(body []byte) (store.PayOrderParams, error) {
+	req, err := decodeJSON[payRequest](body)
+	if err != nil {
+		return store.PayOrderParams{}, err
+	}
+	if err := input.ID("payment_id", req.PaymentID); err != nil {
+		return store.PayOrderParams{}, err
+	}
+	if req.Amount == nil {
+		return store.PayOrderParams{}, invalid("amount", "is required")
+	}
+	if *req.Amount < 0 || *req.Amount > order.MaxTotal {
+		return store.PayOrderParams{}, invalid("amount", fmt.Sprintf("want 0 to %d", int64(order.MaxTotal)))
+	}
+	return store.PayOrderParams{PaymentID: req.PaymentID, Amount: *req.Amount}, nil
+}
+
 // payOrder serves POST /v1/orders/{id}/pay.
 func (s *server) payOrder(w http.ResponseWriter, r *http.Request) {
 	mutate(s, w, r, http.StatusOK, func(ctx context.Context, body []byte, now time.Time) (order.Order, error) {
-		req, err := decodeJSON[payRequest](body)
-		switch {
-		case err != nil:
+		p, err := decodePay(body)
+		if err != nil {
 			return order.Order{}, err
-		case req.PaymentID == "":
-			return order.Order{}, invalid("payment_id", "is required")
-		case req.Amount == nil:
-			return order.Order{}, invalid("amount", "is required")
 		}
-		return s.store.PayOrder(ctx, store.PayOrderParams{OrderID: r.PathValue("id"), PaymentID: req.PaymentID, Amount: *req.Amount, Now: now})
+		p.OrderID, p.Now = r.PathValue("id"), now
+		return s.store.PayOrder(ctx, p)
 	}, orderView)
 }
 

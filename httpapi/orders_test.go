@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
@@ -256,6 +257,7 @@ func TestCreateOrderDeadline(t *testing.T) {
 		{`"timeout": "72h"`, t0.Add(72 * time.Hour)},
 		{`"deadline": "2026-11-11T00:00:00+08:00"`, time.Date(2026, 11, 10, 16, 0, 0, 0, time.UTC)},
 		{`"deadline": "2026-11-01T08:00:00.124Z"`, time.Date(2026, 11, 1, 8, 0, 0, 124_000_000, time.UTC)},
+		{`"deadline": "2026-11-01T08:00:00.124999999Z"`, time.Date(2026, 11, 1, 8, 0, 0, 124_000_000, time.UTC)},
 	}
 	for _, c := range cases {
 		o, _ := e.createOrder(orderBody("u1", items(t, "a:1:100"), nil, c.extra))
@@ -640,6 +642,15 @@ func FuzzDecodeCreateOrder(f *testing.F) {
 		if o.Total < 0 || o.Discount < 0 || o.Discount > o.Total || o.AmountDue != o.Total-o.Discount {
 			t.Fatalf("%q: created total %d, discount %d, amount_due %d", body, o.Total, o.Discount, o.AmountDue)
 		}
+		ids := append([]string{o.UserID}, o.CouponIDs...)
+		for _, it := range o.Items {
+			ids = append(ids, it.SKU)
+		}
+		for _, id := range ids {
+			if err := input.ID("id", id); err != nil {
+				t.Fatalf("%q: created with %v", body, err)
+			}
+		}
 		// Give the stock and the coupon back for the next input.
 		if _, err := st.CloseOrder(context.Background(), store.CloseOrderParams{OrderID: o.ID, Reason: order.ReasonCancelled, Now: t0}); err != nil {
 			t.Fatalf("cancel %s: %v", o.ID, err)
@@ -655,6 +666,9 @@ func FuzzDecodePay(f *testing.F) {
 			Items: []order.Item{{SKU: "a", Qty: 1, UnitPrice: 3000}}, Deadline: t0.Add(time.Minute), Now: t0})
 		if err != nil {
 			t.Fatalf("create order: %v", err)
+		}
+		if p, err := decodePay(body); err == nil && (input.ID("payment_id", p.PaymentID) != nil || p.Amount < 0 || p.Amount > order.MaxTotal) {
+			t.Fatalf("%q: accepted %+v", body, p)
 		}
 		rec := serve(h, http.MethodPost, "/v1/orders/"+o.ID+"/pay", body)
 		answeredAsInput(t, body, rec, http.StatusOK)

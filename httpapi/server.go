@@ -3,9 +3,11 @@ package httpapi
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -48,36 +50,58 @@ func New(cfg Config) http.Handler {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	s.mux.HandleFunc("POST /v1/templates", s.createTemplate)
-	s.mux.HandleFunc("GET /v1/templates/{id}", s.getTemplate)
-	s.mux.HandleFunc("POST /v1/templates/{id}/issue", s.issue)
+	s.handle("POST /v1/templates", s.createTemplate)
+	s.handle("GET /v1/templates/{id}", s.getTemplate)
+	s.handle("POST /v1/templates/{id}/issue", s.issue)
 
-	s.mux.HandleFunc("PUT /v1/users/{user_id}", s.putUser)
-	s.mux.HandleFunc("GET /v1/users/{user_id}", s.getUser)
-	s.mux.HandleFunc("POST /v1/users/{user_id}/coupons", s.claim)
-	s.mux.HandleFunc("GET /v1/users/{user_id}/coupons", s.userCoupons)
-	s.mux.HandleFunc("GET /v1/coupons/{id}", s.getCoupon)
+	s.handle("PUT /v1/users/{user_id}", s.putUser)
+	s.handle("GET /v1/users/{user_id}", s.getUser)
+	s.handle("POST /v1/users/{user_id}/coupons", s.claim)
+	s.handle("GET /v1/users/{user_id}/coupons", s.userCoupons)
+	s.handle("GET /v1/coupons/{id}", s.getCoupon)
 	for _, act := range []coupon.Action{coupon.Lock, coupon.Unlock, coupon.Redeem, coupon.Refund, coupon.Void} {
-		s.mux.HandleFunc("POST /v1/coupons/{id}/"+act.String(), s.transition(act))
+		s.handle("POST /v1/coupons/{id}/"+act.String(), s.transition(act))
 	}
 
-	s.mux.HandleFunc("PUT /v1/skus/{sku}", s.putSKU)
-	s.mux.HandleFunc("GET /v1/skus/{sku}", s.getSKU)
-	s.mux.HandleFunc("POST /v1/orders", s.createOrder)
-	s.mux.HandleFunc("GET /v1/orders/{id}", s.getOrder)
-	s.mux.HandleFunc("POST /v1/orders/{id}/pay", s.payOrder)
-	s.mux.HandleFunc("POST /v1/orders/{id}/cancel", s.cancelOrder)
+	s.handle("PUT /v1/skus/{sku}", s.putSKU)
+	s.handle("GET /v1/skus/{sku}", s.getSKU)
+	s.handle("POST /v1/orders", s.createOrder)
+	s.handle("GET /v1/orders/{id}", s.getOrder)
+	s.handle("POST /v1/orders/{id}/pay", s.payOrder)
+	s.handle("POST /v1/orders/{id}/cancel", s.cancelOrder)
 
-	s.mux.HandleFunc("GET /v1/events", s.events)
-	s.mux.HandleFunc("GET /v1/sinks", s.sinks)
-	s.mux.HandleFunc("POST /v1/sinks/{name}/replay", s.replay)
+	s.handle("GET /v1/events", s.events)
+	s.handle("GET /v1/sinks", s.sinks)
+	s.handle("POST /v1/sinks/{name}/replay", s.replay)
 
-	s.mux.HandleFunc("GET /healthz", s.healthz)
-	s.mux.HandleFunc("GET /readyz", s.readyz)
+	s.handle("GET /healthz", s.healthz)
+	s.handle("GET /readyz", s.readyz)
 	if cfg.Metrics != nil {
 		s.mux.Handle("GET /metrics", cfg.Metrics)
 	}
 	return s
+}
+
+// handle routes pattern to h, checking first that the value of each of the
+// pattern's wildcards ({id}, {user_id}, {sku}, {name}) is an ID: a path ID
+// breaking the input rules is answered 422 invalid naming the wildcard, on
+// every route, GETs included, before h reads it.
+func (s *server) handle(pattern string, h http.HandlerFunc) {
+	var names []string
+	for _, seg := range strings.Split(pattern, "/") {
+		if name, ok := strings.CutPrefix(seg, "{"); ok {
+			names = append(names, strings.TrimSuffix(name, "}"))
+		}
+	}
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		for _, name := range names {
+			if err := input.ID(name, r.PathValue(name)); err != nil {
+				s.fail(w, r, err)
+				return
+			}
+		}
+		h(w, r)
+	})
 }
 
 // ServeHTTP routes r, answering an unknown path (404) or method (405) with a

@@ -27,7 +27,7 @@ type validityRequest struct {
 }
 
 // decodeTemplate decodes and validates a template; starts_at defaults to
-// now.
+// now. Its times are cut to the millisecond, as every store keeps them.
 func decodeTemplate(body []byte, now time.Time) (coupon.Template, error) {
 	req, err := decodeJSON[templateRequest](body)
 	if err != nil {
@@ -37,8 +37,8 @@ func decodeTemplate(body []byte, now time.Time) (coupon.Template, error) {
 		Name:         req.Name,
 		Value:        req.Value,
 		MinSpend:     req.MinSpend,
-		StartsAt:     req.Validity.StartsAt,
-		EndsAt:       req.Validity.EndsAt,
+		StartsAt:     truncate(req.Validity.StartsAt),
+		EndsAt:       truncate(req.Validity.EndsAt),
 		Duration:     time.Duration(req.Validity.Duration),
 		PerUserLimit: req.PerUserLimit,
 		Total:        req.Total,

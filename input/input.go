@@ -20,6 +20,9 @@ const (
 	// MaxMoney bounds a coupon's value and min_spend, in minor units (1e10
 	// in major units). Ten coupons' values then sum far inside int64.
 	MaxMoney = 1_000_000_000_000
+	// MaxCount bounds a count: a template's total and per-user limit. Any
+	// count plus the rows a store holds then stays far inside int64.
+	MaxCount = 1_000_000_000_000
 	// Precision is the finest duration stored: every duration is a whole
 	// number of it.
 	Precision = time.Millisecond
@@ -89,6 +92,14 @@ func text(field, s string) error {
 func Money(field string, v int64) error {
 	if v < 0 || v > MaxMoney {
 		return Invalid(field, fmt.Sprintf("want 0 to %d", int64(MaxMoney)))
+	}
+	return nil
+}
+
+// Count checks a count: 0 to MaxCount.
+func Count(field string, v int64) error {
+	if v < 0 || v > MaxCount {
+		return Invalid(field, fmt.Sprintf("want 0 to %d", int64(MaxCount)))
 	}
 	return nil
 }

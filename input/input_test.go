@@ -56,10 +56,15 @@ func TestNameAndText(t *testing.T) {
 	}
 }
 
-func TestMoneyAndDuration(t *testing.T) {
+func TestMoneyCountAndDuration(t *testing.T) {
 	for v, ok := range map[int64]bool{0: true, MaxMoney: true, -1: false, MaxMoney + 1: false, 1<<63 - 1: false} {
 		if err := Money("value", v); (err == nil) != ok {
 			t.Errorf("Money(%d) = %v, want ok %v", v, err, ok)
+		}
+	}
+	for v, ok := range map[int64]bool{0: true, MaxCount: true, -1: false, MaxCount + 1: false} {
+		if err := Count("total", v); (err == nil) != ok {
+			t.Errorf("Count(%d) = %v, want ok %v", v, err, ok)
 		}
 	}
 	for d, ok := range map[time.Duration]bool{time.Millisecond: true, 72 * time.Hour: true, 0: false, -time.Second: false,

@@ -2,6 +2,7 @@ package order
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,6 +20,9 @@ func TestValidateItems(t *testing.T) {
 	}{
 		{"items", nil},
 		{"items[0].sku", []Item{{Qty: 1}}},
+		{"items[0].sku", []Item{{SKU: " a", Qty: 1}}},
+		{"items[1].sku", []Item{{SKU: "a", Qty: 1}, {SKU: strings.Repeat("s", 3000), Qty: 1}}},
+		{"items[0].sku", []Item{{SKU: "z\x00", Qty: 1}}},
 		{"items[1].sku", []Item{{SKU: "a", Qty: 1}, {SKU: "a", Qty: 1}}},
 		{"items[0].qty", []Item{{SKU: "a", Qty: 0}}},
 		{"items[0].qty", []Item{{SKU: "a", Qty: -3}}},
@@ -52,9 +56,21 @@ func TestValidateCoupons(t *testing.T) {
 	if err := ValidateCoupons([]string{"a", "b"}); err != nil {
 		t.Fatalf("valid: got %v", err)
 	}
-	for _, ids := range [][]string{{"a", "a"}, {""}, make([]string, MaxCoupons+1)} {
-		if err := ValidateCoupons(ids); err == nil {
-			t.Fatalf("%q: got nil error, want invalid", ids)
+	cases := []struct {
+		field string
+		ids   []string
+	}{
+		{"coupon_ids[1]", []string{"a", "a"}},
+		{"coupon_ids[0]", []string{""}},
+		{"coupon_ids[0]", []string{"   "}},
+		{"coupon_ids[1]", []string{"a", "b\xff"}},
+		{"coupon_ids[0]", []string{strings.Repeat("c", 129)}},
+		{"coupon_ids", make([]string, MaxCoupons+1)},
+	}
+	for _, c := range cases {
+		var inv *coupon.InvalidError
+		if err := ValidateCoupons(c.ids); !errors.As(err, &inv) || inv.Field != c.field {
+			t.Fatalf("%q: got %v, want invalid %s", c.ids, err, c.field)
 		}
 	}
 }

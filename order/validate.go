@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/input"
 )
 
 // Limits on what one order may hold. Each item's qty × unit_price stays
@@ -20,7 +21,8 @@ const (
 	MaxTimeout = 366 * 24 * time.Hour
 )
 
-// ValidateItems reports the first item field out of range.
+// ValidateItems reports the first item field out of range; each SKU must
+// be an ID.
 func ValidateItems(items []Item) error {
 	if len(items) == 0 || len(items) > MaxItems {
 		return &coupon.InvalidError{Field: "items", Reason: fmt.Sprintf("want 1 to %d items", MaxItems)}
@@ -28,9 +30,10 @@ func ValidateItems(items []Item) error {
 	seen := map[string]bool{}
 	for i, it := range items {
 		field := func(f string) string { return fmt.Sprintf("items[%d].%s", i, f) }
+		if err := input.ID(field("sku"), it.SKU); err != nil {
+			return err
+		}
 		switch {
-		case it.SKU == "":
-			return &coupon.InvalidError{Field: field("sku"), Reason: "must not be empty"}
 		case seen[it.SKU]:
 			return &coupon.InvalidError{Field: field("sku"), Reason: "listed twice"}
 		case it.Qty <= 0 || it.Qty > MaxQty:
@@ -57,15 +60,20 @@ func ValidateDeadline(deadline, now time.Time) error {
 	return nil
 }
 
-// ValidateCoupons reports a repeated or excess coupon.
+// ValidateCoupons reports a coupon ID that is not an ID, repeated, or in
+// excess.
 func ValidateCoupons(ids []string) error {
 	if len(ids) > MaxCoupons {
 		return &coupon.InvalidError{Field: "coupon_ids", Reason: fmt.Sprintf("at most %d", MaxCoupons)}
 	}
 	seen := map[string]bool{}
 	for i, id := range ids {
-		if id == "" || seen[id] {
-			return &coupon.InvalidError{Field: fmt.Sprintf("coupon_ids[%d]", i), Reason: "empty or listed twice"}
+		field := fmt.Sprintf("coupon_ids[%d]", i)
+		if err := input.ID(field, id); err != nil {
+			return err
+		}
+		if seen[id] {
+			return &coupon.InvalidError{Field: field, Reason: "listed twice"}
 		}
 		seen[id] = true
 	}

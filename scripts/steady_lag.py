@@ -15,7 +15,8 @@ mode, base, rate, secs = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys
 
 def call(method, path, body=None):
     data = json.dumps(body).encode() if body is not None else None
-    with urllib.request.urlopen(urllib.request.Request(base + path, method=method, data=data)) as r:
+    req = urllib.request.Request(base + path, method=method, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req) as r:
         return json.load(r)
 
 
