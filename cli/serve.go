@@ -50,6 +50,7 @@ type serveConfig struct {
 	leaseTTL        time.Duration
 	maxSkew         time.Duration
 	redis           string
+	maxLockTTL      time.Duration
 }
 
 // urlList is a repeatable flag. From the environment, where it is set
@@ -82,6 +83,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.leaseTTL, "lease-ttl", 10*time.Second, "how long a shard lease lasts unrenewed: how soon a dead instance's work passes to the others (LAPSE_LEASE_TTL)")
 	fs.DurationVar(&c.maxSkew, "max-clock-skew", time.Second, "stop firing while this instance's clock is further than this from the database's (LAPSE_MAX_CLOCK_SKEW)")
 	fs.StringVar(&c.redis, "redis", "", "Redis delay queue telling the instances sharing a postgres or mysql store of work falling due, redis://host:port/db (LAPSE_REDIS)")
+	fs.DurationVar(&c.maxLockTTL, "max-lock-ttl", httpapi.DefaultMaxLockTTL, "longest ttl a coupon lock may ask: how long past its expiry a coupon locked in time stays redeemable (LAPSE_MAX_LOCK_TTL)")
 	remindFlags(fs, &c.remind)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -100,6 +102,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.redis != "" && storeKind(c.store) == "sqlite" {
 		return fmt.Errorf("--redis: the delay queue is for instances sharing a postgres or mysql store, not sqlite")
+	}
+	if c.maxLockTTL <= 0 {
+		return fmt.Errorf("--max-lock-ttl: want more than 0, got %s", c.maxLockTTL)
 	}
 	if c.eventRetention < 0 {
 		return fmt.Errorf("--event-retention: want 0 or more, got %s", c.eventRetention)
@@ -192,7 +197,8 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), Firing: eng.Err}
+	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), Firing: eng.Err,
+		MaxLockTTL: c.maxLockTTL}
 	if relay != nil { // a nil *Relay in the interface would not read as none
 		api.Relay = relay
 	}

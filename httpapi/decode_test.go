@@ -50,12 +50,12 @@ func FuzzDecodeTransition(f *testing.F) {
 	f.Add([]byte(`{"order_id": "o1", "ttl": "15m"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, act := range []coupon.Action{coupon.Lock, coupon.Unlock, coupon.Redeem, coupon.Refund, coupon.Void} {
-			p, err := decodeTransition(act, body)
+			p, err := decodeTransition(act, body, DefaultMaxLockTTL)
 			refusedAsInput(t, act.String()+" "+string(body), err)
 			if err != nil {
 				continue
 			}
-			if p.Action != act || (act != coupon.Void && p.OrderID == "") || (act == coupon.Lock && p.LockTTL <= 0) {
+			if p.Action != act || (act != coupon.Void && p.OrderID == "") || (act == coupon.Lock && (p.LockTTL <= 0 || p.LockTTL > DefaultMaxLockTTL)) {
 				t.Fatalf("%s %q: accepted %+v", act, body, p)
 			}
 		}

@@ -25,22 +25,31 @@ type Config struct {
 	// Firing, if set, says why the engine is not firing (its clock is
 	// skewed), nil while it is; GET /readyz fails with it.
 	Firing func() error
+	// MaxLockTTL is the longest ttl a lock may ask (422 beyond it), and so
+	// how long past its expires_at a coupon locked in time stays
+	// redeemable; 0 means DefaultMaxLockTTL.
+	MaxLockTTL time.Duration
 }
 
 type server struct {
-	store  store.Store
-	now    func() time.Time
-	log    *slog.Logger
-	relay  Relay
-	firing func() error
-	mux    *http.ServeMux
+	store      store.Store
+	now        func() time.Time
+	log        *slog.Logger
+	relay      Relay
+	firing     func() error
+	maxLockTTL time.Duration
+	mux        *http.ServeMux
 }
 
 // New returns the HTTP handler of API v1.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing, mux: http.NewServeMux()}
+	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing,
+		maxLockTTL: cfg.MaxLockTTL, mux: http.NewServeMux()}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.maxLockTTL <= 0 {
+		s.maxLockTTL = DefaultMaxLockTTL
 	}
 	s.mux.HandleFunc("POST /v1/templates", s.createTemplate)
 	s.mux.HandleFunc("GET /v1/templates/{id}", s.getTemplate)
