@@ -47,6 +47,10 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--lease-ttl", "100ms"}, "--lease-ttl"},
 		{[]string{"--max-clock-skew", "0s"}, "--max-clock-skew"},
 		{[]string{"--max-lock-ttl", "0s"}, "--max-lock-ttl"},
+		{[]string{"--read-timeout", "0s"}, "--read-timeout"},
+		{[]string{"--write-timeout", "-1s"}, "--write-timeout"},
+		{[]string{"--idle-timeout", "0s"}, "--idle-timeout"},
+		{[]string{"--issue-timeout", "0s"}, "--issue-timeout"},
 		{[]string{"--redis", "redis://127.0.0.1:6379/0", "--store", "sqlite:" + t.TempDir() + "/a.db"}, "--redis"},
 	}
 	for _, c := range cases {

@@ -2,9 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestServeCapsLockTTL: --max-lock-ttl, or LAPSE_MAX_LOCK_TTL, reaches the
@@ -37,5 +41,78 @@ func TestServeCapsLockTTL(t *testing.T) {
 				t.Fatalf("ttl at --max-lock-ttl: got %d %s, want 200", status, body)
 			}
 		})
+	}
+}
+
+// cutWithin reads conn until the server closes it and fails the test if
+// that takes longer than bound. It returns what the server sent.
+func cutWithin(t *testing.T, conn net.Conn, bound time.Duration, what string) string {
+	t.Helper()
+	conn.SetReadDeadline(time.Now().Add(bound))
+	got, err := io.ReadAll(conn)
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Fatalf("%s: the connection was still open after %s; got %q", what, bound, got)
+	}
+	return string(got)
+}
+
+// TestServeTimeouts runs lapse serve with short timeouts: a body that
+// stalls and a keep-alive connection left idle are cut, eventually, while
+// the server answers others; a bulk issuance streamed for longer than the
+// read and write timeouts is not.
+func TestServeTimeouts(t *testing.T) {
+	s := startServe(t, "--read-timeout", "300ms", "--write-timeout", "500ms", "--idle-timeout", "300ms", "--issue-timeout", "1m")
+	addr := strings.TrimPrefix(s.base, "http://")
+	const bound = 20 * time.Second // generous: only "was cut" is asserted
+
+	stalled, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	defer stalled.Close()
+	fmt.Fprintf(stalled, "POST /v1/templates HTTP/1.1\r\nHost: lapse\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"name\":")
+	if status, _ := s.call(t, http.MethodGet, "/healthz", ""); status != http.StatusOK {
+		t.Fatalf("healthz while a body stalls: got %d, want 200", status)
+	}
+	if got := cutWithin(t, stalled, bound, "a stalled body"); got != "" && !strings.Contains(got, "400 Bad Request") {
+		t.Fatalf("a stalled body: got %q, want a 400 or nothing before the close", got)
+	}
+
+	idle, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	defer idle.Close()
+	fmt.Fprintf(idle, "GET /healthz HTTP/1.1\r\nHost: lapse\r\n\r\n")
+	if got := cutWithin(t, idle, bound, "an idle keep-alive connection"); !strings.HasPrefix(got, "HTTP/1.1 200 OK") {
+		t.Fatalf("healthz then idle: got %q, want a 200 before the close", got)
+	}
+
+	_, body := s.call(t, http.MethodPost, "/v1/templates", `{"name": "n", "value": 1, "validity": {"duration": "1h"}}`)
+	var tpl struct{ ID string }
+	if err := json.Unmarshal([]byte(body), &tpl); err != nil || tpl.ID == "" {
+		t.Fatalf("create template: %s (%v)", body, err)
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		for i := range 4 {
+			time.Sleep(200 * time.Millisecond) // 800ms in all: past both timeouts
+			fmt.Fprintf(pw, "{\"user_id\": \"u%d\"}\n", i)
+		}
+		pw.Close()
+	}()
+	req, err := http.NewRequest(http.MethodPost, s.base+"/v1/templates/"+tpl.ID+"/issue", pr)
+	if err != nil {
+		t.Fatalf("new request: %v", err)
+	}
+	req.Header.Set("Content-Type", "application/x-ndjson")
+	resp, err := (&http.Client{Timeout: bound}).Do(req)
+	if err != nil {
+		t.Fatalf("slow bulk issuance: %v", err)
+	}
+	defer resp.Body.Close()
+	got, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(got), `"issued":4`) {
+		t.Fatalf("slow bulk issuance: got %d %s, want 200 with 4 issued", resp.StatusCode, got)
 	}
 }

@@ -29,27 +29,35 @@ type Config struct {
 	// how long past its expires_at a coupon locked in time stays
 	// redeemable; 0 means DefaultMaxLockTTL.
 	MaxLockTTL time.Duration
+	// IssueTimeout is how long a bulk issuance may take to read its list
+	// and answer, in place of the server's read and write timeouts; 0
+	// means DefaultIssueTimeout.
+	IssueTimeout time.Duration
 }
 
 type server struct {
-	store      store.Store
-	now        func() time.Time
-	log        *slog.Logger
-	relay      Relay
-	firing     func() error
-	maxLockTTL time.Duration
-	mux        *http.ServeMux
+	store        store.Store
+	now          func() time.Time
+	log          *slog.Logger
+	relay        Relay
+	firing       func() error
+	maxLockTTL   time.Duration
+	issueTimeout time.Duration
+	mux          *http.ServeMux
 }
 
 // New returns the HTTP handler of API v1.
 func New(cfg Config) http.Handler {
 	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing,
-		maxLockTTL: cfg.MaxLockTTL, mux: http.NewServeMux()}
+		maxLockTTL: cfg.MaxLockTTL, issueTimeout: cfg.IssueTimeout, mux: http.NewServeMux()}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	if s.maxLockTTL <= 0 {
 		s.maxLockTTL = DefaultMaxLockTTL
+	}
+	if s.issueTimeout <= 0 {
+		s.issueTimeout = DefaultIssueTimeout
 	}
 	s.mux.HandleFunc("POST /v1/templates", s.createTemplate)
 	s.mux.HandleFunc("GET /v1/templates/{id}", s.getTemplate)
