@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,6 +15,12 @@ import (
 const (
 	defaultEventsLimit = 100
 	maxEventsLimit     = 1000
+	// maxEventsPage bounds a page in bytes as well: events whose data is
+	// large end it early, though it always holds one event.
+	maxEventsPage = 1 << 20
+	// eventsChunk is how many events one read of the store takes, so that
+	// a page of large events holds few of them in memory beyond the page.
+	eventsChunk = 100
 )
 
 // parseEventsQuery reads ?after=<cursor>&limit=<n>. The cursor is the
@@ -45,35 +52,58 @@ type eventJSON struct {
 	Data    json.RawMessage `json:"data"`
 }
 
-type eventsJSON struct {
-	Events []eventJSON `json:"events"`
-	Next   string      `json:"next"`
-}
-
-// events serves GET /v1/events.
+// events serves GET /v1/events: up to the limit asked, the events after
+// the cursor, in feed order, as many as fit in maxEventsPage bytes (at
+// least one); next is the cursor of the last one, so a client following it
+// skips none.
 func (s *server) events(w http.ResponseWriter, r *http.Request) {
 	p, err := parseEventsQuery(r.URL.Query())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	evs, err := s.store.Events(r.Context(), p)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	page := eventsJSON{Events: make([]eventJSON, 0, len(evs)), Next: strconv.FormatInt(p.After, 10)}
-	for _, e := range evs {
-		data := e.Data
-		if len(data) == 0 {
-			data = json.RawMessage("{}")
-		}
-		if !json.Valid(data) {
-			s.fail(w, r, fmt.Errorf("event %d: data is not JSON", e.Seq))
+	var page bytes.Buffer
+	page.WriteString(`{"events":[`)
+	n, next, full := 0, p.After, false
+	for n < p.Limit && !full {
+		ask := min(eventsChunk, p.Limit-n)
+		evs, err := s.store.Events(r.Context(), store.EventsParams{After: next, Limit: ask})
+		if err != nil {
+			s.fail(w, r, err)
 			return
 		}
-		page.Events = append(page.Events, eventJSON{ID: e.ID, Type: e.Type, Subject: e.Subject, Time: formatTime(e.Time), Data: data})
-		page.Next = strconv.FormatInt(e.Seq, 10)
+		for _, e := range evs {
+			b, err := encodeEvent(e)
+			if err != nil {
+				s.fail(w, r, err)
+				return
+			}
+			if full = n > 0 && page.Len()+1+len(b) > maxEventsPage; full {
+				break
+			}
+			if n > 0 {
+				page.WriteByte(',')
+			}
+			page.Write(b)
+			n, next = n+1, e.Seq
+		}
+		if len(evs) < ask {
+			break // the end of the feed
+		}
 	}
-	writeJSON(w, http.StatusOK, page)
+	fmt.Fprintf(&page, `],"next":"%d"}`, next)
+	write(w, http.StatusOK, "application/json", page.Bytes())
+}
+
+// encodeEvent writes e as the feed shows it; data it lacks is {}.
+func encodeEvent(e store.Event) ([]byte, error) {
+	data := e.Data
+	if len(data) == 0 {
+		data = json.RawMessage("{}")
+	}
+	b, err := json.Marshal(eventJSON{ID: e.ID, Type: e.Type, Subject: e.Subject, Time: formatTime(e.Time), Data: data})
+	if err != nil {
+		return nil, fmt.Errorf("event %d: data is not JSON: %w", e.Seq, err)
+	}
+	return b, nil
 }
