@@ -276,7 +276,7 @@ func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func()
 		if s.Type == "webhook" && c.sinkSecret == "" {
 			log.Warn("lapse: webhook requests go unsigned: no --sink-secret", slog.String("sink", s.Name))
 		}
-		log.Info("lapse: sink", slog.String("name", s.Name), slog.String("type", s.Type))
+		log.Info("lapse: sink", slog.String("name", s.Name), slog.String("type", s.Type), slog.String("url", s.Redacted()))
 	}
 	return outbox.New(outbox.Config{
 		Store: d, Sinks: sinks, Now: now, Log: log, Registerer: reg,
