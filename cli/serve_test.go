@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -114,5 +116,49 @@ func TestServeTimeouts(t *testing.T) {
 	got, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(got), `"issued":4`) {
 		t.Fatalf("slow bulk issuance: got %d %s, want 200 with 4 issued", resp.StatusCode, got)
+	}
+}
+
+// TestServeHidesSinkSecrets: a webhook sink whose URL carries a password
+// and a token, on a closed port, fails; neither secret shows in GET
+// /v1/sinks or the log, which names the sink by its redacted URL, nor in
+// the error of a --sink refused at start.
+func TestServeHidesSinkSecrets(t *testing.T) {
+	const token, password = "tok-S3CR3T-42", "pw-S3CR3T-42"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	sink := "webhook+http://lapse:" + password + "@" + closed + "/hook?token=" + token + "#name=hook"
+	var out bytes.Buffer
+	if err := Run(context.Background(), []string{"serve", "--sink", sink + "&batch=0"}, &out, &out); err == nil || strings.Contains(err.Error()+out.String(), "S3CR3T") {
+		t.Fatalf("a refused --sink: got %v, %q; want an error without its secrets", err, out.String())
+	}
+
+	s := startServe(t, "--sink", sink, "--sink-secret", "k")
+	_, body := s.call(t, http.MethodPost, "/v1/templates", `{"name": "n", "value": 1, "validity": {"duration": "1h"}}`)
+	var tpl struct{ ID string }
+	if err := json.Unmarshal([]byte(body), &tpl); err != nil || tpl.ID == "" {
+		t.Fatalf("create template: %s (%v)", body, err)
+	}
+	s.call(t, http.MethodPost, "/v1/users/u1/coupons", `{"template_id": "`+tpl.ID+`"}`)
+	var sinks string
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(sinks, `"last_error":"`) || !strings.Contains(s.out.String(), "outbox: delivery failed"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("GET /v1/sinks: got %s, want a last_error, and its failure logged:\n%s", sinks, s.out)
+		}
+		_, sinks = s.call(t, http.MethodGet, "/v1/sinks", "")
+	}
+	if strings.Contains(sinks, "S3CR3T") || !strings.Contains(sinks, "token=xxxxx") {
+		t.Fatalf("GET /v1/sinks: got %s, want its error to show the URL redacted", sinks)
+	}
+	logs := s.out.String()
+	if strings.Contains(logs, "S3CR3T") {
+		t.Fatalf("log shows a secret:\n%s", logs)
+	}
+	if !strings.Contains(logs, `"url":"http://lapse:xxxxx@`+closed+`/hook?token=xxxxx"`) {
+		t.Fatalf("log: want the sink named by its redacted URL:\n%s", logs)
 	}
 }
