@@ -87,7 +87,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.leaseTTL, "lease-ttl", 10*time.Second, "how long a shard lease lasts unrenewed: how soon a dead instance's work passes to the others (LAPSE_LEASE_TTL)")
 	fs.DurationVar(&c.maxSkew, "max-clock-skew", time.Second, "stop firing while this instance's clock is further than this from the database's (LAPSE_MAX_CLOCK_SKEW)")
 	fs.StringVar(&c.redis, "redis", "", "Redis delay queue telling the instances sharing a postgres or mysql store of work falling due, redis://host:port/db (LAPSE_REDIS)")
-	fs.DurationVar(&c.maxLockTTL, "max-lock-ttl", httpapi.DefaultMaxLockTTL, "longest ttl a coupon lock may ask: how long past its expiry a coupon locked in time stays redeemable (LAPSE_MAX_LOCK_TTL)")
+	fs.DurationVar(&c.maxLockTTL, "max-lock-ttl", httpapi.DefaultMaxLockTTL, "longest ttl a coupon lock may ask, and longest an order may hold a coupon past its expiry: how long a coupon locked in time stays redeemable (LAPSE_MAX_LOCK_TTL)")
 	fs.DurationVar(&c.readTimeout, "read-timeout", 30*time.Second, "longest a request, body included, may take to arrive (LAPSE_READ_TIMEOUT)")
 	fs.DurationVar(&c.writeTimeout, "write-timeout", time.Minute, "longest from a request's headers to the end of its answer (LAPSE_WRITE_TIMEOUT)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", 2*time.Minute, "how long a keep-alive connection may wait for its next request (LAPSE_IDLE_TIMEOUT)")

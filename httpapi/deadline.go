@@ -19,8 +19,9 @@ const DefaultIssueTimeout = 15 * time.Minute
 func (s *server) extendDeadlines(w http.ResponseWriter) {
 	rc := http.NewResponseController(w)
 	deadline := time.Now().Add(s.issueTimeout)
-	// The one error is http.ErrNotSupported, from a connection that takes
-	// no deadlines: the server's own timeouts then hold.
+	// An error is a connection that takes no deadlines
+	// (http.ErrNotSupported), whose own timeouts then hold, or one gone,
+	// which the handler's reads find.
 	_ = rc.SetReadDeadline(deadline)
 	_ = rc.SetWriteDeadline(deadline)
 }

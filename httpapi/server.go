@@ -25,9 +25,9 @@ type Config struct {
 	// Firing, if set, says why the engine is not firing (its clock is
 	// skewed), nil while it is; GET /readyz fails with it.
 	Firing func() error
-	// MaxLockTTL is the longest ttl a lock may ask (422 beyond it), and so
-	// how long past its expires_at a coupon locked in time stays
-	// redeemable; 0 means DefaultMaxLockTTL.
+	// MaxLockTTL is the longest ttl a lock may ask (422 beyond it), and
+	// how long past its expires_at an order may hold a coupon: how long a
+	// coupon locked in time stays redeemable. 0 means DefaultMaxLockTTL.
 	MaxLockTTL time.Duration
 	// IssueTimeout is how long a bulk issuance may take to read its list
 	// and answer, in place of the server's read and write timeouts; 0
