@@ -23,6 +23,9 @@ const (
 	eventsChunk = 100
 )
 
+// pageTail is the most a page takes after its last event.
+const pageTail = len(`],"next":"9223372036854775807"}`)
+
 // parseEventsQuery reads ?after=<cursor>&limit=<n>. The cursor is the
 // decimal Seq of the last event a client has seen ("0": none).
 func parseEventsQuery(q url.Values) (store.EventsParams, error) {
@@ -78,7 +81,7 @@ func (s *server) events(w http.ResponseWriter, r *http.Request) {
 				s.fail(w, r, err)
 				return
 			}
-			if full = n > 0 && page.Len()+1+len(b) > maxEventsPage; full {
+			if full = n > 0 && page.Len()+1+len(b)+pageTail > maxEventsPage; full {
 				break
 			}
 			if n > 0 {
