@@ -18,8 +18,10 @@ const (
 	// maxEventsPage bounds a page in bytes as well: events whose data is
 	// large end it early, though it always holds one event.
 	maxEventsPage = 1 << 20
-	// eventsChunk is how many events one read of the store takes, so that
-	// a page of large events holds few of them in memory beyond the page.
+	// eventsChunk is how many events the first read of the store for a
+	// page takes; the next reads take as many as the page has room for at
+	// the size of those read so far, so that large events are not read by
+	// the thousand nor small ones a hundred at a time.
 	eventsChunk = 100
 )
 
@@ -67,14 +69,14 @@ func (s *server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	var page bytes.Buffer
 	page.WriteString(`{"events":[`)
-	n, next, full := 0, p.After, false
-	for n < p.Limit && !full {
-		ask := min(eventsChunk, p.Limit-n)
+	n, next, ask := 0, p.After, min(eventsChunk, p.Limit)
+	for {
 		evs, err := s.store.Events(r.Context(), store.EventsParams{After: next, Limit: ask})
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
+		full := false
 		for _, e := range evs {
 			b, err := encodeEvent(e)
 			if err != nil {
@@ -90,9 +92,10 @@ func (s *server) events(w http.ResponseWriter, r *http.Request) {
 			page.Write(b)
 			n, next = n+1, e.Seq
 		}
-		if len(evs) < ask {
-			break // the end of the feed
+		if full || len(evs) < ask || n == p.Limit {
+			break // full, or the end of the feed
 		}
+		ask = min(p.Limit-n, max(1, (maxEventsPage-page.Len())/(page.Len()/n)))
 	}
 	fmt.Fprintf(&page, `],"next":"%d"}`, next)
 	write(w, http.StatusOK, "application/json", page.Bytes())
