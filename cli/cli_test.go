@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -46,6 +47,11 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--lease-ttl", "100ms"}, "--lease-ttl"},
 		{[]string{"--max-clock-skew", "0s"}, "--max-clock-skew"},
 		{[]string{"--idempotency-ttl", "0s"}, "--idempotency-ttl"},
+		{[]string{"--max-lock-ttl", "0s"}, "--max-lock-ttl"},
+		{[]string{"--read-timeout", "0s"}, "--read-timeout"},
+		{[]string{"--write-timeout", "-1s"}, "--write-timeout"},
+		{[]string{"--idle-timeout", "0s"}, "--idle-timeout"},
+		{[]string{"--issue-timeout", "0s"}, "--issue-timeout"},
 		{[]string{"--redis", "redis://127.0.0.1:6379/0", "--store", "sqlite:" + t.TempDir() + "/a.db"}, "--redis"},
 	}
 	for _, c := range cases {
@@ -100,9 +106,18 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// TestServeStopsOnCancel serves on a free port until its context is
-// cancelled, once it serves, then must return nil.
-func TestServeStopsOnCancel(t *testing.T) {
+// served is a `lapse serve` run in this process on a free port.
+type served struct {
+	base   string // http://host:port
+	out    *syncBuffer
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// startServe runs `lapse serve` with args on a free port and a new SQLite
+// store, JSON logs, and waits until it answers. Cleanup stops it.
+func startServe(t *testing.T, args ...string) *served {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("listen: %v", err)
@@ -110,35 +125,68 @@ func TestServeStopsOnCancel(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, []string{"serve", "--listen", addr, "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, out, out)
-	}()
+	s := &served{base: "http://" + addr, out: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	args = append([]string{"serve", "--listen", addr, "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, args...)
+	go func() { s.done <- Run(ctx, args, s.out, s.out) }()
+	t.Cleanup(func() {
+		cancel()
+		<-s.done
+	})
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
+		if resp, err := http.Get(s.base + "/healthz"); err == nil {
 			resp.Body.Close()
-			break
+			return s
+		}
+		select {
+		case err := <-s.done:
+			t.Fatalf("serve %v: %v\n%s", args, err, s.out)
+		default:
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("serve did not come up on %s", addr)
 		}
 	}
-	cancel()
+}
+
+// call sends body (none if empty) and returns the status and the answer.
+func (s *served) call(t *testing.T, method, path, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("new request: %v", err)
+	}
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: read answer: %v", method, path, err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// TestServeStopsOnCancel serves on a free port until its context is
+// cancelled, once it serves, then must return nil.
+func TestServeStopsOnCancel(t *testing.T) {
+	s := startServe(t)
+	s.cancel()
 	select {
-	case err := <-done:
+	case err := <-s.done:
+		s.done <- err // for the cleanup
 		if err != nil {
 			t.Fatalf("serve after cancel: got %v, want nil", err)
 		}
-		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		lines := strings.Split(strings.TrimSpace(s.out.String()), "\n")
 		for _, l := range lines {
 			var rec struct{ Msg string }
 			if err := json.Unmarshal([]byte(l), &rec); err != nil || !strings.HasPrefix(rec.Msg, "lapse:") {
 				t.Fatalf("--log-format json: line %q is not a JSON record of lapse (%v)", l, err)
 			}
 		}
-		if !strings.Contains(out.String(), "lapse: stopped") {
-			t.Fatalf("log: got %q, want it to end with lapse: stopped", out.String())
+		if !strings.Contains(s.out.String(), "lapse: stopped") {
+			t.Fatalf("log: got %q, want it to end with lapse: stopped", s.out.String())
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatalf("serve did not stop after cancel")

@@ -51,6 +51,11 @@ type serveConfig struct {
 	leaseTTL        time.Duration
 	maxSkew         time.Duration
 	redis           string
+	maxLockTTL      time.Duration
+	readTimeout     time.Duration
+	writeTimeout    time.Duration
+	idleTimeout     time.Duration
+	issueTimeout    time.Duration
 }
 
 // urlList is a repeatable flag. From the environment, where it is set
@@ -84,6 +89,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.leaseTTL, "lease-ttl", 10*time.Second, "how long a shard lease lasts unrenewed: how soon a dead instance's work passes to the others (LAPSE_LEASE_TTL)")
 	fs.DurationVar(&c.maxSkew, "max-clock-skew", time.Second, "stop firing while this instance's clock is further than this from the database's (LAPSE_MAX_CLOCK_SKEW)")
 	fs.StringVar(&c.redis, "redis", "", "Redis delay queue telling the instances sharing a postgres or mysql store of work falling due, redis://host:port/db (LAPSE_REDIS)")
+	fs.DurationVar(&c.maxLockTTL, "max-lock-ttl", httpapi.DefaultMaxLockTTL, "longest ttl a coupon lock may ask, and longest an order may hold a coupon past its expiry: how long a coupon locked in time stays redeemable (LAPSE_MAX_LOCK_TTL)")
+	fs.DurationVar(&c.readTimeout, "read-timeout", 30*time.Second, "longest a request, body included, may take to arrive (LAPSE_READ_TIMEOUT)")
+	fs.DurationVar(&c.writeTimeout, "write-timeout", time.Minute, "longest from a request's headers to the end of its answer (LAPSE_WRITE_TIMEOUT)")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", 2*time.Minute, "how long a keep-alive connection may wait for its next request (LAPSE_IDLE_TIMEOUT)")
+	fs.DurationVar(&c.issueTimeout, "issue-timeout", httpapi.DefaultIssueTimeout, "read and write timeout of a bulk issuance, whose list may stream for minutes (LAPSE_ISSUE_TIMEOUT)")
 	remindFlags(fs, &c.remind)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -102,6 +112,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.redis != "" && storeKind(c.store) == "sqlite" {
 		return fmt.Errorf("--redis: the delay queue is for instances sharing a postgres or mysql store, not sqlite")
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"max-lock-ttl", c.maxLockTTL}, {"read-timeout", c.readTimeout}, {"write-timeout", c.writeTimeout},
+		{"idle-timeout", c.idleTimeout}, {"issue-timeout", c.issueTimeout}} {
+		if d.v <= 0 {
+			return fmt.Errorf("--%s: want more than 0, got %s", d.flag, d.v)
+		}
 	}
 	if c.eventRetention < 0 {
 		return fmt.Errorf("--event-retention: want 0 or more, got %s", c.eventRetention)
@@ -199,13 +218,19 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), Firing: eng.Err,
-		IdempotencyTTL: c.idempotencyTTL}
+		IdempotencyTTL: c.idempotencyTTL, MaxLockTTL: c.maxLockTTL, IssueTimeout: c.issueTimeout}
 	if relay != nil { // a nil *Relay in the interface would not read as none
 		api.Relay = relay
 	}
+	// Every connection is bounded in time, so that a client sending
+	// slowly, promising more body than it sends or never reading holds
+	// nothing for long; the bulk issuance sets its own, longer, deadlines.
 	srv := &http.Server{
 		Handler:           httpapi.New(api),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: min(10*time.Second, c.readTimeout),
+		ReadTimeout:       c.readTimeout,
+		WriteTimeout:      c.writeTimeout,
+		IdleTimeout:       c.idleTimeout,
 	}
 	if err := eng.Start(ctx); err != nil {
 		return err
@@ -257,7 +282,7 @@ func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func()
 		if s.Type == "webhook" && c.sinkSecret == "" {
 			log.Warn("lapse: webhook requests go unsigned: no --sink-secret", slog.String("sink", s.Name))
 		}
-		log.Info("lapse: sink", slog.String("name", s.Name), slog.String("type", s.Type))
+		log.Info("lapse: sink", slog.String("name", s.Name), slog.String("type", s.Type), slog.String("url", s.Redacted()))
 	}
 	return outbox.New(outbox.Config{
 		Store: d, Sinks: sinks, Now: now, Log: log, Registerer: reg,

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -11,8 +12,17 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// defaultLockTTL is how long a lock holds when the request names no ttl.
-const defaultLockTTL = 15 * time.Minute
+// Lock TTLs.
+const (
+	// defaultLockTTL is how long a lock holds when the request names no
+	// ttl, or the maximum if that is shorter.
+	defaultLockTTL = 15 * time.Minute
+	// DefaultMaxLockTTL is the longest lock a request may ask when
+	// Config.MaxLockTTL is 0: an unpaid order's default timeout. A lock
+	// taken in time is honoured past the coupon's expires_at, so this is
+	// also how long past it a coupon may still be redeemed.
+	DefaultMaxLockTTL = 30 * time.Minute
+)
 
 // couponJSON is a coupon as the API writes it.
 type couponJSON struct {
@@ -83,8 +93,9 @@ type (
 )
 
 // decodeTransition decodes the body of act's endpoint into the params of
-// store.Transition, less CouponID and Now.
-func decodeTransition(act coupon.Action, body []byte) (store.TransitionParams, error) {
+// store.Transition, less CouponID and Now. A lock's ttl may be at most
+// maxLockTTL.
+func decodeTransition(act coupon.Action, body []byte, maxLockTTL time.Duration) (store.TransitionParams, error) {
 	p := store.TransitionParams{Action: act}
 	switch act {
 	case coupon.Lock:
@@ -92,12 +103,15 @@ func decodeTransition(act coupon.Action, body []byte) (store.TransitionParams, e
 		if err != nil {
 			return p, err
 		}
-		p.OrderID, p.LockTTL = req.OrderID, defaultLockTTL
+		p.OrderID, p.LockTTL = req.OrderID, min(defaultLockTTL, maxLockTTL)
 		if req.TTL != nil {
 			p.LockTTL = time.Duration(*req.TTL)
 		}
 		if err := input.Duration("ttl", p.LockTTL); err != nil {
 			return p, err
+		}
+		if p.LockTTL > maxLockTTL {
+			return p, invalid("ttl", fmt.Sprintf("at most %s", maxLockTTL))
 		}
 	case coupon.Void:
 		req, err := decodeJSON[voidRequest](body)
@@ -120,7 +134,7 @@ func decodeTransition(act coupon.Action, body []byte) (store.TransitionParams, e
 func (s *server) transition(act coupon.Action) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		mutate(s, w, r, http.StatusOK, func(ctx context.Context, body []byte, now time.Time) (coupon.Coupon, error) {
-			p, err := decodeTransition(act, body)
+			p, err := decodeTransition(act, body, s.maxLockTTL)
 			if err != nil {
 				return coupon.Coupon{}, err
 			}

@@ -182,8 +182,46 @@ func TestTransitionRejected(t *testing.T) {
 	}
 }
 
+// TestLockTTLCapped: a lock may ask at most MaxLockTTL, so a lock taken
+// just before expires_at keeps the coupon redeemable that long past it
+// and no longer; a lock that names no ttl holds 15m, or the cap if it is
+// shorter.
+func TestLockTTLCapped(t *testing.T) {
+	e := setup(t, func(c *Config) { c.MaxLockTTL = 10 * time.Minute })
+	tpl := e.template(`{"name": "n", "value": 1, "validity": {"duration": "3s"}}`)
+	c := e.claim("u1", tpl)
+	path := "/v1/coupons/" + c.ID + "/lock"
+	for _, ttl := range []string{"87600h", "10m1ms"} {
+		before := e.get("/v1/coupons/" + c.ID)
+		p := e.problem(e.post(path, `{"order_id": "o1", "ttl": "`+ttl+`"}`), http.StatusUnprocessableEntity, "invalid")
+		if p.Detail != "ttl: at most 10m0s" {
+			t.Fatalf("ttl %s: detail %q, want ttl: at most 10m0s", ttl, p.Detail)
+		}
+		if after := e.get("/v1/coupons/" + c.ID); string(after.body) != string(before.body) {
+			t.Fatalf("ttl %s: the refused lock changed the coupon:\n before %s\n after %s", ttl, before.body, after.body)
+		}
+	}
+	var got couponJSON
+	e.ok(e.post(path, `{"order_id": "o1", "ttl": "10m"}`), http.StatusOK, &got)
+	if deref(got.LockedUntil) != ms(t0.Add(10*time.Minute)) {
+		t.Fatalf("ttl at the cap: locked_until %q, want %s", deref(got.LockedUntil), ms(t0.Add(10*time.Minute)))
+	}
+
+	short := setup(t, func(c *Config) { c.MaxLockTTL = 5 * time.Minute })
+	c = short.claim("u1", short.template(hourTemplate))
+	short.ok(short.post("/v1/coupons/"+c.ID+"/lock", `{"order_id": "o1"}`), http.StatusOK, &got)
+	if deref(got.LockedUntil) != ms(t0.Add(5*time.Minute)) {
+		t.Fatalf("no ttl under a 5m cap: locked_until %q, want %s", deref(got.LockedUntil), ms(t0.Add(5*time.Minute)))
+	}
+
+	dflt := setup(t)
+	c = dflt.claim("u1", dflt.template(hourTemplate))
+	dflt.problem(dflt.post("/v1/coupons/"+c.ID+"/lock", `{"order_id": "o1", "ttl": "31m"}`), http.StatusUnprocessableEntity, "invalid")
+	dflt.ok(dflt.post("/v1/coupons/"+c.ID+"/lock", `{"order_id": "o1", "ttl": "30m"}`), http.StatusOK, &got)
+}
+
 func TestLazyExpiry(t *testing.T) {
-	e := setup(t)
+	e := setup(t, func(c *Config) { c.MaxLockTTL = 2 * time.Hour })
 	tpl := e.template(hourTemplate)
 	c := e.claim("u1", tpl)
 	held := e.claim("u1", tpl)

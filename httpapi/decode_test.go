@@ -57,7 +57,7 @@ func FuzzDecodeTransition(f *testing.F) {
 	f.Add([]byte(`{"order_id": "o1", "ttl": "15m"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, act := range []coupon.Action{coupon.Lock, coupon.Unlock, coupon.Redeem, coupon.Refund, coupon.Void} {
-			p, err := decodeTransition(act, body)
+			p, err := decodeTransition(act, body, DefaultMaxLockTTL)
 			refusedAsInput(t, act.String()+" "+string(body), err)
 			if err != nil {
 				continue
@@ -67,7 +67,7 @@ func FuzzDecodeTransition(f *testing.F) {
 			case coupon.Void:
 				bad = bad || input.Text("reason", p.Reason, input.MaxReason) != nil
 			case coupon.Lock:
-				bad = bad || input.Duration("ttl", p.LockTTL) != nil
+				bad = bad || input.Duration("ttl", p.LockTTL) != nil || p.LockTTL > DefaultMaxLockTTL
 				fallthrough
 			default:
 				bad = bad || input.ID("order_id", p.OrderID) != nil

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,7 +15,18 @@ import (
 const (
 	defaultEventsLimit = 100
 	maxEventsLimit     = 1000
+	// maxEventsPage bounds a page in bytes as well: events whose data is
+	// large end it early, though it always holds one event.
+	maxEventsPage = 1 << 20
+	// eventsChunk is how many events the first read of the store for a
+	// page takes; the next reads take as many as the page has room for at
+	// the size of those read so far, so that large events are not read by
+	// the thousand nor small ones a hundred at a time.
+	eventsChunk = 100
 )
+
+// pageTail is the most a page takes after its last event.
+const pageTail = len(`],"next":"9223372036854775807"}`)
 
 // parseEventsQuery reads ?after=<cursor>&limit=<n>. The cursor is the
 // decimal Seq of the last event a client has seen ("0": none).
@@ -45,35 +57,59 @@ type eventJSON struct {
 	Data    json.RawMessage `json:"data"`
 }
 
-type eventsJSON struct {
-	Events []eventJSON `json:"events"`
-	Next   string      `json:"next"`
-}
-
-// events serves GET /v1/events.
+// events serves GET /v1/events: up to the limit asked, the events after
+// the cursor, in feed order, as many as fit in maxEventsPage bytes (at
+// least one); next is the cursor of the last one, so a client following it
+// skips none.
 func (s *server) events(w http.ResponseWriter, r *http.Request) {
 	p, err := parseEventsQuery(r.URL.Query())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	evs, err := s.store.Events(r.Context(), p)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	page := eventsJSON{Events: make([]eventJSON, 0, len(evs)), Next: strconv.FormatInt(p.After, 10)}
-	for _, e := range evs {
-		data := e.Data
-		if len(data) == 0 {
-			data = json.RawMessage("{}")
-		}
-		if !json.Valid(data) {
-			s.fail(w, r, fmt.Errorf("event %d: data is not JSON", e.Seq))
+	var page bytes.Buffer
+	page.WriteString(`{"events":[`)
+	n, next, ask := 0, p.After, min(eventsChunk, p.Limit)
+	for {
+		evs, err := s.store.Events(r.Context(), store.EventsParams{After: next, Limit: ask})
+		if err != nil {
+			s.fail(w, r, err)
 			return
 		}
-		page.Events = append(page.Events, eventJSON{ID: e.ID, Type: e.Type, Subject: e.Subject, Time: formatTime(e.Time), Data: data})
-		page.Next = strconv.FormatInt(e.Seq, 10)
+		full := false
+		for _, e := range evs {
+			b, err := encodeEvent(e)
+			if err != nil {
+				s.fail(w, r, err)
+				return
+			}
+			if full = n > 0 && page.Len()+1+len(b)+pageTail > maxEventsPage; full {
+				break
+			}
+			if n > 0 {
+				page.WriteByte(',')
+			}
+			page.Write(b)
+			n, next = n+1, e.Seq
+		}
+		if full || len(evs) < ask || n == p.Limit {
+			break // full, or the end of the feed
+		}
+		ask = min(p.Limit-n, max(1, (maxEventsPage-page.Len())/(page.Len()/n)))
 	}
-	writeJSON(w, http.StatusOK, page)
+	fmt.Fprintf(&page, `],"next":"%d"}`, next)
+	write(w, http.StatusOK, "application/json", page.Bytes())
+}
+
+// encodeEvent writes e as the feed shows it; data it lacks is {}.
+func encodeEvent(e store.Event) ([]byte, error) {
+	data := e.Data
+	if len(data) == 0 {
+		data = json.RawMessage("{}")
+	}
+	b, err := json.Marshal(eventJSON{ID: e.ID, Type: e.Type, Subject: e.Subject, Time: formatTime(e.Time), Data: data})
+	if err != nil {
+		return nil, fmt.Errorf("event %d: data is not JSON: %w", e.Seq, err)
+	}
+	return b, nil
 }

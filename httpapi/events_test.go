@@ -1,11 +1,17 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
 )
 
 // eventsPage is a page of the feed as a client reads it.
@@ -88,5 +94,66 @@ func TestEventsRejected(t *testing.T) {
 	}
 	if got := e.events("/v1/events?limit=1000"); got.Next != "0" {
 		t.Fatalf("limit=1000: got next %s, want 0", got.Next)
+	}
+}
+
+// TestEventsPageBoundedInBytes: voids with large reasons, written through
+// the store, end pages early; a page passes maxEventsPage only to hold
+// one event, and following next yields every event once, in order.
+func TestEventsPageBoundedInBytes(t *testing.T) {
+	e := setup(t)
+	tpl := e.template(hourTemplate)
+	ctx := context.Background()
+	users := make([]string, 2*eventsChunk+50) // small events first, over several reads of the store
+	for i := range users {
+		users[i] = fmt.Sprintf("bulk%d", i)
+	}
+	issue, _ := json.Marshal(map[string][]string{"user_ids": users})
+	e.ok(e.post("/v1/templates/"+tpl+"/issue", string(issue)), http.StatusOK, &struct{}{})
+	// "<" is written \u003c: the bound counts the bytes sent.
+	reasons := []string{strings.Repeat("x", 300<<10), "x", strings.Repeat("x", 500<<10), strings.Repeat("x", 2<<20),
+		strings.Repeat("<", 200<<10), strings.Repeat("x", 300<<10), "x"}
+	for i, reason := range reasons {
+		c := e.claim(fmt.Sprintf("u%d", i), tpl)
+		if _, err := e.store.Transition(ctx, store.TransitionParams{CouponID: c.ID, Action: coupon.Void, Reason: reason, Now: e.clock.Now()}); err != nil {
+			t.Fatalf("void: %v", err)
+		}
+	}
+	all, err := e.store.Events(ctx, store.EventsParams{Limit: 1000})
+	if err != nil {
+		t.Fatalf("read the feed: %v", err)
+	}
+	var got []string
+	pages := 0
+	for after := "0"; ; pages++ {
+		res := e.get("/v1/events?limit=1000&after=" + after)
+		var page eventsPage
+		e.ok(res, http.StatusOK, &page)
+		if len(page.Events) == 0 {
+			if page.Next != after {
+				t.Fatalf("past the end: next %s, want %s", page.Next, after)
+			}
+			break
+		}
+		if len(res.body) > maxEventsPage && len(page.Events) > 1 {
+			t.Fatalf("page %d: %d bytes in %d events, want at most %d unless it holds one", pages, len(res.body), len(page.Events), maxEventsPage)
+		}
+		if pages == 0 && len(page.Events) <= len(users) {
+			t.Fatalf("first page: got %d events, want the %d claims of the issuance and more", len(page.Events), len(users))
+		}
+		for _, ev := range page.Events {
+			got = append(got, ev.ID)
+		}
+		after = page.Next
+	}
+	var want []string
+	for _, ev := range all {
+		want = append(want, ev.ID)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events over the pages:\n got %v\nwant %v", got, want)
+	}
+	if pages < 4 {
+		t.Fatalf("pages: got %d, want the large events to end pages early", pages)
 	}
 }

@@ -51,6 +51,7 @@ func issuedView(res store.Issued, _ time.Time) issuedJSON {
 // anywhere refuses the request and changes nothing.
 func (s *server) issue(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
+	s.extendDeadlines(w)
 	fp := newFingerprint(r)
 	body := io.TeeReader(http.MaxBytesReader(w, r.Body, maxIssueBody), fp)
 	mt, err := mediaType(r, ndjson)

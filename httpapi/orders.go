@@ -134,6 +134,7 @@ func (s *server) createOrder(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return order.Order{}, err
 		}
+		p.MaxLockTTL = s.maxLockTTL
 		return s.store.CreateOrder(ctx, p)
 	}, orderView)
 }

@@ -710,3 +710,29 @@ func FuzzDecodeSKU(f *testing.F) {
 		}
 	})
 }
+
+// TestCreateOrderCouponLockCapped: an order holds its coupons locked
+// until its deadline and a coupon locked in time is redeemed past its
+// expiry, so, as a lock's ttl, an order's deadline may come at most
+// MaxLockTTL after a coupon's expires_at; a refused order changes nothing.
+func TestCreateOrderCouponLockCapped(t *testing.T) {
+	e := setup(t, func(c *Config) { c.MaxLockTTL = 10 * time.Minute })
+	e.putSKU("a", 10)
+	tpl := e.template(hourTemplate)
+	held := e.claim("u1", tpl) // expires at t0 + 1h
+	e.clock.Add(time.Minute)
+	kept := e.claim("u1", tpl) // at t0 + 1h1m
+	watched := []string{"/v1/skus/a", "/v1/coupons/" + kept.ID, "/v1/coupons/" + held.ID}
+	// kept's expires_at + 10m: kept may be held until then, held not.
+	deadline := `"deadline": "` + ms(parseTime(t, kept.ExpiresAt).Add(10*time.Minute)) + `"`
+	before := e.snapshot(watched...)
+	res := e.post("/v1/orders", orderBody("u1", items(t, "a:1:3000"), []string{kept.ID, held.ID}, deadline))
+	if p := e.problem(res, http.StatusUnprocessableEntity, "invalid"); !strings.HasPrefix(p.Detail, "coupon_ids[1]") || !strings.Contains(p.Detail, "10m0s") {
+		t.Fatalf("deadline past held's expires_at + 10m: detail %q, want it to name coupon_ids[1] and the cap", p.Detail)
+	}
+	if after := e.snapshot(watched...); after != before {
+		t.Fatalf("refusal changed state:\n before %s\n after %s", before, after)
+	}
+	e.createOrder(orderBody("u1", items(t, "a:1:3000"), []string{kept.ID}, deadline))
+	e.createOrder(orderBody("u1", items(t, "a:1:3000"), nil, `"timeout": "240h"`)) // no coupon, no cap
+}

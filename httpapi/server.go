@@ -30,25 +30,40 @@ type Config struct {
 	// IdempotencyTTL is how long an Idempotency-Key holds its first
 	// response; 0 means store.DefaultRequestTTL.
 	IdempotencyTTL time.Duration
+	// MaxLockTTL is the longest ttl a lock may ask (422 beyond it), and
+	// how long past its expires_at an order may hold a coupon: how long a
+	// coupon locked in time stays redeemable. 0 means DefaultMaxLockTTL.
+	MaxLockTTL time.Duration
+	// IssueTimeout is how long a bulk issuance may take to read its list
+	// and answer, in place of the server's read and write timeouts; 0
+	// means DefaultIssueTimeout.
+	IssueTimeout time.Duration
 }
 
 type server struct {
-	store  store.Store
-	now    func() time.Time
-	log    *slog.Logger
-	relay  Relay
-	firing func() error
-	mux    *http.ServeMux
-	// idempotencyTTL is Config.IdempotencyTTL.
+	store          store.Store
+	now            func() time.Time
+	log            *slog.Logger
+	relay          Relay
+	firing         func() error
 	idempotencyTTL time.Duration
+	maxLockTTL     time.Duration
+	issueTimeout   time.Duration
+	mux            *http.ServeMux
 }
 
 // New returns the HTTP handler of API v1.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing, mux: http.NewServeMux(),
-		idempotencyTTL: cfg.IdempotencyTTL}
+	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing,
+		idempotencyTTL: cfg.IdempotencyTTL, maxLockTTL: cfg.MaxLockTTL, issueTimeout: cfg.IssueTimeout, mux: http.NewServeMux()}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.maxLockTTL <= 0 {
+		s.maxLockTTL = DefaultMaxLockTTL
+	}
+	if s.issueTimeout <= 0 {
+		s.issueTimeout = DefaultIssueTimeout
 	}
 	s.handle("POST /v1/templates", s.createTemplate)
 	s.handle("GET /v1/templates/{id}", s.getTemplate)

@@ -157,3 +157,25 @@ func TestStatusNames(t *testing.T) {
 		t.Fatalf("ParseStatus(refunded): got nil error")
 	}
 }
+
+func TestCheckCouponDeadline(t *testing.T) {
+	expires := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+	c := coupon.Coupon{ExpiresAt: expires}
+	cases := []struct {
+		deadline time.Time
+		maxLock  time.Duration
+		ok       bool
+	}{
+		{expires.Add(-time.Hour), 30 * time.Minute, true},
+		{expires.Add(30 * time.Minute), 30 * time.Minute, true},
+		{expires.Add(30*time.Minute + time.Millisecond), 30 * time.Minute, false},
+		{expires.Add(MaxTimeout), 0, true}, // no bound
+	}
+	for _, tc := range cases {
+		err := CheckCouponDeadline(2, c, tc.deadline, tc.maxLock)
+		var inv *coupon.InvalidError
+		if tc.ok && err != nil || !tc.ok && (!errors.As(err, &inv) || inv.Field != "coupon_ids[2]") {
+			t.Fatalf("deadline %s, max lock %s: got %v, want ok %v", tc.deadline, tc.maxLock, err, tc.ok)
+		}
+	}
+}

@@ -94,6 +94,18 @@ func CheckCoupon(i int, c coupon.Coupon, tp coupon.Template, userID string, tota
 	return nil
 }
 
+// CheckCouponDeadline reports whether c may be held by an order due at
+// deadline: a coupon locked in time is redeemed past its expires_at, so
+// an order may hold it at most maxLock past it, as a lock may (0: no
+// bound).
+func CheckCouponDeadline(i int, c coupon.Coupon, deadline time.Time, maxLock time.Duration) error {
+	if maxLock > 0 && deadline.After(c.ExpiresAt.Add(maxLock)) {
+		return &coupon.InvalidError{Field: fmt.Sprintf("coupon_ids[%d]", i),
+			Reason: fmt.Sprintf("expires more than %s before the order's deadline", maxLock)}
+	}
+	return nil
+}
+
 // ValidateStock reports a stock out of range.
 func ValidateStock(stock int64) error {
 	if stock < 0 || stock > MaxQty*1000 {

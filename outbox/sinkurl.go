@@ -63,7 +63,8 @@ func ParseSinks(raws []string) ([]SinkSpec, error) {
 	return specs, nil
 }
 
-// ParseSink parses one --sink URL. Its errors never repeat a password.
+// ParseSink parses one --sink URL. Its errors never repeat a password or
+// a query value.
 func ParseSink(raw string) (SinkSpec, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -75,9 +76,19 @@ func ParseSink(raw string) (SinkSpec, error) {
 	}
 	s, err := parseSink(u)
 	if err != nil {
-		return SinkSpec{}, fmt.Errorf("--sink %s: %w", u.Redacted(), err)
+		return SinkSpec{}, fmt.Errorf("--sink %s: %w", redactURL(u), redactErr(redactor(u), err))
 	}
 	return s, nil
+}
+
+// Redacted is s.URL with its password and query values as xxxxx, for
+// logs and messages.
+func (s SinkSpec) Redacted() string {
+	u, err := url.Parse(s.URL)
+	if err != nil {
+		return redactedMark
+	}
+	return redactURL(u)
 }
 
 func parseSink(u *url.URL) (SinkSpec, error) {
@@ -232,24 +243,32 @@ func validSubject(s string) bool {
 
 // Open returns the sink s describes. It does not connect: each sink
 // connects on its first delivery, so a target that is down at start
-// delays only its own events.
+// delays only its own events. Its errors never show the secrets of its
+// URL (see Redacted).
 func (s SinkSpec) Open(secret []byte, now func() time.Time) (Named, error) {
 	n := Named{Name: s.Name, Type: s.Type}
+	u, err := url.Parse(s.URL)
+	if err != nil {
+		return n, fmt.Errorf("sink %s: not a URL", s.Name)
+	}
+	r := redactor(u)
+	var sink Sink
 	switch s.Type {
 	case "webhook":
-		n.Sink = NewWebhook(WebhookConfig{URL: s.URL, Batch: s.Batch, Secret: secret, Timeout: s.Timeout, Now: now})
+		sink = NewWebhook(WebhookConfig{URL: s.URL, Batch: s.Batch, Secret: secret, Timeout: s.Timeout, Now: now})
 	case "redis":
 		opts, err := redis.ParseURL(s.URL)
 		if err != nil {
-			return n, fmt.Errorf("sink %s: %w", s.Name, err)
+			return n, fmt.Errorf("sink %s: %w", s.Name, redactErr(r, err))
 		}
-		n.Sink = NewRedisStream(redis.NewClient(opts), s.Stream, s.MaxLen)
+		sink = NewRedisStream(redis.NewClient(opts), s.Stream, s.MaxLen)
 	case "amqp":
-		n.Sink = NewAMQP(s.URL, s.Exchange)
+		sink = NewAMQP(s.URL, s.Exchange)
 	case "nats":
-		n.Sink = NewNATS(s.URL, s.Subject)
+		sink = NewNATS(s.URL, s.Subject)
 	default:
 		return n, fmt.Errorf("sink %s: unknown type %q", s.Name, s.Type)
 	}
+	n.Sink = redacting{sink: sink, r: r}
 	return n, nil
 }

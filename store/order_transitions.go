@@ -70,6 +70,10 @@ func CreateOrderIn(t Tx, p CreateOrderParams) (order.Order, error) {
 		if _, err := transition(t, c, lock); err != nil {
 			return o, err
 		}
+		// After the lock, so that an expired coupon is refused as such.
+		if err := order.CheckCouponDeadline(i, c, p.Deadline, p.MaxLockTTL); err != nil {
+			return o, err
+		}
 		values[i] = tp.Value
 	}
 	o.Discount = order.Discount(o.Total, values)

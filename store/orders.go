@@ -29,6 +29,10 @@ type CreateOrderParams struct {
 	CouponIDs []string
 	Deadline  time.Time
 	Now       time.Time
+	// MaxLockTTL, if set, is how long past its expires_at a coupon may be
+	// held by the order, as a lock's ttl is capped: a coupon expiring more
+	// than this before the deadline is refused.
+	MaxLockTTL time.Duration
 }
 
 // PayOrderParams are the inputs of PayOrder.
