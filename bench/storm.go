@@ -201,7 +201,7 @@ func (r *run) seed(ctx context.Context) error {
 		return tp.ID, err
 	}
 	issue := func(tpl string, users []string) error {
-		got, err := st.Issue(ctx, store.IssueParams{TemplateID: tpl, UserIDs: users, Now: r.clock.Now()})
+		got, err := st.Issue(ctx, store.IssueParams{TemplateID: tpl, Users: store.UserList(users), Now: r.clock.Now()})
 		if err == nil && got.Issued != int64(len(users)) {
 			err = fmt.Errorf("issued %d of %d", got.Issued, len(users))
 		}
