@@ -18,6 +18,8 @@ var issueTests = []test{
 	{"PerUserLimit", testIssuePerUserLimit},
 	{"Total", testIssueTotal},
 	{"RefusalsInListOrder", testIssueRefusalOrder},
+	{"RefusalsBounded", testIssueRefusalsBounded},
+	{"UsersFail", testIssueUsersFail},
 	{"WholeCallRefusals", testIssueWholeCall},
 	{"Replay", testIssueReplay},
 	{"Conflict", testIssueConflict},
@@ -160,6 +162,75 @@ func testIssueRefusalOrder(t *testing.T, open opener) {
 	f.wantIssued("issue", got, 4, []store.Refusal{
 		refusal("c", coupon.ErrLimitReached), refusal("a", coupon.ErrLimitReached), refusal("d", coupon.ErrLimitReached),
 	})
+}
+
+// testIssueRefusalsBounded: past store.MaxRefused refusals, across
+// batches, the first are listed in list order and all are counted by
+// reason; SoldOutFrom is where the total ran out.
+func testIssueRefusalsBounded(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(func(tp *coupon.Template) { tp.PerUserLimit = 1; tp.Total = 3 })
+	f.claim(tp.ID, "u0", t0)
+	list := users(store.MaxRefused + 500) // u0 limit-reached; u1, u2 issued; sold-out from u3 on
+	list = append(list, "u1")             // limit-reached, past the listed refusals
+	got := f.issue(store.IssueParams{TemplateID: tp.ID, Users: store.UserList(list), Now: t0, BatchSize: 300})
+	if got.Issued != 2 || len(got.Refused) != store.MaxRefused || got.SoldOutFrom != 3 {
+		t.Fatalf("issue: issued %d, listed %d, sold out from %d; want 2, %d, 3", got.Issued, len(got.Refused), got.SoldOutFrom, store.MaxRefused)
+	}
+	f.wantRefusedCount("issue", got, map[error]int64{coupon.ErrLimitReached: 2, coupon.ErrSoldOut: int64(len(list) - 4)})
+	want := []store.Refusal{refusal("u0", coupon.ErrLimitReached)}
+	for _, u := range list[3 : store.MaxRefused+2] {
+		want = append(want, refusal(u, coupon.ErrSoldOut))
+	}
+	for i := range want {
+		if got.Refused[i].UserID != want[i].UserID || !errors.Is(got.Refused[i].Reason, want[i].Reason) {
+			t.Fatalf("refused[%d]: got %v, want %v", i, got.Refused[i], want[i])
+		}
+	}
+}
+
+// errUsers is what the user list of testIssueUsersFail fails with.
+var errUsers = errors.New("user list unreadable")
+
+// testIssueUsersFail: a user list that fails past its first batch (a
+// spool that cannot be read back, say) fails the issuance with its error,
+// the batch before committed and, under an idempotency key, the key in
+// flight; the same request again finishes it, each user issued once.
+func testIssueUsersFail(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(func(tp *coupon.Template) { tp.PerUserLimit = 1 })
+	r := &issuedRenderer{}
+	list := users(5)
+	failing := func(yield func(string, error) bool) {
+		for _, u := range list[:3] {
+			if !yield(u, nil) {
+				return
+			}
+		}
+		yield("", errUsers)
+	}
+	p := store.IssueParams{TemplateID: tp.ID, Users: failing, Now: t0, BatchSize: 2}
+	_, err := f.s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk", "fp", t0, r)), p)
+	f.wantErr("failing list", err, errUsers)
+	if n := len(f.events()); n != 2 {
+		t.Fatalf("after the failing list: %d coupons issued, want the first batch's 2", n)
+	}
+	_, err = f.s.Claim(store.WithIdempotency(f.ctx, store.Idempotency{Key: "bulk", Fingerprint: "claim", Now: t0, Render: r.render}),
+		store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0})
+	f.wantErr("claim under the in-flight key", err, store.ErrIdempotencyConflict)
+
+	p.Users = store.UserList(list)
+	idem := store.WithIdempotency(f.ctx, f.issueIdem("bulk", "fp", t0, r))
+	got, err := f.s.Issue(idem, p)
+	if err != nil {
+		t.Fatalf("retry: %v", err)
+	}
+	f.wantIssued("retry", got, 5, nil)
+	_, err = f.s.Issue(idem, p)
+	f.wantReplay("replay", err, 200, []byte("issued 5 refused 0"))
+	if es := f.events(); len(es) != 5 {
+		t.Fatalf("events: got %s, want 5 coupon.claimed", fmtEvents(es))
+	}
 }
 
 // testIssueTotal: users past the total are refused sold-out, in order,
