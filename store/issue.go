@@ -179,7 +179,7 @@ func Issue(ctx context.Context, p IssueParams, busy func() bool,
 	defer stop()
 	var (
 		out  Issued
-		from int64    // the list position of users[0]
+		from int64    // the list position of bulk[0]
 		bulk []string // the users read and not yet issued to
 		end  bool     // whether Users has yielded its last
 	)
