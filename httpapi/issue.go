@@ -80,7 +80,11 @@ func (s *server) issue(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	defer sp.Close()
+	defer func() {
+		if err := sp.Close(); err != nil {
+			s.log.WarnContext(r.Context(), "httpapi: bulk issuance spool", "err", err)
+		}
+	}()
 	if err := decode(body, sp.add); err != nil {
 		s.fail(w, r, err)
 		return

@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -302,5 +303,19 @@ func TestIssueMemory(t *testing.T) {
 	t.Logf("heap in use: peak %d MiB for %d users", peak>>20, issueMemoryUsers)
 	if peak > issueMemoryBound {
 		t.Fatalf("heap in use: peak %d MiB, want at most %d MiB", peak>>20, issueMemoryBound>>20)
+	}
+}
+
+// TestIssueSpoolLeavesNothing: the spool of an issuance, issued or
+// refused, leaves no file behind in the temporary directory.
+func TestIssueSpoolLeavesNothing(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	e := setup(t)
+	path := "/v1/templates/" + e.template(hourTemplate) + "/issue"
+	wantIssued(t, e.issued(e.post(path, `{"user_ids": ["u1", "u2"]}`)), 2)
+	e.problem(e.post(path, `{"user_ids": ["u3", " u4"]}`), http.StatusUnprocessableEntity, "invalid")
+	if left, err := os.ReadDir(tmp); err != nil || len(left) != 0 {
+		t.Fatalf("temporary directory: got %v (%v), want it empty", left, err)
 	}
 }
