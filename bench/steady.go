@@ -62,7 +62,7 @@ func (r *run) steady(ctx context.Context) error {
 		for i := range users {
 			users[i] = userID((issued + i) % r.cfg.Users)
 		}
-		if _, err := st.Issue(ctx, store.IssueParams{TemplateID: tp.ID, UserIDs: users, Now: r.clock.Now()}); err != nil {
+		if _, err := st.Issue(ctx, store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users), Now: r.clock.Now()}); err != nil {
 			return err
 		}
 	}

@@ -89,7 +89,7 @@ func issueDue(t *testing.T, st store.Store, n int, endsAt time.Time) {
 	for i := range users {
 		users[i] = fmt.Sprintf("u%d", i)
 	}
-	got, err := st.Issue(t.Context(), store.IssueParams{TemplateID: tp.ID, UserIDs: users, Now: time.Now()})
+	got, err := st.Issue(t.Context(), store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users), Now: time.Now()})
 	if err != nil || got.Issued != int64(n) {
 		t.Fatalf("issue: %+v, %v", got, err)
 	}

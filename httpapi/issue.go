@@ -11,12 +11,16 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
 
 // maxIssueBody caps the body of a bulk issuance: some ten million users
-// as NDJSON. The users are held in memory while they are issued.
+// as NDJSON. The users are checked as they are read and spooled to a
+// temporary file (see spool), then issued a batch at a time: memory does
+// not grow with the body, so the cap bounds the spool's disk and how long
+// one request runs, not what it holds in memory.
 const maxIssueBody = 256 << 20
 
 // maxIssueLine caps one NDJSON line.
@@ -27,8 +31,14 @@ const ndjson = "application/x-ndjson"
 
 // issuedJSON is the answer to a bulk issuance.
 type issuedJSON struct {
-	Issued  int64         `json:"issued"`
+	Issued int64 `json:"issued"`
+	// Refused lists the first store.MaxRefused refusals, in list order.
 	Refused []refusalJSON `json:"refused"`
+	// RefusedCount counts every refusal by reason.
+	RefusedCount map[string]int64 `json:"refused_count"`
+	// SoldOutFrom is, once the total ran out, the list position (from 0)
+	// of the first user refused sold-out.
+	SoldOutFrom *int64 `json:"sold_out_from,omitempty"`
 }
 
 type refusalJSON struct {
@@ -38,17 +48,24 @@ type refusalJSON struct {
 
 // issuedView writes an issuance, each refusal's reason as its problem slug.
 func issuedView(res store.Issued, _ time.Time) issuedJSON {
-	v := issuedJSON{Issued: res.Issued, Refused: make([]refusalJSON, len(res.Refused))}
+	v := issuedJSON{Issued: res.Issued, Refused: make([]refusalJSON, len(res.Refused)), RefusedCount: map[string]int64{}}
 	for i, r := range res.Refused {
 		v.Refused[i] = refusalJSON{UserID: r.UserID, Reason: slug(r.Reason)}
+	}
+	for reason, n := range res.RefusedCount {
+		v.RefusedCount[slug(reason)] += n
+	}
+	if res.RefusedCount[coupon.ErrSoldOut] > 0 {
+		v.SoldOutFrom = &res.SoldOutFrom
 	}
 	return v
 }
 
 // issue serves POST /v1/templates/{id}/issue: a JSON body
 // {"user_ids": [...]}, or an NDJSON stream of {"user_id": "..."} lines. The
-// whole list is read and checked before anything is issued, so a bad line
-// anywhere refuses the request and changes nothing.
+// body is read once, every user checked as it comes and spooled to disk;
+// a bad line anywhere refuses the request before anything is issued. Then
+// the spool is issued a batch at a time.
 func (s *server) issue(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	s.extendDeadlines(w)
@@ -63,73 +80,125 @@ func (s *server) issue(w http.ResponseWriter, r *http.Request) {
 	if mt == ndjson {
 		decode = decodeIssueNDJSON
 	}
-	users, err := decode(body)
+	sp, err := newSpool()
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer func() {
+		if err := sp.Close(); err != nil {
+			s.log.WarnContext(r.Context(), "httpapi: bulk issuance spool", "err", err)
+		}
+	}()
+	if err := decode(body, sp.add); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	users, err := sp.users()
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	commit(s, w, r, now, fp, http.StatusOK, func(ctx context.Context) (store.Issued, error) {
-		return s.store.Issue(ctx, store.IssueParams{TemplateID: r.PathValue("id"), UserIDs: users, Now: now})
+		return s.store.Issue(ctx, store.IssueParams{TemplateID: r.PathValue("id"), Users: users, Now: now})
 	}, issuedView)
 }
 
-// decodeIssueJSON reads {"user_ids": ["...", ...]} strictly: one object
-// whose one field is user_ids, spelled so, a non-empty array of non-empty
-// strings. An empty body stands for {}.
-func decodeIssueJSON(r io.Reader) ([]string, error) {
+// decodeIssueJSON reads {"user_ids": ["...", ...]} strictly, one user at a
+// time: one object whose one field is user_ids, spelled so, a non-empty
+// array of user IDs, each checked and then passed to add. An empty body
+// stands for {}.
+func decodeIssueJSON(r io.Reader, add func(string) error) error {
 	dec := json.NewDecoder(r)
 	tok, err := dec.Token()
 	if err == io.EOF {
-		return nil, invalid("user_ids", "is required")
+		return invalid("user_ids", "is required")
 	}
 	if err != nil {
-		return nil, malformed(decodeError(err))
+		return malformed(decodeError(err))
 	}
 	if tok != json.Delim('{') {
-		return nil, malformed(errors.New("body is not a JSON object"))
+		return malformed(errors.New("body is not a JSON object"))
 	}
-	var users []string
-	seen := false
+	n := -1 // users read; -1 while user_ids is not seen
 	for dec.More() {
 		key, err := dec.Token()
 		if err != nil {
-			return nil, malformed(decodeError(err))
+			return malformed(decodeError(err))
 		}
 		if key != "user_ids" {
-			return nil, malformed(fmt.Errorf("json: unknown field %q", key))
+			return malformed(fmt.Errorf("json: unknown field %q", key))
 		}
-		if seen {
-			return nil, malformed(errors.New("json: user_ids given twice"))
+		if n >= 0 {
+			return malformed(errors.New("json: user_ids given twice"))
 		}
-		seen = true
-		if err := dec.Decode(&users); err != nil {
-			return nil, malformed(decodeError(err))
+		if n, err = decodeUserIDs(dec, add); err != nil {
+			return err
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, malformed(decodeError(err))
+		return malformed(decodeError(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, malformed(errors.New("trailing data after the JSON object"))
+		return malformed(errors.New("trailing data after the JSON object"))
 	}
-	if !seen {
-		return nil, invalid("user_ids", "is required")
+	if n < 0 {
+		return invalid("user_ids", "is required")
 	}
-	for i, u := range users {
-		if err := input.ID(fmt.Sprintf("user_ids[%d]", i), u); err != nil {
-			return nil, err
+	return nonEmpty(n)
+}
+
+// decodeUserIDs reads the value of user_ids from dec, an array of strings
+// or null, checking each user and passing it to add; it returns how many
+// there were.
+func decodeUserIDs(dec *json.Decoder, add func(string) error) (int, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return 0, malformed(decodeError(err))
+	}
+	if tok == nil {
+		return 0, nil
+	}
+	if tok != json.Delim('[') {
+		return 0, malformed(errors.New("user_ids: want an array of strings"))
+	}
+	n := 0
+	for ; dec.More(); n++ {
+		var u *string
+		if err := dec.Decode(&u); err != nil {
+			return n, malformed(fmt.Errorf("user_ids[%d]: %w", n, decodeError(err)))
+		}
+		if err := addUser(fmt.Sprintf("user_ids[%d]", n), u, add); err != nil {
+			return n, err
 		}
 	}
-	return users, nonEmpty(users)
+	if _, err := dec.Token(); err != nil { // the closing bracket
+		return n, malformed(decodeError(err))
+	}
+	return n, nil
+}
+
+// addUser checks user, named field in the body (null standing for none),
+// and passes it to add.
+func addUser(field string, user *string, add func(string) error) error {
+	var u string
+	if user != nil {
+		u = *user
+	}
+	if err := input.ID(field, u); err != nil {
+		return err
+	}
+	return add(u)
 }
 
 // decodeIssueNDJSON reads lines of {"user_id": "..."} strictly, each one
-// object whose one field is user_id, spelled so, a non-empty string. Blank
-// lines are skipped; at least one user is required.
-func decodeIssueNDJSON(r io.Reader) ([]string, error) {
+// object whose one field is user_id, spelled so, a user ID, checked and
+// then passed to add. Blank lines are skipped; at least one user is
+// required.
+func decodeIssueNDJSON(r io.Reader, add func(string) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxIssueLine)
-	var users []string
+	users := 0
 	for n := 1; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
@@ -137,28 +206,26 @@ func decodeIssueNDJSON(r io.Reader) ([]string, error) {
 		}
 		var obj map[string]*string
 		if err := json.Unmarshal(line, &obj); err != nil {
-			return nil, malformed(fmt.Errorf("line %d: %w", n, decodeError(err)))
+			return malformed(fmt.Errorf("line %d: %w", n, decodeError(err)))
 		}
 		u, ok := obj["user_id"]
 		if !ok || len(obj) != 1 {
-			return nil, malformed(fmt.Errorf(`line %d: want {"user_id": "..."}`, n))
+			return malformed(fmt.Errorf(`line %d: want {"user_id": "..."}`, n))
 		}
-		if u == nil {
-			u = new(string) // null: refused as empty
+		if err := addUser(fmt.Sprintf("user_id (line %d)", n), u, add); err != nil {
+			return err
 		}
-		if err := input.ID(fmt.Sprintf("user_id (line %d)", n), *u); err != nil {
-			return nil, err
-		}
-		users = append(users, *u)
+		users++
 	}
 	if err := sc.Err(); err != nil {
-		return nil, malformed(fmt.Errorf("read body: %w", err))
+		return malformed(fmt.Errorf("read body: %w", err))
 	}
-	return users, nonEmpty(users)
+	return nonEmpty(users)
 }
 
-func nonEmpty(users []string) error {
-	if len(users) == 0 {
+// nonEmpty refuses a list of n users if it is empty.
+func nonEmpty(n int) error {
+	if n == 0 {
 		return invalid("user_ids", "must name at least one user")
 	}
 	return nil

@@ -1,10 +1,18 @@
 package httpapi
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
 	"net/http"
+	"os"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -17,15 +25,22 @@ func (e *env) issued(res response) issuedJSON {
 	return v
 }
 
+// wantIssued fails unless got issued n and refused exactly refused, all
+// listed and counted.
 func wantIssued(t *testing.T, got issuedJSON, n int64, refused ...refusalJSON) {
 	t.Helper()
 	if got.Issued != n || len(got.Refused) != len(refused) {
 		t.Fatalf("issued: got %+v, want %d issued and refused %+v", got, n, refused)
 	}
+	counts := map[string]int64{}
 	for i := range refused {
 		if got.Refused[i] != refused[i] {
 			t.Fatalf("refused[%d]: got %+v, want %+v", i, got.Refused[i], refused[i])
 		}
+		counts[refused[i].Reason]++
+	}
+	if !maps.Equal(got.RefusedCount, counts) {
+		t.Fatalf("refused_count: got %v, want %v", got.RefusedCount, counts)
 	}
 }
 
@@ -116,4 +131,191 @@ func TestIssueIdempotent(t *testing.T) {
 		t.Fatalf("events after the replay: got %d, want 2", n)
 	}
 	e.problem(e.post(path, `{"user_ids": ["d"]}`, "Idempotency-Key", "bulk-1"), http.StatusConflict, "idempotency-conflict")
+}
+
+// TestIssueChecksEveryUserFirst: a bad user ID anywhere in the list, the
+// last of thousands included (past the first batch), refuses the request
+// before anything is written, and an idempotency key it came under stays
+// free.
+func TestIssueChecksEveryUserFirst(t *testing.T) {
+	e := setup(t)
+	tpl := e.template(hourTemplate)
+	path := "/v1/templates/" + tpl + "/issue"
+	const good = 6000 // more than a batch
+	jsonList := func(bad string) string {
+		users := make([]string, good, good+1)
+		for i := range users {
+			users[i] = "u" + strconv.Itoa(i)
+		}
+		return string(mustJSON(map[string][]string{"user_ids": append(users, bad)}))
+	}
+	ndjsonList := func(bad string) string {
+		var b strings.Builder
+		for i := range good {
+			fmt.Fprintf(&b, "{\"user_id\": \"u%d\"}\n", i)
+		}
+		b.Write(mustJSON(map[string]string{"user_id": bad}))
+		return b.String()
+	}
+	// (Invalid UTF-8 cannot get through: encoding/json reads it as U+FFFD.)
+	for _, bad := range []string{strings.Repeat("x", 300), " u1", "u1\t", "u\x00", "u\u0085"} {
+		p := e.problem(e.post(path, jsonList(bad), "Idempotency-Key", "k"), http.StatusUnprocessableEntity, "invalid")
+		if want := fmt.Sprintf("user_ids[%d]: ", good); !strings.HasPrefix(p.Detail, want) {
+			t.Fatalf("%q in JSON: detail %q, want it to name %s", bad, p.Detail, want)
+		}
+		p = e.problem(e.post(path, ndjsonList(bad), "Content-Type", ndjson, "Idempotency-Key", "k"), http.StatusUnprocessableEntity, "invalid")
+		if want := fmt.Sprintf("user_id (line %d): ", good+1); !strings.HasPrefix(p.Detail, want) {
+			t.Fatalf("%q in NDJSON: detail %q, want it to name %s", bad, p.Detail, want)
+		}
+	}
+	if n := len(e.events("/v1/events").Events); n != 0 {
+		t.Fatalf("events after refused issuances: got %d, want 0", n)
+	}
+	wantIssued(t, e.issued(e.post(path, `{"user_ids": ["u1"]}`, "Idempotency-Key", "k")), 1)
+}
+
+// TestIssueRefusalsBounded: past store.MaxRefused refusals the answer
+// lists the first ones in list order, counts them all by reason and says
+// where the total ran out; the answer replayed under the key is the same.
+func TestIssueRefusalsBounded(t *testing.T) {
+	e := setup(t)
+	tpl := e.template(`{"name": "n", "value": 1, "validity": {"duration": "1h"}, "per_user_limit": 1, "total": 3}`)
+	e.claim("u0", tpl)
+	users := []string{"u0"} // limit-reached at 0; u1, u2 issued; sold-out from 3 on
+	for i := 1; i < 1500; i++ {
+		users = append(users, "u"+strconv.Itoa(i))
+	}
+	users = append(users, "u1") // limit-reached past the listed ones
+	path := "/v1/templates/" + tpl + "/issue"
+	body := string(mustJSON(map[string][]string{"user_ids": users}))
+	first := e.post(path, body, "Idempotency-Key", "bulk")
+	got := e.issued(first)
+	if got.Issued != 2 || len(got.Refused) != 1000 || got.SoldOutFrom == nil || *got.SoldOutFrom != 3 ||
+		!maps.Equal(got.RefusedCount, map[string]int64{"limit-reached": 2, "sold-out": 1497}) {
+		t.Fatalf("got issued %d, %d listed, refused_count %v, sold_out_from %v; want 2, 1000, 2 limit-reached and 1497 sold-out, 3",
+			got.Issued, len(got.Refused), got.RefusedCount, got.SoldOutFrom)
+	}
+	want := []refusalJSON{{"u0", "limit-reached"}}
+	for i := 3; len(want) < 1000; i++ {
+		want = append(want, refusalJSON{"u" + strconv.Itoa(i), "sold-out"})
+	}
+	for i := range want {
+		if got.Refused[i] != want[i] {
+			t.Fatalf("refused[%d]: got %+v, want %+v", i, got.Refused[i], want[i])
+		}
+	}
+	again := e.post(path, body, "Idempotency-Key", "bulk")
+	if again.status != first.status || !bytes.Equal(again.body, first.body) {
+		t.Fatalf("replay: got %d %.100s, want %d %.100s", again.status, again.body, first.status, first.body)
+	}
+}
+
+// userListJSON returns a reader of {"user_ids": ["u0", …, "u<n-1>"]}, made
+// as it is read, so that the test holds none of it.
+func userListJSON(n int) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		w := bufio.NewWriter(pw)
+		w.WriteString(`{"user_ids": [`)
+		var b []byte
+		for i := range n {
+			b = append(b[:0], `"u`...)
+			b = strconv.AppendInt(b, int64(i), 10)
+			b = append(b, `", `...)
+			if i == n-1 {
+				b = b[:len(b)-2]
+			}
+			w.Write(b)
+		}
+		w.WriteString(`]}`)
+		pw.CloseWithError(w.Flush())
+	}()
+	return pr
+}
+
+// heapPeak samples the heap in use until stop is called, which returns
+// the most it saw.
+func heapPeak() (stop func() uint64) {
+	var (
+		peak uint64
+		wg   sync.WaitGroup
+	)
+	done := make(chan struct{})
+	wg.Go(func() {
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	return func() uint64 {
+		close(done)
+		wg.Wait()
+		return peak
+	}
+}
+
+// issueMemoryUsers and issueMemoryTotal size TestIssueMemory: a million
+// users (a 10 MB body), a total that makes ten full batches of them and
+// refuses the rest. issueMemoryBound is what the heap in use may reach
+// meanwhile: it peaks at some 8 MiB; before the spool and the bounded
+// answer, this test saw 340 MiB.
+const (
+	issueMemoryUsers = 1_000_000
+	issueMemoryTotal = 50_000
+	issueMemoryBound = 64 << 20
+)
+
+// TestIssueMemory: the memory of a bulk issuance does not grow with its
+// list. A million users are posted as JSON to the server, which issues to
+// the first issueMemoryTotal and refuses the rest, while the heap in use
+// of the process (server and client alike) is sampled.
+func TestIssueMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a million users: skipped in -short")
+	}
+	e := setup(t)
+	tpl := e.template(fmt.Sprintf(`{"name": "n", "value": 1, "validity": {"duration": "1h"}, "total": %d}`, issueMemoryTotal))
+	runtime.GC()
+	stop := heapPeak()
+	res, err := http.Post(e.url+"/v1/templates/"+tpl+"/issue", "application/json", userListJSON(issueMemoryUsers))
+	if err != nil {
+		t.Fatalf("post: %v", err)
+	}
+	defer res.Body.Close()
+	var got issuedJSON
+	err = json.NewDecoder(res.Body).Decode(&got)
+	peak := stop()
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("issue: status %d, %v", res.StatusCode, err)
+	}
+	if got.Issued != issueMemoryTotal || len(got.Refused) != 1000 || got.RefusedCount["sold-out"] != issueMemoryUsers-issueMemoryTotal {
+		t.Fatalf("issue: got issued %d, %d listed, refused_count %v; want %d, 1000, %d sold-out",
+			got.Issued, len(got.Refused), got.RefusedCount, issueMemoryTotal, issueMemoryUsers-issueMemoryTotal)
+	}
+	t.Logf("heap in use: peak %d MiB for %d users", peak>>20, issueMemoryUsers)
+	if peak > issueMemoryBound {
+		t.Fatalf("heap in use: peak %d MiB, want at most %d MiB", peak>>20, issueMemoryBound>>20)
+	}
+}
+
+// TestIssueSpoolLeavesNothing: the spool of an issuance, issued or
+// refused, leaves no file behind in the temporary directory.
+func TestIssueSpoolLeavesNothing(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	e := setup(t)
+	path := "/v1/templates/" + e.template(hourTemplate) + "/issue"
+	wantIssued(t, e.issued(e.post(path, `{"user_ids": ["u1", "u2"]}`)), 2)
+	e.problem(e.post(path, `{"user_ids": ["u3", " u4"]}`), http.StatusUnprocessableEntity, "invalid")
+	if left, err := os.ReadDir(tmp); err != nil || len(left) != 0 {
+		t.Fatalf("temporary directory: got %v (%v), want it empty", left, err)
+	}
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"iter"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -14,49 +14,72 @@ import (
 
 // IssueParams are the inputs of Issue.
 //
-// Issue issues one coupon of TemplateID to each of UserIDs, in list order,
-// at Now, under the template's rules, in transactions of at most BatchSize
-// users. Each coupon is written as Claim writes it: the row, the count, the
-// group timer and a coupon.claimed event. A user the per-user limit or the
-// total refuses is listed in Issued.Refused (a user listed twice is issued
-// twice, limit permitting). An unknown template (ErrNotFound) or a claim
-// window closed at Now (coupon.ErrNotClaimable) fails the call before it
-// writes anything.
+// Issue issues one coupon of TemplateID to each user Users yields, in list
+// order, at Now, under the template's rules, in transactions of at most
+// BatchSize users. Each coupon is written as Claim writes it: the row, the
+// count, the group timer and a coupon.claimed event. A user the per-user
+// limit or the total refuses is counted in Issued.RefusedCount, and listed
+// in Issued.Refused if among the first MaxRefused refused (a user listed
+// twice is issued twice, limit permitting). An unknown template
+// (ErrNotFound) or a claim window closed at Now (coupon.ErrNotClaimable)
+// fails the call before it writes anything. Each coupon's ID is IssueID of
+// the issuance's nonce and the user's position in the list.
 //
-// Users may be issued to in another order than the list's where the
-// outcome cannot differ: Issue goes in user order when the template has no
-// total, which keeps the writes to the users' index local. Refusals are
-// reported in list order all the same. Each coupon's ID is IssueID of the
-// issuance's nonce and the user's rank in the order of issue, which
-// depends only on the list and the template.
+// Issue walks Users once and holds one batch of it at a time: its memory
+// does not grow with the list. An error Users yields ends the issuance
+// with that error, as any failure does.
 //
 // Without an idempotency key on ctx, a failure leaves the batches already
 // committed in place. With one, the issuance can be resumed: the first
 // batch records the request as in flight under the key, with its Now, and
 // the nonce is IssueNonce of the key and fingerprint. A retry of the same
-// request (same key and fingerprint) after a crash walks the list again at
-// the first attempt's Now, makes the same IDs, counts the coupons it finds
-// by ID as issued, and issues the rest; the last batch stores the
-// response, which later retries replay. Any other request under the key
-// meanwhile is an idempotency conflict.
+// request (same key and fingerprint, so the same list) after a crash walks
+// the list again at the first attempt's Now, makes the same IDs, counts
+// the coupons it finds by ID as issued, and issues the rest; the last
+// batch stores the response, which later retries replay. Any other request
+// under the key meanwhile is an idempotency conflict.
 type IssueParams struct {
 	TemplateID string
-	UserIDs    []string
-	Now        time.Time
+	// Users yields the users to issue to, in list order, each with a nil
+	// error, or an error that ends the issuance.
+	Users iter.Seq2[string, error]
+	Now   time.Time
 	// BatchSize is how many users one transaction issues to; 0 means
 	// DefaultIssueBatch.
 	BatchSize int
 }
 
+// UserList returns users as IssueParams.Users.
+func UserList(users []string) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for _, u := range users {
+			if !yield(u, nil) {
+				return
+			}
+		}
+	}
+}
+
 // DefaultIssueBatch is the batch size of Issue when IssueParams names none.
 const DefaultIssueBatch = 5000
+
+// MaxRefused is the most refusals Issued lists: what an issuance answers
+// (and stores under an idempotency key) stays small however long its list.
+const MaxRefused = 1000
 
 // Issued is the outcome of Issue.
 type Issued struct {
 	// Issued counts the coupons issued.
 	Issued int64
-	// Refused lists the users refused, in list order.
+	// Refused lists the first MaxRefused users refused, in list order.
 	Refused []Refusal
+	// RefusedCount counts every user refused, by reason.
+	RefusedCount map[error]int64
+	// SoldOutFrom is, if RefusedCount holds coupon.ErrSoldOut, the list
+	// position (from 0) of the first user refused sold-out. The total
+	// never grows back, so from there on every user is refused: sold-out,
+	// or limit-reached if they already hold their share.
+	SoldOutFrom int64
 }
 
 // Refusal is one user a bulk issuance refused, and why: coupon.ErrLimitReached
@@ -66,13 +89,48 @@ type Refusal struct {
 	Reason error
 }
 
+// refuse counts user, at list position at, refused for reason, and lists
+// them if fewer than MaxRefused are listed.
+func (o *Issued) refuse(user string, at int64, reason error) {
+	if len(o.Refused) < MaxRefused {
+		o.Refused = append(o.Refused, Refusal{UserID: user, Reason: reason})
+	}
+	if o.RefusedCount == nil {
+		o.RefusedCount = map[error]int64{}
+	}
+	if reason == coupon.ErrSoldOut && o.RefusedCount[reason] == 0 {
+		o.SoldOutFrom = at
+	}
+	o.RefusedCount[reason]++
+}
+
+// plus is o followed by more (the outcome of the users after o's),
+// sharing nothing with o.
+func (o Issued) plus(more Issued) Issued {
+	sum := Issued{
+		Issued:       o.Issued + more.Issued,
+		Refused:      append(slices.Clip(o.Refused), more.Refused[:min(len(more.Refused), MaxRefused-len(o.Refused))]...),
+		RefusedCount: map[error]int64{},
+		SoldOutFrom:  o.SoldOutFrom,
+	}
+	if o.RefusedCount[coupon.ErrSoldOut] == 0 {
+		sum.SoldOutFrom = more.SoldOutFrom
+	}
+	for _, m := range []map[error]int64{o.RefusedCount, more.RefusedCount} {
+		for reason, n := range m {
+			sum.RefusedCount[reason] += n
+		}
+	}
+	return sum
+}
+
 // IssueID is the ID of the coupon an issuance run at now with nonce issues
-// as its rank-th: the IDs of one issuance increase in the order of issue,
-// so that their inserts into the ID indexes (the coupons' and their
-// events') append rather than land all over them, which a profile of a
-// million-user issuance put at over half its time.
-func IssueID(now time.Time, nonce uint64, rank int) string {
-	return SeqID("cpn", now, nonce, uint64(rank))
+// to the user at position at in its list: the IDs of one issuance increase
+// in list order, so that their inserts into the ID indexes (the coupons'
+// and their events') append rather than land all over them, which a
+// profile of a million-user issuance put at over half its time.
+func IssueID(now time.Time, nonce uint64, at int64) string {
+	return SeqID("cpn", now, nonce, uint64(at))
 }
 
 // IssueNonce returns the nonce that tells an issuance's IDs from those of
@@ -86,54 +144,12 @@ func IssueNonce(idem *Idempotency) uint64 {
 	return binary.BigEndian.Uint64(h[:8])
 }
 
-// issueOrder returns the positions in users in the order to issue to them.
-// In list order the inserts into the users' index (user_id, template_id)
-// land all over it and every batch rewrites thousands of its pages; in
-// user order (stable, so a user's own entries keep their order) they land
-// on neighbouring pages. The outcome is the same unless a total runs out
-// during the list, so with a total it is list order.
-func issueOrder(users []string, total int64) []int {
-	order := make([]int, len(users))
-	for i := range order {
-		order[i] = i
-	}
-	if total == 0 {
-		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(users[a], users[b]) })
-	}
-	return order
-}
-
-// IssueStep is what one or more transactions of a bulk issuance did; only
-// Issue reads it.
+// IssueStep is what one transaction of a bulk issuance did; only Issue
+// reads it.
 type IssueStep struct {
 	issued Issued
-	// refusedAt holds the list position of each refusal.
-	refusedAt []int
 	// users counts the users of the batch it got through.
 	users int
-}
-
-// plus is s followed by more, sharing nothing with s.
-func (s IssueStep) plus(more IssueStep) IssueStep {
-	return IssueStep{
-		issued:    Issued{Issued: s.issued.Issued + more.issued.Issued, Refused: append(slices.Clip(s.issued.Refused), more.issued.Refused...)},
-		refusedAt: append(slices.Clip(s.refusedAt), more.refusedAt...),
-		users:     s.users + more.users,
-	}
-}
-
-// outcome is s as Issue answers it, the refusals in list order.
-func (s IssueStep) outcome() Issued {
-	idx := make([]int, len(s.refusedAt))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int { return s.refusedAt[a] - s.refusedAt[b] })
-	out := Issued{Issued: s.issued.Issued}
-	for _, i := range idx {
-		out.Refused = append(out.Refused, s.issued.Refused[i])
-	}
-	return out
 }
 
 // IssueChunk is how many users a batch of Issue decides on and writes at a
@@ -159,21 +175,26 @@ func Issue(ctx context.Context, p IssueParams, busy func() bool,
 	} else {
 		nonce = IssueNonce(nil)
 	}
+	next, stop := iter.Pull2(p.Users)
+	defer stop()
 	var (
-		out   IssueStep
-		order []int // decided in the first batch, from the template
+		out  Issued
+		from int64    // the list position of bulk[0]
+		bulk []string // the users read and not yet issued to
+		end  bool     // whether Users has yielded its last
 	)
-	for next := 0; ; {
-		step, err := batch(func(t Tx) (IssueStep, error) {
-			if order == nil {
-				tp, err := t.ClaimTemplate(p.TemplateID)
-				if err != nil {
-					return IssueStep{}, err
-				}
-				order = issueOrder(p.UserIDs, tp.Total)
+	for {
+		for !end && len(bulk) < size {
+			u, err, ok := next()
+			if err != nil {
+				return Issued{}, err
 			}
-			b := issueBatch{templateID: p.TemplateID, list: p.UserIDs, at: order[next:min(next+size, len(order))],
-				from: next, now: p.Now, nonce: nonce}
+			if end = !ok; ok {
+				bulk = append(bulk, u)
+			}
+		}
+		step, err := batch(func(t Tx) (IssueStep, error) {
+			b := issueBatch{templateID: p.TemplateID, users: bulk, from: from, now: p.Now, nonce: nonce}
 			if idempotent {
 				r, inFlight, err := recorded(t, idem)
 				if err != nil {
@@ -190,28 +211,29 @@ func Issue(ctx context.Context, p IssueParams, busy func() bool,
 				b.idem, b.now, b.resumed = &idem, r.Created, inFlight
 			}
 			step, err := issueIn(t, b, busy)
-			if err != nil || !idempotent || next+step.users < len(order) {
+			if err != nil || !idempotent || !end || step.users < len(bulk) {
 				return step, err
 			}
-			return step, t.FinishRequest(idem.storedKey(), idem.Response(out.plus(step).outcome()))
+			return step, t.FinishRequest(idem.storedKey(), idem.Response(out.plus(step.issued)))
 		})
 		if err != nil {
 			return Issued{}, err
 		}
-		out = out.plus(step)
-		if next += step.users; next >= len(order) {
-			return out.outcome(), nil
+		out = out.plus(step.issued)
+		from += int64(step.users)
+		bulk = append(bulk[:0], bulk[step.users:]...)
+		if end && len(bulk) == 0 {
+			return out, nil
 		}
 	}
 }
 
-// issueBatch is one transaction's share of an issuance: the users of list
-// at the positions at, whose ranks in the order of issue start at from.
+// issueBatch is one transaction's share of an issuance: users, the first
+// at position from in the list.
 type issueBatch struct {
 	templateID string
-	list       []string
-	at         []int
-	from       int
+	users      []string
+	from       int64
 	now        time.Time
 	nonce      uint64
 	// idem, if set, is the key the issuance is resumable under; resumed
@@ -244,11 +266,12 @@ func issueIn(t Tx, b issueBatch, busy func() bool) (IssueStep, error) {
 	}
 	held := map[string]int64{} // coupons of the template a user holds, this batch's included
 	var added int64
-	for out.users < len(b.at) && (out.users == 0 || busy == nil || !busy()) {
-		at := b.at[out.users:min(out.users+IssueChunk, len(b.at))]
-		chunk, ids := make([]string, len(at)), make([]string, len(at))
-		for i, pos := range at {
-			chunk[i], ids[i] = b.list[pos], IssueID(b.now, b.nonce, b.from+out.users+i)
+	for out.users < len(b.users) && (out.users == 0 || busy == nil || !busy()) {
+		chunk := b.users[out.users:min(out.users+IssueChunk, len(b.users))]
+		from := b.from + int64(out.users) // the list position of chunk[0]
+		ids := make([]string, len(chunk))
+		for i := range chunk {
+			ids[i] = IssueID(b.now, b.nonce, from+int64(i))
 		}
 		existing := map[string]bool{}
 		if b.resumed {
@@ -267,11 +290,9 @@ func issueIn(t Tx, b issueBatch, busy func() bool) (IssueStep, error) {
 			case existing[ids[i]]: // committed by an earlier attempt, and counted in held and issued
 				out.issued.Issued++
 			case tp.PerUserLimit > 0 && held[u] >= tp.PerUserLimit:
-				out.issued.Refused = append(out.issued.Refused, Refusal{UserID: u, Reason: coupon.ErrLimitReached})
-				out.refusedAt = append(out.refusedAt, at[i])
+				out.issued.refuse(u, from+int64(i), coupon.ErrLimitReached)
 			case tp.Total > 0 && left == 0:
-				out.issued.Refused = append(out.issued.Refused, Refusal{UserID: u, Reason: coupon.ErrSoldOut})
-				out.refusedAt = append(out.refusedAt, at[i])
+				out.issued.refuse(u, from+int64(i), coupon.ErrSoldOut)
 			default:
 				left--
 				if tp.PerUserLimit > 0 {

@@ -8,7 +8,7 @@ import (
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
-// Issue issues coupons of p.TemplateID to p.UserIDs, a batch of users per
+// Issue issues coupons of p.TemplateID to p.Users, a batch of users per
 // transaction, resumably under an idempotency key (see store.IssueParams).
 // Batches of one template queue on its row, as its claims do.
 func (s *Store) Issue(ctx context.Context, p store.IssueParams) (store.Issued, error) {

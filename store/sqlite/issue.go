@@ -11,7 +11,7 @@ import (
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
-// Issue issues coupons of p.TemplateID to p.UserIDs, a batch of users per
+// Issue issues coupons of p.TemplateID to p.Users, a batch of users per
 // background transaction, resumably under an idempotency key (see
 // store.IssueParams). A batch ends early, after the chunk in hand, to make
 // way for a user waiting to write.

@@ -40,7 +40,7 @@ func BenchmarkIssue(b *testing.B) {
 				if err != nil {
 					b.Fatalf("CreateTemplate: %v", err)
 				}
-				if _, err := s.Issue(b.Context(), store.IssueParams{TemplateID: tp.ID, UserIDs: users, Now: t0}); err != nil {
+				if _, err := s.Issue(b.Context(), store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users), Now: t0}); err != nil {
 					b.Fatalf("Issue: %v", err)
 				}
 			}

@@ -215,7 +215,7 @@ func TestSQLEventsAsCouponEvent(t *testing.T) {
 	tp := template(t, s, func(tp *coupon.Template) { tp.Duration = time.Hour + 123*time.Millisecond })
 	user := "ü\"<&1"
 	claimed := t0.Add(456 * time.Millisecond)
-	if _, err := s.Issue(ctx, store.IssueParams{TemplateID: tp.ID, UserIDs: []string{user}, Now: claimed}); err != nil {
+	if _, err := s.Issue(ctx, store.IssueParams{TemplateID: tp.ID, Users: store.UserList([]string{user}), Now: claimed}); err != nil {
 		t.Fatalf("Issue: %v", err)
 	}
 	cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: user, Now: claimed})

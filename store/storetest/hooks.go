@@ -64,7 +64,7 @@ func RunHooks(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Sto
 	// SQL, announce each event they wrote as the outbox holds it.
 	bulk := f.durationTemplate()
 	after := f.cursor()
-	f.issue(store.IssueParams{TemplateID: bulk.ID, UserIDs: users(3), Now: t0})
+	f.issue(store.IssueParams{TemplateID: bulk.ID, Users: store.UserList(users(3)), Now: t0})
 	log.wantOutbox(t, "issue", f.eventsAfter(after))
 	after = f.cursor()
 	f.expireDue(farFuture, 100)

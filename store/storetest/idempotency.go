@@ -480,7 +480,7 @@ func inFlight(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Sto
 	tp := f.template(nil)
 	idem := store.Idempotency{Key: "bulk", Scope: "POST /suite", Fingerprint: "fp", Now: t0,
 		Render: func(any) (int, []byte) { return 200, []byte("issued") }}
-	p := store.IssueParams{TemplateID: tp.ID, UserIDs: users(4), Now: t0, BatchSize: 2}
+	p := store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users(4)), Now: t0, BatchSize: 2}
 	if _, err := s.Issue(store.WithIdempotency(ctx, idem), p); !errors.Is(err, context.Canceled) {
 		t.Fatalf("issuance: got %v, want it cut off after its first batch", err)
 	}

@@ -403,7 +403,7 @@ func testRemindBulkIssued(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	f.reminders() // skips a store that plans no reminders
 	tp := f.leadTemplate(48*time.Hour, 1000, 24*time.Hour)
-	f.issue(store.IssueParams{TemplateID: tp.ID, UserIDs: []string{"b1", "b2", "b3"}, Now: t0})
+	f.issue(store.IssueParams{TemplateID: tp.ID, Users: store.UserList([]string{"b1", "b2", "b3"}), Now: t0})
 	crossing := t0.Add(24 * time.Hour)
 	f.wantNone("1ms before the crossing", f.sendAt(crossing.Add(-time.Millisecond)))
 	got := f.sendAt(crossing)
