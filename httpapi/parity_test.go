@@ -3,6 +3,7 @@ package httpapi
 import (
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -247,6 +248,12 @@ func corpusSteps(t *testing.T) []step {
 		"FuzzDecodePay":         bodyRoute("POST", "/v1/orders/{ord}/pay", "application/json"),
 		"FuzzDecodeSKU":         bodyRoute("PUT", "/v1/skus/a", "application/json"),
 		"FuzzDecodeUser":        bodyRoute("PUT", "/v1/users/u1", "application/json"),
+		"FuzzMediaType": func(seed string) []step {
+			return bodyRoute("POST", "/v1/users/u1/coupons", seed)(`{"template_id": "{tpl}"}`)
+		},
+		"FuzzPathID": func(seed string) []step {
+			return []step{{method: "GET", path: "/v1/coupons/" + url.PathEscape(seed)}}
+		},
 	}
 	dirs, err := os.ReadDir(filepath.Join("testdata", "fuzz"))
 	if err != nil {
@@ -284,7 +291,7 @@ func queryRoute(path string) func(string) []step {
 	return func(seed string) []step { return []step{{method: "GET", path: path + "?" + seed}} }
 }
 
-// readSeed reads the one []byte value of a corpus file.
+// readSeed reads the one []byte or string value of a corpus file.
 func readSeed(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -292,10 +299,14 @@ func readSeed(t *testing.T, path string) string {
 		t.Fatalf("read seed: %v", err)
 	}
 	head, value, ok := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	value, found := strings.CutPrefix(strings.TrimSpace(value), "[]byte(")
+	value = strings.TrimSpace(value)
+	value, found := strings.CutPrefix(value, "[]byte(")
+	if !found {
+		value, found = strings.CutPrefix(value, "string(")
+	}
 	value, closed := strings.CutSuffix(value, ")")
 	if !ok || head != "go test fuzz v1" || !found || !closed {
-		t.Fatalf("seed %s: want go test fuzz v1 and one []byte value", path)
+		t.Fatalf("seed %s: want go test fuzz v1 and one []byte or string value", path)
 	}
 	s, err := strconv.Unquote(value)
 	if err != nil {
