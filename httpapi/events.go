@@ -16,13 +16,10 @@ const (
 	defaultEventsLimit = 100
 	maxEventsLimit     = 1000
 	// maxEventsPage bounds a page in bytes as well: events whose data is
-	// large end it early, though it always holds one event.
+	// large end it early, though it always holds one event. The store's
+	// read stops once the events' data reach it, so a page never holds
+	// more than it and one event more in memory.
 	maxEventsPage = 1 << 20
-	// eventsChunk is how many events the first read of the store for a
-	// page takes; the next reads take as many as the page has room for at
-	// the size of those read so far, so that large events are not read by
-	// the thousand nor small ones a hundred at a time.
-	eventsChunk = 100
 )
 
 // pageTail is the most a page takes after its last event.
@@ -67,35 +64,28 @@ func (s *server) events(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	evs, err := s.store.Events(r.Context(), store.EventsParams{After: p.After, Limit: p.Limit, MaxBytes: maxEventsPage})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	var page bytes.Buffer
 	page.WriteString(`{"events":[`)
-	n, next, ask := 0, p.After, min(eventsChunk, p.Limit)
-	for {
-		evs, err := s.store.Events(r.Context(), store.EventsParams{After: next, Limit: ask})
+	next := p.After
+	for i, e := range evs {
+		b, err := encodeEvent(e)
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		full := false
-		for _, e := range evs {
-			b, err := encodeEvent(e)
-			if err != nil {
-				s.fail(w, r, err)
-				return
-			}
-			if full = n > 0 && page.Len()+1+len(b)+pageTail > maxEventsPage; full {
-				break
-			}
-			if n > 0 {
-				page.WriteByte(',')
-			}
-			page.Write(b)
-			n, next = n+1, e.Seq
+		if i > 0 && page.Len()+1+len(b)+pageTail > maxEventsPage {
+			break // the next page starts with it
 		}
-		if full || len(evs) < ask || n == p.Limit {
-			break // full, or the end of the feed
+		if i > 0 {
+			page.WriteByte(',')
 		}
-		ask = min(p.Limit-n, max(1, (maxEventsPage-page.Len())/(page.Len()/n)))
+		page.Write(b)
+		next = e.Seq
 	}
 	fmt.Fprintf(&page, `],"next":"%d"}`, next)
 	write(w, http.StatusOK, "application/json", page.Bytes())

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,7 +106,7 @@ func TestEventsPageBoundedInBytes(t *testing.T) {
 	e := setup(t)
 	tpl := e.template(hourTemplate)
 	ctx := context.Background()
-	users := make([]string, 2*eventsChunk+50) // small events first, over several reads of the store
+	users := make([]string, 250) // small events first
 	for i := range users {
 		users[i] = fmt.Sprintf("bulk%d", i)
 	}
@@ -155,5 +157,69 @@ func TestEventsPageBoundedInBytes(t *testing.T) {
 	}
 	if pages < 4 {
 		t.Fatalf("pages: got %d, want the large events to end pages early", pages)
+	}
+}
+
+// TestEventsMemory: readers of a feed of large events hold a page at a
+// time, never the events of a whole limit. Events of 1 MiB each are written
+// through the store (the API caps a void reason; the store takes any
+// data), then four readers walk the feed at once with limit=1000 while the
+// heap in use is sampled. Before pages were bounded in bytes, each reader
+// held every event in one page, and the heap grew with them.
+func TestEventsMemory(t *testing.T) {
+	const (
+		large   = 24
+		readers = 4
+	)
+	e := setup(t)
+	tpl := e.template(hourTemplate)
+	reason := strings.Repeat("x", 1<<20)
+	for i := range large {
+		c := e.claim(fmt.Sprintf("u%d", i), tpl)
+		if _, err := e.store.Transition(t.Context(), store.TransitionParams{CouponID: c.ID, Action: coupon.Void, Reason: reason, Now: e.clock.Now()}); err != nil {
+			t.Fatalf("void: %v", err)
+		}
+	}
+	reason = ""
+	runtime.GC()
+	stop := heapPeak()
+	counts := make([]int, readers)
+	errs := make(chan error, readers)
+	var wg sync.WaitGroup
+	for r := range readers {
+		wg.Go(func() {
+			for after := "0"; ; {
+				res, err := send(e.url, "GET", "/v1/events?limit=1000&after="+after, "", nil)
+				if err != nil || res.status != http.StatusOK {
+					errs <- fmt.Errorf("reader %d: status %d, %v", r, res.status, err)
+					return
+				}
+				var page eventsPage
+				if err := json.Unmarshal(res.body, &page); err != nil {
+					errs <- fmt.Errorf("reader %d: %v", r, err)
+					return
+				}
+				if len(page.Events) == 0 {
+					return
+				}
+				counts[r] += len(page.Events)
+				after = page.Next
+			}
+		})
+	}
+	wg.Wait()
+	peak := stop()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	for r, n := range counts {
+		if n != 2*large { // a claim and a void each
+			t.Fatalf("reader %d: read %d events, want %d", r, n, 2*large)
+		}
+	}
+	t.Logf("heap in use: peak %d MiB, %d readers of %d events of 1 MiB", peak>>20, readers, large)
+	if peak > issueMemoryBound {
+		t.Fatalf("heap in use: peak %d MiB, want at most %d MiB", peak>>20, issueMemoryBound>>20)
 	}
 }

@@ -12,6 +12,10 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
+// maxBatchBytes bounds the data of the events a sink is handed at once,
+// so that the relay's memory does not grow with large events.
+const maxBatchBytes = 4 << 20
+
 // Config sets up a Relay. Store and Now are required.
 type Config struct {
 	Store store.Delivery
@@ -24,6 +28,7 @@ type Config struct {
 	// Registerer, if set, receives the relay's metrics.
 	Registerer prometheus.Registerer
 	// BatchSize is how many events a sink is handed at once; 0 means 500.
+	// A batch also ends once its events' data reach maxBatchBytes.
 	BatchSize int
 	// MaxAttempts is how many times an event is tried before it becomes a
 	// dead letter; 0 means 10.

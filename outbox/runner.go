@@ -88,7 +88,7 @@ func (u *runner) run(ctx context.Context) {
 			}
 			continue
 		}
-		evs, err := cfg.Store.Events(ctx, store.EventsParams{After: u.pos, Limit: cfg.BatchSize})
+		evs, err := cfg.Store.Events(ctx, store.EventsParams{After: u.pos, Limit: cfg.BatchSize, MaxBytes: maxBatchBytes})
 		switch {
 		case err != nil:
 			u.logErr("outbox: read feed", err)

@@ -156,11 +156,18 @@ type DeleteTimersParams struct {
 }
 
 // EventsParams are the inputs of Events: events after the cursor After
-// (0: from the start), at most Limit.
+// (0: from the start), at most Limit, and, if MaxBytes is set, no more
+// once their data reaches MaxBytes bytes (at least one event): what one
+// read holds is bounded however large the events are.
 type EventsParams struct {
-	After int64
-	Limit int
+	After    int64
+	Limit    int
+	MaxBytes int
 }
+
+// Full reports whether a read of events whose data add up to size bytes
+// is to stop by p.MaxBytes.
+func (p EventsParams) Full(size int) bool { return p.MaxBytes > 0 && size >= p.MaxBytes }
 
 // PruneRequestsParams are the inputs of PruneRequests.
 type PruneRequestsParams struct {

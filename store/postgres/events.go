@@ -3,8 +3,6 @@ package postgres
 import (
 	"context"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -14,11 +12,14 @@ func (s *Store) Events(ctx context.Context, p store.EventsParams) ([]store.Event
 	if err != nil {
 		return nil, err
 	}
-	out := []store.Event{}
-	var e store.Event
-	_, err = pgx.ForEachRow(rows, []any{&e.Seq, &e.ID, &e.Type, &e.Subject, &e.Time, &e.Data}, func() error {
-		out = append(out, e)
-		return nil
-	})
-	return out, err
+	defer rows.Close()
+	out, size := []store.Event{}, 0
+	for !p.Full(size) && rows.Next() {
+		var e store.Event
+		if err := rows.Scan(&e.Seq, &e.ID, &e.Type, &e.Subject, &e.Time, &e.Data); err != nil {
+			return nil, err
+		}
+		out, size = append(out, e), size+len(e.Data)
+	}
+	return out, rows.Err()
 }

@@ -13,8 +13,8 @@ func (s *Store) Events(ctx context.Context, p store.EventsParams) ([]store.Event
 		return nil, err
 	}
 	defer rows.Close()
-	out := []store.Event{}
-	for rows.Next() {
+	out, size := []store.Event{}, 0
+	for !p.Full(size) && rows.Next() {
 		var (
 			e    store.Event
 			t    int64
@@ -24,7 +24,7 @@ func (s *Store) Events(ctx context.Context, p store.EventsParams) ([]store.Event
 			return nil, err
 		}
 		e.Time, e.Data = at(t), []byte(data)
-		out = append(out, e)
+		out, size = append(out, e), size+len(data)
 	}
 	return out, rows.Err()
 }

@@ -16,6 +16,7 @@ var eventTests = []test{
 	{"FeedOrder", testEventsFeed},
 	{"Paging", testEventsPaging},
 	{"NoSkipUnderConcurrentCommits", testEventsNoSkip},
+	{"MaxBytes", testEventsMaxBytes},
 }
 
 // history writes five events: two claims, a lock, a redeem and a void.
@@ -163,6 +164,32 @@ func testEventsNoSkip(t *testing.T, open opener) {
 	for i := range all {
 		if seen[i].ID != all[i].ID {
 			t.Fatalf("event %d: the follower saw %s, the feed holds %s", i, seen[i].ID, all[i].ID)
+		}
+	}
+}
+
+// testEventsMaxBytes: a read stops once its events' data reach MaxBytes,
+// with at least one event, and the next read goes on from there.
+func testEventsMaxBytes(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	f.history()
+	all := f.events()
+	size := len(all[0].Data) + len(all[1].Data)
+	for _, c := range []struct {
+		maxBytes, want int
+	}{
+		{1, 1},              // one event however small the bound
+		{size - 1, 2},       // the event that reaches the bound is the last
+		{size, 2},           // reached exactly
+		{size + 1, 3},       // not reached by two
+		{1 << 30, len(all)}, // the limit, not the bytes, ends it
+	} {
+		got, err := f.s.Events(f.ctx, store.EventsParams{Limit: 100, MaxBytes: c.maxBytes})
+		if err != nil {
+			t.Fatalf("Events(MaxBytes %d): %v", c.maxBytes, err)
+		}
+		if len(got) != c.want || got[0].Seq != all[0].Seq {
+			t.Fatalf("Events(MaxBytes %d): got %s, want the first %d of %s", c.maxBytes, fmtEvents(got), c.want, fmtEvents(all))
 		}
 	}
 }
