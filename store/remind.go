@@ -30,9 +30,16 @@ type ReminderEventData struct {
 	// ExpiringSoon: the lead is the last (shortest) of a listed coupon's
 	// template, so a marketing system may offer a win-back.
 	ExpiringSoon bool `json:"expiring_soon"`
-	// Coupons are listed earliest expiry first, then by ID.
+	// Coupons are listed earliest expiry first, then by ID: the first
+	// MaxRemindedListed of those the reminder is about.
 	Coupons []RemindedCoupon `json:"coupons"`
+	// More counts the coupons the reminder is about past those listed.
+	More int `json:"more,omitempty"`
 }
+
+// MaxRemindedListed is the most coupons a reminder.due event lists, so
+// that its data stay small however many coupons a user holds.
+const MaxRemindedListed = 100
 
 // RemindedCoupon is one coupon a reminder lists.
 type RemindedCoupon struct {

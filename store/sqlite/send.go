@@ -93,7 +93,9 @@ func (t *tx) sendReminder(r dueReminder, now time.Time) (done bool, err error) {
 		}
 	}
 	ch := t.policy.Channel(u, total, now)
-	data := store.ReminderEventData{UserID: u.ID, Channel: string(ch), Lead: store.FormatDuration(r.lead), ExpiringSoon: soon, Coupons: kept}
+	listed := min(len(kept), store.MaxRemindedListed)
+	data := store.ReminderEventData{UserID: u.ID, Channel: string(ch), Lead: store.FormatDuration(r.lead), ExpiringSoon: soon,
+		Coupons: kept[:listed], More: len(kept) - listed}
 	if err := t.Event(store.ReminderEvent(data, now)); err != nil {
 		return false, err
 	}

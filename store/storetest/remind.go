@@ -28,6 +28,7 @@ var remindTests = []test{
 	{"Channels", testRemindChannels},
 	{"DailyCapInLocalDay", testRemindDailyCap},
 	{"BulkIssuedArePlanned", testRemindBulkIssued},
+	{"ListBounded", testRemindListBounded},
 }
 
 // leadTemplate creates a template claimable from long before t0 whose
@@ -415,4 +416,26 @@ func testRemindBulkIssued(t *testing.T, open opener) {
 			f.t.Fatalf("reminder %s lists %d coupons, want 1", r.event.Subject, len(r.data.Coupons))
 		}
 	}
+}
+
+// testRemindListBounded: a reminder about more coupons than an event lists
+// names the first MaxRemindedListed, earliest expiry first, and counts the
+// rest; every one of them is reminded, so none comes up again.
+func testRemindListBounded(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	f.reminders() // skips a store that plans no reminders
+	tp := f.template(func(tp *coupon.Template) {
+		tp.StartsAt, tp.Duration, tp.Value, tp.Reminders = t0.Add(-60*24*time.Hour), 48*time.Hour, 1000, []time.Duration{24 * time.Hour}
+	})
+	n := store.MaxRemindedListed + 7
+	users := make([]string, n)
+	for i := range users {
+		users[i] = "many"
+	}
+	f.issue(store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users), Now: t0})
+	got := f.sendAt(t0.Add(24 * time.Hour))
+	if len(got) != 1 || len(got[0].data.Coupons) != store.MaxRemindedListed || got[0].data.More != n-store.MaxRemindedListed {
+		f.t.Fatalf("reminders: got %d, want one listing %d coupons and %d more", len(got), store.MaxRemindedListed, n-store.MaxRemindedListed)
+	}
+	f.wantNone("the rest are reminded too", f.sendAt(t0.Add(25*time.Hour)))
 }
