@@ -10,9 +10,10 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
 
 func TestRunUsage(t *testing.T) {
@@ -87,29 +88,10 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe to write from the server while the
-// test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // served is a `lapse serve` run in this process on a free port.
 type served struct {
 	base   string // http://host:port
-	out    *syncBuffer
+	out    *outboxtest.LogBuffer
 	cancel context.CancelFunc
 	done   chan error
 }
@@ -125,7 +107,7 @@ func startServe(t *testing.T, args ...string) *served {
 	addr := ln.Addr().String()
 	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &served{base: "http://" + addr, out: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	s := &served{base: "http://" + addr, out: &outboxtest.LogBuffer{}, cancel: cancel, done: make(chan error, 1)}
 	args = append([]string{"serve", "--listen", addr, "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, args...)
 	go func() { s.done <- Run(ctx, args, s.out, s.out) }()
 	t.Cleanup(func() {

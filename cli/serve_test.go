@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
 
 // TestServeCapsLockTTL: --max-lock-ttl, or LAPSE_MAX_LOCK_TTL, reaches the
@@ -125,12 +127,7 @@ func TestServeTimeouts(t *testing.T) {
 // the error of a --sink refused at start.
 func TestServeHidesSinkSecrets(t *testing.T) {
 	const token, password = "tok-S3CR3T-42", "pw-S3CR3T-42"
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	closed := ln.Addr().String()
-	ln.Close()
+	closed := outboxtest.ClosedAddr(t)
 	sink := "webhook+http://lapse:" + password + "@" + closed + "/hook?token=" + token + "#name=hook"
 	var out bytes.Buffer
 	if err := Run(context.Background(), []string{"serve", "--sink", sink + "&batch=0"}, &out, &out); err == nil || strings.Contains(err.Error()+out.String(), "S3CR3T") {

@@ -1,19 +1,17 @@
 package outbox_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/lapsehq/lapse/outbox"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -47,12 +45,7 @@ func TestSinkRedacted(t *testing.T) {
 // or the relay's logs, where their URLs show redacted.
 func TestSinkErrorsRedacted(t *testing.T) {
 	const token, password = "tok-S3CR3T-42", "pw-S3CR3T-42"
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	closed := ln.Addr().String()
-	ln.Close()
+	closed := outboxtest.ClosedAddr(t)
 	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad token "+r.URL.Query().Get("token"), http.StatusInternalServerError)
 	}))
@@ -72,7 +65,7 @@ func TestSinkErrorsRedacted(t *testing.T) {
 	}
 	st := openStore(t, nil)
 	history(t, st, 2, 1)
-	logs := &syncBuffer{}
+	logs := &outboxtest.LogBuffer{}
 	cfg := relayConfig(st, sinks...)
 	cfg.Log = slog.New(slog.NewTextHandler(logs, nil))
 	cfg.MaxAttempts = 2 // dead letters keep the error too
@@ -93,25 +86,6 @@ func TestSinkErrorsRedacted(t *testing.T) {
 	if !strings.Contains(logs.String(), "http://lapse:xxxxx@"+closed+"/hook?token=xxxxx") {
 		t.Fatalf("logs: want the closed port's URL redacted in them:\n%s", logs)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe to write from the relay while the
-// test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // deadLetterErrors returns the errors stored with the dead letters of the
