@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -100,12 +99,7 @@ type served struct {
 // store, JSON logs, and waits until it answers. Cleanup stops it.
 func startServe(t *testing.T, args ...string) *served {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := outboxtest.FreeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &served{base: "http://" + addr, out: &outboxtest.LogBuffer{}, cancel: cancel, done: make(chan error, 1)}
 	args = append([]string{"serve", "--listen", addr, "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, args...)

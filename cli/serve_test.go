@@ -127,7 +127,7 @@ func TestServeTimeouts(t *testing.T) {
 // the error of a --sink refused at start.
 func TestServeHidesSinkSecrets(t *testing.T) {
 	const token, password = "tok-S3CR3T-42", "pw-S3CR3T-42"
-	closed := outboxtest.ClosedAddr(t)
+	closed := outboxtest.FreeAddr(t)
 	sink := "webhook+http://lapse:" + password + "@" + closed + "/hook?token=" + token + "#name=hook"
 	var out bytes.Buffer
 	if err := Run(context.Background(), []string{"serve", "--sink", sink + "&batch=0"}, &out, &out); err == nil || strings.Contains(err.Error()+out.String(), "S3CR3T") {

@@ -45,7 +45,7 @@ func TestSinkRedacted(t *testing.T) {
 // or the relay's logs, where their URLs show redacted.
 func TestSinkErrorsRedacted(t *testing.T) {
 	const token, password = "tok-S3CR3T-42", "pw-S3CR3T-42"
-	closed := outboxtest.ClosedAddr(t)
+	closed := outboxtest.FreeAddr(t)
 	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad token "+r.URL.Query().Get("token"), http.StatusInternalServerError)
 	}))

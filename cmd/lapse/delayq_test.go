@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 	goredis "github.com/redis/go-redis/v9"
 )
 
@@ -24,7 +25,7 @@ func startRedis(t *testing.T) (*exec.Cmd, *goredis.Client, string) {
 	if err != nil {
 		t.Fatalf("redis-server: %v", err)
 	}
-	addr := freeAddr(t)
+	addr := outboxtest.FreeAddr(t)
 	_, port, _ := net.SplitHostPort(addr)
 	cmd := exec.Command(bin, "--bind", "127.0.0.1", "--port", port, "--save", "", "--appendonly", "no")
 	if err := cmd.Start(); err != nil {

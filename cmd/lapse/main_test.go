@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -75,16 +74,6 @@ func (b *logBuffer) String() string {
 	return b.buf.String()
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // backend is a store the end-to-end tests run lapse on.
 type backend struct {
 	name string
@@ -148,7 +137,7 @@ func onEach(t *testing.T, test func(t *testing.T, be backend)) {
 // start runs lapse serve on the store at url and waits until it is ready.
 func start(t *testing.T, url string, extra ...string) *server {
 	t.Helper()
-	addr := freeAddr(t)
+	addr := outboxtest.FreeAddr(t)
 	s := &server{base: "http://" + addr}
 	args := append([]string{"serve", "--listen", addr, "--store", url}, extra...)
 	s.cmd = exec.Command(binary, args...)

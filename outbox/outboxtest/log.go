@@ -26,9 +26,9 @@ func (b *LogBuffer) String() string {
 	return b.buf.String()
 }
 
-// ClosedAddr returns a loopback address nothing listens on: a sink that
-// fails to connect.
-func ClosedAddr(t testing.TB) string {
+// FreeAddr returns a loopback address nothing listens on: for a server to
+// listen on, or for a sink that fails to connect.
+func FreeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
