@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
 )
@@ -53,7 +53,7 @@ type env struct {
 	url   string
 	clock *fakeClock
 	store store.Store
-	logs  *bytes.Buffer
+	logs  *outboxtest.LogBuffer
 }
 
 // setup starts a server over a new SQLite store; opts adjust its Config.
@@ -77,11 +77,11 @@ func openSQLite(t *testing.T) store.Store {
 // Config.
 func serveStore(t *testing.T, st store.Store, opts ...func(*Config)) *env {
 	t.Helper()
-	e := &env{t: t, clock: &fakeClock{now: t0}, store: st, logs: &bytes.Buffer{}}
+	e := &env{t: t, clock: &fakeClock{now: t0}, store: st, logs: &outboxtest.LogBuffer{}}
 	cfg := Config{
 		Store:   st,
 		Now:     e.clock.Now,
-		Log:     slog.New(slog.NewTextHandler(&lockedWriter{w: e.logs}, nil)),
+		Log:     slog.New(slog.NewTextHandler(e.logs, nil)),
 		Metrics: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "lapse_up 1\n") }),
 	}
 	for _, o := range opts {
@@ -91,17 +91,6 @@ func serveStore(t *testing.T, st store.Store, opts ...func(*Config)) *env {
 	t.Cleanup(srv.Close)
 	e.url = srv.URL
 	return e
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(b)
 }
 
 // noRedirect is a client that answers a redirect as it comes (the mux

@@ -52,26 +52,7 @@ func TestMain(m *testing.M) {
 type server struct {
 	cmd  *exec.Cmd
 	base string
-	log  logBuffer
-}
-
-// logBuffer holds what a process writes to stderr, safe to read while the
-// process still writes.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	log  outboxtest.LogBuffer
 }
 
 // backend is a store the end-to-end tests run lapse on.
