@@ -18,7 +18,6 @@ import (
 type spool struct {
 	f *os.File
 	w *bufio.Writer
-	n int // users added
 }
 
 // newSpool creates an empty spool under os.TempDir. Its file is unlinked
@@ -35,8 +34,7 @@ func newSpool() (*spool, error) {
 
 // add appends user, an ID the input rules accept.
 func (s *spool) add(user string) error {
-	s.n++
-	s.w.WriteString(user)
+	s.w.WriteString(user) // bufio's errors stick: WriteByte's reports it
 	if err := s.w.WriteByte('\n'); err != nil {
 		return fmt.Errorf("spool: %w", err)
 	}
