@@ -329,7 +329,7 @@ func issueIn(t Tx, b issueBatch, busy func() bool) (IssueStep, error) {
 // on a store that plans them. An operator's issuance is not the user's
 // activity: last_active_at is left alone.
 func planIssued(t Tx, cs []coupon.Coupon, tp coupon.Template, now time.Time) error {
-	rt, ok := t.(ReminderTx)
+	rt, ok := t.(reminderPlanner)
 	if !ok {
 		return nil
 	}

@@ -74,10 +74,10 @@ func (c ReminderCounts) Any() bool {
 	return c.Planned > 0 || len(c.Sent) > 0 || len(c.Dropped) > 0 || len(c.LeftOut) > 0
 }
 
-// ReminderTx is what the Tx of a backend that implements Reminders does
+// reminderPlanner is what the Tx of a backend that implements Reminders does
 // for them. The shared transitions (ClaimIn, TransitionIn, the order
 // transitions) call it when their Tx implements it, and skip it otherwise.
-type ReminderTx interface {
+type reminderPlanner interface {
 	// Touch records that a user acted at now.
 	Touch(userID string, now time.Time) error
 	// Plan plans the reminders of c, of template tp, unused at now. fresh
@@ -90,7 +90,7 @@ type ReminderTx interface {
 
 // touch records, in t if it plans reminders, that a user acted at now.
 func touch(t Tx, userID string, now time.Time) error {
-	if rt, ok := t.(ReminderTx); ok {
+	if rt, ok := t.(reminderPlanner); ok {
 		return rt.Touch(userID, now)
 	}
 	return nil
@@ -101,7 +101,7 @@ func touch(t Tx, userID string, now time.Time) error {
 // unused, taken out of its reminders when voided. Other states are sorted
 // out when a reminder is sent.
 func replan(t Tx, c coupon.Coupon, now time.Time) error {
-	rt, ok := t.(ReminderTx)
+	rt, ok := t.(reminderPlanner)
 	if !ok {
 		return nil
 	}

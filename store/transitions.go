@@ -40,7 +40,7 @@ func ClaimIn(t Tx, p ClaimParams) (coupon.Coupon, error) {
 	if err := touch(t, p.UserID, p.Now); err != nil {
 		return c, err
 	}
-	if rt, ok := t.(ReminderTx); ok {
+	if rt, ok := t.(reminderPlanner); ok {
 		if err := rt.Plan(c, tp, true, p.Now); err != nil {
 			return c, err
 		}

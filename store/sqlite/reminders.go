@@ -17,8 +17,6 @@ const (
 	reminderDropped = "dropped"
 )
 
-var _ store.ReminderTx = (*tx)(nil)
-
 // Plan plans c's reminders, one for each lead of tp whose crossing
 // (expires_at - lead) is still ahead at now. fresh says c was just issued:
 // a coupon back to unused skips the leads it is still planned in or was
