@@ -144,9 +144,9 @@ func IssueNonce(idem *Idempotency) uint64 {
 	return binary.BigEndian.Uint64(h[:8])
 }
 
-// IssueStep is what one transaction of a bulk issuance did; only Issue
+// issueStep is what one transaction of a bulk issuance did; only Issue
 // reads it.
-type IssueStep struct {
+type issueStep struct {
 	issued Issued
 	// users counts the users of the batch it got through.
 	users int
@@ -156,14 +156,14 @@ type IssueStep struct {
 // time: between two chunks it asks whether to make way for another write.
 const IssueChunk = 500
 
-// Issue runs the bulk issuance p asks for, under the idempotency key on
+// issue runs the bulk issuance p asks for, under the idempotency key on
 // ctx if any (see IssueParams), in a backend's transactions: batch runs fn
 // in one write transaction (again, if the backend retries it), without the
 // replay a single mutation gets. busy, if set, is asked after each chunk
 // of users whether another write waits for the backend; if one does, the
 // batch commits what it has and the next one goes on from there.
-func Issue(ctx context.Context, p IssueParams, busy func() bool,
-	batch func(fn func(Tx) (IssueStep, error)) (IssueStep, error)) (Issued, error) {
+func issue(ctx context.Context, p IssueParams, busy func() bool,
+	batch func(fn func(*txn) (issueStep, error)) (issueStep, error)) (Issued, error) {
 	size := p.BatchSize
 	if size <= 0 {
 		size = DefaultIssueBatch
@@ -193,17 +193,17 @@ func Issue(ctx context.Context, p IssueParams, busy func() bool,
 				bulk = append(bulk, u)
 			}
 		}
-		step, err := batch(func(t Tx) (IssueStep, error) {
+		step, err := batch(func(t *txn) (issueStep, error) {
 			b := issueBatch{templateID: p.TemplateID, users: bulk, from: from, now: p.Now, nonce: nonce}
 			if idempotent {
 				r, inFlight, err := recorded(t, idem)
 				if err != nil {
-					return IssueStep{}, err
+					return issueStep{}, err
 				}
 				if !inFlight {
 					r = Request{Fingerprint: idem.Fingerprint, Status: InFlight, Body: []byte{}, Created: p.Now}
 					if err := t.PutRequest(idem.storedKey(), r); err != nil {
-						return IssueStep{}, err
+						return issueStep{}, err
 					}
 				}
 				// A retry goes on at the first attempt's Now; any attempt's
@@ -244,11 +244,11 @@ type issueBatch struct {
 }
 
 // issueIn issues, in t, one coupon of b's template to each of b's users
-// that the per-user limit and the total allow, as ClaimIn would one after
+// that the per-user limit and the total allow, as claimIn would one after
 // the other, a chunk at a time; after a chunk it stops if busy says another
 // write waits. Each chunk's coupons are written by one InsertClaimed.
-func issueIn(t Tx, b issueBatch, busy func() bool) (IssueStep, error) {
-	var out IssueStep
+func issueIn(t *txn, b issueBatch, busy func() bool) (issueStep, error) {
+	var out issueStep
 	tp, err := t.ClaimTemplate(b.templateID)
 	if err != nil {
 		return out, err
@@ -328,13 +328,9 @@ func issueIn(t Tx, b issueBatch, busy func() bool) (IssueStep, error) {
 // planIssued plans the reminders of bulk-issued coupons, as a claim does,
 // on a store that plans them. An operator's issuance is not the user's
 // activity: last_active_at is left alone.
-func planIssued(t Tx, cs []coupon.Coupon, tp coupon.Template, now time.Time) error {
-	rt, ok := t.(reminderPlanner)
-	if !ok {
-		return nil
-	}
+func planIssued(t *txn, cs []coupon.Coupon, tp coupon.Template, now time.Time) error {
 	for _, c := range cs {
-		if err := rt.Plan(c, tp, true, now); err != nil {
+		if err := t.plan(c, tp, true, now); err != nil {
 			return err
 		}
 	}

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"time"
@@ -51,23 +50,6 @@ func Fenced(ls, held []Lease) error {
 		}
 	}
 	return nil
-}
-
-// Leases is what many instances on one database need of a store beyond
-// Store: shard leases handed out on the database's clock, and that clock.
-// A drain given DueParams.Leases touches only their shards' rows and
-// commits only if, at its commit, every one is still held with its token
-// and has not expired: a paused instance that wakes with a stale lease
-// writes nothing. store/postgres and store/mysql implement it.
-type Leases interface {
-	Store
-	// Lease renews p.Holder's leases, takes free or expired shards up to
-	// a fair share of the live instances, gives up those above it, and
-	// returns what p.Holder holds, each valid until p.TTL after now on the
-	// database's clock.
-	Lease(ctx context.Context, p LeaseParams) ([]Lease, error)
-	// Clock reads the database's clock.
-	Clock(ctx context.Context) (time.Time, error)
 }
 
 // LeaseParams are the inputs of Lease.

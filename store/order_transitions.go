@@ -9,9 +9,9 @@ import (
 	"github.com/lapsehq/lapse/order"
 )
 
-// PutSKUIn sets a SKU's total stock in t; a stock below what is reserved
+// putSKUIn sets a SKU's total stock in t; a stock below what is reserved
 // and sold is refused.
-func PutSKUIn(t Tx, p PutSKUParams) (SKU, error) {
+func putSKUIn(t *txn, p PutSKUParams) (SKU, error) {
 	if err := order.ValidateStock(p.Stock); err != nil {
 		return SKU{}, err
 	}
@@ -28,8 +28,8 @@ func PutSKUIn(t Tx, p PutSKUParams) (SKU, error) {
 	return t.SKU(p.SKU)
 }
 
-// CreateOrderIn reserves stock, locks coupons and stores the order, in t.
-func CreateOrderIn(t Tx, p CreateOrderParams) (order.Order, error) {
+// createOrderIn reserves stock, locks coupons and stores the order, in t.
+func createOrderIn(t *txn, p CreateOrderParams) (order.Order, error) {
 	if err := order.ValidateItems(p.Items); err != nil {
 		return order.Order{}, err
 	}
@@ -84,7 +84,7 @@ func CreateOrderIn(t Tx, p CreateOrderParams) (order.Order, error) {
 	if err := t.Timer(TimerClose, o.Deadline); err != nil {
 		return o, err
 	}
-	if err := touch(t, o.UserID, p.Now); err != nil {
+	if err := t.TouchUser(o.UserID, p.Now); err != nil {
 		return o, err
 	}
 	return o, t.Event(OrderEvent(o, EventOrderCreated, 0, "", p.Now))
@@ -116,11 +116,11 @@ func moveStock(t Tx, move StockMove, it order.Item, now time.Time) error {
 	return err
 }
 
-// PayOrderIn pays an unpaid order in t: its reserved stock becomes sold
+// payOrderIn pays an unpaid order in t: its reserved stock becomes sold
 // and its coupons used. A payment the order no longer takes is
 // order.ErrClosed, as a RefusalError that records it as an
 // order.late_payment event.
-func PayOrderIn(t Tx, p PayOrderParams) (order.Order, error) {
+func payOrderIn(t *txn, p PayOrderParams) (order.Order, error) {
 	o, err := t.Order(p.OrderID)
 	if err != nil {
 		return o, err
@@ -151,14 +151,14 @@ func PayOrderIn(t Tx, p PayOrderParams) (order.Order, error) {
 		}
 	}
 	o.PaymentID = p.PaymentID
-	if err := touch(t, o.UserID, p.Now); err != nil {
+	if err := t.TouchUser(o.UserID, p.Now); err != nil {
 		return o, err
 	}
 	return setOrderStatus(t, o, order.Paid, "", EventOrderPaid, p.Now)
 }
 
 // latePaymentIn writes, in t, the order.late_payment event of a payment
-// PayOrderIn refused with order.ErrClosed, once however often it is
+// payOrderIn refused with order.ErrClosed, once however often it is
 // retried.
 func latePaymentIn(t Tx, p PayOrderParams) error {
 	o, err := t.Order(p.OrderID)
@@ -168,8 +168,8 @@ func latePaymentIn(t Tx, p PayOrderParams) error {
 	return t.EventOnce(LatePaymentEvent(o, p.PaymentID, p.Amount, p.Now))
 }
 
-// CloseOrderIn closes an unpaid order in t for p.Reason.
-func CloseOrderIn(t Tx, p CloseOrderParams) (order.Order, error) {
+// closeOrderIn closes an unpaid order in t for p.Reason.
+func closeOrderIn(t *txn, p CloseOrderParams) (order.Order, error) {
 	o, err := t.Order(p.OrderID)
 	if err != nil {
 		return o, err
@@ -178,16 +178,16 @@ func CloseOrderIn(t Tx, p CloseOrderParams) (order.Order, error) {
 		return o, err
 	}
 	if p.Reason == order.ReasonCancelled {
-		if err := touch(t, o.UserID, p.Now); err != nil {
+		if err := t.TouchUser(o.UserID, p.Now); err != nil {
 			return o, err
 		}
 	}
 	return closeOrder(t, o, p.Reason, p.Now)
 }
 
-// CloseDueIn closes on timeout, in t, unpaid orders a backend's drain
+// closeDueIn closes on timeout, in t, unpaid orders a backend's drain
 // found past their deadline at now. It returns their due times.
-func CloseDueIn(t Tx, due []order.Order, now time.Time) ([]time.Time, error) {
+func closeDueIn(t *txn, due []order.Order, now time.Time) ([]time.Time, error) {
 	var deadlines []time.Time
 	for _, o := range due {
 		if _, err := closeOrder(t, o, order.ReasonTimeout, now); err != nil {
@@ -200,7 +200,7 @@ func CloseDueIn(t Tx, due []order.Order, now time.Time) ([]time.Time, error) {
 
 // closeOrder gives back the order's stock and the coupons it still holds,
 // then marks it closed.
-func closeOrder(t Tx, o order.Order, reason string, now time.Time) (order.Order, error) {
+func closeOrder(t *txn, o order.Order, reason string, now time.Time) (order.Order, error) {
 	for _, it := range order.BySKU(o.Items) {
 		if err := moveStock(t, Release, it, now); err != nil {
 			return o, fmt.Errorf("release %s: %w", it.SKU, err)
@@ -224,7 +224,7 @@ func closeOrder(t Tx, o order.Order, reason string, now time.Time) (order.Order,
 
 // setOrderStatus moves an unpaid order to status with a compare-and-set
 // and writes its event.
-func setOrderStatus(t Tx, o order.Order, status order.Status, reason, eventType string, now time.Time) (order.Order, error) {
+func setOrderStatus(t *txn, o order.Order, status order.Status, reason, eventType string, now time.Time) (order.Order, error) {
 	next := o
 	next.Status, next.CloseReason, next.UpdatedAt = status, reason, now
 	next.Version++

@@ -74,46 +74,20 @@ func (c ReminderCounts) Any() bool {
 	return c.Planned > 0 || len(c.Sent) > 0 || len(c.Dropped) > 0 || len(c.LeftOut) > 0
 }
 
-// reminderPlanner is what the Tx of a backend that implements Reminders does
-// for them. The shared transitions (ClaimIn, TransitionIn, the order
-// transitions) call it when their Tx implements it, and skip it otherwise.
-type reminderPlanner interface {
-	// Touch records that a user acted at now.
-	Touch(userID string, now time.Time) error
-	// Plan plans the reminders of c, of template tp, unused at now. fresh
-	// says c was just issued; a coupon back to unused is not planned again
-	// for a lead it is planned in or was reminded of.
-	Plan(c coupon.Coupon, tp coupon.Template, fresh bool, now time.Time) error
-	// Unplan takes a coupon out of its planned reminders.
-	Unplan(couponID string, now time.Time) error
-}
-
-// touch records, in t if it plans reminders, that a user acted at now.
-func touch(t Tx, userID string, now time.Time) error {
-	if rt, ok := t.(reminderPlanner); ok {
-		return rt.Touch(userID, now)
-	}
-	return nil
-}
-
-// replan keeps, in t if it plans reminders, a coupon's reminders in step
-// with the state it just moved to: planned again when it comes back to
-// unused, taken out of its reminders when voided. Other states are sorted
-// out when a reminder is sent.
-func replan(t Tx, c coupon.Coupon, now time.Time) error {
-	rt, ok := t.(reminderPlanner)
-	if !ok {
-		return nil
-	}
+// replan keeps a coupon's reminders in step with the state it just moved
+// to: planned again when it comes back to unused, taken out of its
+// reminders when voided. Other states are sorted out when a reminder is
+// sent.
+func (t *txn) replan(c coupon.Coupon, now time.Time) error {
 	switch c.Status {
 	case coupon.Unused:
 		tp, err := t.Template(c.TemplateID)
 		if err != nil {
 			return err
 		}
-		return rt.Plan(c, tp, false, now)
+		return t.plan(c, tp, false, now)
 	case coupon.Voided:
-		return rt.Unplan(c.ID, now)
+		return t.unplan(c.ID, now)
 	}
 	return nil
 }

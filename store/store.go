@@ -9,7 +9,8 @@ import (
 	"github.com/lapsehq/lapse/remind"
 )
 
-// Store is what lapse needs of its database.
+// Store is what lapse needs of its database: DB, the service layer,
+// implements it over a Driver.
 type Store interface {
 	// CreateTemplate stores a validated template and assigns its ID.
 	CreateTemplate(ctx context.Context, p CreateTemplateParams) (coupon.Template, error)
@@ -73,6 +74,47 @@ type Store interface {
 	// idempotency keys at or before p.Before, oldest first, and returns
 	// how many it deleted.
 	PruneRequests(ctx context.Context, p PruneRequestsParams) (int64, error)
+	// PruneEvents deletes up to p.Limit of the oldest events, none after the
+	// cursor p.Through, and returns how many it deleted.
+	PruneEvents(ctx context.Context, p PruneParams) (int64, error)
+	// SinkState returns what is stored of the named sink; a sink never
+	// seen reads as the zero state.
+	SinkState(ctx context.Context, sink string) (SinkState, error)
+	// AdvanceSink records, in one transaction, a sink's progress: its new
+	// position, the events it gave up on and the dead letters a replay
+	// delivered.
+	AdvanceSink(ctx context.Context, p AdvanceSinkParams) error
+	// DeadLetters lists a sink's dead letters in feed order.
+	DeadLetters(ctx context.Context, p DeadLettersParams) ([]DeadLetter, error)
+	// ReplayDeadLetters queues every dead letter of the sink for
+	// redelivery and returns how many are queued.
+	ReplayDeadLetters(ctx context.Context, sink string) (int64, error)
+
+	// PutUser sets a user's profile (timezone, channels), keeping their
+	// last activity, and re-times their planned reminders to it.
+	PutUser(ctx context.Context, p PutUserParams) (remind.User, error)
+	// User returns a user known by a profile or by an action of theirs.
+	User(ctx context.Context, id string) (remind.User, error)
+	// SendDueReminders sends up to p.Limit planned reminders due at or
+	// before p.Now, earliest first, in one transaction: each lists the
+	// coupons still unused and not yet reminded of its lead, and is sent
+	// as one reminder.due event on the channel the policy picks, or is
+	// dropped (nothing left, daily cap reached), or is held back to the
+	// end of quiet hours p.Now falls in. Due holds the due times of those
+	// sent or dropped.
+	SendDueReminders(ctx context.Context, p DueParams) (Drained, error)
+
+	// Lease renews p.Holder's leases, takes free or expired shards up to
+	// a fair share of the live instances, gives up those above it, and
+	// returns what p.Holder holds, each valid until p.TTL after now on the
+	// database's clock. A drain given DueParams.Leases touches only their
+	// shards' rows and commits only if, at its commit, every one is still
+	// held with its token and has not expired: a paused instance that
+	// wakes with a stale lease writes nothing.
+	Lease(ctx context.Context, p LeaseParams) ([]Lease, error)
+	// Clock reads the database's clock.
+	Clock(ctx context.Context) (time.Time, error)
+
 	// Stats reads the gauges the engine exports.
 	Stats(ctx context.Context, now time.Time) (Stats, error)
 	// Ready reports whether the store is reachable and migrated.
@@ -130,7 +172,7 @@ type DueParams struct {
 	Now   time.Time
 	Limit int
 	// Leases, if set, limit the drain to their shards and fence it: see
-	// Leases. Backends without leases ignore them.
+	// Store.Lease.
 	Leases []Lease
 }
 
@@ -185,48 +227,4 @@ type Stats struct {
 	Outbox int64
 	// OpenOrders counts unpaid orders.
 	OpenOrders int64
-}
-
-// Delivery is what the outbox relay needs of a store beyond Store: each
-// sink's position, its dead letters, and pruning. A backend that keeps
-// delivery state implements it (store/sqlite and store/postgres do; MySQL
-// does not yet, so lapse on it serves the events feed but runs no relay).
-type Delivery interface {
-	Store
-	// PruneEvents deletes up to p.Limit of the oldest events, none after the
-	// cursor p.Through, and returns how many it deleted.
-	PruneEvents(ctx context.Context, p PruneParams) (int64, error)
-	// SinkState returns what is stored of the named sink; a sink never
-	// seen reads as the zero state.
-	SinkState(ctx context.Context, sink string) (SinkState, error)
-	// AdvanceSink records, in one transaction, a sink's progress: its new
-	// position, the events it gave up on and the dead letters a replay
-	// delivered.
-	AdvanceSink(ctx context.Context, p AdvanceSinkParams) error
-	// DeadLetters lists a sink's dead letters in feed order.
-	DeadLetters(ctx context.Context, p DeadLettersParams) ([]DeadLetter, error)
-	// ReplayDeadLetters queues every dead letter of the sink for
-	// redelivery and returns how many are queued.
-	ReplayDeadLetters(ctx context.Context, sink string) (int64, error)
-}
-
-// Reminders is what expiry reminders need of a store beyond Store: user
-// profiles and the reminder.due drain. A backend that plans reminders
-// implements it, and its Tx implements ReminderTx (store/sqlite does;
-// PostgreSQL and MySQL do not yet, so lapse on them sends no reminders).
-type Reminders interface {
-	Store
-	// PutUser sets a user's profile (timezone, channels), keeping their
-	// last activity, and re-times their planned reminders to it.
-	PutUser(ctx context.Context, p PutUserParams) (remind.User, error)
-	// User returns a user known by a profile or by an action of theirs.
-	User(ctx context.Context, id string) (remind.User, error)
-	// SendDueReminders sends up to p.Limit planned reminders due at or
-	// before p.Now, earliest first, in one transaction: each lists the
-	// coupons still unused and not yet reminded of its lead, and is sent
-	// as one reminder.due event on the channel the policy picks, or is
-	// dropped (nothing left, daily cap reached), or is held back to the
-	// end of quiet hours p.Now falls in. Due holds the due times of those
-	// sent or dropped.
-	SendDueReminders(ctx context.Context, p DueParams) (Drained, error)
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/lapsehq/lapse/remind"
 )
 
-// ClaimIn issues one coupon of p.TemplateID to p.UserID in t.
-func ClaimIn(t Tx, p ClaimParams) (coupon.Coupon, error) {
+// claimIn issues one coupon of p.TemplateID to p.UserID in t.
+func claimIn(t *txn, p ClaimParams) (coupon.Coupon, error) {
 	tp, err := t.ClaimTemplate(p.TemplateID)
 	if err != nil {
 		return coupon.Coupon{}, err
@@ -37,13 +37,11 @@ func ClaimIn(t Tx, p ClaimParams) (coupon.Coupon, error) {
 	if err := t.Count(c.TemplateID, coupon.Unused, 1); err != nil {
 		return c, err
 	}
-	if err := touch(t, p.UserID, p.Now); err != nil {
+	if err := t.TouchUser(p.UserID, p.Now); err != nil {
 		return c, err
 	}
-	if rt, ok := t.(reminderPlanner); ok {
-		if err := rt.Plan(c, tp, true, p.Now); err != nil {
-			return c, err
-		}
+	if err := t.plan(c, tp, true, p.Now); err != nil {
+		return c, err
 	}
 	return c, t.Timer(TimerExpire, c.ExpiresAt)
 }
@@ -61,22 +59,22 @@ func ClaimedEvent(c coupon.Coupon) Event {
 	return CouponEvent(c, EventCouponClaimed, 0, ReasonClaim, "", c.ClaimedAt)
 }
 
-// TransitionIn applies p.Action to coupon p.CouponID in t.
-func TransitionIn(t Tx, p TransitionParams) (coupon.Coupon, error) {
+// transitionIn applies p.Action to coupon p.CouponID in t.
+func transitionIn(t *txn, p TransitionParams) (coupon.Coupon, error) {
 	c, err := t.Coupon(p.CouponID)
 	if err != nil {
 		return c, err
 	}
 	next, err := transition(t, c, p)
 	if err == nil && remind.ByUser(p.Action) {
-		err = touch(t, c.UserID, p.Now)
+		err = t.TouchUser(c.UserID, p.Now)
 	}
 	return next, err
 }
 
 // transition moves c, as read in t, as p asks: decided by the coupon
 // table, stored by a compare-and-set, with its counts, timers and event.
-func transition(t Tx, c coupon.Coupon, p TransitionParams) (coupon.Coupon, error) {
+func transition(t *txn, c coupon.Coupon, p TransitionParams) (coupon.Coupon, error) {
 	to, err := coupon.Decide(c, p.Action, p.OrderID, p.Now)
 	if err != nil {
 		return c, err
@@ -95,7 +93,7 @@ func transition(t Tx, c coupon.Coupon, p TransitionParams) (coupon.Coupon, error
 		err = t.Timer(TimerExpire, next.ExpiresAt)
 	}
 	if err == nil {
-		err = replan(t, next, p.Now)
+		err = t.replan(next, p.Now)
 	}
 	if err != nil {
 		return c, err
@@ -127,10 +125,10 @@ func ExpiredIn(t Tx, expired []coupon.Coupon, now time.Time) ([]time.Time, error
 	return due, MoveCounts(t, perTemplate, coupon.Unused, coupon.Expired)
 }
 
-// ReleaseIn gives back, in t, locked coupons whose lock TTL passed by now,
+// releaseIn gives back, in t, locked coupons whose lock TTL passed by now,
 // each to unused or, past its expires_at, to expired. It returns their
 // due times.
-func ReleaseIn(t Tx, locked []coupon.Coupon, now time.Time) ([]time.Time, error) {
+func releaseIn(t *txn, locked []coupon.Coupon, now time.Time) ([]time.Time, error) {
 	var due []time.Time
 	for _, c := range locked {
 		p := TransitionParams{CouponID: c.ID, Action: coupon.Release, Reason: ReasonLockTTL, Now: now}

@@ -9,7 +9,7 @@ import (
 )
 
 // Tx is one write transaction of a backend, as the transitions every
-// backend shares (ClaimIn, TransitionIn, CreateOrderIn and the rest) see
+// backend shares (claimIn, transitionIn, createOrderIn and the rest) see
 // it: each method is one statement of the backend's own SQL, or a write
 // the backend buffers until its commit.
 //
@@ -84,6 +84,50 @@ type Tx interface {
 	// over from, unless the stored order has left unpaid or from's
 	// version: a compare-and-set; false if it changed nothing.
 	SetOrder(from, next order.Order) (bool, error)
+
+	// InsertTemplate stores a new template.
+	InsertTemplate(tp coupon.Template) error
+
+	// ExpireDue is the dialect's expiry drain: it moves up to p.Limit
+	// unused coupons of p's shards with expires_at at or before p.Now to
+	// expired, oldest due first, each with its coupon.expired event and
+	// the counts (what ExpiredIn writes), and returns their due times. A
+	// backend with one writer may stop early for a user's write.
+	ExpireDue(p DueParams) ([]time.Time, error)
+	// LocksDue reads up to p.Limit locked coupons of p's shards whose
+	// locked_until is at or before p.Now, oldest due first, holding them
+	// (rows another transaction holds are skipped).
+	LocksDue(p DueParams) ([]coupon.Coupon, error)
+	// OrdersDue reads up to p.Limit unpaid orders of p's shards past their
+	// deadline at p.Now, earliest first, holding them (rows another
+	// transaction holds are skipped).
+	OrdersDue(p DueParams) ([]order.Order, error)
+	// NextDue reads the earliest due time of kind's pending work in the
+	// shards of ls (all if none): zero if none is pending.
+	NextDue(kind TimerKind, ls []Lease) (time.Time, error)
+	// Fence fails with ErrLeaseLost unless every lease of ls is held, with
+	// its token and unexpired, and keeps them from changing hands until
+	// the transaction ends (see Fenced).
+	Fence(ls []Lease) error
+	// DeleteTimers removes the group timers of kind whose whole bucket lies
+	// at or before through.
+	DeleteTimers(kind TimerKind, through time.Time) error
+
+	// PruneRequests deletes up to p.Limit requests recorded at or before
+	// p.Before, oldest first, and returns how many.
+	PruneRequests(p PruneRequestsParams) (int64, error)
+	// PruneEvents deletes up to p.Limit of the oldest events, none after
+	// p.Through, and returns how many.
+	PruneEvents(p PruneParams) (int64, error)
+	// AdvanceSink stores a sink's new position, its new dead letters and
+	// the removal of those a replay delivered.
+	AdvanceSink(p AdvanceSinkParams) error
+	// ReplayDeadLetters queues a sink's dead letters for redelivery and
+	// returns how many.
+	ReplayDeadLetters(sink string) (int64, error)
+
+	LeaseTx
+	ReminderTx
 }
 
 // StockMove names one of the guarded moves between a SKU's counters.

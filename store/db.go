@@ -1,0 +1,112 @@
+package store
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/lapsehq/lapse/remind"
+)
+
+// DB is the service layer: every Store method, its rules written once over
+// a Driver.
+type DB struct {
+	d      Driver
+	hooks  Hooks
+	policy remind.Config
+}
+
+var _ Store = (*DB)(nil)
+
+// Options tune a DB. The zero value works.
+type Options struct {
+	// Hooks hear of every commit.
+	Hooks Hooks
+	// Remind is the reminder policy; nil means remind.Default().
+	Remind *remind.Config
+}
+
+// New returns the service layer over d.
+func New(d Driver, opts Options) *DB {
+	db := &DB{d: d, hooks: opts.Hooks, policy: remind.Default()}
+	if opts.Remind != nil {
+		db.policy = *opts.Remind
+	}
+	return db
+}
+
+// Driver returns the driver db runs on.
+func (db *DB) Driver() Driver { return db.d }
+
+// txn is one write transaction as the rules see it: the driver's, and
+// what it did to reminders, for the hooks.
+type txn struct {
+	DriverTx
+	policy    *remind.Config
+	reminders ReminderCounts
+}
+
+// attempts is how often run runs a transaction the database keeps
+// rolling back to break deadlocks.
+const attempts = 3
+
+// run runs fn in one write transaction (background: see Driver.Begin),
+// again if the driver says it was rolled back to break a deadlock, and
+// once it commits tells the hooks what it wrote.
+func run[T any](ctx context.Context, db *DB, background bool, fn func(*txn) (T, error)) (T, error) {
+	for try := 1; ; try++ {
+		res, err := attempt(ctx, db, background, fn)
+		out, retry := db.d.Classify(err)
+		if out == nil {
+			return res, nil
+		}
+		var zero T
+		if !retry || try == attempts {
+			return zero, out
+		}
+		// Let the transactions it deadlocked with take what they waited
+		// for first: at once, it could take it again and close the same
+		// cycle.
+		select {
+		case <-ctx.Done():
+			return zero, out
+		case <-time.After(time.Duration(try) * (5*time.Millisecond + rand.N(20*time.Millisecond))):
+		}
+	}
+}
+
+// attempt is one attempt of run.
+func attempt[T any](ctx context.Context, db *DB, background bool, fn func(*txn) (T, error)) (T, error) {
+	var zero T
+	dt, err := db.d.Begin(ctx, background)
+	if err != nil {
+		return zero, err
+	}
+	defer dt.Rollback()
+	t := &txn{DriverTx: dt, policy: &db.policy}
+	res, err := fn(t)
+	if err != nil {
+		return zero, err
+	}
+	c, err := dt.Commit()
+	if err != nil {
+		return zero, err
+	}
+	db.hooks.Committed(c.Timers, c.Events)
+	if h := db.hooks.OnReminders; h != nil && t.reminders.Any() {
+		h(t.reminders)
+	}
+	return res, nil
+}
+
+// mutate runs fn, a user's write, in a foreground transaction under the
+// idempotency key on ctx if any (see Mutate).
+func mutate[T any](ctx context.Context, db *DB, fn func(*txn) (T, error)) (T, error) {
+	return Mutate(ctx, func(fn func(*txn) (T, error)) (T, error) { return run(ctx, db, false, fn) }, fn)
+}
+
+// background runs fn, a drain or upkeep batch, in a background
+// transaction.
+func background[T any](ctx context.Context, db *DB, fn func(*txn) (T, error)) (T, error) {
+	return run(ctx, db, true, fn)
+}

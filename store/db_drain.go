@@ -1,0 +1,91 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// ExpireDue expires up to p.Limit due unused coupons in one transaction,
+// with the dialect's drain.
+func (db *DB) ExpireDue(ctx context.Context, p DueParams) (Drained, error) {
+	return drain(ctx, db, TimerExpire, p, func(t *txn) ([]time.Time, error) { return t.ExpireDue(p) })
+}
+
+// ReleaseLocks gives back up to p.Limit locked coupons whose lock TTL has
+// passed, to unused or, past their expires_at, to expired.
+func (db *DB) ReleaseLocks(ctx context.Context, p DueParams) (Drained, error) {
+	return drain(ctx, db, TimerRelease, p, func(t *txn) ([]time.Time, error) {
+		locked, err := t.LocksDue(p)
+		if err != nil {
+			return nil, err
+		}
+		return releaseIn(t, locked, p.Now)
+	})
+}
+
+// CloseDueOrders closes up to p.Limit unpaid orders past their deadline
+// with reason timeout.
+func (db *DB) CloseDueOrders(ctx context.Context, p DueParams) (Drained, error) {
+	return drain(ctx, db, TimerClose, p, func(t *txn) ([]time.Time, error) {
+		due, err := t.OrdersDue(p)
+		if err != nil {
+			return nil, err
+		}
+		return closeDueIn(t, due, p.Now)
+	})
+}
+
+// drain runs one drain batch of kind in a background transaction: fn does
+// the work and returns the due times of what it did; then the batch reads
+// what is due next in its shards, and commits only if it still holds
+// p.Leases.
+func drain(ctx context.Context, db *DB, kind TimerKind, p DueParams, fn func(*txn) ([]time.Time, error)) (Drained, error) {
+	return background(ctx, db, func(t *txn) (Drained, error) {
+		var (
+			d   Drained
+			err error
+		)
+		if d.Due, err = fn(t); err != nil {
+			return d, err
+		}
+		if d.Next, err = t.NextDue(kind, p.Leases); err != nil {
+			return d, err
+		}
+		return d, t.Fence(p.Leases)
+	})
+}
+
+// Timers returns group timers due at or before p.Before.
+func (db *DB) Timers(ctx context.Context, p TimersParams) ([]Timer, error) {
+	return db.d.Timers(ctx, p)
+}
+
+// DeleteTimers removes the timers of p.Kind whose bucket ended by
+// p.Through.
+func (db *DB) DeleteTimers(ctx context.Context, p DeleteTimersParams) error {
+	_, err := background(ctx, db, func(t *txn) (struct{}, error) { return struct{}{}, t.DeleteTimers(p.Kind, p.Through) })
+	return err
+}
+
+// PruneRequests deletes up to p.Limit expired requests, oldest first.
+func (db *DB) PruneRequests(ctx context.Context, p PruneRequestsParams) (int64, error) {
+	return background(ctx, db, func(t *txn) (int64, error) { return t.PruneRequests(p) })
+}
+
+// Lease renews, gives up and takes shard leases for p.Holder in one
+// transaction; see LeaseIn.
+func (db *DB) Lease(ctx context.Context, p LeaseParams) ([]Lease, error) {
+	return background(ctx, db, func(t *txn) ([]Lease, error) { return LeaseIn(t, p) })
+}
+
+// Clock reads the database's clock.
+func (db *DB) Clock(ctx context.Context) (time.Time, error) { return db.d.Clock(ctx) }
+
+// Stats reads the gauges the engine exports.
+func (db *DB) Stats(ctx context.Context, now time.Time) (Stats, error) { return db.d.Stats(ctx, now) }
+
+// Ready reports whether the database answers and is migrated.
+func (db *DB) Ready(ctx context.Context) error { return db.d.Ready(ctx) }
+
+// Close releases the database's connections.
+func (db *DB) Close() error { return db.d.Close() }

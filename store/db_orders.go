@@ -1,0 +1,39 @@
+package store
+
+import (
+	"context"
+
+	"github.com/lapsehq/lapse/order"
+)
+
+// PutSKU sets a SKU's total stock.
+func (db *DB) PutSKU(ctx context.Context, p PutSKUParams) (SKU, error) {
+	return mutate(ctx, db, func(t *txn) (SKU, error) { return putSKUIn(t, p) })
+}
+
+// SKU returns one SKU's counters.
+func (db *DB) SKU(ctx context.Context, sku string) (SKU, error) { return db.d.SKU(ctx, sku) }
+
+// CreateOrder reserves stock, locks coupons and stores the order.
+func (db *DB) CreateOrder(ctx context.Context, p CreateOrderParams) (order.Order, error) {
+	return mutate(ctx, db, func(t *txn) (order.Order, error) { return createOrderIn(t, p) })
+}
+
+// Order returns one order.
+func (db *DB) Order(ctx context.Context, id string) (order.Order, error) { return db.d.Order(ctx, id) }
+
+// PayOrder pays an unpaid order, or records a late payment in a
+// transaction of its own (see payOrderIn).
+func (db *DB) PayOrder(ctx context.Context, p PayOrderParams) (order.Order, error) {
+	return mutate(ctx, db, func(t *txn) (order.Order, error) { return payOrderIn(t, p) })
+}
+
+// CloseOrder closes an unpaid order for p.Reason.
+func (db *DB) CloseOrder(ctx context.Context, p CloseOrderParams) (order.Order, error) {
+	return mutate(ctx, db, func(t *txn) (order.Order, error) { return closeOrderIn(t, p) })
+}
+
+// DueOrders lists unpaid orders past their deadline.
+func (db *DB) DueOrders(ctx context.Context, p DueParams) (DueOrders, error) {
+	return db.d.DueOrders(ctx, p)
+}

@@ -1,0 +1,24 @@
+package store
+
+import (
+	"context"
+
+	"github.com/lapsehq/lapse/remind"
+)
+
+// PutUser stores a user's profile and re-times their planned reminders.
+func (db *DB) PutUser(ctx context.Context, p PutUserParams) (remind.User, error) {
+	if err := p.User.Validate(); err != nil {
+		return remind.User{}, err
+	}
+	return mutate(ctx, db, func(t *txn) (remind.User, error) {
+		u, err := t.PutUser(p.User)
+		if err != nil {
+			return u, err
+		}
+		return u, t.retimeReminders(u, p.Now)
+	})
+}
+
+// User returns a user known by a profile or by an action of theirs.
+func (db *DB) User(ctx context.Context, id string) (remind.User, error) { return db.d.User(ctx, id) }

@@ -1,0 +1,71 @@
+package store
+
+import (
+	"context"
+
+	"github.com/lapsehq/lapse/coupon"
+)
+
+// CreateTemplate stores p.Template under a new ID.
+func (db *DB) CreateTemplate(ctx context.Context, p CreateTemplateParams) (coupon.Template, error) {
+	return mutate(ctx, db, func(t *txn) (coupon.Template, error) {
+		tp := p.Template
+		tp.ID = NewID("tpl", p.Now)
+		tp.CreatedAt = p.Now
+		return tp, t.InsertTemplate(tp)
+	})
+}
+
+// Template returns a template and its counts, unused coupons past their
+// expires_at at p.Now counted as expired.
+func (db *DB) Template(ctx context.Context, p TemplateParams) (TemplateInfo, error) {
+	info, due, err := db.d.Template(ctx, p.ID, p.Now)
+	if err != nil {
+		return info, err
+	}
+	info.Counts[coupon.Unused] -= due
+	info.Counts[coupon.Expired] += due
+	return info, nil
+}
+
+// Claim issues one coupon of p.TemplateID to p.UserID.
+func (db *DB) Claim(ctx context.Context, p ClaimParams) (coupon.Coupon, error) {
+	return mutate(ctx, db, func(t *txn) (coupon.Coupon, error) { return claimIn(t, p) })
+}
+
+// Issue issues coupons of p.TemplateID to p.Users, a batch of users per
+// background transaction, resumably under an idempotency key (see
+// IssueParams).
+func (db *DB) Issue(ctx context.Context, p IssueParams) (Issued, error) {
+	return issue(ctx, p, db.d.Busy, func(fn func(*txn) (issueStep, error)) (issueStep, error) {
+		return background(ctx, db, fn)
+	})
+}
+
+// Coupon returns one coupon as stored.
+func (db *DB) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
+	return db.d.Coupon(ctx, id)
+}
+
+// UserCoupons lists a user's coupons as the lazy check reads them at
+// p.Now, filtered on p.Status.
+func (db *DB) UserCoupons(ctx context.Context, p UserCouponsParams) ([]coupon.Coupon, error) {
+	cs, err := db.d.UserCoupons(ctx, p.UserID)
+	if err != nil {
+		return nil, err
+	}
+	out := []coupon.Coupon{}
+	for _, c := range cs {
+		c = c.View(p.Now)
+		if p.Status == 0 || c.Status == p.Status {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// Transition decides p.Action with the coupon table on the held coupon
+// and stores the result with a compare-and-set on its state and version.
+func (db *DB) Transition(ctx context.Context, p TransitionParams) (coupon.Coupon, error) {
+	return mutate(ctx, db, func(t *txn) (coupon.Coupon, error) { return transitionIn(t, p) })
+}

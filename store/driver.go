@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/remind"
+)
+
+// Driver is one database as the service layer (DB) sees it: write
+// transactions, the dialect's reads, and how its errors read. A backend
+// package (store/sqlite, store/postgres, store/mysql) implements it with
+// its SQL, migrations and connection setup, and no business rule: DB
+// decides every state change, count, stock move, reminder and idempotent
+// replay once, over any Driver.
+type Driver interface {
+	// Begin starts one write transaction. background marks a drain or
+	// issuance batch, which a backend with one writer holds back while a
+	// user's write waits.
+	Begin(ctx context.Context, background bool) (DriverTx, error)
+	// Classify turns an error of a write transaction into what DB
+	// returns (ErrNotFound, ErrRequestTaken and domain errors as they
+	// are), and says whether the transaction is worth running again: the
+	// database rolled it back to break a deadlock, say.
+	Classify(err error) (out error, retry bool)
+	// Busy reports whether a user's write waits for the writer; an
+	// issuance batch then commits early. A backend whose writers do not
+	// queue on one another answers false.
+	Busy() bool
+
+	// Template reads a template with its stored counts by state, and how
+	// many of its unused coupons are past expires_at at now, in one
+	// snapshot.
+	Template(ctx context.Context, id string, now time.Time) (info TemplateInfo, dueUnused int64, err error)
+	// Coupon reads one coupon as stored.
+	Coupon(ctx context.Context, id string) (coupon.Coupon, error)
+	// UserCoupons reads a user's coupons as stored.
+	UserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error)
+	// SKU reads one SKU's counters.
+	SKU(ctx context.Context, sku string) (SKU, error)
+	// Order reads one order.
+	Order(ctx context.Context, id string) (order.Order, error)
+	// DueOrders lists up to p.Limit unpaid orders past their deadline at
+	// p.Now, earliest first, and the first deadline after p.Now.
+	DueOrders(ctx context.Context, p DueParams) (DueOrders, error)
+	// Events reads the outbox as Store.Events does.
+	Events(ctx context.Context, p EventsParams) ([]Event, error)
+	// Timers reads the group timers due at or before p.Before.
+	Timers(ctx context.Context, p TimersParams) ([]Timer, error)
+	// Stats reads the gauges of Stats.
+	Stats(ctx context.Context, now time.Time) (Stats, error)
+	// SinkState reads what is stored of a sink.
+	SinkState(ctx context.Context, sink string) (SinkState, error)
+	// DeadLetters reads a sink's dead letters.
+	DeadLetters(ctx context.Context, p DeadLettersParams) ([]DeadLetter, error)
+	// User reads a user's profile and last activity.
+	User(ctx context.Context, id string) (remind.User, error)
+	// Clock reads the database's clock.
+	Clock(ctx context.Context) (time.Time, error)
+	// Ready reports whether the database answers and is migrated.
+	Ready(ctx context.Context) error
+	// Close releases the connections.
+	Close() error
+}
+
+// DriverTx is one write transaction of a Driver.
+type DriverTx interface {
+	Tx
+	// Commit writes what the transaction buffered and commits it, and
+	// returns the group timers and events it wrote, for the hooks.
+	Commit() (Committed, error)
+	// Rollback ends the transaction unless it committed.
+	Rollback()
+}
+
+// Committed is what one committed transaction wrote, as Hooks hear it.
+type Committed struct {
+	Timers []Timer
+	Events []Event
+}

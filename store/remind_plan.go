@@ -1,0 +1,189 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/remind"
+)
+
+// plan plans c's reminders, one for each lead of tp whose crossing
+// (expires_at - lead) is still ahead at now. fresh says c was just issued:
+// a coupon back to unused skips the leads it is still planned in or was
+// reminded of already.
+func (t *txn) plan(c coupon.Coupon, tp coupon.Template, fresh bool, now time.Time) error {
+	leads := t.policy.LeadsFor(tp.Reminders)
+	if len(leads) == 0 {
+		return nil
+	}
+	u, err := t.user(c.UserID)
+	if err != nil {
+		return err
+	}
+	for i, lead := range leads {
+		x := c.ExpiresAt.Add(-lead)
+		if !x.After(now) {
+			continue
+		}
+		if !fresh {
+			done, err := t.PlannedOrReminded(c.ID, lead)
+			if err != nil {
+				return err
+			}
+			if done {
+				continue
+			}
+		}
+		id, err := t.joinReminder(u, lead, x, now)
+		if err != nil {
+			return err
+		}
+		it := ReminderItem{CouponID: c.ID, Lead: lead, ReminderID: id, ExpiresAt: c.ExpiresAt, LastLead: i == len(leads)-1}
+		if err := t.InsertReminderItem(it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// joinReminder returns the planned reminder of u and lead that a coupon
+// crossing at x joins at now: the earliest whose span stays within the
+// window with x, moved earlier if x is its new first crossing, or else a
+// new one.
+func (t *txn) joinReminder(u remind.User, lead time.Duration, x, now time.Time) (int64, error) {
+	lo, hi := t.policy.Joinable(x)
+	r, err := t.JoinableReminder(u.ID, lead, lo, hi)
+	if errors.Is(err, ErrNotFound) {
+		r = PlannedReminder{UserID: u.ID, Lead: lead, First: x, Last: x, Due: t.policy.PlannedDue(x, lead, u, now)}
+		if r.ID, err = t.InsertReminder(r); err != nil {
+			return 0, err
+		}
+		t.reminders.Planned++
+		return r.ID, t.Timer(TimerRemind, r.Due)
+	}
+	was := r.Due
+	switch {
+	case err != nil || (!x.Before(r.First) && !x.After(r.Last)):
+		return r.ID, err
+	case x.After(r.Last): // the same first crossing, the same due time
+		r.Last = x
+	default:
+		r.First, r.Due = x, t.policy.PlannedDue(x, lead, u, now)
+	}
+	return r.ID, t.setSpan(r, was)
+}
+
+// setSpan stores the crossings a planned reminder spans and its due time,
+// arming its timer if that moved from was.
+func (t *txn) setSpan(r PlannedReminder, was time.Time) error {
+	if err := t.SetReminderSpan(r); err != nil {
+		return err
+	}
+	if r.Due.Equal(was) {
+		return nil
+	}
+	return t.Timer(TimerRemind, r.Due)
+}
+
+// unplan takes a coupon out of its planned reminders and re-spans each;
+// one left empty is dropped.
+func (t *txn) unplan(couponID string, now time.Time) error {
+	ids, err := t.UnplanCoupon(couponID)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := t.respan(id, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// respan recomputes a planned reminder's span from the coupons it still
+// lists, or drops it if it lists none.
+func (t *txn) respan(id int64, now time.Time) error {
+	r, err := t.Reminder(id)
+	if err != nil {
+		return err
+	}
+	n, first, last, err := t.ItemSpan(id)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return t.finishReminder(FinishedReminder{ID: id, Status: ReminderDropped, Reason: remind.DropEmpty, At: now}, nil)
+	}
+	u, err := t.user(r.UserID)
+	if err != nil {
+		return err
+	}
+	was := r.Due
+	r.First, r.Last = first.Add(-r.Lead), last.Add(-r.Lead)
+	r.Due = t.policy.PlannedDue(r.First, r.Lead, u, now)
+	return t.setSpan(r, was)
+}
+
+// retimeReminders re-times a user's planned reminders to their profile,
+// set at now.
+func (t *txn) retimeReminders(u remind.User, now time.Time) error {
+	rs, err := t.UserReminders(u.ID)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		due := t.policy.PlannedDue(r.First, r.Lead, u, now)
+		if due.Equal(r.Due) {
+			continue
+		}
+		if err := t.SetReminderDue(r.ID, due); err != nil {
+			return err
+		}
+		if err := t.Timer(TimerRemind, due); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finishReminder marks a planned reminder sent or dropped, lets go of its
+// coupons and counts it, with the coupons left out of it by reason.
+func (t *txn) finishReminder(f FinishedReminder, leftOut map[string]int) error {
+	ok, err := t.FinishReminder(f)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("finish reminder %d: no longer planned", f.ID)
+	}
+	c := &t.reminders
+	if f.Status == ReminderSent {
+		count(&c.Sent, f.Channel, 1)
+	} else {
+		count(&c.Dropped, f.Reason, 1)
+	}
+	for why, n := range leftOut {
+		count(&c.LeftOut, why, n)
+	}
+	return nil
+}
+
+// count adds n to m[k], making m if need be.
+func count[K comparable](m *map[K]int, k K, n int) {
+	if *m == nil {
+		*m = map[K]int{}
+	}
+	(*m)[k] += n
+}
+
+// user returns a user as the reminder policy sees them: one lapse has not
+// met yet has the default profile and no activity.
+func (t *txn) user(id string) (remind.User, error) {
+	u, err := t.User(id)
+	if errors.Is(err, ErrNotFound) {
+		return remind.User{ID: id, Timezone: "UTC"}, nil
+	}
+	return u, err
+}
