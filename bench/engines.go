@@ -32,9 +32,6 @@ func newEngine(st store.Store, wheel *timer.Wheel, now func() time.Time, log *sl
 // be, counting what they expire into p. It returns their engines,
 // started, and what stops them and closes their stores.
 func (r *run) moreInstances(ctx context.Context, p *phase) ([]*engine.Engine, func(), error) {
-	if _, ok := p.st.(store.Leases); !ok {
-		return nil, nil, fmt.Errorf("%d instances: the %s store has no shard leases to share", r.cfg.Instances, r.cfg.Target.Name)
-	}
 	var (
 		engs    []*engine.Engine
 		closers []func()
@@ -46,7 +43,7 @@ func (r *run) moreInstances(ctx context.Context, p *phase) ([]*engine.Engine, fu
 	}
 	for i := 1; i < r.cfg.Instances; i++ {
 		wheel := newWheel(r.clock.Now)
-		st, err := r.cfg.Target.Open(ctx, expiryHooks(p, wheel))
+		st, _, err := r.cfg.Target.Open(ctx, expiryHooks(p, wheel))
 		if err != nil {
 			closeAll()
 			return nil, nil, err

@@ -97,7 +97,7 @@ func RunOrders(ctx context.Context, cfg OrdersConfig) (OrdersResult, error) {
 		PayShare: cfg.PayShare, CPUs: runtime.NumCPU(), LoadAvg: loadAvg()}
 	wheel := newWheel(o.clock.Now)
 	var settled atomic.Int64
-	st, err := cfg.Target.Open(ctx, store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []store.Event) {
+	st, _, err := cfg.Target.Open(ctx, store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []store.Event) {
 		settled.Add(countOf(events, store.EventOrderPaid) + countOf(events, store.EventOrderClosed))
 	}})
 	if err != nil {

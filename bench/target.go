@@ -11,8 +11,8 @@ import (
 type Target struct {
 	// Name names the backend in the report ("sqlite").
 	Name string
-	// Open opens the store with hooks. The store must implement Raw.
-	Open func(ctx context.Context, hooks store.Hooks) (store.Store, error)
+	// Open opens the store with hooks, and the raw drains of its database.
+	Open func(ctx context.Context, hooks store.Hooks) (store.Store, Raw, error)
 	// Save keeps a copy of the closed store's contents.
 	Save func() error
 	// Restore puts back the copy Save kept; the store is closed.

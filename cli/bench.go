@@ -18,7 +18,7 @@ import (
 )
 
 // The SQLite backend offers the bench its raw drains.
-var _ bench.Raw = (*sqlite.Store)(nil)
+var _ bench.Raw = (*sqlite.Driver)(nil)
 
 // benchCmd runs `lapse bench <what>`.
 func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -163,8 +163,12 @@ func sqliteTarget(path string) bench.Target {
 	seed := path + ".seed"
 	return bench.Target{
 		Name: "sqlite",
-		Open: func(ctx context.Context, h store.Hooks) (store.Store, error) {
-			return sqlite.Open(ctx, path, sqlite.Options{Hooks: h})
+		Open: func(ctx context.Context, h store.Hooks) (store.Store, bench.Raw, error) {
+			d, err := sqlite.OpenDriver(ctx, path, sqlite.Options{})
+			if err != nil {
+				return nil, nil, err
+			}
+			return store.New(d, store.Options{Hooks: h}), d, nil
 		},
 		Save:    func() error { return copyDB(path, seed) },
 		Restore: func() error { return copyDB(seed, path) },

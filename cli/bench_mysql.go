@@ -14,7 +14,7 @@ import (
 )
 
 // The MySQL backend offers the bench its raw drains.
-var _ bench.Raw = (*mysql.Store)(nil)
+var _ bench.Raw = (*mysql.Driver)(nil)
 
 // mysqlTarget is the bench target of a new MySQL or MariaDB database, the
 // one storeURL names, which it creates. Neither server copies a database
@@ -50,8 +50,12 @@ func mysqlTarget(ctx context.Context, storeURL string) (bench.Target, func(), er
 	}
 	target := bench.Target{
 		Name: "mysql",
-		Open: func(ctx context.Context, h store.Hooks) (store.Store, error) {
-			return mysql.Open(ctx, storeURL, mysql.Options{Hooks: h})
+		Open: func(ctx context.Context, h store.Hooks) (store.Store, bench.Raw, error) {
+			d, err := mysql.OpenDriver(ctx, storeURL, mysql.Options{})
+			if err != nil {
+				return nil, nil, err
+			}
+			return store.New(d, store.Options{Hooks: h}), d, nil
 		},
 		Save:    func() error { return copyDatabase(db, name, name+"_seed") },
 		Restore: func() error { return copyDatabase(db, name+"_seed", name) },

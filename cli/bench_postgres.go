@@ -14,7 +14,7 @@ import (
 )
 
 // The PostgreSQL backend offers the bench its raw drains.
-var _ bench.Raw = (*postgres.Store)(nil)
+var _ bench.Raw = (*postgres.Driver)(nil)
 
 // postgresTarget is the bench target of a new PostgreSQL database, the one
 // storeURL names, which it creates through the server's postgres
@@ -60,8 +60,12 @@ func postgresTarget(ctx context.Context, storeURL string) (bench.Target, func(),
 	}
 	target := bench.Target{
 		Name: "postgres",
-		Open: func(ctx context.Context, h store.Hooks) (store.Store, error) {
-			return postgres.Open(ctx, storeURL, postgres.Options{Hooks: h})
+		Open: func(ctx context.Context, h store.Hooks) (store.Store, bench.Raw, error) {
+			d, err := postgres.OpenDriver(ctx, storeURL, postgres.Options{})
+			if err != nil {
+				return nil, nil, err
+			}
+			return store.New(d, store.Options{Hooks: h}), d, nil
 		},
 		Save:    func() error { return clone(db, seed) },
 		Restore: func() error { return clone(seed, db) },

@@ -189,9 +189,6 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	defer st.Close()
-	if _, ok := st.(store.Reminders); !ok {
-		log.Info("lapse: reminders are off: the store plans none yet; they need the sqlite store", slog.String("store", storeKind(c.store)))
-	}
 	metrics = engine.NewMetrics(reg, st, now)
 	var eng *engine.Engine // made below; the relay asks it only once started
 	relay, err = newRelay(c, specs, st, now, log, reg, func() bool { return eng.Leads() })
@@ -202,7 +199,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
 		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, PaymentGrace: c.paymentGrace,
-		Holder: c.instance, LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Accel: accel,
+		Holder: holder(c), LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Accel: accel,
 		IdempotencyTTL: c.idempotencyTTL,
 	}
 	if c.paymentURL != "" {
@@ -262,16 +259,18 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	return nil
 }
 
-// newRelay makes the outbox relay of the sinks specs describe. A store
-// that keeps no delivery state gets no relay (nil), and refuses sinks.
-func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer, leads func() bool) (*outbox.Relay, error) {
-	d, ok := st.(store.Delivery)
-	if !ok {
-		if len(specs) > 0 {
-			return nil, fmt.Errorf("--sink: the %s store keeps no delivery state yet; sinks need the sqlite or postgres store", storeKind(c.store))
-		}
-		return nil, nil
+// holder is the name the engine shares the work of a postgres or mysql
+// store under; an embedded sqlite store has one instance, which holds
+// every shard without a lease.
+func holder(c serveConfig) string {
+	if storeKind(c.store) == "sqlite" {
+		return ""
 	}
+	return c.instance
+}
+
+// newRelay makes the outbox relay of the sinks specs describe.
+func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer, leads func() bool) (*outbox.Relay, error) {
 	sinks := make([]outbox.Named, 0, len(specs))
 	for _, s := range specs {
 		n, err := s.Open([]byte(c.sinkSecret), now)
@@ -285,7 +284,7 @@ func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func()
 		log.Info("lapse: sink", slog.String("name", s.Name), slog.String("type", s.Type), slog.String("url", s.Redacted()))
 	}
 	return outbox.New(outbox.Config{
-		Store: d, Sinks: sinks, Now: now, Log: log, Registerer: reg,
+		Store: st, Sinks: sinks, Now: now, Log: log, Registerer: reg,
 		MaxAttempts: c.sinkMaxAttempts, Retention: c.eventRetention, Leads: leads,
 	})
 }
@@ -329,10 +328,10 @@ func openStore(ctx context.Context, c serveConfig, hooks store.Hooks, policy *re
 	// A transaction idle as long as a lease is an instance paused or cut
 	// off: the database ends it, so that its locks hold up no other.
 	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
-		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks, IdleTxTimeout: c.leaseTTL})
+		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks, Remind: policy, IdleTxTimeout: c.leaseTTL})
 	}
 	if strings.HasPrefix(url, "mysql://") {
-		return mysql.Open(ctx, url, mysql.Options{Hooks: hooks, IdleTxTimeout: c.leaseTTL})
+		return mysql.Open(ctx, url, mysql.Options{Hooks: hooks, Remind: policy, IdleTxTimeout: c.leaseTTL})
 	}
 	path, err := sqlitePath(url)
 	if err != nil {

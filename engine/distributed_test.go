@@ -25,7 +25,7 @@ import (
 // instance is one engine on a shared PostgreSQL database, with its own
 // connections, wheel and metrics, as one `lapse serve` process has.
 type instance struct {
-	st      *postgres.Store
+	st      *store.DB
 	eng     *engine.Engine
 	reg     *prometheus.Registry
 	metrics *engine.Metrics

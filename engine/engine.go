@@ -39,8 +39,7 @@ type Config struct {
 	PaymentGrace time.Duration
 	// PaymentTimeout bounds one payment check; 0 means 2s.
 	PaymentTimeout time.Duration
-	// Holder, with a store that has shard leases (store.Leases), makes
-	// the engine one of many on the database, known by this name: it
+	// Holder, if set, makes the engine one of many on the database, known by this name: it
 	// drains only the shards it holds a lease on, and fires only while
 	// Now is within MaxSkew of the database's clock.
 	Holder string
@@ -85,7 +84,7 @@ func New(cfg Config) *Engine {
 	if cfg.SweepInterval <= 0 {
 		cfg.SweepInterval = 30 * time.Second
 	}
-	if _, ok := cfg.Store.(store.Leases); ok && cfg.Holder != "" && cfg.LoadInterval <= 0 {
+	if cfg.Holder != "" && cfg.LoadInterval <= 0 {
 		cfg.LoadInterval = time.Second
 	}
 	if cfg.LoadInterval <= 0 {
@@ -111,9 +110,7 @@ func New(cfg Config) *Engine {
 		store.TimerExpire:  cfg.Store.ExpireDue,
 		store.TimerRelease: cfg.Store.ReleaseLocks,
 		store.TimerClose:   cfg.Store.CloseDueOrders,
-	}
-	if r, ok := cfg.Store.(store.Reminders); ok {
-		e.drains[store.TimerRemind] = r.SendDueReminders
+		store.TimerRemind:  cfg.Store.SendDueReminders,
 	}
 	if cfg.Payments != nil {
 		e.drains[store.TimerClose] = e.closeCheckingPayments
@@ -121,15 +118,15 @@ func New(cfg Config) *Engine {
 	for kind := range e.drains {
 		e.wake[kind] = make(chan struct{}, 1)
 	}
-	if ls, ok := cfg.Store.(store.Leases); ok && cfg.Holder != "" {
-		e.distribute(ls)
+	if cfg.Holder != "" {
+		e.distribute(cfg.Store)
 	}
 	return e
 }
 
 // distribute makes e one of many engines on the store ls: see
 // Config.Holder.
-func (e *Engine) distribute(ls store.Leases) {
+func (e *Engine) distribute(ls store.Store) {
 	if e.cfg.LeaseTTL <= 0 {
 		e.cfg.LeaseTTL = 10 * time.Second
 	}

@@ -25,7 +25,7 @@ const tick = 10 * time.Millisecond
 
 // rig is a store, a wheel and an engine over them, all on the bubble's clock.
 type rig struct {
-	st      *sqlite.Store
+	st      *store.DB
 	wheel   *timer.Wheel
 	eng     *engine.Engine
 	reg     *prometheus.Registry

@@ -572,7 +572,7 @@ func TestIdempotentPay(t *testing.T) {
 
 // fuzzServer is the API over a fresh store for a fuzz target, stocked
 // with SKU "a", and u1 holding a coupon.
-func fuzzServer(f *testing.F) (http.Handler, *sqlite.Store, string) {
+func fuzzServer(f *testing.F) (http.Handler, *store.DB, string) {
 	st, err := sqlite.Open(context.Background(), filepath.Join(f.TempDir(), "lapse.db"), sqlite.Options{})
 	if err != nil {
 		f.Fatalf("open store: %v", err)

@@ -17,7 +17,6 @@ var (
 	errNoRoute          = errors.New("no such route")
 	errMethodNotAllowed = errors.New("method not allowed")
 	errNotReady         = errors.New("store not ready")
-	errNotSupported     = errors.New("not supported by the store")
 )
 
 // malformedError is a request body or query that is not JSON, or not of
@@ -71,7 +70,6 @@ var kinds = []kind{
 	{order.ErrInsufficientStock, http.StatusConflict, "insufficient-stock", "Insufficient stock", "an item asks for more than is available"},
 	{order.ErrClosed, http.StatusConflict, "order-closed", "Order closed", "the order is closed or past its deadline; the payment is recorded as order.late_payment"},
 	{store.ErrIdempotencyConflict, http.StatusConflict, "idempotency-conflict", "Idempotency conflict", "the Idempotency-Key was used with a different request, or its first request is still in flight"},
-	{errNotSupported, http.StatusNotImplemented, "not-supported", "Not supported", "the store lapse runs on does not support this (reminders need the sqlite store)"},
 	{errNotReady, http.StatusServiceUnavailable, "not-ready", "Not ready", "the store is unreachable or not migrated"},
 }
 

@@ -49,10 +49,6 @@ func userView(u remind.User) userJSON {
 // putUser serves PUT /v1/users/{user_id}: PUT is idempotent by itself, so
 // it takes no Idempotency-Key.
 func (s *server) putUser(w http.ResponseWriter, r *http.Request) {
-	rs, ok := s.reminders(w, r)
-	if !ok {
-		return
-	}
 	body, err := readBody(w, r)
 	if err != nil {
 		s.fail(w, r, err)
@@ -63,7 +59,7 @@ func (s *server) putUser(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if u, err = rs.PutUser(r.Context(), store.PutUserParams{User: u, Now: s.now()}); err != nil {
+	if u, err = s.store.PutUser(r.Context(), store.PutUserParams{User: u, Now: s.now()}); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -72,24 +68,10 @@ func (s *server) putUser(w http.ResponseWriter, r *http.Request) {
 
 // getUser serves GET /v1/users/{user_id}.
 func (s *server) getUser(w http.ResponseWriter, r *http.Request) {
-	rs, ok := s.reminders(w, r)
-	if !ok {
-		return
-	}
-	u, err := rs.User(r.Context(), r.PathValue("user_id"))
+	u, err := s.store.User(r.Context(), r.PathValue("user_id"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, userView(u))
-}
-
-// reminders returns the store as a store.Reminders, or answers r with
-// not-supported (501) if the store plans no reminders.
-func (s *server) reminders(w http.ResponseWriter, r *http.Request) (store.Reminders, bool) {
-	rs, ok := s.store.(store.Reminders)
-	if !ok {
-		s.fail(w, r, errNotSupported)
-	}
-	return rs, ok
 }

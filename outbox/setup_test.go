@@ -26,7 +26,7 @@ var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 
 // openStore opens a fresh SQLite store, closed when t ends. notify, if
 // set, hears of every commit that wrote events.
-func openStore(t testing.TB, notify func()) *sqlite.Store {
+func openStore(t testing.TB, notify func()) *store.DB {
 	t.Helper()
 	opts := sqlite.Options{}
 	if notify != nil {
@@ -119,7 +119,7 @@ func waitFor(t testing.TB, timeout time.Duration, what string, cond func() bool)
 // timers through a wheel, and claims n coupons that all fall due at the
 // same past instant, so that the engine's start meets a storm. notify,
 // if set, hears of every commit that wrote events.
-func newStorm(t testing.TB, n int, notify func()) (*sqlite.Store, *engine.Engine) {
+func newStorm(t testing.TB, n int, notify func()) (*store.DB, *engine.Engine) {
 	t.Helper()
 	now := func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
 	wheel := timer.NewWheel(10*time.Millisecond, 1024, now)

@@ -46,9 +46,9 @@ type txn struct {
 	reminders ReminderCounts
 }
 
-// attempts is how often run runs a transaction the database keeps
-// rolling back to break deadlocks.
-const attempts = 3
+// attempts is how often run runs a transaction that keeps losing
+// deadlocks (or, on MySQL, once-only event races) before it gives up.
+const attempts = 5
 
 // run runs fn in one write transaction (background: see Driver.Begin),
 // again if the driver says it was rolled back to break a deadlock, and

@@ -7,17 +7,17 @@ import (
 
 // NaiveExpire expires every due unused coupon in one statement, as the
 // seeds do: no events, no counts. For `lapse bench` only.
-func (s *Store) NaiveExpire(ctx context.Context, now time.Time) (int64, error) {
+func (s *Driver) NaiveExpire(ctx context.Context, now time.Time) (int64, error) {
 	return s.execRaw(ctx, "NaiveExpire", now, now)
 }
 
 // FloorExpire expires up to limit due unused coupons in one statement,
 // with nothing else. For `lapse bench` only.
-func (s *Store) FloorExpire(ctx context.Context, now time.Time, limit int) (int64, error) {
+func (s *Driver) FloorExpire(ctx context.Context, now time.Time, limit int) (int64, error) {
 	return s.execRaw(ctx, "FloorExpire", now, now, limit)
 }
 
-func (s *Store) execRaw(ctx context.Context, name string, args ...any) (int64, error) {
+func (s *Driver) execRaw(ctx context.Context, name string, args ...any) (int64, error) {
 	res, err := s.db.ExecContext(ctx, queries.Get(name), args...)
 	if err != nil {
 		return 0, err
@@ -26,7 +26,7 @@ func (s *Store) execRaw(ctx context.Context, name string, args ...any) (int64, e
 }
 
 // ExpiryLags returns updated_at minus expires_at of every expired coupon.
-func (s *Store) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
+func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
 	rows, err := s.query(ctx, "ExpiryLags")
 	if err != nil {
 		return nil, err

@@ -10,98 +10,85 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// ExpireDue expires up to p.Limit due unused coupons in one transaction,
-// with a coupon.expired event each. Rows another instance has claimed are
+// ExpireDue expires up to p.Limit due unused coupons of p's shards, with a
+// coupon.expired event each. Rows another instance has claimed are
 // skipped, not waited for.
-func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained, error) {
-	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
-		var d store.Drained
-		shards := store.ShardsOf(p.Leases)
-		rows, err := t.queryList("ClaimExpiries", len(shards), withShards(p.Now, shards, p.Limit)...)
+func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
+	shards := store.ShardsOf(p.Leases)
+	rows, err := t.queryList("ClaimExpiries", len(shards), withShards(p.Now, shards, p.Limit)...)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		expired []coupon.Coupon
+		ids     = []any{p.Now}
+	)
+	for rows.Next() {
+		var c coupon.Coupon
+		if err := rows.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		expired = append(expired, c)
+		ids = append(ids, c.ID)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(expired) > 0 {
+		res, err := t.execList("ExpireClaimed", len(expired), ids...)
 		if err != nil {
-			return d, err
+			return nil, err
 		}
-		var (
-			expired []coupon.Coupon
-			ids     = []any{p.Now}
-		)
-		for rows.Next() {
-			var c coupon.Coupon
-			if err := rows.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt); err != nil {
-				rows.Close()
-				return d, err
-			}
-			expired = append(expired, c)
-			ids = append(ids, c.ID)
+		// The rows are locked by this transaction: anything but all of
+		// them changed is a bug, not a race.
+		n, err := res.RowsAffected()
+		if err != nil {
+			return nil, err
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return d, err
+		if n != int64(len(expired)) {
+			return nil, fmt.Errorf("expire: changed %d of %d claimed coupons", n, len(expired))
 		}
-		if len(expired) > 0 {
-			res, err := t.execList("ExpireClaimed", len(expired), ids...)
-			if err != nil {
-				return d, err
-			}
-			// The rows are locked by this transaction: anything but all of
-			// them changed is a bug, not a race.
-			n, err := res.RowsAffected()
-			if err != nil {
-				return d, err
-			}
-			if n != int64(len(expired)) {
-				return d, fmt.Errorf("expire: changed %d of %d claimed coupons", n, len(expired))
-			}
-		}
-		if d.Due, err = store.ExpiredIn(t, expired, p.Now); err != nil {
-			return d, err
-		}
-		d.Next, err = t.next(p.Leases, "NextExpiry")
-		return d, err
-	})
+	}
+	return store.ExpiredIn(t, expired, p.Now)
 }
 
-// ReleaseLocks gives back up to p.Limit locked coupons whose lock TTL has
-// passed, to unused or, past their expires_at, to expired.
-func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drained, error) {
-	return inTx(ctx, s, func(t *tx) (store.Drained, error) {
-		var d store.Drained
-		shards := store.ShardsOf(p.Leases)
-		rows, err := t.queryList("ClaimLocks", len(shards), withShards(p.Now, shards, p.Limit)...)
+// LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now,
+// holding them; rows another instance holds are skipped.
+func (t *tx) LocksDue(p store.DueParams) ([]coupon.Coupon, error) {
+	shards := store.ShardsOf(p.Leases)
+	rows, err := t.queryList("ClaimLocks", len(shards), withShards(p.Now, shards, p.Limit)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var locked []coupon.Coupon
+	for rows.Next() {
+		c, err := scanCoupon(rows)
 		if err != nil {
-			return d, err
+			return nil, err
 		}
-		var locked []coupon.Coupon
-		for rows.Next() {
-			c, err := scanCoupon(rows)
-			if err != nil {
-				rows.Close()
-				return d, err
-			}
-			locked = append(locked, c)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return d, err
-		}
-		if d.Due, err = store.ReleaseIn(t, locked, p.Now); err != nil {
-			return d, err
-		}
-		d.Next, err = t.next(p.Leases, "NextRelease")
-		return d, err
-	})
+		locked = append(locked, c)
+	}
+	return locked, rows.Err()
 }
 
-// next ends a drain: it reads the earliest pending due time of the
-// leases' shards with the named query, then fences the drain with ls.
-func (t *tx) next(ls []store.Lease, name string) (time.Time, error) {
+// nextQueries names the query of each kind's earliest pending due time.
+var nextQueries = map[store.TimerKind]string{
+	store.TimerExpire: "NextExpiry", store.TimerRelease: "NextRelease",
+	store.TimerClose: "NextDeadline", store.TimerRemind: "NextReminder",
+}
+
+// NextDue reads the earliest pending due time of kind in the shards of ls.
+func (t *tx) NextDue(kind store.TimerKind, ls []store.Lease) (time.Time, error) {
 	var v time.Time
 	shards := store.ShardsOf(ls)
-	err := t.sql.QueryRowContext(t.ctx, expand(queries.Get(name), len(shards)), withShards(nil, shards)...).Scan(&v)
+	err := t.sql.QueryRowContext(t.ctx, expand(queries.Get(nextQueries[kind]), len(shards)), withShards(nil, shards)...).Scan(&v)
 	if err != nil && err != sql.ErrNoRows {
 		return v, err
 	}
-	return v, t.fence(ls)
+	return v, nil
 }
 
 // withShards returns the arguments of a query with a list of shards:
@@ -118,7 +105,7 @@ func withShards(first any, shards []int, after ...any) []any {
 }
 
 // Stats reads the due backlog and the outbox size.
-func (s *Store) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
+func (s *Driver) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
 	var st store.Stats
 	if err := s.queryRow(ctx, "DueBacklog", now, now, now).Scan(&st.DueBacklog); err != nil {
 		return st, err

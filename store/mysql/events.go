@@ -7,7 +7,7 @@ import (
 )
 
 // Events returns up to p.Limit events after the cursor p.After.
-func (s *Store) Events(ctx context.Context, p store.EventsParams) ([]store.Event, error) {
+func (s *Driver) Events(ctx context.Context, p store.EventsParams) ([]store.Event, error) {
 	rows, err := s.query(ctx, "EventsAfter", p.After, p.Limit)
 	if err != nil {
 		return nil, err

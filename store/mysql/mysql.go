@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
@@ -29,10 +30,12 @@ var dialect = sqlfile.Dialect{
 	Split:       split,
 }
 
-// Options tune a Store. The zero value works.
+// Options tune a store on MySQL. The zero value works.
 type Options struct {
 	// Hooks hear of every commit.
 	Hooks store.Hooks
+	// Remind is the reminder policy; nil means remind.Default().
+	Remind *remind.Config
 	// Conns bounds the connection pool; 0 means 16.
 	Conns int
 	// IdleTxTimeout, if set, has the server end a session whose
@@ -44,19 +47,28 @@ type Options struct {
 	IdleTxTimeout time.Duration
 }
 
-// Store is the MySQL backend of store.Store.
-type Store struct {
+// Driver is the MySQL driver of store.DB.
+type Driver struct {
 	db         *sql.DB
-	opts       Options
 	migrations int
 }
 
-var _ store.Store = (*Store)(nil)
+var _ store.Driver = (*Driver)(nil)
 
 // Open connects to the database a URL names,
-// mysql://user:password@host:port/database[?driver-params], and brings its
-// schema up to date.
-func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
+// mysql://user:password@host:port/database[?driver-params], brings its
+// schema up to date and returns the store over it.
+func Open(ctx context.Context, rawURL string, opts Options) (*store.DB, error) {
+	d, err := OpenDriver(ctx, rawURL, opts)
+	if err != nil {
+		return nil, err
+	}
+	return store.New(d, store.Options{Hooks: opts.Hooks, Remind: opts.Remind}), nil
+}
+
+// OpenDriver connects as Open does and returns the driver; opts.Hooks and
+// opts.Remind are the store's, not the driver's.
+func OpenDriver(ctx context.Context, rawURL string, opts Options) (*Driver, error) {
 	cfg, err := Config(rawURL)
 	if err != nil {
 		return nil, err
@@ -82,7 +94,7 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("mysql %s/%s: %w", cfg.Addr, cfg.DBName, err)
 	}
-	return &Store{db: db, opts: opts, migrations: len(ms)}, nil
+	return &Driver{db: db, migrations: len(ms)}, nil
 }
 
 // Config turns a mysql:// URL into the driver's configuration, with what
@@ -192,11 +204,11 @@ func split(migration string) []string {
 }
 
 // Close closes the pool.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Driver) Close() error { return s.db.Close() }
 
 // Ready reports whether the database answers and every migration is
 // applied.
-func (s *Store) Ready(ctx context.Context) error {
+func (s *Driver) Ready(ctx context.Context) error {
 	v, err := sqlfile.Version(ctx, s.db)
 	if err != nil {
 		return err
@@ -207,11 +219,11 @@ func (s *Store) Ready(ctx context.Context) error {
 	return nil
 }
 
-func (s *Store) query(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
+func (s *Driver) query(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
 	return s.db.QueryContext(ctx, queries.Get(name), args...)
 }
 
-func (s *Store) queryRow(ctx context.Context, name string, args ...any) *sql.Row {
+func (s *Driver) queryRow(ctx context.Context, name string, args ...any) *sql.Row {
 	return s.db.QueryRowContext(ctx, queries.Get(name), args...)
 }
 

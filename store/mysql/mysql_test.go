@@ -21,46 +21,51 @@ var (
 	rawDB   = mysqltest.Raw
 )
 
-// open opens a store at rawURL, closed when t ends.
-func open(t testing.TB, rawURL string, opts mysql.Options) *mysql.Store {
+// openDriver opens a driver on rawURL, closed when t ends.
+func openDriver(t testing.TB, rawURL string, opts mysql.Options) *mysql.Driver {
 	t.Helper()
-	s, err := mysql.Open(t.Context(), rawURL, opts)
+	d, err := mysql.OpenDriver(t.Context(), rawURL, opts)
 	if err != nil {
-		t.Fatalf("Open: %v", err)
+		t.Fatalf("OpenDriver: %v", err)
 	}
 	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
+		if err := d.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
 	})
-	return s
+	return d
+}
+
+// open opens the store over a driver on rawURL, closed when t ends.
+func open(t testing.TB, rawURL string, opts mysql.Options) *store.DB {
+	return store.New(openDriver(t, rawURL, opts), store.Options{Hooks: opts.Hooks, Remind: opts.Remind})
 }
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store {
-		return open(t, freshDB(t), mysql.Options{})
+	storetest.Run(t, func(t *testing.T) store.Driver {
+		return openDriver(t, freshDB(t), mysql.Options{})
 	})
 }
 
 func TestHooks(t *testing.T) {
-	storetest.RunHooks(t, func(t *testing.T, h store.Hooks) store.Store {
-		return open(t, freshDB(t), mysql.Options{Hooks: h})
+	storetest.RunHooks(t, func(t *testing.T) store.Driver {
+		return openDriver(t, freshDB(t), mysql.Options{})
 	})
 }
 
 // TestIssueResume: a bulk issuance cut off after its first batch is
 // finished by a retry.
 func TestIssueResume(t *testing.T) {
-	storetest.RunIssueResume(t, func(t *testing.T, h store.Hooks) store.Store {
-		return open(t, freshDB(t), mysql.Options{Hooks: h})
+	storetest.RunIssueResume(t, func(t *testing.T) store.Driver {
+		return openDriver(t, freshDB(t), mysql.Options{})
 	})
 }
 
 // TestIdempotencyWait: a request waits for the same request in flight
 // under its key.
 func TestIdempotencyWait(t *testing.T) {
-	storetest.RunIdempotencyWait(t, func(t *testing.T, h store.Hooks) store.Store {
-		return open(t, freshDB(t), mysql.Options{Hooks: h})
+	storetest.RunIdempotencyWait(t, func(t *testing.T) store.Driver {
+		return openDriver(t, freshDB(t), mysql.Options{})
 	})
 }
 
@@ -124,7 +129,7 @@ func TestConfig(t *testing.T) {
 // it once, and a reopened database keeps its data and its version.
 func TestMigrateTogether(t *testing.T) {
 	dbURL := freshDB(t)
-	stores := make([]*mysql.Store, 3)
+	stores := make([]*store.DB, 3)
 	errs := make([]error, 3)
 	var wg sync.WaitGroup
 	for i := range stores {

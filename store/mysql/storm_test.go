@@ -102,7 +102,7 @@ func redoWritten(b *testing.B, db *sql.DB) int64 {
 // seedStorm fills a fresh database with n unused coupons of one template,
 // claimed over the preceding day by random users, all due at due, as the
 // store would have written them. The timer stops while it seeds.
-func seedStorm(b *testing.B, n int, due time.Time) (*mysql.Store, *sql.DB) {
+func seedStorm(b *testing.B, n int, due time.Time) (*store.DB, *sql.DB) {
 	b.Helper()
 	b.StopTimer()
 	defer b.StartTimer()

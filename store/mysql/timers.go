@@ -8,7 +8,7 @@ import (
 )
 
 // Timers returns group timers due at or before p.Before.
-func (s *Store) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer, error) {
+func (s *Driver) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer, error) {
 	rows, err := s.query(ctx, "DueTimers", p.Before, p.Limit)
 	if err != nil {
 		return nil, err
@@ -28,9 +28,8 @@ func (s *Store) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer
 	return out, rows.Err()
 }
 
-// DeleteTimers removes the timers of p.Kind whose bucket ended by
-// p.Through. One statement: it writes no event and no count.
-func (s *Store) DeleteTimers(ctx context.Context, p store.DeleteTimersParams) error {
-	_, err := s.db.ExecContext(ctx, queries.Get("DeleteTimers"), string(p.Kind), p.Through.Add(-store.TimerBucket))
+// DeleteTimers removes the timers of kind whose bucket ended by through.
+func (t *tx) DeleteTimers(kind store.TimerKind, through time.Time) error {
+	_, err := t.exec("DeleteTimers", string(kind), through.Add(-store.TimerBucket))
 	return err
 }

@@ -6,17 +6,12 @@ import (
 	"database/sql"
 	"errors"
 	"maps"
-	"math/rand/v2"
 	"slices"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 )
-
-// attempts is how often inTx runs a transaction that keeps losing
-// deadlocks or once-only event races before it gives up.
-const attempts = 5
 
 // eventRows is how many events one INSERT writes.
 const eventRows = 1000
@@ -32,7 +27,7 @@ type tx struct {
 	events []store.Event
 }
 
-var _ store.Tx = (*tx)(nil)
+var _ store.DriverTx = (*tx)(nil)
 
 type countKey struct{ template, status string }
 
@@ -166,66 +161,39 @@ func (t *tx) sortedTimers() []store.Timer {
 // leaves the event be.
 var errTaken = errors.New("event taken meanwhile")
 
-// inTx runs fn in one write transaction, under the idempotency key on ctx
-// if any (see store.Mutate).
-func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
-	return store.Mutate(ctx, func(fn func(*tx) (T, error)) (T, error) { return retryTx(ctx, s, fn) }, fn)
-}
-
-// retryTx runs fn in one write transaction, and runs it again, up to
-// attempts times, if the server chose it as a deadlock's victim or an
-// event it meant to store was taken meanwhile (errTaken).
-func retryTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
-	for attempt := 1; ; attempt++ {
-		res, t, err := runTx(ctx, s, fn)
-		if err == nil {
-			s.announce(t)
-			return res, nil
-		}
-		retry := isCode(err, errDeadlock) || errors.Is(err, errTaken)
-		if !retry || attempt == attempts {
-			return res, interpret(err)
-		}
-		select {
-		case <-ctx.Done():
-			return res, ctx.Err()
-		case <-time.After(time.Duration(rand.IntN(attempt*5)+1) * time.Millisecond):
-		}
-	}
-}
-
-// runTx is one attempt of retryTx.
-func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, *tx, error) {
-	var zero T
+// Begin starts one write transaction.
+func (s *Driver) Begin(ctx context.Context, _ bool) (store.DriverTx, error) {
 	sqlTx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return zero, nil, err
+		return nil, err
 	}
-	defer sqlTx.Rollback()
-	t := &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[store.Timer]bool{}}
-	res, err := fn(t)
-	if err != nil {
-		return zero, nil, err
-	}
+	return &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[store.Timer]bool{}}, nil
+}
+
+// Commit sends what the transaction buffered, commits, and returns the
+// timers and events it wrote.
+func (t *tx) Commit() (store.Committed, error) {
 	if err := t.flush(); err != nil {
-		return zero, nil, err
+		return store.Committed{}, err
 	}
-	if err := sqlTx.Commit(); err != nil {
-		return zero, nil, err
+	if err := t.sql.Commit(); err != nil {
+		return store.Committed{}, err
 	}
-	return res, t, nil
+	return store.Committed{Timers: t.sortedTimers(), Events: t.events}, nil
 }
 
-// announce tells the hooks what a committed transaction wrote.
-func (s *Store) announce(t *tx) { s.opts.Hooks.Committed(t.sortedTimers(), t.events) }
+// Rollback rolls the transaction back unless it committed.
+func (t *tx) Rollback() { t.sql.Rollback() }
 
-// Request reads the request recorded under an idempotency key.
-func (t *tx) Request(key string) (store.Request, error) {
-	var r store.Request
-	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
-	r.Created = r.Created.UTC()
-	return r, interpret(err)
+// Classify turns a write transaction's error into a store error; one the
+// server chose as a deadlock's victim, or whose once-only event was taken
+// meanwhile (errTaken), is worth running again.
+func (s *Driver) Classify(err error) (error, bool) {
+	return interpret(err), isCode(err, errDeadlock) || errors.Is(err, errTaken)
 }
+
+// Busy is false: MySQL's writers do not queue on one writer.
+func (s *Driver) Busy() bool { return false }
 
 // PutRequest records r under key: store.ErrRequestTaken if a concurrent
 // transaction recorded a request under it meanwhile.

@@ -9,20 +9,20 @@ import (
 
 // NaiveExpire expires every due unused coupon in one statement, as the
 // seeds do: no events, no counts. For `lapse bench` only.
-func (s *Store) NaiveExpire(ctx context.Context, now time.Time) (int64, error) {
+func (s *Driver) NaiveExpire(ctx context.Context, now time.Time) (int64, error) {
 	tag, err := s.pool.Exec(ctx, queries.Get("NaiveExpire"), now)
 	return tag.RowsAffected(), err
 }
 
 // FloorExpire expires up to limit due unused coupons in one statement,
 // with nothing else. For `lapse bench` only.
-func (s *Store) FloorExpire(ctx context.Context, now time.Time, limit int) (int64, error) {
+func (s *Driver) FloorExpire(ctx context.Context, now time.Time, limit int) (int64, error) {
 	tag, err := s.pool.Exec(ctx, queries.Get("FloorExpire"), now, limit)
 	return tag.RowsAffected(), err
 }
 
 // ExpiryLags returns updated_at minus expires_at of every expired coupon.
-func (s *Store) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
+func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
 	rows, err := s.read(ctx, "ExpiryLags")
 	if err != nil {
 		return nil, err

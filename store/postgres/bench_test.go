@@ -141,14 +141,14 @@ func BenchmarkStorm(b *testing.B) {
 	n := stormSize(b)
 	cases := []struct {
 		name  string
-		drain func(ctx context.Context, s *postgres.Store, conn *pgx.Conn, now time.Time) (int, error)
+		drain func(ctx context.Context, s *store.DB, conn *pgx.Conn, now time.Time) (int, error)
 	}{
 		{"ExpireDue/batch=1000/drainers=1", expireDue(1000, 1)},
 		{"ExpireDue/batch=2000/drainers=1", expireDue(2000, 1)},
 		{"ExpireDue/batch=1000/drainers=3", expireDue(1000, 3)},
 		{"floor/batch=1000", floor(1000)},
 		{"floor/batch=2000", floor(2000)},
-		{"naive", func(ctx context.Context, s *postgres.Store, _ *pgx.Conn, now time.Time) (int, error) {
+		{"naive", func(ctx context.Context, s *store.DB, _ *pgx.Conn, now time.Time) (int, error) {
 			n, err := s.NaiveExpire(ctx, now)
 			return int(n), err
 		}},
@@ -194,8 +194,8 @@ func BenchmarkStorm(b *testing.B) {
 
 // expireDue drains with ExpireDue from drainers goroutines, each until it
 // finds nothing left, and counts the events written.
-func expireDue(limit, drainers int) func(context.Context, *postgres.Store, *pgx.Conn, time.Time) (int, error) {
-	return func(ctx context.Context, s *postgres.Store, conn *pgx.Conn, now time.Time) (int, error) {
+func expireDue(limit, drainers int) func(context.Context, *store.DB, *pgx.Conn, time.Time) (int, error) {
+	return func(ctx context.Context, s *store.DB, conn *pgx.Conn, now time.Time) (int, error) {
 		var (
 			wg   sync.WaitGroup
 			errs = make(chan error, drainers)
@@ -227,8 +227,8 @@ func expireDue(limit, drainers int) func(context.Context, *postgres.Store, *pgx.
 
 // floor runs the floor drain until it finds nothing left, and counts the
 // rows.
-func floor(limit int) func(context.Context, *postgres.Store, *pgx.Conn, time.Time) (int, error) {
-	return func(ctx context.Context, s *postgres.Store, _ *pgx.Conn, now time.Time) (int, error) {
+func floor(limit int) func(context.Context, *store.DB, *pgx.Conn, time.Time) (int, error) {
+	return func(ctx context.Context, s *store.DB, _ *pgx.Conn, now time.Time) (int, error) {
 		total := 0
 		for {
 			n, err := s.FloorExpire(ctx, now, limit)

@@ -5,23 +5,17 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 )
 
-// Claim issues one coupon of p.TemplateID to p.UserID.
-func (s *Store) Claim(ctx context.Context, p store.ClaimParams) (coupon.Coupon, error) {
-	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) { return store.ClaimIn(t, p) })
-}
-
 // Coupon returns one coupon as stored.
-func (s *Store) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
+func (s *Driver) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
 	c, err := scanCoupon(s.readRow(ctx, "GetCoupon", id))
 	return c, interpret(err)
 }
 
-// UserCoupons lists a user's coupons as the lazy check reads them.
-func (s *Store) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]coupon.Coupon, error) {
-	rows, err := s.read(ctx, "UserCoupons", p.UserID)
+// UserCoupons reads a user's coupons.
+func (s *Driver) UserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error) {
+	rows, err := s.read(ctx, "UserCoupons", userID)
 	if err != nil {
 		return nil, err
 	}
@@ -32,18 +26,9 @@ func (s *Store) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]c
 		if err != nil {
 			return nil, err
 		}
-		c = c.View(p.Now)
-		if p.Status == 0 || c.Status == p.Status {
-			out = append(out, c)
-		}
+		out = append(out, c)
 	}
 	return out, rows.Err()
-}
-
-// Transition decides p.Action with the coupon table on the locked coupon
-// and stores the result with a compare-and-set on its state and version.
-func (s *Store) Transition(ctx context.Context, p store.TransitionParams) (coupon.Coupon, error) {
-	return inTx(ctx, s, func(t *tx) (coupon.Coupon, error) { return store.TransitionIn(t, p) })
 }
 
 // CountUserCoupons counts a user's coupons of a template.

@@ -1,21 +1,10 @@
 package postgres
 
 import (
-	"context"
-
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
-
-// Issue issues coupons of p.TemplateID to p.Users, a batch of users per
-// transaction, resumably under an idempotency key (see store.IssueParams).
-// Batches of one template queue on its row, as its claims do.
-func (s *Store) Issue(ctx context.Context, p store.IssueParams) (store.Issued, error) {
-	return store.Issue(ctx, p, nil, func(fn func(store.Tx) (store.IssueStep, error)) (store.IssueStep, error) {
-		return inTx(store.WithoutIdempotency(ctx), s, func(t *tx) (store.IssueStep, error) { return fn(t) })
-	})
-}
 
 // IssuedCount reads how many coupons of a template are issued.
 func (t *tx) IssuedCount(templateID string) (int64, error) {

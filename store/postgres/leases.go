@@ -9,19 +9,8 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-var (
-	_ store.Leases  = (*Store)(nil)
-	_ store.LeaseTx = (*tx)(nil)
-)
-
-// Lease renews, gives up and takes shard leases for p.Holder in one
-// transaction; see store.LeaseIn.
-func (s *Store) Lease(ctx context.Context, p store.LeaseParams) ([]store.Lease, error) {
-	return inTx(ctx, s, func(t *tx) ([]store.Lease, error) { return store.LeaseIn(t, p) })
-}
-
 // Clock reads the database's clock.
-func (s *Store) Clock(ctx context.Context) (time.Time, error) {
+func (s *Driver) Clock(ctx context.Context) (time.Time, error) {
 	var now time.Time
 	err := s.readRow(ctx, "Clock").Scan(&now)
 	return now, err
@@ -77,10 +66,10 @@ func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
 	})
 }
 
-// fence refuses the drain's commit unless every lease of ls is still held
+// Fence refuses the drain's commit unless every lease of ls is still held
 // with its token and unexpired, and then keeps them from changing hands
 // until the commit.
-func (t *tx) fence(ls []store.Lease) error {
+func (t *tx) Fence(ls []store.Lease) error {
 	if len(ls) == 0 {
 		return nil
 	}

@@ -19,7 +19,7 @@ func TestOpenTogether(t *testing.T) {
 	ctx := t.Context()
 	u := pgtest.SchemaURL(t)
 	const instances = 4
-	stores := make([]*postgres.Store, instances)
+	stores := make([]*store.DB, instances)
 	errs := make([]error, instances)
 	var wg sync.WaitGroup
 	for i := range instances {

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
@@ -33,10 +34,12 @@ var dialect = sqlfile.Dialect{
 // together migrate one at a time.
 const migrateLock = 0x6c61707365 // "lapse"
 
-// Options tune a Store. The zero value works.
+// Options tune a store on PostgreSQL. The zero value works.
 type Options struct {
 	// Hooks hear of every commit.
 	Hooks store.Hooks
+	// Remind is the reminder policy; nil means remind.Default().
+	Remind *remind.Config
 	// MaxConns bounds the connection pool; 0 means pgx's default (the
 	// larger of 4 and the number of CPUs) or the URL's pool_max_conns.
 	MaxConns int32
@@ -48,21 +51,30 @@ type Options struct {
 	IdleTxTimeout time.Duration
 }
 
-// Store is the PostgreSQL backend of store.Store.
-type Store struct {
+// Driver is the PostgreSQL driver of store.DB.
+type Driver struct {
 	pool *pgxpool.Pool
 	// db is the pool seen through database/sql, for the shared migrator.
 	db         *sql.DB
-	opts       Options
 	migrations int
 }
 
-var _ store.Store = (*Store)(nil)
+var _ store.Driver = (*Driver)(nil)
 
-// Open connects to the database a postgres:// URL names and brings its
-// schema up to date. The URL may set search_path (or any other run-time
-// parameter) and pgxpool's pool_* settings.
-func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+// Open connects to the database a postgres:// URL names, brings its schema
+// up to date and returns the store over it. The URL may set search_path
+// (or any other run-time parameter) and pgxpool's pool_* settings.
+func Open(ctx context.Context, url string, opts Options) (*store.DB, error) {
+	d, err := OpenDriver(ctx, url, opts)
+	if err != nil {
+		return nil, err
+	}
+	return store.New(d, store.Options{Hooks: opts.Hooks, Remind: opts.Remind}), nil
+}
+
+// OpenDriver connects as Open does and returns the driver; opts.Hooks and
+// opts.Remind are the store's, not the driver's.
+func OpenDriver(ctx context.Context, url string, opts Options) (*Driver, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
@@ -85,7 +97,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	s := &Store{pool: pool, db: stdlib.OpenDBFromPool(pool), opts: opts}
+	s := &Driver{pool: pool, db: stdlib.OpenDBFromPool(pool)}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("postgres %s@%s/%s: %w", cfg.ConnConfig.User, cfg.ConnConfig.Host, cfg.ConnConfig.Database, err)
@@ -95,7 +107,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 
 // migrate applies the embedded migrations under a session advisory lock,
 // so that instances starting together do not race to create tables.
-func (s *Store) migrate(ctx context.Context) error {
+func (s *Driver) migrate(ctx context.Context) error {
 	ms, err := sqlfile.LoadMigrations(files, "migrations")
 	if err != nil {
 		return err
@@ -115,7 +127,7 @@ func (s *Store) migrate(ctx context.Context) error {
 }
 
 // Close closes the pool.
-func (s *Store) Close() error {
+func (s *Driver) Close() error {
 	err := s.db.Close()
 	s.pool.Close()
 	return err
@@ -123,7 +135,7 @@ func (s *Store) Close() error {
 
 // Ready reports whether the database answers and every migration is
 // applied.
-func (s *Store) Ready(ctx context.Context) error {
+func (s *Driver) Ready(ctx context.Context) error {
 	v, err := sqlfile.Version(ctx, s.db)
 	if err != nil {
 		return err
@@ -135,11 +147,11 @@ func (s *Store) Ready(ctx context.Context) error {
 }
 
 // read runs a query outside any write transaction.
-func (s *Store) read(ctx context.Context, name string, args ...any) (pgx.Rows, error) {
+func (s *Driver) read(ctx context.Context, name string, args ...any) (pgx.Rows, error) {
 	return s.pool.Query(ctx, queries.Get(name), args...)
 }
 
-func (s *Store) readRow(ctx context.Context, name string, args ...any) pgx.Row {
+func (s *Driver) readRow(ctx context.Context, name string, args ...any) pgx.Row {
 	return s.pool.QueryRow(ctx, queries.Get(name), args...)
 }
 

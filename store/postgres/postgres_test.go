@@ -14,46 +14,51 @@ import (
 
 var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 
-// open opens a store on url, closed when t ends.
-func open(t testing.TB, url string, opts postgres.Options) *postgres.Store {
+// openDriver opens a driver on url, closed when t ends.
+func openDriver(t testing.TB, url string, opts postgres.Options) *postgres.Driver {
 	t.Helper()
-	s, err := postgres.Open(context.Background(), url, opts)
+	d, err := postgres.OpenDriver(context.Background(), url, opts)
 	if err != nil {
-		t.Fatalf("Open: %v", err)
+		t.Fatalf("OpenDriver: %v", err)
 	}
 	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
+		if err := d.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
 	})
-	return s
+	return d
+}
+
+// open opens the store over a driver on url, closed when t ends.
+func open(t testing.TB, url string, opts postgres.Options) *store.DB {
+	return store.New(openDriver(t, url, opts), store.Options{Hooks: opts.Hooks, Remind: opts.Remind})
 }
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store {
-		return open(t, pgtest.SchemaURL(t), postgres.Options{})
+	storetest.Run(t, func(t *testing.T) store.Driver {
+		return openDriver(t, pgtest.SchemaURL(t), postgres.Options{})
 	})
 }
 
 func TestHooks(t *testing.T) {
-	storetest.RunHooks(t, func(t *testing.T, h store.Hooks) store.Store {
-		return open(t, pgtest.SchemaURL(t), postgres.Options{Hooks: h})
+	storetest.RunHooks(t, func(t *testing.T) store.Driver {
+		return openDriver(t, pgtest.SchemaURL(t), postgres.Options{})
 	})
 }
 
 // TestIssueResume: a bulk issuance cut off after its first batch is
 // finished by a retry.
 func TestIssueResume(t *testing.T) {
-	storetest.RunIssueResume(t, func(t *testing.T, h store.Hooks) store.Store {
-		return open(t, pgtest.SchemaURL(t), postgres.Options{Hooks: h})
+	storetest.RunIssueResume(t, func(t *testing.T) store.Driver {
+		return openDriver(t, pgtest.SchemaURL(t), postgres.Options{})
 	})
 }
 
 // TestIdempotencyWait: a request waits for the same request in flight
 // under its key.
 func TestIdempotencyWait(t *testing.T) {
-	storetest.RunIdempotencyWait(t, func(t *testing.T, h store.Hooks) store.Store {
-		return open(t, pgtest.SchemaURL(t), postgres.Options{Hooks: h})
+	storetest.RunIdempotencyWait(t, func(t *testing.T) store.Driver {
+		return openDriver(t, pgtest.SchemaURL(t), postgres.Options{})
 	})
 }
 

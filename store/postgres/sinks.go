@@ -8,10 +8,8 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-var _ store.Delivery = (*Store)(nil)
-
 // SinkState reads a sink's position, lag and dead-letter counts.
-func (s *Store) SinkState(ctx context.Context, sink string) (store.SinkState, error) {
+func (s *Driver) SinkState(ctx context.Context, sink string) (store.SinkState, error) {
 	var st store.SinkState
 	err := s.readRow(ctx, "SinkState", sink).Scan(&st.Position, &st.Lag, &st.DeadLetters, &st.Queued)
 	return st, err
@@ -19,25 +17,22 @@ func (s *Store) SinkState(ctx context.Context, sink string) (store.SinkState, er
 
 // AdvanceSink stores a sink's new position, its new dead letters and the
 // removal of those a replay delivered, in one transaction.
-func (s *Store) AdvanceSink(ctx context.Context, p store.AdvanceSinkParams) error {
-	_, err := inTx(ctx, s, func(t *tx) (struct{}, error) {
-		b := &pgx.Batch{}
-		b.Queue(queries.Get("AdvanceSink"), p.Sink, p.Position)
-		for _, d := range p.Dead {
-			e := d.Event
-			b.Queue(queries.Get("PutDeadLetter"), p.Sink, e.Seq, e.ID, e.Type, e.Subject, e.Time, string(e.Data),
-				d.Attempts, d.Error, d.FailedAt)
-		}
-		for _, seq := range p.Replayed {
-			b.Queue(queries.Get("DeleteDeadLetter"), p.Sink, seq)
-		}
-		return struct{}{}, t.pg.SendBatch(t.ctx, b).Close()
-	})
-	return err
+func (t *tx) AdvanceSink(p store.AdvanceSinkParams) error {
+	b := &pgx.Batch{}
+	b.Queue(queries.Get("AdvanceSink"), p.Sink, p.Position)
+	for _, d := range p.Dead {
+		e := d.Event
+		b.Queue(queries.Get("PutDeadLetter"), p.Sink, e.Seq, e.ID, e.Type, e.Subject, e.Time, string(e.Data),
+			d.Attempts, d.Error, d.FailedAt)
+	}
+	for _, seq := range p.Replayed {
+		b.Queue(queries.Get("DeleteDeadLetter"), p.Sink, seq)
+	}
+	return t.pg.SendBatch(t.ctx, b).Close()
 }
 
 // DeadLetters lists a sink's dead letters after p.After, in feed order.
-func (s *Store) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.DeadLetter, error) {
+func (s *Driver) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.DeadLetter, error) {
 	rows, err := s.read(ctx, "DeadLetters", p.Sink, p.After, p.QueuedOnly, p.Limit)
 	if err != nil {
 		return nil, err
@@ -53,18 +48,14 @@ func (s *Store) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]s
 }
 
 // ReplayDeadLetters queues every dead letter of sink for redelivery.
-func (s *Store) ReplayDeadLetters(ctx context.Context, sink string) (int64, error) {
-	return inTx(ctx, s, func(t *tx) (int64, error) {
-		tag, err := t.exec("ReplayDeadLetters", sink)
-		return tag.RowsAffected(), err
-	})
+func (t *tx) ReplayDeadLetters(sink string) (int64, error) {
+	tag, err := t.exec("ReplayDeadLetters", sink)
+	return tag.RowsAffected(), err
 }
 
 // PruneEvents deletes up to p.Limit of the oldest events, none after
 // p.Through.
-func (s *Store) PruneEvents(ctx context.Context, p store.PruneParams) (int64, error) {
-	return inTx(ctx, s, func(t *tx) (int64, error) {
-		tag, err := t.exec("PruneEvents", p.Through, p.Limit)
-		return tag.RowsAffected(), err
-	})
+func (t *tx) PruneEvents(p store.PruneParams) (int64, error) {
+	tag, err := t.exec("PruneEvents", p.Through, p.Limit)
+	return tag.RowsAffected(), err
 }

@@ -10,44 +10,39 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// CreateTemplate stores p.Template under a new ID.
-func (s *Store) CreateTemplate(ctx context.Context, p store.CreateTemplateParams) (coupon.Template, error) {
-	return inTx(ctx, s, func(t *tx) (coupon.Template, error) {
-		tp := p.Template
-		tp.ID = store.NewID("tpl", p.Now)
-		tp.CreatedAt = p.Now
-		var duration *time.Duration
-		if tp.Duration > 0 {
-			duration = &tp.Duration
-		}
-		reminders := tp.Reminders
-		if reminders == nil {
-			reminders = []time.Duration{} // NOT NULL
-		}
-		_, err := t.exec("InsertTemplate", tp.ID, tp.Name, tp.Value, tp.MinSpend, tp.StartsAt,
-			nullTime(tp.EndsAt), duration, tp.PerUserLimit, tp.Total, reminders, tp.CreatedAt)
-		return tp, err
-	})
+// InsertTemplate stores a new template.
+func (t *tx) InsertTemplate(tp coupon.Template) error {
+	var duration *time.Duration
+	if tp.Duration > 0 {
+		duration = &tp.Duration
+	}
+	reminders := tp.Reminders
+	if reminders == nil {
+		reminders = []time.Duration{} // NOT NULL
+	}
+	_, err := t.exec("InsertTemplate", tp.ID, tp.Name, tp.Value, tp.MinSpend, tp.StartsAt,
+		nullTime(tp.EndsAt), duration, tp.PerUserLimit, tp.Total, reminders, tp.CreatedAt)
+	return err
 }
 
-// Template returns a template and its counts, unused coupons past their
-// expires_at counted as expired.
-func (s *Store) Template(ctx context.Context, p store.TemplateParams) (store.TemplateInfo, error) {
+// Template reads a template, its stored counts and how many of its unused
+// coupons are past expires_at at now, in one snapshot.
+func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.TemplateInfo, int64, error) {
 	// One snapshot for the stored counts and the lazy correction, even
 	// while a drain commits.
 	rtx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return store.TemplateInfo{}, err
+		return store.TemplateInfo{}, 0, err
 	}
 	defer rtx.Rollback(context.WithoutCancel(ctx))
-	tp, err := scanTemplate(rtx.QueryRow(ctx, queries.Get("GetTemplate"), p.ID))
+	tp, err := scanTemplate(rtx.QueryRow(ctx, queries.Get("GetTemplate"), id))
 	if err != nil {
-		return store.TemplateInfo{}, interpret(err)
+		return store.TemplateInfo{}, 0, interpret(err)
 	}
 	info := store.TemplateInfo{Template: tp, Counts: map[coupon.State]int64{}}
-	rows, err := rtx.Query(ctx, queries.Get("GetCounts"), p.ID)
+	rows, err := rtx.Query(ctx, queries.Get("GetCounts"), id)
 	if err != nil {
-		return info, err
+		return info, 0, err
 	}
 	var (
 		status string
@@ -59,15 +54,11 @@ func (s *Store) Template(ctx context.Context, p store.TemplateParams) (store.Tem
 		return err
 	})
 	if err != nil {
-		return info, err
+		return info, 0, err
 	}
 	var due int64
-	if err := rtx.QueryRow(ctx, queries.Get("CountDueUnused"), p.Now, p.ID).Scan(&due); err != nil {
-		return info, err
-	}
-	info.Counts[coupon.Unused] -= due
-	info.Counts[coupon.Expired] += due
-	return info, nil
+	err = rtx.QueryRow(ctx, queries.Get("CountDueUnused"), now, id).Scan(&due)
+	return info, due, err
 }
 
 // Template reads a template.

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -9,7 +10,7 @@ import (
 )
 
 // Timers returns group timers due at or before p.Before.
-func (s *Store) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer, error) {
+func (s *Driver) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer, error) {
 	rows, err := s.read(ctx, "DueTimers", p.Before, p.Limit)
 	if err != nil {
 		return nil, err
@@ -25,11 +26,8 @@ func (s *Store) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer
 	return out, err
 }
 
-// DeleteTimers removes the timers of p.Kind whose bucket ended by p.Through.
-func (s *Store) DeleteTimers(ctx context.Context, p store.DeleteTimersParams) error {
-	_, err := inTx(ctx, s, func(t *tx) (struct{}, error) {
-		_, err := t.exec("DeleteTimers", string(p.Kind), p.Through.Add(-store.TimerBucket))
-		return struct{}{}, err
-	})
+// DeleteTimers removes the timers of kind whose bucket ended by through.
+func (t *tx) DeleteTimers(kind store.TimerKind, through time.Time) error {
+	_, err := t.exec("DeleteTimers", string(kind), through.Add(-store.TimerBucket))
 	return err
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -36,7 +35,7 @@ type statement struct {
 	args []any
 }
 
-var _ store.Tx = (*tx)(nil)
+var _ store.DriverTx = (*tx)(nil)
 
 // countKey names one row of template_counts.
 type countKey struct {
@@ -155,60 +154,41 @@ func (t *tx) countKeys() []countKey {
 	return keys
 }
 
-// attempts is how often inTx runs a transaction that PostgreSQL keeps
-// choosing as the victim of a deadlock.
-const attempts = 3
-
-// inTx runs fn in one write transaction, under the idempotency key on ctx
-// if any (see store.Mutate).
-func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
-	return store.Mutate(ctx, func(fn func(*tx) (T, error)) (T, error) { return retryTx(ctx, s, fn) }, fn)
-}
-
-// retryTx runs fn in one write transaction, again if it was rolled back
-// to break a deadlock (two orders locking the same coupons in other
-// orders, or two instances' timeout batches taking the same SKUs in other
-// orders, say).
-func retryTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
-	for attempt := 1; ; attempt++ {
-		res, err := runTx(ctx, s, fn)
-		var pgErr *pgconn.PgError
-		if attempt == attempts || !errors.As(err, &pgErr) || pgErr.Code != "40P01" { // deadlock_detected
-			return res, err
-		}
-		// Let the transactions it deadlocked with take what they waited
-		// for first: at once, it could take it again and close the same
-		// cycle.
-		select {
-		case <-ctx.Done():
-			return res, err
-		case <-time.After(time.Duration(attempt) * (10*time.Millisecond + rand.N(40*time.Millisecond))):
-		}
-	}
-}
-
-// runTx is one attempt of retryTx.
-func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
-	var zero T
+// Begin starts one write transaction.
+func (s *Driver) Begin(ctx context.Context, _ bool) (store.DriverTx, error) {
 	pgTx, err := s.pool.Begin(ctx)
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
-	defer pgTx.Rollback(context.WithoutCancel(ctx))
-	t := &tx{pg: pgTx, ctx: ctx}
-	res, err := fn(t)
-	if err != nil {
-		return zero, interpret(err)
-	}
-	if err := t.flush(); err != nil {
-		return zero, interpret(err)
-	}
-	if err := pgTx.Commit(ctx); err != nil {
-		return zero, err
-	}
-	s.opts.Hooks.Committed(t.timers, t.events)
-	return res, nil
+	return &tx{pg: pgTx, ctx: ctx}, nil
 }
+
+// Commit sends what the transaction buffered, commits, and returns the
+// timers and events it wrote.
+func (t *tx) Commit() (store.Committed, error) {
+	if err := t.flush(); err != nil {
+		return store.Committed{}, err
+	}
+	if err := t.pg.Commit(t.ctx); err != nil {
+		return store.Committed{}, err
+	}
+	return store.Committed{Timers: t.timers, Events: t.events}, nil
+}
+
+// Rollback rolls the transaction back unless it committed.
+func (t *tx) Rollback() { t.pg.Rollback(context.WithoutCancel(t.ctx)) }
+
+// Classify turns a write transaction's error into a store error; a
+// transaction PostgreSQL chose as a deadlock's victim (two orders locking
+// the same coupons in other orders, or two instances' timeout batches
+// taking the same SKUs in other orders, say) is worth running again.
+func (s *Driver) Classify(err error) (error, bool) {
+	var pgErr *pgconn.PgError
+	return interpret(err), errors.As(err, &pgErr) && pgErr.Code == "40P01" // deadlock_detected
+}
+
+// Busy is false: PostgreSQL's writers do not queue on one writer.
+func (s *Driver) Busy() bool { return false }
 
 // Request reads the request recorded under an idempotency key.
 func (t *tx) Request(key string) (store.Request, error) {

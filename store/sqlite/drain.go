@@ -15,37 +15,32 @@ import (
 // one does, commits what it has: a user waits for one chunk, not a batch.
 const expireChunk = 100
 
-// ExpireDue expires up to p.Limit due unused coupons in one transaction,
-// with a coupon.expired event each, a chunk at a time; it ends the batch
-// early for a user waiting to write. The events of a chunk are written by
-// one statement from the rowids its update returned.
-func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained, error) {
-	return backgroundTx(ctx, s, func(t *tx) (store.Drained, error) {
-		var d store.Drained
-		perTemplate := map[string]int64{}
-		for len(d.Due) < p.Limit {
-			n := min(expireChunk, p.Limit-len(d.Due))
-			got, err := t.expireChunk(p.Now, n, perTemplate, &d)
-			if err != nil {
-				return d, err
-			}
-			if got < n || s.gate.busy() {
-				break
-			}
+// ExpireDue expires up to p.Limit due unused coupons of p's shards, with a
+// coupon.expired event each, a chunk at a time; it ends the batch early
+// for a user waiting to write. The events of a chunk are written by one
+// statement from the rowids its update returned.
+func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
+	var due []time.Time
+	perTemplate := map[string]int64{}
+	shards := shardFilter(p.Leases)
+	for len(due) < p.Limit {
+		n := min(expireChunk, p.Limit-len(due))
+		got, err := t.expireChunk(p.Now, n, shards, perTemplate, &due)
+		if err != nil {
+			return nil, err
 		}
-		if err := store.MoveCounts(t, perTemplate, coupon.Unused, coupon.Expired); err != nil {
-			return d, err
+		if got < n || t.driver.gate.busy() {
+			break
 		}
-		var err error
-		d.Next, err = t.next("NextExpiry")
-		return d, err
-	})
+	}
+	return due, store.MoveCounts(t, perTemplate, coupon.Unused, coupon.Expired)
 }
 
-// expireChunk expires up to n due coupons with their events, adds them to
-// perTemplate and their due times to d, and returns how many it expired.
-func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *store.Drained) (int, error) {
-	rows, err := t.query("ExpireDue", ms(now), n)
+// expireChunk expires up to n due coupons of shards (see shardFilter)
+// with their events, adds them to perTemplate and their due times to due,
+// and returns how many it expired.
+func (t *tx) expireChunk(now time.Time, n int, shards string, perTemplate map[string]int64, due *[]time.Time) (int, error) {
+	rows, err := t.query("ExpireDue", ms(now), n, shards)
 	if err != nil {
 		return 0, err
 	}
@@ -67,7 +62,7 @@ func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *
 		}
 		rowids = strconv.AppendInt(rowids, rowid, 10)
 		perTemplate[templateID]++
-		d.Due = append(d.Due, at(expiresAt))
+		*due = append(*due, at(expiresAt))
 		ids = append(ids, id)
 	}
 	if err := rows.Err(); err != nil || got == 0 {
@@ -75,7 +70,7 @@ func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *
 	}
 	rows.Close()
 	rowids = append(rowids, ']')
-	first := d.Due[len(d.Due)-got]
+	first := (*due)[len(*due)-got]
 	if _, err := t.exec("InsertExpiredEvents", store.IDTime(now), ms(now), string(rowids), ms(first), apiTime(first)); err != nil {
 		return got, err
 	}
@@ -83,40 +78,35 @@ func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *
 	return got, nil
 }
 
-// ReleaseLocks gives back up to p.Limit locked coupons whose lock TTL has
-// passed, to unused or, past their expires_at, to expired.
-func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drained, error) {
-	return backgroundTx(ctx, s, func(t *tx) (store.Drained, error) {
-		var d store.Drained
-		rows, err := t.query("LocksDue", ms(p.Now), p.Limit)
+// LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now.
+// The one writer holds them.
+func (t *tx) LocksDue(p store.DueParams) ([]coupon.Coupon, error) {
+	rows, err := t.query("LocksDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var locked []coupon.Coupon
+	for rows.Next() {
+		c, err := scanCoupon(rows)
 		if err != nil {
-			return d, err
+			return nil, err
 		}
-		var locked []coupon.Coupon
-		for rows.Next() {
-			c, err := scanCoupon(rows)
-			if err != nil {
-				rows.Close()
-				return d, err
-			}
-			locked = append(locked, c)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return d, err
-		}
-		if d.Due, err = store.ReleaseIn(t, locked, p.Now); err != nil {
-			return d, err
-		}
-		d.Next, err = t.next("NextRelease")
-		return d, err
-	})
+		locked = append(locked, c)
+	}
+	return locked, rows.Err()
 }
 
-// next reads the earliest pending due time with the named query.
-func (t *tx) next(name string) (time.Time, error) {
+// nextQueries names the query of each kind's earliest pending due time.
+var nextQueries = map[store.TimerKind]string{
+	store.TimerExpire: "NextExpiry", store.TimerRelease: "NextRelease",
+	store.TimerClose: "NextDeadline", store.TimerRemind: "NextReminder",
+}
+
+// NextDue reads the earliest pending due time of kind in the shards of ls.
+func (t *tx) NextDue(kind store.TimerKind, ls []store.Lease) (time.Time, error) {
 	var v int64
-	err := t.queryRow(name).Scan(&v)
+	err := t.queryRow(nextQueries[kind], shardFilter(ls)).Scan(&v)
 	if err == sql.ErrNoRows {
 		return time.Time{}, nil
 	}
@@ -124,7 +114,7 @@ func (t *tx) next(name string) (time.Time, error) {
 }
 
 // Stats reads the due backlog and the outbox size.
-func (s *Store) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
+func (s *Driver) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
 	var st store.Stats
 	if err := s.readRow(ctx, "DueBacklog", ms(now)).Scan(&st.DueBacklog); err != nil {
 		return st, err

@@ -16,11 +16,12 @@ import (
 // one waiting it takes its whole limit.
 func TestExpireDueMakesWay(t *testing.T) {
 	ctx := t.Context()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{})
+	drv, err := OpenDriver(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	defer s.Close()
+	defer drv.Close()
+	s := store.New(drv, store.Options{})
 	t0 := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 	tp, err := s.CreateTemplate(ctx, store.CreateTemplateParams{Now: t0, Template: coupon.Template{
 		Name: "t", Value: 1, StartsAt: t0, EndsAt: t0.Add(time.Hour)}})
@@ -36,7 +37,7 @@ func TestExpireDueMakesWay(t *testing.T) {
 	}
 	now := t0.Add(time.Hour)
 
-	done := s.gate.enter() // a user's write is waiting
+	done := drv.gate.enter() // a user's write is waiting
 	d, err := s.ExpireDue(ctx, store.DueParams{Now: now, Limit: len(users)})
 	done()
 	if err != nil {
@@ -67,13 +68,14 @@ func TestExpireDueMakesWay(t *testing.T) {
 func TestIssueMakesWay(t *testing.T) {
 	ctx := t.Context()
 	var commits []int
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{Hooks: store.Hooks{OnEvents: func(events []store.Event) {
-		commits = append(commits, len(events))
-	}}})
+	d, err := OpenDriver(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	defer s.Close()
+	defer d.Close()
+	s := store.New(d, store.Options{Hooks: store.Hooks{OnEvents: func(events []store.Event) {
+		commits = append(commits, len(events))
+	}}})
 	t0 := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 	tp, err := s.CreateTemplate(ctx, store.CreateTemplateParams{Now: t0, Template: coupon.Template{
 		Name: "t", Value: 1, StartsAt: t0, Duration: time.Hour, PerUserLimit: 1}})
@@ -93,7 +95,7 @@ func TestIssueMakesWay(t *testing.T) {
 		return got
 	}
 
-	done := s.gate.enter() // a user's write is waiting
+	done := d.gate.enter() // a user's write is waiting
 	got := issue(users)
 	done()
 	if want := []int{store.IssueChunk, store.IssueChunk, store.IssueChunk / 2}; got.Issued != int64(len(users)) || !slices.Equal(commits, want) {

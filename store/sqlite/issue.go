@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"context"
 	"database/sql"
 	"encoding/json"
 	"time"
@@ -10,16 +9,6 @@ import (
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
-
-// Issue issues coupons of p.TemplateID to p.Users, a batch of users per
-// background transaction, resumably under an idempotency key (see
-// store.IssueParams). A batch ends early, after the chunk in hand, to make
-// way for a user waiting to write.
-func (s *Store) Issue(ctx context.Context, p store.IssueParams) (store.Issued, error) {
-	return store.Issue(ctx, p, s.gate.busy, func(fn func(store.Tx) (store.IssueStep, error)) (store.IssueStep, error) {
-		return backgroundTx(ctx, s, func(t *tx) (store.IssueStep, error) { return fn(t) })
-	})
-}
 
 // IssuedCount reads how many coupons of a template are issued.
 func (t *tx) IssuedCount(templateID string) (int64, error) {

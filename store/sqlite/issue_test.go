@@ -15,8 +15,8 @@ import (
 // TestIssueResume: a bulk issuance cut off after its first batch is
 // finished by a retry.
 func TestIssueResume(t *testing.T) {
-	storetest.RunIssueResume(t, func(t *testing.T, h store.Hooks) store.Store {
-		return open(t, tempPath(t), sqlite.Options{Hooks: h})
+	storetest.RunIssueResume(t, func(t *testing.T) store.Driver {
+		return openDriver(t, tempPath(t), sqlite.Options{})
 	})
 }
 

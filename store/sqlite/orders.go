@@ -11,43 +11,23 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// PutSKU sets a SKU's total stock.
-func (s *Store) PutSKU(ctx context.Context, p store.PutSKUParams) (store.SKU, error) {
-	return inTx(ctx, s, func(t *tx) (store.SKU, error) { return store.PutSKUIn(t, p) })
-}
-
 // SKU returns one SKU's counters.
-func (s *Store) SKU(ctx context.Context, sku string) (store.SKU, error) {
+func (s *Driver) SKU(ctx context.Context, sku string) (store.SKU, error) {
 	k, err := scanSKU(s.readRow(ctx, "GetSKU", sku))
 	return k, interpret(err)
 }
 
-// CreateOrder reserves stock, locks coupons and stores the order.
-func (s *Store) CreateOrder(ctx context.Context, p store.CreateOrderParams) (order.Order, error) {
-	return inTx(ctx, s, func(t *tx) (order.Order, error) { return store.CreateOrderIn(t, p) })
-}
-
 // Order returns one order.
-func (s *Store) Order(ctx context.Context, id string) (order.Order, error) {
+func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
 	o, err := scanOrder(s.readRow(ctx, "GetOrder", id))
 	return o, interpret(err)
 }
 
-// PayOrder pays an unpaid order, or records a late payment in a
-// transaction of its own (see store.PayOrderIn).
-func (s *Store) PayOrder(ctx context.Context, p store.PayOrderParams) (order.Order, error) {
-	return inTx(ctx, s, func(t *tx) (order.Order, error) { return store.PayOrderIn(t, p) })
-}
-
-// CloseOrder closes an unpaid order for p.Reason.
-func (s *Store) CloseOrder(ctx context.Context, p store.CloseOrderParams) (order.Order, error) {
-	return inTx(ctx, s, func(t *tx) (order.Order, error) { return store.CloseOrderIn(t, p) })
-}
-
 // DueOrders lists unpaid orders past their deadline.
-func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
+func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
 	var d store.DueOrders
-	rows, err := s.read(ctx, "OrdersDue", ms(p.Now), p.Limit)
+	shards := shardFilter(p.Leases)
+	rows, err := s.read(ctx, "OrdersDue", ms(p.Now), p.Limit, shards)
 	if err != nil {
 		return d, err
 	}
@@ -55,7 +35,7 @@ func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrde
 		return d, err
 	}
 	var next int64
-	err = s.readRow(ctx, "DeadlineAfter", ms(p.Now)).Scan(&next)
+	err = s.readRow(ctx, "DeadlineAfter", ms(p.Now), shards).Scan(&next)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, nil
 	}
@@ -63,24 +43,14 @@ func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrde
 	return d, err
 }
 
-// CloseDueOrders closes up to p.Limit orders past their deadline.
-func (s *Store) CloseDueOrders(ctx context.Context, p store.DueParams) (store.Drained, error) {
-	return backgroundTx(ctx, s, func(t *tx) (store.Drained, error) {
-		var d store.Drained
-		rows, err := t.query("OrdersDue", ms(p.Now), p.Limit)
-		if err != nil {
-			return d, err
-		}
-		due, err := scanOrders(rows)
-		if err != nil {
-			return d, err
-		}
-		if d.Due, err = store.CloseDueIn(t, due, p.Now); err != nil {
-			return d, err
-		}
-		d.Next, err = t.next("NextDeadline")
-		return d, err
-	})
+// OrdersDue reads up to p.Limit unpaid orders of p's shards past their
+// deadline. The one writer holds them.
+func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
+	rows, err := t.query("OrdersDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
+	if err != nil {
+		return nil, err
+	}
+	return scanOrders(rows)
 }
 
 // SKU reads one SKU's counters.

@@ -29,7 +29,7 @@ import (
 //     deadline.
 type orderMachine struct {
 	path   string
-	s      *sqlite.Store
+	s      *store.DB
 	now    time.Time
 	stock  map[string]int64
 	orders []string

@@ -74,14 +74,14 @@ func BenchmarkClaimPlanning(b *testing.B) {
 	}
 }
 
-func claimAt(b *testing.B, s *sqlite.Store, tplID, user string, at time.Time) {
+func claimAt(b *testing.B, s *store.DB, tplID, user string, at time.Time) {
 	if _, err := s.Claim(b.Context(), store.ClaimParams{TemplateID: tplID, UserID: user, Now: at}); err != nil {
 		b.Fatalf("claim by %s at %s: %v", user, at, err)
 	}
 }
 
 // countReminders counts the reminder.due events and the coupons they list.
-func countReminders(b *testing.B, s *sqlite.Store) (reminders, coupons int) {
+func countReminders(b *testing.B, s *store.DB) (reminders, coupons int) {
 	b.Helper()
 	var after int64
 	for {

@@ -2,224 +2,181 @@ package sqlite
 
 import (
 	"database/sql"
-	"errors"
-	"fmt"
 	"time"
 
-	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 )
 
-// The states a planned reminder ends in.
-const (
-	reminderSent    = "sent"
-	reminderDropped = "dropped"
-)
+// The rows of planned reminders, one statement each; the rules are
+// store's.
 
-// Plan plans c's reminders, one for each lead of tp whose crossing
-// (expires_at - lead) is still ahead at now. fresh says c was just issued:
-// a coupon back to unused skips the leads it is still planned in or was
-// reminded of already.
-func (t *tx) Plan(c coupon.Coupon, tp coupon.Template, fresh bool, now time.Time) error {
-	leads := t.policy.LeadsFor(tp.Reminders)
-	if len(leads) == 0 {
-		return nil
-	}
-	u, err := t.user(c.UserID)
+// JoinableReminder returns the earliest planned reminder of user and lead
+// a coupon crossing within [lo, hi] joins.
+func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time) (store.PlannedReminder, error) {
+	r := store.PlannedReminder{UserID: user, Lead: lead}
+	var first, last, due int64
+	err := t.queryRow("JoinableReminder", user, lead.Milliseconds(), ms(lo), ms(hi)).Scan(&r.ID, &first, &last, &due)
+	r.First, r.Last, r.Due = at(first), at(last), at(due)
+	return r, interpret(err)
+}
+
+// InsertReminder stores r as planned and returns its ID.
+func (t *tx) InsertReminder(r store.PlannedReminder) (int64, error) {
+	var id int64
+	err := t.queryRow("InsertReminder", r.UserID, r.Lead.Milliseconds(), ms(r.First), ms(r.Last), ms(r.Due)).Scan(&id)
+	return id, err
+}
+
+// SetReminderSpan stores r's span and due time.
+func (t *tx) SetReminderSpan(r store.PlannedReminder) error {
+	_, err := t.exec("SetReminderSpan", ms(r.First), ms(r.Last), ms(r.Due), r.ID)
+	return err
+}
+
+// SetReminderDue moves a planned reminder's due time.
+func (t *tx) SetReminderDue(id int64, due time.Time) error {
+	_, err := t.exec("SetReminderDue", ms(due), id)
+	return err
+}
+
+// Reminder reads one reminder's user, lead and due time.
+func (t *tx) Reminder(id int64) (store.PlannedReminder, error) {
+	r := store.PlannedReminder{ID: id}
+	var lead, due int64
+	err := t.queryRow("GetReminder", id).Scan(&r.UserID, &lead, &due)
+	r.Lead, r.Due = time.Duration(lead)*time.Millisecond, at(due)
+	return r, interpret(err)
+}
+
+// UserReminders lists a user's planned reminders.
+func (t *tx) UserReminders(user string) ([]store.PlannedReminder, error) {
+	return t.reminders("UserReminders", user)
+}
+
+// RemindersDue lists up to p.Limit planned reminders of p's shards due at
+// p.Now, earliest first.
+func (t *tx) RemindersDue(p store.DueParams) ([]store.PlannedReminder, error) {
+	return t.reminders("RemindersDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
+}
+
+// reminders runs a query of planned reminders (id, user, lead, first,
+// last, due).
+func (t *tx) reminders(name string, args ...any) ([]store.PlannedReminder, error) {
+	rows, err := t.query(name, args...)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for i, lead := range leads {
-		x := c.ExpiresAt.Add(-lead)
-		if !x.After(now) {
-			continue
-		}
-		if !fresh {
-			var done bool
-			if err := t.queryRow("PlannedOrReminded", c.ID, lead.Milliseconds()).Scan(&done); err != nil {
-				return err
-			}
-			if done {
-				continue
-			}
-		}
-		id, err := t.joinReminder(u, lead, x, now)
-		if err != nil {
-			return err
-		}
-		last := i == len(leads)-1
-		if _, err := t.exec("InsertReminderItem", c.ID, lead.Milliseconds(), id, ms(c.ExpiresAt), last); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// joinReminder returns the planned reminder of u and lead that a coupon
-// crossing at x joins at now: the earliest whose span stays within the
-// window with x, moved earlier if x is its new first crossing, or else a
-// new one.
-func (t *tx) joinReminder(u remind.User, lead time.Duration, x, now time.Time) (int64, error) {
-	lo, hi := t.policy.Joinable(x)
-	var id, first, last, due int64
-	err := t.queryRow("JoinableReminder", u.ID, lead.Milliseconds(), ms(lo), ms(hi)).Scan(&id, &first, &last, &due)
-	if errors.Is(err, sql.ErrNoRows) {
-		due := t.policy.PlannedDue(x, lead, u, now)
-		if err := t.queryRow("InsertReminder", u.ID, lead.Milliseconds(), ms(x), ms(x), ms(due)).Scan(&id); err != nil {
-			return 0, err
-		}
-		t.reminders.Planned++
-		return id, t.Timer(store.TimerRemind, due)
-	}
-	switch {
-	case err != nil || (ms(x) >= first && ms(x) <= last):
-		return id, err
-	case ms(x) > last: // the same first crossing, the same due time
-		return id, t.setSpan(id, at(first), x, at(due), at(due))
-	}
-	return id, t.setSpan(id, x, at(last), t.policy.PlannedDue(x, lead, u, now), at(due))
-}
-
-// setSpan stores the crossings a planned reminder spans and its due time,
-// arming its timer if that moved from was.
-func (t *tx) setSpan(id int64, first, last, due, was time.Time) error {
-	if _, err := t.exec("SetReminderSpan", ms(first), ms(last), ms(due), id); err != nil {
-		return err
-	}
-	if due.Equal(was) {
-		return nil
-	}
-	return t.Timer(store.TimerRemind, due)
-}
-
-// Unplan takes a coupon out of its planned reminders and re-spans each;
-// one left empty is dropped.
-func (t *tx) Unplan(couponID string, now time.Time) error {
-	rows, err := t.query("CouponReminders", couponID)
-	if err != nil {
-		return err
-	}
-	ids, err := scanInts(rows)
-	if err != nil {
-		return err
-	}
-	if _, err := t.exec("DeleteCouponItems", couponID); err != nil {
-		return err
-	}
-	for _, id := range ids {
-		if err := t.respan(id, now); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// respan recomputes a planned reminder's span from the coupons it still
-// lists, or drops it if it lists none.
-func (t *tx) respan(id int64, now time.Time) error {
-	var (
-		userID         string
-		leadMS, due, n int64
-		minExp, maxExp sql.NullInt64
-	)
-	if err := t.queryRow("GetReminder", id).Scan(&userID, &leadMS, &due); err != nil {
-		return err
-	}
-	if err := t.queryRow("ItemSpan", id).Scan(&n, &minExp, &maxExp); err != nil {
-		return err
-	}
-	if n == 0 {
-		return t.finishReminder(id, reminderDropped, "", remind.DropEmpty, nil, now)
-	}
-	u, err := t.user(userID)
-	if err != nil {
-		return err
-	}
-	lead := time.Duration(leadMS) * time.Millisecond
-	first := at(minExp.Int64).Add(-lead)
-	return t.setSpan(id, first, at(maxExp.Int64).Add(-lead), t.policy.PlannedDue(first, lead, u, now), at(due))
-}
-
-// retimeReminders re-times a user's planned reminders to their profile,
-// set at now.
-func (t *tx) retimeReminders(u remind.User, now time.Time) error {
-	rows, err := t.query("UserReminders", u.ID)
-	if err != nil {
-		return err
-	}
-	type planned struct{ id, lead, first, due int64 }
-	var ps []planned
-	for rows.Next() {
-		var p planned
-		if err := rows.Scan(&p.id, &p.lead, &p.first, &p.due); err != nil {
-			rows.Close()
-			return err
-		}
-		ps = append(ps, p)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, p := range ps {
-		due := t.policy.PlannedDue(at(p.first), time.Duration(p.lead)*time.Millisecond, u, now)
-		if ms(due) == p.due {
-			continue
-		}
-		if _, err := t.exec("SetReminderDue", ms(due), p.id); err != nil {
-			return err
-		}
-		if err := t.Timer(store.TimerRemind, due); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// finishReminder marks a planned reminder sent (on channel) or dropped
-// (for reason), lets go of its coupons and counts it, with the coupons
-// left out of it by reason.
-func (t *tx) finishReminder(id int64, status string, channel remind.Channel, reason string, leftOut map[string]int, now time.Time) error {
-	ok, err := t.execOne("FinishReminder", id, status, nullString(string(channel)), nullString(reason), ms(now))
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return fmt.Errorf("finish reminder %d: no longer planned", id)
-	}
-	if _, err := t.exec("DeleteReminderItems", id); err != nil {
-		return err
-	}
-	c := &t.reminders
-	if status == reminderSent {
-		count(&c.Sent, channel, 1)
-	} else {
-		count(&c.Dropped, reason, 1)
-	}
-	for why, n := range leftOut {
-		count(&c.LeftOut, why, n)
-	}
-	return nil
-}
-
-// count adds n to m[k], making m if need be.
-func count[K comparable](m *map[K]int, k K, n int) {
-	if *m == nil {
-		*m = map[K]int{}
-	}
-	(*m)[k] += n
-}
-
-func scanInts(rows *sql.Rows) ([]int64, error) {
 	defer rows.Close()
-	var out []int64
+	var out []store.PlannedReminder
 	for rows.Next() {
-		var v int64
-		if err := rows.Scan(&v); err != nil {
+		var (
+			r                      store.PlannedReminder
+			lead, first, last, due int64
+		)
+		if err := rows.Scan(&r.ID, &r.UserID, &lead, &first, &last, &due); err != nil {
 			return nil, err
 		}
-		out = append(out, v)
+		r.Lead, r.First, r.Last, r.Due = time.Duration(lead)*time.Millisecond, at(first), at(last), at(due)
+		out = append(out, r)
 	}
 	return out, rows.Err()
 }
+
+// PlannedOrReminded reports whether (coupon, lead) is planned or was
+// reminded.
+func (t *tx) PlannedOrReminded(couponID string, lead time.Duration) (bool, error) {
+	var done bool
+	err := t.queryRow("PlannedOrReminded", couponID, lead.Milliseconds()).Scan(&done)
+	return done, err
+}
+
+// InsertReminderItem adds a coupon to a planned reminder.
+func (t *tx) InsertReminderItem(it store.ReminderItem) error {
+	_, err := t.exec("InsertReminderItem", it.CouponID, it.Lead.Milliseconds(), it.ReminderID, ms(it.ExpiresAt), it.LastLead)
+	return err
+}
+
+// UnplanCoupon takes a coupon out of its planned reminders and returns
+// them.
+func (t *tx) UnplanCoupon(couponID string) ([]int64, error) {
+	rows, err := t.query("CouponReminders", couponID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	_, err = t.exec("DeleteCouponItems", couponID)
+	return ids, err
+}
+
+// ItemSpan reads how many coupons a reminder lists and their expiry span.
+func (t *tx) ItemSpan(id int64) (int64, time.Time, time.Time, error) {
+	var (
+		n           int64
+		first, last sql.NullInt64
+	)
+	err := t.queryRow("ItemSpan", id).Scan(&n, &first, &last)
+	return n, atNull(first), atNull(last), err
+}
+
+// ReminderCoupons reads a reminder's coupons as they are now.
+func (t *tx) ReminderCoupons(id int64) ([]store.ReminderCoupon, error) {
+	rows, err := t.query("ReminderCoupons", id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.ReminderCoupon
+	for rows.Next() {
+		var rc store.ReminderCoupon
+		c, err := scanCoupon(withMore{rows, []any{&rc.Value, &rc.LastLead, &rc.Reminded}})
+		if err != nil {
+			return nil, err
+		}
+		rc.Coupon = c
+		out = append(out, rc)
+	}
+	return out, rows.Err()
+}
+
+// SentBetween counts the reminders sent to user in [start, end).
+func (t *tx) SentBetween(user string, start, end time.Time) (int, error) {
+	var n int
+	err := t.queryRow("SentToday", user, ms(start), ms(end)).Scan(&n)
+	return n, err
+}
+
+// InsertReminded records that (coupon, lead) was reminded.
+func (t *tx) InsertReminded(couponID string, lead time.Duration, id int64) error {
+	_, err := t.exec("InsertReminded", couponID, lead.Milliseconds(), id)
+	return err
+}
+
+// FinishReminder marks a planned reminder sent or dropped and deletes its
+// items.
+func (t *tx) FinishReminder(f store.FinishedReminder) (bool, error) {
+	ok, err := t.execOne("FinishReminder", f.ID, f.Status, nullString(string(f.Channel)), nullString(f.Reason), ms(f.At))
+	if err != nil || !ok {
+		return ok, err
+	}
+	_, err = t.exec("DeleteReminderItems", f.ID)
+	return true, err
+}
+
+// withMore scans a coupon row followed by more columns into more.
+type withMore struct {
+	row  scanner
+	more []any
+}
+
+func (w withMore) Scan(dest ...any) error { return w.row.Scan(append(dest, w.more...)...) }

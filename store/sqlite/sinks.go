@@ -7,7 +7,7 @@ import (
 )
 
 // SinkState reads a sink's position, lag and dead-letter counts.
-func (s *Store) SinkState(ctx context.Context, sink string) (store.SinkState, error) {
+func (s *Driver) SinkState(ctx context.Context, sink string) (store.SinkState, error) {
 	var st store.SinkState
 	err := s.readRow(ctx, "SinkState", sink).Scan(&st.Position, &st.Lag, &st.DeadLetters, &st.Queued)
 	return st, err
@@ -15,30 +15,27 @@ func (s *Store) SinkState(ctx context.Context, sink string) (store.SinkState, er
 
 // AdvanceSink stores a sink's new position, its new dead letters and the
 // removal of those a replay delivered, in one transaction.
-func (s *Store) AdvanceSink(ctx context.Context, p store.AdvanceSinkParams) error {
-	_, err := inTx(ctx, s, func(t *tx) (struct{}, error) {
-		if _, err := t.exec("AdvanceSink", p.Sink, p.Position); err != nil {
-			return struct{}{}, err
+func (t *tx) AdvanceSink(p store.AdvanceSinkParams) error {
+	if _, err := t.exec("AdvanceSink", p.Sink, p.Position); err != nil {
+		return err
+	}
+	for _, d := range p.Dead {
+		e := d.Event
+		if _, err := t.exec("PutDeadLetter", p.Sink, e.Seq, e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data),
+			d.Attempts, d.Error, ms(d.FailedAt)); err != nil {
+			return err
 		}
-		for _, d := range p.Dead {
-			e := d.Event
-			if _, err := t.exec("PutDeadLetter", p.Sink, e.Seq, e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data),
-				d.Attempts, d.Error, ms(d.FailedAt)); err != nil {
-				return struct{}{}, err
-			}
+	}
+	for _, seq := range p.Replayed {
+		if _, err := t.exec("DeleteDeadLetter", p.Sink, seq); err != nil {
+			return err
 		}
-		for _, seq := range p.Replayed {
-			if _, err := t.exec("DeleteDeadLetter", p.Sink, seq); err != nil {
-				return struct{}{}, err
-			}
-		}
-		return struct{}{}, nil
-	})
-	return err
+	}
+	return nil
 }
 
 // DeadLetters lists a sink's dead letters after p.After, in feed order.
-func (s *Store) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.DeadLetter, error) {
+func (s *Driver) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.DeadLetter, error) {
 	rows, err := s.read(ctx, "DeadLetters", p.Sink, p.After, p.QueuedOnly, p.Limit)
 	if err != nil {
 		return nil, err
@@ -62,24 +59,12 @@ func (s *Store) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]s
 }
 
 // ReplayDeadLetters queues every dead letter of sink for redelivery.
-func (s *Store) ReplayDeadLetters(ctx context.Context, sink string) (int64, error) {
-	return inTx(ctx, s, func(t *tx) (int64, error) {
-		res, err := t.exec("ReplayDeadLetters", sink)
-		if err != nil {
-			return 0, err
-		}
-		return res.RowsAffected()
-	})
+func (t *tx) ReplayDeadLetters(sink string) (int64, error) {
+	return t.execCount("ReplayDeadLetters", sink)
 }
 
 // PruneEvents deletes up to p.Limit of the oldest events, none after
 // p.Through.
-func (s *Store) PruneEvents(ctx context.Context, p store.PruneParams) (int64, error) {
-	return inTx(ctx, s, func(t *tx) (int64, error) {
-		res, err := t.exec("PruneEvents", p.Through, p.Limit)
-		if err != nil {
-			return 0, err
-		}
-		return res.RowsAffected()
-	})
+func (t *tx) PruneEvents(p store.PruneParams) (int64, error) {
+	return t.execCount("PruneEvents", p.Through, p.Limit)
 }

@@ -26,7 +26,7 @@ var dialect = sqlfile.Dialect{
 	Insert:      "INSERT INTO schema_migrations (version) VALUES (?)",
 }
 
-// Options tune a Store. The zero value works.
+// Options tune a store on SQLite. The zero value works.
 type Options struct {
 	// Hooks hear of every commit.
 	Hooks store.Hooks
@@ -36,21 +36,17 @@ type Options struct {
 	Remind *remind.Config
 }
 
-// Store is the SQLite backend of store.Store.
-type Store struct {
+// Driver is the SQLite driver of store.DB: one writer connection, whose
+// transactions queue users before background work, and a read pool.
+type Driver struct {
 	w, r       *sql.DB
 	stmts      map[string]*sql.Stmt // every query, prepared on the writer
 	gate       *gate                // orders users and background work on the writer
 	ckpt       *checkpointer
-	opts       Options
 	migrations []sqlfile.Migration
-	remind     remind.Config
 }
 
-var (
-	_ store.Delivery  = (*Store)(nil)
-	_ store.Reminders = (*Store)(nil)
-)
+var _ store.Driver = (*Driver)(nil)
 
 // writerCacheKiB is the page cache of the writer connection. Bulk
 // issuance and drains touch index pages all over (the users' index is in
@@ -58,9 +54,20 @@ var (
 // page, which a profile of bulk issuance put at a third of its CPU.
 const writerCacheKiB = 32 << 10
 
-// Open opens (creating if needed) the database file at path and brings its
-// schema up to date.
-func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+// Open opens (creating if needed) the database file at path, brings its
+// schema up to date and returns the store over it.
+func Open(ctx context.Context, path string, opts Options) (*store.DB, error) {
+	d, err := OpenDriver(ctx, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return store.New(d, store.Options{Hooks: opts.Hooks, Remind: opts.Remind}), nil
+}
+
+// OpenDriver opens (creating if needed) the database file at path, brings
+// its schema up to date and returns its driver; opts.Hooks and
+// opts.Remind are the store's, not the driver's.
+func OpenDriver(ctx context.Context, path string, opts Options) (*Driver, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	w, err := sql.Open("sqlite", dsn+fmt.Sprintf("&_pragma=cache_size(-%d)&_pragma=wal_autocheckpoint(%d)&_pragma=journal_size_limit(%d)",
@@ -91,10 +98,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		r.Close()
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
-	s := &Store{w: w, r: r, stmts: map[string]*sql.Stmt{}, gate: newGate(), ckpt: ckpt, opts: opts, migrations: ms, remind: remind.Default()}
-	if opts.Remind != nil {
-		s.remind = *opts.Remind
-	}
+	s := &Driver{w: w, r: r, stmts: map[string]*sql.Stmt{}, gate: newGate(), ckpt: ckpt, migrations: ms}
 	for name, text := range queries {
 		st, err := w.PrepareContext(ctx, text)
 		if err != nil {
@@ -114,7 +118,7 @@ func orDefault(v, def int) int {
 }
 
 // Close stops the checkpointer and closes the pools.
-func (s *Store) Close() error {
+func (s *Driver) Close() error {
 	for _, st := range s.stmts {
 		st.Close()
 	}
@@ -122,7 +126,7 @@ func (s *Store) Close() error {
 }
 
 // Ready reports whether both pools answer and every migration is applied.
-func (s *Store) Ready(ctx context.Context) error {
+func (s *Driver) Ready(ctx context.Context) error {
 	if err := s.r.PingContext(ctx); err != nil {
 		return err
 	}
@@ -137,11 +141,11 @@ func (s *Store) Ready(ctx context.Context) error {
 }
 
 // read runs a read-only query on the read pool.
-func (s *Store) read(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
+func (s *Driver) read(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
 	return s.r.QueryContext(ctx, queries.Get(name), args...)
 }
 
-func (s *Store) readRow(ctx context.Context, name string, args ...any) *sql.Row {
+func (s *Driver) readRow(ctx context.Context, name string, args ...any) *sql.Row {
 	return s.r.QueryRowContext(ctx, queries.Get(name), args...)
 }
 
@@ -152,6 +156,13 @@ func interpret(err error) error {
 	}
 	return err
 }
+
+// Classify turns a write transaction's error into a store error. SQLite's
+// one writer never deadlocks: nothing is worth running again.
+func (s *Driver) Classify(err error) (error, bool) { return interpret(err), false }
+
+// Busy reports whether a user's write waits for the writer.
+func (s *Driver) Busy() bool { return s.gate.busy() }
 
 // ms and at convert times to and from the unix milliseconds stored.
 func ms(t time.Time) int64 { return t.UnixMilli() }

@@ -19,26 +19,31 @@ import (
 
 var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 
-// open opens a store on a new file in t's temp dir, closed when t ends.
-func open(t testing.TB, path string, opts sqlite.Options) *sqlite.Store {
+// openDriver opens a driver on path, closed when t ends.
+func openDriver(t testing.TB, path string, opts sqlite.Options) *sqlite.Driver {
 	t.Helper()
-	s, err := sqlite.Open(t.Context(), path, opts)
+	d, err := sqlite.OpenDriver(t.Context(), path, opts)
 	if err != nil {
-		t.Fatalf("Open(%s): %v", path, err)
+		t.Fatalf("OpenDriver: %v", err)
 	}
 	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
+		if err := d.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
 	})
-	return s
+	return d
+}
+
+// open opens the store over a driver on path, closed when t ends.
+func open(t testing.TB, path string, opts sqlite.Options) *store.DB {
+	return store.New(openDriver(t, path, opts), store.Options{Hooks: opts.Hooks, Remind: opts.Remind})
 }
 
 func tempPath(t testing.TB) string { return filepath.Join(t.TempDir(), "lapse.db") }
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store {
-		return open(t, tempPath(t), sqlite.Options{})
+	storetest.Run(t, func(t *testing.T) store.Driver {
+		return openDriver(t, tempPath(t), sqlite.Options{})
 	})
 }
 
@@ -127,17 +132,15 @@ func rawDB(t *testing.T, path string) *sql.DB {
 
 // TestHooks: the hooks hear of what committed, and only that.
 func TestHooks(t *testing.T) {
-	storetest.RunHooks(t, func(t *testing.T, h store.Hooks) store.Store {
-		return open(t, tempPath(t), sqlite.Options{Hooks: h})
+	storetest.RunHooks(t, func(t *testing.T) store.Driver {
+		return openDriver(t, tempPath(t), sqlite.Options{})
 	})
 }
 
 // TestIdempotencyWait: a request waits for the same request in flight
 // under its key, for store.RequestWait at most (on the bubble's clock).
 func TestIdempotencyWait(t *testing.T) {
-	newStore := func(t *testing.T, h store.Hooks) store.Store {
-		return open(t, tempPath(t), sqlite.Options{Hooks: h})
-	}
+	newStore := func(t *testing.T) store.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) }
 	storetest.RunIdempotencyWait(t, newStore)
 	synctest.Test(t, func(t *testing.T) { storetest.RunIdempotencyWaitBounded(t, newStore) })
 }

@@ -10,42 +10,37 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// CreateTemplate stores p.Template under a new ID.
-func (s *Store) CreateTemplate(ctx context.Context, p store.CreateTemplateParams) (coupon.Template, error) {
-	return inTx(ctx, s, func(t *tx) (coupon.Template, error) {
-		tp := p.Template
-		tp.ID = store.NewID("tpl", p.Now)
-		tp.CreatedAt = p.Now
-		rem := make([]string, len(tp.Reminders))
-		for i, d := range tp.Reminders {
-			rem[i] = d.String()
-		}
-		remJSON, _ := json.Marshal(rem)
-		_, err := t.exec("InsertTemplate", tp.ID, tp.Name, tp.Value, tp.MinSpend, ms(tp.StartsAt),
-			nullMS(tp.EndsAt), sql.NullInt64{Int64: tp.Duration.Milliseconds(), Valid: tp.Duration > 0},
-			tp.PerUserLimit, tp.Total, string(remJSON), ms(tp.CreatedAt))
-		return tp, err
-	})
+// InsertTemplate stores a new template.
+func (t *tx) InsertTemplate(tp coupon.Template) error {
+	rem := make([]string, len(tp.Reminders))
+	for i, d := range tp.Reminders {
+		rem[i] = d.String()
+	}
+	remJSON, _ := json.Marshal(rem)
+	_, err := t.exec("InsertTemplate", tp.ID, tp.Name, tp.Value, tp.MinSpend, ms(tp.StartsAt),
+		nullMS(tp.EndsAt), sql.NullInt64{Int64: tp.Duration.Milliseconds(), Valid: tp.Duration > 0},
+		tp.PerUserLimit, tp.Total, string(remJSON), ms(tp.CreatedAt))
+	return err
 }
 
-// Template returns a template and its counts, unused coupons past their
-// expires_at counted as expired.
-func (s *Store) Template(ctx context.Context, p store.TemplateParams) (store.TemplateInfo, error) {
+// Template reads a template, its stored counts and how many of its unused
+// coupons are past expires_at at now.
+func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.TemplateInfo, int64, error) {
 	// One read transaction, so that the stored counts and the lazy
 	// correction come from the same snapshot even while a drain commits.
 	rtx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return store.TemplateInfo{}, err
+		return store.TemplateInfo{}, 0, err
 	}
 	defer rtx.Rollback()
-	tp, err := scanTemplate(rtx.QueryRowContext(ctx, queries.Get("GetTemplate"), p.ID))
+	tp, err := scanTemplate(rtx.QueryRowContext(ctx, queries.Get("GetTemplate"), id))
 	if err != nil {
-		return store.TemplateInfo{}, interpret(err)
+		return store.TemplateInfo{}, 0, interpret(err)
 	}
 	info := store.TemplateInfo{Template: tp, Counts: map[coupon.State]int64{}}
-	rows, err := rtx.QueryContext(ctx, queries.Get("GetCounts"), p.ID)
+	rows, err := rtx.QueryContext(ctx, queries.Get("GetCounts"), id)
 	if err != nil {
-		return info, err
+		return info, 0, err
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -54,24 +49,20 @@ func (s *Store) Template(ctx context.Context, p store.TemplateParams) (store.Tem
 			n      int64
 		)
 		if err := rows.Scan(&status, &n); err != nil {
-			return info, err
+			return info, 0, err
 		}
 		st, err := coupon.ParseState(status)
 		if err != nil {
-			return info, err
+			return info, 0, err
 		}
 		info.Counts[st] = n
 	}
 	if err := rows.Err(); err != nil {
-		return info, err
+		return info, 0, err
 	}
 	var due int64
-	if err := rtx.QueryRowContext(ctx, queries.Get("CountDueUnused"), ms(p.Now), p.ID).Scan(&due); err != nil {
-		return info, err
-	}
-	info.Counts[coupon.Unused] -= due
-	info.Counts[coupon.Expired] += due
-	return info, nil
+	err = rtx.QueryRowContext(ctx, queries.Get("CountDueUnused"), ms(now), id).Scan(&due)
+	return info, due, err
 }
 
 // Template reads a template.

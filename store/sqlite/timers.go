@@ -2,12 +2,13 @@ package sqlite
 
 import (
 	"context"
+	"time"
 
 	"github.com/lapsehq/lapse/store"
 )
 
 // Timers returns group timers due at or before p.Before.
-func (s *Store) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer, error) {
+func (s *Driver) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer, error) {
 	rows, err := s.read(ctx, "DueTimers", ms(p.Before), p.Limit)
 	if err != nil {
 		return nil, err
@@ -27,11 +28,8 @@ func (s *Store) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer
 	return out, rows.Err()
 }
 
-// DeleteTimers removes the timers of p.Kind whose bucket ended by p.Through.
-func (s *Store) DeleteTimers(ctx context.Context, p store.DeleteTimersParams) error {
-	_, err := backgroundTx(ctx, s, func(t *tx) (struct{}, error) {
-		_, err := t.exec("DeleteTimers", string(p.Kind), ms(p.Through.Add(-store.TimerBucket)))
-		return struct{}{}, err
-	})
+// DeleteTimers removes the timers of kind whose bucket ended by through.
+func (t *tx) DeleteTimers(kind store.TimerKind, through time.Time) error {
+	_, err := t.exec("DeleteTimers", string(kind), ms(through.Add(-store.TimerBucket)))
 	return err
 }

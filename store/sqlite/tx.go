@@ -6,25 +6,23 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 )
 
 // tx is one write transaction, the store.Tx the shared transitions run
 // in: it remembers the group timers and events it wrote so they can be
 // announced once it commits.
-var _ store.Tx = (*tx)(nil)
+var _ store.DriverTx = (*tx)(nil)
 
 type tx struct {
 	sql    *sql.Tx
 	ctx    context.Context
 	stmts  map[string]*sql.Stmt
+	driver *Driver
+	// leave ends a foreground transaction's turn at the gate.
+	leave  func()
 	timers []store.Timer
 	events []store.Event
-	// policy and reminders: the reminder policy, and what the transaction
-	// did to reminders.
-	policy    *remind.Config
-	reminders store.ReminderCounts
 }
 
 func (t *tx) stmt(name string) *sql.Stmt {
@@ -41,12 +39,17 @@ func (t *tx) exec(name string, args ...any) (sql.Result, error) {
 
 // execOne runs a guarded write and reports whether it changed a row.
 func (t *tx) execOne(name string, args ...any) (bool, error) {
+	n, err := t.execCount(name, args...)
+	return n > 0, err
+}
+
+// execCount runs a write and returns how many rows it changed.
+func (t *tx) execCount(name string, args ...any) (int64, error) {
 	res, err := t.exec(name, args...)
 	if err != nil {
-		return false, err
+		return 0, err
 	}
-	n, err := res.RowsAffected()
-	return n > 0, err
+	return res.RowsAffected()
 }
 
 func (t *tx) queryRow(name string, args ...any) *sql.Row {
@@ -91,49 +94,46 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 	return err
 }
 
-// inTx runs fn in one foreground write transaction, under the
-// idempotency key on ctx if any (see store.Mutate).
-func inTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
-	return store.Mutate(ctx, func(fn func(*tx) (T, error)) (T, error) { return writeTx(ctx, s, fn) }, fn)
-}
-
-// writeTx runs fn in one foreground write transaction: a user's request,
-// which background transactions make way for.
-func writeTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
-	defer s.gate.enter()()
-	return runTx(ctx, s, fn)
-}
-
-// backgroundTx runs fn in one background write transaction (a drain batch,
-// an issuance batch) once no user's write waits for the writer.
-func backgroundTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
-	s.gate.yield(ctx)
-	return runTx(ctx, s, fn)
-}
-
-// runTx runs fn in one write transaction and, once it commits, announces
-// the timers and events it wrote.
-func runTx[T any](ctx context.Context, s *Store, fn func(*tx) (T, error)) (T, error) {
-	var zero T
+// Begin starts one write transaction on the writer: a user's
+// (foreground), which background transactions make way for, or a
+// background one (a drain or issuance batch), which starts once no
+// user's write waits.
+func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, error) {
+	leave := func() {}
+	if background {
+		s.gate.yield(ctx)
+	} else {
+		leave = s.gate.enter()
+	}
 	sqlTx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return zero, err
+		leave()
+		return nil, err
 	}
-	defer sqlTx.Rollback()
-	t := &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts, policy: &s.remind}
-	res, err := fn(t)
-	if err != nil {
-		return zero, interpret(err)
+	return &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts, driver: s, leave: leave}, nil
+}
+
+// Commit commits the transaction and returns the timers and events it
+// wrote.
+func (t *tx) Commit() (store.Committed, error) {
+	defer t.end()
+	if err := t.sql.Commit(); err != nil {
+		return store.Committed{}, err
 	}
-	if err := sqlTx.Commit(); err != nil {
-		return zero, err
-	}
-	s.ckpt.committed()
-	s.opts.Hooks.Committed(t.timers, t.events)
-	if h := s.opts.Hooks.OnReminders; h != nil && t.reminders.Any() {
-		h(t.reminders)
-	}
-	return res, nil
+	t.driver.ckpt.committed()
+	return store.Committed{Timers: t.timers, Events: t.events}, nil
+}
+
+// Rollback rolls the transaction back unless it committed.
+func (t *tx) Rollback() {
+	defer t.end()
+	t.sql.Rollback()
+}
+
+// end lets the gate know the transaction is over, once.
+func (t *tx) end() {
+	t.leave()
+	t.leave = func() {}
 }
 
 // Request reads the request recorded under an idempotency key.

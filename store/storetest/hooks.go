@@ -17,9 +17,9 @@ import (
 // drain, by ID, type, subject and time as the outbox holds them); nothing
 // of a transaction that was refused or rolled back. newStore returns a fresh, empty store that calls
 // h and that it closes and removes when the test ends.
-func RunHooks(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Store) {
+func RunHooks(t *testing.T, newDriver NewDriver) {
 	log := &hookLog{}
-	s := newStore(t, store.Hooks{OnTimer: log.onTimer, OnEvents: log.onEvents})
+	s := open(t, newDriver, store.Hooks{OnTimer: log.onTimer, OnEvents: log.onEvents})
 	log.s = s
 	f := &fixture{t: t, s: s, ctx: t.Context()}
 	tp := f.template(func(tp *coupon.Template) { tp.Total = 2 })

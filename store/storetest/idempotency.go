@@ -466,12 +466,12 @@ func testIdemScoped(t *testing.T, open opener) {
 // its key, a bulk issuance that died after its first batch (its context
 // is cancelled from the commit hook). It returns the fixture, the
 // issuance's Idempotency, and finish, which retries it to the end.
-func inFlight(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Store) (*fixture, store.Idempotency, func() error) {
+func inFlight(t *testing.T, newDriver NewDriver) (*fixture, store.Idempotency, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	t.Cleanup(cancel)
 	var commits atomic.Int64
-	s := newStore(t, store.Hooks{OnEvents: func([]store.Event) {
+	s := open(t, newDriver, store.Hooks{OnEvents: func([]store.Event) {
 		if commits.Add(1) == 1 {
 			cancel()
 		}
@@ -493,10 +493,10 @@ func inFlight(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Sto
 // RunIdempotencyWait checks that a request under a key that holds the
 // same request in flight (here a bulk issuance cut off, with the same
 // fingerprint) waits for that request's response instead of running, and
-// is answered it once the issuance is finished. newStore is as for
+// is answered it once the issuance is finished. newDriver is as for
 // RunHooks.
-func RunIdempotencyWait(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Store) {
-	f, idem, finish := inFlight(t, newStore)
+func RunIdempotencyWait(t *testing.T, newDriver NewDriver) {
+	f, idem, finish := inFlight(t, newDriver)
 	tp := f.template(nil)
 	answer := make(chan error, 1)
 	go func() {
@@ -518,8 +518,8 @@ func RunIdempotencyWait(t *testing.T, newStore func(t *testing.T, h store.Hooks)
 // store.RequestWait for it and is then answered ErrIdempotencyConflict.
 // Run it in a testing/synctest bubble, or it takes that long. newStore is
 // as for RunHooks.
-func RunIdempotencyWaitBounded(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Store) {
-	f, idem, _ := inFlight(t, newStore)
+func RunIdempotencyWaitBounded(t *testing.T, newDriver NewDriver) {
+	f, idem, _ := inFlight(t, newDriver)
 	tp := f.template(nil)
 	start := time.Now()
 	_, err := f.s.Claim(store.WithIdempotency(f.ctx, idem), store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0})

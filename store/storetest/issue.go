@@ -342,12 +342,12 @@ func testIssueConflict(t *testing.T, open opener) {
 // dies after its first batch committed (its context is cancelled from the
 // commit hook) is finished by a retry of the same request: at the first
 // attempt's Now, every user issued to once, the whole outcome answered and
-// stored; meanwhile the key is taken. newStore is as for RunHooks.
-func RunIssueResume(t *testing.T, newStore func(t *testing.T, h store.Hooks) store.Store) {
+// stored; meanwhile the key is taken. newDriver is as for Run.
+func RunIssueResume(t *testing.T, newDriver NewDriver) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var commits atomic.Int64
-	s := newStore(t, store.Hooks{OnEvents: func([]store.Event) {
+	s := open(t, newDriver, store.Hooks{OnEvents: func([]store.Event) {
 		if commits.Add(1) == 1 {
 			cancel()
 		}

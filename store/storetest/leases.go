@@ -22,19 +22,10 @@ var leaseTests = []test{
 // leaseTTL is long enough for a test's steps, short enough to wait out.
 const leaseTTL = 1500 * time.Millisecond
 
-// needLeases wraps tests of shard leases so that each skips on a backend
-// without them (no store.Leases).
-func needLeases(tests []test) []test {
-	return need(tests, "has no shard leases (store.Leases)", func(s store.Store) bool {
-		_, ok := s.(store.Leases)
-		return ok
-	})
-}
-
 // lease calls Lease for holder and returns its leases by shard.
 func (f *fixture) lease(holder string) map[int]store.Lease {
 	f.t.Helper()
-	ls, err := f.s.(store.Leases).Lease(f.ctx, store.LeaseParams{Holder: holder, TTL: leaseTTL})
+	ls, err := f.s.Lease(f.ctx, store.LeaseParams{Holder: holder, TTL: leaseTTL})
 	if err != nil {
 		f.t.Fatalf("Lease(%s): %v", holder, err)
 	}

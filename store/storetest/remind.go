@@ -56,7 +56,7 @@ type reminder struct {
 func (f *fixture) sendAt(now time.Time) []reminder {
 	f.t.Helper()
 	cursor := f.cursor()
-	if _, err := f.reminders().SendDueReminders(f.ctx, store.DueParams{Now: now, Limit: 100}); err != nil {
+	if _, err := f.s.SendDueReminders(f.ctx, store.DueParams{Now: now, Limit: 100}); err != nil {
 		f.t.Fatalf("SendDueReminders(%s): %v", fmtTime(now), err)
 	}
 	return f.remindersAfter(cursor)
@@ -130,7 +130,7 @@ func (f *fixture) wantOne(what string, got []reminder, user string, ch remind.Ch
 // putUser sets a user's profile at t0.
 func (f *fixture) putUser(id, zone string, channels ...remind.Channel) remind.User {
 	f.t.Helper()
-	u, err := f.reminders().PutUser(f.ctx, store.PutUserParams{User: remind.User{ID: id, Timezone: zone, Channels: channels}, Now: t0})
+	u, err := f.s.PutUser(f.ctx, store.PutUserParams{User: remind.User{ID: id, Timezone: zone, Channels: channels}, Now: t0})
 	if err != nil {
 		f.t.Fatalf("PutUser(%s): %v", id, err)
 	}
@@ -209,7 +209,7 @@ func testRemindUsedJustBefore(t *testing.T, open opener) {
 	f.do(c1.ID, act(coupon.Redeem, "o1", due.Add(-time.Second)))
 	f.do(only.ID, act(coupon.Redeem, "o2", due.Add(-time.Second)))
 	f.wantOne("u's reminder", f.sendAt(due), "u", remind.InApp, "24h", true, c2)
-	if d, err := f.reminders().SendDueReminders(f.ctx, store.DueParams{Now: due.Add(time.Hour), Limit: 100}); err != nil || !d.Next.IsZero() {
+	if d, err := f.s.SendDueReminders(f.ctx, store.DueParams{Now: due.Add(time.Hour), Limit: 100}); err != nil || !d.Next.IsZero() {
 		f.t.Fatalf("after v's empty reminder: got next %s (%v), want nothing pending", fmtTime(d.Next), err)
 	}
 	if got := len(f.remindersAfter(0)); got != 1 {
@@ -225,7 +225,7 @@ func testRemindDuplicateTriggers(t *testing.T, open opener) {
 	c := f.claim(tp.ID, "d", t0)
 	due := t0.Add(24 * time.Hour)
 	errs := race(func(i int) error {
-		_, err := f.reminders().SendDueReminders(f.ctx, store.DueParams{Now: due.Add(time.Duration(i) * time.Millisecond), Limit: 100})
+		_, err := f.s.SendDueReminders(f.ctx, store.DueParams{Now: due.Add(time.Duration(i) * time.Millisecond), Limit: 100})
 		return err
 	})
 	f.wantRace("racing triggers", errs, racers, nil)
@@ -402,7 +402,6 @@ func testRemindLateInQuietHours(t *testing.T, open opener) {
 // claimed ones, one reminder per user.
 func testRemindBulkIssued(t *testing.T, open opener) {
 	f := newFixture(t, open)
-	f.reminders() // skips a store that plans no reminders
 	tp := f.leadTemplate(48*time.Hour, 1000, 24*time.Hour)
 	f.issue(store.IssueParams{TemplateID: tp.ID, Users: store.UserList([]string{"b1", "b2", "b3"}), Now: t0})
 	crossing := t0.Add(24 * time.Hour)
@@ -423,7 +422,6 @@ func testRemindBulkIssued(t *testing.T, open opener) {
 // rest; every one of them is reminded, so none comes up again.
 func testRemindListBounded(t *testing.T, open opener) {
 	f := newFixture(t, open)
-	f.reminders() // skips a store that plans no reminders
 	tp := f.template(func(tp *coupon.Template) {
 		tp.StartsAt, tp.Duration, tp.Value, tp.Reminders = t0.Add(-60*24*time.Hour), 48*time.Hour, 1000, []time.Duration{24 * time.Hour}
 	})

@@ -18,7 +18,7 @@ var sinkTests = []test{
 
 func (f *fixture) sinkState(sink string) store.SinkState {
 	f.t.Helper()
-	st, err := f.delivery().SinkState(f.ctx, sink)
+	st, err := f.s.SinkState(f.ctx, sink)
 	if err != nil {
 		f.t.Fatalf("SinkState(%s): %v", sink, err)
 	}
@@ -34,14 +34,14 @@ func (f *fixture) wantSink(what, sink string, want store.SinkState) {
 
 func (f *fixture) advance(p store.AdvanceSinkParams) {
 	f.t.Helper()
-	if err := f.delivery().AdvanceSink(f.ctx, p); err != nil {
+	if err := f.s.AdvanceSink(f.ctx, p); err != nil {
 		f.t.Fatalf("AdvanceSink(%s to %d): %v", p.Sink, p.Position, err)
 	}
 }
 
 func (f *fixture) deadLetters(p store.DeadLettersParams) []store.DeadLetter {
 	f.t.Helper()
-	ds, err := f.delivery().DeadLetters(f.ctx, p)
+	ds, err := f.s.DeadLetters(f.ctx, p)
 	if err != nil {
 		f.t.Fatalf("DeadLetters(%+v): %v", p, err)
 	}
@@ -117,11 +117,11 @@ func testDeadLetters(t *testing.T, open opener) {
 		t.Fatalf("queued before a replay: got %d, want none", len(ds))
 	}
 
-	n, err := f.delivery().ReplayDeadLetters(f.ctx, "a")
+	n, err := f.s.ReplayDeadLetters(f.ctx, "a")
 	if err != nil || n != 2 {
 		t.Fatalf("ReplayDeadLetters(a): got %d, %v; want 2", n, err)
 	}
-	if n, err := f.delivery().ReplayDeadLetters(f.ctx, "b"); err != nil || n != 0 {
+	if n, err := f.s.ReplayDeadLetters(f.ctx, "b"); err != nil || n != 0 {
 		t.Fatalf("ReplayDeadLetters(b): got %d, %v; want 0", n, err)
 	}
 	f.wantSink("queued", "a", store.SinkState{Position: es[4].Seq, DeadLetters: 2, Queued: 2})
@@ -158,10 +158,10 @@ func testReplayIdempotent(t *testing.T, open opener) {
 		return 202, []byte{byte('0' + n)}
 	}
 	ctx := store.WithIdempotency(f.ctx, store.Idempotency{Key: "r1", Fingerprint: "fp", Now: t0, Render: render})
-	if n, err := f.delivery().ReplayDeadLetters(ctx, "a"); err != nil || n != 1 {
+	if n, err := f.s.ReplayDeadLetters(ctx, "a"); err != nil || n != 1 {
 		t.Fatalf("first replay: got %d, %v; want 1", n, err)
 	}
-	_, err := f.delivery().ReplayDeadLetters(ctx, "a")
+	_, err := f.s.ReplayDeadLetters(ctx, "a")
 	f.wantReplay("retried replay", err, 202, []byte("1"))
 	if calls != 1 {
 		t.Fatalf("render calls: got %d, want 1", calls)
@@ -176,7 +176,7 @@ func testPrune(t *testing.T, open opener) {
 	es := f.events()
 	prune := func(through int64, limit int, want int64) {
 		t.Helper()
-		n, err := f.delivery().PruneEvents(f.ctx, store.PruneParams{Through: through, Limit: limit})
+		n, err := f.s.PruneEvents(f.ctx, store.PruneParams{Through: through, Limit: limit})
 		if err != nil || n != want {
 			t.Fatalf("PruneEvents(through %d, limit %d): got %d, %v; want %d", through, limit, n, err, want)
 		}
@@ -204,7 +204,7 @@ func testDeadLetterOutlivesPrune(t *testing.T, open opener) {
 	es := f.events()
 	l := store.DeadLetter{Event: es[0], Attempts: 2, Error: "x", FailedAt: t0}
 	f.advance(store.AdvanceSinkParams{Sink: "a", Position: es[4].Seq, Dead: []store.DeadLetter{l}})
-	if _, err := f.delivery().PruneEvents(f.ctx, store.PruneParams{Through: es[4].Seq, Limit: 100}); err != nil {
+	if _, err := f.s.PruneEvents(f.ctx, store.PruneParams{Through: es[4].Seq, Limit: 100}); err != nil {
 		t.Fatalf("PruneEvents: %v", err)
 	}
 	ds := f.deadLetters(store.DeadLettersParams{Sink: "a", Limit: 10})
@@ -212,15 +212,4 @@ func testDeadLetterOutlivesPrune(t *testing.T, open opener) {
 		t.Fatalf("letters after pruning: got %d, want 1", len(ds))
 	}
 	f.wantLetter("letter after pruning", ds[0], l)
-}
-
-// delivery returns the store as a store.Delivery, skipping the test for a
-// backend that keeps no delivery state yet.
-func (f *fixture) delivery() store.Delivery {
-	f.t.Helper()
-	d, ok := f.s.(store.Delivery)
-	if !ok {
-		f.t.Skipf("%T keeps no outbox delivery state (store.Delivery) yet", f.s)
-	}
-	return d
 }

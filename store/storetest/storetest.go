@@ -30,10 +30,20 @@ type test struct {
 	run  func(t *testing.T, open opener)
 }
 
-// Run runs the whole conformance suite against the backend newStore opens.
-// newStore is called once per subtest and must return a fresh, empty store
-// that it closes and removes when the subtest ends (t.Cleanup).
-func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
+// NewDriver opens a driver of a fresh, empty database that it closes and
+// removes when t ends (t.Cleanup).
+type NewDriver func(t *testing.T) store.Driver
+
+// open returns the store over a fresh driver newDriver opens, with the
+// default reminder policy and hooks h.
+func open(t *testing.T, newDriver NewDriver, h store.Hooks) store.Store {
+	return store.New(newDriver(t), store.Options{Hooks: h})
+}
+
+// Run runs the whole conformance suite against the stores over the
+// drivers newDriver opens, one per subtest.
+func Run(t *testing.T, newDriver NewDriver) {
+	newStore := func(t *testing.T) store.Store { return open(t, newDriver, store.Hooks{}) }
 	groups := []struct {
 		name  string
 		tests []test
@@ -52,9 +62,9 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Idempotency", idempotencyTests},
 		{"Stats", statsTests},
 		{"Orders", orderTests},
-		{"Users", needReminders(userTests)},
-		{"Reminders", needReminders(remindTests)},
-		{"Leases", needLeases(leaseTests)},
+		{"Users", userTests},
+		{"Reminders", remindTests},
+		{"Leases", leaseTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

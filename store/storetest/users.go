@@ -19,41 +19,10 @@ var userTests = []test{
 	{"OrdersMarkActivity", testActivityOrders},
 }
 
-// needReminders wraps tests of reminders so that each skips on a backend
-// that plans none (no store.Reminders) before it does anything.
-func needReminders(tests []test) []test {
-	return need(tests, "plans no reminders (store.Reminders)", func(s store.Store) bool {
-		_, ok := s.(store.Reminders)
-		return ok
-	})
-}
-
-// need wraps tests so that each skips, saying why, on a store that has
-// not the capability has checks.
-func need(tests []test, why string, has func(store.Store) bool) []test {
-	out := make([]test, len(tests))
-	for i, tc := range tests {
-		out[i] = test{tc.name, func(t *testing.T, open opener) {
-			tc.run(t, func(t *testing.T) store.Store {
-				s := open(t)
-				if !has(s) {
-					t.Skipf("%T %s yet", s, why)
-				}
-				return s
-			})
-		}}
-	}
-	return out
-}
-
-// reminders returns the store as the store.Reminders needReminders made
-// sure it is.
-func (f *fixture) reminders() store.Reminders { return f.s.(store.Reminders) }
-
 // user reads a user.
 func (f *fixture) user(id string) remind.User {
 	f.t.Helper()
-	u, err := f.reminders().User(f.ctx, id)
+	u, err := f.s.User(f.ctx, id)
 	if err != nil {
 		f.t.Fatalf("User(%s): %v", id, err)
 	}
@@ -73,7 +42,7 @@ func (f *fixture) wantUser(what string, got, want remind.User) {
 // it; a user never seen is not found.
 func testPutUser(t *testing.T, open opener) {
 	f := newFixture(t, open)
-	_, err := f.reminders().User(f.ctx, "nobody")
+	_, err := f.s.User(f.ctx, "nobody")
 	f.wantErr("unknown user", err, store.ErrNotFound)
 	want := remind.User{ID: "u1", Timezone: "Asia/Shanghai", Channels: []remind.Channel{remind.SMS, remind.Push, remind.InApp}}
 	f.wantUser("PutUser", f.putUser("u1", "Asia/Shanghai", remind.SMS, remind.Push, remind.InApp), want)
@@ -99,12 +68,12 @@ func testPutUserRefusals(t *testing.T, open opener) {
 		{remind.User{ID: "u", Timezone: "UTC", Channels: []remind.Channel{remind.Push, remind.Push}}, "channels[1]"},
 	}
 	for _, c := range cases {
-		_, err := f.reminders().PutUser(f.ctx, store.PutUserParams{User: c.u, Now: t0})
+		_, err := f.s.PutUser(f.ctx, store.PutUserParams{User: c.u, Now: t0})
 		var inv *coupon.InvalidError
 		if !errors.As(err, &inv) || inv.Field != c.field {
 			f.t.Fatalf("PutUser(%+v): got %v, want an invalid %s", c.u, err, c.field)
 		}
-		_, err = f.reminders().User(f.ctx, "u")
+		_, err = f.s.User(f.ctx, "u")
 		f.wantErr("after a refused PutUser", err, store.ErrNotFound)
 	}
 }

@@ -42,16 +42,19 @@ SELECT count(*), min(expires_at), max(expires_at) FROM reminder_items WHERE remi
 
 -- name: UserReminders
 -- A user's planned reminders, to re-time them to a new profile.
-SELECT id, lead_ms, first_at, due_at FROM reminders WHERE status = 'planned' AND user_id = ?;
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE status = 'planned' AND user_id = ?;
 
 -- name: RemindersDue
--- ?1 now, ?2 limit. Walks the partial index of planned reminders.
-SELECT id, user_id, lead_ms, due_at FROM reminders
-WHERE status = 'planned' AND due_at <= ?1
+-- ?1 now, ?2 limit, ?3 the shards (see shardFilter): a reminder's is its
+-- user's. Walks the partial index of planned reminders.
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders
+WHERE status = 'planned' AND due_at <= ?1 AND (?3 = '' OR lapse_shard(user_id) IN (SELECT value FROM json_each(?3)))
 ORDER BY due_at LIMIT ?2;
 
 -- name: NextReminder
-SELECT due_at FROM reminders WHERE status = 'planned' ORDER BY due_at LIMIT 1;
+-- ?1 the shards.
+SELECT due_at FROM reminders WHERE status = 'planned' AND (?1 = '' OR lapse_shard(user_id) IN (SELECT value FROM json_each(?1)))
+ORDER BY due_at LIMIT 1;
 
 -- name: ReminderCoupons
 -- A reminder's coupons as they are now, with their template's value,
