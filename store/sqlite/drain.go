@@ -25,7 +25,7 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 		perTemplate := map[string]int64{}
 		for len(d.Due) < p.Limit {
 			n := min(expireChunk, p.Limit-len(d.Due))
-			got, err := t.expireChunk(p.Now, n, perTemplate, &d)
+			got, err := t.expireChunk(p.Now, n, shardFilter(p.Leases), perTemplate, &d)
 			if err != nil {
 				return d, err
 			}
@@ -37,15 +37,16 @@ func (s *Store) ExpireDue(ctx context.Context, p store.DueParams) (store.Drained
 			return d, err
 		}
 		var err error
-		d.Next, err = t.next("NextExpiry")
+		d.Next, err = t.nextIn(p.Leases, "NextExpiry")
 		return d, err
 	})
 }
 
-// expireChunk expires up to n due coupons with their events, adds them to
-// perTemplate and their due times to d, and returns how many it expired.
-func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *store.Drained) (int, error) {
-	rows, err := t.query("ExpireDue", ms(now), n)
+// expireChunk expires up to n due coupons of shards (see shardFilter) with
+// their events, adds them to perTemplate and their due times to d, and
+// returns how many it expired.
+func (t *tx) expireChunk(now time.Time, n int, shards string, perTemplate map[string]int64, d *store.Drained) (int, error) {
+	rows, err := t.query("ExpireDue", ms(now), n, shards)
 	if err != nil {
 		return 0, err
 	}
@@ -88,7 +89,7 @@ func (t *tx) expireChunk(now time.Time, n int, perTemplate map[string]int64, d *
 func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drained, error) {
 	return backgroundTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
-		rows, err := t.query("LocksDue", ms(p.Now), p.Limit)
+		rows, err := t.query("LocksDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
 		if err != nil {
 			return d, err
 		}
@@ -108,15 +109,15 @@ func (s *Store) ReleaseLocks(ctx context.Context, p store.DueParams) (store.Drai
 		if d.Due, err = store.ReleaseIn(t, locked, p.Now); err != nil {
 			return d, err
 		}
-		d.Next, err = t.next("NextRelease")
+		d.Next, err = t.nextIn(p.Leases, "NextRelease")
 		return d, err
 	})
 }
 
 // next reads the earliest pending due time with the named query.
-func (t *tx) next(name string) (time.Time, error) {
+func (t *tx) next(name string, args ...any) (time.Time, error) {
 	var v int64
-	err := t.queryRow(name).Scan(&v)
+	err := t.queryRow(name, args...).Scan(&v)
 	if err == sql.ErrNoRows {
 		return time.Time{}, nil
 	}

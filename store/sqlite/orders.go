@@ -47,7 +47,8 @@ func (s *Store) CloseOrder(ctx context.Context, p store.CloseOrderParams) (order
 // DueOrders lists unpaid orders past their deadline.
 func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
 	var d store.DueOrders
-	rows, err := s.read(ctx, "OrdersDue", ms(p.Now), p.Limit)
+	shards := shardFilter(p.Leases)
+	rows, err := s.read(ctx, "OrdersDue", ms(p.Now), p.Limit, shards)
 	if err != nil {
 		return d, err
 	}
@@ -55,7 +56,7 @@ func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrde
 		return d, err
 	}
 	var next int64
-	err = s.readRow(ctx, "DeadlineAfter", ms(p.Now)).Scan(&next)
+	err = s.readRow(ctx, "DeadlineAfter", ms(p.Now), shards).Scan(&next)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, nil
 	}
@@ -67,7 +68,7 @@ func (s *Store) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrde
 func (s *Store) CloseDueOrders(ctx context.Context, p store.DueParams) (store.Drained, error) {
 	return backgroundTx(ctx, s, func(t *tx) (store.Drained, error) {
 		var d store.Drained
-		rows, err := t.query("OrdersDue", ms(p.Now), p.Limit)
+		rows, err := t.query("OrdersDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
 		if err != nil {
 			return d, err
 		}
@@ -78,7 +79,7 @@ func (s *Store) CloseDueOrders(ctx context.Context, p store.DueParams) (store.Dr
 		if d.Due, err = store.CloseDueIn(t, due, p.Now); err != nil {
 			return d, err
 		}
-		d.Next, err = t.next("NextDeadline")
+		d.Next, err = t.nextIn(p.Leases, "NextDeadline")
 		return d, err
 	})
 }

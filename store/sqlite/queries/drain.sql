@@ -1,9 +1,15 @@
+-- A drain given leases takes the rows of their shards only: its shards
+-- argument is their JSON array, tested on each row the due index walk
+-- meets; without leases it is '', the test stops there and the walk
+-- reads only the index, as before there were shards.
+
 -- name: ExpireDue
--- ?1 now, ?2 limit. Walks the partial index of unused coupons in due order.
+-- ?1 now, ?2 limit, ?3 the shards (see shardFilter). Walks the partial
+-- index of unused coupons in due order.
 UPDATE coupons SET status = 'expired', updated_at = ?1, version = version + 1
 WHERE rowid IN (
     SELECT rowid FROM coupons
-    WHERE status = 'unused' AND expires_at <= ?1
+    WHERE status = 'unused' AND expires_at <= ?1 AND (?3 = '' OR lapse_shard(id) IN (SELECT value FROM json_each(?3)))
     ORDER BY expires_at LIMIT ?2)
 RETURNING rowid, id, template_id, expires_at;
 
@@ -23,17 +29,21 @@ SELECT 'evt_' || ?1 || substr(c.id, 15), 'coupon.expired', c.id, ?2,
 FROM json_each(?3) AS b JOIN coupons AS c ON c.rowid = b.value;
 
 -- name: NextExpiry
-SELECT expires_at FROM coupons WHERE status = 'unused' ORDER BY expires_at LIMIT 1;
+-- ?1 the shards.
+SELECT expires_at FROM coupons WHERE status = 'unused' AND (?1 = '' OR lapse_shard(id) IN (SELECT value FROM json_each(?1)))
+ORDER BY expires_at LIMIT 1;
 
 -- name: LocksDue
--- ?1 now, ?2 limit.
+-- ?1 now, ?2 limit, ?3 the shards.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons
-WHERE status = 'locked' AND locked_until <= ?1
+WHERE status = 'locked' AND locked_until <= ?1 AND (?3 = '' OR lapse_shard(id) IN (SELECT value FROM json_each(?3)))
 ORDER BY locked_until LIMIT ?2;
 
 -- name: NextRelease
-SELECT locked_until FROM coupons WHERE status = 'locked' ORDER BY locked_until LIMIT 1;
+-- ?1 the shards.
+SELECT locked_until FROM coupons WHERE status = 'locked' AND (?1 = '' OR lapse_shard(id) IN (SELECT value FROM json_each(?1)))
+ORDER BY locked_until LIMIT 1;
 
 -- name: DueBacklog
 SELECT (SELECT count(*) FROM coupons WHERE status = 'unused' AND expires_at <= ?1)

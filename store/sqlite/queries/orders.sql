@@ -34,17 +34,21 @@ UPDATE orders SET status = ?, close_reason = ?, payment_id = ?, updated_at = ?, 
 WHERE id = ? AND status = 'unpaid' AND version = ?;
 
 -- name: OrdersDue
--- ?1 now, ?2 limit.
+-- ?1 now, ?2 limit, ?3 the shards (see queries/drain.sql).
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
-FROM orders WHERE status = 'unpaid' AND deadline <= ?1
+FROM orders WHERE status = 'unpaid' AND deadline <= ?1 AND (?3 = '' OR lapse_shard(id) IN (SELECT value FROM json_each(?3)))
 ORDER BY deadline LIMIT ?2;
 
 -- name: NextDeadline
-SELECT deadline FROM orders WHERE status = 'unpaid' ORDER BY deadline LIMIT 1;
+-- ?1 the shards.
+SELECT deadline FROM orders WHERE status = 'unpaid' AND (?1 = '' OR lapse_shard(id) IN (SELECT value FROM json_each(?1)))
+ORDER BY deadline LIMIT 1;
 
 -- name: DeadlineAfter
-SELECT deadline FROM orders WHERE status = 'unpaid' AND deadline > ? ORDER BY deadline LIMIT 1;
+-- ?1 after, ?2 the shards.
+SELECT deadline FROM orders WHERE status = 'unpaid' AND deadline > ?1 AND (?2 = '' OR lapse_shard(id) IN (SELECT value FROM json_each(?2)))
+ORDER BY deadline LIMIT 1;
 
 -- name: OpenOrders
 SELECT count(*) FROM orders WHERE status = 'unpaid';
