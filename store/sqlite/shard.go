@@ -37,8 +37,8 @@ func shardFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, er
 }
 
 // shardFilter is the argument a drain's query takes for the shards of ls:
-// their JSON array, or ” when there are none and the drain covers every
-// shard, which keeps lapse_shard out of the walk.
+// their JSON array, or the empty string when there are none and the drain
+// covers every shard, which keeps lapse_shard out of the walk.
 func shardFilter(ls []store.Lease) string {
 	if len(ls) == 0 {
 		return ""

@@ -17,6 +17,7 @@ var leaseTests = []test{
 	{"DrainOneShard", testLeaseDrainOneShard},
 	{"StaleLeaseWritesNothing", testLeaseStale},
 	{"ExpiredLeaseWritesNothing", testLeaseExpired},
+	{"EveryDrainOneShard", testLeaseEveryDrainOneShard},
 }
 
 // leaseTTL is long enough for a test's steps, short enough to wait out.
