@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 var _ store.ReminderTx = (*tx)(nil)
@@ -15,7 +16,7 @@ var _ store.ReminderTx = (*tx)(nil)
 // whose first crossing lies in [lo, hi] and last crossing at or before
 // hi; store.ErrNotFound if none.
 func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time) (store.PlannedReminder, error) {
-	r, err := scanReminder(t.queryRow("JoinableReminder", user, lead.Milliseconds(), lo, hi))
+	r, err := sqlfile.ScanReminder(t.queryRow("JoinableReminder", user, lead.Milliseconds(), lo, hi))
 	return r, interpret(err)
 }
 
@@ -41,7 +42,7 @@ func (t *tx) SetReminderDue(id int64, due time.Time) error {
 // Reminder reads reminder id, whatever its state; store.ErrNotFound if
 // there is none.
 func (t *tx) Reminder(id int64) (store.PlannedReminder, error) {
-	r, err := scanReminder(t.queryRow("GetReminder", id))
+	r, err := sqlfile.ScanReminder(t.queryRow("GetReminder", id))
 	return r, interpret(err)
 }
 
@@ -113,7 +114,7 @@ func (t *tx) ReminderCoupons(id int64) ([]store.ReminderCoupon, error) {
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.ReminderCoupon, error) {
 		var rc store.ReminderCoupon
-		c, err := scanCoupon(withMore{row, []any{&rc.Value, &rc.LastLead, &rc.Reminded}})
+		c, err := scanCoupon(sqlfile.WithMore{Row: row, More: []any{&rc.Value, &rc.LastLead, &rc.Reminded}})
 		rc.Coupon = c
 		return rc, err
 	})
@@ -151,25 +152,5 @@ func (t *tx) reminders(name string, args ...any) ([]store.PlannedReminder, error
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.PlannedReminder, error) { return scanReminder(row) })
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.PlannedReminder, error) { return sqlfile.ScanReminder(row) })
 }
-
-// scanReminder reads the columns id, user_id, lead_ms, first_at, last_at,
-// due_at.
-func scanReminder(row scanner) (store.PlannedReminder, error) {
-	var (
-		r      store.PlannedReminder
-		leadMS int64
-	)
-	err := row.Scan(&r.ID, &r.UserID, &leadMS, &r.First, &r.Last, &r.Due)
-	r.Lead = time.Duration(leadMS) * time.Millisecond
-	return r, err
-}
-
-// withMore scans a coupon row followed by more columns into more.
-type withMore struct {
-	row  scanner
-	more []any
-}
-
-func (w withMore) Scan(dest ...any) error { return w.row.Scan(append(dest, w.more...)...) }
