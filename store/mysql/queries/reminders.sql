@@ -1,0 +1,94 @@
+-- The rows of planned reminders, their coupons and the pairs reminded;
+-- the rules over them are the service layer's (store.ReminderTx). Leads
+-- are in milliseconds.
+
+-- name: JoinableReminder
+-- user, lead, lo, hi, hi: the earliest planned reminder of the user and
+-- lead whose coupons all cross within [lo, hi].
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders
+WHERE user_id = ? AND lead_ms = ? AND status = 'planned'
+  AND first_at >= ? AND first_at <= ? AND last_at <= ?
+ORDER BY first_at LIMIT 1;
+
+-- name: InsertReminder
+-- user, lead, first, last, due.
+INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
+VALUES (?, ?, ?, ?, ?, 'planned');
+
+-- name: SetReminderSpan
+-- first, last, due, id.
+UPDATE reminders SET first_at = ?, last_at = ?, due_at = ? WHERE id = ? AND status = 'planned';
+
+-- name: SetReminderDue
+-- due, id.
+UPDATE reminders SET due_at = ? WHERE id = ? AND status = 'planned';
+
+-- name: GetReminder
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE id = ?;
+
+-- name: UserReminders
+-- A user's planned reminders, to re-time them to a new profile.
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders
+WHERE user_id = ? AND status = 'planned' ORDER BY id;
+
+-- name: RemindersDue
+-- now, the shards, limit. Claimed as the coupon drains claim (see
+-- drain.sql): a reminder another instance holds is skipped.
+SELECT id, user_id, lead_ms, first_at, last_at, due_at
+FROM reminders FORCE INDEX (reminders_due)
+WHERE status = 'planned' AND due_at <= ? AND shard IN (?, ...)
+ORDER BY due_at LIMIT ?
+FOR UPDATE SKIP LOCKED;
+
+-- name: NextReminder
+-- the shards.
+SELECT due_at FROM reminders FORCE INDEX (reminders_due)
+WHERE status = 'planned' AND shard IN (?, ...) ORDER BY due_at LIMIT 1;
+
+-- name: PlannedOrReminded
+-- coupon, lead, coupon, lead: whether the pair is in a planned reminder or
+-- was reminded already.
+SELECT EXISTS (SELECT 1 FROM reminder_items WHERE coupon_id = ? AND lead_ms = ?)
+    OR EXISTS (SELECT 1 FROM reminded WHERE coupon_id = ? AND lead_ms = ?);
+
+-- name: InsertReminderItem
+-- coupon, lead, reminder, expires_at, last lead.
+INSERT INTO reminder_items (coupon_id, lead_ms, reminder_id, expires_at, last_lead) VALUES (?, ?, ?, ?, ?);
+
+-- name: CouponReminders
+-- The reminders a coupon is planned in, held until its items are deleted.
+SELECT reminder_id FROM reminder_items WHERE coupon_id = ? ORDER BY reminder_id FOR UPDATE;
+
+-- name: DeleteCouponItems
+DELETE FROM reminder_items WHERE coupon_id = ?;
+
+-- name: ItemSpan
+-- A reminder's coupons: how many, and their earliest and latest expiry.
+SELECT count(*), min(expires_at), max(expires_at) FROM reminder_items WHERE reminder_id = ?;
+
+-- name: ReminderCoupons
+-- A reminder's coupons as they are now, with their template's value,
+-- whether the lead is the template's last, and whether it was reminded.
+SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
+       c.updated_at, c.version, t.value, i.last_lead,
+       EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = i.coupon_id AND r.lead_ms = i.lead_ms)
+FROM reminder_items i
+JOIN coupons c ON c.id = i.coupon_id
+JOIN templates t ON t.id = c.template_id
+WHERE i.reminder_id = ?
+ORDER BY c.expires_at, c.id;
+
+-- name: SentBetween
+-- user, start, end.
+SELECT count(*) FROM reminders WHERE user_id = ? AND status = 'sent' AND done_at >= ? AND done_at < ?;
+
+-- name: InsertReminded
+-- The pair's key is what refuses a second reminder of it.
+INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (?, ?, ?);
+
+-- name: FinishReminder
+-- status (sent, dropped), channel, reason, now, id.
+UPDATE reminders SET status = ?, channel = ?, reason = ?, done_at = ? WHERE id = ? AND status = 'planned';
+
+-- name: DeleteReminderItems
+DELETE FROM reminder_items WHERE reminder_id = ?;

@@ -1,0 +1,542 @@
+package storetest
+
+import (
+	"context"
+	"crypto/md5"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/store"
+)
+
+// ReminderRowsTx is a write transaction of a backend with shard leases as
+// the tests of its reminder rows see it: store.ReminderTx, and
+// NextReminder, which ends a reminder drain over leases (the earliest due
+// time of their shards' planned reminders, zero if none, then the fence).
+type ReminderRowsTx interface {
+	store.ReminderTx
+	NextReminder(ls []store.Lease) (time.Time, error)
+}
+
+// InReminderTx runs fn in one write transaction of s, a store of the
+// backend, and commits it if fn returns nil.
+type InReminderTx func(ctx context.Context, s store.Store, fn func(ReminderRowsTx) error) error
+
+// RunReminderRows runs the tests of a backend's reminder rows, each
+// method of store.ReminderTx in real transactions: newStore opens a
+// fresh, empty store.Leases (see Run), inTx runs a function in a write
+// transaction of it.
+func RunReminderRows(t *testing.T, newStore func(t *testing.T) store.Store, inTx InReminderTx) {
+	tests := []struct {
+		name string
+		run  func(f *rowsFixture)
+	}{
+		{"Users", testRowsUsers},
+		{"TouchConcurrent", testRowsTouchConcurrent},
+		{"Reminders", testRowsReminders},
+		{"Items", testRowsItems},
+		{"Finish", testRowsFinish},
+		{"Due", testRowsDue},
+		{"DueSkipsLocked", testRowsSkipLocked},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.run(&rowsFixture{fixture: newFixture(t, newStore), inTx: inTx})
+		})
+	}
+}
+
+// rowsFixture is a fixture that also runs functions in write transactions
+// of its store.
+type rowsFixture struct {
+	*fixture
+	inTx InReminderTx
+}
+
+// tx runs fn in one write transaction, which must commit.
+func (f *rowsFixture) tx(fn func(tx ReminderRowsTx)) {
+	f.t.Helper()
+	if err := f.inTx(f.ctx, f.s, func(tx ReminderRowsTx) error { fn(tx); return nil }); err != nil {
+		f.t.Fatalf("transaction: %v", err)
+	}
+}
+
+// ok fails the test on err; what names the call.
+func (f *rowsFixture) ok(what string, err error) {
+	f.t.Helper()
+	if err != nil {
+		f.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// userInShard returns the first of the IDs u0, u1, ... after from whose
+// shard is shard: the low four bits of the MD5 of the ID, as the backends
+// compute it in SQL.
+func userInShard(shard, from int) string {
+	for i := from; ; i++ {
+		id := fmt.Sprintf("u%d", i)
+		if sum := md5.Sum([]byte(id)); int(sum[15]&0x0f) == shard {
+			return id
+		}
+	}
+}
+
+// insertReminder stores a planned reminder of user and lead crossing
+// first to last, due at due, and returns it with its ID.
+func (f *rowsFixture) insertReminder(tx ReminderRowsTx, user string, lead time.Duration, first, last, due time.Time) store.PlannedReminder {
+	f.t.Helper()
+	r := store.PlannedReminder{UserID: user, Lead: lead, First: first, Last: last, Due: due}
+	id, err := tx.InsertReminder(r)
+	f.ok("InsertReminder", err)
+	r.ID = id
+	return r
+}
+
+// wantReminder fails unless got is want.
+func (f *rowsFixture) wantReminder(what string, got, want store.PlannedReminder) {
+	f.t.Helper()
+	if got.ID != want.ID || got.UserID != want.UserID || got.Lead != want.Lead ||
+		!got.First.Equal(want.First) || !got.Last.Equal(want.Last) || !got.Due.Equal(want.Due) {
+		f.t.Fatalf("%s: got %s, want %s", what, fmtReminder(got), fmtReminder(want))
+	}
+}
+
+// wantReminders fails unless got are want, in order.
+func (f *rowsFixture) wantReminders(what string, got []store.PlannedReminder, want ...store.PlannedReminder) {
+	f.t.Helper()
+	if len(got) != len(want) {
+		f.t.Fatalf("%s: got %s, want %s", what, fmtReminders(got), fmtReminders(want))
+	}
+	for i := range got {
+		f.wantReminder(fmt.Sprintf("%s [%d]", what, i), got[i], want[i])
+	}
+}
+
+func fmtReminder(r store.PlannedReminder) string {
+	return fmt.Sprintf("{id=%d user=%s lead=%s first=%s last=%s due=%s}",
+		r.ID, r.UserID, r.Lead, fmtTime(r.First), fmtTime(r.Last), fmtTime(r.Due))
+}
+
+func fmtReminders(rs []store.PlannedReminder) string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = fmtReminder(r)
+	}
+	return fmt.Sprint(out)
+}
+
+// testRowsUsers: a user unknown is not found; TouchUser creates the
+// default profile and moves the activity forward only; PutUser sets the
+// profile and keeps the activity; the store reads the same user.
+func testRowsUsers(f *rowsFixture) {
+	t1, t2 := t0.Add(time.Hour), t0.Add(2*time.Hour)
+	f.tx(func(tx ReminderRowsTx) {
+		_, err := tx.User("u1")
+		f.wantErr("unknown user", err, store.ErrNotFound)
+		f.ok("TouchUser", tx.TouchUser("u1", t1))
+		u, err := tx.User("u1")
+		f.ok("User", err)
+		f.wantUser("touched", u, remind.User{ID: "u1", Timezone: "UTC", LastActiveAt: t1})
+		f.ok("TouchUser earlier", tx.TouchUser("u1", t0))
+		u, err = tx.User("u1")
+		f.ok("User", err)
+		f.wantUser("touched earlier", u, remind.User{ID: "u1", Timezone: "UTC", LastActiveAt: t1})
+		f.ok("TouchUser later", tx.TouchUser("u1", t2))
+
+		want := remind.User{ID: "u1", Timezone: "Asia/Shanghai", Channels: []remind.Channel{remind.SMS, remind.InApp}, LastActiveAt: t2}
+		u, err = tx.PutUser(remind.User{ID: "u1", Timezone: "Asia/Shanghai", Channels: want.Channels, LastActiveAt: t0})
+		f.ok("PutUser", err)
+		f.wantUser("PutUser keeps the activity", u, want)
+		u, err = tx.PutUser(remind.User{ID: "u2", Timezone: "Europe/Paris"})
+		f.ok("PutUser new", err)
+		f.wantUser("PutUser new", u, remind.User{ID: "u2", Timezone: "Europe/Paris", Channels: []remind.Channel{}})
+	})
+	f.wantUser("read after commit", f.user("u1"),
+		remind.User{ID: "u1", Timezone: "Asia/Shanghai", Channels: []remind.Channel{remind.SMS, remind.InApp}, LastActiveAt: t2})
+	_, err := f.storeUser("nobody")
+	f.wantErr("store: unknown user", err, store.ErrNotFound)
+}
+
+// storeUser reads a user through the store, outside any transaction.
+func (f *rowsFixture) storeUser(id string) (remind.User, error) {
+	users, ok := f.s.(interface {
+		User(ctx context.Context, id string) (remind.User, error)
+	})
+	if !ok {
+		f.t.Fatalf("%T reads no user (User(ctx, id))", f.s)
+	}
+	return users.User(f.ctx, id)
+}
+
+// user reads a user through the store.
+func (f *rowsFixture) user(id string) remind.User {
+	f.t.Helper()
+	u, err := f.storeUser(id)
+	f.ok("User", err)
+	return u
+}
+
+// testRowsTouchConcurrent: transactions touching one new user at once all
+// commit, and the latest activity wins.
+func testRowsTouchConcurrent(f *rowsFixture) {
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			errs[i] = f.inTx(f.ctx, f.s, func(tx ReminderRowsTx) error {
+				return tx.TouchUser("u1", t0.Add(time.Duration(i)*time.Minute))
+			})
+		})
+	}
+	wg.Wait()
+	f.ok("concurrent TouchUser", errors.Join(errs...))
+	f.wantTime("last activity", f.user("u1").LastActiveAt, t0.Add((n-1)*time.Minute))
+}
+
+// testRowsReminders: a planned reminder is stored, read, found to join
+// within its window only, re-spanned and re-timed, and listed with its
+// user's.
+func testRowsReminders(f *rowsFixture) {
+	lead := 24 * time.Hour
+	x := t0.Add(48 * time.Hour)
+	f.tx(func(tx ReminderRowsTx) {
+		r := f.insertReminder(tx, "u1", lead, x, x.Add(10*time.Minute), x.Add(time.Minute))
+		other := f.insertReminder(tx, "u1", time.Hour, x, x, x)
+		f.insertReminder(tx, "u2", lead, x, x, x)
+		got, err := tx.Reminder(r.ID)
+		f.ok("Reminder", err)
+		f.wantReminder("Reminder", got, r)
+		_, err = tx.Reminder(r.ID + 1000)
+		f.wantErr("Reminder unknown", err, store.ErrNotFound)
+
+		got, err = tx.JoinableReminder("u1", lead, x.Add(-time.Hour), x.Add(time.Hour))
+		f.ok("JoinableReminder", err)
+		f.wantReminder("JoinableReminder", got, r)
+		got, err = tx.JoinableReminder("u1", lead, x, x.Add(10*time.Minute))
+		f.ok("JoinableReminder, bounds included", err)
+		f.wantReminder("JoinableReminder, bounds included", got, r)
+		for _, c := range []struct {
+			what   string
+			user   string
+			lead   time.Duration
+			lo, hi time.Time
+		}{
+			{"first before lo", "u1", lead, x.Add(time.Millisecond), x.Add(time.Hour)},
+			{"last after hi", "u1", lead, x.Add(-time.Hour), x.Add(10*time.Minute - time.Millisecond)},
+			{"other lead", "u1", 2 * time.Hour, x.Add(-time.Hour), x.Add(time.Hour)},
+			{"other user", "u3", lead, x.Add(-time.Hour), x.Add(time.Hour)},
+		} {
+			_, err := tx.JoinableReminder(c.user, c.lead, c.lo, c.hi)
+			f.wantErr("JoinableReminder, "+c.what, err, store.ErrNotFound)
+		}
+		early := f.insertReminder(tx, "u1", lead, x.Add(-30*time.Minute), x.Add(-30*time.Minute), x)
+		got, err = tx.JoinableReminder("u1", lead, x.Add(-time.Hour), x.Add(time.Hour))
+		f.ok("JoinableReminder, two", err)
+		f.wantReminder("JoinableReminder, the earliest", got, early)
+
+		r.First, r.Last, r.Due = x.Add(-5*time.Minute), x.Add(20*time.Minute), x.Add(2*time.Minute)
+		f.ok("SetReminderSpan", tx.SetReminderSpan(r))
+		got, err = tx.Reminder(r.ID)
+		f.ok("Reminder", err)
+		f.wantReminder("after SetReminderSpan", got, r)
+		r.Due = x.Add(9 * time.Hour)
+		f.ok("SetReminderDue", tx.SetReminderDue(r.ID, r.Due))
+		got, err = tx.Reminder(r.ID)
+		f.ok("Reminder", err)
+		f.wantReminder("after SetReminderDue", got, r)
+
+		rs, err := tx.UserReminders("u1")
+		f.ok("UserReminders", err)
+		f.wantReminders("UserReminders", rs, r, other, early)
+		rs, err = tx.UserReminders("u3")
+		f.ok("UserReminders", err)
+		f.wantReminders("UserReminders of none", rs)
+	})
+}
+
+// testRowsItems: coupons join a reminder as items; the pairs planned are
+// known; the span, the coupons as they are now, and taking a coupon out
+// of its reminders follow the items.
+func testRowsItems(f *rowsFixture) {
+	long, short := 24*time.Hour, time.Hour
+	tp := f.template(func(tp *coupon.Template) {
+		tp.StartsAt, tp.Duration, tp.Value, tp.Reminders = t0.Add(-60*24*time.Hour), 72*time.Hour, 700, []time.Duration{long, short}
+	})
+	e1, e2 := t0.Add(50*time.Hour), t0.Add(51*time.Hour)
+	c1, c2, c3 := f.claimDue(tp, "u1", e2), f.claimDue(tp, "u1", e1), f.claimDue(tp, "u1", e2)
+	f.tx(func(tx ReminderRowsTx) {
+		r := f.insertReminder(tx, "u1", long, e1.Add(-long), e2.Add(-long), e1.Add(-long))
+		rShort := f.insertReminder(tx, "u1", short, e1.Add(-short), e2.Add(-short), e1.Add(-short))
+		n, first, last, err := tx.ItemSpan(r.ID)
+		f.ok("ItemSpan", err)
+		if n != 0 || !first.IsZero() || !last.IsZero() {
+			f.t.Fatalf("ItemSpan of none: got %d %s %s, want 0 zero zero", n, fmtTime(first), fmtTime(last))
+		}
+		for _, it := range []store.ReminderItem{
+			{CouponID: c1.ID, Lead: long, ReminderID: r.ID, ExpiresAt: e2},
+			{CouponID: c2.ID, Lead: long, ReminderID: r.ID, ExpiresAt: e1},
+			{CouponID: c3.ID, Lead: long, ReminderID: r.ID, ExpiresAt: e2},
+			{CouponID: c1.ID, Lead: short, ReminderID: rShort.ID, ExpiresAt: e2, LastLead: true},
+		} {
+			f.ok("InsertReminderItem", tx.InsertReminderItem(it))
+		}
+		for _, c := range []struct {
+			id   string
+			lead time.Duration
+			want bool
+		}{{c1.ID, long, true}, {c1.ID, short, true}, {c2.ID, short, false}, {c1.ID, 2 * time.Hour, false}} {
+			got, err := tx.PlannedOrReminded(c.id, c.lead)
+			f.ok("PlannedOrReminded", err)
+			if got != c.want {
+				f.t.Fatalf("PlannedOrReminded(%s, %s): got %v, want %v", c.id, c.lead, got, c.want)
+			}
+		}
+		f.wantSpan(tx, "ItemSpan", r.ID, 3, e1, e2)
+
+		f.ok("InsertReminded", tx.InsertReminded(c3.ID, long, r.ID))
+		got, err := tx.PlannedOrReminded(c2.ID, short)
+		f.ok("PlannedOrReminded", err)
+		f.ok("InsertReminded", tx.InsertReminded(c2.ID, short, r.ID))
+		if again, err := tx.PlannedOrReminded(c2.ID, short); err != nil || got || !again {
+			f.t.Fatalf("PlannedOrReminded of a pair reminded: got %v then %v, %v; want false then true", got, again, err)
+		}
+		cs, err := tx.ReminderCoupons(r.ID)
+		f.ok("ReminderCoupons", err)
+		// c2 expires first; c1 and c3 at the same time, by ID.
+		want := []store.ReminderCoupon{{Coupon: c2, Value: 700}, {Coupon: c1, Value: 700}, {Coupon: c3, Value: 700, Reminded: true}}
+		if c3.ID < c1.ID {
+			want[1], want[2] = want[2], want[1]
+		}
+		f.wantReminderCoupons("ReminderCoupons", cs, want)
+		cs, err = tx.ReminderCoupons(rShort.ID)
+		f.ok("ReminderCoupons", err)
+		f.wantReminderCoupons("ReminderCoupons, last lead", cs, []store.ReminderCoupon{{Coupon: c1, Value: 700, LastLead: true}})
+
+		ids, err := tx.UnplanCoupon(c1.ID)
+		f.ok("UnplanCoupon", err)
+		if want := []int64{r.ID, rShort.ID}; !slices.Equal(ids, want) {
+			f.t.Fatalf("UnplanCoupon: got %v, want %v", ids, want)
+		}
+		f.wantSpan(tx, "ItemSpan after UnplanCoupon", r.ID, 2, e1, e2)
+		f.wantSpan(tx, "ItemSpan emptied", rShort.ID, 0, time.Time{}, time.Time{})
+		if ids, err := tx.UnplanCoupon(c1.ID); err != nil || len(ids) != 0 {
+			f.t.Fatalf("UnplanCoupon again: got %v, %v; want none", ids, err)
+		}
+		if got, err := tx.PlannedOrReminded(c1.ID, long); err != nil || got {
+			f.t.Fatalf("PlannedOrReminded after UnplanCoupon: got %v, %v; want false", got, err)
+		}
+	})
+	// A coupon as it is now: used since it was planned.
+	used := f.do(c2.ID, lock("o1", t0, time.Minute))
+	f.tx(func(tx ReminderRowsTx) {
+		ids, err := tx.UnplanCoupon(c3.ID)
+		f.ok("UnplanCoupon", err)
+		cs, err := tx.ReminderCoupons(ids[0])
+		f.ok("ReminderCoupons", err)
+		f.wantReminderCoupons("ReminderCoupons, a coupon locked", cs, []store.ReminderCoupon{{Coupon: used, Value: 700}})
+	})
+}
+
+// wantSpan fails unless reminder id lists n coupons expiring first to last.
+func (f *rowsFixture) wantSpan(tx ReminderRowsTx, what string, id, n int64, first, last time.Time) {
+	f.t.Helper()
+	gotN, gotFirst, gotLast, err := tx.ItemSpan(id)
+	f.ok(what, err)
+	if gotN != n || !gotFirst.Equal(first) || !gotLast.Equal(last) {
+		f.t.Fatalf("%s: got %d %s %s, want %d %s %s", what, gotN, fmtTime(gotFirst), fmtTime(gotLast), n, fmtTime(first), fmtTime(last))
+	}
+}
+
+// wantReminderCoupons fails unless got are want, in order.
+func (f *rowsFixture) wantReminderCoupons(what string, got, want []store.ReminderCoupon) {
+	f.t.Helper()
+	same := func(a, b store.ReminderCoupon) bool {
+		return sameCoupon(a.Coupon, b.Coupon) && a.Value == b.Value && a.LastLead == b.LastLead && a.Reminded == b.Reminded
+	}
+	if !slices.EqualFunc(got, want, same) {
+		f.t.Fatalf("%s:\ngot  %s\nwant %s", what, fmtReminderCoupons(got), fmtReminderCoupons(want))
+	}
+}
+
+func fmtReminderCoupons(cs []store.ReminderCoupon) string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = fmt.Sprintf("%s value=%d last=%v reminded=%v", fmtCoupon(c.Coupon), c.Value, c.LastLead, c.Reminded)
+	}
+	return fmt.Sprint(out)
+}
+
+// testRowsFinish: a reminder finishes once, losing its items and its
+// place among the planned; what was sent counts in its day; a pair is
+// reminded once.
+func testRowsFinish(f *rowsFixture) {
+	lead := time.Hour
+	tp := f.durationTemplate()
+	c := f.claimDue(tp, "u1", t0.Add(2*time.Hour))
+	var sent, dropped store.PlannedReminder
+	f.tx(func(tx ReminderRowsTx) {
+		sent = f.insertReminder(tx, "u1", lead, t0.Add(time.Hour), t0.Add(time.Hour), t0.Add(time.Hour))
+		dropped = f.insertReminder(tx, "u1", 2*lead, t0, t0, t0)
+		f.ok("InsertReminderItem", tx.InsertReminderItem(store.ReminderItem{CouponID: c.ID, Lead: lead, ReminderID: sent.ID, ExpiresAt: c.ExpiresAt}))
+		f.ok("InsertReminded", tx.InsertReminded(c.ID, lead, sent.ID))
+		at := t0.Add(time.Hour)
+		for _, r := range []struct {
+			fin  store.FinishedReminder
+			want bool
+		}{
+			{store.FinishedReminder{ID: sent.ID, Status: store.ReminderSent, Channel: remind.Push, At: at}, true},
+			{store.FinishedReminder{ID: sent.ID, Status: store.ReminderDropped, Reason: remind.DropEmpty, At: at}, false},
+			{store.FinishedReminder{ID: dropped.ID, Status: store.ReminderDropped, Reason: remind.DropDailyCap, At: at}, true},
+		} {
+			ok, err := tx.FinishReminder(r.fin)
+			f.ok("FinishReminder", err)
+			if ok != r.want {
+				f.t.Fatalf("FinishReminder(%+v): got %v, want %v", r.fin, ok, r.want)
+			}
+		}
+		f.wantSpan(tx, "items of a finished reminder", sent.ID, 0, time.Time{}, time.Time{})
+		if got, err := tx.PlannedOrReminded(c.ID, lead); err != nil || !got {
+			f.t.Fatalf("PlannedOrReminded after the finish: got %v, %v; want true (reminded)", got, err)
+		}
+		rs, err := tx.UserReminders("u1")
+		f.ok("UserReminders", err)
+		f.wantReminders("UserReminders after the finish", rs)
+		f.ok("SetReminderDue finished", tx.SetReminderDue(sent.ID, t0.Add(9*time.Hour)))
+		f.ok("SetReminderSpan finished", tx.SetReminderSpan(store.PlannedReminder{ID: sent.ID, First: t0, Last: t0, Due: t0}))
+		got, err := tx.Reminder(sent.ID)
+		f.ok("Reminder", err)
+		f.wantReminder("a finished reminder is not moved", got, sent)
+		for _, c := range []struct {
+			user       string
+			start, end time.Time
+			want       int
+		}{
+			{"u1", t0, t0.Add(24 * time.Hour), 1},
+			{"u1", at, at.Add(time.Millisecond), 1},
+			{"u1", t0, at, 0},
+			{"u1", at.Add(time.Millisecond), at.Add(24 * time.Hour), 0},
+			{"u2", t0, t0.Add(24 * time.Hour), 0},
+		} {
+			n, err := tx.SentBetween(c.user, c.start, c.end)
+			f.ok("SentBetween", err)
+			if n != c.want {
+				f.t.Fatalf("SentBetween(%s, %s, %s): got %d, want %d", c.user, fmtTime(c.start), fmtTime(c.end), n, c.want)
+			}
+		}
+	})
+	err := f.inTx(f.ctx, f.s, func(tx ReminderRowsTx) error { return tx.InsertReminded(c.ID, lead, dropped.ID) })
+	if err == nil {
+		f.t.Fatalf("InsertReminded of a pair reminded: no error")
+	}
+}
+
+// testRowsDue: RemindersDue lists the planned reminders due, of the
+// leases' shards, earliest first, up to the limit; NextReminder reads the
+// earliest planned of those shards.
+func testRowsDue(f *rowsFixture) {
+	leases, err := f.s.(store.Leases).Lease(f.ctx, store.LeaseParams{Holder: "h1", TTL: time.Minute})
+	f.ok("Lease", err)
+	if len(leases) != store.Shards {
+		f.t.Fatalf("Lease: got %d shards, want all %d", len(leases), store.Shards)
+	}
+	slices.SortFunc(leases, func(a, b store.Lease) int { return a.Shard - b.Shard })
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	var rs [5]store.PlannedReminder
+	f.tx(func(tx ReminderRowsTx) {
+		// Shards 3, 9 and 3 again, due in another order than inserted.
+		rs[0] = f.insertReminder(tx, userInShard(3, 0), time.Hour, at(5), at(5), at(5))
+		rs[1] = f.insertReminder(tx, userInShard(9, 0), time.Hour, at(1), at(1), at(1))
+		rs[2] = f.insertReminder(tx, userInShard(3, 0), 2*time.Hour, at(3), at(3), at(3))
+		// Not due yet, in shard 9; finished, in shard 3.
+		rs[3] = f.insertReminder(tx, userInShard(9, 0), 2*time.Hour, at(20), at(20), at(20))
+		rs[4] = f.insertReminder(tx, userInShard(3, 0), 3*time.Hour, at(0), at(0), at(0))
+		_, err := tx.FinishReminder(store.FinishedReminder{ID: rs[4].ID, Status: store.ReminderSent, Channel: remind.InApp, At: at(0)})
+		f.ok("FinishReminder", err)
+	})
+	for _, c := range []struct {
+		what   string
+		leases []store.Lease
+		limit  int
+		want   []store.PlannedReminder
+		next   time.Time
+	}{
+		{"every shard", nil, 10, []store.PlannedReminder{rs[1], rs[2], rs[0]}, at(1)},
+		{"every shard, limited", nil, 2, []store.PlannedReminder{rs[1], rs[2]}, at(1)},
+		{"all leases", leases, 10, []store.PlannedReminder{rs[1], rs[2], rs[0]}, at(1)},
+		{"shard 3", leases[3:4], 10, []store.PlannedReminder{rs[2], rs[0]}, at(3)},
+		{"shards 2-4", leases[2:5], 1, []store.PlannedReminder{rs[2]}, at(3)},
+		{"shards 3 and 9", []store.Lease{leases[3], leases[9]}, 10, []store.PlannedReminder{rs[1], rs[2], rs[0]}, at(1)},
+		{"shard 9", leases[9:10], 10, []store.PlannedReminder{rs[1]}, at(1)},
+		{"shards 4-8", leases[4:9], 10, nil, time.Time{}},
+	} {
+		f.tx(func(tx ReminderRowsTx) {
+			got, err := tx.RemindersDue(store.DueParams{Now: at(10), Limit: c.limit, Leases: c.leases})
+			f.ok("RemindersDue", err)
+			f.wantReminders("RemindersDue, "+c.what, got, c.want...)
+			next, err := tx.NextReminder(c.leases)
+			f.ok("NextReminder", err)
+			f.wantTime("NextReminder, "+c.what, next, c.next)
+		})
+	}
+	f.tx(func(tx ReminderRowsTx) {
+		got, err := tx.RemindersDue(store.DueParams{Now: at(3), Limit: 10})
+		f.ok("RemindersDue", err)
+		f.wantReminders("RemindersDue at the due time of one", got, rs[1], rs[2])
+	})
+}
+
+// testRowsSkipLocked: a transaction listing due reminders holds them;
+// another one at the same time lists the others, and after the first
+// ends, all.
+func testRowsSkipLocked(f *rowsFixture) {
+	var rs [3]store.PlannedReminder
+	f.tx(func(tx ReminderRowsTx) {
+		for i := range rs {
+			at := t0.Add(time.Duration(i) * time.Minute)
+			rs[i] = f.insertReminder(tx, fmt.Sprintf("u%d", i), time.Hour, at, at, at)
+		}
+	})
+	p := store.DueParams{Now: t0.Add(time.Hour), Limit: 10}
+	held, release := make(chan []store.PlannedReminder), make(chan struct{})
+	done := make(chan error, 1)
+	// A failure below still lets the first transaction end.
+	releaseOnce := sync.OnceFunc(func() { close(release) })
+	defer releaseOnce()
+	go func() {
+		done <- f.inTx(f.ctx, f.s, func(tx ReminderRowsTx) error {
+			got, err := tx.RemindersDue(store.DueParams{Now: p.Now, Limit: 1})
+			if err != nil {
+				return err
+			}
+			held <- got
+			<-release
+			return nil
+		})
+	}()
+	var got []store.PlannedReminder
+	select {
+	case got = <-held:
+	case err := <-done:
+		f.t.Fatalf("first transaction: %v", err)
+	}
+	f.wantReminders("first transaction", got, rs[0])
+	f.tx(func(tx ReminderRowsTx) {
+		got, err := tx.RemindersDue(p)
+		f.ok("RemindersDue", err)
+		f.wantReminders("second transaction, the first holding", got, rs[1], rs[2])
+	})
+	releaseOnce()
+	f.ok("first transaction", <-done)
+	f.tx(func(tx ReminderRowsTx) {
+		got, err := tx.RemindersDue(p)
+		f.ok("RemindersDue", err)
+		f.wantReminders("after the first", got, rs[0], rs[1], rs[2])
+	})
+}
