@@ -10,7 +10,7 @@ import (
 )
 
 // User returns one user; store.ErrNotFound if lapse has not met them.
-func (s *Store) User(ctx context.Context, id string) (remind.User, error) {
+func (s *Driver) User(ctx context.Context, id string) (remind.User, error) {
 	u, err := scanUser(s.queryRow(ctx, "GetUser", id))
 	return u, interpret(err)
 }

@@ -64,13 +64,6 @@ func (t *tx) RemindersDue(p store.DueParams) ([]store.PlannedReminder, error) {
 	return due, err
 }
 
-// NextReminder ends a reminder drain: it reads the earliest due time of
-// the planned reminders of the shards of ls, zero if none, then fences
-// the drain with ls (see next).
-func (t *tx) NextReminder(ls []store.Lease) (time.Time, error) {
-	return t.next(ls, "NextReminder")
-}
-
 // PlannedOrReminded reports whether the pair (coupon, lead) is in a
 // planned reminder or was reminded.
 func (t *tx) PlannedOrReminded(couponID string, lead time.Duration) (bool, error) {

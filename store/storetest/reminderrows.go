@@ -15,24 +15,13 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// ReminderRowsTx is a write transaction of a backend with shard leases as
-// the tests of its reminder rows see it: store.ReminderTx, and
-// NextReminder, which ends a reminder drain over leases (the earliest due
-// time of their shards' planned reminders, zero if none, then the fence).
-type ReminderRowsTx interface {
-	store.ReminderTx
-	NextReminder(ls []store.Lease) (time.Time, error)
-}
+// ReminderRowsTx is a write transaction as the tests of the reminder rows
+// see it: the driver's.
+type ReminderRowsTx = store.DriverTx
 
-// InReminderTx runs fn in one write transaction of s, a store of the
-// backend, and commits it if fn returns nil.
-type InReminderTx func(ctx context.Context, s store.Store, fn func(ReminderRowsTx) error) error
-
-// RunReminderRows runs the tests of a backend's reminder rows, each
-// method of store.ReminderTx in real transactions: newStore opens a
-// fresh, empty store.Leases (see Run), inTx runs a function in a write
-// transaction of it.
-func RunReminderRows(t *testing.T, newStore func(t *testing.T) store.Store, inTx InReminderTx) {
+// reminderRowTests test the reminder rows of a driver, each method of
+// store.ReminderTx in real transactions.
+func reminderRowTests(newDriver NewDriver) []test {
 	tests := []struct {
 		name string
 		run  func(f *rowsFixture)
@@ -45,24 +34,43 @@ func RunReminderRows(t *testing.T, newStore func(t *testing.T) store.Store, inTx
 		{"Due", testRowsDue},
 		{"DueSkipsLocked", testRowsSkipLocked},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.run(&rowsFixture{fixture: newFixture(t, newStore), inTx: inTx})
-		})
+	out := make([]test, len(tests))
+	for i, tc := range tests {
+		out[i] = test{tc.name, func(t *testing.T, _ opener) {
+			d := newDriver(t)
+			f := newFixture(t, func(*testing.T) store.Store { return store.New(d, store.Options{}) })
+			tc.run(&rowsFixture{fixture: f, d: d})
+		}}
 	}
+	return out
 }
 
 // rowsFixture is a fixture that also runs functions in write transactions
 // of its store.
 type rowsFixture struct {
 	*fixture
-	inTx InReminderTx
+	d store.Driver
+}
+
+// inTx runs fn in one write transaction of the driver, committed if fn
+// returns nil.
+func (f *rowsFixture) inTx(ctx context.Context, fn func(tx ReminderRowsTx) error) error {
+	tx, err := f.d.Begin(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	_, err = tx.Commit()
+	return err
 }
 
 // tx runs fn in one write transaction, which must commit.
 func (f *rowsFixture) tx(fn func(tx ReminderRowsTx)) {
 	f.t.Helper()
-	if err := f.inTx(f.ctx, f.s, func(tx ReminderRowsTx) error { fn(tx); return nil }); err != nil {
+	if err := f.inTx(f.ctx, func(tx ReminderRowsTx) error { fn(tx); return nil }); err != nil {
 		f.t.Fatalf("transaction: %v", err)
 	}
 }
@@ -190,7 +198,7 @@ func testRowsTouchConcurrent(f *rowsFixture) {
 	errs := make([]error, n)
 	for i := range n {
 		wg.Go(func() {
-			errs[i] = f.inTx(f.ctx, f.s, func(tx ReminderRowsTx) error {
+			errs[i] = f.inTx(f.ctx, func(tx ReminderRowsTx) error {
 				return tx.TouchUser("u1", t0.Add(time.Duration(i)*time.Minute))
 			})
 		})
@@ -431,17 +439,17 @@ func testRowsFinish(f *rowsFixture) {
 			}
 		}
 	})
-	err := f.inTx(f.ctx, f.s, func(tx ReminderRowsTx) error { return tx.InsertReminded(c.ID, lead, dropped.ID) })
+	err := f.inTx(f.ctx, func(tx ReminderRowsTx) error { return tx.InsertReminded(c.ID, lead, dropped.ID) })
 	if err == nil {
 		f.t.Fatalf("InsertReminded of a pair reminded: no error")
 	}
 }
 
 // testRowsDue: RemindersDue lists the planned reminders due, of the
-// leases' shards, earliest first, up to the limit; NextReminder reads the
+// leases' shards, earliest first, up to the limit; NextDue reads the
 // earliest planned of those shards.
 func testRowsDue(f *rowsFixture) {
-	leases, err := f.s.(store.Leases).Lease(f.ctx, store.LeaseParams{Holder: "h1", TTL: time.Minute})
+	leases, err := f.s.Lease(f.ctx, store.LeaseParams{Holder: "h1", TTL: time.Minute})
 	f.ok("Lease", err)
 	if len(leases) != store.Shards {
 		f.t.Fatalf("Lease: got %d shards, want all %d", len(leases), store.Shards)
@@ -480,7 +488,7 @@ func testRowsDue(f *rowsFixture) {
 			got, err := tx.RemindersDue(store.DueParams{Now: at(10), Limit: c.limit, Leases: c.leases})
 			f.ok("RemindersDue", err)
 			f.wantReminders("RemindersDue, "+c.what, got, c.want...)
-			next, err := tx.NextReminder(c.leases)
+			next, err := tx.NextDue(store.TimerRemind, c.leases)
 			f.ok("NextReminder", err)
 			f.wantTime("NextReminder, "+c.what, next, c.next)
 		})
@@ -510,7 +518,7 @@ func testRowsSkipLocked(f *rowsFixture) {
 	releaseOnce := sync.OnceFunc(func() { close(release) })
 	defer releaseOnce()
 	go func() {
-		done <- f.inTx(f.ctx, f.s, func(tx ReminderRowsTx) error {
+		done <- f.inTx(f.ctx, func(tx ReminderRowsTx) error {
 			got, err := tx.RemindersDue(store.DueParams{Now: p.Now, Limit: 1})
 			if err != nil {
 				return err

@@ -65,6 +65,7 @@ func Run(t *testing.T, newDriver NewDriver) {
 		{"Users", userTests},
 		{"Reminders", remindTests},
 		{"Leases", leaseTests},
+		{"ReminderRows", reminderRowTests(newDriver)},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
