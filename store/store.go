@@ -189,8 +189,8 @@ type Stats struct {
 
 // Delivery is what the outbox relay needs of a store beyond Store: each
 // sink's position, its dead letters, and pruning. A backend that keeps
-// delivery state implements it (store/sqlite and store/postgres do; MySQL
-// does not yet, so lapse on it serves the events feed but runs no relay).
+// delivery state implements it (store/sqlite, store/postgres and
+// store/mysql do).
 type Delivery interface {
 	Store
 	// PruneEvents deletes up to p.Limit of the oldest events, none after the
