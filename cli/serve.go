@@ -263,13 +263,10 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 }
 
 // newRelay makes the outbox relay of the sinks specs describe. A store
-// that keeps no delivery state gets no relay (nil), and refuses sinks.
+// that keeps no delivery state gets no relay (nil).
 func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer, leads func() bool) (*outbox.Relay, error) {
 	d, ok := st.(store.Delivery)
 	if !ok {
-		if len(specs) > 0 {
-			return nil, fmt.Errorf("--sink: the %s store keeps no delivery state yet; sinks need the sqlite or postgres store", storeKind(c.store))
-		}
 		return nil, nil
 	}
 	sinks := make([]outbox.Named, 0, len(specs))
