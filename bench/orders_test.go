@@ -13,9 +13,9 @@ import (
 // before it opens the store.
 func TestRunOrdersRefusesBadConfig(t *testing.T) {
 	opened := false
-	target := Target{Name: "none", Open: func(context.Context, store.Hooks) (store.Store, error) {
+	target := Target{Name: "none", Open: func(context.Context, store.Hooks) (store.Store, Raw, error) {
 		opened = true
-		return nil, context.Canceled
+		return nil, nil, context.Canceled
 	}}
 	cases := []struct {
 		cfg  OrdersConfig

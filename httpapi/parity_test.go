@@ -270,10 +270,7 @@ func corpusSteps(t *testing.T) []step {
 		}
 		slices.Sort(seeds)
 		for _, f := range seeds {
-			for _, s := range route(readSeed(t, f)) {
-				s.reminders = d.Name() == "FuzzDecodeUser"
-				steps = append(steps, s)
-			}
+			steps = append(steps, route(readSeed(t, f))...)
 		}
 	}
 	return append(steps, step{method: "GET", path: "/v1/events?limit=1000", want: 200})

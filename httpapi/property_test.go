@@ -77,7 +77,7 @@ type world struct {
 // order, so that random requests find something to act on.
 func newWorld(t *testing.T, name string, e *env) *world {
 	t.Helper()
-	_, made := runSteps(t, name, e, false, []step{makeTemplate, makeCoupon, makeSKU, makeOrder,
+	_, made := runSteps(t, name, e, []step{makeTemplate, makeCoupon, makeSKU, makeOrder,
 		{method: "PUT", path: "/v1/skus/b", body: `{"stock": 5}`, want: 200}})
 	return &world{e: e, cursor: "0", answers: map[string]int{},
 		templates: []string{made["tpl"]}, coupons: []string{made["cpn"]}, orders: []string{made["ord"]}}

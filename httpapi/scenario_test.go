@@ -10,8 +10,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/lapsehq/lapse/store"
 )
 
 // step is one request of a parity scenario. Every store gets the same
@@ -37,10 +35,6 @@ type step struct {
 	// concurrent sends the request that many times at once: every answer
 	// must be the same, byte for byte.
 	concurrent int
-	// reminders marks a route that needs store.Reminders: a store without
-	// them must answer 501 not-supported, and only the stores with them
-	// are compared.
-	reminders bool
 }
 
 // outcome is one store's answer to a step, as compared across stores.
@@ -60,17 +54,13 @@ func runParity(t *testing.T, bs []backend, steps []step) {
 	for i, b := range bs {
 		start := time.Now()
 		e := serveStore(t, b.open(t))
-		_, reminders := e.store.(store.Reminders)
-		results[i], _ = runSteps(t, b.name, e, reminders, steps)
+		results[i], _ = runSteps(t, b.name, e, steps)
 		took[i] = fmt.Sprintf("%s %v", b.name, time.Since(start).Round(time.Millisecond))
 	}
 	t.Logf("%d steps: %s", len(steps), strings.Join(took, ", "))
 	for i := 1; i < len(bs); i++ {
 		for j, s := range steps {
 			a, b := results[0][j], results[i][j]
-			if s.reminders && b.status == http.StatusNotImplemented {
-				continue // checked in runSteps
-			}
 			if a.status != b.status || a.slug != b.slug || a.shape != b.shape {
 				t.Errorf("step %d %s %s: %s and %s differ:\n%s: %d %s\n%s: %d %s",
 					j, s.method, short(s.path), bs[0].name, bs[i].name,
@@ -82,7 +72,7 @@ func runParity(t *testing.T, bs []backend, steps []step) {
 
 // runSteps runs steps on e, checking each one's expectations, and
 // returns what e answered and what the steps saved.
-func runSteps(t *testing.T, name string, e *env, reminders bool, steps []step) ([]outcome, map[string]string) {
+func runSteps(t *testing.T, name string, e *env, steps []step) ([]outcome, map[string]string) {
 	t.Helper()
 	vars := map[string]string{}
 	kept := map[string][]byte{}
@@ -118,11 +108,6 @@ func runSteps(t *testing.T, name string, e *env, reminders bool, steps []step) (
 		o := outcome{status: r.status, slug: problemSlug(r), shape: norm.shape(r.body)}
 		out[j] = o
 		switch {
-		case s.reminders && !reminders:
-			if o.status != http.StatusNotImplemented || o.slug != "not-supported" {
-				t.Errorf("%s: a store without reminders: got %d %q, want 501 not-supported", where, o.status, o.slug)
-			}
-			continue
 		case o.status >= 500:
 			t.Errorf("%s: got %d %s, never a 5xx", where, o.status, r.body)
 			continue

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/outbox"
-	"github.com/lapsehq/lapse/store"
 )
 
 // withRelay adds a relay with one webhook sink, "hook", to the server. Its
@@ -27,7 +26,7 @@ func withRelay(t *testing.T, accept *atomic.Bool) func(*Config) {
 		}))
 		t.Cleanup(rcv.Close)
 		r, err := outbox.New(outbox.Config{
-			Store: cfg.Store.(store.Delivery), Now: cfg.Now, Log: slog.New(slog.DiscardHandler), MaxAttempts: 1, Poll: 10 * time.Millisecond,
+			Store: cfg.Store, Now: cfg.Now, Log: slog.New(slog.DiscardHandler), MaxAttempts: 1, Poll: 10 * time.Millisecond,
 			Sinks: []outbox.Named{{Name: "hook", Type: "webhook", Sink: outbox.NewWebhook(outbox.WebhookConfig{URL: rcv.URL, Now: cfg.Now})}},
 		})
 		if err != nil {

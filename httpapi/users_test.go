@@ -1,14 +1,10 @@
 package httpapi
 
 import (
-	"context"
-	"errors"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/lapsehq/lapse/store"
 )
 
 func TestPutUser(t *testing.T) {
@@ -84,19 +80,4 @@ func FuzzDecodeUser(f *testing.F) {
 			t.Fatalf("%q: accepted %+v", body, u)
 		}
 	})
-}
-
-// TestUsersNotSupported runs the API over a store without reminders (the
-// SQLite store with all but store.Store hidden, as PostgreSQL and MySQL
-// are): users endpoints answer 501 not-supported and change nothing.
-func TestUsersNotSupported(t *testing.T) {
-	e := setup(t, func(c *Config) { c.Store = struct{ store.Store }{c.Store} })
-	e.problem(e.do(http.MethodPut, "/v1/users/u1", `{"timezone": "Asia/Shanghai"}`), http.StatusNotImplemented, "not-supported")
-	e.problem(e.get("/v1/users/u1"), http.StatusNotImplemented, "not-supported")
-	if _, err := e.store.(store.Reminders).User(context.Background(), "u1"); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("user after a refused PUT: got err %v, want %v", err, store.ErrNotFound)
-	}
-	if strings.Contains(e.logs.String(), "request failed") {
-		t.Fatalf("a 501 was logged as a server failure: %s", e.logs.String())
-	}
 }

@@ -90,7 +90,7 @@ func TestSinkErrorsRedacted(t *testing.T) {
 
 // deadLetterErrors returns the errors stored with the dead letters of the
 // sinks down and echo.
-func deadLetterErrors(t *testing.T, st store.Delivery) string {
+func deadLetterErrors(t *testing.T, st store.Store) string {
 	t.Helper()
 	var errs []string
 	for _, sink := range []string{"down", "echo"} {

@@ -74,7 +74,7 @@ func history(t testing.TB, st store.Store, n, rounds int) {
 }
 
 // relayConfig is a relay over st with fast retries, for tests.
-func relayConfig(st store.Delivery, sinks ...outbox.Named) outbox.Config {
+func relayConfig(st store.Store, sinks ...outbox.Named) outbox.Config {
 	return outbox.Config{
 		Store: st, Sinks: sinks, Now: func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) },
 		Log: slog.New(slog.DiscardHandler), BatchSize: 50, MaxAttempts: 1000,

@@ -73,9 +73,6 @@ type backend struct {
 	// stormLead is how long before they fall due the distributed tests
 	// start seeding their storm: enough to issue stormCoupons.
 	stormLead time.Duration
-	// relay: the store keeps outbox delivery state (store.Delivery), so
-	// lapse on it runs the relay.
-	relay bool
 }
 
 var backends = []backend{
@@ -85,7 +82,7 @@ var backends = []backend{
 		open: func(url string) (store.Store, error) {
 			return sqlite.Open(context.Background(), strings.TrimPrefix(url, "sqlite:"), sqlite.Options{})
 		},
-		coupons: 3000, orders: 2000, lead: 4 * time.Second, relay: true,
+		coupons: 3000, orders: 2000, lead: 4 * time.Second,
 	},
 	{
 		name:  "postgres",
@@ -93,7 +90,7 @@ var backends = []backend{
 		open: func(url string) (store.Store, error) {
 			return postgres.Open(context.Background(), url, postgres.Options{})
 		},
-		coupons: 1000, orders: 1000, lead: 15 * time.Second, stormLead: 30 * time.Second, relay: true,
+		coupons: 1000, orders: 1000, lead: 15 * time.Second, stormLead: 30 * time.Second,
 	},
 	{
 		name:  "mysql",

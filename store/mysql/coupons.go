@@ -5,7 +5,6 @@ import (
 	"database/sql"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 )
 
 // Coupon returns one coupon as stored.
@@ -14,9 +13,9 @@ func (s *Driver) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
 	return c, interpret(err)
 }
 
-// UserCoupons lists a user's coupons as the lazy check reads them.
-func (s *Driver) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]coupon.Coupon, error) {
-	rows, err := s.query(ctx, "UserCoupons", p.UserID)
+// UserCoupons reads a user's coupons.
+func (s *Driver) UserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error) {
+	rows, err := s.query(ctx, "UserCoupons", userID)
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func BenchmarkStorm(b *testing.B) {
 		for b.Loop() {
 			drained := int64(0)
 			for {
-				k, err := s.FloorExpire(b.Context(), due, batch)
+				k, err := s.Driver().(*mysql.Driver).FloorExpire(b.Context(), due, batch)
 				if err != nil {
 					b.Fatalf("FloorExpire: %v", err)
 				}

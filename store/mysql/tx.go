@@ -195,6 +195,14 @@ func (s *Driver) Classify(err error) (error, bool) {
 // Busy is false: MySQL's writers do not queue on one writer.
 func (s *Driver) Busy() bool { return false }
 
+// Request reads the request recorded under an idempotency key.
+func (t *tx) Request(key string) (store.Request, error) {
+	var r store.Request
+	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
+	r.Created = r.Created.UTC()
+	return r, interpret(err)
+}
+
 // PutRequest records r under key: store.ErrRequestTaken if a concurrent
 // transaction recorded a request under it meanwhile.
 func (t *tx) PutRequest(key string, r store.Request) error {

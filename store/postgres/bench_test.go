@@ -149,7 +149,7 @@ func BenchmarkStorm(b *testing.B) {
 		{"floor/batch=1000", floor(1000)},
 		{"floor/batch=2000", floor(2000)},
 		{"naive", func(ctx context.Context, s *store.DB, _ *pgx.Conn, now time.Time) (int, error) {
-			n, err := s.NaiveExpire(ctx, now)
+			n, err := s.Driver().(*postgres.Driver).NaiveExpire(ctx, now)
 			return int(n), err
 		}},
 	}
@@ -231,7 +231,7 @@ func floor(limit int) func(context.Context, *store.DB, *pgx.Conn, time.Time) (in
 	return func(ctx context.Context, s *store.DB, _ *pgx.Conn, now time.Time) (int, error) {
 		total := 0
 		for {
-			n, err := s.FloorExpire(ctx, now, limit)
+			n, err := s.Driver().(*postgres.Driver).FloorExpire(ctx, now, limit)
 			if err != nil || n == 0 {
 				return total, err
 			}

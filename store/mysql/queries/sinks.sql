@@ -1,0 +1,33 @@
+-- name: SinkState
+SELECT p.position,
+       (SELECT count(*) FROM events WHERE seq > p.position),
+       (SELECT count(*) FROM dead_letters WHERE sink = p.name),
+       (SELECT count(*) FROM dead_letters WHERE sink = p.name AND queued)
+FROM (SELECT ? AS name, coalesce((SELECT position FROM sinks WHERE name = ?), 0) AS position) AS p;
+
+-- name: AdvanceSink
+-- A cursor only moves forward.
+INSERT INTO sinks (name, position) VALUES (?, ?)
+ON DUPLICATE KEY UPDATE position = greatest(position, VALUES(position));
+
+-- name: PutDeadLetter
+INSERT INTO dead_letters (sink, seq, id, type, subject, time, data, attempts, error, failed_at, queued)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false)
+ON DUPLICATE KEY UPDATE
+    attempts = VALUES(attempts), error = VALUES(error), failed_at = VALUES(failed_at), queued = false;
+
+-- name: DeleteDeadLetter
+DELETE FROM dead_letters WHERE sink = ? AND seq = ?;
+
+-- name: DeadLetters
+SELECT seq, id, type, subject, time, data, attempts, error, failed_at, queued
+FROM dead_letters
+WHERE sink = ? AND seq > ? AND (queued OR NOT ?)
+ORDER BY seq LIMIT ?;
+
+-- name: ReplayDeadLetters
+UPDATE dead_letters SET queued = true WHERE sink = ?;
+
+-- name: PruneEvents
+-- From the front only, so that OutboxSize stays a span.
+DELETE FROM events WHERE seq <= ? ORDER BY seq LIMIT ?;

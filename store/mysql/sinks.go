@@ -1,0 +1,78 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// SinkState reads a sink's position, lag and dead-letter counts.
+func (s *Driver) SinkState(ctx context.Context, sink string) (store.SinkState, error) {
+	var st store.SinkState
+	err := s.queryRow(ctx, "SinkState", sink, sink).Scan(&st.Position, &st.Lag, &st.DeadLetters, &st.Queued)
+	return st, err
+}
+
+// AdvanceSink stores a sink's new position, its new dead letters and the
+// removal of those a replay delivered, in one transaction.
+func (t *tx) AdvanceSink(p store.AdvanceSinkParams) error {
+	if _, err := t.exec("AdvanceSink", p.Sink, p.Position); err != nil {
+		return err
+	}
+	for _, d := range p.Dead {
+		e := d.Event
+		if _, err := t.exec("PutDeadLetter", p.Sink, e.Seq, e.ID, e.Type, e.Subject, e.Time, string(e.Data),
+			d.Attempts, d.Error, d.FailedAt); err != nil {
+			return err
+		}
+	}
+	for _, seq := range p.Replayed {
+		if _, err := t.exec("DeleteDeadLetter", p.Sink, seq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DeadLetters lists a sink's dead letters after p.After, in feed order.
+func (s *Driver) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.DeadLetter, error) {
+	rows, err := s.query(ctx, "DeadLetters", p.Sink, p.After, p.QueuedOnly, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []store.DeadLetter{}
+	for rows.Next() {
+		var (
+			d    store.DeadLetter
+			data string
+		)
+		e := &d.Event
+		if err := rows.Scan(&e.Seq, &e.ID, &e.Type, &e.Subject, &e.Time, &data, &d.Attempts, &d.Error, &d.FailedAt, &d.Queued); err != nil {
+			return nil, err
+		}
+		e.Data = []byte(data)
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// ReplayDeadLetters queues every dead letter of sink for redelivery.
+func (t *tx) ReplayDeadLetters(sink string) (int64, error) {
+	return rowsAffected(t.exec("ReplayDeadLetters", sink))
+}
+
+// PruneEvents deletes up to p.Limit of the oldest events, none after
+// p.Through.
+func (t *tx) PruneEvents(p store.PruneParams) (int64, error) {
+	return rowsAffected(t.exec("PruneEvents", p.Through, p.Limit))
+}
+
+// rowsAffected is how many rows a statement changed.
+func rowsAffected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
