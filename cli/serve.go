@@ -150,8 +150,10 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 // flight committed, the relay's deliveries cut off with what was
 // acknowledged kept, the store closed.
 func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
-	// The one clock, at the store's millisecond precision.
-	now := func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+	// The one clock, at the store's millisecond precision: the database's
+	// once the engine has measured it, when instances share a database.
+	clock := engine.NewClock(func() time.Time { return time.Now().UTC() })
+	now := func() time.Time { return clock.Now().Truncate(time.Millisecond) }
 	specs, err := outbox.ParseSinks(c.sinks)
 	if err != nil {
 		return err
@@ -199,7 +201,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
 		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, PaymentGrace: c.paymentGrace,
-		Holder: holder(c), LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Accel: accel,
+		Holder: holder(c), LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Clock: clock, Accel: accel,
 		IdempotencyTTL: c.idempotencyTTL,
 	}
 	if c.paymentURL != "" {

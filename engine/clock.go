@@ -17,10 +17,12 @@ type clockSource interface {
 // clockGuard measures this instance's clock against the database's, the
 // authority when many instances share the work, and holds the engine's
 // firing while the skew passes its bound: an instance whose clock runs
-// ahead would fire early.
+// ahead would fire early. Within the bound, it corrects the clock the
+// engine decides by, db, to the database's.
 type clockGuard struct {
 	src   clockSource
 	local func() time.Time
+	db    *Clock
 	bound time.Duration
 	log   *slog.Logger
 	m     *Metrics
@@ -54,6 +56,7 @@ func (c *clockGuard) measure(ctx context.Context) {
 		}
 		return // the last verdict stands until the database answers
 	}
+	c.db.correct(db, t1)
 	skew := t0.Add(t1.Sub(t0) / 2).Sub(db)
 	c.m.clockSkew(skew)
 	var verdict error

@@ -39,9 +39,10 @@ type Config struct {
 	PaymentGrace time.Duration
 	// PaymentTimeout bounds one payment check; 0 means 2s.
 	PaymentTimeout time.Duration
-	// Holder, if set, makes the engine one of many on the database, known by this name: it
-	// drains only the shards it holds a lease on, and fires only while
-	// Now is within MaxSkew of the database's clock.
+	// Holder, if set, makes the engine one of many on the database,
+	// known by this name: it drains only the shards it holds a lease on,
+	// fires only while the local clock is within MaxSkew of the
+	// database's, and decides by the database's clock (see Clock).
 	Holder string
 	// LeaseTTL is how long a shard lease lasts unrenewed: how soon a
 	// dead instance's shards pass to the others; 0 means 10s.
@@ -49,6 +50,12 @@ type Config struct {
 	// MaxSkew bounds this instance's clock skew against the database's;
 	// 0 means 1s.
 	MaxSkew time.Duration
+	// Clock, with Holder, is the clock Now reads (Clock.Now, or it
+	// truncated), which the engine corrects to the database's as it
+	// measures it, so that the wheel, the API and the engine decide by
+	// the same clock, never ahead of the database's. Without it, an
+	// engine with Holder makes one over Now for its own decisions.
+	Clock *Clock
 	// Accel, if set with Holder, is the delay queue the instances share;
 	// the engine polls it every AccelPoll (0 means 100ms).
 	Accel     *Accel
@@ -136,8 +143,13 @@ func (e *Engine) distribute(ls store.Store) {
 	if e.cfg.AccelPoll <= 0 {
 		e.cfg.AccelPoll = 100 * time.Millisecond
 	}
+	if e.cfg.Clock == nil {
+		e.cfg.Clock = NewClock(e.cfg.Now)
+		e.cfg.Now = e.cfg.Clock.Now
+	}
+	e.cfg.Clock.assume(e.cfg.MaxSkew) // until the first measurement
 	e.leases = &leases{st: ls, holder: e.cfg.Holder, ttl: e.cfg.LeaseTTL, log: e.cfg.Log, m: e.cfg.Metrics, gained: e.wakeAll}
-	e.clock = &clockGuard{src: ls, local: e.cfg.Now, bound: e.cfg.MaxSkew, log: e.cfg.Log, m: e.cfg.Metrics, resumed: e.wakeAll, err: errUnmeasured}
+	e.clock = &clockGuard{src: ls, local: e.cfg.Clock.local, db: e.cfg.Clock, bound: e.cfg.MaxSkew, log: e.cfg.Log, m: e.cfg.Metrics, resumed: e.wakeAll, err: errUnmeasured}
 }
 
 // wakeAll wakes every worker to drain what is due.
