@@ -102,7 +102,7 @@ var backends = []backend{
 	},
 }
 
-// sqliteBackend is the backend of features only SQLite has (reminders).
+// sqliteBackend is the embedded backend, which one process runs.
 var sqliteBackend = backends[0]
 
 // onEach runs test once per backend, as a subtest named after it.

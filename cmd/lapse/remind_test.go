@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -66,7 +64,12 @@ func waitReminders(t *testing.T, s *server, n int) map[string]reminderEvent {
 // three each, one of them redeems one; about 5s later there are exactly
 // five reminder.due events, each listing its user's unused coupons.
 func TestRemindersAsANewUser(t *testing.T) {
-	s := start(t, sqliteBackend.store(t))
+	onEach(t, remindersAsANewUser)
+}
+
+// remindersAsANewUser is TestRemindersAsANewUser on be.
+func remindersAsANewUser(t *testing.T, be backend) {
+	s := start(t, be.store(t))
 	var tpl struct{ ID string }
 	s.call(t, "POST", "/v1/templates", map[string]any{
 		"name": "¥5 off", "value": 500, "validity": map[string]any{"duration": "10s"}, "reminders": []string{"5s"},
@@ -109,55 +112,48 @@ func TestRemindersAsANewUser(t *testing.T) {
 
 // TestKill9RemindersSendOnce kills lapse while it sends a storm of
 // reminders due in the same instant, in small batches; after a restart
-// every user has been reminded exactly once.
+// every user has been reminded exactly once. On PostgreSQL and MariaDB
+// three instances share the work and one of them is killed.
 func TestKill9RemindersSendOnce(t *testing.T) {
-	db := sqliteBackend.store(t)
-	s := start(t, db, "--batch-size", "5")
-	const n = 10000
-	endsAt := time.Now().Add(sqliteBackend.lead + 10*time.Second)
-	var tpl struct{ ID string }
-	s.call(t, "POST", "/v1/templates", map[string]any{
-		"name": "storm", "value": 100, "validity": map[string]any{"ends_at": endsAt.Format(time.RFC3339Nano)}, "reminders": []string{"10s"},
-	}, &tpl, http.StatusCreated)
-	s.issue(t, tpl.ID, n)
-	if time.Until(endsAt.Add(-10*time.Second)) <= 0 {
-		t.Fatalf("seeding outlasted the crossing: nothing was tested")
-	}
-	cursor := s.cursor(t)
-	waitUntil(t, "the first reminder", func() bool {
-		var page struct{ Events []eventJSON }
-		s.call(t, "GET", "/v1/events?limit=1&after="+cursor, nil, &page, http.StatusOK)
-		return len(page.Events) > 0
-	})
-	s.killMidway(t, sqliteBackend, db, store.EventReminderDue, n)
-	s2 := start(t, db)
-	got := waitReminders(t, s2, n)
-	for user, r := range got {
-		if len(r.Data.Coupons) != 1 {
-			t.Fatalf("%s: got %d coupons, want 1", user, len(r.Data.Coupons))
-		}
-	}
-}
-
-// TestRemindersOffWithoutTheCapability runs lapse, with a reminder flag,
-// on each store that plans no reminders: it serves, logs that reminders
-// are off and answers the users endpoints 501.
-func TestRemindersOffWithoutTheCapability(t *testing.T) {
 	onEach(t, func(t *testing.T, be backend) {
-		if be.name == sqliteBackend.name {
-			t.Skip("sqlite plans reminders: TestRemindersAsANewUser")
+		db := be.store(t)
+		n, instances := 10000, 1
+		if be.name != sqliteBackend.name {
+			n, instances = 3000, 3
 		}
-		s := start(t, be.store(t), "--reminders", "24h")
-		s.call(t, "PUT", "/v1/users/u1", map[string]string{"timezone": "UTC"}, nil, http.StatusNotImplemented)
-		s.call(t, "GET", "/v1/users/u1", nil, nil, http.StatusNotImplemented)
-		if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-			t.Fatalf("SIGTERM: %v", err)
+		var ss []*server
+		if instances == 1 {
+			ss = []*server{start(t, db, "--batch-size", "5")}
+		} else {
+			ss = startShared(t, db, instances, "--batch-size", "5")
 		}
-		if err := s.cmd.Wait(); err != nil {
-			t.Fatalf("exit after SIGTERM: %v; log:\n%s", err, s.log.String())
+		s := ss[0]
+		endsAt := time.Now().Add(be.lead + 10*time.Second)
+		var tpl struct{ ID string }
+		s.call(t, "POST", "/v1/templates", map[string]any{
+			"name": "storm", "value": 100, "validity": map[string]any{"ends_at": endsAt.Format(time.RFC3339Nano)}, "reminders": []string{"10s"},
+		}, &tpl, http.StatusCreated)
+		s.issue(t, tpl.ID, n)
+		if time.Until(endsAt.Add(-10*time.Second)) <= 0 {
+			t.Fatalf("seeding outlasted the crossing: nothing was tested")
 		}
-		if !strings.Contains(s.log.String(), "reminders are off") {
-			t.Fatalf("log does not say reminders are off:\n%s", s.log.String())
+		cursor := s.cursor(t)
+		waitUntil(t, "the first reminder", func() bool {
+			var page struct{ Events []eventJSON }
+			s.call(t, "GET", "/v1/events?limit=1&after="+cursor, nil, &page, http.StatusOK)
+			return len(page.Events) > 0
+		})
+		s.killMidway(t, be, db, store.EventReminderDue, n)
+		if instances == 1 {
+			s = start(t, db)
+		} else {
+			s = ss[1] // the survivors take over the dead one's shards
+		}
+		got := waitReminders(t, s, n)
+		for user, r := range got {
+			if len(r.Data.Coupons) != 1 {
+				t.Fatalf("%s: got %d coupons, want 1", user, len(r.Data.Coupons))
+			}
 		}
 	})
 }

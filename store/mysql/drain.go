@@ -107,7 +107,7 @@ func withShards(first any, shards []int, after ...any) []any {
 // Stats reads the due backlog and the outbox size.
 func (s *Driver) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
 	var st store.Stats
-	if err := s.queryRow(ctx, "DueBacklog", now, now, now).Scan(&st.DueBacklog); err != nil {
+	if err := s.queryRow(ctx, "DueBacklog", now, now, now, now).Scan(&st.DueBacklog); err != nil {
 		return st, err
 	}
 	if err := s.queryRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {

@@ -39,7 +39,7 @@ func TestQueryPlans(t *testing.T) {
 		{"CountDueUnused", 0, []any{now, "tpl_x"}, "coupons_due", 1},
 		{"ClaimLocks", 16, []any{now, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 1000}, "coupons_lock_due", 1},
 		{"NextRelease", 1, []any{3}, "coupons_lock_due", 3},
-		{"DueBacklog", 0, []any{now, now, now}, "", 3},
+		{"DueBacklog", 0, []any{now, now, now, now}, "", 4},
 		{"OrdersDue", 16, []any{now, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 1000}, "orders_due", 1},
 		{"ClaimOrdersDue", 1, []any{now, 3, 1000}, "orders_due", 3},
 		{"NextDeadline", 1, []any{3}, "orders_due", 3},

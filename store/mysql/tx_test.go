@@ -119,7 +119,9 @@ func TestIdempotencyRace(t *testing.T) {
 	}()
 	<-ran
 	fast := store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0, Render: func(result any) (int, []byte) { return 201, body(result) }}
-	first, err := s.Claim(store.WithIdempotency(ctx, fast), store.ClaimParams{TemplateID: b.ID, UserID: "u1", Now: t0})
+	// Another user: the fast claim does not queue behind the slow one on
+	// u1's row.
+	first, err := s.Claim(store.WithIdempotency(ctx, fast), store.ClaimParams{TemplateID: b.ID, UserID: "u2", Now: t0})
 	if err != nil {
 		t.Fatalf("fast claim: %v", err)
 	}
@@ -128,9 +130,12 @@ func TestIdempotencyRace(t *testing.T) {
 	if err := <-done; !errors.As(err, &re) || re.Status != 201 || string(re.Body) != first.ID {
 		t.Fatalf("slow claim under the same key: got %v, want a replay of %s", err, first.ID)
 	}
-	cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u1", Now: t0})
+	cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u2", Now: t0})
 	if err != nil || len(cs) != 1 || cs[0].ID != first.ID {
-		t.Fatalf("u1's coupons: got %v (err %v), want only %s", cs, err, first.ID)
+		t.Fatalf("u2's coupons: got %v (err %v), want only %s", cs, err, first.ID)
+	}
+	if cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u1", Now: t0}); err != nil || len(cs) != 0 {
+		t.Fatalf("u1's coupons: got %v (err %v), want none", cs, err)
 	}
 	info, err := s.Template(ctx, store.TemplateParams{ID: a.ID, Now: t0})
 	if err != nil || info.Counts[coupon.Unused] != 0 {

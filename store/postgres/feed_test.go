@@ -245,13 +245,14 @@ func TestIdempotencyInFlight(t *testing.T) {
 		firstDone <- err
 	}()
 	<-rendering // the first has claimed and not yet stored its response
-	// Of another template, so that the second does not queue behind the
-	// first on the template row: it runs through and stores first.
+	// Of another template and user, so that the second does not queue
+	// behind the first on the template's or the user's row: it runs
+	// through and stores first.
 	other := template(t, s)
 	idem := store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0, Render: func(result any) (int, []byte) {
 		return 201, []byte(result.(coupon.Coupon).ID)
 	}}
-	second, err := s.Claim(store.WithIdempotency(ctx, idem), store.ClaimParams{TemplateID: other.ID, UserID: "u1", Now: t0})
+	second, err := s.Claim(store.WithIdempotency(ctx, idem), store.ClaimParams{TemplateID: other.ID, UserID: "u2", Now: t0})
 	if err != nil {
 		t.Fatalf("second request, not held: %v", err)
 	}
@@ -260,14 +261,16 @@ func TestIdempotencyInFlight(t *testing.T) {
 	if err := <-firstDone; !errors.As(err, &re) || string(re.Body) != second.ID {
 		t.Fatalf("first request, committing after the second: got %v, want a replay of %s", err, second.ID)
 	}
-	cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u1", Now: t0})
-	if err != nil {
-		t.Fatalf("UserCoupons: %v", err)
+	for user, want := range map[string][]string{"u1": nil, "u2": {second.ID}} {
+		cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: user, Now: t0})
+		if err != nil {
+			t.Fatalf("UserCoupons: %v", err)
+		}
+		if len(cs) != len(want) || (len(cs) == 1 && cs[0].ID != want[0]) {
+			t.Fatalf("%s holds %d coupons, want %v", user, len(cs), want)
+		}
 	}
-	if len(cs) != 1 || cs[0].ID != second.ID {
-		t.Fatalf("u1 holds %d coupons, want only %s", len(cs), second.ID)
-	}
-	_, err = s.Claim(store.WithIdempotency(ctx, idem), store.ClaimParams{TemplateID: other.ID, UserID: "u1", Now: t0})
+	_, err = s.Claim(store.WithIdempotency(ctx, idem), store.ClaimParams{TemplateID: other.ID, UserID: "u2", Now: t0})
 	if !errors.As(err, &re) || string(re.Body) != second.ID {
 		t.Fatalf("retry: got %v, want a replay of %s", err, second.ID)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // The rows of planned reminders, one statement each; the rules are
@@ -39,13 +40,13 @@ func (t *tx) SetReminderDue(id int64, due time.Time) error {
 	return err
 }
 
-// Reminder reads one reminder's user, lead and due time.
+// Reminder reads one reminder.
 func (t *tx) Reminder(id int64) (store.PlannedReminder, error) {
-	r := store.PlannedReminder{ID: id}
-	var lead, due int64
-	err := t.queryRow("GetReminder", id).Scan(&r.UserID, &lead, &due)
-	r.Lead, r.Due = time.Duration(lead)*time.Millisecond, at(due)
-	return r, interpret(err)
+	rs, err := t.reminders("GetReminder", id)
+	if err != nil || len(rs) == 0 {
+		return store.PlannedReminder{}, orNotFound(err)
+	}
+	return rs[0], nil
 }
 
 // UserReminders lists a user's planned reminders.
@@ -139,7 +140,7 @@ func (t *tx) ReminderCoupons(id int64) ([]store.ReminderCoupon, error) {
 	var out []store.ReminderCoupon
 	for rows.Next() {
 		var rc store.ReminderCoupon
-		c, err := scanCoupon(withMore{rows, []any{&rc.Value, &rc.LastLead, &rc.Reminded}})
+		c, err := scanCoupon(sqlfile.WithMore{Row: rows, More: []any{&rc.Value, &rc.LastLead, &rc.Reminded}})
 		if err != nil {
 			return nil, err
 		}
@@ -173,10 +174,10 @@ func (t *tx) FinishReminder(f store.FinishedReminder) (bool, error) {
 	return true, err
 }
 
-// withMore scans a coupon row followed by more columns into more.
-type withMore struct {
-	row  scanner
-	more []any
+// orNotFound is err, or store.ErrNotFound for none.
+func orNotFound(err error) error {
+	if err != nil {
+		return err
+	}
+	return store.ErrNotFound
 }
-
-func (w withMore) Scan(dest ...any) error { return w.row.Scan(append(dest, w.more...)...) }

@@ -179,8 +179,10 @@ func TestQueryPlans(t *testing.T) {
 		{"ExistingCoupons", []any{`["cpn_1"]`}, []string{"sqlite_autoindex_coupons_1"}},
 		{"InsertExpiredEvents", []any{"0123456789", now, `[1,2]`, now, "2026-11-11T00:00:00.000Z"}, nil},
 		{"HeldCounts", []any{`["u1","u2"]`, "tpl_x"}, []string{"coupons_user"}},
-		{"RemindersDue", []any{now, 1000}, []string{"reminders_due"}},
-		{"NextReminder", nil, []string{"reminders_due"}},
+		{"RemindersDue", []any{now, 1000, ""}, []string{"reminders_due"}},
+		{"RemindersDue", []any{now, 1000, leased}, []string{"reminders_due"}},
+		{"NextReminder", []any{""}, []string{"reminders_due"}},
+		{"NextReminder", []any{leased}, []string{"reminders_due"}},
 		{"JoinableReminder", []any{"u", 3600000, now, now}, []string{"reminders_user"}},
 		{"SentToday", []any{"u", now, now}, []string{"reminders_sent"}},
 	}

@@ -274,8 +274,9 @@ func testRowsReminders(f *rowsFixture) {
 // of its reminders follow the items.
 func testRowsItems(f *rowsFixture) {
 	long, short := 24*time.Hour, time.Hour
+	// No reminders of its own: the claims plan nothing, the test does.
 	tp := f.template(func(tp *coupon.Template) {
-		tp.StartsAt, tp.Duration, tp.Value, tp.Reminders = t0.Add(-60*24*time.Hour), 72*time.Hour, 700, []time.Duration{long, short}
+		tp.StartsAt, tp.Duration, tp.Value = t0.Add(-60*24*time.Hour), 72*time.Hour, 700
 	})
 	e1, e2 := t0.Add(50*time.Hour), t0.Add(51*time.Hour)
 	c1, c2, c3 := f.claimDue(tp, "u1", e2), f.claimDue(tp, "u1", e1), f.claimDue(tp, "u1", e2)
@@ -500,9 +501,10 @@ func testRowsDue(f *rowsFixture) {
 	})
 }
 
-// testRowsSkipLocked: a transaction listing due reminders holds them;
-// another one at the same time lists the others, and after the first
-// ends, all.
+// testRowsSkipLocked: a transaction listing due reminders holds them:
+// another one at the same time never lists them too. It lists the others
+// at once, where the backend skips held rows, or, where writers take
+// turns (SQLite), once the first has sent its reminder and committed.
 func testRowsSkipLocked(f *rowsFixture) {
 	var rs [3]store.PlannedReminder
 	f.tx(func(tx ReminderRowsTx) {
@@ -512,11 +514,8 @@ func testRowsSkipLocked(f *rowsFixture) {
 		}
 	})
 	p := store.DueParams{Now: t0.Add(time.Hour), Limit: 10}
-	held, release := make(chan []store.PlannedReminder), make(chan struct{})
+	held := make(chan []store.PlannedReminder, 1)
 	done := make(chan error, 1)
-	// A failure below still lets the first transaction end.
-	releaseOnce := sync.OnceFunc(func() { close(release) })
-	defer releaseOnce()
 	go func() {
 		done <- f.inTx(f.ctx, func(tx ReminderRowsTx) error {
 			got, err := tx.RemindersDue(store.DueParams{Now: p.Now, Limit: 1})
@@ -524,8 +523,11 @@ func testRowsSkipLocked(f *rowsFixture) {
 				return err
 			}
 			held <- got
-			<-release
-			return nil
+			time.Sleep(200 * time.Millisecond) // the second transaction starts meanwhile
+			if len(got) == 1 {
+				_, err = tx.FinishReminder(store.FinishedReminder{ID: got[0].ID, Status: store.ReminderSent, Channel: remind.InApp, At: p.Now})
+			}
+			return err
 		})
 	}()
 	var got []store.PlannedReminder
@@ -540,11 +542,5 @@ func testRowsSkipLocked(f *rowsFixture) {
 		f.ok("RemindersDue", err)
 		f.wantReminders("second transaction, the first holding", got, rs[1], rs[2])
 	})
-	releaseOnce()
 	f.ok("first transaction", <-done)
-	f.tx(func(tx ReminderRowsTx) {
-		got, err := tx.RemindersDue(p)
-		f.ok("RemindersDue", err)
-		f.wantReminders("after the first", got, rs[0], rs[1], rs[2])
-	})
 }

@@ -39,7 +39,8 @@ SELECT locked_until FROM coupons FORCE INDEX (coupons_lock_due)
 WHERE locked_until IS NOT NULL AND status = 'locked' AND shard IN (?, ...) ORDER BY locked_until LIMIT 1;
 
 -- name: DueBacklog
--- now, now, now.
+-- now, now, now, now.
 SELECT (SELECT count(*) FROM coupons FORCE INDEX (coupons_due) WHERE status = 'unused' AND expires_at <= ?)
      + (SELECT count(*) FROM coupons FORCE INDEX (coupons_lock_due) WHERE status = 'locked' AND locked_until <= ?)
-     + (SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid' AND deadline <= ?);
+     + (SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid' AND deadline <= ?)
+     + (SELECT count(*) FROM reminders WHERE status = 'planned' AND due_at <= ?);

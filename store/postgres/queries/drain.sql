@@ -38,4 +38,5 @@ SELECT locked_until FROM coupons WHERE status = 'locked' AND shard BETWEEN $1 AN
 -- name: DueBacklog
 SELECT (SELECT count(*) FROM coupons WHERE status = 'unused' AND expires_at <= $1)
      + (SELECT count(*) FROM coupons WHERE status = 'locked' AND locked_until <= $1)
-     + (SELECT count(*) FROM orders WHERE status = 'unpaid' AND deadline <= $1);
+     + (SELECT count(*) FROM orders WHERE status = 'unpaid' AND deadline <= $1)
+     + (SELECT count(*) FROM reminders WHERE status = 'planned' AND due_at <= $1);

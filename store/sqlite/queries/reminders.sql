@@ -19,7 +19,7 @@ UPDATE reminders SET first_at = ?1, last_at = ?2, due_at = ?3 WHERE id = ?4 AND 
 UPDATE reminders SET due_at = ? WHERE id = ? AND status = 'planned';
 
 -- name: GetReminder
-SELECT user_id, lead_ms, due_at FROM reminders WHERE id = ?;
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE id = ?;
 
 -- name: InsertReminderItem
 INSERT INTO reminder_items (coupon_id, lead_ms, reminder_id, expires_at, last_lead) VALUES (?, ?, ?, ?, ?);
@@ -31,7 +31,7 @@ SELECT EXISTS (SELECT 1 FROM reminder_items WHERE coupon_id = ?1 AND lead_ms = ?
     OR EXISTS (SELECT 1 FROM reminded WHERE coupon_id = ?1 AND lead_ms = ?2);
 
 -- name: CouponReminders
-SELECT reminder_id FROM reminder_items WHERE coupon_id = ?;
+SELECT reminder_id FROM reminder_items WHERE coupon_id = ? ORDER BY reminder_id;
 
 -- name: DeleteCouponItems
 DELETE FROM reminder_items WHERE coupon_id = ?;
@@ -42,7 +42,7 @@ SELECT count(*), min(expires_at), max(expires_at) FROM reminder_items WHERE remi
 
 -- name: UserReminders
 -- A user's planned reminders, to re-time them to a new profile.
-SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE status = 'planned' AND user_id = ?;
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE status = 'planned' AND user_id = ? ORDER BY id;
 
 -- name: RemindersDue
 -- ?1 now, ?2 limit, ?3 the shards (see shardFilter): a reminder's is its
