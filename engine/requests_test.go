@@ -25,9 +25,8 @@ func TestPrunesExpiredKeys(t *testing.T) {
 		tp := r.template(t, coupon.Template{Duration: 24 * time.Hour})
 		claim := func(key string) error {
 			now := time.Now()
-			idem := store.Idempotency{Key: key, Fingerprint: "fp", Now: now, TTL: 48 * time.Hour,
-				Render: func(any) (int, []byte) { return 201, []byte(key) }}
-			_, err := r.st.Claim(store.WithIdempotency(context.Background(), idem), store.ClaimParams{TemplateID: tp.ID, UserID: "u", Now: now})
+			idem := &store.Idempotency{Key: key, Fingerprint: "fp", Now: now, TTL: 48 * time.Hour}
+			_, err := r.st.Claim(context.Background(), store.ClaimParams{TemplateID: tp.ID, UserID: "u", Now: now, Idem: idem})
 			return err
 		}
 		for _, key := range []string{"old1", "old2", "old3"} {

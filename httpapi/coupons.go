@@ -69,12 +69,12 @@ func decodeClaim(body []byte) (templateID string, err error) {
 
 // claim serves POST /v1/users/{user_id}/coupons.
 func (s *server) claim(w http.ResponseWriter, r *http.Request) {
-	mutate(s, w, r, http.StatusCreated, func(ctx context.Context, body []byte, now time.Time) (coupon.Coupon, error) {
+	mutate(s, w, r, http.StatusCreated, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (coupon.Coupon, error) {
 		templateID, err := decodeClaim(body)
 		if err != nil {
 			return coupon.Coupon{}, err
 		}
-		return s.store.Claim(ctx, store.ClaimParams{TemplateID: templateID, UserID: r.PathValue("user_id"), Now: now})
+		return s.store.Claim(ctx, store.ClaimParams{TemplateID: templateID, UserID: r.PathValue("user_id"), Now: now, Idem: idem})
 	}, couponView)
 }
 
@@ -133,12 +133,12 @@ func decodeTransition(act coupon.Action, body []byte, maxLockTTL time.Duration) 
 // transition serves POST /v1/coupons/{id}/<act>.
 func (s *server) transition(act coupon.Action) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		mutate(s, w, r, http.StatusOK, func(ctx context.Context, body []byte, now time.Time) (coupon.Coupon, error) {
+		mutate(s, w, r, http.StatusOK, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (coupon.Coupon, error) {
 			p, err := decodeTransition(act, body, s.maxLockTTL)
 			if err != nil {
 				return coupon.Coupon{}, err
 			}
-			p.CouponID, p.Now = r.PathValue("id"), now
+			p.CouponID, p.Now, p.Idem = r.PathValue("id"), now, idem
 			return s.store.Transition(ctx, p)
 		}, couponView)
 	}

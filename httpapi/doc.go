@@ -5,7 +5,7 @@
 // Every request reads the one injected clock once, and every coupon it
 // returns has the lazy check applied at that instant. Errors are RFC 9457
 // problem documents whose type names a stable slug. A POST carrying an
-// Idempotency-Key runs its mutation under store.WithIdempotency, so the
-// store records the response in the same transaction and replays it for a
-// retry.
+// Idempotency-Key passes it to the store as the call's Idem, so the store
+// records the result in the same transaction and answers a retry with it,
+// which the API renders as it rendered the first.
 package httpapi

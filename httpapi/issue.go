@@ -99,8 +99,8 @@ func (s *server) issue(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	commit(s, w, r, now, fp, http.StatusOK, func(ctx context.Context) (store.Issued, error) {
-		return s.store.Issue(ctx, store.IssueParams{TemplateID: r.PathValue("id"), Users: users, Now: now})
+	commit(s, w, r, now, fp, http.StatusOK, func(ctx context.Context, idem *store.Idempotency) (store.Issued, error) {
+		return s.store.Issue(ctx, store.IssueParams{TemplateID: r.PathValue("id"), Users: users, Now: now, Idem: idem})
 	}, issuedView)
 }
 

@@ -129,12 +129,12 @@ func decodeCreateOrder(body []byte, now time.Time) (store.CreateOrderParams, err
 
 // createOrder serves POST /v1/orders.
 func (s *server) createOrder(w http.ResponseWriter, r *http.Request) {
-	mutate(s, w, r, http.StatusCreated, func(ctx context.Context, body []byte, now time.Time) (order.Order, error) {
+	mutate(s, w, r, http.StatusCreated, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (order.Order, error) {
 		p, err := decodeCreateOrder(body, now)
 		if err != nil {
 			return order.Order{}, err
 		}
-		p.MaxLockTTL = s.maxLockTTL
+		p.MaxLockTTL, p.Idem = s.maxLockTTL, idem
 		return s.store.CreateOrder(ctx, p)
 	}, orderView)
 }
@@ -175,22 +175,22 @@ func decodePay(body []byte) (store.PayOrderParams, error) {
 
 // payOrder serves POST /v1/orders/{id}/pay.
 func (s *server) payOrder(w http.ResponseWriter, r *http.Request) {
-	mutate(s, w, r, http.StatusOK, func(ctx context.Context, body []byte, now time.Time) (order.Order, error) {
+	mutate(s, w, r, http.StatusOK, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (order.Order, error) {
 		p, err := decodePay(body)
 		if err != nil {
 			return order.Order{}, err
 		}
-		p.OrderID, p.Now = r.PathValue("id"), now
+		p.OrderID, p.Now, p.Idem = r.PathValue("id"), now, idem
 		return s.store.PayOrder(ctx, p)
 	}, orderView)
 }
 
 // cancelOrder serves POST /v1/orders/{id}/cancel.
 func (s *server) cancelOrder(w http.ResponseWriter, r *http.Request) {
-	mutate(s, w, r, http.StatusOK, func(ctx context.Context, body []byte, now time.Time) (order.Order, error) {
+	mutate(s, w, r, http.StatusOK, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (order.Order, error) {
 		if _, err := decodeJSON[struct{}](body); err != nil {
 			return order.Order{}, err
 		}
-		return s.store.CloseOrder(ctx, store.CloseOrderParams{OrderID: r.PathValue("id"), Reason: order.ReasonCancelled, Now: now})
+		return s.store.CloseOrder(ctx, store.CloseOrderParams{OrderID: r.PathValue("id"), Reason: order.ReasonCancelled, Now: now, Idem: idem})
 	}, orderView)
 }

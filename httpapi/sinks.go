@@ -16,7 +16,7 @@ type Relay interface {
 	Status(ctx context.Context) ([]outbox.SinkStatus, error)
 	// Replay queues a sink's dead letters for redelivery; an unknown name
 	// is store.ErrNotFound.
-	Replay(ctx context.Context, name string) (int64, error)
+	Replay(ctx context.Context, name string, idem *store.Idempotency) (int64, error)
 }
 
 // sinkJSON is a sink as GET /v1/sinks writes it. Position is a cursor of
@@ -64,13 +64,13 @@ type replayJSON struct {
 // the answer. The body, if any, is an empty object.
 func (s *server) replay(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	mutate(s, w, r, http.StatusAccepted, func(ctx context.Context, body []byte, now time.Time) (int64, error) {
+	mutate(s, w, r, http.StatusAccepted, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (int64, error) {
 		if _, err := decodeJSON[struct{}](body); err != nil {
 			return 0, err
 		}
 		if s.relay == nil {
 			return 0, store.ErrNotFound
 		}
-		return s.relay.Replay(ctx, name)
+		return s.relay.Replay(ctx, name, idem)
 	}, func(n int64, _ time.Time) replayJSON { return replayJSON{Name: name, Queued: n} })
 }

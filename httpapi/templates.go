@@ -106,12 +106,12 @@ func templateView(t coupon.Template, _ time.Time) templateJSON {
 
 // createTemplate serves POST /v1/templates.
 func (s *server) createTemplate(w http.ResponseWriter, r *http.Request) {
-	mutate(s, w, r, http.StatusCreated, func(ctx context.Context, body []byte, now time.Time) (coupon.Template, error) {
+	mutate(s, w, r, http.StatusCreated, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (coupon.Template, error) {
 		t, err := decodeTemplate(body, now)
 		if err != nil {
 			return coupon.Template{}, err
 		}
-		return s.store.CreateTemplate(ctx, store.CreateTemplateParams{Template: t, Now: now})
+		return s.store.CreateTemplate(ctx, store.CreateTemplateParams{Template: t, Now: now, Idem: idem})
 	}, templateView)
 }
 

@@ -180,14 +180,14 @@ func (r *Relay) Status(ctx context.Context) ([]SinkStatus, error) {
 }
 
 // Replay queues the named sink's dead letters for redelivery and wakes the
-// sink; it returns how many are queued. ctx may carry an idempotency key
-// for the store. A name of no sink is store.ErrNotFound.
-func (r *Relay) Replay(ctx context.Context, name string) (int64, error) {
+// sink; it returns how many are queued. idem, if set, is the idempotency
+// key it runs under. A name of no sink is store.ErrNotFound.
+func (r *Relay) Replay(ctx context.Context, name string, idem *store.Idempotency) (int64, error) {
 	run, ok := r.byName[name]
 	if !ok {
 		return 0, fmt.Errorf("replay sink %q: %w", name, store.ErrNotFound)
 	}
-	n, err := r.cfg.Store.ReplayDeadLetters(ctx, name)
+	n, err := r.cfg.Store.ReplayDeadLetters(ctx, store.ReplayDeadLettersParams{Sink: name, Idem: idem})
 	if err != nil {
 		return 0, err
 	}

@@ -75,7 +75,7 @@ func TestDeadLettersKeepSubjectOrder(t *testing.T) {
 	waitFor(t, 5*time.Second, "six dead letters", settled(6))
 
 	// A replay while the receiver still refuses: the same six stay.
-	if n, err := r.Replay(context.Background(), "hook"); err != nil || n != 6 {
+	if n, err := r.Replay(context.Background(), "hook", nil); err != nil || n != 6 {
 		t.Fatalf("Replay: got %d, %v; want 6", n, err)
 	}
 	waitFor(t, 5*time.Second, "six dead letters after a failed replay", settled(6))
@@ -84,7 +84,7 @@ func TestDeadLettersKeepSubjectOrder(t *testing.T) {
 	}
 
 	fixed.Store(true)
-	if n, err := r.Replay(context.Background(), "hook"); err != nil || n != 6 {
+	if n, err := r.Replay(context.Background(), "hook", nil); err != nil || n != 6 {
 		t.Fatalf("Replay: got %d, %v; want 6", n, err)
 	}
 	waitFor(t, 5*time.Second, "no dead letter after the replay", settled(0))
@@ -97,7 +97,7 @@ func TestDeadLettersKeepSubjectOrder(t *testing.T) {
 	if got := metric(t, reg, "lapse_outbox_dead_lettered_total", "hook"); got != 12 {
 		t.Fatalf("dead lettered: got %v, want 12 (six, then the same six again)", got)
 	}
-	if _, err := r.Replay(context.Background(), "nope"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := r.Replay(context.Background(), "nope", nil); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("Replay of an unknown sink: got %v, want %v", err, store.ErrNotFound)
 	}
 }

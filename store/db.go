@@ -100,9 +100,9 @@ func attempt[T any](ctx context.Context, db *DB, background bool, fn func(*txn) 
 }
 
 // mutate runs fn, a user's write, in a foreground transaction under the
-// idempotency key on ctx if any (see Mutate).
-func mutate[T any](ctx context.Context, db *DB, fn func(*txn) (T, error)) (T, error) {
-	return Mutate(ctx, func(fn func(*txn) (T, error)) (T, error) { return run(ctx, db, false, fn) }, fn)
+// idempotency key idem if set (see Mutate).
+func mutate[T any](ctx context.Context, db *DB, idem *Idempotency, fn func(*txn) (T, error)) (T, error) {
+	return Mutate(ctx, idem, func(fn func(*txn) (T, error)) (T, error) { return run(ctx, db, false, fn) }, fn)
 }
 
 // background runs fn, a drain or upkeep batch, in a background

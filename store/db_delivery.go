@@ -29,7 +29,7 @@ func (db *DB) DeadLetters(ctx context.Context, p DeadLettersParams) ([]DeadLette
 	return db.d.DeadLetters(ctx, p)
 }
 
-// ReplayDeadLetters queues every dead letter of sink for redelivery.
-func (db *DB) ReplayDeadLetters(ctx context.Context, sink string) (int64, error) {
-	return mutate(ctx, db, func(t *txn) (int64, error) { return t.ReplayDeadLetters(sink) })
+// ReplayDeadLetters queues every dead letter of p.Sink for redelivery.
+func (db *DB) ReplayDeadLetters(ctx context.Context, p ReplayDeadLettersParams) (int64, error) {
+	return mutate(ctx, db, p.Idem, func(t *txn) (int64, error) { return t.ReplayDeadLetters(p.Sink) })
 }

@@ -11,7 +11,7 @@ func (db *DB) PutUser(ctx context.Context, p PutUserParams) (remind.User, error)
 	if err := p.User.Validate(); err != nil {
 		return remind.User{}, err
 	}
-	return mutate(ctx, db, func(t *txn) (remind.User, error) {
+	return mutate(ctx, db, nil, func(t *txn) (remind.User, error) {
 		u, err := t.PutUser(p.User)
 		if err != nil {
 			return u, err

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -22,58 +21,43 @@ var (
 	ErrRequestTaken = fmt.Errorf("%w: recorded by a concurrent request", ErrIdempotencyConflict)
 )
 
-// ReplayError carries the stored first response of an idempotent request
-// that was retried: the caller returns it as is.
+// ReplayError answers a retried idempotent request with what its first
+// attempt returned: Result, the JSON of its result, which the caller
+// decodes into the result type of the call and answers as it would have
+// at At, when the first attempt ran. (A first attempt's kept refusal is
+// replayed as that refusal, wrapped in a Replayed.)
 type ReplayError struct {
-	Status int
-	Body   []byte
+	Result []byte
+	At     time.Time
 }
 
 func (e *ReplayError) Error() string { return "idempotent replay" }
 
-// Idempotency asks a backend to record, in the same transaction as the
-// mutation, the response to a request, and to replay it for a retry (see
-// Mutate).
+// Replayed is a refusal an idempotency key kept, answered again to a
+// retry: errors.Is sees the refusal through it.
+type Replayed struct{ Err error }
+
+func (e *Replayed) Error() string { return e.Err.Error() }
+func (e *Replayed) Unwrap() error { return e.Err }
+
+// Idempotency is the idempotency key a mutation runs under: the mutation's
+// result (or its refusal for the state of things, see Kept) is recorded
+// in its transaction, and a retry is answered from the record (see
+// Mutate). It travels as the Idem field of the call's parameters.
 type Idempotency struct {
 	Key string
 	// Scope is what the key is scoped to, the request's method and path:
 	// one key in two scopes is two keys.
 	Scope       string
 	Fingerprint string
-	// Now is when the request came; stored for retention.
+	// Now is when the request came; stored for retention, and as the
+	// replay's At.
 	Now time.Time
 	// TTL is how long the key holds its request: one recorded TTL or more
 	// before Now is forgotten. 0 means DefaultRequestTTL.
 	TTL time.Duration
-	// Render turns the mutation's result into the response to store.
-	Render func(result any) (status int, body []byte)
-	// RenderError, if set, turns the mutation's refusal into its response,
-	// and says whether to keep it as the key's response (a refusal for
-	// the state of things) or not (an invalid request, a failure). Unset,
-	// no refusal is kept.
-	RenderError func(err error) (status int, body []byte, keep bool)
 }
 
 // DefaultRequestTTL is how long an idempotency key holds its request when
 // Idempotency.TTL is 0: a day, as at Stripe.
 const DefaultRequestTTL = 24 * time.Hour
-
-type idempotencyKey struct{}
-
-// WithoutIdempotency returns ctx with no Idempotency on it, for a write
-// that must not be taken for the request's mutation.
-func WithoutIdempotency(ctx context.Context) context.Context {
-	return context.WithValue(ctx, idempotencyKey{}, nil)
-}
-
-// WithIdempotency returns a context that makes the next mutation idempotent
-// under idem.
-func WithIdempotency(ctx context.Context, idem Idempotency) context.Context {
-	return context.WithValue(ctx, idempotencyKey{}, idem)
-}
-
-// IdempotencyFrom returns the Idempotency set on ctx, if any.
-func IdempotencyFrom(ctx context.Context) (Idempotency, bool) {
-	idem, ok := ctx.Value(idempotencyKey{}).(Idempotency)
-	return idem, ok
-}

@@ -1,9 +1,9 @@
 package store
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"iter"
 	"math/rand/v2"
 	"slices"
@@ -29,7 +29,7 @@ import (
 // does not grow with the list. An error Users yields ends the issuance
 // with that error, as any failure does.
 //
-// Without an idempotency key on ctx, a failure leaves the batches already
+// Without an idempotency key (Idem), a failure leaves the batches already
 // committed in place. With one, the issuance can be resumed: the first
 // batch records the request as in flight under the key, with its Now, and
 // the nonce is IssueNonce of the key and fingerprint. A retry of the same
@@ -47,6 +47,9 @@ type IssueParams struct {
 	// BatchSize is how many users one transaction issues to; 0 means
 	// DefaultIssueBatch.
 	BatchSize int
+	// Idem, if set, is the idempotency key the issuance runs under, and can
+	// be resumed under.
+	Idem *Idempotency
 }
 
 // UserList returns users as IssueParams.Users.
@@ -156,25 +159,20 @@ type issueStep struct {
 // time: between two chunks it asks whether to make way for another write.
 const IssueChunk = 500
 
-// issue runs the bulk issuance p asks for, under the idempotency key on
-// ctx if any (see IssueParams), in a backend's transactions: batch runs fn
+// issue runs the bulk issuance p asks for, under p.Idem if set (see
+// IssueParams), in a backend's transactions: batch runs fn
 // in one write transaction (again, if the backend retries it), without the
 // replay a single mutation gets. busy, if set, is asked after each chunk
 // of users whether another write waits for the backend; if one does, the
 // batch commits what it has and the next one goes on from there.
-func issue(ctx context.Context, p IssueParams, busy func() bool,
+func issue(p IssueParams, busy func() bool,
 	batch func(fn func(*txn) (issueStep, error)) (issueStep, error)) (Issued, error) {
 	size := p.BatchSize
 	if size <= 0 {
 		size = DefaultIssueBatch
 	}
-	idem, idempotent := IdempotencyFrom(ctx)
-	var nonce uint64
-	if idempotent {
-		nonce = IssueNonce(&idem)
-	} else {
-		nonce = IssueNonce(nil)
-	}
+	idem, idempotent := p.Idem, p.Idem != nil
+	nonce := IssueNonce(idem)
 	next, stop := iter.Pull2(p.Users)
 	defer stop()
 	var (
@@ -196,7 +194,7 @@ func issue(ctx context.Context, p IssueParams, busy func() bool,
 		step, err := batch(func(t *txn) (issueStep, error) {
 			b := issueBatch{templateID: p.TemplateID, users: bulk, from: from, now: p.Now, nonce: nonce}
 			if idempotent {
-				r, inFlight, err := recorded(t, idem)
+				r, inFlight, err := recorded(t, *idem)
 				if err != nil {
 					return issueStep{}, err
 				}
@@ -208,13 +206,17 @@ func issue(ctx context.Context, p IssueParams, busy func() bool,
 				}
 				// A retry goes on at the first attempt's Now; any attempt's
 				// batch after the first may find its coupons committed.
-				b.idem, b.now, b.resumed = &idem, r.Created, inFlight
+				b.idem, b.now, b.resumed = idem, r.Created, inFlight
 			}
 			step, err := issueIn(t, b, busy)
 			if err != nil || !idempotent || !end || step.users < len(bulk) {
 				return step, err
 			}
-			return step, t.FinishRequest(idem.storedKey(), idem.Response(out.plus(step.issued)))
+			r, err := idem.result(out.plus(step.issued))
+			if err != nil {
+				return step, err
+			}
+			return step, t.FinishRequest(idem.storedKey(), r)
 		})
 		if err != nil {
 			return Issued{}, err
@@ -354,4 +356,44 @@ func heldCounts(t Tx, templateID string, users []string, held map[string]int64) 
 		held[u] = got[u]
 	}
 	return err
+}
+
+// issuedJSON is Issued as an idempotency key records it: each refusal by
+// the code it is kept under.
+type issuedJSON struct {
+	Issued       int64            `json:"issued"`
+	Refused      [][2]string      `json:"refused"`
+	RefusedCount map[string]int64 `json:"refused_count"`
+	SoldOutFrom  int64            `json:"sold_out_from"`
+}
+
+// MarshalJSON writes o with its refusals by code.
+func (o Issued) MarshalJSON() ([]byte, error) {
+	j := issuedJSON{Issued: o.Issued, RefusedCount: map[string]int64{}, SoldOutFrom: o.SoldOutFrom}
+	for _, r := range o.Refused {
+		j.Refused = append(j.Refused, [2]string{r.UserID, keptCode(r.Reason)})
+	}
+	for reason, n := range o.RefusedCount {
+		j.RefusedCount[keptCode(reason)] = n
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (o *Issued) UnmarshalJSON(b []byte) error {
+	var j issuedJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*o = Issued{Issued: j.Issued, SoldOutFrom: j.SoldOutFrom}
+	for _, r := range j.Refused {
+		o.Refused = append(o.Refused, Refusal{UserID: r[0], Reason: keptError(r[1])})
+	}
+	for code, n := range j.RefusedCount {
+		if o.RefusedCount == nil {
+			o.RefusedCount = map[error]int64{}
+		}
+		o.RefusedCount[keptError(code)] = n
+	}
+	return nil
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// RequestWait bounds how long Mutate waits for the response of a request
+// RequestWait bounds how long Mutate waits for the answer of a request
 // under the same key that is still under way, before it answers
 // ErrIdempotencyConflict.
 const RequestWait = 10 * time.Second
@@ -14,7 +14,7 @@ const RequestWait = 10 * time.Second
 // RefusalError is a refusal that leaves a record: the refused mutation's
 // writes roll back, and Record then writes, in a transaction of its own,
 // what the refusal must leave behind (the order.late_payment event of a
-// payment to a closed order), with the refused response if it is kept.
+// payment to a closed order), with the refusal under its key if kept.
 type RefusalError struct {
 	Err    error
 	Record func(Tx) error
@@ -25,27 +25,26 @@ func (e *RefusalError) Unwrap() error { return e.Err }
 
 // Mutate runs fn, a mutation, in the write transactions of a backend:
 // run runs a function in one transaction (again, if the backend retries
-// it) and commits unless the function fails. Every backend's foreground
-// writes go through it, so that what an idempotency key does is written
-// once:
+// it) and commits unless the function fails. Every foreground write goes
+// through it, so that what an idempotency key does is written once:
 //
-//   - With no Idempotency on ctx, it runs fn; if fn's refusal is a
-//     RefusalError, its Record runs in a transaction of its own.
+//   - With no idem, it runs fn; if fn's refusal is a RefusalError, its
+//     Record runs in a transaction of its own.
 //   - With one, a request already recorded under the key is answered
-//     from the record (a *ReplayError of its response, or
-//     ErrIdempotencyConflict for another request). Else fn runs, and its
-//     response is recorded in the same transaction. A refusal's writes
-//     roll back; then, if RenderError keeps it, it is recorded in a
-//     transaction of its own, with a RefusalError's Record.
-//   - A concurrent request under the key that records its response first
-//     wins: the other is run again, which replays that response, waiting
+//     from the record (a *ReplayError of its result, a *Replayed kept
+//     refusal, or ErrIdempotencyConflict for another request). Else fn
+//     runs, and its result is recorded in the same transaction. A
+//     refusal's writes roll back; then, if it is one a key keeps (see
+//     kept), it is recorded in a transaction of its own, with a
+//     RefusalError's Record.
+//   - A concurrent request under the key that records its answer first
+//     wins: the other is run again, which replays that answer, waiting
 //     up to RequestWait for it to exist, after which it is
 //     ErrIdempotencyConflict.
 //
 // A key holds its request for Idempotency.TTL; past that it is unknown.
-func Mutate[X Tx, T any](ctx context.Context, run func(func(X) (T, error)) (T, error), fn func(X) (T, error)) (T, error) {
-	idem, idempotent := IdempotencyFrom(ctx)
-	if !idempotent {
+func Mutate[X Tx, T any](ctx context.Context, idem *Idempotency, run func(func(X) (T, error)) (T, error), fn func(X) (T, error)) (T, error) {
+	if idem == nil {
 		res, err := run(fn)
 		return res, refuse(run, err, nil)
 	}
@@ -55,17 +54,21 @@ func Mutate[X Tx, T any](ctx context.Context, run func(func(X) (T, error)) (T, e
 	defer bound.Stop()
 	for attempt := 0; ; attempt++ {
 		res, err := run(func(t X) (T, error) {
-			if err := replayIn(t, idem); err != nil {
+			if err := replayIn(t, *idem); err != nil {
 				return zero, err
 			}
 			res, err := fn(t)
 			if err != nil {
 				return zero, err
 			}
-			return res, t.PutRequest(key, idem.Response(res))
+			r, err := idem.result(res)
+			if err != nil {
+				return zero, err
+			}
+			return res, t.PutRequest(key, r)
 		})
 		if err != nil && !waiting(err) && !answered(err) {
-			err = refuse(run, err, &idem)
+			err = refuse(run, err, idem)
 		}
 		if !waiting(err) {
 			return res, err
@@ -81,7 +84,7 @@ func Mutate[X Tx, T any](ctx context.Context, run func(func(X) (T, error)) (T, e
 }
 
 // waiting reports whether err says that another request under the key
-// has recorded, or is about to record, the response to replay.
+// has recorded, or is about to record, the answer to replay.
 func waiting(err error) bool {
 	return errors.Is(err, ErrRequestTaken) || errors.Is(err, errInFlight)
 }
@@ -89,15 +92,18 @@ func waiting(err error) bool {
 // answered reports whether err answers the request from what its key
 // holds: a replay or a conflict.
 func answered(err error) bool {
-	var replay *ReplayError
-	return errors.As(err, &replay) || errors.Is(err, ErrIdempotencyConflict)
+	var (
+		replay   *ReplayError
+		replayed *Replayed
+	)
+	return errors.As(err, &replay) || errors.As(err, &replayed) || errors.Is(err, ErrIdempotencyConflict)
 }
 
 // refuse records what the refusal err of a mutation leaves, in a
 // transaction of its own that run runs: a RefusalError's Record, and, if
-// idem is set and keeps it, the refused response under its key, unless
-// a response was recorded there first. It returns what to answer: err,
-// or the response recorded first (or ErrRequestTaken: look again).
+// idem is set and err is one a key keeps, the refusal under its key,
+// unless an answer was recorded there first. It returns what to answer:
+// err, or the answer recorded first (or ErrRequestTaken: look again).
 func refuse[X Tx, T any](run func(func(X) (T, error)) (T, error), err error, idem *Idempotency) error {
 	var refusal *RefusalError
 	record := errors.As(err, &refusal)
@@ -105,9 +111,8 @@ func refuse[X Tx, T any](run func(func(X) (T, error)) (T, error), err error, ide
 		resp Request
 		keep bool
 	)
-	if err != nil && idem != nil && idem.RenderError != nil {
-		status, body, k := idem.RenderError(err)
-		resp, keep = idem.request(status, body), k
+	if err != nil && idem != nil {
+		resp, keep = idem.refusal(err)
 	}
 	if !record && !keep {
 		return err

@@ -33,6 +33,8 @@ type CreateOrderParams struct {
 	// held by the order, as a lock's ttl is capped: a coupon expiring more
 	// than this before the deadline is refused.
 	MaxLockTTL time.Duration
+	// Idem, if set, is the idempotency key the call runs under.
+	Idem *Idempotency
 }
 
 // PayOrderParams are the inputs of PayOrder.
@@ -45,6 +47,8 @@ type PayOrderParams struct {
 	// still unpaid, whatever the deadline.
 	Confirmed bool
 	Now       time.Time
+	// Idem, if set, is the idempotency key the call runs under.
+	Idem *Idempotency
 }
 
 // CloseOrderParams are the inputs of CloseOrder.
@@ -52,6 +56,8 @@ type CloseOrderParams struct {
 	OrderID string
 	Reason  string // order.ReasonCancelled or order.ReasonTimeout
 	Now     time.Time
+	// Idem, if set, is the idempotency key the call runs under.
+	Idem *Idempotency
 }
 
 // DueOrders is what DueOrders found: unpaid orders past their deadline,

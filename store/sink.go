@@ -58,3 +58,10 @@ type PruneParams struct {
 	Through int64
 	Limit   int
 }
+
+// ReplayDeadLettersParams are the inputs of ReplayDeadLetters.
+type ReplayDeadLettersParams struct {
+	Sink string
+	// Idem, if set, is the idempotency key the call runs under.
+	Idem *Idempotency
+}

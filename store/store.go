@@ -88,7 +88,7 @@ type Store interface {
 	DeadLetters(ctx context.Context, p DeadLettersParams) ([]DeadLetter, error)
 	// ReplayDeadLetters queues every dead letter of the sink for
 	// redelivery and returns how many are queued.
-	ReplayDeadLetters(ctx context.Context, sink string) (int64, error)
+	ReplayDeadLetters(ctx context.Context, p ReplayDeadLettersParams) (int64, error)
 
 	// PutUser sets a user's profile (timezone, channels), keeping their
 	// last activity, and re-times their planned reminders to it.
@@ -127,6 +127,8 @@ type Store interface {
 type CreateTemplateParams struct {
 	Template coupon.Template
 	Now      time.Time
+	// Idem, if set, is the idempotency key the call runs under.
+	Idem *Idempotency
 }
 
 // TemplateParams are the inputs of Template.
@@ -146,6 +148,8 @@ type ClaimParams struct {
 	TemplateID string
 	UserID     string
 	Now        time.Time
+	// Idem, if set, is the idempotency key the call runs under.
+	Idem *Idempotency
 }
 
 // UserCouponsParams are the inputs of UserCoupons. A zero Status lists all.
@@ -165,6 +169,8 @@ type TransitionParams struct {
 	// Reason is recorded in the event's data (void reason, say).
 	Reason string
 	Now    time.Time
+	// Idem, if set, is the idempotency key the call runs under.
+	Idem *Idempotency
 }
 
 // DueParams are the inputs of the drains.

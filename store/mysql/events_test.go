@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/store/storetest"
 )
 
 // TestEventsLateCommit: of two transactions, the one that started writing
@@ -15,26 +16,24 @@ import (
 // late event is found after it once its transaction commits.
 func TestEventsLateCommit(t *testing.T) {
 	ctx := t.Context()
-	s := open(t, freshDB(t), mysql.Options{})
+	url := freshDB(t)
+	s := open(t, url, mysql.Options{})
 	a, b := template(t, s, nil), template(t, s, nil)
 
-	// The late transaction: its claim is written when its response is
-	// rendered (just before its commit), and it waits there.
+	// The late transaction: its claim is written when its key is recorded
+	// (just before its commit), and it waits there.
 	written, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	late := store.Idempotency{Key: "late", Fingerprint: "fp", Now: t0, Render: func(any) (int, []byte) {
-		once.Do(func() { close(written); <-release })
-		return 201, nil
-	}}
+	paused := storetest.Paused(openDriver(t, url, mysql.Options{}), written, release)
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.Claim(store.WithIdempotency(ctx, late), store.ClaimParams{TemplateID: a.ID, UserID: "late", Now: t0})
+		_, err := paused.Claim(ctx, store.ClaimParams{TemplateID: a.ID, UserID: "late", Now: t0,
+			Idem: &store.Idempotency{Key: "late", Fingerprint: "fp", Now: t0}})
 		done <- err
 	}()
 	select {
 	case <-written:
 	case err := <-done:
-		t.Fatalf("late claim returned before its render: %v", err)
+		t.Fatalf("late claim returned before its key was recorded: %v", err)
 	}
 
 	early := claim(t, s, b.ID, "early")

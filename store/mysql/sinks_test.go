@@ -22,7 +22,7 @@ func TestSinkNamesCompareBytes(t *testing.T) {
 		if err != nil || st != (store.SinkState{}) {
 			t.Fatalf("SinkState(%q): got %+v, %v; want the zero state", name, st, err)
 		}
-		if n, err := s.ReplayDeadLetters(t.Context(), name); err != nil || n != 0 {
+		if n, err := s.ReplayDeadLetters(t.Context(), store.ReplayDeadLettersParams{Sink: name}); err != nil || n != 0 {
 			t.Fatalf("ReplayDeadLetters(%q): got %d, %v; want 0", name, n, err)
 		}
 	}

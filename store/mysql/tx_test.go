@@ -2,6 +2,7 @@ package mysql_test
 
 import (
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/store/storetest"
 )
 
 // TestDeadlockRetried: a store transaction chosen as a deadlock's victim
@@ -102,32 +104,31 @@ func waitLockWait(t *testing.T, db *sql.DB, done <-chan error) {
 // and replays the first's instead. Nothing of its own is kept.
 func TestIdempotencyRace(t *testing.T) {
 	ctx := t.Context()
-	s := open(t, freshDB(t), mysql.Options{})
+	url := freshDB(t)
+	s := open(t, url, mysql.Options{})
 	a, b := template(t, s, nil), template(t, s, nil)
-	body := func(result any) []byte { return []byte(result.(coupon.Coupon).ID) }
 
 	ran, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	slow := store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0, Render: func(result any) (int, []byte) {
-		once.Do(func() { close(ran); <-release })
-		return 201, body(result)
-	}}
+	paused := storetest.Paused(openDriver(t, url, mysql.Options{}), ran, release)
+	idem := &store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0}
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.Claim(store.WithIdempotency(ctx, slow), store.ClaimParams{TemplateID: a.ID, UserID: "u1", Now: t0})
+		_, err := paused.Claim(ctx, store.ClaimParams{TemplateID: a.ID, UserID: "u1", Now: t0, Idem: idem})
 		done <- err
 	}()
 	<-ran
-	fast := store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0, Render: func(result any) (int, []byte) { return 201, body(result) }}
 	// Another user: the fast claim does not queue behind the slow one on
 	// u1's row.
-	first, err := s.Claim(store.WithIdempotency(ctx, fast), store.ClaimParams{TemplateID: b.ID, UserID: "u2", Now: t0})
+	first, err := s.Claim(ctx, store.ClaimParams{TemplateID: b.ID, UserID: "u2", Now: t0, Idem: idem})
 	if err != nil {
 		t.Fatalf("fast claim: %v", err)
 	}
 	close(release)
-	var re *store.ReplayError
-	if err := <-done; !errors.As(err, &re) || re.Status != 201 || string(re.Body) != first.ID {
+	var (
+		re       *store.ReplayError
+		replayed coupon.Coupon
+	)
+	if err := <-done; !errors.As(err, &re) || json.Unmarshal(re.Result, &replayed) != nil || replayed.ID != first.ID {
 		t.Fatalf("slow claim under the same key: got %v, want a replay of %s", err, first.ID)
 	}
 	cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u2", Now: t0})

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
+	"github.com/lapsehq/lapse/store/storetest"
 )
 
 // events reads the feed after a cursor, all of it.
@@ -25,35 +27,26 @@ func events(t *testing.T, s store.Store, after int64) []store.Event {
 	return es
 }
 
-// blockRender returns an idempotency whose Render says when it is reached,
-// then holds its transaction open, all its writes made, until release is
-// closed.
-func blockRender(key string, rendering chan<- struct{}, release <-chan struct{}) store.Idempotency {
-	return store.Idempotency{Key: key, Fingerprint: "fp", Now: t0, Render: func(result any) (int, []byte) {
-		close(rendering)
-		<-release
-		return 201, []byte(result.(coupon.Coupon).ID)
-	}}
-}
-
 // TestEventsLateCommit: a transaction that wrote its event first but
 // commits last still lands after the cursor a reader took between the two
 // commits.
 func TestEventsLateCommit(t *testing.T) {
 	ctx := t.Context()
-	s := open(t, pgtest.SchemaURL(t), postgres.Options{})
+	url := pgtest.SchemaURL(t)
+	s := open(t, url, postgres.Options{})
 	// Two templates, so that the claims do not queue on one template row.
 	slowTpl, fastTpl := template(t, s), template(t, s)
 
 	rendering, release := make(chan struct{}), make(chan struct{})
+	paused := storetest.Paused(openDriver(t, url, postgres.Options{}), rendering, release)
 	type result struct {
 		c   coupon.Coupon
 		err error
 	}
 	slowDone := make(chan result, 1)
 	go func() {
-		c, err := s.Claim(store.WithIdempotency(ctx, blockRender("slow", rendering, release)),
-			store.ClaimParams{TemplateID: slowTpl.ID, UserID: "slow", Now: t0})
+		c, err := paused.Claim(ctx, store.ClaimParams{TemplateID: slowTpl.ID, UserID: "slow", Now: t0,
+			Idem: &store.Idempotency{Key: "slow", Fingerprint: "fp", Now: t0}})
 		slowDone <- result{c, err}
 	}()
 	<-rendering // the slow claim has inserted its coupon and built its event
@@ -234,14 +227,16 @@ func TestEventsTail(t *testing.T) {
 // response and leaves nothing, and a retry replays the winner.
 func TestIdempotencyInFlight(t *testing.T) {
 	ctx := t.Context()
-	s := open(t, pgtest.SchemaURL(t), postgres.Options{})
+	url := pgtest.SchemaURL(t)
+	s := open(t, url, postgres.Options{})
 	tp := template(t, s)
 
 	rendering, release := make(chan struct{}), make(chan struct{})
+	paused := storetest.Paused(openDriver(t, url, postgres.Options{}), rendering, release)
 	firstDone := make(chan error, 1)
 	go func() {
-		_, err := s.Claim(store.WithIdempotency(ctx, blockRender("k", rendering, release)),
-			store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0})
+		_, err := paused.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0,
+			Idem: &store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0}})
 		firstDone <- err
 	}()
 	<-rendering // the first has claimed and not yet stored its response
@@ -249,16 +244,13 @@ func TestIdempotencyInFlight(t *testing.T) {
 	// behind the first on the template's or the user's row: it runs
 	// through and stores first.
 	other := template(t, s)
-	idem := store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0, Render: func(result any) (int, []byte) {
-		return 201, []byte(result.(coupon.Coupon).ID)
-	}}
-	second, err := s.Claim(store.WithIdempotency(ctx, idem), store.ClaimParams{TemplateID: other.ID, UserID: "u2", Now: t0})
+	idem := &store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0}
+	second, err := s.Claim(ctx, store.ClaimParams{TemplateID: other.ID, UserID: "u2", Now: t0, Idem: idem})
 	if err != nil {
 		t.Fatalf("second request, not held: %v", err)
 	}
 	close(release)
-	var re *store.ReplayError
-	if err := <-firstDone; !errors.As(err, &re) || string(re.Body) != second.ID {
+	if err := <-firstDone; replayedID(err) != second.ID {
 		t.Fatalf("first request, committing after the second: got %v, want a replay of %s", err, second.ID)
 	}
 	for user, want := range map[string][]string{"u1": nil, "u2": {second.ID}} {
@@ -270,8 +262,8 @@ func TestIdempotencyInFlight(t *testing.T) {
 			t.Fatalf("%s holds %d coupons, want %v", user, len(cs), want)
 		}
 	}
-	_, err = s.Claim(store.WithIdempotency(ctx, idem), store.ClaimParams{TemplateID: other.ID, UserID: "u2", Now: t0})
-	if !errors.As(err, &re) || string(re.Body) != second.ID {
+	_, err = s.Claim(ctx, store.ClaimParams{TemplateID: other.ID, UserID: "u2", Now: t0, Idem: idem})
+	if replayedID(err) != second.ID {
 		t.Fatalf("retry: got %v, want a replay of %s", err, second.ID)
 	}
 }
@@ -282,4 +274,16 @@ func fmtEvents(es []store.Event) string {
 		out[i] = fmt.Sprintf("%d:%s:%s", e.Seq, e.Type, e.Subject)
 	}
 	return fmt.Sprint(out)
+}
+
+// replayedID is the ID of the coupon err replays, "" if it replays none.
+func replayedID(err error) string {
+	var (
+		re *store.ReplayError
+		c  coupon.Coupon
+	)
+	if !errors.As(err, &re) || json.Unmarshal(re.Result, &c) != nil {
+		return ""
+	}
+	return c.ID
 }

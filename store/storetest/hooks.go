@@ -15,11 +15,13 @@ import (
 // every group timer the transaction wrote (already visible to a reader)
 // and every event it wrote (by type; after a bulk issuance and an expiry
 // drain, by ID, type, subject and time as the outbox holds them); nothing
-// of a transaction that was refused or rolled back. newStore returns a fresh, empty store that calls
-// h and that it closes and removes when the test ends.
+// of a transaction that was refused or rolled back. newDriver is as for
+// Run.
 func RunHooks(t *testing.T, newDriver NewDriver) {
 	log := &hookLog{}
-	s := open(t, newDriver, store.Hooks{OnTimer: log.onTimer, OnEvents: log.onEvents})
+	atPut := func() {} // called as a transaction records an idempotency key
+	d := AtPutRequest(newDriver(t), func() { atPut() })
+	s := store.New(d, store.Options{Hooks: store.Hooks{OnTimer: log.onTimer, OnEvents: log.onEvents}})
 	log.s = s
 	f := &fixture{t: t, s: s, ctx: t.Context()}
 	tp := f.template(func(tp *coupon.Template) { tp.Total = 2 })
@@ -38,14 +40,12 @@ func RunHooks(t *testing.T, newDriver NewDriver) {
 	log.want(t, "refused lock", nil, nil)
 
 	// Rolled back after the timer and event were written: the client goes
-	// away while its response is rendered, so the transaction cannot commit.
+	// away as its key is recorded, so the transaction cannot commit.
 	cctx, cancel := context.WithCancel(f.ctx)
 	defer cancel()
-	idem := store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0, Render: func(any) (int, []byte) {
-		cancel()
-		return 201, []byte("x")
-	}}
-	_, err = s.Claim(store.WithIdempotency(cctx, idem), store.ClaimParams{TemplateID: tp.ID, UserID: "u2", Now: t0.Add(5 * time.Second)})
+	atPut = cancel
+	_, err = s.Claim(cctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u2", Now: t0.Add(5 * time.Second), Idem: scopedIdem("k", t0)})
+	atPut = func() {}
 	f.wantErr("claim cancelled before commit", err, context.Canceled)
 	log.want(t, "rolled-back claim", nil, nil)
 	if cs := f.userCoupons("u2", 0, t0); len(cs) != 0 {

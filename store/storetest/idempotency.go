@@ -3,6 +3,7 @@ package storetest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -18,8 +19,6 @@ var idempotencyTests = []test{
 	{"ClaimReplay", testIdemClaimReplay},
 	{"TransitionReplay", testIdemTransitionReplay},
 	{"Conflict", testIdemConflict},
-	{"FailureStoresNothing", testIdemFailure},
-	{"EmptyBody", testIdemEmptyBody},
 	{"RefusalKept", testIdemRefusalKept},
 	{"RefusalNotKept", testIdemRefusalNotKept},
 	{"LatePaymentKept", testIdemLatePayment},
@@ -30,62 +29,57 @@ var idempotencyTests = []test{
 	{"Scoped", testIdemScoped},
 }
 
-// renderer counts its calls and renders a coupon as its ID.
-type renderer struct {
-	calls  int
-	status int
+// scopedIdem is the key of a request in the suite's one scope.
+func scopedIdem(key string, now time.Time) *store.Idempotency {
+	return &store.Idempotency{Key: key, Scope: "POST /suite", Fingerprint: "fp", Now: now}
 }
 
-func (r *renderer) render(result any) (int, []byte) {
-	r.calls++
-	c, ok := result.(coupon.Coupon)
-	if !ok {
-		return 500, []byte("not a coupon")
-	}
-	return r.status, []byte(c.ID + "@" + c.Status.String())
-}
-
-func (f *fixture) idem(key, fingerprint string, now time.Time, r *renderer) context.Context {
-	return store.WithIdempotency(f.ctx, store.Idempotency{Key: key, Fingerprint: fingerprint, Now: now, Render: r.render})
-}
-
-// wantReplay fails unless err is a *store.ReplayError of status and body.
-func (f *fixture) wantReplay(what string, err error, status int, body []byte) {
+// wantReplay fails unless err replays want, the first attempt's result,
+// as recorded at the first attempt's now.
+func (f *fixture) wantReplay(what string, err error, want any, at time.Time) {
 	f.t.Helper()
 	var re *store.ReplayError
 	if !errors.As(err, &re) {
 		f.t.Fatalf("%s: got error %v, want a replay", what, err)
 	}
-	if re.Status != status || !bytes.Equal(re.Body, body) {
-		f.t.Fatalf("%s: replayed %d %q, want %d %q", what, re.Status, re.Body, status, body)
+	b, merr := json.Marshal(want)
+	if merr != nil {
+		f.t.Fatalf("%s: %v", what, merr)
+	}
+	if !bytes.Equal(re.Result, b) || !re.At.Equal(at) {
+		f.t.Fatalf("%s: replayed %s at %s, want %s at %s", what, re.Result, fmtTime(re.At), b, fmtTime(at))
 	}
 }
 
-// testIdemClaimReplay: a retried claim replays the first response and
+// wantKept fails unless err replays the kept refusal want.
+func (f *fixture) wantKept(what string, err, want error) {
+	f.t.Helper()
+	var kept *store.Replayed
+	if !errors.As(err, &kept) || !errors.Is(err, want) {
+		f.t.Fatalf("%s: got %v, want the kept refusal %v replayed", what, err, want)
+	}
+}
+
+// testIdemClaimReplay: a retried claim replays the first result and
 // issues nothing more.
 func testIdemClaimReplay(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
-	r := &renderer{status: 201}
-	c, err := f.s.Claim(f.idem("k1", "fp1", t0, r), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0})
+	claim := func(key string, now time.Time) (coupon.Coupon, error) {
+		return f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: now, Idem: scopedIdem(key, now)})
+	}
+	c, err := claim("k1", t0)
 	if err != nil {
 		t.Fatalf("first claim: %v", err)
 	}
-	if r.calls != 1 {
-		t.Fatalf("Render calls after the first claim: got %d, want 1", r.calls)
-	}
-	body := []byte(c.ID + "@unused")
 	before := f.snap(tp.ID, "u1", t0)
-	for i, now := range []time.Time{t0, t0.Add(time.Minute)} {
-		_, err := f.s.Claim(f.idem("k1", "fp1", now, r), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: now})
-		f.wantReplay("retry", err, 201, body)
-		if r.calls != 1 {
-			t.Fatalf("Render calls after retry %d: got %d, want 1", i, r.calls)
-		}
+	for _, now := range []time.Time{t0, t0.Add(time.Minute)} {
+		_, err := claim("k1", now)
+		f.wantReplay("retry", err, c, t0)
 		f.unchanged("retry", tp.ID, "u1", now, before)
 	}
 	// Another key is another request.
-	if _, err := f.s.Claim(f.idem("k2", "fp1", t0, r), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0}); err != nil {
+	if _, err := claim("k2", t0); err != nil {
 		t.Fatalf("claim under another key: %v", err)
 	}
 	if cs := f.userCoupons("u1", 0, t0); len(cs) != 2 {
@@ -93,22 +87,21 @@ func testIdemClaimReplay(t *testing.T, open opener) {
 	}
 }
 
-// testIdemTransitionReplay: a retried lock replays its first response
+// testIdemTransitionReplay: a retried lock replays its first result
 // instead of being refused as a lock of a locked coupon.
 func testIdemTransitionReplay(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
 	c := f.claim(tp.ID, "u1", t0)
-	r := &renderer{status: 200}
 	p := lock("o1", t0.Add(time.Minute), 15*time.Minute)
-	p.CouponID = c.ID
-	locked, err := f.s.Transition(f.idem("lock-1", "fp", p.Now, r), p)
+	p.CouponID, p.Idem = c.ID, scopedIdem("lock-1", t0.Add(time.Minute))
+	locked, err := f.s.Transition(f.ctx, p)
 	if err != nil {
 		t.Fatalf("first lock: %v", err)
 	}
 	before := f.snap(tp.ID, "u1", p.Now)
-	_, err = f.s.Transition(f.idem("lock-1", "fp", p.Now, r), p)
-	f.wantReplay("retried lock", err, 200, []byte(c.ID+"@locked"))
+	_, err = f.s.Transition(f.ctx, p)
+	f.wantReplay("retried lock", err, locked, p.Now)
 	f.wantCoupon("after the retry", f.coupon(c.ID), locked)
 	f.unchanged("retried lock", tp.ID, "u1", p.Now, before)
 }
@@ -118,138 +111,56 @@ func testIdemTransitionReplay(t *testing.T, open opener) {
 func testIdemConflict(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
-	r := &renderer{status: 201}
-	if _, err := f.s.Claim(f.idem("k1", "fp1", t0, r), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0}); err != nil {
+	if _, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0, Idem: scopedIdem("k1", t0)}); err != nil {
 		t.Fatalf("first claim: %v", err)
 	}
 	before := f.snap(tp.ID, "u2", t0)
-	_, err := f.s.Claim(f.idem("k1", "fp2", t0, r), store.ClaimParams{TemplateID: tp.ID, UserID: "u2", Now: t0})
+	other := scopedIdem("k1", t0)
+	other.Fingerprint = "fp2"
+	_, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u2", Now: t0, Idem: other})
 	f.wantErr("same key, other fingerprint", err, store.ErrIdempotencyConflict)
 	f.unchanged("conflicting claim", tp.ID, "u2", t0, before)
-	if r.calls != 1 {
-		t.Fatalf("Render calls: got %d, want 1", r.calls)
-	}
 }
 
-// testIdemFailure: a refused mutation stores no response, so its retry
-// runs again.
-func testIdemFailure(t *testing.T, open opener) {
-	f := newFixture(t, open)
-	start := t0.Add(time.Hour)
-	tp := f.template(func(tp *coupon.Template) { tp.StartsAt = start; tp.Total = 1 })
-	r := &renderer{status: 201}
-
-	// Not yet claimable; the retry once the window opens succeeds.
-	_, err := f.s.Claim(f.idem("early", "fp", t0, r), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0})
-	f.wantErr("claim before starts_at", err, coupon.ErrNotClaimable)
-	if r.calls != 0 {
-		t.Fatalf("Render calls after a refusal: got %d, want 0", r.calls)
-	}
-	c, err := f.s.Claim(f.idem("early", "fp", start, r), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: start})
-	if err != nil {
-		t.Fatalf("retry once claimable: got %v, want a coupon", err)
-	}
-
-	// Sold out; the retry runs again and is refused again, not replayed.
-	for i := range 2 {
-		before := f.snap(tp.ID, "u2", start)
-		_, err := f.s.Claim(f.idem("late", "fp", start, r), store.ClaimParams{TemplateID: tp.ID, UserID: "u2", Now: start})
-		f.wantErr("sold-out claim", err, coupon.ErrSoldOut)
-		f.unchanged("sold-out claim", tp.ID, "u2", start, before)
-		if r.calls != 1 {
-			t.Fatalf("Render calls after sold-out claim %d: got %d, want 1", i, r.calls)
-		}
-	}
-	// Freed by nothing: the earlier success still replays.
-	_, err = f.s.Claim(f.idem("early", "fp", start, r), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: start})
-	f.wantReplay("retry of the success", err, 201, []byte(c.ID+"@unused"))
-}
-
-// testIdemEmptyBody: a response without a body (204, say) is stored and
-// replayed like any other.
-func testIdemEmptyBody(t *testing.T, open opener) {
-	f := newFixture(t, open)
-	tp := f.template(nil)
-	c := f.claim(tp.ID, "u1", t0)
-	ctx := store.WithIdempotency(f.ctx, store.Idempotency{
-		Key: "void-1", Fingerprint: "fp", Now: t0,
-		Render: func(any) (int, []byte) { return 204, nil },
-	})
-	p := act(coupon.Void, "", t0.Add(time.Minute))
-	p.CouponID = c.ID
-	if _, err := f.s.Transition(ctx, p); err != nil {
-		t.Fatalf("void with an empty response: %v", err)
-	}
-	_, err := f.s.Transition(ctx, p)
-	f.wantReplay("retried void", err, 204, nil)
-}
-
-// refusals renders a refusal as 409 and its text, keeps it if keep says
-// so, and counts its calls.
-type refusals struct {
-	mu    sync.Mutex
-	calls int
-	keep  bool
-}
-
-func (r *refusals) render(err error) (int, []byte, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.calls++
-	return 409, []byte("refused: " + err.Error()), r.keep
-}
-
-// refusedBody is the body refusals renders for err.
-func refusedBody(err error) []byte { return []byte("refused: " + err.Error()) }
-
-// scopedIdem is the Idempotency of a request under key in the suite's
-// one scope, whose successes r renders and whose refusals rf renders.
-func scopedIdem(key string, now time.Time, r *renderer, rf *refusals) store.Idempotency {
-	return store.Idempotency{Key: key, Scope: "POST /suite", Fingerprint: "fp", Now: now, Render: r.render, RenderError: rf.render}
-}
-
-// testIdemRefusalKept: a refusal RenderError keeps is the key's response:
-// its retry replays it, even once the request would succeed.
+// testIdemRefusalKept: a refusal for the state of things (not claimable,
+// sold out) is the key's answer: its retry replays it, even once the
+// request would succeed, and changes nothing.
 func testIdemRefusalKept(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	start := t0.Add(time.Hour)
-	tp := f.template(func(tp *coupon.Template) { tp.StartsAt = start })
-	r, rf := &renderer{status: 201}, &refusals{keep: true}
-	claim := func(now time.Time) error {
-		_, err := f.s.Claim(store.WithIdempotency(f.ctx, scopedIdem("early", now, r, rf)),
-			store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: now})
+	tp := f.template(func(tp *coupon.Template) { tp.StartsAt = start; tp.Total = 1 })
+	claim := func(key, user string, now time.Time) error {
+		_, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: user, Now: now, Idem: scopedIdem(key, now)})
 		return err
 	}
-	f.wantErr("claim before starts_at", claim(t0), coupon.ErrNotClaimable)
+	f.wantErr("claim before starts_at", claim("early", "u1", t0), coupon.ErrNotClaimable)
 	before := f.snap(tp.ID, "u1", start)
-	f.wantReplay("retry once claimable", claim(start), 409, refusedBody(coupon.ErrNotClaimable))
+	f.wantKept("retry once claimable", claim("early", "u1", start), coupon.ErrNotClaimable)
 	f.unchanged("retry once claimable", tp.ID, "u1", start, before)
-	if r.calls != 0 || rf.calls != 1 {
-		t.Fatalf("Render calls %d, RenderError calls %d: want 0 and 1", r.calls, rf.calls)
+	if err := claim("first", "u2", start); err != nil {
+		t.Fatalf("claim of the one coupon: %v", err)
 	}
+	f.wantErr("sold-out claim", claim("late", "u3", start), coupon.ErrSoldOut)
+	f.wantKept("retried sold-out claim", claim("late", "u3", start), coupon.ErrSoldOut)
 }
 
-// testIdemRefusalNotKept: a refusal RenderError does not keep (an invalid
-// request, say) leaves the key unused: its retry runs again.
+// testIdemRefusalNotKept: a refusal a retry may get past (a template not
+// found, say) leaves the key unused: its retry runs again, and its
+// success is then the key's answer.
 func testIdemRefusalNotKept(t *testing.T, open opener) {
 	f := newFixture(t, open)
-	start := t0.Add(time.Hour)
-	tp := f.template(func(tp *coupon.Template) { tp.StartsAt = start })
-	r, rf := &renderer{status: 201}, &refusals{keep: false}
-	ctx := func(now time.Time) context.Context {
-		return store.WithIdempotency(f.ctx, scopedIdem("early", now, r, rf))
+	tp := f.template(nil)
+	claim := func(templateID string) (coupon.Coupon, error) {
+		return f.s.Claim(f.ctx, store.ClaimParams{TemplateID: templateID, UserID: "u1", Now: t0, Idem: scopedIdem("k", t0)})
 	}
-	_, err := f.s.Claim(ctx(t0), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0})
-	f.wantErr("claim before starts_at", err, coupon.ErrNotClaimable)
-	c, err := f.s.Claim(ctx(start), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: start})
+	_, err := claim("tpl_missing")
+	f.wantErr("claim of no template", err, store.ErrNotFound)
+	c, err := claim(tp.ID)
 	if err != nil {
-		t.Fatalf("retry once claimable: got %v, want a coupon", err)
+		t.Fatalf("retry: got %v, want a coupon", err)
 	}
-	_, err = f.s.Claim(ctx(start), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: start})
-	f.wantReplay("retry of the success", err, 201, []byte(c.ID+"@unused"))
-	if rf.calls != 1 {
-		t.Fatalf("RenderError calls: got %d, want 1", rf.calls)
-	}
+	_, err = claim(tp.ID)
+	f.wantReplay("retry of the success", err, c, t0)
 }
 
 // closedOrder opens an order fixture with an order closed on timeout, and
@@ -269,30 +180,27 @@ func closedOrder(t *testing.T, open opener) (*orderFixture, order.Order, store.P
 // the refusal kept: its retries replay it and record nothing more.
 func testIdemLatePayment(t *testing.T, open opener) {
 	f, o, p := closedOrder(t, open)
-	r, rf := &renderer{status: 200}, &refusals{keep: true}
-	_, err := f.s.PayOrder(store.WithIdempotency(f.ctx, scopedIdem("pay", p.Now, r, rf)), p)
+	p.Idem = scopedIdem("pay", p.Now)
+	_, err := f.s.PayOrder(f.ctx, p)
 	f.wantErr("pay a closed order", err, order.ErrClosed)
 	if late := f.eventsOfType(o.ID, store.EventOrderLatePayment); len(late) != 1 {
 		t.Fatalf("order.late_payment events: got %d, want 1", len(late))
 	}
-	body := refusedBody(err)
 	before := f.events()
 	for i := range 2 {
 		p.Now = p.Now.Add(time.Minute)
-		_, err := f.s.PayOrder(store.WithIdempotency(f.ctx, scopedIdem("pay", p.Now, r, rf)), p)
-		f.wantReplay("retried late payment", err, 409, body)
+		p.Idem = scopedIdem("pay", p.Now)
+		_, err := f.s.PayOrder(f.ctx, p)
+		f.wantKept("retried late payment", err, order.ErrClosed)
 		if after := f.events(); len(after) != len(before) {
 			t.Fatalf("events after retry %d: got %s, want %s", i, fmtEvents(after), fmtEvents(before))
 		}
 	}
-	if rf.calls != 1 {
-		t.Fatalf("RenderError calls: got %d, want 1", rf.calls)
-	}
 }
 
 // concurrently runs call n times at once and returns what each answered:
-// the body of its own response (rendered by body) or of the one replayed.
-func concurrently[T any](t *testing.T, n int, call func() (T, error), body func(T, error) []byte) [][]byte {
+// the JSON of its own result or the one replayed, or its error's text.
+func concurrently[T any](t *testing.T, n int, call func() (T, error)) [][]byte {
 	t.Helper()
 	bodies := make([][]byte, n)
 	start := make(chan struct{})
@@ -302,10 +210,13 @@ func concurrently[T any](t *testing.T, n int, call func() (T, error), body func(
 			<-start
 			res, err := call()
 			var replay *store.ReplayError
-			if errors.As(err, &replay) {
-				bodies[i] = replay.Body
-			} else {
-				bodies[i] = body(res, err)
+			switch {
+			case errors.As(err, &replay):
+				bodies[i] = replay.Result
+			case err != nil:
+				bodies[i] = []byte(err.Error())
+			default:
+				bodies[i], _ = json.Marshal(res)
 			}
 		})
 	}
@@ -329,35 +240,19 @@ func wantOneBody(t *testing.T, what string, bodies [][]byte, want []byte) {
 const concurrentRequests = 24
 
 // testIdemConcurrent: identical requests sent at once under one key are
-// all answered the first one's response, and make one coupon.
+// all answered the first one's result, and make one coupon.
 func testIdemConcurrent(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
-	var mu sync.Mutex
-	r, rf := &renderer{status: 201}, &refusals{keep: true}
-	idem := scopedIdem("k", t0, r, rf)
-	idem.Render = func(res any) (int, []byte) { // concurrent calls
-		mu.Lock()
-		defer mu.Unlock()
-		return r.render(res)
-	}
-	ctx := store.WithIdempotency(f.ctx, idem)
 	bodies := concurrently(t, concurrentRequests, func() (coupon.Coupon, error) {
-		return f.s.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0})
-	}, func(c coupon.Coupon, err error) []byte {
-		if err != nil {
-			return []byte(err.Error())
-		}
-		return []byte(c.ID + "@" + c.Status.String())
+		return f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0, Idem: scopedIdem("k", t0)})
 	})
 	cs := f.userCoupons("u1", 0, t0)
 	if len(cs) != 1 {
 		t.Fatalf("coupons after %d identical claims: got %d, want 1", concurrentRequests, len(cs))
 	}
-	wantOneBody(t, "identical claims", bodies, []byte(cs[0].ID+"@unused"))
-	if rf.calls != 0 {
-		t.Fatalf("RenderError calls: got %d, want 0", rf.calls)
-	}
+	want, _ := json.Marshal(f.coupon(cs[0].ID))
+	wantOneBody(t, "identical claims", bodies, want)
 }
 
 // testIdemConcurrentRefusals: identical payments to a closed order sent
@@ -365,15 +260,9 @@ func testIdemConcurrent(t *testing.T, open opener) {
 // one late payment.
 func testIdemConcurrentRefusals(t *testing.T, open opener) {
 	f, o, p := closedOrder(t, open)
-	ctx := store.WithIdempotency(f.ctx, scopedIdem("pay", p.Now, &renderer{status: 200}, &refusals{keep: true}))
-	bodies := concurrently(t, concurrentRequests, func() (order.Order, error) { return f.s.PayOrder(ctx, p) },
-		func(_ order.Order, err error) []byte {
-			if err == nil {
-				return []byte("paid")
-			}
-			return refusedBody(err)
-		})
-	wantOneBody(t, "identical late payments", bodies, refusedBody(&store.RefusalError{Err: order.ErrClosed}))
+	p.Idem = scopedIdem("pay", p.Now)
+	bodies := concurrently(t, concurrentRequests, func() (order.Order, error) { return f.s.PayOrder(f.ctx, p) })
+	wantOneBody(t, "identical late payments", bodies, []byte(order.ErrClosed.Error()))
 	if late := f.eventsOfType(o.ID, store.EventOrderLatePayment); len(late) != 1 {
 		t.Fatalf("order.late_payment events: got %d, want 1", len(late))
 	}
@@ -384,18 +273,17 @@ func testIdemConcurrentRefusals(t *testing.T, open opener) {
 func testIdemExpired(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
-	r, rf := &renderer{status: 201}, &refusals{keep: true}
 	claim := func(now time.Time) (coupon.Coupon, error) {
-		idem := scopedIdem("k", now, r, rf)
+		idem := scopedIdem("k", now)
 		idem.TTL = time.Hour
-		return f.s.Claim(store.WithIdempotency(f.ctx, idem), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: now})
+		return f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: now, Idem: idem})
 	}
 	first, err := claim(t0)
 	if err != nil {
 		t.Fatalf("first claim: %v", err)
 	}
 	_, err = claim(t0.Add(time.Hour - time.Millisecond))
-	f.wantReplay("retry within the TTL", err, 201, []byte(first.ID+"@unused"))
+	f.wantReplay("retry within the TTL", err, first, t0)
 	second, err := claim(t0.Add(time.Hour))
 	if err != nil {
 		t.Fatalf("claim once the key expired: got %v, want a new coupon", err)
@@ -404,7 +292,7 @@ func testIdemExpired(t *testing.T, open opener) {
 		t.Fatalf("claim once the key expired: got the first coupon %s again", first.ID)
 	}
 	_, err = claim(t0.Add(90 * time.Minute))
-	f.wantReplay("retry of the new request", err, 201, []byte(second.ID+"@unused"))
+	f.wantReplay("retry of the new request", err, second, t0.Add(time.Hour))
 }
 
 // testIdemPrune: PruneRequests deletes the requests recorded at or before
@@ -412,9 +300,8 @@ func testIdemExpired(t *testing.T, open opener) {
 func testIdemPrune(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
-	r, rf := &renderer{status: 201}, &refusals{keep: true}
 	claim := func(key string, now time.Time) (coupon.Coupon, error) {
-		return f.s.Claim(store.WithIdempotency(f.ctx, scopedIdem(key, now, r, rf)), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: now})
+		return f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: now, Idem: scopedIdem(key, now)})
 	}
 	var kept coupon.Coupon
 	for i, key := range []string{"a", "b", "c"} {
@@ -432,7 +319,7 @@ func testIdemPrune(t *testing.T, open opener) {
 	}
 	now := t0.Add(3 * time.Minute) // within every key's TTL
 	_, err := claim("c", now)
-	f.wantReplay("retry under the key left", err, 201, []byte(kept.ID+"@unused"))
+	f.wantReplay("retry under the key left", err, kept, t0.Add(2*time.Minute))
 	if _, err := claim("a", now); err != nil {
 		t.Fatalf("claim under a pruned key: got %v, want a new coupon", err)
 	}
@@ -446,11 +333,10 @@ func testIdemPrune(t *testing.T, open opener) {
 func testIdemScoped(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
-	r, rf := &renderer{status: 201}, &refusals{keep: true}
 	claim := func(user string) (coupon.Coupon, error) {
-		idem := scopedIdem("k", t0, r, rf)
+		idem := scopedIdem("k", t0)
 		idem.Scope = "POST /v1/users/" + user + "/coupons"
-		return f.s.Claim(store.WithIdempotency(f.ctx, idem), store.ClaimParams{TemplateID: tp.ID, UserID: user, Now: t0})
+		return f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: user, Now: t0, Idem: idem})
 	}
 	for _, user := range []string{"u1", "u2"} {
 		c, err := claim(user)
@@ -458,7 +344,7 @@ func testIdemScoped(t *testing.T, open opener) {
 			t.Fatalf("claim for %s: %v", user, err)
 		}
 		_, err = claim(user)
-		f.wantReplay("retry for "+user, err, 201, []byte(c.ID+"@unused"))
+		f.wantReplay("retry for "+user, err, c, t0)
 	}
 }
 
@@ -466,7 +352,7 @@ func testIdemScoped(t *testing.T, open opener) {
 // its key, a bulk issuance that died after its first batch (its context
 // is cancelled from the commit hook). It returns the fixture, the
 // issuance's Idempotency, and finish, which retries it to the end.
-func inFlight(t *testing.T, newDriver NewDriver) (*fixture, store.Idempotency, func() error) {
+func inFlight(t *testing.T, newDriver NewDriver) (*fixture, *store.Idempotency, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	t.Cleanup(cancel)
@@ -478,36 +364,34 @@ func inFlight(t *testing.T, newDriver NewDriver) (*fixture, store.Idempotency, f
 	}})
 	f := &fixture{t: t, s: s, ctx: t.Context()}
 	tp := f.template(nil)
-	idem := store.Idempotency{Key: "bulk", Scope: "POST /suite", Fingerprint: "fp", Now: t0,
-		Render: func(any) (int, []byte) { return 200, []byte("issued") }}
-	p := store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users(4)), Now: t0, BatchSize: 2}
-	if _, err := s.Issue(store.WithIdempotency(ctx, idem), p); !errors.Is(err, context.Canceled) {
+	idem := scopedIdem("bulk", t0)
+	p := store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users(4)), Now: t0, BatchSize: 2, Idem: idem}
+	if _, err := s.Issue(ctx, p); !errors.Is(err, context.Canceled) {
 		t.Fatalf("issuance: got %v, want it cut off after its first batch", err)
 	}
 	return f, idem, func() error {
-		_, err := s.Issue(store.WithIdempotency(f.ctx, idem), p)
+		_, err := s.Issue(f.ctx, p)
 		return err
 	}
 }
 
 // RunIdempotencyWait checks that a request under a key that holds the
 // same request in flight (here a bulk issuance cut off, with the same
-// fingerprint) waits for that request's response instead of running, and
-// is answered it once the issuance is finished. newDriver is as for
-// RunHooks.
+// fingerprint) waits for that request's result instead of running, and
+// is answered it once the issuance is finished. newDriver is as for Run.
 func RunIdempotencyWait(t *testing.T, newDriver NewDriver) {
 	f, idem, finish := inFlight(t, newDriver)
 	tp := f.template(nil)
 	answer := make(chan error, 1)
 	go func() {
-		_, err := f.s.Claim(store.WithIdempotency(f.ctx, idem), store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0})
+		_, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0, Idem: idem})
 		answer <- err
 	}()
 	time.Sleep(100 * time.Millisecond) // for the claim to find the issuance in flight
 	if err := finish(); err != nil {
 		t.Fatalf("finish the issuance: %v", err)
 	}
-	f.wantReplay("request that waited", <-answer, 200, []byte("issued"))
+	f.wantReplay("request that waited", <-answer, store.Issued{Issued: 4}, t0)
 	if cs := f.userCoupons("u9", 0, t0); len(cs) != 0 {
 		t.Fatalf("the request that waited ran: u9 holds %d coupons", len(cs))
 	}
@@ -516,13 +400,13 @@ func RunIdempotencyWait(t *testing.T, newDriver NewDriver) {
 // RunIdempotencyWaitBounded checks that a request under a key that holds
 // the same request in flight, which nothing finishes, waits
 // store.RequestWait for it and is then answered ErrIdempotencyConflict.
-// Run it in a testing/synctest bubble, or it takes that long. newStore is
-// as for RunHooks.
+// Run it in a testing/synctest bubble, or it takes that long. newDriver
+// is as for Run.
 func RunIdempotencyWaitBounded(t *testing.T, newDriver NewDriver) {
 	f, idem, _ := inFlight(t, newDriver)
 	tp := f.template(nil)
 	start := time.Now()
-	_, err := f.s.Claim(store.WithIdempotency(f.ctx, idem), store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0})
+	_, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0, Idem: idem})
 	f.wantErr("request waiting for one in flight", err, store.ErrIdempotencyConflict)
 	if waited := time.Since(start); waited < store.RequestWait {
 		t.Fatalf("answered after %s, want after %s", waited, store.RequestWait)

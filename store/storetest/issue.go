@@ -199,7 +199,6 @@ var errUsers = errors.New("user list unreadable")
 func testIssueUsersFail(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(func(tp *coupon.Template) { tp.PerUserLimit = 1 })
-	r := &issuedRenderer{}
 	list := users(5)
 	failing := func(yield func(string, error) bool) {
 		for _, u := range list[:3] {
@@ -210,24 +209,23 @@ func testIssueUsersFail(t *testing.T, open opener) {
 		yield("", errUsers)
 	}
 	p := store.IssueParams{TemplateID: tp.ID, Users: failing, Now: t0, BatchSize: 2}
-	_, err := f.s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk", "fp", t0, r)), p)
+	_, err := f.s.Issue(f.ctx, withIdem(p, issueIdem("bulk", "fp", t0)))
 	f.wantErr("failing list", err, errUsers)
 	if n := len(f.events()); n != 2 {
 		t.Fatalf("after the failing list: %d coupons issued, want the first batch's 2", n)
 	}
-	_, err = f.s.Claim(store.WithIdempotency(f.ctx, store.Idempotency{Key: "bulk", Fingerprint: "claim", Now: t0, Render: r.render}),
-		store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0})
+	_, err = f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0, Idem: issueIdem("bulk", "claim", t0)})
 	f.wantErr("claim under the in-flight key", err, store.ErrIdempotencyConflict)
 
 	p.Users = store.UserList(list)
-	idem := store.WithIdempotency(f.ctx, f.issueIdem("bulk", "fp", t0, r))
-	got, err := f.s.Issue(idem, p)
+	p.Idem = issueIdem("bulk", "fp", t0)
+	got, err := f.s.Issue(f.ctx, p)
 	if err != nil {
 		t.Fatalf("retry: %v", err)
 	}
 	f.wantIssued("retry", got, 5, nil)
-	_, err = f.s.Issue(idem, p)
-	f.wantReplay("replay", err, 200, []byte("issued 5 refused 0"))
+	_, err = f.s.Issue(f.ctx, p)
+	f.wantReplay("replay", err, got, t0)
 	if es := f.events(); len(es) != 5 {
 		t.Fatalf("events: got %s, want 5 coupon.claimed", fmtEvents(es))
 	}
@@ -276,20 +274,11 @@ func testIssueWholeCall(t *testing.T, open opener) {
 	}
 }
 
-// issuedRenderer renders an issuance as its count and counts its calls.
-type issuedRenderer struct{ calls int }
-
-func (r *issuedRenderer) render(result any) (int, []byte) {
-	r.calls++
-	got, ok := result.(store.Issued)
-	if !ok {
-		return 500, []byte("not an issuance")
-	}
-	return 200, fmt.Appendf(nil, "issued %d refused %d", got.Issued, len(got.Refused))
-}
-
-func (f *fixture) issueIdem(key, fp string, now time.Time, r *issuedRenderer) store.Idempotency {
-	return store.Idempotency{Key: key, Fingerprint: fp, Now: now, Render: r.render}
+// issueIdem is the key of an issuance, of fingerprint fp.
+func issueIdem(key, fp string, now time.Time) *store.Idempotency {
+	idem := scopedIdem(key, now)
+	idem.Fingerprint = fp
+	return idem
 }
 
 // testIssueReplay: a retried issuance replays the whole outcome, however
@@ -297,25 +286,19 @@ func (f *fixture) issueIdem(key, fp string, now time.Time, r *issuedRenderer) st
 func testIssueReplay(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(func(tp *coupon.Template) { tp.Total = 4 })
-	r := &issuedRenderer{}
 	p := store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users(6)), Now: t0, BatchSize: 2}
-	ctx := store.WithIdempotency(f.ctx, f.issueIdem("bulk-1", "fp", t0, r))
-	got, err := f.s.Issue(ctx, p)
+	got, err := f.s.Issue(f.ctx, withIdem(p, issueIdem("bulk-1", "fp", t0)))
 	if err != nil {
 		t.Fatalf("first issue: %v", err)
 	}
 	f.wantIssued("first issue", got, 4, []store.Refusal{refusal("u4", coupon.ErrSoldOut), refusal("u5", coupon.ErrSoldOut)})
-	if r.calls != 1 {
-		t.Fatalf("Render calls: got %d, want 1", r.calls)
-	}
 	before := f.snap(tp.ID, "u0", t0)
 	p.Now = t0.Add(time.Minute)
-	_, err = f.s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk-1", "fp", p.Now, r)), p)
-	f.wantReplay("retry", err, 200, []byte("issued 4 refused 2"))
+	_, err = f.s.Issue(f.ctx, withIdem(p, issueIdem("bulk-1", "fp", p.Now)))
+	f.wantReplay("retry", err, got, t0)
 	f.unchanged("retry", tp.ID, "u0", p.Now, before)
 	// A single mutation under the same key is another request.
-	_, err = f.s.Claim(store.WithIdempotency(f.ctx, store.Idempotency{Key: "bulk-1", Fingerprint: "claim", Now: t0, Render: r.render}),
-		store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0})
+	_, err = f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0, Idem: issueIdem("bulk-1", "claim", t0)})
 	f.wantErr("claim under the issuance's key", err, store.ErrIdempotencyConflict)
 }
 
@@ -324,18 +307,14 @@ func testIssueReplay(t *testing.T, open opener) {
 func testIssueConflict(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
-	r := &issuedRenderer{}
 	p := store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users(3)), Now: t0, BatchSize: 2}
-	if _, err := f.s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk-1", "fp1", t0, r)), p); err != nil {
+	if _, err := f.s.Issue(f.ctx, withIdem(p, issueIdem("bulk-1", "fp1", t0))); err != nil {
 		t.Fatalf("first issue: %v", err)
 	}
 	before := f.snap(tp.ID, "u0", t0)
-	_, err := f.s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk-1", "fp2", t0, r)), p)
+	_, err := f.s.Issue(f.ctx, withIdem(p, issueIdem("bulk-1", "fp2", t0)))
 	f.wantErr("same key, other fingerprint", err, store.ErrIdempotencyConflict)
 	f.unchanged("conflicting issue", tp.ID, "u0", t0, before)
-	if r.calls != 1 {
-		t.Fatalf("Render calls: got %d, want 1", r.calls)
-	}
 }
 
 // RunIssueResume checks that a bulk issuance under an idempotency key that
@@ -354,23 +333,21 @@ func RunIssueResume(t *testing.T, newDriver NewDriver) {
 	}})
 	f := &fixture{t: t, s: s, ctx: t.Context()}
 	tp := f.template(func(tp *coupon.Template) { tp.PerUserLimit = 1 })
-	r := &issuedRenderer{}
 	p := store.IssueParams{TemplateID: tp.ID, Users: store.UserList([]string{"u0", "u1", "u0", "u2", "u3", "u4"}), Now: t0, BatchSize: 2}
 
-	_, err := s.Issue(store.WithIdempotency(ctx, f.issueIdem("bulk", "fp", t0, r)), p)
+	_, err := s.Issue(ctx, withIdem(p, issueIdem("bulk", "fp", t0)))
 	f.wantErr("first attempt", err, context.Canceled)
 	// The first batch issued to the first two users of the list.
 	if n := len(f.events()); n != 2 {
 		t.Fatalf("after the first batch: %d coupons issued, want 2", n)
 	}
 
-	_, err = s.Claim(store.WithIdempotency(f.ctx, store.Idempotency{Key: "bulk", Fingerprint: "claim", Now: t0, Render: r.render}),
-		store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0})
+	_, err = s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0, Idem: issueIdem("bulk", "claim", t0)})
 	f.wantErr("claim under the in-flight key", err, store.ErrIdempotencyConflict)
 
 	later := t0.Add(time.Minute)
 	p.Now = later
-	got, err := s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk", "fp", later, r)), p)
+	got, err := s.Issue(f.ctx, withIdem(p, issueIdem("bulk", "fp", later)))
 	if err != nil {
 		t.Fatalf("retry: %v", err)
 	}
@@ -386,9 +363,12 @@ func RunIssueResume(t *testing.T, newDriver NewDriver) {
 		t.Fatalf("events: got %s, want 5 coupon.claimed", fmtEvents(es))
 	}
 	f.wantCounts("counts", f.counts(tp.ID, t0), map[coupon.State]int64{coupon.Unused: 5})
-	if r.calls != 1 {
-		t.Fatalf("Render calls: got %d, want 1", r.calls)
-	}
-	_, err = s.Issue(store.WithIdempotency(f.ctx, f.issueIdem("bulk", "fp", later, r)), p)
-	f.wantReplay("second retry", err, 200, []byte("issued 5 refused 1"))
+	_, err = s.Issue(f.ctx, withIdem(p, issueIdem("bulk", "fp", later)))
+	f.wantReplay("second retry", err, got, t0)
+}
+
+// withIdem is p under idem.
+func withIdem(p store.IssueParams, idem *store.Idempotency) store.IssueParams {
+	p.Idem = idem
+	return p
 }

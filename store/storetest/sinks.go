@@ -117,11 +117,11 @@ func testDeadLetters(t *testing.T, open opener) {
 		t.Fatalf("queued before a replay: got %d, want none", len(ds))
 	}
 
-	n, err := f.s.ReplayDeadLetters(f.ctx, "a")
+	n, err := f.s.ReplayDeadLetters(f.ctx, store.ReplayDeadLettersParams{Sink: "a"})
 	if err != nil || n != 2 {
 		t.Fatalf("ReplayDeadLetters(a): got %d, %v; want 2", n, err)
 	}
-	if n, err := f.s.ReplayDeadLetters(f.ctx, "b"); err != nil || n != 0 {
+	if n, err := f.s.ReplayDeadLetters(f.ctx, store.ReplayDeadLettersParams{Sink: "b"}); err != nil || n != 0 {
 		t.Fatalf("ReplayDeadLetters(b): got %d, %v; want 0", n, err)
 	}
 	f.wantSink("queued", "a", store.SinkState{Position: es[4].Seq, DeadLetters: 2, Queued: 2})
@@ -148,24 +148,12 @@ func testReplayIdempotent(t *testing.T, open opener) {
 	f.history()
 	es := f.events()
 	f.advance(store.AdvanceSinkParams{Sink: "a", Dead: []store.DeadLetter{{Event: es[0], Attempts: 1, Error: "x", FailedAt: t0}}})
-	calls := 0
-	render := func(result any) (int, []byte) {
-		calls++
-		n, ok := result.(int64)
-		if !ok {
-			return 500, []byte("not a count")
-		}
-		return 202, []byte{byte('0' + n)}
-	}
-	ctx := store.WithIdempotency(f.ctx, store.Idempotency{Key: "r1", Fingerprint: "fp", Now: t0, Render: render})
-	if n, err := f.s.ReplayDeadLetters(ctx, "a"); err != nil || n != 1 {
+	p := store.ReplayDeadLettersParams{Sink: "a", Idem: scopedIdem("r1", t0)}
+	if n, err := f.s.ReplayDeadLetters(f.ctx, p); err != nil || n != 1 {
 		t.Fatalf("first replay: got %d, %v; want 1", n, err)
 	}
-	_, err := f.s.ReplayDeadLetters(ctx, "a")
-	f.wantReplay("retried replay", err, 202, []byte("1"))
-	if calls != 1 {
-		t.Fatalf("render calls: got %d, want 1", calls)
-	}
+	_, err := f.s.ReplayDeadLetters(f.ctx, p)
+	f.wantReplay("retried replay", err, int64(1), t0)
 }
 
 // testPrune: pruning takes the oldest events, never past Through nor more

@@ -1,0 +1,45 @@
+package storetest
+
+import (
+	"context"
+	"sync"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// AtPutRequest returns d with at called in each write transaction just
+// before it records a request under an idempotency key: its writes all
+// made, before its commit. Tests use it to hold a transaction open there,
+// or to cancel it.
+func AtPutRequest(d store.Driver, at func()) store.Driver { return atPut{d, at} }
+
+type atPut struct {
+	store.Driver
+	at func()
+}
+
+func (d atPut) Begin(ctx context.Context, background bool) (store.DriverTx, error) {
+	tx, err := d.Driver.Begin(ctx, background)
+	if err != nil {
+		return nil, err
+	}
+	return atPutTx{tx, d.at}, nil
+}
+
+type atPutTx struct {
+	store.DriverTx
+	at func()
+}
+
+func (t atPutTx) PutRequest(key string, r store.Request) error {
+	t.at()
+	return t.DriverTx.PutRequest(key, r)
+}
+
+// Paused returns the store over d whose first write under an idempotency
+// key pauses, all its writes made, before its commit: it closes reached,
+// then waits for release to be closed.
+func Paused(d store.Driver, reached chan<- struct{}, release <-chan struct{}) *store.DB {
+	var once sync.Once
+	return store.New(AtPutRequest(d, func() { once.Do(func() { close(reached); <-release }) }), store.Options{})
+}
