@@ -2,13 +2,11 @@ package httpapi
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -64,7 +62,7 @@ func decodeClaim(body []byte) (templateID string, err error) {
 	if err != nil {
 		return "", err
 	}
-	return req.TemplateID, input.ID("template_id", req.TemplateID)
+	return req.TemplateID, nil
 }
 
 // claim serves POST /v1/users/{user_id}/coupons.
@@ -103,15 +101,9 @@ func decodeTransition(act coupon.Action, body []byte, maxLockTTL time.Duration) 
 		if err != nil {
 			return p, err
 		}
-		p.OrderID, p.LockTTL = req.OrderID, min(defaultLockTTL, maxLockTTL)
+		p.OrderID, p.LockTTL, p.MaxLockTTL = req.OrderID, min(defaultLockTTL, maxLockTTL), maxLockTTL
 		if req.TTL != nil {
 			p.LockTTL = time.Duration(*req.TTL)
-		}
-		if err := input.Duration("ttl", p.LockTTL); err != nil {
-			return p, err
-		}
-		if p.LockTTL > maxLockTTL {
-			return p, invalid("ttl", fmt.Sprintf("at most %s", maxLockTTL))
 		}
 	case coupon.Void:
 		req, err := decodeJSON[voidRequest](body)
@@ -119,7 +111,6 @@ func decodeTransition(act coupon.Action, body []byte, maxLockTTL time.Duration) 
 			return p, err
 		}
 		p.Reason = req.Reason
-		return p, input.Text("reason", p.Reason, input.MaxReason)
 	default:
 		req, err := decodeJSON[orderRequest](body)
 		if err != nil {
@@ -127,7 +118,7 @@ func decodeTransition(act coupon.Action, body []byte, maxLockTTL time.Duration) 
 		}
 		p.OrderID = req.OrderID
 	}
-	return p, input.ID("order_id", p.OrderID)
+	return p, nil
 }
 
 // transition serves POST /v1/coupons/{id}/<act>.

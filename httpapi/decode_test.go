@@ -13,6 +13,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/input"
+	"github.com/lapsehq/lapse/store"
 )
 
 // refusedAsInput fails t unless err is nil or a malformed or invalid
@@ -32,10 +33,10 @@ func FuzzDecodeTemplate(f *testing.F) {
 	f.Add([]byte(hourTemplate))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		tp, err := decodeTemplate(body, t0)
-		refusedAsInput(t, string(body), err)
-		if err == nil && tp.Validate(t0) != nil {
-			t.Fatalf("%q: accepted an invalid template: %v", body, tp.Validate(t0))
+		if err == nil {
+			err = store.CreateTemplateParams{Template: tp, Now: t0}.Validate()
 		}
+		refusedAsInput(t, string(body), err)
 		if err == nil && (!wholeMs(tp.EndsAt) || (!tp.StartsAt.Equal(t0) && !wholeMs(tp.StartsAt))) {
 			t.Fatalf("%q: accepted times finer than a millisecond: %+v", body, tp)
 		}
@@ -46,10 +47,10 @@ func FuzzDecodeClaim(f *testing.F) {
 	f.Add([]byte(`{"template_id": "tpl_1"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		id, err := decodeClaim(body)
-		refusedAsInput(t, string(body), err)
-		if err == nil && input.ID("template_id", id) != nil {
-			t.Fatalf("%q: accepted template_id %q", body, id)
+		if err == nil {
+			err = store.ClaimParams{TemplateID: id, UserID: "u1"}.Validate()
 		}
+		refusedAsInput(t, string(body), err)
 	})
 }
 
@@ -58,21 +59,12 @@ func FuzzDecodeTransition(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, act := range []coupon.Action{coupon.Lock, coupon.Unlock, coupon.Redeem, coupon.Refund, coupon.Void} {
 			p, err := decodeTransition(act, body, DefaultMaxLockTTL)
+			if err == nil {
+				p.CouponID = "c1"
+				err = p.Validate()
+			}
 			refusedAsInput(t, act.String()+" "+string(body), err)
-			if err != nil {
-				continue
-			}
-			bad := p.Action != act
-			switch act {
-			case coupon.Void:
-				bad = bad || input.Text("reason", p.Reason, input.MaxReason) != nil
-			case coupon.Lock:
-				bad = bad || input.Duration("ttl", p.LockTTL) != nil || p.LockTTL > DefaultMaxLockTTL
-				fallthrough
-			default:
-				bad = bad || input.ID("order_id", p.OrderID) != nil
-			}
-			if bad {
+			if err == nil && (p.Action != act || (act == coupon.Lock && p.LockTTL > DefaultMaxLockTTL)) {
 				t.Fatalf("%s %q: accepted %+v", act, body, p)
 			}
 		}

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -99,8 +98,8 @@ func TestEventsRejected(t *testing.T) {
 	}
 }
 
-// TestEventsPageBoundedInBytes: voids with large reasons, written through
-// the store, end pages early; a page passes maxEventsPage only to hold
+// TestEventsPageBoundedInBytes: large events, written straight to the
+// outbox, end pages early; a page passes maxEventsPage only to hold
 // one event, and following next yields every event once, in order.
 func TestEventsPageBoundedInBytes(t *testing.T) {
 	e := setup(t)
@@ -113,14 +112,8 @@ func TestEventsPageBoundedInBytes(t *testing.T) {
 	issue, _ := json.Marshal(map[string][]string{"user_ids": users})
 	e.ok(e.post("/v1/templates/"+tpl+"/issue", string(issue)), http.StatusOK, &struct{}{})
 	// "<" is written \u003c: the bound counts the bytes sent.
-	reasons := []string{strings.Repeat("x", 300<<10), "x", strings.Repeat("x", 500<<10), strings.Repeat("x", 2<<20),
-		strings.Repeat("<", 200<<10), strings.Repeat("x", 300<<10), "x"}
-	for i, reason := range reasons {
-		c := e.claim(fmt.Sprintf("u%d", i), tpl)
-		if _, err := e.store.Transition(ctx, store.TransitionParams{CouponID: c.ID, Action: coupon.Void, Reason: reason, Now: e.clock.Now()}); err != nil {
-			t.Fatalf("void: %v", err)
-		}
-	}
+	e.writeEvents(strings.Repeat("x", 300<<10), "x", strings.Repeat("x", 500<<10), strings.Repeat("x", 2<<20),
+		strings.Repeat("<", 200<<10), strings.Repeat("x", 300<<10), "x")
 	all, err := e.store.Events(ctx, store.EventsParams{Limit: 1000})
 	if err != nil {
 		t.Fatalf("read the feed: %v", err)
@@ -162,8 +155,8 @@ func TestEventsPageBoundedInBytes(t *testing.T) {
 
 // TestEventsMemory: readers of a feed of large events hold a page at a
 // time, never the events of a whole limit. Events of 1 MiB each are written
-// through the store (the API caps a void reason; the store takes any
-// data), then four readers walk the feed at once with limit=1000 while the
+// straight to the outbox (no request makes one that large; a feed must
+// still page what the outbox holds), then four readers walk the feed at once with limit=1000 while the
 // heap in use is sampled. Before pages were bounded in bytes, each reader
 // held every event in one page, and the heap grew with them.
 func TestEventsMemory(t *testing.T) {
@@ -173,14 +166,10 @@ func TestEventsMemory(t *testing.T) {
 	)
 	e := setup(t)
 	tpl := e.template(hourTemplate)
-	reason := strings.Repeat("x", 1<<20)
 	for i := range large {
-		c := e.claim(fmt.Sprintf("u%d", i), tpl)
-		if _, err := e.store.Transition(t.Context(), store.TransitionParams{CouponID: c.ID, Action: coupon.Void, Reason: reason, Now: e.clock.Now()}); err != nil {
-			t.Fatalf("void: %v", err)
-		}
+		e.claim(fmt.Sprintf("u%d", i), tpl)
+		e.writeEvents(strings.Repeat("x", 1<<20))
 	}
-	reason = ""
 	runtime.GC()
 	stop := heapPeak()
 	counts := make([]int, readers)
@@ -214,12 +203,35 @@ func TestEventsMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	for r, n := range counts {
-		if n != 2*large { // a claim and a void each
+		if n != 2*large { // a claim and a large event each
 			t.Fatalf("reader %d: read %d events, want %d", r, n, 2*large)
 		}
 	}
 	t.Logf("heap in use: peak %d MiB, %d readers of %d events of 1 MiB", peak>>20, readers, large)
 	if peak > issueMemoryBound {
 		t.Fatalf("heap in use: peak %d MiB, want at most %d MiB", peak>>20, issueMemoryBound>>20)
+	}
+}
+
+// writeEvents writes one event a reason straight to the outbox, its data
+// holding the reason, in one transaction of the store's driver: events
+// larger than any request makes, as a feed must still page.
+func (e *env) writeEvents(reasons ...string) {
+	e.t.Helper()
+	tx, err := e.store.(*store.DB).Driver().Begin(e.t.Context(), false)
+	if err != nil {
+		e.t.Fatalf("begin: %v", err)
+	}
+	defer tx.Rollback()
+	now := e.clock.Now()
+	for i, reason := range reasons {
+		data, _ := json.Marshal(map[string]string{"reason": reason})
+		ev := store.Event{ID: store.NewID("evt", now), Type: "test.large", Subject: fmt.Sprintf("s%d", i), Time: now, Data: data}
+		if err := tx.Event(ev); err != nil {
+			e.t.Fatalf("event: %v", err)
+		}
+	}
+	if _, err := tx.Commit(); err != nil {
+		e.t.Fatalf("commit: %v", err)
 	}
 }

@@ -107,9 +107,6 @@ func decodeCreateOrder(body []byte, now time.Time) (store.CreateOrderParams, err
 	}
 	p := store.CreateOrderParams{UserID: req.UserID, Items: req.Items, CouponIDs: req.CouponIDs, Now: now,
 		Deadline: now.Add(defaultOrderTimeout)}
-	if err := input.ID("user_id", req.UserID); err != nil {
-		return p, err
-	}
 	switch {
 	case req.Timeout != nil && req.Deadline != nil:
 		return p, invalid("timeout", "give timeout or deadline, not both")
@@ -161,14 +158,8 @@ func decodePay(body []byte) (store.PayOrderParams, error) {
 	if err != nil {
 		return store.PayOrderParams{}, err
 	}
-	if err := input.ID("payment_id", req.PaymentID); err != nil {
-		return store.PayOrderParams{}, err
-	}
 	if req.Amount == nil {
 		return store.PayOrderParams{}, invalid("amount", "is required")
-	}
-	if *req.Amount < 0 || *req.Amount > order.MaxTotal {
-		return store.PayOrderParams{}, invalid("amount", fmt.Sprintf("want 0 to %d", int64(order.MaxTotal)))
 	}
 	return store.PayOrderParams{PaymentID: req.PaymentID, Amount: *req.Amount}, nil
 }

@@ -24,10 +24,8 @@ func decodeUser(id string, body []byte) (remind.User, error) {
 	if req.Timezone != nil {
 		u.Timezone = *req.Timezone
 	}
-	if u.Channels, err = remind.ParseChannels(req.Channels); err != nil {
-		return u, err
-	}
-	return u, u.Validate()
+	u.Channels, err = remind.ParseChannels(req.Channels)
+	return u, err
 }
 
 // userJSON is a user as the API writes it.

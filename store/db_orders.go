@@ -8,7 +8,9 @@ import (
 
 // PutSKU sets a SKU's total stock.
 func (db *DB) PutSKU(ctx context.Context, p PutSKUParams) (SKU, error) {
-	return mutate(ctx, db, nil, func(t *txn) (SKU, error) { return putSKUIn(t, p) })
+	return validated(p, func() (SKU, error) {
+		return mutate(ctx, db, nil, func(t *txn) (SKU, error) { return putSKUIn(t, p) })
+	})
 }
 
 // SKU returns one SKU's counters.
@@ -16,7 +18,9 @@ func (db *DB) SKU(ctx context.Context, sku string) (SKU, error) { return db.d.SK
 
 // CreateOrder reserves stock, locks coupons and stores the order.
 func (db *DB) CreateOrder(ctx context.Context, p CreateOrderParams) (order.Order, error) {
-	return mutate(ctx, db, p.Idem, func(t *txn) (order.Order, error) { return createOrderIn(t, p) })
+	return validated(p, func() (order.Order, error) {
+		return mutate(ctx, db, p.Idem, func(t *txn) (order.Order, error) { return createOrderIn(t, p) })
+	})
 }
 
 // Order returns one order.
@@ -25,12 +29,16 @@ func (db *DB) Order(ctx context.Context, id string) (order.Order, error) { retur
 // PayOrder pays an unpaid order, or records a late payment in a
 // transaction of its own (see payOrderIn).
 func (db *DB) PayOrder(ctx context.Context, p PayOrderParams) (order.Order, error) {
-	return mutate(ctx, db, p.Idem, func(t *txn) (order.Order, error) { return payOrderIn(t, p) })
+	return validated(p, func() (order.Order, error) {
+		return mutate(ctx, db, p.Idem, func(t *txn) (order.Order, error) { return payOrderIn(t, p) })
+	})
 }
 
 // CloseOrder closes an unpaid order for p.Reason.
 func (db *DB) CloseOrder(ctx context.Context, p CloseOrderParams) (order.Order, error) {
-	return mutate(ctx, db, p.Idem, func(t *txn) (order.Order, error) { return closeOrderIn(t, p) })
+	return validated(p, func() (order.Order, error) {
+		return mutate(ctx, db, p.Idem, func(t *txn) (order.Order, error) { return closeOrderIn(t, p) })
+	})
 }
 
 // DueOrders lists unpaid orders past their deadline.

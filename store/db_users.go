@@ -8,15 +8,14 @@ import (
 
 // PutUser stores a user's profile and re-times their planned reminders.
 func (db *DB) PutUser(ctx context.Context, p PutUserParams) (remind.User, error) {
-	if err := p.User.Validate(); err != nil {
-		return remind.User{}, err
-	}
-	return mutate(ctx, db, nil, func(t *txn) (remind.User, error) {
-		u, err := t.PutUser(p.User)
-		if err != nil {
-			return u, err
-		}
-		return u, t.retimeReminders(u, p.Now)
+	return validated(p, func() (remind.User, error) {
+		return mutate(ctx, db, nil, func(t *txn) (remind.User, error) {
+			u, err := t.PutUser(p.User)
+			if err != nil {
+				return u, err
+			}
+			return u, t.retimeReminders(u, p.Now)
+		})
 	})
 }
 

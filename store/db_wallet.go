@@ -8,11 +8,13 @@ import (
 
 // CreateTemplate stores p.Template under a new ID.
 func (db *DB) CreateTemplate(ctx context.Context, p CreateTemplateParams) (coupon.Template, error) {
-	return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Template, error) {
-		tp := p.Template
-		tp.ID = NewID("tpl", p.Now)
-		tp.CreatedAt = p.Now
-		return tp, t.InsertTemplate(tp)
+	return validated(p, func() (coupon.Template, error) {
+		return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Template, error) {
+			tp := p.Template
+			tp.ID = NewID("tpl", p.Now)
+			tp.CreatedAt = p.Now
+			return tp, t.InsertTemplate(tp)
+		})
 	})
 }
 
@@ -30,15 +32,19 @@ func (db *DB) Template(ctx context.Context, p TemplateParams) (TemplateInfo, err
 
 // Claim issues one coupon of p.TemplateID to p.UserID.
 func (db *DB) Claim(ctx context.Context, p ClaimParams) (coupon.Coupon, error) {
-	return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Coupon, error) { return claimIn(t, p) })
+	return validated(p, func() (coupon.Coupon, error) {
+		return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Coupon, error) { return claimIn(t, p) })
+	})
 }
 
 // Issue issues coupons of p.TemplateID to p.Users, a batch of users per
 // background transaction, resumably under an idempotency key (see
 // IssueParams).
 func (db *DB) Issue(ctx context.Context, p IssueParams) (Issued, error) {
-	return issue(p, db.d.Busy, func(fn func(*txn) (issueStep, error)) (issueStep, error) {
-		return background(ctx, db, fn)
+	return validated(p, func() (Issued, error) {
+		return issue(p, db.d.Busy, func(fn func(*txn) (issueStep, error)) (issueStep, error) {
+			return background(ctx, db, fn)
+		})
 	})
 }
 
@@ -67,5 +73,7 @@ func (db *DB) UserCoupons(ctx context.Context, p UserCouponsParams) ([]coupon.Co
 // Transition decides p.Action with the coupon table on the held coupon
 // and stores the result with a compare-and-set on its state and version.
 func (db *DB) Transition(ctx context.Context, p TransitionParams) (coupon.Coupon, error) {
-	return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Coupon, error) { return transitionIn(t, p) })
+	return validated(p, func() (coupon.Coupon, error) {
+		return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Coupon, error) { return transitionIn(t, p) })
+	})
 }

@@ -4,12 +4,14 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"math/rand/v2"
 	"slices"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/input"
 )
 
 // IssueParams are the inputs of Issue.
@@ -26,7 +28,8 @@ import (
 // the issuance's nonce and the user's position in the list.
 //
 // Issue walks Users once and holds one batch of it at a time: its memory
-// does not grow with the list. An error Users yields ends the issuance
+// does not grow with the list. A user that is not an ID (input.ID, as
+// field user_ids[position]), or an error Users yields, ends the issuance
 // with that error, as any failure does.
 //
 // Without an idempotency key (Idem), a failure leaves the batches already
@@ -184,6 +187,9 @@ func issue(p IssueParams, busy func() bool,
 	for {
 		for !end && len(bulk) < size {
 			u, err, ok := next()
+			if err == nil && ok {
+				err = input.ID(fmt.Sprintf("user_ids[%d]", from+int64(len(bulk))), u)
+			}
 			if err != nil {
 				return Issued{}, err
 			}

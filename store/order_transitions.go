@@ -12,9 +12,6 @@ import (
 // putSKUIn sets a SKU's total stock in t; a stock below what is reserved
 // and sold is refused.
 func putSKUIn(t *txn, p PutSKUParams) (SKU, error) {
-	if err := order.ValidateStock(p.Stock); err != nil {
-		return SKU{}, err
-	}
 	cur, err := t.SKU(p.SKU)
 	if err == nil && p.Stock < cur.Reserved+cur.Sold {
 		return cur, &coupon.InvalidError{Field: "stock", Reason: fmt.Sprintf("below reserved + sold (%d)", cur.Reserved+cur.Sold)}
@@ -30,15 +27,6 @@ func putSKUIn(t *txn, p PutSKUParams) (SKU, error) {
 
 // createOrderIn reserves stock, locks coupons and stores the order, in t.
 func createOrderIn(t *txn, p CreateOrderParams) (order.Order, error) {
-	if err := order.ValidateItems(p.Items); err != nil {
-		return order.Order{}, err
-	}
-	if err := order.ValidateCoupons(p.CouponIDs); err != nil {
-		return order.Order{}, err
-	}
-	if err := order.ValidateDeadline(p.Deadline, p.Now); err != nil {
-		return order.Order{}, err
-	}
 	o := order.Order{
 		ID: NewID("ord", p.Now), UserID: p.UserID, Status: order.Unpaid,
 		Items: p.Items, CouponIDs: append([]string{}, p.CouponIDs...), Total: order.Total(p.Items),

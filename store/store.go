@@ -166,6 +166,8 @@ type TransitionParams struct {
 	OrderID  string
 	// LockTTL is how long a Lock holds; required for Lock.
 	LockTTL time.Duration
+	// MaxLockTTL, if set, bounds LockTTL.
+	MaxLockTTL time.Duration
 	// Reason is recorded in the event's data (void reason, say).
 	Reason string
 	Now    time.Time
