@@ -19,11 +19,15 @@ const benchSkew = 1000 * time.Hour
 // the instances of a storm share the shards before it falls due.
 const benchLeaseTTL = 3 * time.Second
 
-// newEngine returns the engine the bench runs on st as lapse serve runs
-// it: on a store with shard leases, one instance among others, named
-// holder.
-func newEngine(st store.Store, wheel *timer.Wheel, now func() time.Time, log *slog.Logger, batch int, holder string) *engine.Engine {
-	return engine.New(engine.Config{Store: st, Wheel: wheel, Now: now, Log: log, BatchSize: batch,
+// newEngine returns the engine the bench runs on st of target as lapse
+// serve runs it: on a shared store, instance i among others, holding shard
+// leases.
+func newEngine(target Target, st store.Store, wheel *timer.Wheel, now func() time.Time, log *slog.Logger, batch, i int) *engine.Engine {
+	holder := ""
+	if target.Shared {
+		holder = fmt.Sprintf("bench-%d", i)
+	}
+	return engine.New(engine.Config{Store: st, Wheel: wheel, Now: now, Clock: engine.ReplayClock(now), Log: log, BatchSize: batch,
 		Holder: holder, LeaseTTL: benchLeaseTTL, MaxSkew: benchSkew})
 }
 
@@ -49,7 +53,7 @@ func (r *run) moreInstances(ctx context.Context, p *phase) ([]*engine.Engine, fu
 			return nil, nil, err
 		}
 		closers = append(closers, func() { st.Close() })
-		eng := newEngine(st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, fmt.Sprintf("bench-%d", i))
+		eng := newEngine(r.cfg.Target, st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, i)
 		if err := eng.Start(ctx); err != nil {
 			closeAll()
 			return nil, nil, err

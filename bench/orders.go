@@ -110,7 +110,7 @@ func RunOrders(ctx context.Context, cfg OrdersConfig) (OrdersResult, error) {
 			return o.res, err
 		}
 	}
-	eng := newEngine(st, wheel, o.clock.Now, cfg.Log, 0, "bench-0")
+	eng := newEngine(cfg.Target, st, wheel, o.clock.Now, cfg.Log, 0, 0)
 	if err := eng.Start(ctx); err != nil {
 		return o.res, err
 	}

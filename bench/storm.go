@@ -95,6 +95,8 @@ func (c *Config) defaults() error {
 		return errors.New("bench: coupons must be positive")
 	case c.Templates > c.Coupons:
 		return errors.New("bench: more templates than coupons")
+	case c.Instances > 1 && !c.Target.Shared:
+		return fmt.Errorf("bench: %d instances: the %s store is one process's", c.Instances, c.Target.Name)
 	}
 	return nil
 }
@@ -383,7 +385,7 @@ func (r *run) lapse(ctx context.Context) error {
 		return err
 	}
 	defer p.st.Close()
-	eng := newEngine(p.st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, "bench-0")
+	eng := newEngine(r.cfg.Target, p.st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, 0)
 	if err := eng.Start(ctx); err != nil {
 		return err
 	}

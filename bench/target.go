@@ -11,6 +11,9 @@ import (
 type Target struct {
 	// Name names the backend in the report ("sqlite").
 	Name string
+	// Shared says many instances may share the store (postgres, mysql):
+	// its engines hold shard leases, as lapse serve's do there.
+	Shared bool
 	// Open opens the store with hooks, and the raw drains of its database.
 	Open func(ctx context.Context, hooks store.Hooks) (store.Store, Raw, error)
 	// Save keeps a copy of the closed store's contents.

@@ -49,7 +49,8 @@ func mysqlTarget(ctx context.Context, storeURL string) (bench.Target, func(), er
 		return bench.Target{}, nil, err
 	}
 	target := bench.Target{
-		Name: "mysql",
+		Name:   "mysql",
+		Shared: true,
 		Open: func(ctx context.Context, h store.Hooks) (store.Store, bench.Raw, error) {
 			d, err := mysql.OpenDriver(ctx, storeURL, mysql.Options{})
 			if err != nil {

@@ -59,7 +59,8 @@ func postgresTarget(ctx context.Context, storeURL string) (bench.Target, func(),
 		return err
 	}
 	target := bench.Target{
-		Name: "postgres",
+		Name:   "postgres",
+		Shared: true,
 		Open: func(ctx context.Context, h store.Hooks) (store.Store, bench.Raw, error) {
 			d, err := postgres.OpenDriver(ctx, storeURL, postgres.Options{})
 			if err != nil {

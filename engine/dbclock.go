@@ -19,12 +19,21 @@ import (
 type Clock struct {
 	local func() time.Time
 	ahead atomic.Int64 // how far at most local reads ahead of the database, in ns
+	// replay: local is not the wall clock, and no engine corrects it.
+	replay bool
 }
 
 // NewClock returns a Clock over the local clock, uncorrected until an
 // engine measures the database's.
 func NewClock(local func() time.Time) *Clock {
 	return &Clock{local: local}
+}
+
+// ReplayClock returns a Clock that reads now, which no engine corrects: the
+// clock of a replay that jumps its own time (lapse bench), of which the
+// database's clock says nothing.
+func ReplayClock(now func() time.Time) *Clock {
+	return &Clock{local: now, replay: true}
 }
 
 // Now reads the clock.
@@ -45,5 +54,7 @@ func (c *Clock) correct(db, end time.Time) {
 // assume sets how far at most the local clock runs ahead of the
 // database's.
 func (c *Clock) assume(ahead time.Duration) {
-	c.ahead.Store(int64(ahead))
+	if !c.replay {
+		c.ahead.Store(int64(ahead))
+	}
 }
