@@ -3,6 +3,7 @@ package mysql
 import (
 	"context"
 	"database/sql"
+	"maps"
 	"slices"
 
 	"github.com/lapsehq/lapse/store/sqlfile"
@@ -37,3 +38,6 @@ func MigrateTo(ctx context.Context, rawURL string, version int) error {
 	}
 	return migrate(ctx, db, slices.DeleteFunc(ms, func(m sqlfile.Migration) bool { return m.Version > version }))
 }
+
+// QueryNames names every embedded query.
+func QueryNames() []string { return slices.Collect(maps.Keys(queries)) }
