@@ -3,6 +3,8 @@ package mysql
 import (
 	"context"
 	"time"
+
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // NaiveExpire expires every due unused coupon in one statement, as the
@@ -28,17 +30,9 @@ func (s *Driver) execRaw(ctx context.Context, name string, args ...any) (int64, 
 // ExpiryLags returns updated_at minus expires_at of every expired coupon.
 func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
 	rows, err := s.query(ctx, "ExpiryLags")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []time.Duration
-	for rows.Next() {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (time.Duration, error) {
 		var lag int64
-		if err := rows.Scan(&lag); err != nil {
-			return nil, err
-		}
-		out = append(out, time.Duration(lag)*time.Microsecond)
-	}
-	return out, rows.Err()
+		err := row.Scan(&lag)
+		return time.Duration(lag) * time.Microsecond, err
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Coupon returns one coupon as stored.
@@ -16,19 +17,7 @@ func (s *Driver) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
 // UserCoupons reads a user's coupons.
 func (s *Driver) UserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error) {
 	rows, err := s.query(ctx, "UserCoupons", userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []coupon.Coupon{}
-	for rows.Next() {
-		c, err := scanCoupon(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // CountUserCoupons counts a user's coupons of a template.

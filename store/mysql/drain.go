@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // ExpireDue expires up to p.Limit due unused coupons of p's shards, with a
@@ -16,27 +17,17 @@ import (
 func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
 	shards := store.ShardsOf(p.Leases)
 	rows, err := t.queryList("ClaimExpiries", len(shards), withShards(p.Now, shards, p.Limit)...)
+	expired, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
+		return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
+	})
 	if err != nil {
 		return nil, err
 	}
-	var (
-		expired []coupon.Coupon
-		ids     = []any{p.Now}
-	)
-	for rows.Next() {
-		var c coupon.Coupon
-		if err := rows.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		expired = append(expired, c)
-		ids = append(ids, c.ID)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
 	if len(expired) > 0 {
+		ids := []any{p.Now}
+		for _, c := range expired {
+			ids = append(ids, c.ID)
+		}
 		res, err := t.execList("ExpireClaimed", len(expired), ids...)
 		if err != nil {
 			return nil, err
@@ -59,19 +50,7 @@ func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
 func (t *tx) LocksDue(p store.DueParams) ([]coupon.Coupon, error) {
 	shards := store.ShardsOf(p.Leases)
 	rows, err := t.queryList("ClaimLocks", len(shards), withShards(p.Now, shards, p.Limit)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var locked []coupon.Coupon
-	for rows.Next() {
-		c, err := scanCoupon(rows)
-		if err != nil {
-			return nil, err
-		}
-		locked = append(locked, c)
-	}
-	return locked, rows.Err()
+	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // nextQueries names the query of each kind's earliest pending due time.

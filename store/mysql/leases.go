@@ -2,10 +2,10 @@ package mysql
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Clock reads the database's clock.
@@ -31,19 +31,7 @@ func (t *tx) ForgetInstances(d time.Duration) error {
 // table's collation is binary).
 func (t *tx) LiveInstances(ttl time.Duration) ([]string, error) {
 	rows, err := t.query("LiveInstances", ttl.Microseconds())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (h string, err error) { return h, row.Scan(&h) })
 }
 
 // RenewLeases extends holder's unexpired leases to ttl from now.
@@ -85,24 +73,12 @@ func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]store.Lease,
 // leases runs a lease query returning (shard, token) rows.
 func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
 	rows, err := t.query(name, args...)
-	if err != nil {
-		return nil, err
-	}
-	return scanLeases(rows)
+	return sqlfile.Collect(rows, err, scanLease)
 }
 
-// scanLeases reads and closes (shard, token) rows.
-func scanLeases(rows *sql.Rows) ([]store.Lease, error) {
-	defer rows.Close()
-	var out []store.Lease
-	for rows.Next() {
-		var l store.Lease
-		if err := rows.Scan(&l.Shard, &l.Token); err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+// scanLease reads a (shard, token) row.
+func scanLease(row sqlfile.Scanner) (l store.Lease, err error) {
+	return l, row.Scan(&l.Shard, &l.Token)
 }
 
 // shardsOf lists the shards of ls as statement arguments.
@@ -123,10 +99,7 @@ func (t *tx) Fence(ls []store.Lease) error {
 	}
 	shards := store.ShardsOf(ls)
 	rows, err := t.queryList("CheckLeases", len(shards), withShards(ls[0].Holder, shards)...)
-	if err != nil {
-		return err
-	}
-	held, err := scanLeases(rows)
+	held, err := sqlfile.Collect(rows, err, scanLease)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // SKU returns one SKU's counters.
@@ -28,10 +29,7 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 	var d store.DueOrders
 	shards := store.ShardsOf(p.Leases)
 	rows, err := s.db.QueryContext(ctx, expand(queries.Get("OrdersDue"), len(shards)), withShards(p.Now, shards, p.Limit)...)
-	if err != nil {
-		return d, err
-	}
-	if d.Orders, err = scanOrders(rows); err != nil {
+	if d.Orders, err = sqlfile.Collect(rows, err, scanOrder); err != nil {
 		return d, err
 	}
 	err = s.db.QueryRowContext(ctx, expand(queries.Get("DeadlineAfter"), len(shards)), withShards(p.Now, shards)...).Scan(&d.Next)
@@ -47,10 +45,7 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
 	shards := store.ShardsOf(p.Leases)
 	rows, err := t.queryList("ClaimOrdersDue", len(shards), withShards(p.Now, shards, p.Limit)...)
-	if err != nil {
-		return nil, err
-	}
-	return scanOrders(rows)
+	return sqlfile.Collect(rows, err, scanOrder)
 }
 
 // SKU reads one SKU's counters and holds its row until the transaction
@@ -100,19 +95,6 @@ func scanSKU(row scanner) (store.SKU, error) {
 	var k store.SKU
 	err := row.Scan(&k.SKU, &k.Available, &k.Reserved, &k.Sold)
 	return k, err
-}
-
-func scanOrders(rows *sql.Rows) ([]order.Order, error) {
-	defer rows.Close()
-	var out []order.Order
-	for rows.Next() {
-		o, err := scanOrder(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
 }
 
 func scanOrder(row scanner) (order.Order, error) {

@@ -49,7 +49,7 @@ func (t *tx) Reminder(id int64) (store.PlannedReminder, error) {
 // UserReminders lists a user's planned reminders, oldest first.
 func (t *tx) UserReminders(user string) ([]store.PlannedReminder, error) {
 	rows, err := t.query("UserReminders", user)
-	return scanAll(rows, err, sqlfile.ScanReminder)
+	return sqlfile.Collect(rows, err, sqlfile.ScanReminder)
 }
 
 // RemindersDue lists up to p.Limit planned reminders due at or before
@@ -58,7 +58,7 @@ func (t *tx) UserReminders(user string) ([]store.PlannedReminder, error) {
 func (t *tx) RemindersDue(p store.DueParams) ([]store.PlannedReminder, error) {
 	shards := store.ShardsOf(p.Leases)
 	rows, err := t.queryList("RemindersDue", len(shards), withShards(p.Now, shards, p.Limit)...)
-	return scanAll(rows, err, sqlfile.ScanReminder)
+	return sqlfile.Collect(rows, err, sqlfile.ScanReminder)
 }
 
 // PlannedOrReminded reports whether the pair (coupon, lead) is in a
@@ -80,7 +80,7 @@ func (t *tx) InsertReminderItem(it store.ReminderItem) error {
 // those it was in, in ID order.
 func (t *tx) UnplanCoupon(couponID string) ([]int64, error) {
 	rows, err := t.query("CouponReminders", couponID)
-	ids, err := scanAll(rows, err, func(row sqlfile.Scanner) (id int64, err error) { return id, row.Scan(&id) })
+	ids, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id int64, err error) { return id, row.Scan(&id) })
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (t *tx) ItemSpan(id int64) (n int64, first, last time.Time, err error) {
 // now, earliest expires_at first, then by ID.
 func (t *tx) ReminderCoupons(id int64) ([]store.ReminderCoupon, error) {
 	rows, err := t.query("ReminderCoupons", id)
-	return scanAll(rows, err, func(row sqlfile.Scanner) (store.ReminderCoupon, error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.ReminderCoupon, error) {
 		var rc store.ReminderCoupon
 		c, err := scanCoupon(sqlfile.WithMore{Row: row, More: []any{&rc.Value, &rc.LastLead, &rc.Reminded}})
 		rc.Coupon = c
@@ -132,22 +132,4 @@ func (t *tx) FinishReminder(f store.FinishedReminder) (bool, error) {
 	}
 	_, err = t.exec("DeleteReminderItems", f.ID)
 	return err == nil, err
-}
-
-// scanAll reads every row of a query that returned rows and err with
-// scan, and closes them.
-func scanAll[T any](rows *sql.Rows, err error, scan func(sqlfile.Scanner) (T, error)) ([]T, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // InsertTemplate stores a new template, with a zero count for each state.
@@ -88,7 +89,7 @@ func (t *tx) ClaimTemplate(id string) (coupon.Template, error) {
 	return tp, interpret(err)
 }
 
-type scanner interface{ Scan(...any) error }
+type scanner = sqlfile.Scanner
 
 func scanTemplate(row scanner) (coupon.Template, error) {
 	var (

@@ -5,27 +5,20 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Timers returns group timers due at or before p.Before.
 func (s *Driver) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer, error) {
 	rows, err := s.query(ctx, "DueTimers", p.Before, p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.Timer
-	for rows.Next() {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.Timer, error) {
 		var (
 			kind string
 			due  time.Time
 		)
-		if err := rows.Scan(&kind, &due); err != nil {
-			return nil, err
-		}
-		out = append(out, store.Timer{Kind: store.TimerKind(kind), Due: due})
-	}
-	return out, rows.Err()
+		err := row.Scan(&kind, &due)
+		return store.Timer{Kind: store.TimerKind(kind), Due: due}, err
+	})
 }
 
 // DeleteTimers removes the timers of kind whose bucket ended by through.

@@ -1,5 +1,7 @@
 package sqlfile
 
+import "database/sql"
+
 // Rows is a result set as both database/sql (*sql.Rows) and pgx
 // (pgx.Rows) hand it out.
 type Rows interface {
@@ -33,6 +35,26 @@ func ScanCounts(rows Rows) (map[string]int64, error) {
 			return nil, err
 		}
 		out[k] = n
+	}
+	return out, rows.Err()
+}
+
+// Collect reads every row of rows with scan, and closes rows. err is the
+// error of the query that returned rows: if it is not nil, Collect
+// returns it and reads nothing. The slice is never nil, so that an empty
+// result encodes as a JSON array.
+func Collect[T any](rows *sql.Rows, err error, scan func(Scanner) (T, error)) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // expireChunk is how many rows one statement of ExpireDue expires. Between
@@ -82,19 +83,7 @@ func (t *tx) expireChunk(now time.Time, n int, shards string, perTemplate map[st
 // The one writer holds them.
 func (t *tx) LocksDue(p store.DueParams) ([]coupon.Coupon, error) {
 	rows, err := t.query("LocksDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var locked []coupon.Coupon
-	for rows.Next() {
-		c, err := scanCoupon(rows)
-		if err != nil {
-			return nil, err
-		}
-		locked = append(locked, c)
-	}
-	return locked, rows.Err()
+	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // nextQueries names the query of each kind's earliest pending due time.

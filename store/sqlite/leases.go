@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Clock reads the database's clock: SQLite's, to the millisecond.
@@ -29,19 +30,7 @@ func (t *tx) ForgetInstances(d time.Duration) error {
 // LiveInstances names the instances seen within ttl, in byte order.
 func (t *tx) LiveInstances(ttl time.Duration) ([]string, error) {
 	rows, err := t.query("LiveInstances", ttl.Milliseconds())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (h string, err error) { return h, row.Scan(&h) })
 }
 
 // RenewLeases extends holder's unexpired leases to ttl from now.
@@ -64,19 +53,9 @@ func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]store.Lease,
 // leases runs a lease query returning (shard, token) rows.
 func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
 	rows, err := t.query(name, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.Lease
-	for rows.Next() {
-		var l store.Lease
-		if err := rows.Scan(&l.Shard, &l.Token); err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (l store.Lease, err error) {
+		return l, row.Scan(&l.Shard, &l.Token)
+	})
 }
 
 // Fence refuses the drain's commit unless every lease of ls is still held

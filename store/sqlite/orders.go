@@ -9,6 +9,7 @@ import (
 
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // SKU returns one SKU's counters.
@@ -28,10 +29,7 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 	var d store.DueOrders
 	shards := shardFilter(p.Leases)
 	rows, err := s.read(ctx, "OrdersDue", ms(p.Now), p.Limit, shards)
-	if err != nil {
-		return d, err
-	}
-	if d.Orders, err = scanOrders(rows); err != nil {
+	if d.Orders, err = sqlfile.Collect(rows, err, scanOrder); err != nil {
 		return d, err
 	}
 	var next int64
@@ -47,10 +45,7 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 // deadline. The one writer holds them.
 func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
 	rows, err := t.query("OrdersDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
-	if err != nil {
-		return nil, err
-	}
-	return scanOrders(rows)
+	return sqlfile.Collect(rows, err, scanOrder)
 }
 
 // SKU reads one SKU's counters.
@@ -99,19 +94,6 @@ func scanSKU(row scanner) (store.SKU, error) {
 	var k store.SKU
 	err := row.Scan(&k.SKU, &k.Available, &k.Reserved, &k.Sold)
 	return k, err
-}
-
-func scanOrders(rows *sql.Rows) ([]order.Order, error) {
-	defer rows.Close()
-	var out []order.Order
-	for rows.Next() {
-		o, err := scanOrder(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
 }
 
 func scanOrder(row scanner) (order.Order, error) {

@@ -64,23 +64,15 @@ func (t *tx) RemindersDue(p store.DueParams) ([]store.PlannedReminder, error) {
 // last, due).
 func (t *tx) reminders(name string, args ...any) ([]store.PlannedReminder, error) {
 	rows, err := t.query(name, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.PlannedReminder
-	for rows.Next() {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.PlannedReminder, error) {
 		var (
 			r                      store.PlannedReminder
 			lead, first, last, due int64
 		)
-		if err := rows.Scan(&r.ID, &r.UserID, &lead, &first, &last, &due); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&r.ID, &r.UserID, &lead, &first, &last, &due)
 		r.Lead, r.First, r.Last, r.Due = time.Duration(lead)*time.Millisecond, at(first), at(last), at(due)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return r, err
+	})
 }
 
 // PlannedOrReminded reports whether (coupon, lead) is planned or was
@@ -101,19 +93,8 @@ func (t *tx) InsertReminderItem(it store.ReminderItem) error {
 // them.
 func (t *tx) UnplanCoupon(couponID string) ([]int64, error) {
 	rows, err := t.query("CouponReminders", couponID)
+	ids, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id int64, err error) { return id, row.Scan(&id) })
 	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	_, err = t.exec("DeleteCouponItems", couponID)
@@ -133,21 +114,12 @@ func (t *tx) ItemSpan(id int64) (int64, time.Time, time.Time, error) {
 // ReminderCoupons reads a reminder's coupons as they are now.
 func (t *tx) ReminderCoupons(id int64) ([]store.ReminderCoupon, error) {
 	rows, err := t.query("ReminderCoupons", id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.ReminderCoupon
-	for rows.Next() {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.ReminderCoupon, error) {
 		var rc store.ReminderCoupon
-		c, err := scanCoupon(sqlfile.WithMore{Row: rows, More: []any{&rc.Value, &rc.LastLead, &rc.Reminded}})
-		if err != nil {
-			return nil, err
-		}
+		c, err := scanCoupon(sqlfile.WithMore{Row: row, More: []any{&rc.Value, &rc.LastLead, &rc.Reminded}})
 		rc.Coupon = c
-		out = append(out, rc)
-	}
-	return out, rows.Err()
+		return rc, err
+	})
 }
 
 // SentBetween counts the reminders sent to user in [start, end).

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // SinkState reads a sink's position, lag and dead-letter counts.
@@ -37,25 +38,17 @@ func (t *tx) AdvanceSink(p store.AdvanceSinkParams) error {
 // DeadLetters lists a sink's dead letters after p.After, in feed order.
 func (s *Driver) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.DeadLetter, error) {
 	rows, err := s.read(ctx, "DeadLetters", p.Sink, p.After, p.QueuedOnly, p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []store.DeadLetter{}
-	for rows.Next() {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.DeadLetter, error) {
 		var (
 			d         store.DeadLetter
 			t, failed int64
 			data      string
 		)
 		e := &d.Event
-		if err := rows.Scan(&e.Seq, &e.ID, &e.Type, &e.Subject, &t, &data, &d.Attempts, &d.Error, &failed, &d.Queued); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&e.Seq, &e.ID, &e.Type, &e.Subject, &t, &data, &d.Attempts, &d.Error, &failed, &d.Queued)
 		e.Time, e.Data, d.FailedAt = at(t), []byte(data), at(failed)
-		out = append(out, d)
-	}
-	return out, rows.Err()
+		return d, err
+	})
 }
 
 // ReplayDeadLetters queues every dead letter of sink for redelivery.

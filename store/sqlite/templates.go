@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // InsertTemplate stores a new template.
@@ -75,7 +76,7 @@ func (t *tx) Template(id string) (coupon.Template, error) {
 // queues the claims.
 func (t *tx) ClaimTemplate(id string) (coupon.Template, error) { return t.Template(id) }
 
-type scanner interface{ Scan(...any) error }
+type scanner = sqlfile.Scanner
 
 func scanTemplate(row scanner) (coupon.Template, error) {
 	var (
