@@ -25,15 +25,7 @@ var (
 func openDriver(t testing.TB, rawURL string, opts mysql.Options) *mysql.Driver {
 	t.Helper()
 	d, err := mysql.OpenDriver(t.Context(), rawURL, opts)
-	if err != nil {
-		t.Fatalf("OpenDriver: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := d.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return d
+	return storetest.Opened(t, d, err)
 }
 
 // open opens the store over a driver on rawURL, closed when t ends.
@@ -43,28 +35,6 @@ func open(t testing.TB, rawURL string, opts mysql.Options) *store.DB {
 
 func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Driver {
-		return openDriver(t, freshDB(t), mysql.Options{})
-	})
-}
-
-func TestHooks(t *testing.T) {
-	storetest.RunHooks(t, func(t *testing.T) store.Driver {
-		return openDriver(t, freshDB(t), mysql.Options{})
-	})
-}
-
-// TestIssueResume: a bulk issuance cut off after its first batch is
-// finished by a retry.
-func TestIssueResume(t *testing.T) {
-	storetest.RunIssueResume(t, func(t *testing.T) store.Driver {
-		return openDriver(t, freshDB(t), mysql.Options{})
-	})
-}
-
-// TestIdempotencyWait: a request waits for the same request in flight
-// under its key.
-func TestIdempotencyWait(t *testing.T) {
-	storetest.RunIdempotencyWait(t, func(t *testing.T) store.Driver {
 		return openDriver(t, freshDB(t), mysql.Options{})
 	})
 }

@@ -18,15 +18,7 @@ var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 func openDriver(t testing.TB, url string, opts postgres.Options) *postgres.Driver {
 	t.Helper()
 	d, err := postgres.OpenDriver(context.Background(), url, opts)
-	if err != nil {
-		t.Fatalf("OpenDriver: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := d.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return d
+	return storetest.Opened(t, d, err)
 }
 
 // open opens the store over a driver on url, closed when t ends.
@@ -36,28 +28,6 @@ func open(t testing.TB, url string, opts postgres.Options) *store.DB {
 
 func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Driver {
-		return openDriver(t, pgtest.SchemaURL(t), postgres.Options{})
-	})
-}
-
-func TestHooks(t *testing.T) {
-	storetest.RunHooks(t, func(t *testing.T) store.Driver {
-		return openDriver(t, pgtest.SchemaURL(t), postgres.Options{})
-	})
-}
-
-// TestIssueResume: a bulk issuance cut off after its first batch is
-// finished by a retry.
-func TestIssueResume(t *testing.T) {
-	storetest.RunIssueResume(t, func(t *testing.T) store.Driver {
-		return openDriver(t, pgtest.SchemaURL(t), postgres.Options{})
-	})
-}
-
-// TestIdempotencyWait: a request waits for the same request in flight
-// under its key.
-func TestIdempotencyWait(t *testing.T) {
-	storetest.RunIdempotencyWait(t, func(t *testing.T) store.Driver {
 		return openDriver(t, pgtest.SchemaURL(t), postgres.Options{})
 	})
 }

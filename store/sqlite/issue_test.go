@@ -9,16 +9,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
-	"github.com/lapsehq/lapse/store/storetest"
 )
-
-// TestIssueResume: a bulk issuance cut off after its first batch is
-// finished by a retry.
-func TestIssueResume(t *testing.T) {
-	storetest.RunIssueResume(t, func(t *testing.T) store.Driver {
-		return openDriver(t, tempPath(t), sqlite.Options{})
-	})
-}
 
 // BenchmarkIssue measures bulk issuance: 10,000 users a call, to a
 // template without limits and to one with a per-user limit.

@@ -24,15 +24,7 @@ var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 func openDriver(t testing.TB, path string, opts sqlite.Options) *sqlite.Driver {
 	t.Helper()
 	d, err := sqlite.OpenDriver(t.Context(), path, opts)
-	if err != nil {
-		t.Fatalf("OpenDriver: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := d.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return d
+	return storetest.Opened(t, d, err)
 }
 
 // open opens the store over a driver on path, closed when t ends.
@@ -131,19 +123,12 @@ func rawDB(t *testing.T, path string) *sql.DB {
 	return db
 }
 
-// TestHooks: the hooks hear of what committed, and only that.
-func TestHooks(t *testing.T) {
-	storetest.RunHooks(t, func(t *testing.T) store.Driver {
-		return openDriver(t, tempPath(t), sqlite.Options{})
-	})
-}
-
-// TestIdempotencyWait: a request waits for the same request in flight
-// under its key, for store.RequestWait at most (on the bubble's clock).
-func TestIdempotencyWait(t *testing.T) {
-	newStore := func(t *testing.T) store.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) }
-	storetest.RunIdempotencyWait(t, newStore)
-	synctest.Test(t, func(t *testing.T) { storetest.RunIdempotencyWaitBounded(t, newStore) })
+// TestIdempotencyWaitBounded: a request waits for the same request in
+// flight under its key for store.RequestWait at most (on the bubble's
+// clock).
+func TestIdempotencyWaitBounded(t *testing.T) {
+	newDriver := func(t *testing.T) store.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) }
+	synctest.Test(t, func(t *testing.T) { storetest.RunIdempotencyWaitBounded(t, newDriver) })
 }
 
 // TestQueryPlans: the drains and the lazy counts walk the partial indexes

@@ -11,13 +11,13 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// RunHooks checks what a backend tells its store.Hooks: after each commit,
+// runHooks checks what a backend tells its store.Hooks: after each commit,
 // every group timer the transaction wrote (already visible to a reader)
 // and every event it wrote (by type; after a bulk issuance and an expiry
 // drain, by ID, type, subject and time as the outbox holds them); nothing
 // of a transaction that was refused or rolled back. newDriver is as for
 // Run.
-func RunHooks(t *testing.T, newDriver NewDriver) {
+func runHooks(t *testing.T, newDriver NewDriver) {
 	log := &hookLog{}
 	atPut := func() {} // called as a transaction records an idempotency key
 	d := AtPutRequest(newDriver(t), func() { atPut() })

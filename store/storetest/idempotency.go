@@ -375,11 +375,11 @@ func inFlight(t *testing.T, newDriver NewDriver) (*fixture, *store.Idempotency, 
 	}
 }
 
-// RunIdempotencyWait checks that a request under a key that holds the
+// runIdempotencyWait checks that a request under a key that holds the
 // same request in flight (here a bulk issuance cut off, with the same
 // fingerprint) waits for that request's result instead of running, and
 // is answered it once the issuance is finished. newDriver is as for Run.
-func RunIdempotencyWait(t *testing.T, newDriver NewDriver) {
+func runIdempotencyWait(t *testing.T, newDriver NewDriver) {
 	f, idem, finish := inFlight(t, newDriver)
 	tp := f.template(nil)
 	answer := make(chan error, 1)

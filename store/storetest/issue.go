@@ -317,12 +317,12 @@ func testIssueConflict(t *testing.T, open opener) {
 	f.unchanged("conflicting issue", tp.ID, "u0", t0, before)
 }
 
-// RunIssueResume checks that a bulk issuance under an idempotency key that
+// runIssueResume checks that a bulk issuance under an idempotency key that
 // dies after its first batch committed (its context is cancelled from the
 // commit hook) is finished by a retry of the same request: at the first
 // attempt's Now, every user issued to once, the whole outcome answered and
 // stored; meanwhile the key is taken. newDriver is as for Run.
-func RunIssueResume(t *testing.T, newDriver NewDriver) {
+func runIssueResume(t *testing.T, newDriver NewDriver) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var commits atomic.Int64

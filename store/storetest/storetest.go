@@ -74,6 +74,9 @@ func Run(t *testing.T, newDriver NewDriver) {
 			}
 		})
 	}
+	t.Run("Hooks", func(t *testing.T) { runHooks(t, newDriver) })
+	t.Run("IssueResume", func(t *testing.T) { runIssueResume(t, newDriver) })
+	t.Run("IdempotencyWait", func(t *testing.T) { runIdempotencyWait(t, newDriver) })
 }
 
 // fixture is one subtest's store with the helpers that fail the test on
