@@ -129,7 +129,7 @@ func TestAheadNeverEarly(t *testing.T) {
 	for _, s := range sharedStores {
 		t.Run(s.name, func(t *testing.T) {
 			in := startAhead(t, s.open)
-			now := in.dbNow(t)
+			now := in.dbNow(t).Truncate(time.Millisecond)
 			due := now.Add(2 * time.Second).Truncate(time.Millisecond)
 			expiring := in.claim(t, now, due)
 			locked := in.claim(t, now, now.Add(time.Hour))
@@ -188,7 +188,7 @@ func TestAheadAPIDecidesByTheDatabase(t *testing.T) {
 	for _, s := range sharedStores {
 		t.Run(s.name, func(t *testing.T) {
 			in := startAhead(t, s.open)
-			now := in.dbNow(t)
+			now := in.dbNow(t).Truncate(time.Millisecond)
 			due := now.Add(500 * time.Millisecond)
 			c := in.claim(t, now, due)
 			o := in.order(t, now, due)
