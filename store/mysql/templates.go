@@ -3,7 +3,6 @@ package mysql
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -13,14 +12,9 @@ import (
 
 // InsertTemplate stores a new template, with a zero count for each state.
 func (t *tx) InsertTemplate(tp coupon.Template) error {
-	rem := make([]string, len(tp.Reminders))
-	for i, d := range tp.Reminders {
-		rem[i] = d.String()
-	}
-	remJSON, _ := json.Marshal(rem)
 	_, err := t.exec("InsertTemplate", tp.ID, tp.Name, tp.Value, tp.MinSpend, tp.StartsAt,
 		nullTime(tp.EndsAt), sql.NullInt64{Int64: tp.Duration.Milliseconds(), Valid: tp.Duration > 0},
-		tp.PerUserLimit, tp.Total, string(remJSON), tp.CreatedAt)
+		tp.PerUserLimit, tp.Total, sqlfile.DurationsJSON(tp.Reminders), tp.CreatedAt)
 	if err != nil {
 		return err
 	}
@@ -105,16 +99,6 @@ func scanTemplate(row scanner) (coupon.Template, error) {
 	}
 	tp.EndsAt = utc(endsAt)
 	tp.Duration = time.Duration(durationMS.Int64) * time.Millisecond
-	var rem []string
-	if err := json.Unmarshal([]byte(reminders), &rem); err != nil {
-		return tp, err
-	}
-	for _, r := range rem {
-		d, err := time.ParseDuration(r)
-		if err != nil {
-			return tp, err
-		}
-		tp.Reminders = append(tp.Reminders, d)
-	}
-	return tp, nil
+	tp.Reminders, err = sqlfile.ParseDurations(reminders)
+	return tp, err
 }
