@@ -1,6 +1,6 @@
-// Package mysql is lapse's store on MySQL 8 or MariaDB 10.6+ through
-// github.com/go-sql-driver/mysql, for lapse instances that share one
-// database.
+// Package mysql is the driver of lapse's store (store.DB over it) on
+// MySQL 8 or MariaDB 10.6+ through github.com/go-sql-driver/mysql, for
+// lapse instances that share one database.
 //
 // Write transactions run at READ COMMITTED. Due work is claimed with
 // SELECT … FOR UPDATE SKIP LOCKED and changed by ID, so instances draining

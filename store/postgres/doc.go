@@ -1,6 +1,6 @@
-// Package postgres is lapse's store on PostgreSQL, through
-// github.com/jackc/pgx/v5: the store for many instances sharing one
-// database.
+// Package postgres is the driver of lapse's store (store.DB over it) on
+// PostgreSQL, through github.com/jackc/pgx/v5: the store for many
+// instances sharing one database.
 //
 // Transactions run at READ COMMITTED. A transition locks the one coupon it
 // decides on and stores its decision with a guarded compare-and-set; the

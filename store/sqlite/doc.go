@@ -1,5 +1,5 @@
-// Package sqlite is lapse's embedded store: one SQLite file in WAL mode
-// through modernc.org/sqlite (no cgo).
+// Package sqlite is the driver of lapse's embedded store (store.DB over
+// it): one SQLite file in WAL mode through modernc.org/sqlite (no cgo).
 //
 // Writes go through a single connection, as SQLite has one writer anyway,
 // so transactions queue in Go instead of spinning on SQLITE_BUSY; reads use
