@@ -1,8 +1,8 @@
 package store
 
-// Hooks tell the rest of the process what a backend committed. Every
-// backend calls Committed after each commit, never for a transaction that
-// rolled back. The zero value does nothing.
+// Hooks tell the rest of the process what a DB committed: it calls
+// Committed after each commit, never for a transaction that rolled back.
+// The zero value does nothing.
 type Hooks struct {
 	// OnTimer, if set, is called with every group timer a committed
 	// transaction wrote, so an in-process wheel learns of near work without
@@ -15,8 +15,7 @@ type Hooks struct {
 	// the outbox for it.
 	OnEvents func([]Event)
 	// OnReminders, if set, is called after each commit that planned, sent
-	// or dropped reminders, with what it did (for metrics); only a backend
-	// that implements Reminders calls it.
+	// or dropped reminders, with what it did (for metrics).
 	OnReminders func(ReminderCounts)
 }
 

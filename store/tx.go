@@ -8,10 +8,9 @@ import (
 	"github.com/lapsehq/lapse/order"
 )
 
-// Tx is one write transaction of a backend, as the transitions every
-// backend shares (claimIn, transitionIn, createOrderIn and the rest) see
-// it: each method is one statement of the backend's own SQL, or a write
-// the backend buffers until its commit.
+// Tx is one write transaction of a driver, as DB's rules see it: each
+// method is one statement of the driver's own SQL (or a write it buffers
+// until its commit), or the dialect's drain of one kind of due work.
 //
 // A read of a coupon, an order or a SKU holds that row until the
 // transaction ends, where the backend has row locks, so that what a
