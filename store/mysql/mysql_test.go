@@ -134,3 +134,8 @@ func TestMigrateTogether(t *testing.T) {
 		t.Fatalf("schema_migrations: got %d rows up to version %d, want %d rows up to %d", rows, version, len(files), len(files))
 	}
 }
+
+// TestSkipLocked: a drain skips the due reminders another holds.
+func TestSkipLocked(t *testing.T) {
+	storetest.RunSkipLocked(t, func(t *testing.T) store.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
+}

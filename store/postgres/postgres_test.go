@@ -42,3 +42,8 @@ func template(t testing.TB, s store.Store) coupon.Template {
 	}
 	return got
 }
+
+// TestSkipLocked: a drain skips the due reminders another holds.
+func TestSkipLocked(t *testing.T) {
+	storetest.RunSkipLocked(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
+}

@@ -544,3 +544,36 @@ func testRowsSkipLocked(f *rowsFixture) {
 	})
 	f.ok("first transaction", <-done)
 }
+
+// RunSkipLocked checks, on a driver whose writers run side by side
+// (PostgreSQL, MySQL; SQLite's one writer makes them take turns, which
+// DueSkipsLocked covers), that a transaction listing due reminders skips
+// those another open transaction holds, at once, instead of waiting for
+// it: instances sharing a store drain side by side.
+func RunSkipLocked(t *testing.T, newDriver NewDriver) {
+	d := newDriver(t)
+	f := &rowsFixture{fixture: newFixture(t, func(*testing.T) store.Store { return store.New(d, store.Options{}) }), d: d}
+	var rs [2]store.PlannedReminder
+	f.tx(func(tx ReminderRowsTx) {
+		for i := range rs {
+			at := t0.Add(time.Duration(i) * time.Minute)
+			rs[i] = f.insertReminder(tx, fmt.Sprintf("u%d", i), time.Hour, at, at, at)
+		}
+	})
+	p := store.DueParams{Now: t0.Add(time.Hour), Limit: 10}
+	first, err := d.Begin(f.ctx, false)
+	f.ok("begin", err)
+	defer first.Rollback()
+	held, err := first.RemindersDue(store.DueParams{Now: p.Now, Limit: 1})
+	f.ok("RemindersDue", err)
+	f.wantReminders("first transaction", held, rs[0])
+	ctx, cancel := context.WithTimeout(f.ctx, 5*time.Second)
+	defer cancel()
+	f.ok("second transaction", f.inTx(ctx, func(tx ReminderRowsTx) error {
+		got, err := tx.RemindersDue(p)
+		if err == nil {
+			f.wantReminders("second transaction, the first open", got, rs[1])
+		}
+		return err
+	}))
+}
