@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Coupon returns one coupon as stored.
@@ -58,7 +59,7 @@ func (t *tx) SetCoupon(from, next coupon.Coupon) (bool, error) {
 		next.UpdatedAt, from.ID, from.Status.String(), from.Version)
 }
 
-type scanner interface{ Scan(...any) error }
+type scanner = sqlfile.Scanner
 
 func scanCoupon(row scanner) (coupon.Coupon, error) {
 	var (

@@ -105,12 +105,8 @@ func (t *tx) ReminderCoupons(id int64) ([]store.ReminderCoupon, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.ReminderCoupon, error) {
-		var rc store.ReminderCoupon
-		c, err := scanCoupon(sqlfile.WithMore{Row: row, More: []any{&rc.Value, &rc.LastLead, &rc.Reminded}})
-		rc.Coupon = c
-		return rc, err
-	})
+	scan := sqlfile.ScanReminderCoupon(scanCoupon)
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.ReminderCoupon, error) { return scan(row) })
 }
 
 // SentBetween counts the reminders sent to user with their done time in

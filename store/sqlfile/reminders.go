@@ -3,6 +3,7 @@ package sqlfile
 import (
 	"time"
 
+	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -24,13 +25,26 @@ func ScanReminder(row Scanner) (store.PlannedReminder, error) {
 	return r, err
 }
 
-// WithMore is a row whose columns past those a Scan asks for go into
-// More: a shared scan function (a coupon's, say) reads the first columns
-// of a query that lists more.
-type WithMore struct {
-	Row  Scanner
-	More []any
+// ScanReminderCoupon returns the scan of a ReminderCoupons row: the
+// coupon, read by the driver's scanCoupon from the row's first columns,
+// then the template's value, whether the lead is the template's last, and
+// whether the pair was reminded.
+func ScanReminderCoupon(scanCoupon func(Scanner) (coupon.Coupon, error)) func(Scanner) (store.ReminderCoupon, error) {
+	return func(row Scanner) (store.ReminderCoupon, error) {
+		var rc store.ReminderCoupon
+		c, err := scanCoupon(withMore{row, []any{&rc.Value, &rc.LastLead, &rc.Reminded}})
+		rc.Coupon = c
+		return rc, err
+	}
 }
 
-// Scan reads the row into dest, then More.
-func (w WithMore) Scan(dest ...any) error { return w.Row.Scan(append(dest, w.More...)...) }
+// withMore is a row whose columns past those a Scan asks for go into
+// more: a shared scan function (a coupon's) reads the first columns of a
+// query that lists more.
+type withMore struct {
+	row  Scanner
+	more []any
+}
+
+// Scan reads the row into dest, then more.
+func (w withMore) Scan(dest ...any) error { return w.row.Scan(append(dest, w.more...)...) }

@@ -114,12 +114,7 @@ func (t *tx) ItemSpan(id int64) (int64, time.Time, time.Time, error) {
 // ReminderCoupons reads a reminder's coupons as they are now.
 func (t *tx) ReminderCoupons(id int64) ([]store.ReminderCoupon, error) {
 	rows, err := t.query("ReminderCoupons", id)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.ReminderCoupon, error) {
-		var rc store.ReminderCoupon
-		c, err := scanCoupon(sqlfile.WithMore{Row: row, More: []any{&rc.Value, &rc.LastLead, &rc.Reminded}})
-		rc.Coupon = c
-		return rc, err
-	})
+	return sqlfile.Collect(rows, err, sqlfile.ScanReminderCoupon(scanCoupon))
 }
 
 // SentBetween counts the reminders sent to user in [start, end).
