@@ -30,36 +30,25 @@ func (r *Relay) pruneLoop(ctx context.Context) {
 }
 
 // Prune deletes, from the front of the feed, the events older than
-// Retention that every sink has passed, PruneBatch per transaction so
-// that transitions wait for one small batch at most. It stops at the
-// first event that must stay. It returns how many it deleted.
+// Retention that every sink has passed, PruneBatch records per
+// transaction so that transitions wait for one small batch at most. It
+// stops at the first record that must stay. It returns how many events
+// it deleted.
 func (r *Relay) Prune(ctx context.Context) (int64, error) {
-	cutoff := r.cfg.Now().Add(-r.cfg.Retention)
-	through := int64(math.MaxInt64)
+	p := store.PruneParams{Through: math.MaxInt64, Before: r.cfg.Now().Add(-r.cfg.Retention), Limit: r.cfg.PruneBatch}
 	for _, run := range r.runners {
 		st, err := r.cfg.Store.SinkState(ctx, run.Name)
 		if err != nil {
 			return 0, err
 		}
-		through = min(through, st.Position)
+		p.Through = min(p.Through, st.Position)
 	}
 	var total int64
 	for ctx.Err() == nil {
-		front, err := r.cfg.Store.Events(ctx, store.EventsParams{Limit: r.cfg.PruneBatch})
-		if err != nil {
-			return total, err
-		}
-		k := 0
-		for k < len(front) && front[k].Seq <= through && front[k].Time.Before(cutoff) {
-			k++
-		}
-		if k == 0 {
-			return total, nil
-		}
-		n, err := r.cfg.Store.PruneEvents(ctx, store.PruneParams{Through: front[k-1].Seq, Limit: k})
+		n, err := r.cfg.Store.PruneEvents(ctx, p)
 		total += n
 		r.metrics.pruned.Add(float64(n))
-		if err != nil || k < len(front) {
+		if err != nil || n == 0 {
 			return total, err
 		}
 	}

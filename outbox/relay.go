@@ -45,8 +45,9 @@ type Config struct {
 	Retention time.Duration
 	// PruneInterval is how often pruning runs; 0 means a minute.
 	PruneInterval time.Duration
-	// PruneBatch is how many events one pruning transaction deletes; 0
-	// means 500.
+	// PruneBatch is how many outbox records (each the events of one
+	// transaction, up to store.MaxRecord) one pruning transaction
+	// deletes; 0 means 100.
 	PruneBatch int
 	// Leads, if set, says whether this instance delivers now: of many
 	// instances on one store, one does at a time. While it says no, the
@@ -88,7 +89,7 @@ func New(cfg Config) (*Relay, error) {
 		cfg.PruneInterval = time.Minute
 	}
 	if cfg.PruneBatch <= 0 {
-		cfg.PruneBatch = 500
+		cfg.PruneBatch = 100
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)

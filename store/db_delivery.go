@@ -2,15 +2,36 @@ package store
 
 import "context"
 
-// Events returns the outbox after a cursor, in commit order.
+// Events returns the outbox after a cursor, in commit order, read out of
+// its records.
 func (db *DB) Events(ctx context.Context, p EventsParams) ([]Event, error) {
-	return db.d.Events(ctx, p)
+	pg := &page{p: p, events: []Event{}}
+	if err := db.d.Records(ctx, p.After, p.Limit, pg.add); err != nil {
+		return nil, err
+	}
+	return pg.events, pg.err
 }
 
-// PruneEvents deletes up to p.Limit of the oldest events, none after
-// p.Through.
+// PruneEvents deletes from the front of the feed up to p.Limit records
+// whose events are all at or before p.Through and older than p.Before.
 func (db *DB) PruneEvents(ctx context.Context, p PruneParams) (int64, error) {
-	return background(ctx, db, func(t *txn) (int64, error) { return t.PruneEvents(p) })
+	return background(ctx, db, func(t *txn) (int64, error) {
+		front, err := t.FrontRecords(p.Limit)
+		if err != nil {
+			return 0, err
+		}
+		through := int64(-1)
+		for _, r := range front {
+			if r.Last > p.Through || !r.Time.Before(p.Before) {
+				break
+			}
+			through = r.Last
+		}
+		if through < 0 {
+			return 0, nil
+		}
+		return t.PruneEvents(through)
+	})
 }
 
 // SinkState reads a sink's position, lag and dead-letter counts.

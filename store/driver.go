@@ -45,8 +45,12 @@ type Driver interface {
 	// DueOrders lists up to p.Limit unpaid orders past their deadline at
 	// p.Now, earliest first, and the first deadline after p.Now.
 	DueOrders(ctx context.Context, p DueParams) (DueOrders, error)
-	// Events reads the outbox as Store.Events does.
-	Events(ctx context.Context, p EventsParams) ([]Event, error)
+	// Records calls each, in feed order, with the outbox records that
+	// hold the events at positions after+1 … after+limit (or, when the
+	// feed's front is past after, as many from the front) until it
+	// returns false. A driver that hands out positions after the commit
+	// (see Record) gives positions to what has committed first.
+	Records(ctx context.Context, after int64, limit int, each func(Record) bool) error
 	// Timers reads the group timers due at or before p.Before.
 	Timers(ctx context.Context, p TimersParams) ([]Timer, error)
 	// Stats reads the gauges of Stats.

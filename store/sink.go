@@ -56,7 +56,11 @@ type DeadLettersParams struct {
 type PruneParams struct {
 	// Through is the newest cursor that may be pruned.
 	Through int64
-	Limit   int
+	// Before: only events written before it are pruned.
+	Before time.Time
+	// Limit bounds the records (of up to MaxRecord events) one call
+	// deletes.
+	Limit int
 }
 
 // ReplayDeadLettersParams are the inputs of ReplayDeadLetters.

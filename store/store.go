@@ -74,8 +74,10 @@ type Store interface {
 	// idempotency keys at or before p.Before, oldest first, and returns
 	// how many it deleted.
 	PruneRequests(ctx context.Context, p PruneRequestsParams) (int64, error)
-	// PruneEvents deletes up to p.Limit of the oldest events, none after the
-	// cursor p.Through, and returns how many it deleted.
+	// PruneEvents deletes, from the front of the feed, up to p.Limit
+	// records of events all at or before the cursor p.Through and
+	// written before p.Before, stopping at the first record that must
+	// stay, and returns how many events it deleted.
 	PruneEvents(ctx context.Context, p PruneParams) (int64, error)
 	// SinkState returns what is stored of the named sink; a sink never
 	// seen reads as the zero state.

@@ -115,9 +115,12 @@ type Tx interface {
 	// PruneRequests deletes up to p.Limit requests recorded at or before
 	// p.Before, oldest first, and returns how many.
 	PruneRequests(p PruneRequestsParams) (int64, error)
-	// PruneEvents deletes up to p.Limit of the oldest events, none after
-	// p.Through, and returns how many.
-	PruneEvents(p PruneParams) (int64, error)
+	// FrontRecords reads the first limit records of the feed, without
+	// their bodies.
+	FrontRecords(limit int) ([]Record, error)
+	// PruneEvents deletes the records whose last position is at or
+	// before through and returns how many events they held.
+	PruneEvents(through int64) (int64, error)
 	// AdvanceSink stores a sink's new position, its new dead letters and
 	// the removal of those a replay delivered.
 	AdvanceSink(p AdvanceSinkParams) error

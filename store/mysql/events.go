@@ -2,28 +2,83 @@ package mysql
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
-// Events returns up to p.Limit events after the cursor p.After.
-func (s *Driver) Events(ctx context.Context, p store.EventsParams) ([]store.Event, error) {
-	rows, err := s.query(ctx, "EventsAfter", p.After, p.Limit)
+// sequenceBatch bounds the records one pass of sequence numbers.
+const sequenceBatch = 1000
+
+// Records numbers the committed records that have no position yet, then
+// reads the records holding the events after the cursor after, one at a
+// time, until each has enough.
+func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(store.Record) bool) error {
+	if err := s.sequence(ctx); err != nil {
+		return err
+	}
+	rows, err := s.query(ctx, "Records", after, after, after, limit, store.MaxRecord, limit)
+	return sqlfile.Each(rows, err, func(row sqlfile.Scanner) (r store.Record, err error) {
+		return r, row.Scan(&r.Last, &r.N, &r.Time, &r.Body)
+	}, each)
+}
+
+// FrontRecords reads the first limit records of the feed, without their
+// bodies.
+func (t *tx) FrontRecords(limit int) ([]store.Record, error) {
+	rows, err := t.query("FrontRecords", limit)
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (r store.Record, err error) {
+		return r, row.Scan(&r.Last, &r.N, &r.Time)
+	})
+}
+
+// sequence gives feed positions, in insertion order, to the committed
+// records that have none (see migration 0008), one sequencer at a time.
+func (s *Driver) sequence(ctx context.Context) error {
+	var pending bool
+	if err := s.queryRow(ctx, "HasUnsequenced").Scan(&pending); err != nil || !pending {
+		return err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer rows.Close()
-	out, size := []store.Event{}, 0
-	for !p.Full(size) && rows.Next() {
-		var (
-			e    store.Event
-			data string
-		)
-		if err := rows.Scan(&e.Seq, &e.ID, &e.Type, &e.Subject, &e.Time, &data); err != nil {
-			return nil, err
+	defer tx.Rollback()
+	var last int64
+	if err := tx.QueryRowContext(ctx, queries.Get("LockEventSeq")).Scan(&last); err != nil {
+		return err
+	}
+	for {
+		var pairs [][2]int64
+		rows, err := tx.QueryContext(ctx, queries.Get("Unsequenced"), sequenceBatch)
+		if err != nil {
+			return err
 		}
-		e.Data = []byte(data)
-		out, size = append(out, e), size+len(data)
+		for rows.Next() {
+			var rid, n int64
+			if err := rows.Scan(&rid, &n); err != nil {
+				rows.Close()
+				return err
+			}
+			last += n
+			pairs = append(pairs, [2]int64{rid, last})
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(pairs) > 0 {
+			b, _ := json.Marshal(pairs) // int pairs always marshal
+			if _, err := tx.ExecContext(ctx, queries.Get("Sequence"), b); err != nil {
+				return err
+			}
+		}
+		if len(pairs) < sequenceBatch {
+			break
+		}
 	}
-	return out, rows.Err()
+	if _, err := tx.ExecContext(ctx, queries.Get("SetEventSeq"), last); err != nil {
+		return err
+	}
+	return tx.Commit()
 }

@@ -56,10 +56,15 @@ func (t *tx) ReplayDeadLetters(sink string) (int64, error) {
 	return rowsAffected(t.exec("ReplayDeadLetters", sink))
 }
 
-// PruneEvents deletes up to p.Limit of the oldest events, none after
-// p.Through.
-func (t *tx) PruneEvents(p store.PruneParams) (int64, error) {
-	return rowsAffected(t.exec("PruneEvents", p.Through, p.Limit))
+// PruneEvents deletes the records ending at or before through and
+// returns how many events they held.
+func (t *tx) PruneEvents(through int64) (int64, error) {
+	var n int64
+	if err := t.queryRow("PrunedCount", through).Scan(&n); err != nil {
+		return 0, err
+	}
+	_, err := t.exec("PruneEvents", through)
+	return n, err
 }
 
 // rowsAffected is how many rows a statement changed.

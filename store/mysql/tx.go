@@ -13,9 +13,6 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// eventRows is how many events one INSERT writes.
-const eventRows = 1000
-
 // tx is one write transaction, the store.Tx the shared transitions run
 // in. It buffers the counts, timers and events it writes and flushes them
 // at its end (see flush).
@@ -24,7 +21,7 @@ type tx struct {
 	ctx    context.Context
 	counts map[countKey]int64
 	timers map[store.Timer]bool
-	events []store.Event
+	outbox store.Outbox
 }
 
 var _ store.DriverTx = (*tx)(nil)
@@ -70,13 +67,14 @@ func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
 	return nil
 }
 
-// Event adds e to the outbox at flush, with its position.
+// Event adds e to the transaction's outbox record, written at flush.
 func (t *tx) Event(e store.Event) error {
-	t.events = append(t.events, e)
+	t.outbox.Add(e)
 	return nil
 }
 
-// EventOnce adds e to the outbox unless an event with its ID is there.
+// EventOnce adds e to the outbox, first in a record so that its ID is
+// the record's, unless an event with its ID is there.
 // Callers hold the row of what the event is about (the order of a late
 // payment), so two of them do not race; if two did, the second's flush
 // would fail on the ID and its retry find the event.
@@ -86,7 +84,7 @@ func (t *tx) EventOnce(e store.Event) error {
 		return err
 	}
 	if n == 0 {
-		t.events = append(t.events, e)
+		t.outbox.Start(e)
 	}
 	return nil
 }
@@ -100,8 +98,8 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 
 // flush writes what the transaction buffered, in the one order every
 // transaction takes its locks in: counts by (template, status), timers by
-// (due, kind), then the event positions, last, so that the counter's lock
-// is held for as short a time as possible.
+// (due, kind), then the outbox records, which take their feed positions
+// after the commit (see Records).
 func (t *tx) flush() error {
 	keys := slices.SortedFunc(maps.Keys(t.counts), func(a, b countKey) int {
 		return cmp.Or(cmp.Compare(a.template, b.template), cmp.Compare(a.status, b.status))
@@ -122,25 +120,8 @@ func (t *tx) flush() error {
 			return err
 		}
 	}
-	if len(t.events) == 0 {
-		return nil
-	}
-	res, err := t.exec("TakeSeq", len(t.events))
-	if err != nil {
-		return err
-	}
-	last, err := res.LastInsertId()
-	if err != nil {
-		return err
-	}
-	seq := last - int64(len(t.events))
-	for chunk := range slices.Chunk(t.events, eventRows) {
-		args := make([]any, 0, 6*len(chunk))
-		for _, e := range chunk {
-			seq++
-			args = append(args, seq, e.ID, e.Type, e.Subject, e.Time, string(e.Data))
-		}
-		if _, err := t.execList("InsertEvents", len(chunk), args...); err != nil {
+	for _, r := range t.outbox.Records() {
+		if _, err := t.exec("InsertRecord", len(r), r[0].ID, store.Latest(r), store.EncodeRecord(r)); err != nil {
 			if isCode(err, errDuplicate) {
 				err = errTaken // an EventOnce another transaction wrote first
 			}
@@ -179,7 +160,7 @@ func (t *tx) Commit() (store.Committed, error) {
 	if err := t.sql.Commit(); err != nil {
 		return store.Committed{}, err
 	}
-	return store.Committed{Timers: t.sortedTimers(), Events: t.events}, nil
+	return store.Committed{Timers: t.sortedTimers(), Events: t.outbox.Events()}, nil
 }
 
 // Rollback rolls the transaction back unless it committed.

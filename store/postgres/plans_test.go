@@ -25,8 +25,8 @@ func TestQueryPlans(t *testing.T) {
 	seed(t, conn, "cpn_u", "tpl_a", 5000, "unused", t0, time.Millisecond)
 	seed(t, conn, "cpn_l", "tpl_b", 500, "locked", t0, time.Millisecond)
 	seed(t, conn, "cpn_r", "tpl_b", 5000, "used", t0, time.Millisecond)
-	_, err := conn.Exec(ctx, `INSERT INTO events (seq, id, type, subject, time, data)
-		SELECT i, 'evt_' || i, 'coupon.expired', 'cpn_x' || i, $1, '{}' FROM generate_series(1, 50000) AS i`, t0)
+	_, err := conn.Exec(ctx, `INSERT INTO events (seq, n, id, time, body)
+		SELECT i * 10, 10, 'evt_' || i, $1, '[]' FROM generate_series(1, 5000) AS i`, t0)
 	if err != nil {
 		t.Fatalf("seed events: %v", err)
 	}
@@ -49,7 +49,8 @@ func TestQueryPlans(t *testing.T) {
 		{"NextRelease", []any{0, store.Shards - 1}, []string{"coupons_lock_due"}, false},
 		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due"}, false},
 		{"UserCoupons", []any{"u7919"}, []string{"coupons_user"}, true},
-		{"EventsAfter", []any{int64(0), 100}, []string{"events_pkey"}, false},
+		{"Records", []any{int64(20000), 100, store.MaxRecord}, []string{"events_seq"}, false},
+		{"FrontRecords", []any{100}, []string{"events_seq"}, false},
 	}
 	for _, mode := range []string{"force_custom_plan", "force_generic_plan"} {
 		if _, err := conn.Exec(ctx, "SET plan_cache_mode = "+mode); err != nil {

@@ -53,9 +53,10 @@ func (t *tx) ReplayDeadLetters(sink string) (int64, error) {
 	return tag.RowsAffected(), err
 }
 
-// PruneEvents deletes up to p.Limit of the oldest events, none after
-// p.Through.
-func (t *tx) PruneEvents(p store.PruneParams) (int64, error) {
-	tag, err := t.exec("PruneEvents", p.Through, p.Limit)
-	return tag.RowsAffected(), err
+// PruneEvents deletes the records ending at or before through and
+// returns how many events they held.
+func (t *tx) PruneEvents(through int64) (int64, error) {
+	var n int64
+	err := t.queryRow("PruneEvents", through).Scan(&n)
+	return n, err
 }

@@ -23,7 +23,7 @@ type tx struct {
 	ctx    context.Context
 	timers []store.Timer
 	counts map[countKey]int64
-	events []store.Event
+	outbox store.Outbox
 	// requests holds the writes under idempotency keys, sent in order
 	// first thing at flush.
 	requests []statement
@@ -71,14 +71,15 @@ func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
 	return nil
 }
 
-// Event adds e to the outbox when the transaction commits.
+// Event adds e to the transaction's outbox record when it commits.
 func (t *tx) Event(e store.Event) error {
-	t.events = append(t.events, e)
+	t.outbox.Add(e)
 	return nil
 }
 
-// EventOnce adds e to the outbox unless an event with its ID is there or
-// on its way: writers of one ID queue on a lock until the first commits.
+// EventOnce adds e to the outbox, first in a record so that its ID is
+// the record's, unless an event with its ID is there or on its way:
+// writers of one ID queue on a lock until the first commits.
 func (t *tx) EventOnce(e store.Event) error {
 	if _, err := t.exec("LockEventID", e.ID); err != nil {
 		return err
@@ -87,7 +88,8 @@ func (t *tx) EventOnce(e store.Event) error {
 	if err := t.queryRow("EventExists", e.ID).Scan(&exists); err != nil || exists {
 		return err
 	}
-	return t.Event(e)
+	t.outbox.Start(e)
+	return nil
 }
 
 // Count moves n coupons of a template into st (n < 0: out of it) when the
@@ -102,8 +104,8 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 
 // flush sends what the transaction buffered, in one round trip: the
 // writes under idempotency keys, timers and counts, each sorted so that
-// transactions lock shared rows in one order, and last the events, whose
-// feed positions are taken under a lock held to the commit.
+// transactions lock shared rows in one order, and the outbox records,
+// which take their feed positions after the commit (see Records).
 func (t *tx) flush() error {
 	b := &pgx.Batch{}
 	for _, st := range t.requests {
@@ -126,13 +128,8 @@ func (t *tx) flush() error {
 		}
 		b.Queue(queries.Get("AddCounts"), ids, states, ns)
 	}
-	if n := len(t.events); n > 0 {
-		ids, types, subjects := make([]string, n), make([]string, n), make([]string, n)
-		times, data := make([]time.Time, n), make([]string, n)
-		for i, e := range t.events {
-			ids[i], types[i], subjects[i], times[i], data[i] = e.ID, e.Type, e.Subject, e.Time, string(e.Data)
-		}
-		b.Queue(queries.Get("AppendEvents"), ids, types, subjects, times, data)
+	for _, r := range t.outbox.Records() {
+		b.Queue(queries.Get("InsertRecord"), len(r), r[0].ID, store.Latest(r), string(store.EncodeRecord(r)))
 	}
 	if b.Len() == 0 {
 		return nil
@@ -172,7 +169,7 @@ func (t *tx) Commit() (store.Committed, error) {
 	if err := t.pg.Commit(t.ctx); err != nil {
 		return store.Committed{}, err
 	}
-	return store.Committed{Timers: t.timers, Events: t.events}, nil
+	return store.Committed{Timers: t.timers, Events: t.outbox.Events()}, nil
 }
 
 // Rollback rolls the transaction back unless it committed.

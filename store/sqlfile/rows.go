@@ -58,3 +58,23 @@ func Collect[T any](rows *sql.Rows, err error, scan func(Scanner) (T, error)) ([
 	}
 	return out, rows.Err()
 }
+
+// Each calls each with what scan reads from rows, a row at a time, until
+// it returns false or the rows end; err is the error of the query that
+// returned rows.
+func Each[T any](rows *sql.Rows, err error, scan func(Scanner) (T, error), each func(T) bool) error {
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return err
+		}
+		if !each(v) {
+			break
+		}
+	}
+	return rows.Err()
+}

@@ -18,37 +18,65 @@ const expireChunk = 100
 
 // ExpireDue expires up to p.Limit due unused coupons of p's shards, with a
 // coupon.expired event each, a chunk at a time; it ends the batch early
-// for a user waiting to write. The events of a chunk are written by one
-// statement from the rowids its update returned.
+// for a user waiting to write. The events are written by one statement
+// per record, from the rowids the chunks' updates returned.
 func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
-	var due []time.Time
-	perTemplate := map[string]int64{}
-	shards := shardFilter(p.Leases)
+	var (
+		due         []time.Time
+		rec         expiredRecord
+		perTemplate = map[string]int64{}
+		shards      = shardFilter(p.Leases)
+	)
 	for len(due) < p.Limit {
-		n := min(expireChunk, p.Limit-len(due))
-		got, err := t.expireChunk(p.Now, n, shards, perTemplate, &due)
+		n := min(expireChunk, p.Limit-len(due), store.MaxRecord-len(rec.ids))
+		got, err := t.expireChunk(p.Now, n, shards, perTemplate, &due, &rec)
 		if err != nil {
 			return nil, err
+		}
+		if len(rec.ids) == store.MaxRecord {
+			if err := t.writeExpired(p.Now, &rec); err != nil {
+				return nil, err
+			}
 		}
 		if got < n || t.driver.gate.busy() {
 			break
 		}
 	}
+	if err := t.writeExpired(p.Now, &rec); err != nil {
+		return nil, err
+	}
 	return due, store.MoveCounts(t, perTemplate, coupon.Unused, coupon.Expired)
 }
 
-// expireChunk expires up to n due coupons of shards (see shardFilter)
-// with their events, adds them to perTemplate and their due times to due,
-// and returns how many it expired.
-func (t *tx) expireChunk(now time.Time, n int, shards string, perTemplate map[string]int64, due *[]time.Time) (int, error) {
+// expiredRecord gathers the coupons a batch expired until their events
+// are written, as one record.
+type expiredRecord struct {
+	rowids []byte // a JSON array but for its closing bracket
+	ids    []string
+	first  time.Time // the first one's expires_at
+}
+
+// writeExpired writes the record of the coupons in rec, if any, and
+// empties it.
+func (t *tx) writeExpired(now time.Time, rec *expiredRecord) error {
+	if len(rec.ids) == 0 {
+		return nil
+	}
+	err := t.sqlRecord("InsertExpiredRecord", store.EventCouponExpired, now, rec.ids,
+		ms(now), string(append(rec.rowids, ']')), store.IDTime(now), ms(rec.first), apiTime(rec.first))
+	*rec = expiredRecord{}
+	return err
+}
+
+// expireChunk expires up to n due coupons of shards (see shardFilter),
+// adds them to rec and perTemplate and their due times to due, and
+// returns how many it expired.
+func (t *tx) expireChunk(now time.Time, n int, shards string, perTemplate map[string]int64, due *[]time.Time, rec *expiredRecord) (int, error) {
 	rows, err := t.query("ExpireDue", ms(now), n, shards)
 	if err != nil {
 		return 0, err
 	}
 	defer rows.Close()
-	rowids := make([]byte, 0, 16*n)
-	rowids = append(rowids, '[')
-	var ids []string
 	got := 0
 	for rows.Next() {
 		var (
@@ -58,25 +86,18 @@ func (t *tx) expireChunk(now time.Time, n int, shards string, perTemplate map[st
 		if err := rows.Scan(&rowid, &id, &templateID, &expiresAt); err != nil {
 			return got, err
 		}
-		if got++; got > 1 {
-			rowids = append(rowids, ',')
+		if len(rec.ids) == 0 {
+			rec.rowids, rec.first = append(rec.rowids, '['), at(expiresAt)
+		} else {
+			rec.rowids = append(rec.rowids, ',')
 		}
-		rowids = strconv.AppendInt(rowids, rowid, 10)
+		rec.rowids = strconv.AppendInt(rec.rowids, rowid, 10)
+		rec.ids = append(rec.ids, id)
 		perTemplate[templateID]++
 		*due = append(*due, at(expiresAt))
-		ids = append(ids, id)
+		got++
 	}
-	if err := rows.Err(); err != nil || got == 0 {
-		return got, err
-	}
-	rows.Close()
-	rowids = append(rowids, ']')
-	first := (*due)[len(*due)-got]
-	if _, err := t.exec("InsertExpiredEvents", store.IDTime(now), ms(now), string(rowids), ms(first), apiTime(first)); err != nil {
-		return got, err
-	}
-	t.sqlEvents(store.EventCouponExpired, now, ids)
-	return got, nil
+	return got, rows.Err()
 }
 
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now.

@@ -4,27 +4,52 @@ import (
 	"context"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
-// Events returns up to p.Limit events after the cursor p.After.
-func (s *Driver) Events(ctx context.Context, p store.EventsParams) ([]store.Event, error) {
-	rows, err := s.read(ctx, "EventsAfter", p.After, p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out, size := []store.Event{}, 0
-	for !p.Full(size) && rows.Next() {
-		var (
-			e    store.Event
-			t    int64
-			data string
-		)
-		if err := rows.Scan(&e.Seq, &e.ID, &e.Type, &e.Subject, &t, &data); err != nil {
-			return nil, err
+// Records reads the records holding the events after the cursor after,
+// one at a time, until each has enough.
+func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(store.Record) bool) error {
+	rows, err := s.read(ctx, "Records", after, limit, store.MaxRecord)
+	return sqlfile.Each(rows, err, func(row sqlfile.Scanner) (r store.Record, err error) {
+		var t int64
+		err = row.Scan(&r.Last, &r.N, &t, &r.Body)
+		r.Time = at(t)
+		return r, err
+	}, each)
+}
+
+// FrontRecords reads the first limit records of the feed, without their
+// bodies.
+func (t *tx) FrontRecords(limit int) ([]store.Record, error) {
+	rows, err := t.query("FrontRecords", limit)
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (r store.Record, err error) {
+		var t int64
+		err = row.Scan(&r.Last, &r.N, &t)
+		r.Time = at(t)
+		return r, err
+	})
+}
+
+// takeSeq takes the positions of a record of n events and returns the
+// last; the writer is the transaction's alone, so they follow commit
+// order.
+func (t *tx) takeSeq(n int) (int64, error) {
+	var last int64
+	err := t.queryRow("TakeSeq", n).Scan(&last)
+	return last, err
+}
+
+// flush writes the transaction's buffered outbox records.
+func (t *tx) flush() error {
+	for _, r := range t.outbox.Records() {
+		last, err := t.takeSeq(len(r))
+		if err != nil {
+			return err
 		}
-		e.Time, e.Data = at(t), []byte(data)
-		out, size = append(out, e), size+len(data)
+		if _, err := t.exec("InsertRecord", last, len(r), r[0].ID, ms(store.Latest(r)), string(store.EncodeRecord(r))); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	return nil
 }

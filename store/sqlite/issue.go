@@ -3,6 +3,7 @@ package sqlite
 import (
 	"database/sql"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -48,12 +49,19 @@ func (t *tx) queryList(name string, list []string, args ...any) (*sql.Rows, erro
 }
 
 // InsertClaimed writes new coupons of one template claimed at one instant
-// and their coupon.claimed events, each with one statement for them all:
-// no row goes through Go one at a time.
+// and their coupon.claimed events, a record's worth at a time.
 func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
-	if len(cs) == 0 {
-		return nil
+	for chunk := range slices.Chunk(cs, store.MaxRecord) {
+		if err := t.insertClaimed(chunk); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// insertClaimed writes coupons and their coupon.claimed events, each with
+// one statement for them all: no row goes through Go one at a time.
+func (t *tx) insertClaimed(cs []coupon.Coupon) error {
 	ids, list := make([]string, len(cs)), make([]string, len(cs)) // list: coupon ID then user ID
 	for i, c := range cs {
 		ids[i], list[i] = c.ID, c.ID+c.UserID
@@ -66,21 +74,29 @@ func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
 	if _, err := t.exec("InsertIssued", string(b), c.TemplateID, ms(c.ClaimedAt), ms(c.ExpiresAt)); err != nil {
 		return err
 	}
-	if _, err := t.exec("InsertIssuedEvents", string(b), c.TemplateID, ms(c.ClaimedAt), ms(c.ExpiresAt), store.IDTime(c.ClaimedAt),
-		apiTime(c.ExpiresAt)); err != nil {
-		return err
-	}
-	t.sqlEvents(store.EventCouponClaimed, c.ClaimedAt, ids)
-	return nil
+	return t.sqlRecord("InsertIssuedRecord", store.EventCouponClaimed, c.ClaimedAt, ids,
+		string(b), c.TemplateID, ms(c.ClaimedAt), ms(c.ExpiresAt), store.IDTime(c.ClaimedAt), apiTime(c.ExpiresAt))
 }
 
-// sqlEvents remembers, for the hooks, the events of type typ at now that
-// a statement wrote for coupons. An event's ID is, as the statements make
-// it, evt_, the time part of an ID made at now and the random part of the
-// coupon's ID (a coupon gets one event of a type at a given time).
-func (t *tx) sqlEvents(typ string, now time.Time, coupons []string) {
-	prefix := "evt_" + store.IDTime(now)
-	for _, id := range coupons {
-		t.events = append(t.events, store.Event{ID: prefix + id[len(id)-16:], Type: typ, Subject: id, Time: now})
+// sqlRecord writes, with the named statement, the record of the events
+// of type typ at now that it builds for coupons (at most
+// store.MaxRecord), and remembers them for the hooks. The statement takes
+// the record's last position, its length and its first event's ID, then
+// args. An event's ID is, as the statements make it, evt_, the time part
+// of an ID made at now and the random part of the coupon's ID (a coupon
+// gets one event of a type at a given time).
+func (t *tx) sqlRecord(name, typ string, now time.Time, coupons []string, args ...any) error {
+	last, err := t.takeSeq(len(coupons))
+	if err != nil {
+		return err
 	}
+	prefix := "evt_" + store.IDTime(now)
+	first := prefix + coupons[0][len(coupons[0])-16:]
+	if _, err := t.exec(name, append([]any{last, len(coupons), first}, args...)...); err != nil {
+		return err
+	}
+	for _, id := range coupons {
+		t.written = append(t.written, store.Event{ID: prefix + id[len(id)-16:], Type: typ, Subject: id, Time: now})
+	}
+	return nil
 }

@@ -56,8 +56,21 @@ func (t *tx) ReplayDeadLetters(sink string) (int64, error) {
 	return t.execCount("ReplayDeadLetters", sink)
 }
 
-// PruneEvents deletes up to p.Limit of the oldest events, none after
-// p.Through.
-func (t *tx) PruneEvents(p store.PruneParams) (int64, error) {
-	return t.execCount("PruneEvents", p.Through, p.Limit)
+// PruneEvents deletes the records ending at or before through and
+// returns how many events they held.
+func (t *tx) PruneEvents(through int64) (int64, error) {
+	rows, err := t.query("PruneEvents", through)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var total int64
+	for rows.Next() {
+		var n int64
+		if err := rows.Scan(&n); err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, rows.Err()
 }

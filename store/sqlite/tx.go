@@ -22,7 +22,10 @@ type tx struct {
 	// leave ends a foreground transaction's turn at the gate.
 	leave  func()
 	timers []store.Timer
-	events []store.Event
+	// outbox buffers the events the shared transitions add; written
+	// holds those a statement wrote (see sqlRecord), for the hooks.
+	outbox  store.Outbox
+	written []store.Event
 }
 
 func (t *tx) stmt(name string) *sql.Stmt {
@@ -70,22 +73,21 @@ func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
 	return nil
 }
 
-// Event adds e to the outbox.
+// Event adds e to the transaction's outbox record, written at commit.
 func (t *tx) Event(e store.Event) error {
-	if _, err := t.exec("InsertEvent", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data)); err != nil {
-		return err
-	}
-	t.events = append(t.events, e)
+	t.outbox.Add(e)
 	return nil
 }
 
-// EventOnce adds e to the outbox unless an event with its ID is there.
+// EventOnce adds e to the outbox, first in a record so that its ID is
+// the record's, unless an event with its ID is there.
 func (t *tx) EventOnce(e store.Event) error {
-	ok, err := t.execOne("InsertEventOnce", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data))
-	if ok {
-		t.events = append(t.events, e)
+	var exists bool
+	if err := t.queryRow("HasEvent", e.ID).Scan(&exists); err != nil || exists {
+		return err
 	}
-	return err
+	t.outbox.Start(e)
+	return nil
 }
 
 // Count moves n coupons of a template into st (n < 0: out of it).
@@ -113,15 +115,18 @@ func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, er
 	return &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts, driver: s, leave: leave}, nil
 }
 
-// Commit commits the transaction and returns the timers and events it
-// wrote.
+// Commit writes the buffered outbox records, commits the transaction and
+// returns the timers and events it wrote.
 func (t *tx) Commit() (store.Committed, error) {
 	defer t.end()
+	if err := t.flush(); err != nil {
+		return store.Committed{}, err
+	}
 	if err := t.sql.Commit(); err != nil {
 		return store.Committed{}, err
 	}
 	t.driver.ckpt.committed()
-	return store.Committed{Timers: t.timers, Events: t.events}, nil
+	return store.Committed{Timers: t.timers, Events: append(t.written, t.outbox.Events()...)}, nil
 }
 
 // Rollback rolls the transaction back unless it committed.

@@ -17,6 +17,7 @@ var eventTests = []test{
 	{"Paging", testEventsPaging},
 	{"NoSkipUnderConcurrentCommits", testEventsNoSkip},
 	{"MaxBytes", testEventsMaxBytes},
+	{"DrainRecord", testEventsDrainRecord},
 }
 
 // history writes five events: two claims, a lock, a redeem and a void.
@@ -191,5 +192,61 @@ func testEventsMaxBytes(t *testing.T, open opener) {
 		if len(got) != c.want || got[0].Seq != all[0].Seq {
 			t.Fatalf("Events(MaxBytes %d): got %s, want the first %d of %s", c.maxBytes, fmtEvents(got), c.want, fmtEvents(all))
 		}
+	}
+}
+
+// testEventsDrainRecord: a drain's events, stored as one record, read as
+// events one by one: each at its own position, from any cursor inside the
+// record, in pages; the outbox size and pruning count them, and pruning
+// keeps a record that holds an event past its cursor.
+func testEventsDrainRecord(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.durationTemplate()
+	const n = 30
+	due := t0.Add(time.Second)
+	for i := range n {
+		f.claimDue(tp, fmt.Sprintf("u%d", i), due)
+	}
+	claims := f.cursor()
+	if d := f.expireDue(due, 100); len(d.Due) != n {
+		t.Fatalf("drain: got %d expired, want %d", len(d.Due), n)
+	}
+	expired := f.eventsAfter(claims)
+	if len(expired) != n {
+		t.Fatalf("events of the drain: got %d, want %d", len(expired), n)
+	}
+	for i, e := range expired {
+		if e.Seq != claims+int64(i)+1 || e.Type != store.EventCouponExpired {
+			t.Fatalf("drain event %d: got %s at %d, want coupon.expired at %d", i, e.Type, e.Seq, claims+int64(i)+1)
+		}
+	}
+	for k := range n {
+		page, err := f.s.Events(f.ctx, store.EventsParams{After: expired[k].Seq - 1, Limit: 7})
+		if err != nil {
+			t.Fatalf("Events(after %d): %v", expired[k].Seq-1, err)
+		}
+		want := expired[k:min(k+7, n)]
+		if !slices.EqualFunc(page, want, func(a, b store.Event) bool { return a.ID == b.ID && a.Seq == b.Seq }) {
+			t.Fatalf("page after %d: got %s, want %s", expired[k].Seq-1, fmtEvents(page), fmtEvents(want))
+		}
+	}
+	if st := f.stats(due); st.Outbox != 2*n {
+		t.Fatalf("outbox: got %d, want %d", st.Outbox, 2*n)
+	}
+	prune := func(through int64, want int64) {
+		t.Helper()
+		got, err := f.s.PruneEvents(f.ctx, store.PruneParams{Through: through, Before: later, Limit: 1000})
+		if err != nil || got != want {
+			t.Fatalf("PruneEvents(through %d): got %d, %v; want %d", through, got, err, want)
+		}
+	}
+	prune(expired[n/2].Seq, n) // the claims, not the record past the cursor
+	front, err := f.s.Events(f.ctx, store.EventsParams{Limit: 5})
+	if err != nil || len(front) != 5 || front[0].ID != expired[0].ID {
+		t.Fatalf("front after pruning the claims: got %s, %v; want the drain's first five", fmtEvents(front), err)
+	}
+	prune(expired[n-1].Seq, n)
+	if all := f.events(); len(all) != 0 {
+		t.Fatalf("feed after pruning all: got %s", fmtEvents(all))
 	}
 }

@@ -156,18 +156,22 @@ func testReplayIdempotent(t *testing.T, open opener) {
 	f.wantReplay("retried replay", err, int64(1), t0)
 }
 
-// testPrune: pruning takes the oldest events, never past Through nor more
-// than Limit, and a sink's lag counts only what is left.
+// testPrune: pruning takes the oldest records (here one event each),
+// never past Through or Before nor more than Limit, and a sink's lag
+// counts only what is left.
 func testPrune(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	f.history()
 	es := f.events()
 	prune := func(through int64, limit int, want int64) {
 		t.Helper()
-		n, err := f.s.PruneEvents(f.ctx, store.PruneParams{Through: through, Limit: limit})
+		n, err := f.s.PruneEvents(f.ctx, store.PruneParams{Through: through, Before: later, Limit: limit})
 		if err != nil || n != want {
 			t.Fatalf("PruneEvents(through %d, limit %d): got %d, %v; want %d", through, limit, n, err, want)
 		}
+	}
+	if n, err := f.s.PruneEvents(f.ctx, store.PruneParams{Through: es[3].Seq, Before: es[0].Time, Limit: 10}); err != nil || n != 0 {
+		t.Fatalf("PruneEvents(before the first event's time): got %d, %v; want 0", n, err)
 	}
 	prune(es[3].Seq, 2, 2)
 	if got := f.events(); len(got) != 3 || got[0].ID != es[2].ID {
@@ -192,7 +196,7 @@ func testDeadLetterOutlivesPrune(t *testing.T, open opener) {
 	es := f.events()
 	l := store.DeadLetter{Event: es[0], Attempts: 2, Error: "x", FailedAt: t0}
 	f.advance(store.AdvanceSinkParams{Sink: "a", Position: es[4].Seq, Dead: []store.DeadLetter{l}})
-	if _, err := f.s.PruneEvents(f.ctx, store.PruneParams{Through: es[4].Seq, Limit: 100}); err != nil {
+	if _, err := f.s.PruneEvents(f.ctx, store.PruneParams{Through: es[4].Seq, Before: later, Limit: 100}); err != nil {
 		t.Fatalf("PruneEvents: %v", err)
 	}
 	ds := f.deadLetters(store.DeadLettersParams{Sink: "a", Limit: 10})

@@ -17,6 +17,9 @@ import (
 // t0 is the suite's reference instant; every other time is relative to it.
 var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 
+// later is after every time the tests write.
+var later = t0.AddDate(1, 0, 0)
+
 // farFuture is past every time the suite uses.
 var farFuture = t0.Add(10 * 365 * 24 * time.Hour)
 

@@ -1,20 +1,54 @@
--- name: TakeSeq
--- The last statement of every transaction that wrote events: it takes the
--- next n positions (its one parameter) and holds the row's lock until
--- commit, so positions are handed out in commit order. LAST_INSERT_ID(x)
--- returns the new last to the client without another round trip.
-UPDATE event_seq SET last = LAST_INSERT_ID(last + ?) WHERE id = 1;
-
--- name: InsertEvents
-INSERT INTO events (seq, id, type, subject, time, data) VALUES (?, ?, ?, ?, ?, ?), ...;
-
--- name: EventsAfter
-SELECT seq, id, type, subject, time, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?;
-
--- name: OutboxSize
--- Positions have no gaps (a rolled back transaction gives its range back)
--- and events are only ever pruned from the front, so the span is the count.
-SELECT coalesce(max(seq) - min(seq) + 1, 0) FROM events;
+-- name: InsertRecord
+-- A transaction's record, without a position: see Sequence.
+INSERT INTO events (n, id, time, body) VALUES (?, ?, ?, ?);
 
 -- name: HasEvent
+-- A derived event ID begins its record, so it is the record's id.
 SELECT count(*) FROM events WHERE id = ?;
+
+-- name: HasUnsequenced
+SELECT EXISTS (SELECT 1 FROM events WHERE seq IS NULL);
+
+-- name: LockEventSeq
+-- One sequencer at a time; writers never take this lock.
+SELECT last FROM event_seq WHERE id = 1 FOR UPDATE;
+
+-- name: Unsequenced
+-- A consistent read after LockEventSeq, in READ COMMITTED: it sees every
+-- record committed before the lock was granted, so none that another
+-- sequencer numbered.
+SELECT rid, n FROM events WHERE seq IS NULL ORDER BY rid LIMIT ?;
+
+-- name: Sequence
+-- ? a JSON array of [rid, position].
+UPDATE events JOIN JSON_TABLE(?, '$[*]' COLUMNS (rid BIGINT PATH '$[0]', pos BIGINT PATH '$[1]')) AS v
+    ON events.rid = v.rid
+SET events.seq = v.pos;
+
+-- name: SetEventSeq
+UPDATE event_seq SET last = ? WHERE id = 1;
+
+-- name: Records
+-- after, after, after, limit, store.MaxRecord, limit. The records holding
+-- positions after `after` up to after + limit, or from the front when the
+-- front is past it: positions are dense, so these are the records ending
+-- in that span or up to a MaxRecord after it that begin in it, an index
+-- range.
+SELECT seq, n, time, body
+FROM events, (SELECT GREATEST(?, COALESCE((SELECT seq - n FROM events WHERE seq > ? ORDER BY seq LIMIT 1), ?)) AS at) AS start
+WHERE seq > start.at AND seq < start.at + ? + ? AND seq - n < start.at + ?
+ORDER BY seq;
+
+-- name: FrontRecords
+SELECT seq, n, time FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT ?;
+
+-- name: OutboxSize
+-- Positions are dense and records are only ever pruned from the front,
+-- so the span of the numbered records counts their events; those not
+-- numbered yet are added.
+SELECT COALESCE((SELECT MAX(seq) FROM events) - (SELECT seq - n FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT 1), 0)
+     + (SELECT COALESCE(SUM(n), 0) FROM events WHERE seq IS NULL);
+
+-- name: PrunedCount
+-- The events PruneEvents deletes, their records held until it does.
+SELECT COALESCE(SUM(n), 0) FROM events WHERE seq <= ? FOR UPDATE;

@@ -1,6 +1,10 @@
 -- name: SinkState
+-- The lag: positions are dense, so the span from the position (or the
+-- front) to the newest, and the events not numbered yet.
 SELECT p.position,
-       (SELECT count(*) FROM events WHERE seq > p.position),
+       COALESCE((SELECT MAX(seq) FROM events)
+                - GREATEST(p.position, (SELECT seq - n FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT 1)), 0)
+           + (SELECT COALESCE(SUM(n), 0) FROM events WHERE seq IS NULL),
        (SELECT count(*) FROM dead_letters WHERE sink = p.name),
        (SELECT count(*) FROM dead_letters WHERE sink = p.name AND queued)
 FROM (SELECT ? AS name, coalesce((SELECT position FROM sinks WHERE name = ?), 0) AS position) AS p;
@@ -30,4 +34,4 @@ UPDATE dead_letters SET queued = true WHERE sink = ?;
 
 -- name: PruneEvents
 -- From the front only, so that OutboxSize stays a span.
-DELETE FROM events WHERE seq <= ? ORDER BY seq LIMIT ?;
+DELETE FROM events WHERE seq <= ?;

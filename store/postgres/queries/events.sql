@@ -1,32 +1,57 @@
--- name: AppendEvents
--- The last statement of every transaction that wrote events: takes the
--- next cardinality($1) feed positions from event_seq, whose row lock is
--- held until the commit, and inserts the events at them in the order
--- given. Positions are so handed out in commit order, and a reader past a
--- position never sees a smaller one appear later.
-WITH taken AS (
-    UPDATE event_seq SET last = last + cardinality($1::text[]) RETURNING last
-)
-INSERT INTO events (seq, id, type, subject, time, data)
-SELECT taken.last - cardinality($1::text[]) + e.n, e.id, e.type, e.subject, e.time, e.data::json
-FROM taken, unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[])
-     WITH ORDINALITY AS e(id, type, subject, time, data, n);
+-- name: InsertRecord
+-- A transaction's record, without a position: see Sequence.
+INSERT INTO events (n, id, time, body) VALUES ($1, $2, $3, $4);
 
 -- name: LockEventID
 -- Writers of one derived event ID queue here until the first commits.
 SELECT pg_advisory_xact_lock(hashtextextended($1, 0));
 
 -- name: EventExists
+-- A derived event ID begins its record, so it is the record's id.
 SELECT EXISTS (SELECT 1 FROM events WHERE id = $1);
 
--- name: EventsAfter
-SELECT seq, id, type, subject, time, data FROM events WHERE seq > $1 ORDER BY seq LIMIT $2;
+-- name: HasUnsequenced
+SELECT EXISTS (SELECT 1 FROM events WHERE seq IS NULL);
+
+-- name: LockEventSeq
+-- One sequencer at a time; writers never take this lock.
+SELECT last FROM event_seq FOR UPDATE;
+
+-- name: Unsequenced
+-- A statement after LockEventSeq: it sees every record committed before
+-- the lock was granted, so none that another sequencer numbered.
+SELECT rid, n FROM events WHERE seq IS NULL ORDER BY rid LIMIT $1;
+
+-- name: Sequence
+-- $1 the records' rids, $2 their positions.
+UPDATE events SET seq = v.seq FROM unnest($1::bigint[], $2::bigint[]) AS v(rid, seq) WHERE events.rid = v.rid;
+
+-- name: SetEventSeq
+UPDATE event_seq SET last = $1;
+
+-- name: Records
+-- $1 after, $2 limit, $3 store.MaxRecord. The records holding positions
+-- after $1 up to $1 + $2, or from the front when the front is past $1:
+-- positions are dense, so these are the records ending in that span or
+-- up to a MaxRecord after it that begin in it, an index range.
+WITH start AS (
+    SELECT greatest($1, coalesce((SELECT seq - n FROM events WHERE seq > $1 ORDER BY seq LIMIT 1), $1)) AS at
+)
+SELECT seq, n, time, body FROM events, start
+WHERE seq > start.at AND seq < start.at + $2 + $3 AND seq - n < start.at + $2
+ORDER BY seq;
+
+-- name: FrontRecords
+SELECT seq, n, time FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT $1;
 
 -- name: OutboxSize
--- Seqs are dense and events are only ever pruned from the front, so the
--- span is the count.
-SELECT coalesce(max(seq) - min(seq) + 1, 0) FROM events;
+-- Positions are dense and records are only ever pruned from the front,
+-- so the span of the numbered records counts their events; those not
+-- numbered yet are added.
+SELECT coalesce((SELECT max(seq) FROM events) - (SELECT seq - n FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT 1), 0)
+     + (SELECT coalesce(sum(n), 0) FROM events WHERE seq IS NULL);
 
 -- name: PruneEvents
 -- From the front only, so that OutboxSize stays a span.
-DELETE FROM events WHERE seq = ANY(ARRAY(SELECT seq FROM events WHERE seq <= $1 ORDER BY seq LIMIT $2));
+WITH pruned AS (DELETE FROM events WHERE seq <= $1 RETURNING n)
+SELECT coalesce(sum(n), 0) FROM pruned;

@@ -1,7 +1,11 @@
 -- name: SinkState
+-- The lag: positions are dense, so the span from the position (or the
+-- front) to the newest, and the events not numbered yet.
 WITH p AS (SELECT coalesce((SELECT position FROM sinks WHERE name = $1), 0) AS position)
 SELECT p.position,
-       (SELECT count(*) FROM events WHERE seq > p.position),
+       coalesce((SELECT max(seq) FROM events)
+                - greatest(p.position, (SELECT seq - n FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT 1)), 0)
+           + (SELECT coalesce(sum(n), 0) FROM events WHERE seq IS NULL),
        (SELECT count(*) FROM dead_letters WHERE sink = $1),
        (SELECT count(*) FROM dead_letters WHERE sink = $1 AND queued)
 FROM p;
