@@ -311,7 +311,7 @@ func issueIn(t *txn, b issueBatch, busy func() bool) (issueStep, error) {
 		}
 		out.users += len(chunk)
 		if len(cs) > 0 {
-			if err := t.InsertClaimed(cs); err != nil {
+			if err := insertClaimed(t, cs); err != nil {
 				return out, err
 			}
 			if err := planIssued(t, cs, tp, b.now); err != nil {

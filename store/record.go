@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -17,12 +18,14 @@ const MaxRecord = 1000
 // not a thousand rows and two thousand index entries; readers see the
 // events one by one, each with its own position, ID and data.
 //
-// Body is a JSON array of the events, each [id, type, subject, time in
-// Unix milliseconds, data]; drivers that build a record in SQL write the
-// same form.
+// Body is either a JSON array of the events, each [id, type, subject,
+// time in Unix milliseconds, data], or, for CouponEvents, the object
+// their body method writes.
 type Record struct {
 	Last int64
 	N    int
+	// ID is the first event's ID.
+	ID string
 	// Time is the latest time of its events, what retention goes by.
 	Time time.Time
 	Body []byte
@@ -55,21 +58,36 @@ func appendString(b []byte, s string) []byte {
 
 // Events decodes the record's events, at their positions.
 func (r Record) Events() ([]Event, error) {
-	var items [][5]json.RawMessage
-	if err := json.Unmarshal(r.Body, &items); err != nil {
+	out, err := decodeBody(r.Body)
+	if err != nil {
 		return nil, fmt.Errorf("store: outbox record at %d: %w", r.Last, err)
 	}
-	if len(items) != r.N {
-		return nil, fmt.Errorf("store: outbox record at %d holds %d events, not %d", r.Last, len(items), r.N)
+	if len(out) != r.N {
+		return nil, fmt.Errorf("store: outbox record at %d holds %d events, not %d", r.Last, len(out), r.N)
+	}
+	for i := range out {
+		out[i].Seq = r.Last - int64(r.N-1-i)
+	}
+	return out, nil
+}
+
+// decodeBody reads the events of a record's body.
+func decodeBody(body []byte) ([]Event, error) {
+	if len(body) > 0 && body[0] == '{' {
+		b, err := decodeCouponEvents(body)
+		return b.events(true), err
+	}
+	var items [][5]json.RawMessage
+	if err := json.Unmarshal(body, &items); err != nil {
+		return nil, err
 	}
 	out := make([]Event, len(items))
 	for i, it := range items {
 		e := &out[i]
-		e.Seq = r.Last - int64(r.N-1-i)
 		var ms int64
 		for j, dst := range []any{&e.ID, &e.Type, &e.Subject, &ms} {
 			if err := json.Unmarshal(it[j], dst); err != nil {
-				return nil, fmt.Errorf("store: outbox record at %d, event %d: %w", r.Last, i, err)
+				return nil, fmt.Errorf("event %d: %w", i, err)
 			}
 		}
 		e.Time, e.Data = time.UnixMilli(ms).UTC(), it[4]
@@ -78,30 +96,71 @@ func (r Record) Events() ([]Event, error) {
 }
 
 // Outbox buffers a transaction's events as the records they will be
-// stored in: one record for the transaction, cut at MaxRecord events; an
-// event Started begins a record of its own, so that its ID is the
-// record's, which a driver looks up to write an event only once.
+// stored in: one record for the transaction's events, cut at MaxRecord
+// events, and one for each MaxRecord of each CouponEvents. An event
+// Started begins a record of its own, so that its ID is the record's,
+// which a driver looks up to write an event only once.
 type Outbox struct {
-	records [][]Event
+	records []pending
+}
+
+// pending is one record to be: events, or coupons' events.
+type pending struct {
+	events  []Event
+	coupons *CouponEvents
 }
 
 // Add adds e to the transaction's current record.
 func (o *Outbox) Add(e Event) {
-	if n := len(o.records); n > 0 && len(o.records[n-1]) < MaxRecord {
-		o.records[n-1] = append(o.records[n-1], e)
+	if n := len(o.records); n > 0 && o.records[n-1].coupons == nil && len(o.records[n-1].events) < MaxRecord {
+		o.records[n-1].events = append(o.records[n-1].events, e)
 		return
 	}
 	o.Start(e)
 }
 
 // Start adds e as the first event of a new record.
-func (o *Outbox) Start(e Event) { o.records = append(o.records, []Event{e}) }
+func (o *Outbox) Start(e Event) { o.records = append(o.records, pending{events: []Event{e}}) }
 
-// Records returns the buffered records in order.
-func (o *Outbox) Records() [][]Event { return o.records }
+// AddCoupons adds b's events, as records of their own.
+func (o *Outbox) AddCoupons(b CouponEvents) {
+	for cs := range slices.Chunk(b.Coupons, MaxRecord) {
+		part := b
+		part.Coupons = cs
+		o.records = append(o.records, pending{coupons: &part})
+	}
+}
 
-// Latest returns the latest time of events.
-func Latest(events []Event) time.Time {
+// Records returns the buffered records in order, without positions.
+func (o *Outbox) Records() []Record {
+	out := make([]Record, len(o.records))
+	for i, p := range o.records {
+		if p.coupons != nil {
+			b := p.coupons
+			out[i] = Record{N: len(b.Coupons), ID: CouponEventID(b.Coupons[0].ID, b.At), Time: b.At, Body: b.body()}
+			continue
+		}
+		out[i] = Record{N: len(p.events), ID: p.events[0].ID, Time: latest(p.events), Body: EncodeRecord(p.events)}
+	}
+	return out
+}
+
+// Events returns the buffered events in order, those of CouponEvents
+// without data (see Hooks).
+func (o *Outbox) Events() []Event {
+	var out []Event
+	for _, p := range o.records {
+		if p.coupons != nil {
+			out = append(out, p.coupons.events(false)...)
+		} else {
+			out = append(out, p.events...)
+		}
+	}
+	return out
+}
+
+// latest returns the latest time of events.
+func latest(events []Event) time.Time {
 	var t time.Time
 	for _, e := range events {
 		if e.Time.After(t) {
@@ -109,15 +168,6 @@ func Latest(events []Event) time.Time {
 		}
 	}
 	return t
-}
-
-// Events returns the buffered events in order.
-func (o *Outbox) Events() []Event {
-	var out []Event
-	for _, r := range o.records {
-		out = append(out, r...)
-	}
-	return out
 }
 
 // page gathers the events a read of the feed asks for out of the records

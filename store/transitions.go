@@ -31,7 +31,7 @@ func claimIn(t *txn, p ClaimParams) (coupon.Coupon, error) {
 		return coupon.Coupon{}, orErr(err, coupon.ErrSoldOut)
 	}
 	c := claimed(tp, NewID("cpn", p.Now), p.UserID, p.Now)
-	if err := t.InsertClaimed([]coupon.Coupon{c}); err != nil {
+	if err := insertClaimed(t, []coupon.Coupon{c}); err != nil {
 		return c, err
 	}
 	if err := t.Count(c.TemplateID, coupon.Unused, 1); err != nil {
@@ -54,9 +54,13 @@ func claimed(tp coupon.Template, id, user string, now time.Time) coupon.Coupon {
 	}
 }
 
-// ClaimedEvent is the coupon.claimed event of c, at its claim.
-func ClaimedEvent(c coupon.Coupon) Event {
-	return CouponEvent(c, EventCouponClaimed, 0, ReasonClaim, "", c.ClaimedAt)
+// insertClaimed stores new coupons of one template, claimed at one
+// instant, with their coupon.claimed events.
+func insertClaimed(t Tx, cs []coupon.Coupon) error {
+	if err := t.InsertClaimed(cs); err != nil {
+		return err
+	}
+	return t.CouponEvents(ClaimedEvents(cs))
 }
 
 // transitionIn applies p.Action to coupon p.CouponID in t.
@@ -113,14 +117,17 @@ func transition(t *txn, c coupon.Coupon, p TransitionParams) (coupon.Coupon, err
 // just moved from unused to expired at now: an event each and the counts.
 // It returns their due times.
 func ExpiredIn(t Tx, expired []coupon.Coupon, now time.Time) ([]time.Time, error) {
-	var due []time.Time
+	if len(expired) == 0 {
+		return nil, nil
+	}
+	if err := t.CouponEvents(ExpiredEvents(expired, now)); err != nil {
+		return nil, err
+	}
+	due := make([]time.Time, len(expired))
 	perTemplate := map[string]int64{}
-	for _, c := range expired {
-		if err := t.Event(CouponEvent(c, EventCouponExpired, coupon.Unused, ReasonExpiry, "", now)); err != nil {
-			return nil, err
-		}
+	for i, c := range expired {
 		perTemplate[c.TemplateID]++
-		due = append(due, c.ExpiresAt)
+		due[i] = c.ExpiresAt
 	}
 	return due, MoveCounts(t, perTemplate, coupon.Unused, coupon.Expired)
 }

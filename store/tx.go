@@ -36,9 +36,7 @@ type Tx interface {
 	// ExistingCoupons returns which of ids name a stored coupon.
 	ExistingCoupons(ids []string) (map[string]bool, error)
 	// InsertClaimed stores new unused coupons of one template, all claimed
-	// at one instant, each with its coupon.claimed event: what
-	// ClaimedEvent builds, though its ID may be made otherwise (see
-	// Hooks).
+	// at one instant.
 	InsertClaimed(cs []coupon.Coupon) error
 	// Coupon reads one coupon.
 	Coupon(id string) (coupon.Coupon, error)
@@ -54,6 +52,8 @@ type Tx interface {
 	Event(e Event) error
 	// EventOnce adds e to the outbox unless an event with its ID is there.
 	EventOnce(e Event) error
+	// CouponEvents adds b's events to the outbox.
+	CouponEvents(b CouponEvents) error
 
 	// Request reads the request recorded under an idempotency key.
 	Request(key string) (Request, error)

@@ -2,7 +2,6 @@ package mysql
 
 import (
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
@@ -25,7 +24,7 @@ func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, er
 }
 
 // InsertClaimed stores new coupons of one template claimed at one
-// instant, in one statement, and adds their coupon.claimed events.
+// instant, in one statement.
 func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
 	if len(cs) == 0 {
 		return nil
@@ -36,11 +35,6 @@ func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
 	}
 	if _, err := t.execList("InsertClaimed", len(cs), args...); err != nil {
 		return err
-	}
-	for _, c := range cs {
-		if err := t.Event(store.ClaimedEvent(c)); err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -89,6 +89,12 @@ func (t *tx) EventOnce(e store.Event) error {
 	return nil
 }
 
+// CouponEvents adds b's events to the outbox, as records of their own.
+func (t *tx) CouponEvents(b store.CouponEvents) error {
+	t.outbox.AddCoupons(b)
+	return nil
+}
+
 // Count moves, at flush, n coupons of a template into st (n < 0: out of
 // it).
 func (t *tx) Count(templateID string, st coupon.State, n int64) error {
@@ -121,7 +127,7 @@ func (t *tx) flush() error {
 		}
 	}
 	for _, r := range t.outbox.Records() {
-		if _, err := t.exec("InsertRecord", len(r), r[0].ID, store.Latest(r), store.EncodeRecord(r)); err != nil {
+		if _, err := t.exec("InsertRecord", r.N, r.ID, r.Time, r.Body); err != nil {
 			if isCode(err, errDuplicate) {
 				err = errTaken // an EventOnce another transaction wrote first
 			}

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
@@ -34,7 +33,7 @@ func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, er
 }
 
 // InsertClaimed stores new coupons of one template claimed at one
-// instant, in one statement, and adds their coupon.claimed events.
+// instant, in one statement.
 func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
 	if len(cs) == 0 {
 		return nil
@@ -46,11 +45,6 @@ func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
 	c := cs[0]
 	if _, err := t.exec("InsertClaimed", ids, users, c.TemplateID, c.ClaimedAt, c.ExpiresAt); err != nil {
 		return err
-	}
-	for _, c := range cs {
-		if err := t.Event(store.ClaimedEvent(c)); err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -92,6 +92,12 @@ func (t *tx) EventOnce(e store.Event) error {
 	return nil
 }
 
+// CouponEvents adds b's events to the outbox, as records of their own.
+func (t *tx) CouponEvents(b store.CouponEvents) error {
+	t.outbox.AddCoupons(b)
+	return nil
+}
+
 // Count moves n coupons of a template into st (n < 0: out of it) when the
 // transaction commits.
 func (t *tx) Count(templateID string, st coupon.State, n int64) error {
@@ -129,7 +135,7 @@ func (t *tx) flush() error {
 		b.Queue(queries.Get("AddCounts"), ids, states, ns)
 	}
 	for _, r := range t.outbox.Records() {
-		b.Queue(queries.Get("InsertRecord"), len(r), r[0].ID, store.Latest(r), string(store.EncodeRecord(r)))
+		b.Queue(queries.Get("InsertRecord"), r.N, r.ID, r.Time, string(r.Body))
 	}
 	if b.Len() == 0 {
 		return nil

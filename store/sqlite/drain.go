@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"strconv"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -18,86 +17,28 @@ const expireChunk = 100
 
 // ExpireDue expires up to p.Limit due unused coupons of p's shards, with a
 // coupon.expired event each, a chunk at a time; it ends the batch early
-// for a user waiting to write. The events are written by one statement
-// per record, from the rowids the chunks' updates returned.
+// for a user waiting to write.
 func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
-	var (
-		due         []time.Time
-		rec         expiredRecord
-		perTemplate = map[string]int64{}
-		shards      = shardFilter(p.Leases)
-	)
-	for len(due) < p.Limit {
-		n := min(expireChunk, p.Limit-len(due), store.MaxRecord-len(rec.ids))
-		got, err := t.expireChunk(p.Now, n, shards, perTemplate, &due, &rec)
+	var expired []coupon.Coupon
+	shards := shardFilter(p.Leases)
+	for len(expired) < p.Limit {
+		n := min(expireChunk, p.Limit-len(expired))
+		rows, err := t.query("ExpireDue", ms(p.Now), n, shards)
+		chunk, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
+			var expiresAt int64
+			err = row.Scan(&c.ID, &c.TemplateID, &c.UserID, &expiresAt)
+			c.ExpiresAt = at(expiresAt)
+			return c, err
+		})
 		if err != nil {
 			return nil, err
 		}
-		if len(rec.ids) == store.MaxRecord {
-			if err := t.writeExpired(p.Now, &rec); err != nil {
-				return nil, err
-			}
-		}
-		if got < n || t.driver.gate.busy() {
+		expired = append(expired, chunk...)
+		if len(chunk) < n || t.driver.gate.busy() {
 			break
 		}
 	}
-	if err := t.writeExpired(p.Now, &rec); err != nil {
-		return nil, err
-	}
-	return due, store.MoveCounts(t, perTemplate, coupon.Unused, coupon.Expired)
-}
-
-// expiredRecord gathers the coupons a batch expired until their events
-// are written, as one record.
-type expiredRecord struct {
-	rowids []byte // a JSON array but for its closing bracket
-	ids    []string
-	first  time.Time // the first one's expires_at
-}
-
-// writeExpired writes the record of the coupons in rec, if any, and
-// empties it.
-func (t *tx) writeExpired(now time.Time, rec *expiredRecord) error {
-	if len(rec.ids) == 0 {
-		return nil
-	}
-	err := t.sqlRecord("InsertExpiredRecord", store.EventCouponExpired, now, rec.ids,
-		ms(now), string(append(rec.rowids, ']')), store.IDTime(now), ms(rec.first), apiTime(rec.first))
-	*rec = expiredRecord{}
-	return err
-}
-
-// expireChunk expires up to n due coupons of shards (see shardFilter),
-// adds them to rec and perTemplate and their due times to due, and
-// returns how many it expired.
-func (t *tx) expireChunk(now time.Time, n int, shards string, perTemplate map[string]int64, due *[]time.Time, rec *expiredRecord) (int, error) {
-	rows, err := t.query("ExpireDue", ms(now), n, shards)
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
-	got := 0
-	for rows.Next() {
-		var (
-			rowid, expiresAt int64
-			id, templateID   string
-		)
-		if err := rows.Scan(&rowid, &id, &templateID, &expiresAt); err != nil {
-			return got, err
-		}
-		if len(rec.ids) == 0 {
-			rec.rowids, rec.first = append(rec.rowids, '['), at(expiresAt)
-		} else {
-			rec.rowids = append(rec.rowids, ',')
-		}
-		rec.rowids = strconv.AppendInt(rec.rowids, rowid, 10)
-		rec.ids = append(rec.ids, id)
-		perTemplate[templateID]++
-		*due = append(*due, at(expiresAt))
-		got++
-	}
-	return got, rows.Err()
+	return store.ExpiredIn(t, expired, p.Now)
 }
 
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now.

@@ -43,11 +43,11 @@ func (t *tx) takeSeq(n int) (int64, error) {
 // flush writes the transaction's buffered outbox records.
 func (t *tx) flush() error {
 	for _, r := range t.outbox.Records() {
-		last, err := t.takeSeq(len(r))
+		last, err := t.takeSeq(r.N)
 		if err != nil {
 			return err
 		}
-		if _, err := t.exec("InsertRecord", last, len(r), r[0].ID, ms(store.Latest(r)), string(store.EncodeRecord(r))); err != nil {
+		if _, err := t.exec("InsertRecord", last, r.N, r.ID, ms(r.Time), string(r.Body)); err != nil {
 			return err
 		}
 	}

@@ -174,9 +174,6 @@ func nullMS(t time.Time) sql.NullInt64 {
 	return sql.NullInt64{Int64: t.UnixMilli(), Valid: !t.IsZero()}
 }
 
-// apiTime formats t as events carry it.
-func apiTime(t time.Time) string { return t.UTC().Format(store.TimeFormat) }
-
 func atNull(v sql.NullInt64) time.Time {
 	if !v.Valid {
 		return time.Time{}

@@ -22,10 +22,7 @@ type tx struct {
 	// leave ends a foreground transaction's turn at the gate.
 	leave  func()
 	timers []store.Timer
-	// outbox buffers the events the shared transitions add; written
-	// holds those a statement wrote (see sqlRecord), for the hooks.
-	outbox  store.Outbox
-	written []store.Event
+	outbox store.Outbox
 }
 
 func (t *tx) stmt(name string) *sql.Stmt {
@@ -90,6 +87,12 @@ func (t *tx) EventOnce(e store.Event) error {
 	return nil
 }
 
+// CouponEvents adds b's events to the outbox, as records of their own.
+func (t *tx) CouponEvents(b store.CouponEvents) error {
+	t.outbox.AddCoupons(b)
+	return nil
+}
+
 // Count moves n coupons of a template into st (n < 0: out of it).
 func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 	_, err := t.exec("AddCount", templateID, st.String(), n)
@@ -126,7 +129,7 @@ func (t *tx) Commit() (store.Committed, error) {
 		return store.Committed{}, err
 	}
 	t.driver.ckpt.committed()
-	return store.Committed{Timers: t.timers, Events: append(t.written, t.outbox.Events()...)}, nil
+	return store.Committed{Timers: t.timers, Events: t.outbox.Events()}, nil
 }
 
 // Rollback rolls the transaction back unless it committed.

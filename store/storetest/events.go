@@ -18,6 +18,7 @@ var eventTests = []test{
 	{"NoSkipUnderConcurrentCommits", testEventsNoSkip},
 	{"MaxBytes", testEventsMaxBytes},
 	{"DrainRecord", testEventsDrainRecord},
+	{"CouponEventsData", testCouponEventsData},
 }
 
 // history writes five events: two claims, a lock, a redeem and a void.
@@ -248,5 +249,50 @@ func testEventsDrainRecord(t *testing.T, open opener) {
 	prune(expired[n-1].Seq, n)
 	if all := f.events(); len(all) != 0 {
 		t.Fatalf("feed after pruning all: got %s", fmtEvents(all))
+	}
+}
+
+// testCouponEventsData: the coupon.claimed events of a bulk issuance and
+// the coupon.expired events of a drain, stored compactly, read as what
+// store.CouponEvent writes, byte for byte, with store.CouponEventID's
+// IDs; a drain's coupons of different templates and expiries included.
+func testCouponEventsData(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(func(tp *coupon.Template) { tp.Duration = time.Hour + 123*time.Millisecond })
+	other := f.template(func(tp *coupon.Template) { tp.Duration = time.Hour + 123*time.Millisecond - time.Minute })
+	user := "ü\"<&1"
+	claimedAt := t0.Add(456 * time.Millisecond)
+	if _, err := f.s.Issue(f.ctx, store.IssueParams{TemplateID: tp.ID, Users: store.UserList([]string{user, "u2"}), Now: claimedAt}); err != nil {
+		t.Fatalf("Issue: %v", err)
+	}
+	early := f.claim(other.ID, user, claimedAt)
+	cs := f.userCoupons(user, coupon.Unused, claimedAt)
+	cs = append(cs, f.userCoupons("u2", coupon.Unused, claimedAt)...)
+	expiredAt := claimedAt.Add(tp.Duration + 789*time.Millisecond)
+	if d := f.expireDue(expiredAt, 10); len(d.Due) != 3 {
+		t.Fatalf("drain: got %d expired, want 3", len(d.Due))
+	}
+	byID := map[string]coupon.Coupon{}
+	for _, c := range cs {
+		byID[c.ID] = c
+	}
+	if len(byID) != 3 || byID[early.ID].ID == "" {
+		t.Fatalf("coupons: got %v, want the two issued and %s", cs, early.ID)
+	}
+	evs := f.events()
+	if len(evs) != 6 {
+		t.Fatalf("events: got %s, want 3 claims and 3 expiries", fmtEvents(evs))
+	}
+	for _, e := range evs {
+		c := byID[e.Subject]
+		want := store.CouponEvent(c, store.EventCouponClaimed, 0, store.ReasonClaim, "", c.ClaimedAt)
+		if e.Type == store.EventCouponExpired {
+			want = store.CouponEvent(c, store.EventCouponExpired, coupon.Unused, store.ReasonExpiry, "", expiredAt)
+		}
+		want.ID = store.CouponEventID(c.ID, want.Time)
+		if e.ID != want.ID || e.Type != want.Type || !e.Time.Equal(want.Time) || string(e.Data) != string(want.Data) {
+			t.Fatalf("event of %s: got %s %s at %s %s, want %s %s at %s %s", c.ID,
+				e.ID, e.Type, fmtTime(e.Time), e.Data, want.ID, want.Type, fmtTime(want.Time), want.Data)
+		}
 	}
 }

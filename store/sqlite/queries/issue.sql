@@ -17,18 +17,3 @@ FROM json_each(?1);
 -- the user ID.
 INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, updated_at, version)
 SELECT substr(value, 1, 30), ?2, substr(value, 31), 'unused', ?3, ?4, ?3, 1 FROM json_each(?1);
-
--- name: InsertIssuedRecord
--- The record (store.Record) of the coupon.claimed events of
--- InsertIssued's coupons, in its list's order: ?1 its last position, ?2
--- how many, ?3 the first event's ID, ?4 to ?7 InsertIssued's parameters,
--- ?8 the ID time part of ?6 and ?9 the expires_at ?7 formatted. An
--- event's ID is that time part followed by the coupon ID's last 80 bits:
--- a coupon is claimed once. The data is what store.CouponEvent writes,
--- key for key.
-INSERT INTO events (seq, n, id, time, body)
-SELECT ?1, ?2, ?3, ?6, json_group_array(json_array(
-           'evt_' || ?8 || substr(value, 15, 16), 'coupon.claimed', substr(value, 1, 30), ?6,
-           json_object('reason', 'claim', 'user_id', substr(value, 31), 'template_id', ?5, 'expires_at', ?9))
-       ORDER BY key)
-FROM json_each(?4);
