@@ -37,9 +37,12 @@ type Options struct {
 	Hooks store.Hooks
 	// Remind is the reminder policy; nil means remind.Default().
 	Remind *remind.Config
-	// Conns bounds the request pool, the users' connections; 0 means
-	// store.RequestConns().
+	// Conns bounds the request pool, the connections of the users'
+	// transactions; 0 means store.RequestConns().
 	Conns int
+	// ReadConns bounds the read pool, the connections of reads outside
+	// a transaction (see store.ReadConns); 0 means store.ReadConns().
+	ReadConns int
 	// EngineConns bounds the engine pool, the connections of background
 	// transactions and of the engine's reads (see store.EngineConns); 0
 	// means store.EngineConns().
@@ -55,10 +58,10 @@ type Options struct {
 
 // Driver is the MySQL driver of store.DB.
 type Driver struct {
-	// db is the request pool, engine the engine pool (see
-	// store.EngineConns).
-	db, engine *sql.DB
-	migrations int
+	// db is the request pool, reads the read pool, engine the engine
+	// pool (see store.RequestConns).
+	db, reads, engine *sql.DB
+	migrations        int
 }
 
 var _ store.Driver = (*Driver)(nil)
@@ -86,7 +89,11 @@ func OpenDriver(ctx context.Context, rawURL string, opts Options) (*Driver, erro
 		return nil, fmt.Errorf("mysql open: %w", err)
 	}
 	rc := readCommitted{conn, opts.IdleTxTimeout}
-	s := &Driver{db: pool(rc, opts.Conns, store.RequestConns()), engine: pool(rc, opts.EngineConns, store.EngineConns())}
+	s := &Driver{
+		db:     pool(rc, opts.Conns, store.RequestConns()),
+		reads:  pool(rc, opts.ReadConns, store.ReadConns()),
+		engine: pool(rc, opts.EngineConns, store.EngineConns()),
+	}
 	ms, err := sqlfile.LoadMigrations(files, "migrations")
 	if err != nil {
 		s.Close()
@@ -217,7 +224,7 @@ func split(migration string) []string {
 }
 
 // Close closes the pools.
-func (s *Driver) Close() error { return errors.Join(s.db.Close(), s.engine.Close()) }
+func (s *Driver) Close() error { return errors.Join(s.db.Close(), s.reads.Close(), s.engine.Close()) }
 
 // Ready reports whether the database answers and every migration is
 // applied.
@@ -232,13 +239,13 @@ func (s *Driver) Ready(ctx context.Context) error {
 	return nil
 }
 
-// query runs a query outside any write transaction, on the request pool.
+// query runs a query outside any write transaction, on the read pool.
 func (s *Driver) query(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
-	return s.db.QueryContext(ctx, queries.Get(name), args...)
+	return s.reads.QueryContext(ctx, queries.Get(name), args...)
 }
 
 func (s *Driver) queryRow(ctx context.Context, name string, args ...any) *sql.Row {
-	return s.db.QueryRowContext(ctx, queries.Get(name), args...)
+	return s.reads.QueryRowContext(ctx, queries.Get(name), args...)
 }
 
 // engineQuery runs a read only the engine makes on the engine pool.

@@ -41,9 +41,13 @@ type Options struct {
 	Hooks store.Hooks
 	// Remind is the reminder policy; nil means remind.Default().
 	Remind *remind.Config
-	// MaxConns bounds the request pool, the users' connections; 0 means
-	// the URL's pool_max_conns or store.RequestConns().
+	// MaxConns bounds the request pool, the connections of the users'
+	// transactions; 0 means the URL's pool_max_conns or
+	// store.RequestConns().
 	MaxConns int32
+	// ReadConns bounds the read pool, the connections of reads outside
+	// a transaction (see store.ReadConns); 0 means store.ReadConns().
+	ReadConns int32
 	// EngineConns bounds the engine pool, the connections of background
 	// transactions and of the engine's reads (see store.EngineConns); 0
 	// means store.EngineConns().
@@ -58,9 +62,9 @@ type Options struct {
 
 // Driver is the PostgreSQL driver of store.DB.
 type Driver struct {
-	// pool is the request pool, engine the engine pool (see
-	// store.EngineConns).
-	pool, engine *pgxpool.Pool
+	// pool is the request pool, reads the read pool, engine the engine
+	// pool (see store.RequestConns).
+	pool, reads, engine *pgxpool.Pool
 	// db is the pool seen through database/sql, for the shared migrator.
 	db         *sql.DB
 	migrations int
@@ -103,24 +107,35 @@ func OpenDriver(ctx context.Context, url string, opts Options) (*Driver, error) 
 		})
 		return nil
 	}
-	engineCfg := cfg.Copy()
-	engineCfg.MaxConns = cmp.Or(opts.EngineConns, int32(store.EngineConns()))
-	engineCfg.MinConns = 0
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	pools, err := newPools(ctx, cfg, cmp.Or(opts.ReadConns, int32(store.ReadConns())), cmp.Or(opts.EngineConns, int32(store.EngineConns())))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	engine, err := pgxpool.NewWithConfig(ctx, engineCfg)
-	if err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	s := &Driver{pool: pool, engine: engine, db: stdlib.OpenDBFromPool(pool)}
+	s := &Driver{pool: pools[0], reads: pools[1], engine: pools[2], db: stdlib.OpenDBFromPool(pools[0])}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("postgres %s@%s/%s: %w", cfg.ConnConfig.User, cfg.ConnConfig.Host, cfg.ConnConfig.Database, err)
 	}
 	return s, nil
+}
+
+// newPools returns the request pool cfg sets up, and the read and engine
+// pools, its copies of up to reads and engine connections.
+func newPools(ctx context.Context, cfg *pgxpool.Config, reads, engine int32) ([]*pgxpool.Pool, error) {
+	var pools []*pgxpool.Pool
+	for _, n := range []int32{cfg.MaxConns, reads, engine} {
+		c := cfg.Copy()
+		c.MaxConns, c.MinConns = n, min(c.MinConns, n)
+		p, err := pgxpool.NewWithConfig(ctx, c)
+		if err != nil {
+			for _, p := range pools {
+				p.Close()
+			}
+			return nil, err
+		}
+		pools = append(pools, p)
+	}
+	return pools, nil
 }
 
 // setsMaxConns reports whether url sets pool_max_conns, the request
@@ -159,6 +174,7 @@ func (s *Driver) migrate(ctx context.Context) error {
 func (s *Driver) Close() error {
 	err := s.db.Close()
 	s.pool.Close()
+	s.reads.Close()
 	s.engine.Close()
 	return err
 }
@@ -176,13 +192,13 @@ func (s *Driver) Ready(ctx context.Context) error {
 	return nil
 }
 
-// read runs a query outside any write transaction, on the request pool.
+// read runs a query outside any write transaction, on the read pool.
 func (s *Driver) read(ctx context.Context, name string, args ...any) (pgx.Rows, error) {
-	return s.pool.Query(ctx, queries.Get(name), args...)
+	return s.reads.Query(ctx, queries.Get(name), args...)
 }
 
 func (s *Driver) readRow(ctx context.Context, name string, args ...any) pgx.Row {
-	return s.pool.QueryRow(ctx, queries.Get(name), args...)
+	return s.reads.QueryRow(ctx, queries.Get(name), args...)
 }
 
 // engineRead runs a read only the engine makes on the engine pool.

@@ -57,3 +57,8 @@ func TestReadsBesideEngine(t *testing.T) {
 func TestWritesBesideEngine(t *testing.T) {
 	storetest.RunWritesBesideEngine(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
 }
+
+// TestReadsBesideWrites: users read while the request pool is held.
+func TestReadsBesideWrites(t *testing.T) {
+	storetest.RunReadsBesideWrites(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
+}
