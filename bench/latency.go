@@ -78,7 +78,9 @@ type OpStats struct {
 func summarize(ss []sample) (OpStats, map[string]OpStats) {
 	byOp := map[string]OpStats{}
 	for o, name := range opNames {
-		byOp[name] = stats(filter(ss, func(s sample) bool { return s.op == op(o) }))
+		if st := stats(filter(ss, func(s sample) bool { return s.op == op(o) })); st.N > 0 {
+			byOp[name] = st
+		}
 	}
 	return stats(ss), byOp
 }

@@ -57,3 +57,21 @@ func TestSummarizeAndSeries(t *testing.T) {
 		t.Fatalf("p99 series: got %v, want %v", got, want)
 	}
 }
+
+// TestReadsRecordedApart: the load records its wallet reads apart from its
+// writes, so that a result reports the two apart.
+func TestReadsRecordedApart(t *testing.T) {
+	l := &load{rec: &recorder{}, reads: &recorder{}}
+	start := time.Now()
+	l.timed(opRead, func() error { return nil })
+	l.timed(opLock, func() error { return nil })
+	l.timed(opRedeem, func() error { return nil })
+	end := time.Now().Add(time.Second)
+	reads, writes := l.reads.between(start, end), l.rec.between(start, end)
+	if len(reads) != 1 || reads[0].op != opRead {
+		t.Fatalf("reads: got %+v, want the one read", reads)
+	}
+	if _, ops := summarize(writes); len(writes) != 2 || len(ops) != 2 || ops["read"].N != 0 {
+		t.Fatalf("writes: got %+v (ops %v), want the lock and the redeem", writes, ops)
+	}
+}

@@ -35,11 +35,14 @@ type SeedResult struct {
 	Rate    float64 `json:"rate"`
 }
 
-// IdleResult is the user load alone.
+// IdleResult is the user load alone. Here and in Drain and Steady, the
+// user figures and Ops are the writes' (lock, redeem), Reads the wallet
+// reads'.
 type IdleResult struct {
 	UserP50 float64            `json:"user_p50"`
 	UserP99 float64            `json:"user_p99"`
 	Ops     map[string]OpStats `json:"ops"`
+	Reads   OpStats            `json:"reads"`
 }
 
 // Drain is one way of expiring the storm, under the user load. The lag
@@ -54,6 +57,7 @@ type Drain struct {
 	UserP50 float64            `json:"user_p50"`
 	UserP99 float64            `json:"user_p99"`
 	Ops     map[string]OpStats `json:"ops"`
+	Reads   OpStats            `json:"reads"`
 }
 
 // Steady is lapse expiring coupons that fall due at a steady rate, one
@@ -69,6 +73,7 @@ type Steady struct {
 	UserP50 float64            `json:"user_p50"`
 	UserP99 float64            `json:"user_p99"`
 	Ops     map[string]OpStats `json:"ops"`
+	Reads   OpStats            `json:"reads"`
 }
 
 // Ratios are the figures the targets are stated in.

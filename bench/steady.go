@@ -83,11 +83,12 @@ func (r *run) steady(ctx context.Context) error {
 	}
 	lag := quantilesOf(lags)
 	all, ops := summarize(rec.between(start, end))
+	reads := stats(l.reads.between(start, end))
 	r.res.Steady = Steady{
 		Seconds: end.Sub(start).Seconds(), Rate: float64(total) / end.Sub(start).Seconds(), Expired: len(lags),
 		LagP50: lag.P50, LagP99: lag.P99, LagMax: lag.Max,
-		UserP50: all.P50, UserP99: all.P99, Ops: ops,
+		UserP50: all.P50, UserP99: all.P99, Ops: ops, Reads: reads,
 	}
-	b.finish(fmt.Sprintf("lag p50 %s p99 %s, user p99 %s", ms(r.res.Steady.LagP50), ms(r.res.Steady.LagP99), ms(all.P99)))
+	b.finish(fmt.Sprintf("lag p50 %s p99 %s, writes p99 %s, %s", ms(r.res.Steady.LagP50), ms(r.res.Steady.LagP99), ms(all.P99), readsNote(reads)))
 	return nil
 }

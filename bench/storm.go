@@ -239,9 +239,10 @@ func (r *run) seed(ctx context.Context) error {
 	return r.cfg.Target.Save()
 }
 
-// newLoad returns the user load on st, recording into rec.
+// newLoad returns the user load on st, recording its writes into rec and
+// its reads into a recorder of its own.
 func (r *run) newLoad(st store.Store, rec *recorder) *load {
-	return &load{st: st, now: r.clock.Now, users: r.cfg.Users, live: r.live, rate: r.cfg.UserRate, rec: rec}
+	return &load{st: st, now: r.clock.Now, users: r.cfg.Users, live: r.live, rate: r.cfg.UserRate, rec: rec, reads: &recorder{}}
 }
 
 // sleep waits d or until ctx is done.
@@ -270,12 +271,18 @@ func (r *run) idle(ctx context.Context) error {
 	err = sleep(ctx, total)
 	l.stop()
 	all, ops := summarize(rec.between(start.Add(warmup), start.Add(total)))
-	r.res.Idle = IdleResult{UserP50: all.P50, UserP99: all.P99, Ops: ops}
-	b.finish(fmt.Sprintf("user p50 %s p99 %s", ms(all.P50), ms(all.P99)))
+	reads := stats(l.reads.between(start.Add(warmup), start.Add(total)))
+	r.res.Idle = IdleResult{UserP50: all.P50, UserP99: all.P99, Ops: ops, Reads: reads}
+	b.finish(fmt.Sprintf("writes p50 %s p99 %s, %s", ms(all.P50), ms(all.P99), readsNote(reads)))
 	return err
 }
 
 func ms(s float64) string { return fmt.Sprintf("%.1fms", s*1000) }
+
+// readsNote is what a progress bar says of the reads' latency.
+func readsNote(s OpStats) string {
+	return fmt.Sprintf("reads p50 %s p99 %s max %s", ms(s.P50), ms(s.P99), ms(s.Max))
+}
 
 // phase is one drain of the seed under the user load.
 type phase struct {
@@ -359,13 +366,14 @@ func (r *run) end(p *phase, name string, end time.Time) (Drain, error) {
 	}
 	took := end.Sub(p.origin)
 	all, ops := summarize(p.rec.between(p.origin, end))
-	d := Drain{DrainSeconds: took.Seconds(), Rate: float64(r.cfg.Coupons) / took.Seconds(), UserP50: all.P50, UserP99: all.P99, Ops: ops}
+	d := Drain{DrainSeconds: took.Seconds(), Rate: float64(r.cfg.Coupons) / took.Seconds(), UserP50: all.P50, UserP99: all.P99, Ops: ops,
+		Reads: stats(p.load.reads.between(p.origin, end))}
 	r.res.series[name] = drainSeries{
 		expired: p.series,
 		p99:     series(p.rec.between(p.origin.Add(-preRoll), end), p.origin, -preRoll+p99Window, took, p99Window, p99),
 	}
 	if p.bar != nil {
-		p.bar.finish(fmt.Sprintf("%.0f coupons/s, user p50 %s p99 %s", d.Rate, ms(d.UserP50), ms(d.UserP99)))
+		p.bar.finish(fmt.Sprintf("%.0f coupons/s, writes p50 %s p99 %s, %s", d.Rate, ms(d.UserP50), ms(d.UserP99), readsNote(d.Reads)))
 	}
 	if n := p.expired.Load(); n != int64(r.cfg.Coupons) {
 		return d, fmt.Errorf("expired %d coupons, want %d", n, r.cfg.Coupons)

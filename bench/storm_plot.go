@@ -15,8 +15,8 @@ var drawn = []struct{ name, color string }{
 }
 
 // WritePlot writes an SVG of the run: above, the coupons expired over time
-// by each drain; below, the user p99 over time during each, on a log
-// scale, with the idle p99 dashed.
+// by each drain; below, the p99 of the users' writes over time during
+// each, on a log scale, with the idle p99 dashed.
 func (r Result) WritePlot(w io.Writer) error {
 	var b bytes.Buffer
 	xmax := 0.0
@@ -42,7 +42,7 @@ func (r Result) WritePlot(w io.Writer) error {
 			lo, hi = math.Min(lo, p.V), math.Max(hi, p.V)
 		}
 	}
-	bottom := logPanel(&b, bottomY, xmin, xmax, lo, hi, "user-op p99 (log)")
+	bottom := logPanel(&b, bottomY, xmin, xmax, lo, hi, "user write p99 (log)")
 	for _, d := range drawn {
 		bottom.line(&b, logged(r.series[d.name].p99), d.color, "")
 	}
@@ -58,7 +58,7 @@ func (r Result) WritePlot(w io.Writer) error {
 		}
 		legend(&b, i, d.color, "", fmt.Sprintf("%s: drained in %.1fs", d.name, last))
 	}
-	legend(&b, len(drawn), "#666666", "6,4", "idle user p99 "+duration(r.Idle.UserP99))
+	legend(&b, len(drawn), "#666666", "6,4", "idle user write p99 "+duration(r.Idle.UserP99))
 	b.WriteString("</svg>\n")
 	_, err := w.Write(b.Bytes())
 	return err

@@ -19,8 +19,9 @@ func (s *Driver) FloorExpire(ctx context.Context, now time.Time, limit int) (int
 	return s.execRaw(ctx, "FloorExpire", now, now, limit)
 }
 
+// execRaw runs a raw drain on the engine pool, as lapse's drains run.
 func (s *Driver) execRaw(ctx context.Context, name string, args ...any) (int64, error) {
-	res, err := s.db.ExecContext(ctx, queries.Get(name), args...)
+	res, err := s.engine.ExecContext(ctx, queries.Get(name), args...)
 	if err != nil {
 		return 0, err
 	}

@@ -83,15 +83,16 @@ func withShards(first any, shards []int, after ...any) []any {
 	return append(args, after...)
 }
 
-// Stats reads the due backlog and the outbox size.
+// Stats reads the due backlog and the outbox size, on the engine pool:
+// the engine's metrics read them.
 func (s *Driver) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
 	var st store.Stats
-	if err := s.queryRow(ctx, "DueBacklog", now, now, now, now).Scan(&st.DueBacklog); err != nil {
+	if err := s.engineQueryRow(ctx, "DueBacklog", now, now, now, now).Scan(&st.DueBacklog); err != nil {
 		return st, err
 	}
-	if err := s.queryRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
+	if err := s.engineQueryRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
 		return st, err
 	}
-	err := s.queryRow(ctx, "OutboxSize").Scan(&st.Outbox)
+	err := s.engineQueryRow(ctx, "OutboxSize").Scan(&st.Outbox)
 	return st, err
 }

@@ -1,6 +1,7 @@
 package mysql
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"database/sql/driver"
@@ -36,8 +37,16 @@ type Options struct {
 	Hooks store.Hooks
 	// Remind is the reminder policy; nil means remind.Default().
 	Remind *remind.Config
-	// Conns bounds the connection pool; 0 means 16.
+	// Conns bounds the request pool, the connections of the users'
+	// transactions; 0 means store.RequestConns().
 	Conns int
+	// ReadConns bounds the read pool, the connections of reads outside
+	// a transaction (see store.ReadConns); 0 means store.ReadConns().
+	ReadConns int
+	// EngineConns bounds the engine pool, the connections of background
+	// transactions and of the engine's reads (see store.EngineConns); 0
+	// means store.EngineConns().
+	EngineConns int
 	// IdleTxTimeout, if set, has the server end a session whose
 	// transaction sits idle longer (in whole seconds, at least one): an
 	// instance paused or cut off in the middle of one has it rolled
@@ -49,8 +58,10 @@ type Options struct {
 
 // Driver is the MySQL driver of store.DB.
 type Driver struct {
-	db         *sql.DB
-	migrations int
+	// db is the request pool, reads the read pool, engine the engine
+	// pool (see store.RequestConns).
+	db, reads, engine *sql.DB
+	migrations        int
 }
 
 var _ store.Driver = (*Driver)(nil)
@@ -77,24 +88,33 @@ func OpenDriver(ctx context.Context, rawURL string, opts Options) (*Driver, erro
 	if err != nil {
 		return nil, fmt.Errorf("mysql open: %w", err)
 	}
-	db := sql.OpenDB(readCommitted{conn, opts.IdleTxTimeout})
-	conns := opts.Conns
-	if conns <= 0 {
-		conns = 16
+	rc := readCommitted{conn, opts.IdleTxTimeout}
+	s := &Driver{
+		db:     pool(rc, opts.Conns, store.RequestConns()),
+		reads:  pool(rc, opts.ReadConns, store.ReadConns()),
+		engine: pool(rc, opts.EngineConns, store.EngineConns()),
 	}
+	ms, err := sqlfile.LoadMigrations(files, "migrations")
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := migrate(ctx, s.db, ms); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("mysql %s/%s: %w", cfg.Addr, cfg.DBName, err)
+	}
+	s.migrations = len(ms)
+	return s, nil
+}
+
+// pool returns a pool of up to conns connections, def if conns is 0.
+func pool(c driver.Connector, conns, def int) *sql.DB {
+	db := sql.OpenDB(c)
+	conns = cmp.Or(conns, def)
 	db.SetMaxOpenConns(conns)
 	db.SetMaxIdleConns(conns)
 	db.SetConnMaxLifetime(5 * time.Minute)
-	ms, err := sqlfile.LoadMigrations(files, "migrations")
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	if err := migrate(ctx, db, ms); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("mysql %s/%s: %w", cfg.Addr, cfg.DBName, err)
-	}
-	return &Driver{db: db, migrations: len(ms)}, nil
+	return db
 }
 
 // Config turns a mysql:// URL into the driver's configuration, with what
@@ -203,8 +223,8 @@ func split(migration string) []string {
 	return out
 }
 
-// Close closes the pool.
-func (s *Driver) Close() error { return s.db.Close() }
+// Close closes the pools.
+func (s *Driver) Close() error { return errors.Join(s.db.Close(), s.reads.Close(), s.engine.Close()) }
 
 // Ready reports whether the database answers and every migration is
 // applied.
@@ -219,12 +239,22 @@ func (s *Driver) Ready(ctx context.Context) error {
 	return nil
 }
 
+// query runs a query outside any write transaction, on the read pool.
 func (s *Driver) query(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
-	return s.db.QueryContext(ctx, queries.Get(name), args...)
+	return s.reads.QueryContext(ctx, queries.Get(name), args...)
 }
 
 func (s *Driver) queryRow(ctx context.Context, name string, args ...any) *sql.Row {
-	return s.db.QueryRowContext(ctx, queries.Get(name), args...)
+	return s.reads.QueryRowContext(ctx, queries.Get(name), args...)
+}
+
+// engineQuery runs a read only the engine makes on the engine pool.
+func (s *Driver) engineQuery(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
+	return s.engine.QueryContext(ctx, queries.Get(name), args...)
+}
+
+func (s *Driver) engineQueryRow(ctx context.Context, name string, args ...any) *sql.Row {
+	return s.engine.QueryRowContext(ctx, queries.Get(name), args...)
 }
 
 // Errors of the server the store acts on.

@@ -139,3 +139,18 @@ func TestMigrateTogether(t *testing.T) {
 func TestSkipLocked(t *testing.T) {
 	storetest.RunSkipLocked(t, func(t *testing.T) store.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
 }
+
+// TestReadsBesideEngine: users read while the engine pool is held.
+func TestReadsBesideEngine(t *testing.T) {
+	storetest.RunReadsBesideEngine(t, func(t *testing.T) store.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
+}
+
+// TestWritesBesideEngine: users write while the engine pool is held.
+func TestWritesBesideEngine(t *testing.T) {
+	storetest.RunWritesBesideEngine(t, func(t *testing.T) store.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
+}
+
+// TestReadsBesideWrites: users read while the request pool is held.
+func TestReadsBesideWrites(t *testing.T) {
+	storetest.RunReadsBesideWrites(t, func(t *testing.T) store.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
+}

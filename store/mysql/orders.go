@@ -24,15 +24,16 @@ func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
 	return o, interpret(err)
 }
 
-// DueOrders lists unpaid orders past their deadline.
+// DueOrders lists unpaid orders past their deadline, on the engine pool:
+// the engine's order-close drain reads them.
 func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
 	var d store.DueOrders
 	shards := store.ShardsOf(p.Leases)
-	rows, err := s.db.QueryContext(ctx, expand(queries.Get("OrdersDue"), len(shards)), withShards(p.Now, shards, p.Limit)...)
+	rows, err := s.engine.QueryContext(ctx, expand(queries.Get("OrdersDue"), len(shards)), withShards(p.Now, shards, p.Limit)...)
 	if d.Orders, err = sqlfile.Collect(rows, err, scanOrder); err != nil {
 		return d, err
 	}
-	err = s.db.QueryRowContext(ctx, expand(queries.Get("DeadlineAfter"), len(shards)), withShards(p.Now, shards)...).Scan(&d.Next)
+	err = s.engine.QueryRowContext(ctx, expand(queries.Get("DeadlineAfter"), len(shards)), withShards(p.Now, shards)...).Scan(&d.Next)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, nil
 	}

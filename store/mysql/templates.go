@@ -31,7 +31,7 @@ func (t *tx) InsertTemplate(tp coupon.Template) error {
 func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.TemplateInfo, int64, error) {
 	// One REPEATABLE READ snapshot, so that the stored counts and the lazy
 	// correction agree even while a drain commits between the two reads.
-	rtx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	rtx, err := s.reads.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
 	if err != nil {
 		return store.TemplateInfo{}, 0, err
 	}

@@ -8,9 +8,10 @@ import (
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
-// Timers returns group timers due at or before p.Before.
+// Timers returns group timers due at or before p.Before, on the engine
+// pool: the engine loads them.
 func (s *Driver) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer, error) {
-	rows, err := s.query(ctx, "DueTimers", p.Before, p.Limit)
+	rows, err := s.engineQuery(ctx, "DueTimers", p.Before, p.Limit)
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.Timer, error) {
 		var (
 			kind string

@@ -148,9 +148,14 @@ func (t *tx) sortedTimers() []store.Timer {
 // leaves the event be.
 var errTaken = errors.New("event taken meanwhile")
 
-// Begin starts one write transaction.
-func (s *Driver) Begin(ctx context.Context, _ bool) (store.DriverTx, error) {
-	sqlTx, err := s.db.BeginTx(ctx, nil)
+// Begin starts one write transaction: a user's on the request pool, a
+// background one on the engine pool.
+func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, error) {
+	db := s.db
+	if background {
+		db = s.engine
+	}
+	sqlTx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}

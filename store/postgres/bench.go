@@ -8,16 +8,17 @@ import (
 )
 
 // NaiveExpire expires every due unused coupon in one statement, as the
-// seeds do: no events, no counts. For `lapse bench` only.
+// seeds do: no events, no counts. It runs on the engine pool, as
+// lapse's drains do. For `lapse bench` only.
 func (s *Driver) NaiveExpire(ctx context.Context, now time.Time) (int64, error) {
-	tag, err := s.pool.Exec(ctx, queries.Get("NaiveExpire"), now)
+	tag, err := s.engine.Exec(ctx, queries.Get("NaiveExpire"), now)
 	return tag.RowsAffected(), err
 }
 
 // FloorExpire expires up to limit due unused coupons in one statement,
-// with nothing else. For `lapse bench` only.
+// with nothing else, on the engine pool. For `lapse bench` only.
 func (s *Driver) FloorExpire(ctx context.Context, now time.Time, limit int) (int64, error) {
-	tag, err := s.pool.Exec(ctx, queries.Get("FloorExpire"), now, limit)
+	tag, err := s.engine.Exec(ctx, queries.Get("FloorExpire"), now, limit)
 	return tag.RowsAffected(), err
 }
 

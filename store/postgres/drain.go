@@ -51,15 +51,16 @@ func (t *tx) NextDue(kind store.TimerKind, ls []store.Lease) (time.Time, error) 
 	return earliest(ls, func(lo, hi int) pgx.Row { return t.queryRow(nextQueries[kind], lo, hi) })
 }
 
-// Stats reads the due backlog and the outbox size.
+// Stats reads the due backlog and the outbox size, on the engine pool:
+// the engine's metrics read them.
 func (s *Driver) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
 	var st store.Stats
-	if err := s.readRow(ctx, "DueBacklog", now).Scan(&st.DueBacklog); err != nil {
+	if err := s.engineReadRow(ctx, "DueBacklog", now).Scan(&st.DueBacklog); err != nil {
 		return st, err
 	}
-	if err := s.readRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
+	if err := s.engineReadRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
 		return st, err
 	}
-	err := s.readRow(ctx, "OutboxSize").Scan(&st.Outbox)
+	err := s.engineReadRow(ctx, "OutboxSize").Scan(&st.Outbox)
 	return st, err
 }

@@ -22,14 +22,15 @@ func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
 	return o, interpret(err)
 }
 
-// DueOrders lists unpaid orders past their deadline.
+// DueOrders lists unpaid orders past their deadline, on the engine pool:
+// the engine's order-close drain reads them.
 func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
 	var (
 		d   store.DueOrders
 		err error
 	)
 	d.Orders, err = claimRanges(p, func(limit, lo, hi int) ([]order.Order, error) {
-		rows, err := s.read(ctx, "OrdersDue", p.Now, limit, lo, hi)
+		rows, err := s.engineRead(ctx, "OrdersDue", p.Now, limit, lo, hi)
 		if err != nil {
 			return nil, err
 		}
@@ -38,7 +39,7 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 	if err != nil {
 		return d, err
 	}
-	d.Next, err = earliest(p.Leases, func(lo, hi int) pgx.Row { return s.readRow(ctx, "DeadlineAfter", p.Now, lo, hi) })
+	d.Next, err = earliest(p.Leases, func(lo, hi int) pgx.Row { return s.engineReadRow(ctx, "DeadlineAfter", p.Now, lo, hi) })
 	return d, err
 }
 

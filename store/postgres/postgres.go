@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"embed"
@@ -40,9 +41,17 @@ type Options struct {
 	Hooks store.Hooks
 	// Remind is the reminder policy; nil means remind.Default().
 	Remind *remind.Config
-	// MaxConns bounds the connection pool; 0 means pgx's default (the
-	// larger of 4 and the number of CPUs) or the URL's pool_max_conns.
+	// MaxConns bounds the request pool, the connections of the users'
+	// transactions; 0 means the URL's pool_max_conns or
+	// store.RequestConns().
 	MaxConns int32
+	// ReadConns bounds the read pool, the connections of reads outside
+	// a transaction (see store.ReadConns); 0 means store.ReadConns().
+	ReadConns int32
+	// EngineConns bounds the engine pool, the connections of background
+	// transactions and of the engine's reads (see store.EngineConns); 0
+	// means store.EngineConns().
+	EngineConns int32
 	// IdleTxTimeout, if set, has the server end a session whose
 	// transaction sits idle longer: an instance paused or cut off in the
 	// middle of one has it rolled back, and its locks (rows in a batch,
@@ -53,7 +62,9 @@ type Options struct {
 
 // Driver is the PostgreSQL driver of store.DB.
 type Driver struct {
-	pool *pgxpool.Pool
+	// pool is the request pool, reads the read pool, engine the engine
+	// pool (see store.RequestConns).
+	pool, reads, engine *pgxpool.Pool
 	// db is the pool seen through database/sql, for the shared migrator.
 	db         *sql.DB
 	migrations int
@@ -79,8 +90,11 @@ func OpenDriver(ctx context.Context, url string, opts Options) (*Driver, error) 
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	if opts.MaxConns > 0 {
+	switch {
+	case opts.MaxConns > 0:
 		cfg.MaxConns = opts.MaxConns
+	case !setsMaxConns(url):
+		cfg.MaxConns = int32(store.RequestConns())
 	}
 	if opts.IdleTxTimeout > 0 {
 		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.FormatInt(opts.IdleTxTimeout.Milliseconds(), 10)
@@ -93,16 +107,46 @@ func OpenDriver(ctx context.Context, url string, opts Options) (*Driver, error) 
 		})
 		return nil
 	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	pools, err := newPools(ctx, cfg, cmp.Or(opts.ReadConns, int32(store.ReadConns())), cmp.Or(opts.EngineConns, int32(store.EngineConns())))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	s := &Driver{pool: pool, db: stdlib.OpenDBFromPool(pool)}
+	s := &Driver{pool: pools[0], reads: pools[1], engine: pools[2], db: stdlib.OpenDBFromPool(pools[0])}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("postgres %s@%s/%s: %w", cfg.ConnConfig.User, cfg.ConnConfig.Host, cfg.ConnConfig.Database, err)
 	}
 	return s, nil
+}
+
+// newPools returns the request pool cfg sets up, and the read and engine
+// pools, its copies of up to reads and engine connections.
+func newPools(ctx context.Context, cfg *pgxpool.Config, reads, engine int32) ([]*pgxpool.Pool, error) {
+	var pools []*pgxpool.Pool
+	for _, n := range []int32{cfg.MaxConns, reads, engine} {
+		c := cfg.Copy()
+		c.MaxConns, c.MinConns = n, min(c.MinConns, n)
+		p, err := pgxpool.NewWithConfig(ctx, c)
+		if err != nil {
+			for _, p := range pools {
+				p.Close()
+			}
+			return nil, err
+		}
+		pools = append(pools, p)
+	}
+	return pools, nil
+}
+
+// setsMaxConns reports whether url sets pool_max_conns, the request
+// pool's size.
+func setsMaxConns(url string) bool {
+	cfg, err := pgconn.ParseConfig(url)
+	if err != nil {
+		return false
+	}
+	_, ok := cfg.RuntimeParams["pool_max_conns"]
+	return ok
 }
 
 // migrate applies the embedded migrations under a session advisory lock,
@@ -126,10 +170,12 @@ func (s *Driver) migrate(ctx context.Context) error {
 	return errors.Join(err, unlockErr)
 }
 
-// Close closes the pool.
+// Close closes the pools.
 func (s *Driver) Close() error {
 	err := s.db.Close()
 	s.pool.Close()
+	s.reads.Close()
+	s.engine.Close()
 	return err
 }
 
@@ -146,13 +192,22 @@ func (s *Driver) Ready(ctx context.Context) error {
 	return nil
 }
 
-// read runs a query outside any write transaction.
+// read runs a query outside any write transaction, on the read pool.
 func (s *Driver) read(ctx context.Context, name string, args ...any) (pgx.Rows, error) {
-	return s.pool.Query(ctx, queries.Get(name), args...)
+	return s.reads.Query(ctx, queries.Get(name), args...)
 }
 
 func (s *Driver) readRow(ctx context.Context, name string, args ...any) pgx.Row {
-	return s.pool.QueryRow(ctx, queries.Get(name), args...)
+	return s.reads.QueryRow(ctx, queries.Get(name), args...)
+}
+
+// engineRead runs a read only the engine makes on the engine pool.
+func (s *Driver) engineRead(ctx context.Context, name string, args ...any) (pgx.Rows, error) {
+	return s.engine.Query(ctx, queries.Get(name), args...)
+}
+
+func (s *Driver) engineReadRow(ctx context.Context, name string, args ...any) pgx.Row {
+	return s.engine.QueryRow(ctx, queries.Get(name), args...)
 }
 
 // interpret turns driver errors into store errors.

@@ -47,3 +47,18 @@ func template(t testing.TB, s store.Store) coupon.Template {
 func TestSkipLocked(t *testing.T) {
 	storetest.RunSkipLocked(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
 }
+
+// TestReadsBesideEngine: users read while the engine pool is held.
+func TestReadsBesideEngine(t *testing.T) {
+	storetest.RunReadsBesideEngine(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
+}
+
+// TestWritesBesideEngine: users write while the engine pool is held.
+func TestWritesBesideEngine(t *testing.T) {
+	storetest.RunWritesBesideEngine(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
+}
+
+// TestReadsBesideWrites: users read while the request pool is held.
+func TestReadsBesideWrites(t *testing.T) {
+	storetest.RunReadsBesideWrites(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
+}

@@ -30,7 +30,7 @@ func (t *tx) InsertTemplate(tp coupon.Template) error {
 func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.TemplateInfo, int64, error) {
 	// One snapshot for the stored counts and the lazy correction, even
 	// while a drain commits.
-	rtx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	rtx, err := s.reads.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return store.TemplateInfo{}, 0, err
 	}

@@ -9,9 +9,10 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// Timers returns group timers due at or before p.Before.
+// Timers returns group timers due at or before p.Before, on the engine
+// pool: the engine loads them.
 func (s *Driver) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer, error) {
-	rows, err := s.read(ctx, "DueTimers", p.Before, p.Limit)
+	rows, err := s.engineRead(ctx, "DueTimers", p.Before, p.Limit)
 	if err != nil {
 		return nil, err
 	}

@@ -157,9 +157,14 @@ func (t *tx) countKeys() []countKey {
 	return keys
 }
 
-// Begin starts one write transaction.
-func (s *Driver) Begin(ctx context.Context, _ bool) (store.DriverTx, error) {
-	pgTx, err := s.pool.Begin(ctx)
+// Begin starts one write transaction: a user's on the request pool, a
+// background one on the engine pool.
+func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, error) {
+	pool := s.pool
+	if background {
+		pool = s.engine
+	}
+	pgTx, err := pool.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -130,6 +130,19 @@ func TestIdempotencyWaitBounded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) { storetest.RunIdempotencyWaitBounded(t, newDriver) })
 }
 
+// TestReadsBesideEngine: users read, on the read pool, while a background
+// transaction holds the one writer; their writes go before the next
+// background one (TestGate).
+func TestReadsBesideEngine(t *testing.T) {
+	storetest.RunReadsBesideEngine(t, func(t *testing.T) store.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
+}
+
+// TestReadsBesideWrites: users read, on the read pool, while a user's
+// transaction holds the one writer.
+func TestReadsBesideWrites(t *testing.T) {
+	storetest.RunReadsBesideWrites(t, func(t *testing.T) store.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
+}
+
 // TestQueryPlans: the drains and the lazy counts walk the partial indexes
 // of live rows, with or without leases; none of them scans the coupons
 // table.
