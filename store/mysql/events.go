@@ -40,7 +40,7 @@ func (s *Driver) sequence(ctx context.Context) error {
 	if err := s.queryRow(ctx, "HasUnsequenced").Scan(&pending); err != nil || !pending {
 		return err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.reads.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

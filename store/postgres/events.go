@@ -54,7 +54,7 @@ func (s *Driver) sequence(ctx context.Context) error {
 	if err := s.readRow(ctx, "HasUnsequenced").Scan(&pending); err != nil || !pending {
 		return err
 	}
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, s.reads, func(tx pgx.Tx) error {
 		var last int64
 		if err := tx.QueryRow(ctx, queries.Get("LockEventSeq")).Scan(&last); err != nil {
 			return err
