@@ -4,6 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/store"
+
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
@@ -36,4 +39,28 @@ func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
 		err := row.Scan(&lag)
 		return time.Duration(lag) * time.Millisecond, err
 	})
+}
+
+// FloorOrder stores o and its event e, then takes o's one item from its
+// SKU's available stock with a guarded UPDATE, in one plain transaction
+// with nothing else; false, and nothing stored, if the SKU is short. For
+// `lapse bench orders --hot-sku` only.
+func (s *Driver) FloorOrder(ctx context.Context, o order.Order, e store.Event) (bool, error) {
+	dt, err := s.Begin(ctx, false)
+	if err != nil {
+		return false, err
+	}
+	t := dt.(*tx)
+	defer t.Rollback()
+	if err := t.InsertOrder(o); err != nil {
+		return false, err
+	}
+	if _, err := t.exec("FloorEvent", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data)); err != nil {
+		return false, err
+	}
+	if ok, err := t.execOne("FloorTake", o.Items[0].SKU, o.Items[0].Qty); err != nil || !ok {
+		return false, err
+	}
+	_, err = t.Commit()
+	return err == nil, err
 }
