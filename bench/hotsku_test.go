@@ -1,9 +1,7 @@
 package bench
 
 import (
-	"bytes"
 	"context"
-	"encoding/xml"
 	"strings"
 	"testing"
 	"time"
@@ -60,22 +58,7 @@ func TestHotSKUWritePlot(t *testing.T) {
 	r := HotSKUResult{Store: "sqlite", Clients: 16,
 		Lapse: HotSKURun{p99: []Point{{0.5, 0.02}, {1.5, 0.03}}},
 		Floor: HotSKURun{p99: []Point{{0.5, 0.01}, {1.5, 0.01}}}}
-	var b bytes.Buffer
-	if err := r.WritePlot(&b); err != nil {
-		t.Fatalf("WritePlot: %v", err)
-	}
-	var doc struct {
-		Polylines []struct {
-			Stroke string `xml:"stroke,attr"`
-		} `xml:"polyline"`
-	}
-	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
-		t.Fatalf("plot is not XML: %v", err)
-	}
-	strokes := map[string]int{}
-	for _, p := range doc.Polylines {
-		strokes[p.Stroke]++
-	}
+	strokes := plotLines(t, r.WritePlot)
 	if strokes[colorP50] != 1 || strokes[colorP99] != 1 {
 		t.Fatalf("got lines %v, want one lapse and one floor", strokes)
 	}

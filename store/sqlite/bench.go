@@ -43,24 +43,13 @@ func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
 
 // FloorOrder stores o and its event e, then takes o's one item from its
 // SKU's available stock with a guarded UPDATE, in one plain transaction
-// with nothing else; false, and nothing stored, if the SKU is short. For
-// `lapse bench orders --hot-sku` only.
+// with nothing else (see store.FloorOrder). For `lapse bench orders
+// --hot-sku` only.
 func (s *Driver) FloorOrder(ctx context.Context, o order.Order, e store.Event) (bool, error) {
-	dt, err := s.Begin(ctx, false)
-	if err != nil {
-		return false, err
-	}
-	t := dt.(*tx)
-	defer t.Rollback()
-	if err := t.InsertOrder(o); err != nil {
-		return false, err
-	}
-	if _, err := t.exec("FloorEvent", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data)); err != nil {
-		return false, err
-	}
-	if ok, err := t.execOne("FloorTake", o.Items[0].SKU, o.Items[0].Qty); err != nil || !ok {
-		return false, err
-	}
-	_, err = t.Commit()
-	return err == nil, err
+	return store.FloorOrder(ctx, s, o, func(t store.DriverTx) error {
+		_, err := t.(*tx).exec("FloorEvent", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data))
+		return err
+	}, func(t store.DriverTx) (bool, error) {
+		return t.(*tx).execOne("FloorTake", o.Items[0].SKU, o.Items[0].Qty)
+	})
 }
