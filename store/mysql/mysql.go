@@ -50,7 +50,7 @@ type Options struct {
 // Driver is the MySQL driver of store.DB.
 type Driver struct {
 	db         *sql.DB
-	migrations int
+	migrations []sqlfile.Migration
 }
 
 var _ store.Driver = (*Driver)(nil)
@@ -94,7 +94,7 @@ func OpenDriver(ctx context.Context, rawURL string, opts Options) (*Driver, erro
 		db.Close()
 		return nil, fmt.Errorf("mysql %s/%s: %w", cfg.Addr, cfg.DBName, err)
 	}
-	return &Driver{db: db, migrations: len(ms)}, nil
+	return &Driver{db: db, migrations: ms}, nil
 }
 
 // Config turns a mysql:// URL into the driver's configuration, with what
@@ -209,12 +209,12 @@ func (s *Driver) Close() error { return s.db.Close() }
 // Ready reports whether the database answers and every migration is
 // applied.
 func (s *Driver) Ready(ctx context.Context) error {
-	v, err := sqlfile.Version(ctx, s.db)
+	pending, err := sqlfile.Pending(ctx, s.db, s.migrations)
 	if err != nil {
 		return err
 	}
-	if v != s.migrations {
-		return fmt.Errorf("mysql: schema at version %d, want %d", v, s.migrations)
+	if len(pending) > 0 {
+		return fmt.Errorf("mysql: migration %s not applied", pending[0].Name)
 	}
 	return nil
 }
