@@ -3,6 +3,9 @@ package bench
 import (
 	"context"
 	"time"
+
+	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/store"
 )
 
 // Raw is what a backend offers the bench beyond store.Store: the ways of
@@ -21,4 +24,10 @@ type Raw interface {
 	// ExpiryLags returns, for every expired coupon, its stored transition
 	// time minus its expires_at.
 	ExpiryLags(ctx context.Context) ([]time.Duration, error)
+	// FloorOrder stores o and its event e, then takes o's one item from
+	// its SKU's available stock with a guarded UPDATE (available -= qty
+	// where available >= qty), in one plain transaction with nothing else;
+	// false, and nothing stored, if the SKU is short. Run by many clients
+	// on one SKU, it is the floor of a flash sale on this database.
+	FloorOrder(ctx context.Context, o order.Order, e store.Event) (bool, error)
 }

@@ -22,6 +22,9 @@ type Result struct {
 	Floor   Drain      `json:"floor"`
 	Steady  Steady     `json:"steady"`
 	Ratios  Ratios     `json:"ratios"`
+	// Racers are the racers of each drain (lapse, naive, floor): users
+	// locking and redeeming storm coupons around T0.
+	Racers map[string]Racers `json:"racers"`
 
 	// series holds what the plot draws.
 	series map[string]drainSeries

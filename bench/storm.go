@@ -119,7 +119,7 @@ func RunStorm(ctx context.Context, cfg Config) (Result, error) {
 	r.res = Result{
 		Store: cfg.Target.Name, Coupons: cfg.Coupons, Templates: cfg.Templates, Users: cfg.Users,
 		UserRate: cfg.UserRate, BatchSize: cfg.BatchSize, Instances: cfg.Instances, CPUs: runtime.NumCPU(),
-		series: map[string]drainSeries{},
+		series: map[string]drainSeries{}, Racers: map[string]Racers{},
 	}
 	r.res.LoadAvg = append(r.res.LoadAvg, loadAvg()...)
 	steps := []struct {
@@ -290,6 +290,8 @@ type phase struct {
 	raw  Raw
 	load *load
 	rec  *recorder
+	// racers race the drain for storm coupons around T0.
+	racers *racers
 	// origin is the real time at which the clock reads T0.
 	origin time.Time
 	// expired counts the committed expiries; last is when the latest of
@@ -326,6 +328,10 @@ func (r *run) begin(ctx context.Context, hooks func(p *phase) store.Hooks) (*pha
 	if p.st, p.raw, err = r.open(ctx, h); err != nil {
 		return nil, err
 	}
+	if p.racers, err = newRacers(ctx, p.st, r.clock.Now, r.live, min(r.cfg.Coupons, r.cfg.Users)); err != nil {
+		p.st.Close()
+		return nil, err
+	}
 	p.load = r.newLoad(p.st, p.rec)
 	p.load.start(ctx)
 	return p, nil
@@ -334,6 +340,7 @@ func (r *run) begin(ctx context.Context, hooks func(p *phase) store.Hooks) (*pha
 // awaitT0 waits until T0, then samples the expired count for the plot and
 // the progress bar until end.
 func (r *run) awaitT0(ctx context.Context, p *phase, label string) error {
+	p.racers.start(ctx, p.origin)
 	if err := sleep(ctx, time.Until(p.origin)); err != nil {
 		return err
 	}
@@ -364,19 +371,22 @@ func (r *run) end(p *phase, name string, end time.Time) (Drain, error) {
 		<-p.stopped
 		p.series = append(p.series, Point{T: end.Sub(p.origin).Seconds(), V: float64(p.expired.Load())})
 	}
+	racers, taken := p.racers.wait(r.t0)
+	r.res.Racers[name] = racers
+	want := int64(r.cfg.Coupons) - taken
 	took := end.Sub(p.origin)
 	all, ops := summarize(p.rec.between(p.origin, end))
-	d := Drain{DrainSeconds: took.Seconds(), Rate: float64(r.cfg.Coupons) / took.Seconds(), UserP50: all.P50, UserP99: all.P99, Ops: ops,
+	d := Drain{DrainSeconds: took.Seconds(), Rate: float64(want) / took.Seconds(), UserP50: all.P50, UserP99: all.P99, Ops: ops,
 		Reads: stats(p.load.reads.between(p.origin, end))}
 	r.res.series[name] = drainSeries{
 		expired: p.series,
 		p99:     series(p.rec.between(p.origin.Add(-preRoll), end), p.origin, -preRoll+p99Window, took, p99Window, p99),
 	}
 	if p.bar != nil {
-		p.bar.finish(fmt.Sprintf("%.0f coupons/s, writes p50 %s p99 %s, %s", d.Rate, ms(d.UserP50), ms(d.UserP99), readsNote(d.Reads)))
+		p.bar.finish(fmt.Sprintf("%.0f coupons/s, writes p50 %s p99 %s, %s; %s", d.Rate, ms(d.UserP50), ms(d.UserP99), readsNote(d.Reads), racers))
 	}
-	if n := p.expired.Load(); n != int64(r.cfg.Coupons) {
-		return d, fmt.Errorf("expired %d coupons, want %d", n, r.cfg.Coupons)
+	if n := p.expired.Load(); n != want {
+		return d, fmt.Errorf("expired %d coupons, want %d (%d taken by racers)", n, want, taken)
 	}
 	return d, nil
 }
@@ -441,10 +451,12 @@ func (r *run) lapse(ctx context.Context) error {
 	return nil
 }
 
-// waitExpired waits until the engine has expired the whole storm and
-// returns when the last expiry committed.
+// waitExpired waits until the engine has expired the whole storm, but
+// for the coupons the racers took, and returns when the last expiry
+// committed.
 func (r *run) waitExpired(ctx context.Context, p *phase) (time.Time, error) {
-	for p.expired.Load() < int64(r.cfg.Coupons) {
+	_, taken := p.racers.wait(r.t0)
+	for p.expired.Load() < int64(r.cfg.Coupons)-taken {
 		if err := sleep(ctx, 2*time.Millisecond); err != nil {
 			return time.Time{}, err
 		}

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"encoding/xml"
+	"io"
 	"testing"
 )
 
@@ -16,8 +17,22 @@ func TestWritePlot(t *testing.T) {
 			p99:     []Point{{0.1, 0.001}, {0.5, float64(i+1) * 0.01}},
 		}
 	}
+	strokes := plotLines(t, r.WritePlot)
+	for _, d := range drawn {
+		if strokes[d.color] != 2 {
+			t.Fatalf("%s: got %d lines, want expired and p99", d.name, strokes[d.color])
+		}
+	}
+	if strokes["#666666"] != 1 {
+		t.Fatalf("idle p99 line: got %d, want 1", strokes["#666666"])
+	}
+}
+
+// plotLines writes a plot with write and counts its lines by colour.
+func plotLines(t *testing.T, write func(io.Writer) error) map[string]int {
+	t.Helper()
 	var b bytes.Buffer
-	if err := r.WritePlot(&b); err != nil {
+	if err := write(&b); err != nil {
 		t.Fatalf("WritePlot: %v", err)
 	}
 	var doc struct {
@@ -32,12 +47,5 @@ func TestWritePlot(t *testing.T) {
 	for _, p := range doc.Polylines {
 		strokes[p.Stroke]++
 	}
-	for _, d := range drawn {
-		if strokes[d.color] != 2 {
-			t.Fatalf("%s: got %d lines, want expired and p99", d.name, strokes[d.color])
-		}
-	}
-	if strokes["#666666"] != 1 {
-		t.Fatalf("idle p99 line: got %d, want 1", strokes["#666666"])
-	}
+	return strokes
 }

@@ -15,6 +15,8 @@ func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var (
 		url, out, plot string
 		cfg            = bench.OrdersConfig{Rate: 200, Duration: 20 * time.Second, Timeout: 2 * time.Second, PayShare: 0.5}
+		hot            bool
+		hotCfg         = bench.HotSKUConfig{Clients: 16}
 	)
 	fs := flag.NewFlagSet("bench orders", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -23,6 +25,9 @@ func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.DurationVar(&cfg.Duration, "duration", cfg.Duration, "how long orders are created")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "each order's deadline after its creation")
 	fs.Float64Var(&cfg.PayShare, "pay-share", cfg.PayShare, "fraction of the orders paid before their deadline (0 to 1)")
+	fs.BoolVar(&hot, "hot-sku", false, "flash sale: --clients clients create one-unit orders of one SKU back to back for --duration, through lapse and then through a plain transaction of the same writes (the floor)")
+	fs.IntVar(&hotCfg.Clients, "clients", hotCfg.Clients, "with --hot-sku: clients creating orders")
+	fs.Int64Var(&hotCfg.Stock, "stock", 0, "with --hot-sku: the SKU's stock (default: more than a run sells)")
 	fs.StringVar(&out, "out", "", "write the JSON result to this file (default: stdout)")
 	fs.StringVar(&plot, "plot", "", "write an SVG plot of the close lag over time to this file")
 	if err := fs.Parse(args); err != nil {
@@ -33,6 +38,14 @@ func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	defer cleanup()
+	if hot {
+		hotCfg.Target, hotCfg.Duration, hotCfg.Progress = target, cfg.Duration, stderr
+		res, err := bench.RunHotSKU(ctx, hotCfg)
+		if err != nil {
+			return err
+		}
+		return writeResult(res, out, plot, stdout)
+	}
 	cfg.Target, cfg.Progress, cfg.Log = target, stderr, benchLog(stderr)
 	res, err := bench.RunOrders(ctx, cfg)
 	if err != nil {

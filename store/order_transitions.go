@@ -25,17 +25,16 @@ func putSKUIn(t *txn, p PutSKUParams) (SKU, error) {
 	return t.SKU(p.SKU)
 }
 
-// createOrderIn reserves stock, locks coupons and stores the order, in t.
+// createOrderIn locks coupons, stores the order and reserves stock, in
+// t. The reservations are its last writes (the timer and the event wait
+// in the driver's buffers for the commit), so that a SKU many orders
+// want, a flash sale's, stays locked for as short a time as it can: from
+// its guarded update to the commit.
 func createOrderIn(t *txn, p CreateOrderParams) (order.Order, error) {
 	o := order.Order{
 		ID: NewID("ord", p.Now), UserID: p.UserID, Status: order.Unpaid,
 		Items: p.Items, CouponIDs: append([]string{}, p.CouponIDs...), Total: order.Total(p.Items),
 		Deadline: p.Deadline, CreatedAt: p.Now, UpdatedAt: p.Now, Version: 1,
-	}
-	for _, it := range order.BySKU(p.Items) {
-		if err := moveStock(t, Reserve, it, p.Now); err != nil {
-			return o, stockError(t, p.Items, it, err)
-		}
 	}
 	values := make([]int64, len(p.CouponIDs))
 	for i, id := range p.CouponIDs {
@@ -75,6 +74,11 @@ func createOrderIn(t *txn, p CreateOrderParams) (order.Order, error) {
 	if err := t.TouchUser(o.UserID, p.Now); err != nil {
 		return o, err
 	}
+	for _, it := range order.BySKU(p.Items) {
+		if err := moveStock(t, Reserve, it, p.Now); err != nil {
+			return o, stockError(t, p.Items, it, err)
+		}
+	}
 	return o, t.Event(OrderEvent(o, EventOrderCreated, 0, "", p.Now))
 }
 
@@ -104,8 +108,8 @@ func moveStock(t Tx, move StockMove, it order.Item, now time.Time) error {
 	return err
 }
 
-// payOrderIn pays an unpaid order in t: its reserved stock becomes sold
-// and its coupons used. A payment the order no longer takes is
+// payOrderIn pays an unpaid order in t: its coupons become used and its
+// reserved stock sold. A payment the order no longer takes is
 // order.ErrClosed, as a RefusalError that records it as an
 // order.late_payment event.
 func payOrderIn(t *txn, p PayOrderParams) (order.Order, error) {
@@ -123,10 +127,8 @@ func payOrderIn(t *txn, p PayOrderParams) (order.Order, error) {
 		}
 		return o, err
 	}
-	for _, it := range order.BySKU(o.Items) {
-		if err := moveStock(t, Sell, it, p.Now); err != nil {
-			return o, fmt.Errorf("sell %s: %w", it.SKU, err)
-		}
+	if err := t.TouchUser(o.UserID, p.Now); err != nil {
+		return o, err
 	}
 	for _, id := range o.CouponIDs {
 		c, err := t.Coupon(id)
@@ -138,10 +140,12 @@ func payOrderIn(t *txn, p PayOrderParams) (order.Order, error) {
 			return o, fmt.Errorf("redeem coupon %s: %w", id, err)
 		}
 	}
-	o.PaymentID = p.PaymentID
-	if err := t.TouchUser(o.UserID, p.Now); err != nil {
-		return o, err
+	for _, it := range order.BySKU(o.Items) {
+		if err := moveStock(t, Sell, it, p.Now); err != nil {
+			return o, fmt.Errorf("sell %s: %w", it.SKU, err)
+		}
 	}
+	o.PaymentID = p.PaymentID
 	return setOrderStatus(t, o, order.Paid, "", EventOrderPaid, p.Now)
 }
 
@@ -186,14 +190,9 @@ func closeDueIn(t *txn, due []order.Order, now time.Time) ([]time.Time, error) {
 	return deadlines, nil
 }
 
-// closeOrder gives back the order's stock and the coupons it still holds,
+// closeOrder gives back the coupons the order still holds and its stock,
 // then marks it closed.
 func closeOrder(t *txn, o order.Order, reason string, now time.Time) (order.Order, error) {
-	for _, it := range order.BySKU(o.Items) {
-		if err := moveStock(t, Release, it, now); err != nil {
-			return o, fmt.Errorf("release %s: %w", it.SKU, err)
-		}
-	}
 	for _, id := range o.CouponIDs {
 		c, err := t.Coupon(id)
 		if err != nil {
@@ -205,6 +204,11 @@ func closeOrder(t *txn, o order.Order, reason string, now time.Time) (order.Orde
 		unlock := TransitionParams{CouponID: id, Action: coupon.Unlock, OrderID: o.ID, Reason: ReasonOrderClosed, Now: now}
 		if _, err := transition(t, c, unlock); err != nil {
 			return o, fmt.Errorf("unlock coupon %s: %w", id, err)
+		}
+	}
+	for _, it := range order.BySKU(o.Items) {
+		if err := moveStock(t, Release, it, now); err != nil {
+			return o, fmt.Errorf("release %s: %w", it.SKU, err)
 		}
 	}
 	return setOrderStatus(t, o, order.Closed, reason, EventOrderClosed, now)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/store"
+
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
@@ -35,5 +38,18 @@ func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
 		var lag int64
 		err := row.Scan(&lag)
 		return time.Duration(lag) * time.Microsecond, err
+	})
+}
+
+// FloorOrder stores o and its event e, then takes o's one item from its
+// SKU's available stock with a guarded UPDATE, in one plain transaction
+// with nothing else (see store.FloorOrder). For `lapse bench orders
+// --hot-sku` only.
+func (s *Driver) FloorOrder(ctx context.Context, o order.Order, e store.Event) (bool, error) {
+	return store.FloorOrder(ctx, s, o, func(t store.DriverTx) error {
+		_, err := t.(*tx).exec("FloorEvent", e.ID, e.Type, e.Subject, e.Time, string(e.Data))
+		return err
+	}, func(t store.DriverTx) (bool, error) {
+		return t.(*tx).execOne("FloorTake", o.Items[0].Qty, o.Items[0].SKU, o.Items[0].Qty)
 	})
 }

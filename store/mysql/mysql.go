@@ -61,7 +61,7 @@ type Driver struct {
 	// db is the request pool, reads the read pool, engine the engine
 	// pool (see store.RequestConns).
 	db, reads, engine *sql.DB
-	migrations        int
+	migrations        []sqlfile.Migration
 }
 
 var _ store.Driver = (*Driver)(nil)
@@ -103,7 +103,7 @@ func OpenDriver(ctx context.Context, rawURL string, opts Options) (*Driver, erro
 		s.Close()
 		return nil, fmt.Errorf("mysql %s/%s: %w", cfg.Addr, cfg.DBName, err)
 	}
-	s.migrations = len(ms)
+	s.migrations = ms
 	return s, nil
 }
 
@@ -229,12 +229,12 @@ func (s *Driver) Close() error { return errors.Join(s.db.Close(), s.reads.Close(
 // Ready reports whether the database answers and every migration is
 // applied.
 func (s *Driver) Ready(ctx context.Context) error {
-	v, err := sqlfile.Version(ctx, s.db)
+	pending, err := sqlfile.Pending(ctx, s.db, s.migrations)
 	if err != nil {
 		return err
 	}
-	if v != s.migrations {
-		return fmt.Errorf("mysql: schema at version %d, want %d", v, s.migrations)
+	if len(pending) > 0 {
+		return fmt.Errorf("mysql: migration %s not applied", pending[0].Name)
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package mysql_test
 
 import (
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -130,8 +132,14 @@ func TestMigrateTogether(t *testing.T) {
 	if err := rawDB(t, dbURL).QueryRowContext(t.Context(), "SELECT count(*), max(version) FROM schema_migrations").Scan(&rows, &version); err != nil {
 		t.Fatalf("schema_migrations: %v", err)
 	}
-	if rows != len(files) || version != len(files) {
-		t.Fatalf("schema_migrations: got %d rows up to version %d, want %d rows up to %d", rows, version, len(files), len(files))
+	// The newest file's number: numbers are handed out ahead, so they may
+	// have gaps.
+	newest, err := strconv.Atoi(strings.SplitN(files[len(files)-1].Name(), "_", 2)[0])
+	if err != nil {
+		t.Fatalf("migration %s: %v", files[len(files)-1].Name(), err)
+	}
+	if rows != len(files) || version != newest {
+		t.Fatalf("schema_migrations: got %d rows up to version %d, want %d rows up to %d", rows, version, len(files), newest)
 	}
 }
 

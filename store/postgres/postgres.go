@@ -67,7 +67,7 @@ type Driver struct {
 	pool, reads, engine *pgxpool.Pool
 	// db is the pool seen through database/sql, for the shared migrator.
 	db         *sql.DB
-	migrations int
+	migrations []sqlfile.Migration
 }
 
 var _ store.Driver = (*Driver)(nil)
@@ -156,7 +156,7 @@ func (s *Driver) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.migrations = len(ms)
+	s.migrations = ms
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -182,12 +182,12 @@ func (s *Driver) Close() error {
 // Ready reports whether the database answers and every migration is
 // applied.
 func (s *Driver) Ready(ctx context.Context) error {
-	v, err := sqlfile.Version(ctx, s.db)
+	pending, err := sqlfile.Pending(ctx, s.db, s.migrations)
 	if err != nil {
 		return err
 	}
-	if v != s.migrations {
-		return fmt.Errorf("postgres: schema at version %d, want %d", v, s.migrations)
+	if len(pending) > 0 {
+		return fmt.Errorf("postgres: migration %s not applied", pending[0].Name)
 	}
 	return nil
 }

@@ -16,3 +16,11 @@ LIMIT ?;
 -- name: ExpiryLags
 -- In microseconds.
 SELECT TIMESTAMPDIFF(MICROSECOND, expires_at, updated_at) FROM coupons WHERE status = 'expired';
+
+-- name: FloorEvent
+-- The hot-SKU floor's event row.
+INSERT INTO floor_events (id, type, subject, time, data) VALUES (?, ?, ?, ?, ?);
+
+-- name: FloorTake
+-- qty, sku, qty. The hot-SKU floor's guarded stock update, its last write.
+UPDATE skus SET available = available - ? WHERE sku = ? AND available >= ?;

@@ -18,3 +18,11 @@ WHERE id = ANY(ARRAY(
 
 -- name: ExpiryLags
 SELECT updated_at - expires_at FROM coupons WHERE status = 'expired';
+
+-- name: FloorEvent
+-- The hot-SKU floor's event row.
+INSERT INTO floor_events (id, type, subject, time, data) VALUES ($1, $2, $3, $4, $5::json);
+
+-- name: FloorTake
+-- $1 sku, $2 qty. The hot-SKU floor's guarded stock update, its last write.
+UPDATE skus SET available = available - $2 WHERE sku = $1 AND available >= $2;

@@ -13,3 +13,11 @@ WHERE rowid IN (
 
 -- name: ExpiryLags
 SELECT updated_at - expires_at FROM coupons WHERE status = 'expired';
+
+-- name: FloorEvent
+-- The hot-SKU floor's event row.
+INSERT INTO floor_events (id, type, subject, time, data) VALUES (?, ?, ?, ?, ?);
+
+-- name: FloorTake
+-- ?1 sku, ?2 qty. The hot-SKU floor's guarded stock update, its last write.
+UPDATE skus SET available = available - ?2 WHERE sku = ?1 AND available >= ?2;

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lapsehq/lapse/bench"
+)
+
+// TestBenchOrdersHotSKU: on every store, `lapse bench orders --hot-sku`
+// sells a small stock out through lapse and through the floor, and
+// neither oversells.
+func TestBenchOrdersHotSKU(t *testing.T) {
+	stores := map[string]func(t *testing.T) string{
+		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "hot.db") },
+		"postgres": func(t *testing.T) string { return newDatabaseURL(t, "LAPSE_TEST_POSTGRES") },
+		"mysql":    func(t *testing.T) string { return newDatabaseURL(t, "LAPSE_TEST_MYSQL") },
+	}
+	for name, storeURL := range stores {
+		t.Run(name, func(t *testing.T) {
+			const stock = 20
+			var out, errOut bytes.Buffer
+			args := []string{"bench", "orders", "--hot-sku", "--duration", "1s", "--clients", "4",
+				"--stock", fmt.Sprint(stock), "--store", storeURL(t)}
+			if err := Run(context.Background(), args, &out, &errOut); err != nil {
+				t.Fatalf("%v\n%s", err, errOut.String())
+			}
+			var res bench.HotSKUResult
+			if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+				t.Fatalf("result: %v", err)
+			}
+			for run, r := range map[string]bench.HotSKURun{"lapse": res.Lapse, "floor": res.Floor} {
+				if !r.StockOK || r.Orders > stock || r.Short > 0 && r.Orders != stock {
+					t.Fatalf("%s: %+v: oversold, or refused with stock left", run, r)
+				}
+			}
+		})
+	}
+}
+
+// newDatabaseURL returns the URL of the server env names with a database
+// name of the test's own, which the bench creates; it skips the test if
+// env is unset.
+func newDatabaseURL(t *testing.T, env string) string {
+	t.Helper()
+	raw := os.Getenv(env)
+	if raw == "" {
+		t.Skipf("%s is not set", env)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatalf("%s: %v", env, err)
+	}
+	u.Path = fmt.Sprintf("/lapse_hot_%d", rand.Uint32())
+	return u.String()
+}
