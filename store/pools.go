@@ -17,9 +17,9 @@ import "runtime"
 //     DueOrders).
 //
 // The read pool is apart from the request pool because a user's write can
-// wait on a row lock a drain holds to its commit (the feed position every
-// event-writing commit takes, say): with the request pool full of such
-// writes, a read would queue behind them. Three instances at the
+// wait on a row lock another transaction holds to its commit (a hot SKU's
+// stock, say): with the request pool full of such writes, a read would
+// queue behind them. Three instances at the
 // defaults' largest take 3 × (12 + 6 + 6) = 72 connections, inside
 // PostgreSQL's default max_connections of 100 (less its 3 reserved) and
 // MariaDB's 151, with room for the operator's.

@@ -7,11 +7,13 @@
 // side by side take disjoint batches. Every transition is a guarded
 // compare-and-set. A transaction buffers the counts, group timers and
 // events it writes and flushes them at its end in one fixed order (counts,
-// timers, then the event positions), which keeps the lock order the same
+// timers, then the outbox records), which keeps the lock order the same
 // in every transaction; a deadlock that happens anyway is retried.
 //
-// Event positions (the feed's seq) are taken from a one-row counter as
-// each transaction's last statement, and its row lock is held until
-// commit: positions are handed out in commit order, so a reader that has
-// seen seq n will never later see a smaller one appear.
+// A transaction's events are one outbox record (store.Record) inserted
+// without a feed position, so commits share no lock for the feed. A read
+// of the feed first numbers the committed records that have none, one
+// sequencer at a time under a one-row counter's lock, in insertion
+// order: a reader that has seen position n never later sees a smaller
+// one appear.
 package mysql

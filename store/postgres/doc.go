@@ -9,7 +9,9 @@
 // transaction adds to shared rows (group timers, template counts, events)
 // is buffered and written in one round trip just before the commit, in a
 // fixed order, so that transactions lock shared rows in one order and hold
-// them as briefly as possible. Events take their feed positions last of
-// all, under a row lock held to the commit, so the feed follows commit
-// order.
+// them as briefly as possible. A transaction's events are one outbox
+// record (store.Record) inserted without a feed position, so commits share
+// no lock for the feed; a read of the feed first numbers the committed
+// records that have none, one sequencer at a time, in insertion order, so
+// a reader never passes a record that commits later.
 package postgres
