@@ -27,11 +27,15 @@ func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
 // DueOrders lists unpaid orders past their deadline.
 func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
 	var d store.DueOrders
-	shards := store.ShardsOf(p.Leases)
-	rows, err := s.db.QueryContext(ctx, expand(queries.Get("OrdersDue"), len(shards)), withShards(p.Now, shards, p.Limit)...)
-	if d.Orders, err = sqlfile.Collect(rows, err, scanOrder); err != nil {
+	var err error
+	d.Orders, err = byShard(p, func(shard, limit int) ([]order.Order, error) {
+		rows, err := s.query(ctx, "OrdersDue", p.Now, shard, limit)
+		return sqlfile.Collect(rows, err, scanOrder)
+	})
+	if err != nil {
 		return d, err
 	}
+	shards := store.ShardsOf(p.Leases)
 	err = s.db.QueryRowContext(ctx, expand(queries.Get("DeadlineAfter"), len(shards)), withShards(p.Now, shards)...).Scan(&d.Next)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, nil
@@ -43,9 +47,10 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 // deadline, holding them; orders another transaction holds are skipped,
 // not waited for.
 func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
-	shards := store.ShardsOf(p.Leases)
-	rows, err := t.queryList("ClaimOrdersDue", len(shards), withShards(p.Now, shards, p.Limit)...)
-	return sqlfile.Collect(rows, err, scanOrder)
+	return byShard(p, func(shard, limit int) ([]order.Order, error) {
+		rows, err := t.query("ClaimOrdersDue", p.Now, shard, limit)
+		return sqlfile.Collect(rows, err, scanOrder)
+	})
 }
 
 // SKU reads one SKU's counters and holds its row until the transaction

@@ -1,0 +1,28 @@
+-- The due indexes lead with the shard, after the state: a drain walks one
+-- shard's due rows in due order, a range that holds no other shard's
+-- entry. With the shard after the due time (0003_shards.sql), the claim of
+-- one shard walked every shard's due entries, interleaved, and InnoDB
+-- locks each entry a locking read passes before it tests the shard: a
+-- batch held the due rows of every shard it passed (TestClaimLocksBounded:
+-- 683 row locks for a batch of 20 of one shard in 16), other instances
+-- skipped the rows of their own shards it held, and in a storm with the
+-- default 128 MB buffer pool three instances filled it with lock heaps.
+--
+-- A drain of several shards takes them one after the other (drain.go);
+-- what reads all of them at once (the next due time, the backlog) reads
+-- each shard's range, or the first entry of each (a loose index scan).
+-- Each statement may run again: it drops and adds the same index.
+
+ALTER TABLE coupons
+    DROP KEY coupons_due,
+    ADD KEY coupons_due (status, shard, expires_at, template_id),
+    DROP KEY coupons_lock_due,
+    ADD KEY coupons_lock_due (shard, locked_until);
+
+ALTER TABLE orders
+    DROP KEY orders_due,
+    ADD KEY orders_due (status, shard, deadline);
+
+ALTER TABLE reminders
+    DROP KEY reminders_due,
+    ADD KEY reminders_due (status, shard, due_at);
