@@ -99,13 +99,22 @@ func redoWritten(b *testing.B, db *sql.DB) int64 {
 	return n
 }
 
-// seedStorm fills a fresh database with n unused coupons of one template,
-// claimed over the preceding day by random users, all due at due, as the
-// store would have written them. The timer stops while it seeds.
+// seedStorm is seedDueCoupons for a benchmark: the timer stops while it
+// seeds.
 func seedStorm(b *testing.B, n int, due time.Time) (*store.DB, *sql.DB) {
 	b.Helper()
 	b.StopTimer()
 	defer b.StartTimer()
+	s, db, _ := seedDueCoupons(b, n, due)
+	return s, db
+}
+
+// seedDueCoupons fills a fresh database with n unused coupons of one
+// template, claimed over the preceding day by random users, all due at
+// due, as the store would have written them; it returns the store, SQL on
+// the database, and the database's URL.
+func seedDueCoupons(b testing.TB, n int, due time.Time) (*store.DB, *sql.DB, string) {
+	b.Helper()
 	dbURL := freshDB(b)
 	s := open(b, dbURL, mysql.Options{})
 	db := rawDB(b, dbURL)
@@ -140,7 +149,7 @@ func seedStorm(b *testing.B, n int, due time.Time) (*store.DB, *sql.DB) {
 		b.Fatalf("analyze: %v", err)
 	}
 	b.Logf("seeded %d coupons in %s", n, time.Since(start).Round(time.Millisecond))
-	return s, db
+	return s, db, dbURL
 }
 
 // BenchmarkEventSeq measures what taking event positions in commit order
