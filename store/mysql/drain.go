@@ -15,11 +15,8 @@ import (
 // coupon.expired event each. Rows another instance has claimed are
 // skipped, not waited for.
 func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
-	expired, err := byShard(p, func(shard, limit int) ([]coupon.Coupon, error) {
-		rows, err := t.query("ClaimExpiries", p.Now, shard, limit)
-		return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
-			return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
-		})
+	expired, err := readDue(t.ctx, t.sql, p, "DueExpiries", "ClaimExpiries", func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
+		return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
 	})
 	if err != nil {
 		return nil, err
@@ -49,10 +46,7 @@ func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now,
 // holding them; rows another instance holds are skipped.
 func (t *tx) LocksDue(p store.DueParams) ([]coupon.Coupon, error) {
-	return byShard(p, func(shard, limit int) ([]coupon.Coupon, error) {
-		rows, err := t.query("ClaimLocks", p.Now, shard, limit)
-		return sqlfile.Collect(rows, err, scanCoupon)
-	})
+	return readDue(t.ctx, t.sql, p, "DueLocks", "ClaimLocks", scanCoupon)
 }
 
 // nextQueries names the query of each kind's earliest pending due time.

@@ -6,30 +6,49 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
 )
 
 // TestClaimLocksBounded: a drain batch's locking read holds the rows it
 // claims, not the due range it walks. Every shard has 200 rows of each
-// kind past due; a batch of 20 of shard 3, held open at READ COMMITTED as
-// the driver's sessions run, may hold two record locks per row claimed
-// (its due index entry and its primary key record) and a couple more,
-// whatever the other shards hold. Before the due indexes led
-// with the shard (0008_shard_due.sql), the claim of one shard walked the
-// interleaved range of all 16 and held every row it passed: ~320 here,
-// and in a storm of a million rows enough lock heaps to stop MariaDB.
+// kind past due; a drain batch of 20 of shard 3 in a transaction of the
+// driver, held open, may hold a record lock per row claimed (its primary
+// key record) and a couple more, whatever the other shards hold. Before
+// 0008_shard_due.sql the claim of one shard walked the interleaved due
+// range of all 16 and held every entry it passed, index and row: 683
+// record locks here, and in a storm of a million rows enough lock heaps
+// to stop MariaDB.
 func TestClaimLocksBounded(t *testing.T) {
 	dbURL := freshDB(t)
-	open(t, dbURL, mysql.Options{})
+	d := openDriver(t, dbURL, mysql.Options{})
 	db := rawDB(t, dbURL)
 	seedDue(t, db, 200*16)
 	const limit, slack = 20, 2
-	now := t0
-	for _, name := range []string{"ClaimExpiries", "ClaimLocks", "ClaimOrdersDue", "RemindersDue"} {
-		rows, structs := locksHeld(t, db, mysql.QueryText(name, 0), now, 3, limit)
-		t.Logf("%s: %d record locks in %d lock structs", name, rows, structs)
-		if rows > 2*limit+slack {
-			t.Errorf("%s: a batch of %d holds %d record locks, want at most %d", name, limit, rows, 2*limit+slack)
+	p := store.DueParams{Now: t0, Limit: limit, Leases: []store.Lease{{Shard: 3}}}
+	drains := []struct {
+		name string
+		run  func(store.DriverTx) (int, error)
+	}{
+		{"ExpireDue", func(tx store.DriverTx) (int, error) { due, err := tx.ExpireDue(p); return len(due), err }},
+		{"LocksDue", func(tx store.DriverTx) (int, error) { due, err := tx.LocksDue(p); return len(due), err }},
+		{"OrdersDue", func(tx store.DriverTx) (int, error) { due, err := tx.OrdersDue(p); return len(due), err }},
+		{"RemindersDue", func(tx store.DriverTx) (int, error) { due, err := tx.RemindersDue(p); return len(due), err }},
+	}
+	for _, c := range drains {
+		tx, err := d.Begin(t.Context(), false)
+		if err != nil {
+			t.Fatalf("begin: %v", err)
+		}
+		n, err := c.run(tx)
+		if err != nil || n != limit {
+			t.Fatalf("%s: %d rows, %v; want %d", c.name, n, err, limit)
+		}
+		rows, structs := locksHeld(t, db)
+		tx.Rollback()
+		t.Logf("%s: %d record locks in %d lock structs", c.name, rows, structs)
+		if rows > limit+slack {
+			t.Errorf("%s: a batch of %d holds %d record locks, want at most %d", c.name, limit, rows, limit+slack)
 		}
 	}
 }
@@ -54,44 +73,22 @@ func seedDue(t *testing.T, db *sql.DB, n int) {
 	}
 }
 
-// locksHeld runs the claim q with args in a READ COMMITTED transaction of
-// its own and, while it is open, reads from information_schema.INNODB_TRX
-// how many rows it holds locked and in how many lock structs; then rolls
-// it back.
-func locksHeld(t *testing.T, db *sql.DB, q string, args ...any) (rows, structs int) {
+// trxLocks reads the most record locks an open transaction of the
+// session's database holds, and the most lock structs.
+const trxLocks = `SELECT COALESCE(MAX(trx.trx_rows_locked), 0), COALESCE(MAX(trx.trx_lock_structs), 0)
+	FROM information_schema.INNODB_TRX trx
+	JOIN information_schema.PROCESSLIST p ON p.ID = trx.trx_mysql_thread_id
+	WHERE p.DB = DATABASE()`
+
+// locksHeld reads, from information_schema.INNODB_TRX, the most record
+// locks an open transaction of db's database holds, and that
+// transaction's lock structs. The server refreshes the table from the
+// live transactions at most every 100 ms: it waits that long first, so
+// that it does not read an earlier state.
+func locksHeld(t *testing.T, db *sql.DB) (rows, structs int64) {
 	t.Helper()
-	ctx := t.Context()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatalf("conn: %v", err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED"); err != nil {
-		t.Fatalf("isolation: %v", err)
-	}
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatalf("begin: %v", err)
-	}
-	defer tx.Rollback()
-	claimed, err := tx.QueryContext(ctx, q, args...)
-	if err != nil {
-		t.Fatalf("claim: %v", err)
-	}
-	n := 0
-	for claimed.Next() {
-		n++
-	}
-	if err := claimed.Close(); err != nil {
-		t.Fatalf("claim: %v", err)
-	}
-	if n == 0 {
-		t.Fatalf("claim: no row claimed by %s", q)
-	}
-	// The server refreshes INNODB_TRX from the live transactions at
-	// most every 100 ms: an earlier read may still show another.
 	time.Sleep(200 * time.Millisecond)
-	err = tx.QueryRowContext(ctx, "SELECT trx_rows_locked, trx_lock_structs FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = CONNECTION_ID()").Scan(&rows, &structs)
+	err := db.QueryRowContext(t.Context(), trxLocks).Scan(&rows, &structs)
 	if err != nil {
 		t.Fatalf("INNODB_TRX: %v", err)
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // SKU returns one SKU's counters.
@@ -28,10 +27,7 @@ func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
 func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
 	var d store.DueOrders
 	var err error
-	d.Orders, err = byShard(p, func(shard, limit int) ([]order.Order, error) {
-		rows, err := s.query(ctx, "OrdersDue", p.Now, shard, limit)
-		return sqlfile.Collect(rows, err, scanOrder)
-	})
+	d.Orders, err = readDue(ctx, s.db, p, "DueOrderIDs", "OrdersDue", scanOrder)
 	if err != nil {
 		return d, err
 	}
@@ -47,10 +43,7 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 // deadline, holding them; orders another transaction holds are skipped,
 // not waited for.
 func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
-	return byShard(p, func(shard, limit int) ([]order.Order, error) {
-		rows, err := t.query("ClaimOrdersDue", p.Now, shard, limit)
-		return sqlfile.Collect(rows, err, scanOrder)
-	})
+	return readDue(t.ctx, t.sql, p, "DueOrderIDs", "ClaimOrdersDue", scanOrder)
 }
 
 // SKU reads one SKU's counters and holds its row until the transaction

@@ -56,10 +56,7 @@ func (t *tx) UserReminders(user string) ([]store.PlannedReminder, error) {
 // p.Now of the shards of p.Leases, earliest first, and holds them until
 // the transaction ends: another instance skips them.
 func (t *tx) RemindersDue(p store.DueParams) ([]store.PlannedReminder, error) {
-	return byShard(p, func(shard, limit int) ([]store.PlannedReminder, error) {
-		rows, err := t.query("RemindersDue", p.Now, shard, limit)
-		return sqlfile.Collect(rows, err, sqlfile.ScanReminder)
-	})
+	return readDue(t.ctx, t.sql, p, "DueReminderIDs", "RemindersDue", sqlfile.ScanReminder)
 }
 
 // PlannedOrReminded reports whether the pair (coupon, lead) is in a

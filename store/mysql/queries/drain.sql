@@ -1,21 +1,32 @@
 -- The drains claim due rows with FOR UPDATE SKIP LOCKED, so instances
 -- draining side by side take disjoint batches, then change exactly the
--- rows claimed. A claim walks one shard (drain.go takes a drain's shards
--- one after the other): its due index leads with (state, shard), so the
--- walk is a range of that shard's due rows in due order and the locking
--- read holds only the rows it returns (0008_shard_due.sql). FORCE INDEX
--- keeps that plan even when most of the table is due, as in a storm.
+-- rows claimed. A batch first reads, without locking, the IDs of the
+-- earliest due rows of each of its shards (a Due… query per shard: its
+-- due index leads with (state, shard), so each is a range of that shard's
+-- due entries in due order, 0008_shard_due.sql), merged earliest first up
+-- to the limit (dueIDs in shards.go); then it claims those rows by primary
+-- key (a Claim… query), which locks them and nothing else: InnoDB locks
+-- every entry a locking read passes, and a locking walk of a due range
+-- would hold every row it passed. FORCE INDEX keeps these plans even when
+-- most of the table is due, as in a storm.
 -- What reads every shard at once reads the first entry of each, one index
 -- dive per shard (the shards listed are rows of leases, which has one per
 -- shard: MariaDB plans no loose index scan of a GROUP BY shard with a
 -- WHERE), or each shard's range (a list of them).
 
--- name: ClaimExpiries
--- now, the shard, limit.
-SELECT id, template_id, user_id, expires_at
-FROM coupons FORCE INDEX (coupons_due)
+-- name: DueExpiries
+-- now, the shard, limit: one shard's earliest due unused coupons, read
+-- from the index alone (see dueIDs).
+SELECT id, expires_at AS due FROM coupons FORCE INDEX (coupons_due)
 WHERE status = 'unused' AND expires_at <= ? AND shard = ?
 ORDER BY expires_at LIMIT ?
+
+-- name: ClaimExpiries
+-- now, then the IDs DueExpiries read.
+SELECT id, template_id, user_id, expires_at
+FROM coupons FORCE INDEX (PRIMARY)
+WHERE status = 'unused' AND expires_at <= ? AND id IN (?, ...)
+ORDER BY expires_at
 FOR UPDATE SKIP LOCKED;
 
 -- name: ExpireClaimed
@@ -34,13 +45,20 @@ SELECT first FROM (
     FROM leases WHERE shard IN (?, ...)
 ) AS firsts WHERE first IS NOT NULL ORDER BY first LIMIT 1;
 
--- name: ClaimLocks
--- now, the shard, limit. locked_until is set while a coupon is locked and
--- NULL in every other state: the range on it reads locked coupons only.
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons FORCE INDEX (coupons_lock_due)
-WHERE status = 'locked' AND locked_until <= ? AND shard = ?
+-- name: DueLocks
+-- now, the shard, limit: one shard's earliest due locks. locked_until is
+-- set while a coupon is locked and NULL in every other state: the range
+-- on it reads locked coupons only.
+SELECT id, locked_until AS due FROM coupons FORCE INDEX (coupons_lock_due)
+WHERE locked_until <= ? AND shard = ?
 ORDER BY locked_until LIMIT ?
+
+-- name: ClaimLocks
+-- now, then the IDs DueLocks read.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons FORCE INDEX (PRIMARY)
+WHERE status = 'locked' AND locked_until <= ? AND id IN (?, ...)
+ORDER BY locked_until
 FOR UPDATE SKIP LOCKED;
 
 -- name: NextRelease
