@@ -88,13 +88,15 @@ func BenchmarkStorm(b *testing.B) {
 
 // redoWritten reads how many bytes of redo log the server has written.
 func redoWritten(b *testing.B, db *sql.DB) int64 {
-	b.Helper()
-	var (
-		name string
-		n    int64
-	)
-	if err := db.QueryRowContext(b.Context(), "SHOW GLOBAL STATUS LIKE 'Innodb_os_log_written'").Scan(&name, &n); err != nil {
-		b.Fatalf("redo written: %v", err)
+	return globalStatus(b, db, "Innodb_os_log_written")
+}
+
+// globalStatus reads a number of the server's SHOW GLOBAL STATUS.
+func globalStatus(t testing.TB, db *sql.DB, name string) int64 {
+	t.Helper()
+	var n int64
+	if err := db.QueryRowContext(t.Context(), "SHOW GLOBAL STATUS LIKE ?", name).Scan(&name, &n); err != nil {
+		t.Fatalf("global status %s: %v (is the server down?)", name, err)
 	}
 	return n
 }

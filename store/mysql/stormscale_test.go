@@ -27,7 +27,7 @@ func TestStormThreeInstances(t *testing.T) {
 	ctx := t.Context()
 	due := t0.Add(time.Hour)
 	first, db, dbURL := seedDueCoupons(t, n, due)
-	uptime := serverUptime(t, db)
+	uptime := globalStatus(t, db, "Uptime")
 	stores := []*store.DB{first}
 	for range instances - 1 {
 		stores = append(stores, open(t, dbURL, mysql.Options{}))
@@ -111,7 +111,7 @@ func TestStormThreeInstances(t *testing.T) {
 	if locks > batch+100 {
 		t.Fatalf("a transaction held %d record locks, want at most %d: one a row of a batch of %d, and its writes", locks, batch+100, batch)
 	}
-	if now := serverUptime(t, db); now < uptime {
+	if now := globalStatus(t, db, "Uptime"); now < uptime {
 		t.Fatalf("the server restarted during the storm (uptime %d s, was %d s)", now, uptime)
 	}
 }
@@ -139,19 +139,6 @@ func fairLeases(t *testing.T, stores []*store.DB) [][]store.Lease {
 	}
 	t.Fatalf("no fair split of the shards: %v", out)
 	return nil
-}
-
-// serverUptime reads how long the server has run, in seconds.
-func serverUptime(t *testing.T, db *sql.DB) int64 {
-	t.Helper()
-	var (
-		name string
-		s    int64
-	)
-	if err := db.QueryRowContext(t.Context(), "SHOW GLOBAL STATUS LIKE 'Uptime'").Scan(&name, &s); err != nil {
-		t.Fatalf("server uptime: %v (is the server down?)", err)
-	}
-	return s
 }
 
 // watchLocks polls, every 20 ms until t ends or the function it returns
