@@ -4,13 +4,14 @@
 -- one shard walked every shard's due entries, interleaved, and InnoDB
 -- locks each entry a locking read passes before it tests the shard: a
 -- batch held the due rows of every shard it passed (TestClaimLocksBounded:
--- 683 row locks for a batch of 20 of one shard in 16), other instances
+-- 683 record locks for a batch of 20 of one shard in 16), other instances
 -- skipped the rows of their own shards it held, and in a storm with the
 -- default 128 MB buffer pool three instances filled it with lock heaps.
 --
--- A drain of several shards takes them one after the other (drain.go);
--- what reads all of them at once (the next due time, the backlog) reads
--- each shard's range, or the first entry of each (a loose index scan).
+-- A drain batch reads, without locking, the earliest due IDs of each of
+-- its shards, merges them, then claims those rows by primary key (see
+-- queries/drain.sql); what reads every shard at once (the next due time,
+-- the backlog) reads the first entry of each shard, or each one's range.
 -- Each statement may run again: it drops and adds the same index.
 
 ALTER TABLE coupons

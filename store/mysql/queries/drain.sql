@@ -4,7 +4,7 @@
 -- earliest due rows of each of its shards (a Due… query per shard: its
 -- due index leads with (state, shard), so each is a range of that shard's
 -- due entries in due order, 0008_shard_due.sql), merged earliest first up
--- to the limit (dueIDs in shards.go); then it claims those rows by primary
+-- to the limit (readDue in shards.go); then it claims those rows by primary
 -- key (a Claim… query), which locks them and nothing else: InnoDB locks
 -- every entry a locking read passes, and a locking walk of a due range
 -- would hold every row it passed. FORCE INDEX keeps these plans even when
@@ -16,7 +16,7 @@
 
 -- name: DueExpiries
 -- now, the shard, limit: one shard's earliest due unused coupons, read
--- from the index alone (see dueIDs).
+-- from the index alone (see readDue).
 SELECT id, expires_at AS due FROM coupons FORCE INDEX (coupons_due)
 WHERE status = 'unused' AND expires_at <= ? AND shard = ?
 ORDER BY expires_at LIMIT ?
