@@ -27,7 +27,7 @@ func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
 func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
 	var d store.DueOrders
 	var err error
-	d.Orders, err = readDue(ctx, s.db, p, "DueOrderIDs", "OrdersDue", scanOrder)
+	d.Orders, err = readDue(ctx, s.db, p, "DueOrderShards", "OrdersDue", scanOrder, deadline)
 	if err != nil {
 		return d, err
 	}
@@ -43,7 +43,7 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 // deadline, holding them; orders another transaction holds are skipped,
 // not waited for.
 func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
-	return readDue(t.ctx, t.sql, p, "DueOrderIDs", "ClaimOrdersDue", scanOrder)
+	return readDue(t.ctx, t.sql, p, "DueOrderShards", "ClaimOrdersDue", scanOrder, deadline)
 }
 
 // SKU reads one SKU's counters and holds its row until the transaction
@@ -118,3 +118,6 @@ func scanOrder(row scanner) (order.Order, error) {
 	o.CloseReason, o.PaymentID = reason.String, paymentID.String
 	return o, nil
 }
+
+// deadline is an order's due time, which orders a drain's batch.
+func deadline(o order.Order) time.Time { return o.Deadline }

@@ -3,7 +3,9 @@ package mysql
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
@@ -16,27 +18,52 @@ type querier interface {
 
 // readDue reads up to p.Limit due rows over the shards of p's leases
 // (every shard if none), earliest first, in two steps. First, without
-// locking, the IDs: the union of the query due, which reads one shard's
-// earliest p.Limit due entries from its due index alone (now, shard,
-// limit; it returns id and due), merged earliest first. Then the query
-// read (now, then the IDs) reads those rows by primary key, still due, and
-// scan scans each. A read that claims (FOR UPDATE SKIP LOCKED) so locks
-// the rows it returns and no others: a locking walk of a due range would
-// hold every entry it passed (see queries/drain.sql).
-func readDue[T any](ctx context.Context, q querier, p store.DueParams, due, read string, scan func(sqlfile.Scanner) (T, error)) ([]T, error) {
-	shards := store.ShardsOf(p.Leases)
-	parts := make([]string, len(shards))
-	args := make([]any, 0, 3*len(shards)+1)
-	for i, s := range shards {
-		parts[i] = "(" + queries.Get(due) + "\n)"
+// locking, how many of the earliest p.Limit come from each shard: the
+// union of the query shards, which reads one shard's earliest p.Limit due
+// entries from its due index alone (now, shard, limit; it returns shard
+// and due), merged earliest first. Then, for each shard, the query read
+// (now, shard, limit) walks that shard's due range for its count; scan
+// scans each row and at is its due time, which orders the result. A read
+// that claims (FOR UPDATE SKIP LOCKED) so locks the rows it returns and
+// no others (see queries/drain.sql).
+func readDue[T any](ctx context.Context, q querier, p store.DueParams, shards, read string, scan func(sqlfile.Scanner) (T, error), at func(T) time.Time) ([]T, error) {
+	counts, err := dueCounts(ctx, q, p, shards)
+	if err != nil {
+		return nil, err
+	}
+	out := []T{}
+	for _, s := range store.ShardsOf(p.Leases) {
+		if counts[s] == 0 {
+			continue
+		}
+		rows, err := q.QueryContext(ctx, queries.Get(read), p.Now, s, counts[s])
+		got, err := sqlfile.Collect(rows, err, scan)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	slices.SortStableFunc(out, func(a, b T) int { return at(a).Compare(at(b)) })
+	return out, nil
+}
+
+// dueCounts reads, without locking, how many of the earliest p.Limit due
+// rows over p's shards each shard holds, by the union of the query
+// shards over them (see readDue).
+func dueCounts(ctx context.Context, q querier, p store.DueParams, shards string) (map[int]int, error) {
+	list := store.ShardsOf(p.Leases)
+	parts := make([]string, len(list))
+	args := make([]any, 0, 3*len(list)+1)
+	for i, s := range list {
+		parts[i] = "(" + queries.Get(shards) + "\n)"
 		args = append(args, p.Now, s, p.Limit)
 	}
-	union := "SELECT id FROM (" + strings.Join(parts, " UNION ALL ") + ") AS due ORDER BY due LIMIT ?"
+	union := "SELECT shard FROM (" + strings.Join(parts, " UNION ALL ") + ") AS due ORDER BY due LIMIT ?"
 	rows, err := q.QueryContext(ctx, union, append(args, p.Limit)...)
-	ids, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id any, err error) { return id, row.Scan(&id) })
-	if err != nil || len(ids) == 0 {
-		return []T{}, err
+	due, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (s int, err error) { return s, row.Scan(&s) })
+	counts := map[int]int{}
+	for _, s := range due {
+		counts[s]++
 	}
-	rows, err = q.QueryContext(ctx, expand(queries.Get(read), len(ids)), append([]any{p.Now}, ids...)...)
-	return sqlfile.Collect(rows, err, scan)
+	return counts, err
 }

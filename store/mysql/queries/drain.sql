@@ -1,32 +1,34 @@
 -- The drains claim due rows with FOR UPDATE SKIP LOCKED, so instances
 -- draining side by side take disjoint batches, then change exactly the
--- rows claimed. A batch first reads, without locking, the IDs of the
--- earliest due rows of each of its shards (a Due… query per shard: its
--- due index leads with (state, shard), so each is a range of that shard's
--- due entries in due order, 0008_shard_due.sql), merged earliest first up
--- to the limit (readDue in shards.go); then it claims those rows by primary
--- key (a Claim… query), which locks them and nothing else: InnoDB locks
--- every entry a locking read passes, and a locking walk of a due range
--- would hold every row it passed. FORCE INDEX keeps these plans even when
--- most of the table is due, as in a storm.
+-- rows claimed. A batch first reads, without locking, the earliest due
+-- entries of each of its shards (a Due… query per shard: its due index
+-- leads with (state, shard), so each is a range of that shard's due
+-- entries in due order, 0008_shard_due.sql), merged earliest first up to
+-- the limit: how many rows the batch takes of each shard (readDue in
+-- shards.go). Then it claims them shard by shard (a Claim… query), a
+-- locking walk of that shard's range alone, which holds the rows it
+-- returns and skips, without locking, rows others hold: InnoDB locks
+-- every entry a locking read passes, so a walk over other shards' rows
+-- would hold them too. FORCE INDEX keeps these plans even when most of
+-- the table is due, as in a storm.
 -- What reads every shard at once reads the first entry of each, one index
 -- dive per shard (the shards listed are rows of leases, which has one per
 -- shard: MariaDB plans no loose index scan of a GROUP BY shard with a
 -- WHERE), or each shard's range (a list of them).
 
--- name: DueExpiries
+-- name: DueExpiryShards
 -- now, the shard, limit: one shard's earliest due unused coupons, read
 -- from the index alone (see readDue).
-SELECT id, expires_at AS due FROM coupons FORCE INDEX (coupons_due)
+SELECT shard, expires_at AS due FROM coupons FORCE INDEX (coupons_due)
 WHERE status = 'unused' AND expires_at <= ? AND shard = ?
 ORDER BY expires_at LIMIT ?
 
 -- name: ClaimExpiries
--- now, then the IDs DueExpiries read.
+-- now, the shard, limit.
 SELECT id, template_id, user_id, expires_at
-FROM coupons FORCE INDEX (PRIMARY)
-WHERE status = 'unused' AND expires_at <= ? AND id IN (?, ...)
-ORDER BY expires_at
+FROM coupons FORCE INDEX (coupons_due)
+WHERE status = 'unused' AND expires_at <= ? AND shard = ?
+ORDER BY expires_at LIMIT ?
 FOR UPDATE SKIP LOCKED;
 
 -- name: ExpireClaimed
@@ -45,20 +47,20 @@ SELECT first FROM (
     FROM leases WHERE shard IN (?, ...)
 ) AS firsts WHERE first IS NOT NULL ORDER BY first LIMIT 1;
 
--- name: DueLocks
+-- name: DueLockShards
 -- now, the shard, limit: one shard's earliest due locks. locked_until is
 -- set while a coupon is locked and NULL in every other state: the range
 -- on it reads locked coupons only.
-SELECT id, locked_until AS due FROM coupons FORCE INDEX (coupons_lock_due)
+SELECT shard, locked_until AS due FROM coupons FORCE INDEX (coupons_lock_due)
 WHERE locked_until <= ? AND shard = ?
 ORDER BY locked_until LIMIT ?
 
 -- name: ClaimLocks
--- now, then the IDs DueLocks read.
+-- now, the shard, limit.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons FORCE INDEX (PRIMARY)
-WHERE status = 'locked' AND locked_until <= ? AND id IN (?, ...)
-ORDER BY locked_until
+FROM coupons FORCE INDEX (coupons_lock_due)
+WHERE status = 'locked' AND locked_until <= ? AND shard = ?
+ORDER BY locked_until LIMIT ?
 FOR UPDATE SKIP LOCKED;
 
 -- name: NextRelease

@@ -45,29 +45,29 @@ FROM orders WHERE id = ? FOR UPDATE;
 UPDATE orders SET status = ?, close_reason = ?, payment_id = ?, updated_at = ?, version = version + 1
 WHERE id = ? AND status = 'unpaid' AND version = ?;
 
--- name: DueOrderIDs
+-- name: DueOrderShards
 -- now, the shard, limit: one shard's earliest unpaid orders past their
 -- deadline, read from the index alone (see drain.sql).
-SELECT id, deadline AS due FROM orders FORCE INDEX (orders_due)
+SELECT shard, deadline AS due FROM orders FORCE INDEX (orders_due)
 WHERE status = 'unpaid' AND deadline <= ? AND shard = ?
 ORDER BY deadline LIMIT ?
 
 -- name: OrdersDue
--- now, then the IDs DueOrderIDs read.
+-- now, the shard, limit.
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
-FROM orders FORCE INDEX (PRIMARY)
-WHERE status = 'unpaid' AND deadline <= ? AND id IN (?, ...)
-ORDER BY deadline;
+FROM orders FORCE INDEX (orders_due)
+WHERE status = 'unpaid' AND deadline <= ? AND shard = ?
+ORDER BY deadline LIMIT ?;
 
 -- name: ClaimOrdersDue
 -- OrdersDue for the timeout drain: held until the batch commits; orders
 -- a payment or another instance holds are left for the next batch.
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
-FROM orders FORCE INDEX (PRIMARY)
-WHERE status = 'unpaid' AND deadline <= ? AND id IN (?, ...)
-ORDER BY deadline
+FROM orders FORCE INDEX (orders_due)
+WHERE status = 'unpaid' AND deadline <= ? AND shard = ?
+ORDER BY deadline LIMIT ?
 FOR UPDATE SKIP LOCKED;
 
 -- name: NextDeadline

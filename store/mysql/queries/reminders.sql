@@ -31,20 +31,20 @@ SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE id =
 SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders
 WHERE user_id = ? AND status = 'planned' ORDER BY id;
 
--- name: DueReminderIDs
+-- name: DueReminderShards
 -- now, the shard, limit: one shard's earliest due planned reminders, read
 -- from the index alone (see drain.sql).
-SELECT id, due_at AS due FROM reminders FORCE INDEX (reminders_due)
+SELECT shard, due_at AS due FROM reminders FORCE INDEX (reminders_due)
 WHERE status = 'planned' AND due_at <= ? AND shard = ?
 ORDER BY due_at LIMIT ?
 
 -- name: RemindersDue
--- now, then the IDs DueReminderIDs read. Claimed as the coupon drains
--- claim (see drain.sql): a reminder another instance holds is skipped.
+-- now, the shard, limit. Claimed as the coupon drains claim (see
+-- drain.sql): a reminder another instance holds is skipped.
 SELECT id, user_id, lead_ms, first_at, last_at, due_at
-FROM reminders FORCE INDEX (PRIMARY)
-WHERE status = 'planned' AND due_at <= ? AND id IN (?, ...)
-ORDER BY due_at
+FROM reminders FORCE INDEX (reminders_due)
+WHERE status = 'planned' AND due_at <= ? AND shard = ?
+ORDER BY due_at LIMIT ?
 FOR UPDATE SKIP LOCKED;
 
 -- name: NextReminder
