@@ -4,8 +4,10 @@
 //
 // Write transactions run at READ COMMITTED. Due work is claimed with
 // SELECT … FOR UPDATE SKIP LOCKED and changed by ID, so instances draining
-// side by side take disjoint batches. A drain walks its shards one at a
-// time, each a range of a due index led by (state, shard): InnoDB locks
+// side by side take disjoint batches. A drain batch reads, without
+// locking, how many of its earliest due rows each of its shards holds,
+// then walks those shards one at a time, each a range of a due index led
+// by (state, shard), for that many: InnoDB locks
 // every entry a locking read passes, so a walk that passed other shards'
 // due rows would hold them too, and in a storm fill the buffer pool with
 // lock heaps; a batch holds the rows it claims and no more. Every transition is a guarded
