@@ -310,7 +310,7 @@ func TestCreateOrderRejected(t *testing.T) {
 		{orderBody("u1", a1, []string{held}, ""), 409, "invalid-state", ""},
 		{orderBody("u1", items(t, "a:11:100"), nil, ""), 409, "insufficient-stock", ""},
 		// The second item fails after the first has reserved its stock.
-		{orderBody("u1", items(t, "b:6:100", "a:2:100"), []string{mine}, ""), 409, "insufficient-stock", ""},
+		{orderBody("u1", items(t, "b:6:200", "a:2:200"), []string{mine}, ""), 409, "insufficient-stock", ""},
 		{`{"user_id": 1, "items": [{"sku": "a", "qty": 1, "unit_price": 1}]}`, 400, "malformed", ""},
 		{`{"user_id": "u1", "items": [{"sku": "a", "qty": 1, "unit_price": 1, "price": 1}]}`, 400, "malformed", ""},
 		{`{"user_id": "u1", "items": [{"sku": "a", "qty": 1.5, "unit_price": 1}]}`, 400, "malformed", ""},

@@ -4,7 +4,13 @@
 //
 // Write transactions run at READ COMMITTED. Due work is claimed with
 // SELECT … FOR UPDATE SKIP LOCKED and changed by ID, so instances draining
-// side by side take disjoint batches. Every transition is a guarded
+// side by side take disjoint batches. A drain batch reads, without
+// locking, how many of its earliest due rows each of its shards holds,
+// then walks those shards one at a time, each a range of a due index led
+// by (state, shard), for that many: InnoDB locks every entry a locking
+// read passes, so a walk that passed other shards' due rows would hold
+// them too, and in a storm fill the buffer pool with lock heaps; a batch
+// holds the rows it claims and no more. Every transition is a guarded
 // compare-and-set. A transaction buffers the counts, group timers and
 // events it writes and flushes them at its end in one fixed order (counts,
 // timers, then the outbox records), which keeps the lock order the same

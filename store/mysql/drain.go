@@ -15,11 +15,9 @@ import (
 // coupon.expired event each. Rows another instance has claimed are
 // skipped, not waited for.
 func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
-	shards := store.ShardsOf(p.Leases)
-	rows, err := t.queryList("ClaimExpiries", len(shards), withShards(p.Now, shards, p.Limit)...)
-	expired, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
+	expired, err := readDue(t.ctx, t.sql, p, "DueExpiryShards", "ClaimExpiries", func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
 		return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
-	})
+	}, func(c coupon.Coupon) time.Time { return c.ExpiresAt })
 	if err != nil {
 		return nil, err
 	}
@@ -48,9 +46,7 @@ func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now,
 // holding them; rows another instance holds are skipped.
 func (t *tx) LocksDue(p store.DueParams) ([]coupon.Coupon, error) {
-	shards := store.ShardsOf(p.Leases)
-	rows, err := t.queryList("ClaimLocks", len(shards), withShards(p.Now, shards, p.Limit)...)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	return readDue(t.ctx, t.sql, p, "DueLockShards", "ClaimLocks", scanCoupon, func(c coupon.Coupon) time.Time { return c.LockedUntil })
 }
 
 // nextQueries names the query of each kind's earliest pending due time.

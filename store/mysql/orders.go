@@ -9,7 +9,6 @@ import (
 
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // SKU returns one SKU's counters.
@@ -28,11 +27,12 @@ func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
 // the engine's order-close drain reads them.
 func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
 	var d store.DueOrders
-	shards := store.ShardsOf(p.Leases)
-	rows, err := s.engine.QueryContext(ctx, expand(queries.Get("OrdersDue"), len(shards)), withShards(p.Now, shards, p.Limit)...)
-	if d.Orders, err = sqlfile.Collect(rows, err, scanOrder); err != nil {
+	var err error
+	d.Orders, err = readDue(ctx, s.engine, p, "DueOrderShards", "OrdersDue", scanOrder, deadline)
+	if err != nil {
 		return d, err
 	}
+	shards := store.ShardsOf(p.Leases)
 	err = s.engine.QueryRowContext(ctx, expand(queries.Get("DeadlineAfter"), len(shards)), withShards(p.Now, shards)...).Scan(&d.Next)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, nil
@@ -44,9 +44,7 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 // deadline, holding them; orders another transaction holds are skipped,
 // not waited for.
 func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
-	shards := store.ShardsOf(p.Leases)
-	rows, err := t.queryList("ClaimOrdersDue", len(shards), withShards(p.Now, shards, p.Limit)...)
-	return sqlfile.Collect(rows, err, scanOrder)
+	return readDue(t.ctx, t.sql, p, "DueOrderShards", "ClaimOrdersDue", scanOrder, deadline)
 }
 
 // SKU reads one SKU's counters and holds its row until the transaction
@@ -121,3 +119,6 @@ func scanOrder(row scanner) (order.Order, error) {
 	o.CloseReason, o.PaymentID = reason.String, paymentID.String
 	return o, nil
 }
+
+// deadline is an order's due time, which orders a drain's batch.
+func deadline(o order.Order) time.Time { return o.Deadline }

@@ -56,9 +56,7 @@ func (t *tx) UserReminders(user string) ([]store.PlannedReminder, error) {
 // p.Now of the shards of p.Leases, earliest first, and holds them until
 // the transaction ends: another instance skips them.
 func (t *tx) RemindersDue(p store.DueParams) ([]store.PlannedReminder, error) {
-	shards := store.ShardsOf(p.Leases)
-	rows, err := t.queryList("RemindersDue", len(shards), withShards(p.Now, shards, p.Limit)...)
-	return sqlfile.Collect(rows, err, sqlfile.ScanReminder)
+	return readDue(t.ctx, t.sql, p, "DueReminderShards", "RemindersDue", sqlfile.ScanReminder, func(r store.PlannedReminder) time.Time { return r.Due })
 }
 
 // PlannedOrReminded reports whether the pair (coupon, lead) is in a

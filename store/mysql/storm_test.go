@@ -88,24 +88,35 @@ func BenchmarkStorm(b *testing.B) {
 
 // redoWritten reads how many bytes of redo log the server has written.
 func redoWritten(b *testing.B, db *sql.DB) int64 {
-	b.Helper()
-	var (
-		name string
-		n    int64
-	)
-	if err := db.QueryRowContext(b.Context(), "SHOW GLOBAL STATUS LIKE 'Innodb_os_log_written'").Scan(&name, &n); err != nil {
-		b.Fatalf("redo written: %v", err)
+	return globalStatus(b, db, "Innodb_os_log_written")
+}
+
+// globalStatus reads a number of the server's SHOW GLOBAL STATUS.
+func globalStatus(t testing.TB, db *sql.DB, name string) int64 {
+	t.Helper()
+	var n int64
+	if err := db.QueryRowContext(t.Context(), "SHOW GLOBAL STATUS LIKE ?", name).Scan(&name, &n); err != nil {
+		t.Fatalf("global status %s: %v (is the server down?)", name, err)
 	}
 	return n
 }
 
-// seedStorm fills a fresh database with n unused coupons of one template,
-// claimed over the preceding day by random users, all due at due, as the
-// store would have written them. The timer stops while it seeds.
+// seedStorm is seedDueCoupons for a benchmark: the timer stops while it
+// seeds.
 func seedStorm(b *testing.B, n int, due time.Time) (*store.DB, *sql.DB) {
 	b.Helper()
 	b.StopTimer()
 	defer b.StartTimer()
+	s, db, _ := seedDueCoupons(b, n, due)
+	return s, db
+}
+
+// seedDueCoupons fills a fresh database with n unused coupons of one
+// template, claimed over the preceding day by random users, all due at
+// due, as the store would have written them; it returns the store, SQL on
+// the database, and the database's URL.
+func seedDueCoupons(b testing.TB, n int, due time.Time) (*store.DB, *sql.DB, string) {
+	b.Helper()
 	dbURL := freshDB(b)
 	s := open(b, dbURL, mysql.Options{})
 	db := rawDB(b, dbURL)
@@ -140,7 +151,7 @@ func seedStorm(b *testing.B, n int, due time.Time) (*store.DB, *sql.DB) {
 		b.Fatalf("analyze: %v", err)
 	}
 	b.Logf("seeded %d coupons in %s", n, time.Since(start).Round(time.Millisecond))
-	return s, db
+	return s, db, dbURL
 }
 
 // BenchmarkEventSeq measures what taking event positions in commit order

@@ -45,12 +45,19 @@ FROM orders WHERE id = ? FOR UPDATE;
 UPDATE orders SET status = ?, close_reason = ?, payment_id = ?, updated_at = ?, version = version + 1
 WHERE id = ? AND status = 'unpaid' AND version = ?;
 
+-- name: DueOrderShards
+-- now, the shard, limit: one shard's earliest unpaid orders past their
+-- deadline, read from the index alone (see drain.sql).
+SELECT shard, deadline AS due FROM orders FORCE INDEX (orders_due)
+WHERE status = 'unpaid' AND deadline <= ? AND shard = ?
+ORDER BY deadline LIMIT ?
+
 -- name: OrdersDue
--- now, the shards, limit.
+-- now, the shard, limit.
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
 FROM orders FORCE INDEX (orders_due)
-WHERE status = 'unpaid' AND deadline <= ? AND shard IN (?, ...)
+WHERE status = 'unpaid' AND deadline <= ? AND shard = ?
 ORDER BY deadline LIMIT ?;
 
 -- name: ClaimOrdersDue
@@ -59,19 +66,25 @@ ORDER BY deadline LIMIT ?;
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
 FROM orders FORCE INDEX (orders_due)
-WHERE status = 'unpaid' AND deadline <= ? AND shard IN (?, ...)
+WHERE status = 'unpaid' AND deadline <= ? AND shard = ?
 ORDER BY deadline LIMIT ?
 FOR UPDATE SKIP LOCKED;
 
 -- name: NextDeadline
--- the shards.
-SELECT deadline FROM orders FORCE INDEX (orders_due)
-WHERE status = 'unpaid' AND shard IN (?, ...) ORDER BY deadline LIMIT 1;
+-- the shards: the first entry of each (see drain.sql).
+SELECT first FROM (
+    SELECT (SELECT deadline FROM orders FORCE INDEX (orders_due)
+            WHERE status = 'unpaid' AND shard = leases.shard ORDER BY deadline LIMIT 1) AS first
+    FROM leases WHERE shard IN (?, ...)
+) AS firsts WHERE first IS NOT NULL ORDER BY first LIMIT 1;
 
 -- name: DeadlineAfter
--- now, the shards.
-SELECT deadline FROM orders FORCE INDEX (orders_due)
-WHERE status = 'unpaid' AND deadline > ? AND shard IN (?, ...) ORDER BY deadline LIMIT 1;
+-- now, the shards: the first entry after now of each.
+SELECT first FROM (
+    SELECT (SELECT deadline FROM orders FORCE INDEX (orders_due)
+            WHERE status = 'unpaid' AND deadline > ? AND shard = leases.shard ORDER BY deadline LIMIT 1) AS first
+    FROM leases WHERE shard IN (?, ...)
+) AS firsts WHERE first IS NOT NULL ORDER BY first LIMIT 1;
 
 -- name: OpenOrders
 SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid';

@@ -31,19 +31,29 @@ SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE id =
 SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders
 WHERE user_id = ? AND status = 'planned' ORDER BY id;
 
+-- name: DueReminderShards
+-- now, the shard, limit: one shard's earliest due planned reminders, read
+-- from the index alone (see drain.sql).
+SELECT shard, due_at AS due FROM reminders FORCE INDEX (reminders_due)
+WHERE status = 'planned' AND due_at <= ? AND shard = ?
+ORDER BY due_at LIMIT ?
+
 -- name: RemindersDue
--- now, the shards, limit. Claimed as the coupon drains claim (see
+-- now, the shard, limit. Claimed as the coupon drains claim (see
 -- drain.sql): a reminder another instance holds is skipped.
 SELECT id, user_id, lead_ms, first_at, last_at, due_at
 FROM reminders FORCE INDEX (reminders_due)
-WHERE status = 'planned' AND due_at <= ? AND shard IN (?, ...)
+WHERE status = 'planned' AND due_at <= ? AND shard = ?
 ORDER BY due_at LIMIT ?
 FOR UPDATE SKIP LOCKED;
 
 -- name: NextReminder
--- the shards.
-SELECT due_at FROM reminders FORCE INDEX (reminders_due)
-WHERE status = 'planned' AND shard IN (?, ...) ORDER BY due_at LIMIT 1;
+-- the shards: the first entry of each (see drain.sql).
+SELECT first FROM (
+    SELECT (SELECT due_at FROM reminders FORCE INDEX (reminders_due)
+            WHERE status = 'planned' AND shard = leases.shard ORDER BY due_at LIMIT 1) AS first
+    FROM leases WHERE shard IN (?, ...)
+) AS firsts WHERE first IS NOT NULL ORDER BY first LIMIT 1;
 
 -- name: PlannedOrReminded
 -- coupon, lead, coupon, lead: whether the pair is in a planned reminder or

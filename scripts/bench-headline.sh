@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The headline benchmark runs of issue 12, one after another, each writing
+# its JSON next to its SVG under docs/bench/: the 1 M coupon storm on
+# SQLite, on PostgreSQL with 1 and 3 instances and on MariaDB with 1 and 3
+# instances, and the hot-SKU flash sale on each store. Run it on a quiet
+# machine; each run's JSON records the load average with its figures.
+#
+# usage: scripts/bench-headline.sh [storm|orders|all] (default all)
+# env:   LAPSE_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432)
+#        LAPSE_BENCH_MYSQL    (default mysql://root@127.0.0.1:3306)
+#        COUPONS              (default 1000000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+pg=${LAPSE_BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432}
+my=${LAPSE_BENCH_MYSQL:-mysql://root@127.0.0.1:3306}
+coupons=${COUPONS:-1000000}
+out=docs/bench
+mkdir -p "$out"
+bin=$(mktemp -d)/lapse
+go build -o "$bin" ./cmd/lapse
+stamp=$(date +%s)
+
+storm() { # name store-url [flags]
+  local name=$1 url=$2
+  shift 2
+  echo "== storm $name" >&2
+  "$bin" bench storm --coupons "$coupons" --store "$url" --out "$out/storm-$name.json" --plot "$out/storm-$name.svg" "$@"
+}
+orders() { # name store-url
+  echo "== hot SKU $1" >&2
+  "$bin" bench orders --hot-sku --duration 20s --store "$2" --out "$out/hotsku-$1.json" --plot "$out/hotsku-$1.svg"
+}
+
+if [[ $what == storm || $what == all ]]; then
+  storm sqlite-1m "sqlite:$(mktemp -d)/storm.db"
+  storm postgres-1m "$pg/lapse_storm_$stamp?sslmode=disable"
+  storm postgres-1m-3 "$pg/lapse_storm3_$stamp?sslmode=disable" --instances 3
+  storm mariadb-1m "$my/lapse_storm_$stamp"
+  storm mariadb-1m-3 "$my/lapse_storm3_$stamp" --instances 3
+fi
+if [[ $what == orders || $what == all ]]; then
+  orders sqlite "sqlite:$(mktemp -d)/orders.db"
+  orders postgres "$pg/lapse_orders_$stamp?sslmode=disable"
+  orders mariadb "$my/lapse_orders_$stamp"
+fi
