@@ -36,6 +36,9 @@ type Racers struct {
 	Early int `json:"early"`
 	// Failed counts the operations that failed otherwise.
 	Failed int `json:"failed"`
+	// Taken counts the storm coupons racers locked before T0, which the
+	// drain leaves: its rate counts the rest.
+	Taken int64 `json:"taken"`
 	Quantiles
 }
 
@@ -145,10 +148,12 @@ func (rs *racers) timed(ctx context.Context, p store.TransitionParams) error {
 }
 
 // wait waits for every racer to finish and returns their summary for a
-// storm due at t0, and how many storm coupons they took.
-func (rs *racers) wait(t0 time.Time) (Racers, int64) {
+// storm due at t0.
+func (rs *racers) wait(t0 time.Time) Racers {
 	rs.wg.Wait()
-	return racersOf(rs.ops, t0), rs.taken.Load()
+	r := racersOf(rs.ops, t0)
+	r.Taken = rs.taken.Load()
+	return r
 }
 
 // String is the summary line of r.

@@ -371,9 +371,9 @@ func (r *run) end(p *phase, name string, end time.Time) (Drain, error) {
 		<-p.stopped
 		p.series = append(p.series, Point{T: end.Sub(p.origin).Seconds(), V: float64(p.expired.Load())})
 	}
-	racers, taken := p.racers.wait(r.t0)
+	racers := p.racers.wait(r.t0)
 	r.res.Racers[name] = racers
-	want := int64(r.cfg.Coupons) - taken
+	want := int64(r.cfg.Coupons) - racers.Taken
 	took := end.Sub(p.origin)
 	all, ops := summarize(p.rec.between(p.origin, end))
 	d := Drain{DrainSeconds: took.Seconds(), Rate: float64(want) / took.Seconds(), UserP50: all.P50, UserP99: all.P99, Ops: ops,
@@ -386,7 +386,7 @@ func (r *run) end(p *phase, name string, end time.Time) (Drain, error) {
 		p.bar.finish(fmt.Sprintf("%.0f coupons/s, writes p50 %s p99 %s, %s; %s", d.Rate, ms(d.UserP50), ms(d.UserP99), readsNote(d.Reads), racers))
 	}
 	if n := p.expired.Load(); n != want {
-		return d, fmt.Errorf("expired %d coupons, want %d (%d taken by racers)", n, want, taken)
+		return d, fmt.Errorf("expired %d coupons, want %d (%d taken by racers)", n, want, racers.Taken)
 	}
 	return d, nil
 }
@@ -455,7 +455,7 @@ func (r *run) lapse(ctx context.Context) error {
 // for the coupons the racers took, and returns when the last expiry
 // committed.
 func (r *run) waitExpired(ctx context.Context, p *phase) (time.Time, error) {
-	_, taken := p.racers.wait(r.t0)
+	taken := p.racers.wait(r.t0).Taken
 	for p.expired.Load() < int64(r.cfg.Coupons)-taken {
 		if err := sleep(ctx, 2*time.Millisecond); err != nil {
 			return time.Time{}, err
