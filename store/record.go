@@ -110,25 +110,29 @@ type pending struct {
 	coupons *CouponEvents
 }
 
-// Add adds e to the transaction's current record.
-func (o *Outbox) Add(e Event) {
+// Event adds e to the transaction's current record: a driver's tx that
+// embeds an Outbox has store.Tx's Event.
+func (o *Outbox) Event(e Event) error {
 	if n := len(o.records); n > 0 && o.records[n-1].coupons == nil && len(o.records[n-1].events) < MaxRecord {
 		o.records[n-1].events = append(o.records[n-1].events, e)
-		return
+	} else {
+		o.Start(e)
 	}
-	o.Start(e)
+	return nil
 }
 
 // Start adds e as the first event of a new record.
 func (o *Outbox) Start(e Event) { o.records = append(o.records, pending{events: []Event{e}}) }
 
-// AddCoupons adds b's events, as records of their own.
-func (o *Outbox) AddCoupons(b CouponEvents) {
+// CouponEvents adds b's events, as records of their own: store.Tx's
+// CouponEvents.
+func (o *Outbox) CouponEvents(b CouponEvents) error {
 	for cs := range slices.Chunk(b.Coupons, MaxRecord) {
 		part := b
 		part.Coupons = cs
 		o.records = append(o.records, pending{coupons: &part})
 	}
+	return nil
 }
 
 // Records returns the buffered records in order, without positions.

@@ -21,7 +21,7 @@ func TestOutboxRecords(t *testing.T) {
 	var want []Event
 	for i := range MaxRecord + 2 {
 		e := Event{ID: fmt.Sprintf("evt_%d", i), Type: "t", Subject: fmt.Sprintf("s\"ü<%d", i), Time: at.Add(time.Duration(i) * time.Millisecond), Data: json.RawMessage(`{"a":[1, 2]}`)}
-		o.Add(e)
+		o.Event(e)
 		want = append(want, e)
 	}
 	once := Event{ID: "evt_once", Type: "t", Subject: "s", Time: at, Data: json.RawMessage(`{}`)}
@@ -38,7 +38,7 @@ func TestOutboxRecords(t *testing.T) {
 		e.ID = CouponEventID(c.ID, at)
 		want = append(want, e)
 	}
-	o.AddCoupons(ExpiredEvents(cs, at))
+	o.CouponEvents(ExpiredEvents(cs, at))
 
 	records := o.Records()
 	if ns := []int{records[0].N, records[1].N, records[2].N, records[3].N, records[4].N}; len(records) != 5 || !slices.Equal(ns, []int{MaxRecord, 2, 1, MaxRecord, 1}) {

@@ -21,7 +21,8 @@ type tx struct {
 	ctx    context.Context
 	counts map[countKey]int64
 	timers map[store.Timer]bool
-	outbox store.Outbox
+	// Outbox buffers the events; it is the tx's Event and CouponEvents.
+	store.Outbox
 }
 
 var _ store.DriverTx = (*tx)(nil)
@@ -67,12 +68,6 @@ func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
 	return nil
 }
 
-// Event adds e to the transaction's outbox record, written at flush.
-func (t *tx) Event(e store.Event) error {
-	t.outbox.Add(e)
-	return nil
-}
-
 // EventOnce adds e to the outbox, first in a record so that its ID is
 // the record's, unless an event with its ID is there.
 // Callers hold the row of what the event is about (the order of a late
@@ -84,14 +79,8 @@ func (t *tx) EventOnce(e store.Event) error {
 		return err
 	}
 	if n == 0 {
-		t.outbox.Start(e)
+		t.Outbox.Start(e)
 	}
-	return nil
-}
-
-// CouponEvents adds b's events to the outbox, as records of their own.
-func (t *tx) CouponEvents(b store.CouponEvents) error {
-	t.outbox.AddCoupons(b)
 	return nil
 }
 
@@ -126,7 +115,7 @@ func (t *tx) flush() error {
 			return err
 		}
 	}
-	for _, r := range t.outbox.Records() {
+	for _, r := range t.Outbox.Records() {
 		if _, err := t.exec("InsertRecord", r.N, r.ID, r.Time, r.Body); err != nil {
 			if isCode(err, errDuplicate) {
 				err = errTaken // an EventOnce another transaction wrote first
@@ -171,7 +160,7 @@ func (t *tx) Commit() (store.Committed, error) {
 	if err := t.sql.Commit(); err != nil {
 		return store.Committed{}, err
 	}
-	return store.Committed{Timers: t.sortedTimers(), Events: t.outbox.Events()}, nil
+	return store.Committed{Timers: t.sortedTimers(), Events: t.Outbox.Events()}, nil
 }
 
 // Rollback rolls the transaction back unless it committed.

@@ -23,7 +23,8 @@ type tx struct {
 	ctx    context.Context
 	timers []store.Timer
 	counts map[countKey]int64
-	outbox store.Outbox
+	// Outbox buffers the events; it is the tx's Event and CouponEvents.
+	store.Outbox
 	// requests holds the writes under idempotency keys, sent in order
 	// first thing at flush.
 	requests []statement
@@ -71,12 +72,6 @@ func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
 	return nil
 }
 
-// Event adds e to the transaction's outbox record when it commits.
-func (t *tx) Event(e store.Event) error {
-	t.outbox.Add(e)
-	return nil
-}
-
 // EventOnce adds e to the outbox, first in a record so that its ID is
 // the record's, unless an event with its ID is there or on its way:
 // writers of one ID queue on a lock until the first commits.
@@ -88,13 +83,7 @@ func (t *tx) EventOnce(e store.Event) error {
 	if err := t.queryRow("EventExists", e.ID).Scan(&exists); err != nil || exists {
 		return err
 	}
-	t.outbox.Start(e)
-	return nil
-}
-
-// CouponEvents adds b's events to the outbox, as records of their own.
-func (t *tx) CouponEvents(b store.CouponEvents) error {
-	t.outbox.AddCoupons(b)
+	t.Outbox.Start(e)
 	return nil
 }
 
@@ -134,7 +123,7 @@ func (t *tx) flush() error {
 		}
 		b.Queue(queries.Get("AddCounts"), ids, states, ns)
 	}
-	for _, r := range t.outbox.Records() {
+	for _, r := range t.Outbox.Records() {
 		b.Queue(queries.Get("InsertRecord"), r.N, r.ID, r.Time, string(r.Body))
 	}
 	if b.Len() == 0 {
@@ -180,7 +169,7 @@ func (t *tx) Commit() (store.Committed, error) {
 	if err := t.pg.Commit(t.ctx); err != nil {
 		return store.Committed{}, err
 	}
-	return store.Committed{Timers: t.timers, Events: t.outbox.Events()}, nil
+	return store.Committed{Timers: t.timers, Events: t.Outbox.Events()}, nil
 }
 
 // Rollback rolls the transaction back unless it committed.

@@ -42,7 +42,7 @@ func (t *tx) takeSeq(n int) (int64, error) {
 
 // flush writes the transaction's buffered outbox records.
 func (t *tx) flush() error {
-	for _, r := range t.outbox.Records() {
+	for _, r := range t.Outbox.Records() {
 		last, err := t.takeSeq(r.N)
 		if err != nil {
 			return err

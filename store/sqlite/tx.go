@@ -22,7 +22,8 @@ type tx struct {
 	// leave ends a foreground transaction's turn at the gate.
 	leave  func()
 	timers []store.Timer
-	outbox store.Outbox
+	// Outbox buffers the events; it is the tx's Event and CouponEvents.
+	store.Outbox
 }
 
 func (t *tx) stmt(name string) *sql.Stmt {
@@ -70,12 +71,6 @@ func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
 	return nil
 }
 
-// Event adds e to the transaction's outbox record, written at commit.
-func (t *tx) Event(e store.Event) error {
-	t.outbox.Add(e)
-	return nil
-}
-
 // EventOnce adds e to the outbox, first in a record so that its ID is
 // the record's, unless an event with its ID is there.
 func (t *tx) EventOnce(e store.Event) error {
@@ -83,13 +78,7 @@ func (t *tx) EventOnce(e store.Event) error {
 	if err := t.queryRow("HasEvent", e.ID).Scan(&exists); err != nil || exists {
 		return err
 	}
-	t.outbox.Start(e)
-	return nil
-}
-
-// CouponEvents adds b's events to the outbox, as records of their own.
-func (t *tx) CouponEvents(b store.CouponEvents) error {
-	t.outbox.AddCoupons(b)
+	t.Outbox.Start(e)
 	return nil
 }
 
@@ -129,7 +118,7 @@ func (t *tx) Commit() (store.Committed, error) {
 		return store.Committed{}, err
 	}
 	t.driver.ckpt.committed()
-	return store.Committed{Timers: t.timers, Events: t.outbox.Events()}, nil
+	return store.Committed{Timers: t.timers, Events: t.Outbox.Events()}, nil
 }
 
 // Rollback rolls the transaction back unless it committed.
