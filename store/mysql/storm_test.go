@@ -144,7 +144,7 @@ func seedDueCoupons(b testing.TB, n int, due time.Time) (*store.DB, *sql.DB, str
 	if len(rows) > 0 {
 		flush()
 	}
-	if _, err := db.ExecContext(b.Context(), "UPDATE template_counts SET n = ? WHERE template_id = ? AND status = 'unused'", n, tp.ID); err != nil {
+	if _, err := db.ExecContext(b.Context(), "UPDATE template_counts SET n = ? WHERE template_id = ? AND status = 'unused' AND slot = 0", n, tp.ID); err != nil {
 		b.Fatalf("seed counts: %v", err)
 	}
 	if _, err := db.ExecContext(b.Context(), "ANALYZE TABLE coupons"); err != nil {

@@ -20,9 +20,11 @@ func (t *tx) InsertTemplate(tp coupon.Template) error {
 	}
 	var args []any
 	for _, st := range coupon.States {
-		args = append(args, tp.ID, st.String())
+		for slot := range store.CountSlots {
+			args = append(args, tp.ID, st.String(), slot)
+		}
 	}
-	_, err = t.execList("InsertCounts", len(coupon.States), args...)
+	_, err = t.execList("InsertCounts", len(coupon.States)*store.CountSlots, args...)
 	return err
 }
 

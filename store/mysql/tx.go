@@ -20,6 +20,8 @@ type tx struct {
 	sql    *sql.Tx
 	ctx    context.Context
 	counts map[countKey]int64
+	// slot is the template_counts slot the transaction adds to.
+	slot   int
 	timers map[store.Timer]bool
 	// Outbox buffers the events; it is the tx's Event and CouponEvents.
 	store.Outbox
@@ -101,7 +103,7 @@ func (t *tx) flush() error {
 	})
 	for _, k := range keys {
 		if n := t.counts[k]; n != 0 {
-			if _, err := t.exec("AddCount", n, k.template, k.status); err != nil {
+			if _, err := t.exec("AddCount", n, k.template, k.status, t.slot); err != nil {
 				return err
 			}
 		}
@@ -148,7 +150,7 @@ func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, er
 	if err != nil {
 		return nil, err
 	}
-	return &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[store.Timer]bool{}}, nil
+	return &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[store.Timer]bool{}, slot: store.CountSlot()}, nil
 }
 
 // Commit sends what the transaction buffered, commits, and returns the

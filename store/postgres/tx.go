@@ -23,6 +23,8 @@ type tx struct {
 	ctx    context.Context
 	timers []store.Timer
 	counts map[countKey]int64
+	// slot is the template_counts slot the transaction adds to.
+	slot int
 	// Outbox buffers the events; it is the tx's Event and CouponEvents.
 	store.Outbox
 	// requests holds the writes under idempotency keys, sent in order
@@ -121,7 +123,7 @@ func (t *tx) flush() error {
 		for i, k := range keys {
 			ids[i], states[i], ns[i] = k.templateID, k.status, t.counts[k]
 		}
-		b.Queue(queries.Get("AddCounts"), ids, states, ns)
+		b.Queue(queries.Get("AddCounts"), ids, states, ns, t.slot)
 	}
 	for _, r := range t.Outbox.Records() {
 		b.Queue(queries.Get("InsertRecord"), r.N, r.ID, r.Time, string(r.Body))
@@ -157,7 +159,7 @@ func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, er
 	if err != nil {
 		return nil, err
 	}
-	return &tx{pg: pgTx, ctx: ctx}, nil
+	return &tx{pg: pgTx, ctx: ctx, slot: store.CountSlot()}, nil
 }
 
 // Commit sends what the transaction buffered, commits, and returns the

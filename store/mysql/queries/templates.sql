@@ -4,9 +4,9 @@ INSERT INTO templates (id, name, value, min_spend, starts_at, ends_at, duration_
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- name: InsertCounts
--- A zero count per state: every later change is then an UPDATE, which
--- cannot deadlock the way two concurrent upserts of a new row can.
-INSERT INTO template_counts (template_id, status, n) VALUES (?, ?, 0), ...;
+-- A zero count per state and slot: every later change is then an UPDATE,
+-- which cannot deadlock the way two concurrent upserts of a new row can.
+INSERT INTO template_counts (template_id, status, slot, n) VALUES (?, ?, ?, 0), ...;
 
 -- name: GetTemplate
 SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
@@ -23,11 +23,11 @@ WHERE id = ? AND (total = 0 OR issued + ? <= total);
 SELECT issued FROM templates WHERE id = ?;
 
 -- name: AddCount
--- n, template, status.
-UPDATE template_counts SET n = n + ? WHERE template_id = ? AND status = ?;
+-- n, template, status, the transaction's slot (see 0011_count_slots.sql).
+UPDATE template_counts SET n = n + ? WHERE template_id = ? AND status = ? AND slot = ?;
 
 -- name: GetCounts
-SELECT status, n FROM template_counts WHERE template_id = ? AND n <> 0;
+SELECT status, CAST(SUM(n) AS SIGNED) FROM template_counts WHERE template_id = ? GROUP BY status HAVING SUM(n) <> 0;
 
 -- name: CountDueUnused
 -- Unused coupons of a template that the lazy check reads as expired: the

@@ -25,13 +25,14 @@ SELECT issued FROM templates WHERE id = $1;
 
 -- name: AddCounts
 -- $1 template IDs, $2 states, $3 deltas, sorted by (template, state) so
--- that transactions lock count rows in one order and cannot deadlock.
-INSERT INTO template_counts (template_id, status, n)
-SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
-ON CONFLICT (template_id, status) DO UPDATE SET n = template_counts.n + excluded.n;
+-- that transactions lock count rows in one order and cannot deadlock; $4
+-- the transaction's slot (see 0009_count_slots.sql).
+INSERT INTO template_counts (template_id, status, slot, n)
+SELECT u.template_id, u.status, $4, u.n FROM unnest($1::text[], $2::text[], $3::bigint[]) AS u(template_id, status, n)
+ON CONFLICT (template_id, status, slot) DO UPDATE SET n = template_counts.n + excluded.n;
 
 -- name: GetCounts
-SELECT status, n FROM template_counts WHERE template_id = $1;
+SELECT status, sum(n)::bigint FROM template_counts WHERE template_id = $1 GROUP BY status;
 
 -- name: CountDueUnused
 -- Unused coupons of a template that the lazy check reads as expired.
