@@ -5,7 +5,8 @@
 # instances, and the hot-SKU flash sale on each store. Run it on a quiet
 # machine; each run's JSON records the load average with its figures.
 #
-# usage: scripts/bench-headline.sh [storm|orders|all] (default all)
+# usage: scripts/bench-headline.sh [storm|servers|orders|all] (default all;
+#        servers: the storms on PostgreSQL and MariaDB only)
 # env:   LAPSE_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432)
 #        LAPSE_BENCH_MYSQL    (default mysql://root@127.0.0.1:3306)
 #        COUPONS              (default 1000000)
@@ -34,6 +35,8 @@ orders() { # name store-url
 
 if [[ $what == storm || $what == all ]]; then
   storm sqlite-1m "sqlite:$(mktemp -d)/storm.db"
+fi
+if [[ $what == storm || $what == servers || $what == all ]]; then
   storm postgres-1m "$pg/lapse_storm_$stamp?sslmode=disable"
   storm postgres-1m-3 "$pg/lapse_storm3_$stamp?sslmode=disable" --instances 3
   storm mariadb-1m "$my/lapse_storm_$stamp"
