@@ -24,7 +24,8 @@ const MaxRecord = 1000
 type Record struct {
 	Last int64
 	N    int
-	// ID is the first event's ID.
+	// ID is the first event's ID, which a driver stores to look a
+	// once-only event up (Tx.EventOnce); reads leave it empty.
 	ID string
 	// Time is the latest time of its events, what retention goes by.
 	Time time.Time
