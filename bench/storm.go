@@ -344,7 +344,10 @@ func (r *run) awaitT0(ctx context.Context, p *phase, label string) error {
 	if err := sleep(ctx, time.Until(p.origin)); err != nil {
 		return err
 	}
-	p.bar = startBar(r.cfg.Progress, label, int64(r.cfg.Coupons), p.expired.Load)
+	// Done are the coupons expired and those racers took, which the
+	// drain leaves.
+	done := func() int64 { return p.expired.Load() + p.racers.taken.Load() }
+	p.bar = startBar(r.cfg.Progress, label, int64(r.cfg.Coupons), done)
 	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(p.stopped)
