@@ -9,10 +9,10 @@ type Hooks struct {
 	// polling.
 	OnTimer func(Timer)
 	// OnEvents, if set, is called with the events a committed transaction
-	// wrote (for counters, and to wake the outbox relay). Coupon events a
-	// backend writes set-based, in SQL (claims and expiries in SQLite),
-	// come with their ID, type, subject and time but without Data: read
-	// the outbox for it.
+	// wrote (for counters, and to wake the outbox relay). The events of a
+	// CouponEvents record (a drain's expiries, an issuance's claims) come
+	// with their ID, type, subject and time but without Data: read the
+	// outbox for it.
 	OnEvents func([]Event)
 	// OnReminders, if set, is called after each commit that planned, sent
 	// or dropped reminders, with what it did (for metrics).
