@@ -506,13 +506,7 @@ func testRowsDue(f *rowsFixture) {
 // at once, where the backend skips held rows, or, where writers take
 // turns (SQLite), once the first has sent its reminder and committed.
 func testRowsSkipLocked(f *rowsFixture) {
-	var rs [3]store.PlannedReminder
-	f.tx(func(tx ReminderRowsTx) {
-		for i := range rs {
-			at := t0.Add(time.Duration(i) * time.Minute)
-			rs[i] = f.insertReminder(tx, fmt.Sprintf("u%d", i), time.Hour, at, at, at)
-		}
-	})
+	rs := f.dueReminders(3)
 	p := store.DueParams{Now: t0.Add(time.Hour), Limit: 10}
 	held := make(chan []store.PlannedReminder, 1)
 	done := make(chan error, 1)
@@ -545,6 +539,19 @@ func testRowsSkipLocked(f *rowsFixture) {
 	f.ok("first transaction", <-done)
 }
 
+// dueReminders plans n reminders of users u0, u1, …, due a minute apart
+// from t0, in one transaction.
+func (f *rowsFixture) dueReminders(n int) []store.PlannedReminder {
+	rs := make([]store.PlannedReminder, n)
+	f.tx(func(tx ReminderRowsTx) {
+		for i := range rs {
+			at := t0.Add(time.Duration(i) * time.Minute)
+			rs[i] = f.insertReminder(tx, fmt.Sprintf("u%d", i), time.Hour, at, at, at)
+		}
+	})
+	return rs
+}
+
 // RunSkipLocked checks, on a driver whose writers run side by side
 // (PostgreSQL, MySQL; SQLite's one writer makes them take turns, which
 // DueSkipsLocked covers), that a transaction listing due reminders skips
@@ -553,13 +560,7 @@ func testRowsSkipLocked(f *rowsFixture) {
 func RunSkipLocked(t *testing.T, newDriver NewDriver) {
 	d := newDriver(t)
 	f := &rowsFixture{fixture: newFixture(t, func(*testing.T) store.Store { return store.New(d, store.Options{}) }), d: d}
-	var rs [2]store.PlannedReminder
-	f.tx(func(tx ReminderRowsTx) {
-		for i := range rs {
-			at := t0.Add(time.Duration(i) * time.Minute)
-			rs[i] = f.insertReminder(tx, fmt.Sprintf("u%d", i), time.Hour, at, at, at)
-		}
-	})
+	rs := f.dueReminders(2)
 	p := store.DueParams{Now: t0.Add(time.Hour), Limit: 10}
 	first, err := d.Begin(f.ctx, false)
 	f.ok("begin", err)
