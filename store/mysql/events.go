@@ -2,7 +2,6 @@ package mysql
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
@@ -67,9 +66,8 @@ func (s *Driver) sequence(ctx context.Context) error {
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if len(pairs) > 0 {
-			b, _ := json.Marshal(pairs) // int pairs always marshal
-			if _, err := tx.ExecContext(ctx, queries.Get("Sequence"), b); err != nil {
+		for _, p := range pairs {
+			if _, err := tx.ExecContext(ctx, queries.Get("Sequence"), p[1], p[0]); err != nil {
 				return err
 			}
 		}

@@ -1,9 +1,13 @@
 package mysql_test
 
 import (
+	"context"
+	"database/sql"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
@@ -108,4 +112,45 @@ func TestEventsFeedTail(t *testing.T) {
 		t.Fatalf("after all %d events: got %v (err %v), want nothing more", cursor, rest, err)
 	}
 	t.Logf("%d events read in %d pages while they were written", cursor, reads)
+}
+
+// TestEventsNoCommitLock: a transaction that has written its outbox
+// record and stays open holds no other writer's commit back, and its
+// events, once it commits, come after what a reader passed meanwhile.
+// The open transaction writes its record with the store's own statement.
+func TestEventsNoCommitLock(t *testing.T) {
+	ctx := t.Context()
+	url := freshDB(t)
+	s := open(t, url, mysql.Options{})
+	tp := template(t, s, nil)
+
+	held, err := rawDB(t, url).BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+	if err != nil {
+		t.Fatalf("begin: %v", err)
+	}
+	defer held.Rollback()
+	heldEvent := store.Event{ID: "evt_held", Type: "test.held", Subject: "held", Time: t0, Data: json.RawMessage(`{}`)}
+	body := store.EncodeRecord([]store.Event{heldEvent})
+	if _, err := held.ExecContext(ctx, mysql.QueryText("InsertRecord", 0), 1, heldEvent.ID, t0, body); err != nil {
+		t.Fatalf("write a record: %v", err)
+	}
+
+	// Were positions taken under a lock held to the commit, this claim
+	// would wait for the held transaction, here until the deadline.
+	bounded, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := s.Claim(bounded, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0}); err != nil {
+		t.Fatalf("claim beside an open writer: %v", err)
+	}
+	passed, err := s.Events(ctx, store.EventsParams{Limit: 100})
+	if err != nil || len(passed) != 1 || passed[0].Type != store.EventCouponClaimed {
+		t.Fatalf("feed while the held record is open: got %v (%v), want the claim only", passed, err)
+	}
+	if err := held.Commit(); err != nil {
+		t.Fatalf("commit the held transaction: %v", err)
+	}
+	later, err := s.Events(ctx, store.EventsParams{After: passed[0].Seq, Limit: 100})
+	if err != nil || len(later) != 1 || later[0].ID != heldEvent.ID || later[0].Seq != passed[0].Seq+1 {
+		t.Fatalf("feed after the cursor %d once the held record committed: got %v (%v), want evt_held next", passed[0].Seq, later, err)
+	}
 }

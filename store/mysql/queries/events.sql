@@ -20,10 +20,9 @@ SELECT last FROM event_seq WHERE id = 1 FOR UPDATE;
 SELECT rid, n FROM events WHERE seq IS NULL ORDER BY rid LIMIT ?;
 
 -- name: Sequence
--- ? a JSON array of [rid, position].
-UPDATE events JOIN JSON_TABLE(?, '$[*]' COLUMNS (rid BIGINT PATH '$[0]', pos BIGINT PATH '$[1]')) AS v
-    ON events.rid = v.rid
-SET events.seq = v.pos;
+-- position, rid. By primary key, one row at a time: a join over the
+-- rids may scan events and wait on a record still being written.
+UPDATE events SET seq = ? WHERE rid = ?;
 
 -- name: SetEventSeq
 UPDATE event_seq SET last = ? WHERE id = 1;
