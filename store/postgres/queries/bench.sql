@@ -10,11 +10,14 @@ WHERE expires_at <= $1 AND status = 'unused';
 -- ORDER BY costs nothing (the partial index is in that order) and keeps
 -- PostgreSQL on that index: without it, with most rows due, it plans a
 -- sequential scan that re-reads every row already expired each batch, and
--- the floor falls to half of lapse's drain (1M storm here: 10k/s).
+-- the floor falls to half of lapse's drain (1M storm here: 10k/s). The
+-- outer status guard is what PostgreSQL rechecks on a row a racer changed
+-- after the batch read it: without it, the floor expired a locked coupon.
 UPDATE coupons SET status = 'expired', updated_at = $1, version = version + 1
 WHERE id = ANY(ARRAY(
         SELECT id FROM coupons WHERE status = 'unused' AND expires_at <= $1
-        ORDER BY expires_at LIMIT $2));
+        ORDER BY expires_at LIMIT $2))
+  AND status = 'unused';
 
 -- name: ExpiryLags
 SELECT updated_at - expires_at FROM coupons WHERE status = 'expired';
