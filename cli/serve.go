@@ -81,7 +81,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.paymentURL, "payment-check-url", "", "payment-status hook asked before an order closes on timeout (LAPSE_PAYMENT_CHECK_URL)")
 	fs.DurationVar(&c.paymentGrace, "payment-grace", time.Minute, "how long past its deadline an order waits for a failing payment hook before it closes anyway (LAPSE_PAYMENT_GRACE)")
 	fs.Var(&c.sinks, "sink", "deliver events to this sink URL; repeatable (LAPSE_SINK, space-separated): webhook+http(s)://…, redis://…?stream=s, amqp://…?exchange=x, nats://…?subject=p")
-	fs.StringVar(&c.sinkSecret, "sink-secret", "", "HMAC-SHA256 key signing webhook requests (LAPSE_SINK_SECRET)")
+	fs.StringVar(&c.sinkSecret, "sink-secret", "", "Standard Webhooks secret signing webhook requests, whsec_<base64 of 24 to 64 random bytes> (LAPSE_SINK_SECRET)")
 	fs.IntVar(&c.sinkMaxAttempts, "sink-max-attempts", 10, "delivery attempts before an event becomes a dead letter (LAPSE_SINK_MAX_ATTEMPTS)")
 	fs.DurationVar(&c.eventRetention, "event-retention", 7*24*time.Hour, "prune events older than this that every sink has delivered; 0 keeps all (LAPSE_EVENT_RETENTION)")
 	fs.DurationVar(&c.idempotencyTTL, "idempotency-ttl", store.DefaultRequestTTL, "how long an Idempotency-Key holds its first response; older keys are unknown and pruned (LAPSE_IDEMPOTENCY_TTL)")
@@ -158,6 +158,10 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	secret, err := outbox.ParseWebhookSecret(c.sinkSecret)
+	if err != nil {
+		return fmt.Errorf("--sink-secret: %w", err)
+	}
 	wheel := timer.NewWheel(10*time.Millisecond, 4096, now)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -193,7 +197,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	defer st.Close()
 	metrics = engine.NewMetrics(reg, st, now)
 	var eng *engine.Engine // made below; the relay asks it only once started
-	relay, err = newRelay(c, specs, st, now, log, reg, func() bool { return eng.Leads() })
+	relay, err = newRelay(c, specs, secret, st, now, log, reg, func() bool { return eng.Leads() })
 	if err != nil {
 		return err
 	}
@@ -271,17 +275,23 @@ func holder(c serveConfig) string {
 	return c.instance
 }
 
-// newRelay makes the outbox relay of the sinks specs describe.
-func newRelay(c serveConfig, specs []outbox.SinkSpec, st store.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer, leads func() bool) (*outbox.Relay, error) {
+// newRelay makes the outbox relay of the sinks specs describe, its
+// webhooks signed with secret.
+func newRelay(c serveConfig, specs []outbox.SinkSpec, secret outbox.WebhookSecret, st store.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer, leads func() bool) (*outbox.Relay, error) {
 	sinks := make([]outbox.Named, 0, len(specs))
 	for _, s := range specs {
-		n, err := s.Open([]byte(c.sinkSecret), now)
+		n, err := s.Open(secret, now)
 		if err != nil {
 			return nil, err
 		}
 		sinks = append(sinks, n)
-		if s.Type == "webhook" && c.sinkSecret == "" {
+		switch {
+		case s.Type != "webhook":
+		case !secret.Signs():
 			log.Warn("lapse: webhook requests go unsigned: no --sink-secret", slog.String("sink", s.Name))
+		case secret.Legacy():
+			log.Warn("lapse: --sink-secret is not a whsec_ secret: its bytes are the Standard Webhooks key, and requests also carry the deprecated Lapse-Signature header, which the next release drops",
+				slog.String("sink", s.Name))
 		}
 		log.Info("lapse: sink", slog.String("name", s.Name), slog.String("type", s.Type), slog.String("url", s.Redacted()))
 	}

@@ -122,19 +122,24 @@ func TestServeTimeouts(t *testing.T) {
 }
 
 // TestServeHidesSinkSecrets: a webhook sink whose URL carries a password
-// and a token, on a closed port, fails; neither secret shows in GET
-// /v1/sinks or the log, which names the sink by its redacted URL, nor in
-// the error of a --sink refused at start.
+// and a token, signed with a --sink-secret, on a closed port, fails; no
+// secret shows in GET /v1/sinks or the log, which names the sink by its
+// redacted URL, nor in the error of a --sink or --sink-secret refused at
+// start.
 func TestServeHidesSinkSecrets(t *testing.T) {
 	const token, password = "tok-S3CR3T-42", "pw-S3CR3T-42"
 	closed := outboxtest.FreeAddr(t)
 	sink := "webhook+http://lapse:" + password + "@" + closed + "/hook?token=" + token + "#name=hook"
-	var out bytes.Buffer
-	if err := Run(context.Background(), []string{"serve", "--sink", sink + "&batch=0"}, &out, &out); err == nil || strings.Contains(err.Error()+out.String(), "S3CR3T") {
-		t.Fatalf("a refused --sink: got %v, %q; want an error without its secrets", err, out.String())
+	key := strings.TrimPrefix(outboxtest.TestSecret, "whsec_")
+	for _, args := range [][]string{{"--sink", sink + "&batch=0"}, {"--sink", sink, "--sink-secret", "whsec_S3CR3T"}, {"--sink", sink, "--sink-secret", "whsec_" + key[2:]}} {
+		var out bytes.Buffer
+		err := Run(context.Background(), append([]string{"serve"}, args...), &out, &out)
+		if err == nil || strings.Contains(err.Error()+out.String(), "S3CR3T") || strings.Contains(err.Error()+out.String(), key[2:]) {
+			t.Fatalf("serve %q: got %v, %q; want an error without its secrets", args, err, out.String())
+		}
 	}
 
-	s := startServe(t, "--sink", sink, "--sink-secret", "k")
+	s := startServe(t, "--sink", sink, "--sink-secret", outboxtest.TestSecret)
 	_, body := s.call(t, http.MethodPost, "/v1/templates", `{"name": "n", "value": 1, "validity": {"duration": "1h"}}`)
 	var tpl struct{ ID string }
 	if err := json.Unmarshal([]byte(body), &tpl); err != nil || tpl.ID == "" {
@@ -148,11 +153,11 @@ func TestServeHidesSinkSecrets(t *testing.T) {
 		}
 		_, sinks = s.call(t, http.MethodGet, "/v1/sinks", "")
 	}
-	if strings.Contains(sinks, "S3CR3T") || !strings.Contains(sinks, "token=xxxxx") {
+	if strings.Contains(sinks, "S3CR3T") || strings.Contains(sinks, key) || !strings.Contains(sinks, "token=xxxxx") {
 		t.Fatalf("GET /v1/sinks: got %s, want its error to show the URL redacted", sinks)
 	}
 	logs := s.out.String()
-	if strings.Contains(logs, "S3CR3T") {
+	if strings.Contains(logs, "S3CR3T") || strings.Contains(logs, key) {
 		t.Fatalf("log shows a secret:\n%s", logs)
 	}
 	if !strings.Contains(logs, `"url":"http://lapse:xxxxx@`+closed+`/hook?token=xxxxx"`) {

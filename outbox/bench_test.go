@@ -36,9 +36,13 @@ func BenchmarkDeliver(b *testing.B) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	defer rcv.Close()
+	secret, err := outbox.ParseWebhookSecret(outboxtest.TestSecret)
+	if err != nil {
+		b.Fatal(err)
+	}
 	webhook := func(batch int) func(b *testing.B) outbox.Sink {
 		return func(*testing.B) outbox.Sink {
-			return outbox.NewWebhook(outbox.WebhookConfig{URL: rcv.URL, Batch: batch, Secret: []byte("s"), Now: time.Now})
+			return outbox.NewWebhook(outbox.WebhookConfig{URL: rcv.URL, Batch: batch, Secret: secret, Now: time.Now})
 		}
 	}
 	cases := []struct {

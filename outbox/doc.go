@@ -24,7 +24,9 @@
 //
 // Events are sent as CloudEvents 1.0 JSON (Encode): specversion, id,
 // source (Source), type (the feed's, e.g. coupon.expired), subject, time,
-// datacontenttype and data. Sink URLs are parsed by ParseSinks.
+// datacontenttype and data. Sink URLs are parsed by ParseSinks. Webhook
+// requests carry the Standard Webhooks headers (webhook-id,
+// webhook-timestamp and, with a WebhookSecret, webhook-signature).
 //
 // With Retention set, events older than it that every configured sink has
 // passed are pruned from the front of the feed in small batches. Dead

@@ -31,15 +31,15 @@ func redactURL(u *url.URL) string {
 	return r.Redacted()
 }
 
-// redactor hides u's secrets, its password and query values, in text: u
-// wherever it is shown whole, as given or as Go's HTTP client shows it
-// (password as ***), and each secret of minSecret bytes or more wherever
-// it appears, as is or query-escaped (a receiver may echo it).
-func redactor(u *url.URL) *strings.Replacer {
+// redactor hides u's secrets, its password and query values, and the
+// other secrets given, in text: u wherever it is shown whole, as given or
+// as Go's HTTP client shows it (password as ***), and each secret of
+// minSecret bytes or more wherever it appears, as is or query-escaped (a
+// receiver may echo it).
+func redactor(u *url.URL, secrets ...string) *strings.Replacer {
 	shown := redactURL(u)
 	pairs := []string{u.String(), shown}
 	password, hasPassword := u.User.Password()
-	var secrets []string
 	if hasPassword {
 		pairs = append(pairs, strings.Replace(u.String(), u.User.String()+"@", u.User.Username()+":***@", 1), shown)
 		secrets = append(secrets, password)

@@ -40,14 +40,17 @@ func TestSinkRedacted(t *testing.T) {
 }
 
 // TestSinkErrorsRedacted: webhooks whose URLs carry a password and a
-// token fail, one on a closed port, one answering 500 with the token
-// echoed; neither the token nor the password shows in the sinks' status
-// or the relay's logs, where their URLs show redacted.
+// token, signed with a secret, fail, one on a closed port, one answering
+// 500 with the token and the secret echoed; neither the token, the
+// password nor the secret (whole or its base64) shows in the sinks'
+// status, the relay's logs or the dead letters, where their URLs show
+// redacted.
 func TestSinkErrorsRedacted(t *testing.T) {
 	const token, password = "tok-S3CR3T-42", "pw-S3CR3T-42"
+	key := strings.TrimPrefix(outboxtest.TestSecret, "whsec_")
 	closed := outboxtest.FreeAddr(t)
 	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "bad token "+r.URL.Query().Get("token"), http.StatusInternalServerError)
+		http.Error(w, "bad token "+r.URL.Query().Get("token")+", want secret "+outboxtest.TestSecret+" or key "+key, http.StatusInternalServerError)
 	}))
 	defer echo.Close()
 	var sinks []outbox.Named
@@ -57,7 +60,11 @@ func TestSinkErrorsRedacted(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ParseSink(%q): %v", raw, err)
 		}
-		n, err := spec.Open(nil, time.Now)
+		secret, err := outbox.ParseWebhookSecret(outboxtest.TestSecret)
+		if err != nil {
+			t.Fatalf("ParseWebhookSecret: %v", err)
+		}
+		n, err := spec.Open(secret, time.Now)
 		if err != nil {
 			t.Fatalf("Open(%q): %v", raw, err)
 		}
@@ -72,14 +79,14 @@ func TestSinkErrorsRedacted(t *testing.T) {
 	r := startRelay(t, cfg)
 	for _, name := range []string{"down", "echo"} {
 		waitFor(t, 10*time.Second, name+" dead letters", func() bool { return sinkStatus(t, r, name).DeadLetters > 0 })
-		if got := sinkStatus(t, r, name).LastError; !strings.Contains(got, "token=xxxxx") && !strings.Contains(got, "bad token xxxxx") {
-			t.Fatalf("%s: last error %q, want it to show the token as xxxxx", name, got)
+		if got := sinkStatus(t, r, name).LastError; !strings.Contains(got, "token=xxxxx") && !strings.Contains(got, "bad token xxxxx, want secret xxxxx or key xxxxx") {
+			t.Fatalf("%s: last error %q, want it to show the token and the secret as xxxxx", name, got)
 		}
 	}
 	r.Stop()
 	letters := deadLetterErrors(t, st)
 	for what, text := range map[string]string{"status": fmt.Sprint(sinkStatus(t, r, "down"), sinkStatus(t, r, "echo")), "logs": logs.String(), "dead letters": letters} {
-		if strings.Contains(text, token) || strings.Contains(text, password) {
+		if strings.Contains(text, token) || strings.Contains(text, password) || strings.Contains(text, key) {
 			t.Fatalf("%s show a secret:\n%s", what, text)
 		}
 	}

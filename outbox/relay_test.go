@@ -24,7 +24,7 @@ import (
 // behind it, every other subject flows; a replay that fails again changes
 // nothing, and one that succeeds delivers the subject in order.
 func TestDeadLettersKeepSubjectOrder(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	st := openStore(t, nil)
 	history(t, st, 3, 2)
 	evs := outboxtest.Feed(t, st)
@@ -134,7 +134,7 @@ func metric(t testing.TB, reg *prometheus.Registry, name, sink string) float64 {
 // TestSlowSinkHoldsNoOtherBack: while one sink's receiver hangs, another
 // sink gets everything; the hung one catches up once released.
 func TestSlowSinkHoldsNoOtherBack(t *testing.T) {
-	stuck, fast := outboxtest.NewReceiver(t, nil), outboxtest.NewReceiver(t, nil)
+	stuck, fast := outboxtest.NewReceiver(t, ""), outboxtest.NewReceiver(t, "")
 	free := hang(t, stuck)
 	st := openStore(t, nil)
 	history(t, st, 10, 2)
@@ -151,7 +151,7 @@ func TestSlowSinkHoldsNoOtherBack(t *testing.T) {
 // TestRestartResumes: a relay started again on the same store resumes
 // each sink from its stored position: nothing delivered is sent again.
 func TestRestartResumes(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	st := openStore(t, nil)
 	history(t, st, 10, 1)
 	first := outboxtest.Feed(t, st)
@@ -169,7 +169,7 @@ func TestRestartResumes(t *testing.T) {
 // one that leads delivers; when the lead passes, the other resumes from
 // the position the first stored.
 func TestDeliversOnlyWhileLeading(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	st := openStore(t, nil)
 	history(t, st, 10, 1)
 	first := outboxtest.Feed(t, st)
@@ -201,7 +201,7 @@ func TestDeliversOnlyWhileLeading(t *testing.T) {
 // a batch keeps what was acknowledged; after a restart the rest arrives,
 // duplicates only with the same IDs.
 func TestStopMidBatch(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) { return http.StatusOK, 50 * time.Millisecond })
 	st := openStore(t, nil)
 	history(t, st, 10, 2)
@@ -220,7 +220,7 @@ func TestStopMidBatch(t *testing.T) {
 // TestConcurrentCommitsDelivered: events committed by many writers while
 // the relay runs all arrive, each subject in order.
 func TestConcurrentCommitsDelivered(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	var r *outbox.Relay
 	st := openStore(t, func() { r.Notify() })
 	tp, err := st.CreateTemplate(context.Background(), store.CreateTemplateParams{
@@ -261,7 +261,7 @@ func TestPrune(t *testing.T) {
 		}
 	}
 	var now time.Time
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	cfg := relayConfig(st, webhook(rc, "ahead", 1), webhook(rc, "behind", 1))
 	cfg.Retention, cfg.PruneBatch, cfg.Now = time.Hour, 3, func() time.Time { return now }
 	r, err := outbox.New(cfg)
@@ -288,7 +288,7 @@ func TestPrune(t *testing.T) {
 
 // TestPruneRuns: a started relay prunes on its own.
 func TestPruneRuns(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	st := openStore(t, nil)
 	history(t, st, 5, 1)
 	cfg := relayConfig(st, webhook(rc, "hook", 10))
@@ -304,7 +304,7 @@ func TestPruneRuns(t *testing.T) {
 // completely while the only sink hangs, acknowledging nothing; the sink
 // then gets every event.
 func TestStuckSinkDoesNotDelayExpiry(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	free := hang(t, rc)
 
 	var r *outbox.Relay

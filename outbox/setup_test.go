@@ -99,7 +99,7 @@ func startRelay(t testing.TB, cfg outbox.Config) *outbox.Relay {
 // webhook is a webhook sink posting to rc, signing with its secret.
 func webhook(rc *outboxtest.Receiver, name string, batch int) outbox.Named {
 	return outbox.Named{Name: name, Type: "webhook", Sink: outbox.NewWebhook(outbox.WebhookConfig{
-		URL: rc.URL, Batch: batch, Secret: rc.Secret, Now: time.Now,
+		URL: rc.URL, Batch: batch, Secret: rc.WebhookSecret(), Now: time.Now,
 	})}
 }
 

@@ -241,17 +241,17 @@ func validSubject(s string) bool {
 	return true
 }
 
-// Open returns the sink s describes. It does not connect: each sink
-// connects on its first delivery, so a target that is down at start
-// delays only its own events. Its errors never show the secrets of its
-// URL (see Redacted).
-func (s SinkSpec) Open(secret []byte, now func() time.Time) (Named, error) {
+// Open returns the sink s describes; secret signs a webhook's requests.
+// It does not connect: each sink connects on its first delivery, so a
+// target that is down at start delays only its own events. Its errors
+// never show the secrets of its URL (see Redacted) nor secret.
+func (s SinkSpec) Open(secret WebhookSecret, now func() time.Time) (Named, error) {
 	n := Named{Name: s.Name, Type: s.Type}
 	u, err := url.Parse(s.URL)
 	if err != nil {
 		return n, fmt.Errorf("sink %s: not a URL", s.Name)
 	}
-	r := redactor(u)
+	r := redactor(u, secret.hidden()...)
 	var sink Sink
 	switch s.Type {
 	case "webhook":

@@ -117,7 +117,7 @@ func FuzzParseSink(f *testing.F) {
 		if strings.Contains(s.URL, "#") || s.Type != "webhook" && strings.ContainsAny(s.URL, "?") && (strings.Contains(s.URL, "stream=") || strings.Contains(s.URL, "exchange=") || strings.Contains(s.URL, "subject=")) {
 			t.Fatalf("ParseSink(%q): target %q keeps lapse's options", raw, s.URL)
 		}
-		n, err := s.Open(nil, time.Now)
+		n, err := s.Open(outbox.WebhookSecret{}, time.Now)
 		if err != nil {
 			t.Fatalf("Open(%+v): %v", s, err)
 		}

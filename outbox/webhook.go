@@ -3,9 +3,6 @@ package outbox
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,33 +12,16 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// SignatureHeader carries a webhook's signature:
-//
-//	Lapse-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>
-//
-// A receiver recomputes v1 over the t it was given and the raw body, and
-// rejects a t too far from its own clock so that a captured request cannot
-// be replayed later.
-const SignatureHeader = "Lapse-Signature"
-
-// Sign returns the value of SignatureHeader for body sent at t.
-func Sign(secret []byte, t time.Time, body []byte) string {
-	ts := strconv.FormatInt(t.Unix(), 10)
-	mac := hmac.New(sha256.New, secret)
-	mac.Write([]byte(ts))
-	mac.Write([]byte("."))
-	mac.Write(body)
-	return "t=" + ts + ",v1=" + hex.EncodeToString(mac.Sum(nil))
-}
-
 // Webhook POSTs events as CloudEvents: one per request in structured mode
 // (Batch 1), or up to Batch per request as a JSON array in batched mode.
 // A 2xx answer acknowledges the request's events; anything else, a
-// redirect included, fails them.
+// redirect included, fails them. Every request carries the Standard
+// Webhooks headers: webhook-id (see webhookID), webhook-timestamp and,
+// with a secret, webhook-signature.
 type Webhook struct {
 	url    string
 	batch  int
-	secret []byte
+	secret WebhookSecret
 	now    func() time.Time
 	client *http.Client
 }
@@ -52,11 +32,11 @@ type WebhookConfig struct {
 	// Batch is how many events one request carries; 0 or 1 is structured
 	// mode, more is batched mode.
 	Batch int
-	// Secret signs each request; empty sends no signature.
-	Secret []byte
+	// Secret signs each request; the zero value sends no signature.
+	Secret WebhookSecret
 	// Timeout bounds each request; 0 means 10s.
 	Timeout time.Duration
-	// Now stamps the signature.
+	// Now stamps each request's webhook-timestamp.
 	Now func() time.Time
 }
 
@@ -101,9 +81,7 @@ func (w *Webhook) post(ctx context.Context, evs []store.Event) error {
 	}
 	req.Header.Set("Content-Type", ctype)
 	req.Header.Set("User-Agent", "lapse")
-	if len(w.secret) > 0 {
-		req.Header.Set(SignatureHeader, Sign(w.secret, w.now(), body))
-	}
+	w.stamp(req.Header, evs, body)
 	resp, err := w.client.Do(req)
 	if err != nil {
 		return fmt.Errorf("webhook: %w", err)
@@ -115,6 +93,22 @@ func (w *Webhook) post(ctx context.Context, evs []store.Event) error {
 		return fmt.Errorf("webhook: %s: %q", resp.Status, snippet)
 	}
 	return nil
+}
+
+// stamp sets the Standard Webhooks headers of a request carrying evs as
+// body and, for a legacy secret, the deprecated SignatureHeader, both
+// signed at the same time.
+func (w *Webhook) stamp(h http.Header, evs []store.Event, body []byte) {
+	id, at := webhookID(evs), w.now()
+	h.Set(HeaderWebhookID, id)
+	h.Set(HeaderWebhookTimestamp, strconv.FormatInt(at.Unix(), 10))
+	if !w.secret.Signs() {
+		return
+	}
+	h.Set(HeaderWebhookSignature, w.secret.Signature(id, at, body))
+	if w.secret.Legacy() {
+		h.Set(SignatureHeader, Sign(w.secret.key, at, body))
+	}
 }
 
 func (w *Webhook) encode(evs []store.Event) ([]byte, string, error) {

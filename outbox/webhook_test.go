@@ -2,6 +2,7 @@ package outbox_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -15,19 +16,64 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-func TestSign(t *testing.T) {
-	// echo -n '1700000000.{"a":1}' | openssl dgst -sha256 -hmac secret
-	got := outbox.Sign([]byte("secret"), time.Unix(1700000000, 0), []byte(`{"a":1}`))
-	want := "t=1700000000,v1=49f24e537407743fa4a0242bb63b94b9a47ee99cbbe071ccd8a22550ae411686"
-	if got != want {
-		t.Fatalf("Sign: got %s, want %s", got, want)
+// TestWebhookSigned: with a whsec_ secret, one of earlier releases or
+// none, in structured and batched mode, a receiver gets every event, each
+// request checked with the official Standard Webhooks library (see
+// outboxtest.Receiver): its signature verifies, and no longer does with
+// a tampered body, id or timestamp or with another secret; the deprecated
+// Lapse-Signature comes with a secret of earlier releases only.
+func TestWebhookSigned(t *testing.T) {
+	for _, secret := range []string{outboxtest.TestSecret, "an-old-secret", ""} {
+		for _, batch := range []int{1, 7} {
+			t.Run(fmt.Sprintf("%q/batch=%d", secret, batch), func(t *testing.T) {
+				rc := outboxtest.NewReceiver(t, secret)
+				st := openStore(t, nil)
+				history(t, st, 5, 2)
+				want := outboxtest.Feed(t, st)
+				startRelay(t, relayConfig(st, webhook(rc, "hook", batch)))
+				outboxtest.CheckOnce(t, "delivery", want, rc.WaitDistinct(t, len(want), 10*time.Second))
+				if n := len(rc.IDs()); n != (len(want)+batch-1)/batch {
+					t.Fatalf("requests checked: got %d, want %d", n, (len(want)+batch-1)/batch)
+				}
+			})
+		}
+	}
+}
+
+// TestWebhookRedeliverySameID: a request sent again carries the same
+// webhook-id, so that a receiver may deduplicate by it; the first event
+// of a failed batch, retried alone, carries its own ID.
+func TestWebhookRedeliverySameID(t *testing.T) {
+	for _, batch := range []int{1, 5} {
+		t.Run(fmt.Sprintf("batch=%d", batch), func(t *testing.T) {
+			rc := outboxtest.NewReceiver(t, outboxtest.TestSecret)
+			rc.SetAnswer(outboxtest.FailFirst(3))
+			st := openStore(t, nil)
+			history(t, st, 5, 1)
+			want := outboxtest.Feed(t, st)
+			startRelay(t, relayConfig(st, webhook(rc, "hook", batch)))
+			outboxtest.Check(t, want, rc.WaitDistinct(t, len(want), 10*time.Second))
+			ids := rc.IDs()
+			first := want[0].ID
+			if batch > 1 && !strings.HasPrefix(ids[0], "msg_") {
+				t.Fatalf("webhook-id of the first batch: got %q, want msg_…", ids[0])
+			}
+			if batch == 1 && ids[0] != first {
+				t.Fatalf("webhook-id of the first event: got %q, want %q", ids[0], first)
+			}
+			for i := 1; i <= 3; i++ {
+				if ids[i] != first {
+					t.Fatalf("webhook-ids: got %q, want %q again for retries 1 to 3", ids[:4], first)
+				}
+			}
+		})
 	}
 }
 
 // TestWebhookStructured: one signed CloudEvent per request, every event
 // once, in order.
 func TestWebhookStructured(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, []byte("s3cret"))
+	rc := outboxtest.NewReceiver(t, outboxtest.TestSecret)
 	st := openStore(t, nil)
 	history(t, st, 5, 2)
 	want := outboxtest.Feed(t, st)
@@ -41,7 +87,7 @@ func TestWebhookStructured(t *testing.T) {
 
 // TestWebhookBatched: batched mode sends arrays of at most the batch size.
 func TestWebhookBatched(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, []byte("s3cret"))
+	rc := outboxtest.NewReceiver(t, outboxtest.TestSecret)
 	var mu sync.Mutex
 	largest := 0
 	rc.SetAnswer(func(n int, evs []outboxtest.Event) (int, time.Duration) {
@@ -64,13 +110,8 @@ func TestWebhookBatched(t *testing.T) {
 // requests gets every event, duplicates carrying the same ID, each subject
 // in order.
 func TestWebhookFailsFirst(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, nil)
-	rc.SetAnswer(func(n int, evs []outboxtest.Event) (int, time.Duration) {
-		if n <= 5 {
-			return http.StatusInternalServerError, 0
-		}
-		return http.StatusOK, 0
-	})
+	rc := outboxtest.NewReceiver(t, "")
+	rc.SetAnswer(outboxtest.FailFirst(5))
 	st := openStore(t, nil)
 	history(t, st, 10, 3)
 	want := outboxtest.Feed(t, st)
@@ -86,7 +127,7 @@ func TestWebhookFailsFirst(t *testing.T) {
 // TestWebhookSlow: a receiver that takes long per call, within the
 // timeout, gets every event once.
 func TestWebhookSlow(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) { return http.StatusOK, 300 * time.Millisecond })
 	st := openStore(t, nil)
 	history(t, st, 20, 1)
@@ -99,7 +140,7 @@ func TestWebhookSlow(t *testing.T) {
 // first calls keeps what it was sent; the retries are duplicates with the
 // same IDs, and nothing is lost.
 func TestWebhookTimeout(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	rc.SetAnswer(func(n int, evs []outboxtest.Event) (int, time.Duration) {
 		if n <= 2 {
 			return http.StatusOK, 400 * time.Millisecond
@@ -123,7 +164,7 @@ func TestWebhookTimeout(t *testing.T) {
 // TestWebhookDown: a receiver that is down for a while, then up on the
 // same address, gets every event.
 func TestWebhookDown(t *testing.T) {
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	addr := rc.Server.Listener.Addr().String()
 	rc.Server.Close()
 	st := openStore(t, nil)

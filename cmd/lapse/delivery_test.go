@@ -22,7 +22,7 @@ const sinkOutage = 30 * time.Second
 // coupon's in order, and no event was given up on.
 func TestSharedDeliverySinkDown(t *testing.T) {
 	onShared(t, func(t *testing.T, be backend) {
-		rc := outboxtest.NewReceiver(t, nil)
+		rc := outboxtest.NewReceiver(t, "")
 		rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) { return http.StatusServiceUnavailable, 0 })
 		down := time.Now()
 		db := be.store(t)
@@ -57,7 +57,7 @@ func TestRetentionPrunesDelivered(t *testing.T) { onEach(t, testRetentionPrunesD
 
 func testRetentionPrunesDelivered(t *testing.T, be backend) {
 	const retention = 10 * time.Second
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	db := be.store(t)
 	args := []string{"--sink", "webhook+" + rc.URL, "--event-retention", retention.String()}
 	far := time.Now().Add(time.Hour)

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -93,7 +95,7 @@ func TestSinksDeliverEachEventOnce(t *testing.T) {
 	sinkURL.RawQuery = q.Encode()
 	sinkURL.Fragment = "name=stream"
 
-	rc := outboxtest.NewReceiver(t, []byte("e2e-secret"))
+	rc := outboxtest.NewReceiver(t, "e2e-secret")
 	db := filepath.Join(t.TempDir(), "lapse.db")
 	s := start(t, "sqlite:"+db, "--sink", "webhook+"+rc.URL+"#name=hook&batch=50", "--sink", sinkURL.String(), "--sink-secret", "e2e-secret")
 	const n = 1000
@@ -117,6 +119,48 @@ func TestSinksDeliverEachEventOnce(t *testing.T) {
 		got = append(got, outboxtest.Decode(t, []byte(s)))
 	}
 	outboxtest.CheckOnce(t, "redis", feed, got)
+	if !strings.Contains(s.log.String(), "deprecated Lapse-Signature") {
+		t.Fatalf("log: want a warning that a secret not whsec_… also sends the deprecated Lapse-Signature:\n%s", s.log.String())
+	}
+}
+
+// TestWebhookStandardSignatures: lapse with a whsec_ --sink-secret and two
+// webhooks, one event a request and 50, on every store: each request
+// verifies with the official Standard Webhooks library, and no longer
+// does with its body, id or timestamp tampered or with another secret
+// (outboxtest.Receiver checks them); each webhook gets every claim and
+// expiry once by ID, in order per coupon; neither GET /v1/sinks nor the
+// log shows the secret.
+func TestWebhookStandardSignatures(t *testing.T) { onEach(t, testWebhookStandardSignatures) }
+
+func testWebhookStandardSignatures(t *testing.T, be backend) {
+	one, batched := outboxtest.NewReceiver(t, outboxtest.TestSecret), outboxtest.NewReceiver(t, outboxtest.TestSecret)
+	db := be.store(t)
+	s := start(t, db, "--sink", "webhook+"+one.URL+"#name=one", "--sink", "webhook+"+batched.URL+"#name=batched&batch=50",
+		"--sink-secret", outboxtest.TestSecret)
+	const n = 100
+	_, cs := s.seed(t, n, time.Now().Add(3*time.Second))
+	waitExpired(t, s, len(cs))
+	s.waitSinksCaughtUp(t, 2)
+	var sinks json.RawMessage
+	s.call(t, "GET", "/v1/sinks", nil, &sinks, http.StatusOK)
+	s.stop(t)
+
+	feed := feedOf(t, be, db)
+	if len(feed) != 2*n {
+		t.Fatalf("feed: got %d events, want %d claimed and %d expired", len(feed), n, n)
+	}
+	outboxtest.CheckOnce(t, "one", feed, one.Events())
+	outboxtest.CheckOnce(t, "batched", feed, batched.Events())
+	if got := len(one.IDs()); got != 2*n {
+		t.Fatalf("one event a request: got %d requests, want %d", got, 2*n)
+	}
+	key := strings.TrimPrefix(outboxtest.TestSecret, "whsec_")
+	for what, text := range map[string]string{"GET /v1/sinks": string(sinks), "log": s.log.String()} {
+		if strings.Contains(text, key) {
+			t.Fatalf("%s shows the secret:\n%s", what, text)
+		}
+	}
 }
 
 // TestKill9MidDeliveryLosesNothing kills lapse with SIGKILL while its
@@ -126,7 +170,7 @@ func TestSinksDeliverEachEventOnce(t *testing.T) {
 func TestKill9MidDeliveryLosesNothing(t *testing.T) { onEach(t, testKill9MidDelivery) }
 
 func testKill9MidDelivery(t *testing.T, be backend) {
-	rc := outboxtest.NewReceiver(t, nil)
+	rc := outboxtest.NewReceiver(t, "")
 	rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) { return http.StatusNoContent, 2 * time.Millisecond })
 	db := be.store(t)
 	sink := "webhook+" + rc.URL

@@ -33,27 +33,43 @@ func Decode(t testing.TB, b []byte) Event {
 // 1), carrying evs: the status, and how long to take first.
 type Answer func(n int, evs []Event) (status int, delay time.Duration)
 
+// FailFirst answers 500 to the first k requests, then 200.
+func FailFirst(k int) Answer {
+	return func(n int, _ []Event) (int, time.Duration) {
+		if n <= k {
+			return http.StatusInternalServerError, 0
+		}
+		return http.StatusOK, 0
+	}
+}
+
 // Receiver is a webhook endpoint at URL that checks each request's
-// content type and, with a secret, its signature, and records the events
-// of every request it answers 2xx, in arrival order.
+// content type and Standard Webhooks headers (see verify), and that a
+// webhook-id always names the same events: an event's own ID when it is
+// alone, and the same ID whenever the same events are sent again. It
+// records the events of every request it answers 2xx, in arrival order.
 type Receiver struct {
 	// URL is where to POST: the server's address and /hook.
 	URL    string
 	Server *httptest.Server
-	// Secret is the signing key the receiver expects, if any.
-	Secret []byte
+	// Secret is the --sink-secret the receiver expects requests signed
+	// with, "" for none.
+	Secret string
 	t      testing.TB
 
 	mu       sync.Mutex
 	answer   Answer
 	requests int
 	got      []Event
+	ids      []string          // the webhook-id of each request
+	eventsOf map[string]string // webhook-id → its events' IDs
+	idOf     map[string]string // events' IDs → their webhook-id
 }
 
 // NewReceiver starts a Receiver that lives until t ends.
-func NewReceiver(t testing.TB, secret []byte) *Receiver {
+func NewReceiver(t testing.TB, secret string) *Receiver {
 	t.Helper()
-	rc := &Receiver{t: t, Secret: secret}
+	rc := &Receiver{t: t, Secret: secret, eventsOf: map[string]string{}, idOf: map[string]string{}}
 	rc.Server = httptest.NewServer(rc)
 	rc.URL = rc.Server.URL + "/hook"
 	t.Cleanup(rc.Server.Close)
@@ -75,6 +91,12 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	evs, err := rc.decode(r, body)
+	if err == nil {
+		err = verify(rc.Secret, r.Header, body)
+	}
+	if err == nil {
+		err = rc.checkID(r.Header.Get(outbox.HeaderWebhookID), evs)
+	}
 	if err != nil {
 		rc.t.Errorf("receiver: %v", err)
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -97,20 +119,11 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(status)
 }
 
-// decode checks a request's content type and signature and returns its
-// events.
+// decode checks a request's method, path and content type and returns
+// its events.
 func (rc *Receiver) decode(r *http.Request, body []byte) ([]Event, error) {
 	if r.Method != http.MethodPost || r.URL.Path != "/hook" {
 		return nil, fmt.Errorf("got %s %s, want POST /hook", r.Method, r.URL.Path)
-	}
-	if len(rc.Secret) > 0 {
-		sig := r.Header.Get(outbox.SignatureHeader)
-		ts, _, _ := strings.Cut(strings.TrimPrefix(sig, "t="), ",")
-		var unix int64
-		fmt.Sscan(ts, &unix)
-		if want := outbox.Sign(rc.Secret, time.Unix(unix, 0), body); sig != want || unix == 0 {
-			return nil, fmt.Errorf("signature: got %q, want %q", sig, want)
-		}
 	}
 	ctype, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch ctype {
@@ -124,6 +137,49 @@ func (rc *Receiver) decode(r *http.Request, body []byte) ([]Event, error) {
 		return evs, err
 	}
 	return nil, fmt.Errorf("content type %q", ctype)
+}
+
+// checkID checks that id, the webhook-id of a request carrying evs, is
+// the event's ID if it is alone with a plain ID, names no other events
+// than it did before, and is what the same events were sent under
+// before; and records it.
+func (rc *Receiver) checkID(id string, evs []Event) error {
+	ids := make([]string, len(evs))
+	for i, e := range evs {
+		ids[i] = e.ID
+	}
+	key := strings.Join(ids, "\n")
+	if len(evs) == 1 && plainID.MatchString(evs[0].ID) && id != evs[0].ID {
+		return fmt.Errorf("webhook-id %q of event %s alone: want its ID", id, evs[0].ID)
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if before, ok := rc.eventsOf[id]; ok && before != key {
+		return fmt.Errorf("webhook-id %q: named events %q, now %q", id, before, key)
+	}
+	if before, ok := rc.idOf[key]; ok && before != id {
+		return fmt.Errorf("events %q: sent under webhook-id %q, now %q", key, before, id)
+	}
+	rc.eventsOf[id], rc.idOf[key] = key, id
+	rc.ids = append(rc.ids, id)
+	return nil
+}
+
+// IDs returns the webhook-id of every request the receiver checked, in
+// arrival order, whatever it answered.
+func (rc *Receiver) IDs() []string {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return slices.Clone(rc.ids)
+}
+
+// WebhookSecret is rc.Secret as a sink posting to rc signs with it.
+func (rc *Receiver) WebhookSecret() outbox.WebhookSecret {
+	s, err := outbox.ParseWebhookSecret(rc.Secret)
+	if err != nil {
+		rc.t.Fatalf("receiver secret: %v", err)
+	}
+	return s
 }
 
 // Requests returns how many requests the receiver answered.
