@@ -15,8 +15,9 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"serve": {"run the HTTP API and the expiry engine", serve},
-	"bench": {"measure a coupon storm, or order timeouts, on a store", benchCmd},
+	"serve":  {"run the HTTP API and the expiry engine", serve},
+	"bench":  {"measure a coupon storm, or order timeouts, on a store", benchCmd},
+	"tokens": {"create, list and revoke API tokens (lapse tokens help)", tokensCmd},
 }
 
 // ErrUsage is returned for a command line that names no known command.

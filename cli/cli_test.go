@@ -7,7 +7,9 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,10 +98,15 @@ type served struct {
 }
 
 // startServe runs `lapse serve` with args on a free port and a new SQLite
-// store, JSON logs, and waits until it answers. Cleanup stops it.
+// store, JSON logs, and waits until it answers. Cleanup stops it. A
+// --listen in args is reached on 127.0.0.1 at its port.
 func startServe(t *testing.T, args ...string) *served {
 	t.Helper()
 	addr := outboxtest.FreeAddr(t)
+	if i := slices.Index(args, "--listen"); i >= 0 && i+1 < len(args) {
+		_, port, _ := net.SplitHostPort(args[i+1])
+		addr = "127.0.0.1:" + port
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &served{base: "http://" + addr, out: &outboxtest.LogBuffer{}, cancel: cancel, done: make(chan error, 1)}
 	args = append([]string{"serve", "--listen", addr, "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, args...)
@@ -124,12 +131,16 @@ func startServe(t *testing.T, args ...string) *served {
 	}
 }
 
-// call sends body (none if empty) and returns the status and the answer.
-func (s *served) call(t *testing.T, method, path, body string) (int, string) {
+// call sends body (none if empty), with header's key, value pairs, and
+// returns the status and the answer.
+func (s *served) call(t *testing.T, method, path, body string, header ...string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatalf("new request: %v", err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
 	if err != nil {

@@ -56,6 +56,7 @@ type serveConfig struct {
 	writeTimeout    time.Duration
 	idleTimeout     time.Duration
 	issueTimeout    time.Duration
+	insecure        bool
 }
 
 // urlList is a repeatable flag. From the environment, where it is set
@@ -73,7 +74,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := serveConfig{remind: remind.Default()}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on (LAPSE_LISTEN)")
+	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on; one other than loopback needs an API token, or --insecure (LAPSE_LISTEN)")
 	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path>, postgres://… or mysql://user:pass@host:port/db (LAPSE_STORE)")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
@@ -94,6 +95,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.writeTimeout, "write-timeout", time.Minute, "longest from a request's headers to the end of its answer (LAPSE_WRITE_TIMEOUT)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", 2*time.Minute, "how long a keep-alive connection may wait for its next request (LAPSE_IDLE_TIMEOUT)")
 	fs.DurationVar(&c.issueTimeout, "issue-timeout", httpapi.DefaultIssueTimeout, "read and write timeout of a bulk issuance, whose list may stream for minutes (LAPSE_ISSUE_TIMEOUT)")
+	fs.BoolVar(&c.insecure, "insecure", false, "serve open, without API tokens, on an address other than loopback while no token exists (LAPSE_INSECURE); see lapse tokens")
 	remindFlags(fs, &c.remind)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -195,6 +197,9 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	defer st.Close()
+	if err := checkCredentials(ctx, st, c, log); err != nil {
+		return err
+	}
 	metrics = engine.NewMetrics(reg, st, now)
 	var eng *engine.Engine // made below; the relay asks it only once started
 	relay, err = newRelay(c, specs, secret, st, now, log, reg, func() bool { return eng.Leads() })

@@ -8,4 +8,9 @@
 // Idempotency-Key passes it to the store as the call's Idem, so the store
 // records the result in the same transaction and answers a retry with it,
 // which the API renders as it rendered the first.
+//
+// Every route but the health checks needs a bearer token holding the one
+// credential.Scope the route names (auth.go), once the store holds any
+// token; the token's name then scopes the request's idempotency key and is
+// the actor (store.WithActor) of the events the request causes.
 package httpapi

@@ -41,8 +41,8 @@ func mutate[T, V any](s *server, w http.ResponseWriter, r *http.Request, status 
 // call runs under that key, which the store records with the mutation,
 // under the fingerprint fp of the request: a retry is answered from the
 // result the store recorded, rendered as it was at the first attempt. The
-// key is scoped to the request's method and path, and held for the
-// server's IdempotencyTTL. A refusal for the state of things (409) is
+// key is scoped to the request's credential, method and path (see
+// idempotencyScope), and held for the server's IdempotencyTTL. A refusal for the state of things (409) is
 // recorded as the key's answer too, but not an invalid request nor a
 // failure: see store.Mutate.
 func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now time.Time, fp hash.Hash, status int,
@@ -56,7 +56,7 @@ func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now tim
 		}
 		idem = &store.Idempotency{
 			Key:         key,
-			Scope:       r.Method + " " + r.URL.Path,
+			Scope:       idempotencyScope(r),
 			Fingerprint: hex.EncodeToString(fp.Sum(nil)),
 			Now:         now,
 			TTL:         s.idempotencyTTL,
@@ -73,6 +73,17 @@ func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now tim
 		return
 	}
 	write(w, status, "application/json", mustJSON(view(result, now)))
+}
+
+// idempotencyScope is what r's Idempotency-Key is scoped to: its method
+// and path and, once credentials exist, the name of its token, so that two
+// clients cannot take each other's keys.
+func idempotencyScope(r *http.Request) string {
+	scope := r.Method + " " + r.URL.Path
+	if actor := store.Actor(r.Context()); actor != "" {
+		scope = "token " + actor + " " + scope
+	}
+	return scope
 }
 
 // contentType is the media type of a response of status: a problem

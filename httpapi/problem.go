@@ -70,6 +70,7 @@ var kinds = []kind{
 	{order.ErrInsufficientStock, http.StatusConflict, "insufficient-stock", "Insufficient stock", "an item asks for more than is available"},
 	{order.ErrClosed, http.StatusConflict, "order-closed", "Order closed", "the order is closed or past its deadline; the payment is recorded as order.late_payment"},
 	{store.ErrIdempotencyConflict, http.StatusConflict, "idempotency-conflict", "Idempotency conflict", "the Idempotency-Key was used with a different request, or its first request is still in flight"},
+	{errUnauthorized, http.StatusUnauthorized, "unauthorized", "Unauthorized", "a valid bearer token is required: Authorization: Bearer <token>"},
 	{errNotReady, http.StatusServiceUnavailable, "not-ready", "Not ready", "the store is unreachable or not migrated"},
 }
 
@@ -83,6 +84,10 @@ func toProblem(err error) problem {
 	var nf *notFiringError
 	if errors.As(err, &nf) {
 		return newProblem(http.StatusServiceUnavailable, "not-ready", "Not ready", nf.Error())
+	}
+	var fb *forbiddenError
+	if errors.As(err, &fb) {
+		return newProblem(http.StatusForbidden, "forbidden", "Forbidden", fb.Error())
 	}
 	var inv *coupon.InvalidError
 	if errors.As(err, &inv) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
@@ -38,6 +39,10 @@ type Config struct {
 	// and answer, in place of the server's read and write timeouts; 0
 	// means DefaultIssueTimeout.
 	IssueTimeout time.Duration
+	// TokenRefresh is how often the server reads the store's tokens
+	// again: the bound on how long a revoked token is still honoured. 0
+	// means DefaultTokenRefresh.
+	TokenRefresh time.Duration
 }
 
 type server struct {
@@ -49,13 +54,20 @@ type server struct {
 	idempotencyTTL time.Duration
 	maxLockTTL     time.Duration
 	issueTimeout   time.Duration
+	tokens         *tokens
 	mux            *http.ServeMux
+	// routes maps each pattern to the scope it needs.
+	routes map[string]credential.Scope
 }
+
+// public marks a route that needs no credential: the health checks.
+const public credential.Scope = 0
 
 // New returns the HTTP handler of API v1.
 func New(cfg Config) http.Handler {
 	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing,
-		idempotencyTTL: cfg.IdempotencyTTL, maxLockTTL: cfg.MaxLockTTL, issueTimeout: cfg.IssueTimeout, mux: http.NewServeMux()}
+		idempotencyTTL: cfg.IdempotencyTTL, maxLockTTL: cfg.MaxLockTTL, issueTimeout: cfg.IssueTimeout,
+		tokens: &tokens{store: cfg.Store, refresh: cfg.TokenRefresh}, mux: http.NewServeMux(), routes: map[string]credential.Scope{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -65,43 +77,52 @@ func New(cfg Config) http.Handler {
 	if s.issueTimeout <= 0 {
 		s.issueTimeout = DefaultIssueTimeout
 	}
-	s.handle("POST /v1/templates", s.createTemplate)
-	s.handle("GET /v1/templates/{id}", s.getTemplate)
-	s.handle("POST /v1/templates/{id}/issue", s.issue)
+	if s.tokens.refresh <= 0 {
+		s.tokens.refresh = DefaultTokenRefresh
+	}
+	s.handle("POST /v1/templates", credential.Admin, s.createTemplate)
+	s.handle("GET /v1/templates/{id}", credential.Admin, s.getTemplate)
+	s.handle("POST /v1/templates/{id}/issue", credential.Admin, s.issue)
 
-	s.handle("PUT /v1/users/{user_id}", s.putUser)
-	s.handle("GET /v1/users/{user_id}", s.getUser)
-	s.handle("POST /v1/users/{user_id}/coupons", s.claim)
-	s.handle("GET /v1/users/{user_id}/coupons", s.userCoupons)
-	s.handle("GET /v1/coupons/{id}", s.getCoupon)
+	s.handle("PUT /v1/users/{user_id}", credential.Admin, s.putUser)
+	s.handle("GET /v1/users/{user_id}", credential.Admin, s.getUser)
+	s.handle("POST /v1/users/{user_id}/coupons", credential.Wallet, s.claim)
+	s.handle("GET /v1/users/{user_id}/coupons", credential.Wallet, s.userCoupons)
+	s.handle("GET /v1/coupons/{id}", credential.Wallet, s.getCoupon)
 	for _, act := range []coupon.Action{coupon.Lock, coupon.Unlock, coupon.Redeem, coupon.Refund, coupon.Void} {
-		s.handle("POST /v1/coupons/{id}/"+act.String(), s.transition(act))
+		scope := credential.Wallet
+		if act == coupon.Void {
+			scope = credential.Admin
+		}
+		s.handle("POST /v1/coupons/{id}/"+act.String(), scope, s.transition(act))
 	}
 
-	s.handle("PUT /v1/skus/{sku}", s.putSKU)
-	s.handle("GET /v1/skus/{sku}", s.getSKU)
-	s.handle("POST /v1/orders", s.createOrder)
-	s.handle("GET /v1/orders/{id}", s.getOrder)
-	s.handle("POST /v1/orders/{id}/pay", s.payOrder)
-	s.handle("POST /v1/orders/{id}/cancel", s.cancelOrder)
+	s.handle("PUT /v1/skus/{sku}", credential.Admin, s.putSKU)
+	s.handle("GET /v1/skus/{sku}", credential.Orders, s.getSKU)
+	s.handle("POST /v1/orders", credential.Orders, s.createOrder)
+	s.handle("GET /v1/orders/{id}", credential.Orders, s.getOrder)
+	s.handle("POST /v1/orders/{id}/pay", credential.Orders, s.payOrder)
+	s.handle("POST /v1/orders/{id}/cancel", credential.Orders, s.cancelOrder)
 
-	s.handle("GET /v1/events", s.events)
-	s.handle("GET /v1/sinks", s.sinks)
-	s.handle("POST /v1/sinks/{name}/replay", s.replay)
+	s.handle("GET /v1/events", credential.Events, s.events)
+	s.handle("GET /v1/sinks", credential.Admin, s.sinks)
+	s.handle("POST /v1/sinks/{name}/replay", credential.Admin, s.replay)
 
-	s.handle("GET /healthz", s.healthz)
-	s.handle("GET /readyz", s.readyz)
+	s.handle("GET /healthz", public, s.healthz)
+	s.handle("GET /readyz", public, s.readyz)
 	if cfg.Metrics != nil {
-		s.mux.Handle("GET /metrics", cfg.Metrics)
+		s.handle("GET /metrics", credential.Metrics, cfg.Metrics.ServeHTTP)
 	}
 	return s
 }
 
-// handle routes pattern to h, checking first that the value of each of the
+// handle routes pattern to h for a credential holding scope (any request,
+// if public; see authorize), checking first that the value of each of the
 // pattern's wildcards ({id}, {user_id}, {sku}, {name}) is an ID: a path ID
 // breaking the input rules is answered 422 invalid naming the wildcard, on
 // every route, GETs included, before h reads it.
-func (s *server) handle(pattern string, h http.HandlerFunc) {
+func (s *server) handle(pattern string, scope credential.Scope, h http.HandlerFunc) {
+	s.routes[pattern] = scope
 	var names []string
 	for _, seg := range strings.Split(pattern, "/") {
 		if name, ok := strings.CutPrefix(seg, "{"); ok {
@@ -109,6 +130,12 @@ func (s *server) handle(pattern string, h http.HandlerFunc) {
 		}
 	}
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if scope != public {
+			var ok bool
+			if r, ok = s.authorize(w, r, scope); !ok {
+				return
+			}
+		}
 		for _, name := range names {
 			if err := input.ID(name, r.PathValue(name)); err != nil {
 				s.fail(w, r, err)

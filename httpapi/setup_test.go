@@ -137,7 +137,10 @@ func send(base, method, path, body string, header []string) (response, error) {
 	return response{status: res.StatusCode, header: res.Header, body: b}, nil
 }
 
-func (e *env) get(path string) response { e.t.Helper(); return e.do(http.MethodGet, path, "") }
+func (e *env) get(path string, header ...string) response {
+	e.t.Helper()
+	return e.do(http.MethodGet, path, "", header...)
+}
 
 func (e *env) post(path, body string, header ...string) response {
 	e.t.Helper()

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
@@ -71,6 +72,12 @@ func (s *server) replay(w http.ResponseWriter, r *http.Request) {
 		if s.relay == nil {
 			return 0, store.ErrNotFound
 		}
-		return s.relay.Replay(ctx, name, idem)
+		n, err := s.relay.Replay(ctx, name, idem)
+		if err == nil {
+			// An operation leaves no event: the log records who ran it.
+			s.log.InfoContext(ctx, "httpapi: dead letters queued for redelivery", slog.String("sink", name),
+				slog.Int64("queued", n), slog.String("actor", store.Actor(ctx)))
+		}
+		return n, err
 	}, func(n int64, _ time.Time) replayJSON { return replayJSON{Name: name, Queued: n} })
 }

@@ -5,10 +5,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/outbox"
 )
 
@@ -108,5 +110,18 @@ func TestSinksAndReplay(t *testing.T) {
 	e.ok(e.post("/v1/sinks/hook/replay", "{}"), http.StatusAccepted, &v)
 	if v.Queued != 0 {
 		t.Fatalf("replay with nothing dead: got %d queued, want 0", v.Queued)
+	}
+}
+
+// TestReplayLogsActor: a replay, an operation that leaves no event, logs
+// the name of the token that ran it, and not the token.
+func TestReplayLogsActor(t *testing.T) {
+	var accept atomic.Bool
+	e := setup(t, withRelay(t, &accept))
+	admin := e.createToken("ops", credential.Admin)
+	e.ok(e.post("/v1/sinks/hook/replay", "", as(admin)...), http.StatusAccepted, &replayJSON{})
+	logs := e.logs.String()
+	if !strings.Contains(logs, `dead letters queued for redelivery" sink=hook queued=0 actor=ops`) || strings.Contains(logs, admin) {
+		t.Fatalf("log: %s", logs)
 	}
 }

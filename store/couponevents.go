@@ -21,6 +21,9 @@ type CouponEvents struct {
 	Reason  string
 	At      time.Time
 	Coupons []coupon.Coupon
+	// Actor is the credential the events were caused with, "" for none
+	// (see WithActor).
+	Actor string
 }
 
 // ExpiredEvents are the coupon.expired events of coupons a drain expired
@@ -49,6 +52,7 @@ func (b CouponEvents) events(data bool) []Event {
 	for i, c := range b.Coupons {
 		if data {
 			out[i] = CouponEvent(c, b.Type, b.From, b.Reason, "", b.At)
+			out[i].Data = withActor(out[i].Data, b.Actor)
 		}
 		out[i].ID, out[i].Type, out[i].Subject, out[i].Time = CouponEventID(c.ID, b.At), b.Type, c.ID, b.At
 	}
@@ -63,6 +67,7 @@ type couponBatch struct {
 	At         int64               `json:"at"`
 	From       string              `json:"from,omitempty"`
 	Reason     string              `json:"reason"`
+	Actor      string              `json:"actor,omitempty"`
 	TemplateID string              `json:"template_id"`
 	ExpiresAt  int64               `json:"expires_at"`
 	Coupons    [][]json.RawMessage `json:"coupons"`
@@ -77,6 +82,9 @@ func (b CouponEvents) body() []byte {
 		buf = appendString(append(buf, `,"from":`...), b.From.String())
 	}
 	buf = appendString(append(buf, `,"reason":`...), b.Reason)
+	if b.Actor != "" {
+		buf = appendString(append(buf, `,"actor":`...), b.Actor)
+	}
 	buf = appendString(append(buf, `,"template_id":`...), first.TemplateID)
 	buf = fmt.Appendf(buf, `,"expires_at":%d,"coupons":[`, first.ExpiresAt.UnixMilli())
 	for i, c := range b.Coupons {
@@ -100,7 +108,7 @@ func decodeCouponEvents(body []byte) (CouponEvents, error) {
 	if err := json.Unmarshal(body, &j); err != nil {
 		return CouponEvents{}, err
 	}
-	b := CouponEvents{Type: j.Type, Reason: j.Reason, At: time.UnixMilli(j.At).UTC(), Coupons: make([]coupon.Coupon, len(j.Coupons))}
+	b := CouponEvents{Type: j.Type, Reason: j.Reason, Actor: j.Actor, At: time.UnixMilli(j.At).UTC(), Coupons: make([]coupon.Coupon, len(j.Coupons))}
 	if j.From != "" {
 		from, err := coupon.ParseState(j.From)
 		if err != nil {

@@ -44,6 +44,29 @@ type txn struct {
 	DriverTx
 	policy    *remind.Config
 	reminders ReminderCounts
+	// actor is the credential the transaction runs for (see WithActor),
+	// recorded in each event it writes; "" for none.
+	actor string
+}
+
+// Event adds e to the outbox, with the transaction's actor in its data.
+func (t *txn) Event(e Event) error {
+	e.Data = withActor(e.Data, t.actor)
+	return t.DriverTx.Event(e)
+}
+
+// EventOnce adds e, with the transaction's actor in its data, unless an
+// event with its ID is there.
+func (t *txn) EventOnce(e Event) error {
+	e.Data = withActor(e.Data, t.actor)
+	return t.DriverTx.EventOnce(e)
+}
+
+// CouponEvents adds b's events, with the transaction's actor in their
+// data.
+func (t *txn) CouponEvents(b CouponEvents) error {
+	b.Actor = t.actor
+	return t.DriverTx.CouponEvents(b)
 }
 
 // attempts is how often run runs a transaction that keeps losing
@@ -83,7 +106,7 @@ func attempt[T any](ctx context.Context, db *DB, background bool, fn func(*txn) 
 		return zero, err
 	}
 	defer dt.Rollback()
-	t := &txn{DriverTx: dt, policy: &db.policy}
+	t := &txn{DriverTx: dt, policy: &db.policy, actor: Actor(ctx)}
 	res, err := fn(t)
 	if err != nil {
 		return zero, err

@@ -12,5 +12,7 @@
 // future work, a group timer row. Time always comes in as a parameter: a
 // driver never reads a clock of its own but the database's (Clock). Every
 // foreground write goes through Mutate, which replays, records and waits
-// for the answers under an idempotency key, the call's Idem.
+// for the answers under an idempotency key, the call's Idem. A call whose
+// context names an actor (WithActor: the API token of the request) records
+// it in every event it writes.
 package store

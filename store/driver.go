@@ -63,6 +63,8 @@ type Driver interface {
 	User(ctx context.Context, id string) (remind.User, error)
 	// Clock reads the database's clock.
 	Clock(ctx context.Context) (time.Time, error)
+	// Tokens reads every token, by name.
+	Tokens(ctx context.Context) ([]Token, error)
 	// Ready reports whether the database answers and is migrated.
 	Ready(ctx context.Context) error
 	// Close releases the connections.

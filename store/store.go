@@ -117,6 +117,17 @@ type Store interface {
 	// Clock reads the database's clock.
 	Clock(ctx context.Context) (time.Time, error)
 
+	// CreateToken stores a new API credential and returns it with its
+	// secret, which only the caller ever sees: the store keeps its hash.
+	// ErrTokenExists if a token of its name exists, live or revoked.
+	CreateToken(ctx context.Context, p CreateTokenParams) (tk Token, secret string, err error)
+	// RevokeToken revokes the named token at p.Now (a token already
+	// revoked keeps its first revocation) and returns it; ErrNotFound if
+	// no token has that name.
+	RevokeToken(ctx context.Context, p RevokeTokenParams) (Token, error)
+	// Tokens lists every token, live and revoked, by name.
+	Tokens(ctx context.Context) ([]Token, error)
+
 	// Stats reads the gauges the engine exports.
 	Stats(ctx context.Context, now time.Time) (Stats, error)
 	// Ready reports whether the store is reachable and migrated.

@@ -87,6 +87,14 @@ type Tx interface {
 	// InsertTemplate stores a new template.
 	InsertTemplate(tp coupon.Template) error
 
+	// InsertToken stores a new token; false if one of its name exists.
+	InsertToken(tk Token) (bool, error)
+	// RevokeToken sets the named token's revoked_at to now unless it is
+	// already set.
+	RevokeToken(name string, now time.Time) error
+	// Token reads one token.
+	Token(name string) (Token, error)
+
 	// ExpireDue is the dialect's expiry drain: it moves up to p.Limit
 	// unused coupons of p's shards with expires_at at or before p.Now to
 	// expired, oldest due first, each with its coupon.expired event and

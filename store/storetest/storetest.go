@@ -68,6 +68,7 @@ func Run(t *testing.T, newDriver NewDriver) {
 		{"Users", userTests},
 		{"Reminders", remindTests},
 		{"Leases", leaseTests},
+		{"Tokens", tokenTests},
 		{"ReminderRows", reminderRowTests(newDriver)},
 	}
 	for _, g := range groups {

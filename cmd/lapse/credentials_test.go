@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/httpapi"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
+)
+
+// lapseTokens runs `lapse tokens args...` on the store at url and returns
+// what it printed on stdout.
+func lapseTokens(t *testing.T, url string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(binary, append(append([]string{"tokens"}, args...), "--store", url)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("lapse tokens %v: %v\n%s", args, err, stderr.String())
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// status answers GET path on s with the bearer token secret.
+func (s *server) status(t *testing.T, path, secret string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, s.base+path, nil)
+	req.Header.Set("Authorization", "Bearer "+secret)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestOpenOnlyOnLoopback: on every store, lapse with no token serves open
+// on loopback, saying so, and refuses to start on any other address,
+// saying why.
+func TestOpenOnlyOnLoopback(t *testing.T) { onEach(t, testOpenOnlyOnLoopback) }
+
+func testOpenOnlyOnLoopback(t *testing.T, be backend) {
+	url := be.store(t)
+	s := start(t, url)
+	s.call(t, "GET", "/v1/events", nil, nil, http.StatusOK)
+	if !strings.Contains(s.log.String(), "no API token exists: serving open to this machine only") {
+		t.Fatalf("log does not say lapse serves open:\n%s", s.log.String())
+	}
+	s.stop(t)
+
+	_, port, _ := strings.Cut(outboxtest.FreeAddr(t), ":")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, binary, "serve", "--listen", "0.0.0.0:"+port, "--store", url).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "no API token exists and --listen 0.0.0.0:"+port+" is not a loopback address") {
+		t.Fatalf("serve on 0.0.0.0 without a token: %v\n%s", err, out)
+	}
+}
+
+// TestRevocationReachesEveryInstance: two instances share a PostgreSQL or
+// MySQL store; a token revoked by `lapse tokens revoke` is refused by
+// both within httpapi.DefaultTokenRefresh (plus a read of the tokens,
+// and slack for a loaded machine), while another token still works. It
+// prints the delays measured.
+func TestRevocationReachesEveryInstance(t *testing.T) { onShared(t, testRevocation) }
+
+func testRevocation(t *testing.T, be backend) {
+	url := be.store(t)
+	feed := lapseTokens(t, url, "create", "--name", "feed", "--scopes", "events")
+	other := lapseTokens(t, url, "create", "--name", "other", "--scopes", "events")
+	ss := startShared(t, url, 2)
+	for _, s := range ss {
+		if got := s.status(t, "/v1/events", feed); got != http.StatusOK {
+			t.Fatalf("events with the token: %d", got)
+		}
+	}
+	lapseTokens(t, url, "revoke", "--name", "feed")
+	revoked := time.Now() // the revocation has committed
+	const slack = 1500 * time.Millisecond
+	for i, s := range ss {
+		for s.status(t, "/v1/events", feed) != http.StatusUnauthorized {
+			if time.Since(revoked) > httpapi.DefaultTokenRefresh+slack {
+				t.Fatalf("instance %d still honours the revoked token %s after the revocation", i, time.Since(revoked))
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Logf("%s: instance %d refuses the revoked token %s after `lapse tokens revoke` returned (bound %s)",
+			be.name, i, time.Since(revoked).Round(time.Millisecond), httpapi.DefaultTokenRefresh)
+		if got := s.status(t, "/v1/events", other); got != http.StatusOK {
+			t.Fatalf("instance %d: the other token: %d, want 200", i, got)
+		}
+	}
+}

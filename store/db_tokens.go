@@ -1,0 +1,44 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lapsehq/lapse/credential"
+)
+
+// CreateToken stores a new token of p.Name with p.Scopes and returns it
+// with its secret, which is stored only as its hash: the caller shows it
+// once.
+func (db *DB) CreateToken(ctx context.Context, p CreateTokenParams) (Token, string, error) {
+	if err := p.Validate(); err != nil {
+		return Token{}, "", err
+	}
+	secret := credential.New()
+	tk := Token{Name: p.Name, Hash: credential.Hash(secret), Scopes: p.Scopes, CreatedAt: p.Now}
+	_, err := mutate(ctx, db, nil, func(t *txn) (struct{}, error) {
+		ok, err := t.InsertToken(tk)
+		if err == nil && !ok {
+			err = fmt.Errorf("token %q: %w", p.Name, ErrTokenExists)
+		}
+		return struct{}{}, err
+	})
+	if err != nil {
+		return Token{}, "", err
+	}
+	return tk, secret, nil
+}
+
+// RevokeToken revokes the token p.Name at p.Now, unless it is revoked
+// already, and returns it.
+func (db *DB) RevokeToken(ctx context.Context, p RevokeTokenParams) (Token, error) {
+	return mutate(ctx, db, nil, func(t *txn) (Token, error) {
+		if err := t.RevokeToken(p.Name, p.Now); err != nil {
+			return Token{}, err
+		}
+		return t.Token(p.Name)
+	})
+}
+
+// Tokens lists every token, live and revoked, by name.
+func (db *DB) Tokens(ctx context.Context) ([]Token, error) { return db.d.Tokens(ctx) }
