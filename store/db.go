@@ -11,9 +11,10 @@ import (
 // DB is the service layer: every Store method, its rules written once over
 // a Driver.
 type DB struct {
-	d      Driver
-	hooks  Hooks
-	policy remind.Config
+	d       Driver
+	hooks   Hooks
+	policy  remind.Config
+	buckets bucketCounts
 }
 
 var _ Store = (*DB)(nil)
@@ -44,6 +45,10 @@ type txn struct {
 	DriverTx
 	policy    *remind.Config
 	reminders ReminderCounts
+	buckets   *bucketCounts
+	// pick is the transaction's bucket number: its stock moves of a SKU
+	// of n buckets run in bucket pick % n (see moveStock).
+	pick int
 	// actor is the credential the transaction runs for (see WithActor),
 	// recorded in each event it writes; "" for none.
 	actor string
@@ -106,7 +111,7 @@ func attempt[T any](ctx context.Context, db *DB, background bool, fn func(*txn) 
 		return zero, err
 	}
 	defer dt.Rollback()
-	t := &txn{DriverTx: dt, policy: &db.policy, actor: Actor(ctx)}
+	t := &txn{DriverTx: dt, policy: &db.policy, actor: Actor(ctx), buckets: &db.buckets, pick: rand.Int()}
 	res, err := fn(t)
 	if err != nil {
 		return zero, err
