@@ -97,14 +97,19 @@ func (c *bucketCounts) set(sku string, n int) {
 var errStockChanged = errors.New("stock bucket changed under its lock")
 
 // moveStock runs move of it.Qty units of it.SKU in t: one statement on the
-// transaction's own bucket. If that changes nothing (the bucket is short,
+// transaction's own bucket (a TryStock unless it is bucket 0, which
+// comes first in bucket order). If that changes nothing (the bucket is short,
 // or the SKU's bucket count is not the one remembered), it locks the
 // SKU's buckets and moves the units from there (see reserveFrom).
 // ErrNotFound if the SKU is unknown; errNoRow if a reserve finds fewer
 // units available in all its buckets.
 func moveStock(t *txn, move StockMove, it order.Item, now time.Time) error {
 	n := t.buckets.get(it.SKU)
-	ok, err := t.TryStock(move.delta(it.SKU, it.Qty, t.pick%n, n, now))
+	first := t.TryStock
+	if t.pick%n == 0 { // a lock it keeps on bucket 0 comes first in bucket order anyway
+		first = t.AddStock
+	}
+	ok, err := first(move.delta(it.SKU, it.Qty, t.pick%n, n, now))
 	if err != nil || ok {
 		return err
 	}
