@@ -96,22 +96,43 @@ func (c *bucketCounts) set(sku string, n int) {
 // errStockChanged: a locked bucket refused a move computed from it.
 var errStockChanged = errors.New("stock bucket changed under its lock")
 
-// moveStock runs move of it.Qty units of it.SKU in t: one statement on the
-// transaction's own bucket (a TryStock unless it is bucket 0, which
-// comes first in bucket order). If that changes nothing (the bucket is short,
-// or the SKU's bucket count is not the one remembered), it locks the
-// SKU's buckets and moves the units from there (see reserveFrom).
-// ErrNotFound if the SKU is unknown; errNoRow if a reserve finds fewer
-// units available in all its buckets.
-func moveStock(t *txn, move StockMove, it order.Item, now time.Time) error {
-	n := t.buckets.get(it.SKU)
-	first := t.TryStock
-	if t.pick%n == 0 { // a lock it keeps on bucket 0 comes first in bucket order anyway
-		first = t.AddStock
+// shortBucketError: a transaction's own bucket of SKU was short, and it
+// may hold that bucket's row (PostgreSQL keeps the lock of a row an
+// UPDATE waited for and then found short; MariaDB, at times, too). It
+// must not wait for the SKU's other buckets while it holds one out of
+// bucket order, so run rolls it back and runs it again with the SKU in
+// txn.locked.
+type shortBucketError struct{ SKU string }
+
+func (e *shortBucketError) Error() string { return "own stock bucket of " + e.SKU + " short" }
+
+// shortBucket returns the SKU of a shortBucketError.
+func shortBucket(err error) (string, bool) {
+	var e *shortBucketError
+	if errors.As(err, &e) {
+		return e.SKU, true
 	}
-	ok, err := first(move.delta(it.SKU, it.Qty, t.pick%n, n, now))
-	if err != nil || ok {
-		return err
+	return "", false
+}
+
+// moveStock runs move of it.Qty units of it.SKU in t: one guarded
+// statement on the transaction's own bucket. If that changes nothing (the
+// bucket is short, or the SKU's bucket count is not the one remembered),
+// it locks the SKU's buckets in bucket order and moves the units there
+// (see lockedMove) — at once if its own bucket was bucket 0, which comes
+// first in that order, else in a transaction run again (see
+// shortBucketError). ErrNotFound if the SKU is unknown; errNoRow if a
+// reserve finds fewer units available in all its buckets.
+func moveStock(t *txn, move StockMove, it order.Item, now time.Time) error {
+	if !t.locked[it.SKU] {
+		n := t.buckets.get(it.SKU)
+		ok, err := t.AddStock(move.delta(it.SKU, it.Qty, t.pick%n, n, now))
+		if err != nil || ok {
+			return err
+		}
+		if t.pick%n != 0 {
+			return &shortBucketError{SKU: it.SKU}
+		}
 	}
 	bs, err := lockStock(t, it.SKU)
 	if err != nil {

@@ -76,12 +76,6 @@ type Tx interface {
 	// is missing, the SKU's bucket count is not d.Buckets or the bucket's
 	// available would go negative; false if it changed nothing.
 	AddStock(d StockDelta) (bool, error)
-	// TryStock is AddStock of a transaction's first try at its own
-	// bucket: if it changes nothing, it leaves the row unlocked, so that
-	// the fallback's locks in bucket order never close a cycle with it.
-	// (PostgreSQL keeps the lock of a row an UPDATE waited for and then
-	// found short.)
-	TryStock(d StockDelta) (bool, error)
 	// NewStock stores a new SKU of one empty bucket, unless the SKU exists
 	// (one a concurrent transaction is creating is waited for).
 	NewStock(sku string, now time.Time) error

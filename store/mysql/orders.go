@@ -60,9 +60,6 @@ func (t *tx) AddStock(d store.StockDelta) (bool, error) {
 	return t.execOne("AddStock", d.Available, d.Reserved, d.Sold, d.Now, d.SKU, d.Bucket, d.Buckets, d.Available)
 }
 
-// TryStock is AddStock: a write that changes nothing holds no lock here.
-func (t *tx) TryStock(d store.StockDelta) (bool, error) { return t.AddStock(d) }
-
 // NewStock stores a new SKU of one empty bucket, unless it exists.
 func (t *tx) NewStock(sku string, now time.Time) error {
 	_, err := t.exec("NewStock", sku, now)

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -69,32 +68,7 @@ func (t *tx) StockBuckets(sku string) ([]store.StockBucket, error) {
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
 func (t *tx) AddStock(d store.StockDelta) (bool, error) {
-	return t.execOne("AddStock", stockArgs(d)...)
-}
-
-// TryStock is AddStock after a savepoint, sent with it in one round
-// trip; if the update changes nothing it rolls back to the savepoint,
-// which lets go of the lock PostgreSQL keeps on a row it waited for and
-// then found short.
-func (t *tx) TryStock(d store.StockDelta) (bool, error) {
-	b := &pgx.Batch{}
-	b.Queue(queries.Get("TryStock"))
-	b.Queue(queries.Get("AddStock"), stockArgs(d)...)
-	res := t.pg.SendBatch(t.ctx, b)
-	_, err := res.Exec()
-	tag, err2 := res.Exec()
-	if err := errors.Join(err, err2, res.Close()); err != nil {
-		return false, err
-	}
-	if tag.RowsAffected() > 0 {
-		return true, nil
-	}
-	_, err = t.exec("UndoStockTry")
-	return false, err
-}
-
-func stockArgs(d store.StockDelta) []any {
-	return []any{d.SKU, d.Bucket, d.Buckets, d.Available, d.Reserved, d.Sold, d.Now}
+	return t.execOne("AddStock", d.SKU, d.Bucket, d.Buckets, d.Available, d.Reserved, d.Sold, d.Now)
 }
 
 // NewStock stores a new SKU of one empty bucket, unless it exists.

@@ -11,13 +11,6 @@ SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = $1 ORDER
 UPDATE skus SET available = available + $4, reserved = reserved + $5, sold = sold + $6, updated_at = $7
 WHERE sku = $1 AND bucket = $2 AND buckets = $3 AND available + $4 >= 0;
 
--- name: TryStock
--- Before a transaction's first try at its own bucket (see TryStock).
-SAVEPOINT stock_try;
-
--- name: UndoStockTry
-ROLLBACK TO SAVEPOINT stock_try;
-
 -- name: NewStock
 INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) VALUES ($1, 0, 1, 0, 0, 0, $2)
 ON CONFLICT (sku, bucket) DO NOTHING;
