@@ -14,11 +14,13 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// The SKUs of the hot-SKU bench: lapse's orders take from lapseSKU, the
-// floor's from floorSKU, one unit an order.
+// The SKUs of the hot-SKU bench, one unit an order: lapse's orders take
+// from lapseSKU (one bucket) and bucketSKU (Buckets buckets), the floor's
+// from floorSKU (one row).
 const (
-	lapseSKU = "hot"
-	floorSKU = "hot-floor"
+	lapseSKU  = "hot"
+	bucketSKU = "hot-buckets"
+	floorSKU  = "hot-floor"
 )
 
 // HotSKUConfig sets up RunHotSKU. Target.Open is required; the bench
@@ -32,6 +34,9 @@ type HotSKUConfig struct {
 	// Stock is each SKU's stock; 0 means 100,000,000, more than a run
 	// sells.
 	Stock int64
+	// Buckets, if more than 1, adds a run of lapse on a SKU of that many
+	// stock buckets (at most order.MaxBuckets).
+	Buckets int
 	// Progress receives progress bars; nil draws none.
 	Progress io.Writer
 }
@@ -50,14 +55,19 @@ func (c *HotSKUConfig) defaults() error {
 	if c.Target.Open == nil {
 		return errors.New("bench: the target needs Open")
 	}
+	if c.Buckets < 0 || c.Buckets > order.MaxBuckets {
+		return fmt.Errorf("bench: buckets %d, want 1 to %d", c.Buckets, order.MaxBuckets)
+	}
 	return nil
 }
 
 // RunHotSKU runs the flash-sale bench: Clients clients create one-unit
 // orders of one SKU back to back for Duration, first through lapse's
-// CreateOrder, then through the floor, a plain transaction of the same
-// writes (order row, event row, then the guarded stock update) on the
-// same database. Each run then checks its SKU was never oversold.
+// CreateOrder on a SKU of one bucket, then (with Buckets) on a SKU of
+// Buckets buckets, then through the floor, a plain transaction of the
+// same writes (order row, event row, then the guarded stock update) on
+// one row of the same database. Each run then checks its SKU was never
+// oversold.
 func RunHotSKU(ctx context.Context, cfg HotSKUConfig) (HotSKUResult, error) {
 	if err := cfg.defaults(); err != nil {
 		return HotSKUResult{}, err
@@ -69,13 +79,24 @@ func RunHotSKU(ctx context.Context, cfg HotSKUConfig) (HotSKUResult, error) {
 	}
 	defer st.Close()
 	h := &hotSKU{cfg: cfg, st: st, clock: &clock{}}
-	for _, sku := range []string{lapseSKU, floorSKU} {
-		if _, err := st.PutSKU(ctx, store.PutSKUParams{SKU: sku, Stock: cfg.Stock, Now: h.clock.Now()}); err != nil {
+	skus := map[string]int{lapseSKU: 1, floorSKU: 1}
+	if cfg.Buckets > 1 {
+		skus[bucketSKU] = cfg.Buckets
+	}
+	for sku, n := range skus {
+		if _, err := st.PutSKU(ctx, store.PutSKUParams{SKU: sku, Stock: cfg.Stock, Buckets: n, Now: h.clock.Now()}); err != nil {
 			return res, err
 		}
 	}
 	if res.Lapse, err = h.run(ctx, "lapse", lapseSKU, true, h.lapseOrder); err != nil {
 		return res, err
+	}
+	if cfg.Buckets > 1 {
+		b, err := h.run(ctx, fmt.Sprintf("lapse, %d buckets", cfg.Buckets), bucketSKU, true, h.lapseOrder)
+		if err != nil {
+			return res, err
+		}
+		res.Buckets, res.Bucketed = cfg.Buckets, &b
 	}
 	if res.Floor, err = h.run(ctx, "floor", floorSKU, false, func(ctx context.Context, o order.Order) (bool, error) {
 		return raw.FloorOrder(ctx, o, store.OrderEvent(o, store.EventOrderCreated, 0, "", o.CreatedAt))
@@ -83,6 +104,9 @@ func RunHotSKU(ctx context.Context, cfg HotSKUConfig) (HotSKUResult, error) {
 		return res, err
 	}
 	res.Ratio = ratio(res.Lapse.Rate, res.Floor.Rate)
+	if res.Bucketed != nil {
+		res.BucketedRatio = ratio(res.Bucketed.Rate, res.Floor.Rate)
+	}
 	res.LoadAvg = append(res.LoadAvg, loadAvg()...)
 	return res, nil
 }

@@ -7,13 +7,25 @@ import (
 	"math"
 )
 
+// colorBuckets draws the bucketed run.
+const colorBuckets = "#7570b3"
+
 // WritePlot writes an SVG of the run: the p99 of the orders begun in each
-// second, lapse's and the floor's, on a log scale.
+// second, lapse's (and on a bucketed SKU) and the floor's, on a log scale.
 func (r HotSKUResult) WritePlot(w io.Writer) error {
 	var b bytes.Buffer
+	type run struct {
+		name, color string
+		r           HotSKURun
+	}
+	runs := []run{{"lapse", colorP50, r.Lapse}}
+	if r.Bucketed != nil {
+		runs = append(runs, run{fmt.Sprintf("lapse, %d buckets", r.Buckets), colorBuckets, *r.Bucketed})
+	}
+	runs = append(runs, run{"floor", colorP99, r.Floor})
 	xmax, lo, hi := 1.0, math.Inf(1), 0.0
-	for _, s := range [][]Point{r.Lapse.p99, r.Floor.p99} {
-		for _, p := range s {
+	for _, run := range runs {
+		for _, p := range run.r.p99 {
 			xmax = max(xmax, p.T+0.5)
 			lo, hi = math.Min(lo, p.V), math.Max(hi, p.V)
 		}
@@ -24,11 +36,11 @@ func (r HotSKUResult) WritePlot(w io.Writer) error {
 	svgOpen(&b, topY+panelH+60, fmt.Sprintf("lapse bench orders --hot-sku: %s, %d clients on one SKU", r.Store, r.Clients))
 	// A decade of headroom keeps the lines clear of the legend.
 	p := logPanel(&b, topY, 0, xmax, lo, hi*10, "order p99 (log)")
-	p.line(&b, logged(r.Lapse.p99), colorP50, "")
-	p.line(&b, logged(r.Floor.p99), colorP99, "")
+	for i, run := range runs {
+		p.line(&b, logged(run.r.p99), run.color, "")
+		legend(&b, i, run.color, "", run.name+": "+run.r.String())
+	}
 	text(&b, marginL, topY+panelH+40, "start", 13, "seconds since the run began")
-	legend(&b, 0, colorP50, "", "lapse: "+r.Lapse.String())
-	legend(&b, 1, colorP99, "", "floor: "+r.Floor.String())
 	b.WriteString("</svg>\n")
 	_, err := w.Write(b.Bytes())
 	return err

@@ -8,18 +8,25 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// HotSKUResult is what a hot-SKU run measured: lapse's orders of one SKU
-// beside the plain-transaction floor's. Times are in seconds.
+// HotSKUResult is what a hot-SKU run measured: lapse's orders of one SKU,
+// of one bucket and (with --buckets) of several, beside the
+// plain-transaction floor's. Times are in seconds.
 type HotSKUResult struct {
 	Store   string `json:"store"`
 	Clients int    `json:"clients"`
 	// Stock is each SKU's stock at the start.
 	Stock int64     `json:"stock"`
 	Lapse HotSKURun `json:"lapse"`
-	Floor HotSKURun `json:"floor"`
-	// Ratio is lapse's orders a second over the floor's (target ≥ 1).
-	Ratio float64 `json:"ratio"`
-	CPUs  int     `json:"cpus"`
+	// Buckets is the bucket count of Bucketed, lapse's run on a SKU split
+	// into buckets; none without --buckets.
+	Buckets  int        `json:"buckets,omitempty"`
+	Bucketed *HotSKURun `json:"bucketed,omitempty"`
+	Floor    HotSKURun  `json:"floor"`
+	// Ratio is lapse's orders a second over the floor's (target ≥ 1), and
+	// BucketedRatio the bucketed run's (target ≥ 2).
+	Ratio         float64 `json:"ratio"`
+	BucketedRatio float64 `json:"bucketed_ratio,omitempty"`
+	CPUs          int     `json:"cpus"`
 	// LoadAvg is the machine's one-minute load average at the start and at
 	// the end of the run, where the system reports it.
 	LoadAvg []float64 `json:"loadavg,omitempty"`

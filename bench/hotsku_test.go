@@ -44,22 +44,33 @@ func TestHotSKURunOf(t *testing.T) {
 	}
 }
 
-// TestRunHotSKURefusesBadConfig: a target RunHotSKU cannot open is
-// refused.
+// TestRunHotSKURefusesBadConfig: a target RunHotSKU cannot open, or a
+// bucket count out of range, is refused.
 func TestRunHotSKURefusesBadConfig(t *testing.T) {
 	if _, err := RunHotSKU(context.Background(), HotSKUConfig{}); err == nil || !strings.Contains(err.Error(), "needs Open") {
 		t.Fatalf("got %v, want an error about Open", err)
 	}
+	open := Target{Open: func(context.Context, store.Hooks) (store.Store, Raw, error) { return nil, nil, nil }}
+	for _, n := range []int{-1, 65} {
+		if _, err := RunHotSKU(context.Background(), HotSKUConfig{Target: open, Buckets: n}); err == nil || !strings.Contains(err.Error(), "buckets") {
+			t.Fatalf("%d buckets: got %v, want an error about buckets", n, err)
+		}
+	}
 }
 
 // TestHotSKUWritePlot: the plot is an SVG with lapse's and the floor's
-// p99 lines.
+// p99 lines, and the bucketed run's if there is one.
 func TestHotSKUWritePlot(t *testing.T) {
 	r := HotSKUResult{Store: "sqlite", Clients: 16,
 		Lapse: HotSKURun{p99: []Point{{0.5, 0.02}, {1.5, 0.03}}},
 		Floor: HotSKURun{p99: []Point{{0.5, 0.01}, {1.5, 0.01}}}}
 	strokes := plotLines(t, r.WritePlot)
-	if strokes[colorP50] != 1 || strokes[colorP99] != 1 {
+	if strokes[colorP50] != 1 || strokes[colorP99] != 1 || strokes[colorBuckets] != 0 {
 		t.Fatalf("got lines %v, want one lapse and one floor", strokes)
+	}
+	r.Buckets, r.Bucketed = 8, &HotSKURun{p99: []Point{{0.5, 0.01}, {1.5, 0.02}}}
+	strokes = plotLines(t, r.WritePlot)
+	if strokes[colorP50] != 1 || strokes[colorP99] != 1 || strokes[colorBuckets] != 1 {
+		t.Fatalf("got lines %v, want lapse, lapse on buckets and the floor", strokes)
 	}
 }

@@ -25,9 +25,10 @@ func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.DurationVar(&cfg.Duration, "duration", cfg.Duration, "how long orders are created")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "each order's deadline after its creation")
 	fs.Float64Var(&cfg.PayShare, "pay-share", cfg.PayShare, "fraction of the orders paid before their deadline (0 to 1)")
-	fs.BoolVar(&hot, "hot-sku", false, "flash sale: --clients clients create one-unit orders of one SKU back to back for --duration, through lapse and then through a plain transaction of the same writes (the floor)")
+	fs.BoolVar(&hot, "hot-sku", false, "flash sale: --clients clients create one-unit orders of one SKU back to back for --duration, through lapse (on a SKU of one bucket, then with --buckets of several) and then through a plain transaction of the same writes (the floor)")
 	fs.IntVar(&hotCfg.Clients, "clients", hotCfg.Clients, "with --hot-sku: clients creating orders")
 	fs.Int64Var(&hotCfg.Stock, "stock", 0, "with --hot-sku: the SKU's stock (default: more than a run sells)")
+	fs.IntVar(&hotCfg.Buckets, "buckets", 0, "with --hot-sku: also run lapse on a SKU of this many stock buckets (2 to 64)")
 	fs.StringVar(&out, "out", "", "write the JSON result to this file (default: stdout)")
 	fs.StringVar(&plot, "plot", "", "write an SVG plot of the close lag over time to this file")
 	if err := fs.Parse(args); err != nil {

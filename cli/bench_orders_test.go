@@ -14,9 +14,9 @@ import (
 	"github.com/lapsehq/lapse/bench"
 )
 
-// TestBenchOrdersHotSKU: on every store, `lapse bench orders --hot-sku`
-// sells a small stock out through lapse and through the floor, and
-// neither oversells.
+// TestBenchOrdersHotSKU: on every store, `lapse bench orders --hot-sku
+// --buckets 4` sells a small stock out through lapse, on a SKU of one
+// bucket and on one of 4, and through the floor, and none oversells.
 func TestBenchOrdersHotSKU(t *testing.T) {
 	stores := map[string]func(t *testing.T) string{
 		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "hot.db") },
@@ -27,7 +27,7 @@ func TestBenchOrdersHotSKU(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			const stock = 20
 			var out, errOut bytes.Buffer
-			args := []string{"bench", "orders", "--hot-sku", "--duration", "1s", "--clients", "4",
+			args := []string{"bench", "orders", "--hot-sku", "--duration", "1s", "--clients", "4", "--buckets", "4",
 				"--stock", fmt.Sprint(stock), "--store", storeURL(t)}
 			if err := Run(context.Background(), args, &out, &errOut); err != nil {
 				t.Fatalf("%v\n%s", err, errOut.String())
@@ -36,7 +36,10 @@ func TestBenchOrdersHotSKU(t *testing.T) {
 			if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 				t.Fatalf("result: %v", err)
 			}
-			for run, r := range map[string]bench.HotSKURun{"lapse": res.Lapse, "floor": res.Floor} {
+			if res.Buckets != 4 || res.Bucketed == nil {
+				t.Fatalf("result: %d buckets, bucketed run %v; want 4 and a run", res.Buckets, res.Bucketed)
+			}
+			for run, r := range map[string]bench.HotSKURun{"lapse": res.Lapse, "bucketed": *res.Bucketed, "floor": res.Floor} {
 				if !r.StockOK || r.Orders > stock || r.Short > 0 && r.Orders != stock {
 					t.Fatalf("%s: %+v: oversold, or refused with stock left", run, r)
 				}

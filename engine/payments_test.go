@@ -150,7 +150,7 @@ func (r *rig) wantSKU(t *testing.T, sku string, available, reserved, sold int64)
 	if err != nil {
 		t.Fatalf("get sku: %v", err)
 	}
-	if want := (store.SKU{SKU: sku, Available: available, Reserved: reserved, Sold: sold}); got != want {
+	if want := (store.SKU{SKU: sku, Available: available, Reserved: reserved, Sold: sold, Buckets: 1}); got != want {
 		t.Fatalf("sku: got %+v, want %+v", got, want)
 	}
 }

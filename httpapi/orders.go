@@ -21,10 +21,11 @@ type skuJSON struct {
 	Available int64  `json:"available"`
 	Reserved  int64  `json:"reserved"`
 	Sold      int64  `json:"sold"`
+	Buckets   int    `json:"buckets"`
 }
 
 func skuView(k store.SKU) skuJSON {
-	return skuJSON{SKU: k.SKU, Available: k.Available, Reserved: k.Reserved, Sold: k.Sold}
+	return skuJSON{SKU: k.SKU, Available: k.Available, Reserved: k.Reserved, Sold: k.Sold, Buckets: k.Buckets}
 }
 
 // putSKU serves PUT /v1/skus/{sku}: PUT is idempotent by itself, so it
@@ -35,22 +36,42 @@ func (s *server) putSKU(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	req, err := decodeJSON[struct {
-		Stock *int64 `json:"stock"`
-	}](body)
-	if err == nil && req.Stock == nil {
-		err = invalid("stock", "is required")
-	}
+	p, err := decodeSKU(body)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	k, err := s.store.PutSKU(r.Context(), store.PutSKUParams{SKU: r.PathValue("sku"), Stock: *req.Stock, Now: s.now()})
+	p.SKU, p.Now = r.PathValue("sku"), s.now()
+	k, err := s.store.PutSKU(r.Context(), p)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, skuView(k))
+}
+
+// decodeSKU returns the params of a SKU's new stock, less SKU and Now:
+// "buckets", if given, is 1 to order.MaxBuckets; left out, the SKU keeps
+// its count.
+func decodeSKU(body []byte) (store.PutSKUParams, error) {
+	req, err := decodeJSON[struct {
+		Stock   *int64 `json:"stock"`
+		Buckets *int   `json:"buckets"`
+	}](body)
+	if err != nil {
+		return store.PutSKUParams{}, err
+	}
+	if req.Stock == nil {
+		return store.PutSKUParams{}, invalid("stock", "is required")
+	}
+	p := store.PutSKUParams{Stock: *req.Stock}
+	if req.Buckets != nil {
+		if err := order.ValidateBuckets(*req.Buckets); err != nil {
+			return p, err
+		}
+		p.Buckets = *req.Buckets
+	}
+	return p, nil
 }
 
 // getSKU serves GET /v1/skus/{sku}.

@@ -36,7 +36,9 @@ func (e *env) sku(sku string) skuJSON {
 // wantSKU fails unless sku reads available, reserved, sold.
 func (e *env) wantSKU(sku string, available, reserved, sold int64) {
 	e.t.Helper()
-	got, want := e.sku(sku), skuJSON{SKU: sku, Available: available, Reserved: reserved, Sold: sold}
+	got := e.sku(sku)
+	// The counters: TestPutSKUBuckets checks the bucket count.
+	want := skuJSON{SKU: sku, Available: available, Reserved: reserved, Sold: sold, Buckets: got.Buckets}
 	if got != want {
 		e.t.Fatalf("sku %s: got %+v, want %+v", sku, got, want)
 	}
@@ -147,7 +149,7 @@ func orderBody(user string, items []order.Item, couponIDs []string, extra string
 func TestPutSKU(t *testing.T) {
 	e := setup(t)
 	res := e.do(http.MethodPut, "/v1/skus/a", `{"stock": 10}`)
-	if want := `{"sku":"a","available":10,"reserved":0,"sold":0}`; res.status != http.StatusOK || string(res.body) != want {
+	if want := `{"sku":"a","available":10,"reserved":0,"sold":0,"buckets":1}`; res.status != http.StatusOK || string(res.body) != want {
 		t.Fatalf("put: got %d %s, want 200 %s", res.status, res.body, want)
 	}
 	e.wantSKU("a", 10, 0, 0)
@@ -157,10 +159,10 @@ func TestPutSKU(t *testing.T) {
 	e.createOrder(orderBody("u1", items(t, "a:3:100"), nil, ""))
 	e.wantSKU("a", 5, 3, 2)
 
-	if got, want := e.putSKU("a", 20), (skuJSON{SKU: "a", Available: 15, Reserved: 3, Sold: 2}); got != want {
+	if got, want := e.putSKU("a", 20), (skuJSON{SKU: "a", Available: 15, Reserved: 3, Sold: 2, Buckets: 1}); got != want {
 		t.Fatalf("restock up: got %+v, want %+v", got, want)
 	}
-	if got, want := e.putSKU("a", 5), (skuJSON{SKU: "a", Available: 0, Reserved: 3, Sold: 2}); got != want {
+	if got, want := e.putSKU("a", 5), (skuJSON{SKU: "a", Available: 0, Reserved: 3, Sold: 2, Buckets: 1}); got != want {
 		t.Fatalf("restock to reserved + sold: got %+v, want %+v", got, want)
 	}
 	e.wantSKU("a", 0, 3, 2)
@@ -204,6 +206,61 @@ func TestPutSKURejected(t *testing.T) {
 	e.wantSKU("a", 5, 3, 2)
 	e.problem(e.get("/v1/skus/new"), http.StatusNotFound, "not-found")
 	e.problem(e.get("/v1/skus/nothing"), http.StatusNotFound, "not-found")
+}
+
+// TestPutSKUBuckets: "buckets" splits a SKU's stock, the answer and GET
+// give the count and the sums over the buckets, a PUT without it keeps
+// the count, and a count out of 1 to 64 is refused, changing nothing.
+func TestPutSKUBuckets(t *testing.T) {
+	e := setup(t)
+	put := func(body string, want skuJSON) {
+		t.Helper()
+		var got skuJSON
+		e.ok(e.do(http.MethodPut, "/v1/skus/a", body), http.StatusOK, &got)
+		if got != want {
+			t.Fatalf("PUT %s: got %+v, want %+v", body, got, want)
+		}
+		if got := e.sku("a"); got != want {
+			t.Fatalf("GET after PUT %s: got %+v, want %+v", body, got, want)
+		}
+	}
+	put(`{"stock": 10, "buckets": 8}`, skuJSON{SKU: "a", Available: 10, Buckets: 8})
+	// More than a bucket's share: the order gathers from several.
+	o, _ := e.createOrder(orderBody("u1", items(t, "a:4:100"), nil, ""))
+	e.ok(e.pay(o.ID, "p1", 400), http.StatusOK, &orderJSON{})
+	e.createOrder(orderBody("u1", items(t, "a:3:100"), nil, ""))
+	put(`{"stock": 12}`, skuJSON{SKU: "a", Available: 5, Reserved: 3, Sold: 4, Buckets: 8})
+	put(`{"stock": 12, "buckets": 3}`, skuJSON{SKU: "a", Available: 5, Reserved: 3, Sold: 4, Buckets: 3})
+	put(`{"stock": 20, "buckets": 64}`, skuJSON{SKU: "a", Available: 13, Reserved: 3, Sold: 4, Buckets: 64})
+	put(`{"stock": 20, "buckets": 1}`, skuJSON{SKU: "a", Available: 13, Reserved: 3, Sold: 4, Buckets: 1})
+
+	cases := []struct {
+		body   string
+		status int
+		slug   string
+	}{
+		{`{"stock": 20, "buckets": 0}`, 422, "invalid"},
+		{`{"stock": 20, "buckets": 65}`, 422, "invalid"},
+		{`{"stock": 20, "buckets": -1}`, 422, "invalid"},
+		{`{"buckets": 4}`, 422, "invalid"},
+		{`{"stock": 20, "buckets": "4"}`, 400, "malformed"},
+		{`{"stock": 20, "buckets": 1.5}`, 400, "malformed"},
+		{`{"stock": 20, "Buckets": 4}`, 400, "malformed"},
+	}
+	for _, c := range cases {
+		before := e.snapshot("/v1/skus/a", "/v1/skus/new")
+		e.problem(e.do(http.MethodPut, "/v1/skus/a", c.body), c.status, c.slug)
+		e.problem(e.do(http.MethodPut, "/v1/skus/new", c.body), c.status, c.slug)
+		if after := e.snapshot("/v1/skus/a", "/v1/skus/new"); after != before {
+			t.Fatalf("PUT %s changed state:\n before %s\n after %s", c.body, before, after)
+		}
+	}
+	if p := e.problem(e.do(http.MethodPut, "/v1/skus/a", `{"stock": 20, "buckets": 65}`), 422, "invalid"); !strings.HasPrefix(p.Detail, "buckets") {
+		t.Fatalf("detail %q, want it to name buckets", p.Detail)
+	}
+	// Below reserved + sold: neither the stock nor the count changes.
+	e.problem(e.do(http.MethodPut, "/v1/skus/a", `{"stock": 6, "buckets": 4}`), 422, "invalid")
+	put(`{"stock": 7}`, skuJSON{SKU: "a", Available: 0, Reserved: 3, Sold: 4, Buckets: 1})
 }
 
 func TestCreateOrder(t *testing.T) {
@@ -700,13 +757,19 @@ func FuzzDecodeSKU(f *testing.F) {
 			if rec.Code != http.StatusOK {
 				continue
 			}
-			var req struct{ Stock int64 }
+			var req struct {
+				Stock   int64
+				Buckets *int
+			}
 			var k skuJSON
 			if json.Unmarshal(body, &req) != nil || json.Unmarshal(rec.Body.Bytes(), &k) != nil {
 				t.Fatalf("%q: answered %s", body, rec.Body)
 			}
 			if k.SKU != sku || k.Available < 0 || k.Available+k.Reserved+k.Sold != req.Stock {
 				t.Fatalf("%s %q: stock %d answered as %+v", sku, body, req.Stock, k)
+			}
+			if k.Buckets < 1 || k.Buckets > order.MaxBuckets || req.Buckets != nil && k.Buckets != *req.Buckets {
+				t.Fatalf("%s %q: buckets answered as %d", sku, body, k.Buckets)
 			}
 		}
 	})

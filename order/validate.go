@@ -139,3 +139,16 @@ func CanClose(o Order, reason string, now time.Time) error {
 	}
 	return nil
 }
+
+// MaxBuckets is the most buckets a SKU's stock may be split into (see
+// ValidateBuckets).
+const MaxBuckets = 64
+
+// ValidateBuckets reports a SKU's bucket count out of range: 1 to
+// MaxBuckets.
+func ValidateBuckets(n int) error {
+	if n < 1 || n > MaxBuckets {
+		return &coupon.InvalidError{Field: "buckets", Reason: fmt.Sprintf("want 1 to %d", MaxBuckets)}
+	}
+	return nil
+}

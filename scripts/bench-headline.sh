@@ -2,7 +2,8 @@
 # The headline benchmark runs of issue 12, one after another, each writing
 # its JSON next to its SVG under docs/bench/: the 1 M coupon storm on
 # SQLite, on PostgreSQL with 1 and 3 instances and on MariaDB with 1 and 3
-# instances, and the hot-SKU flash sale on each store. Run it on a quiet
+# instances, and the hot-SKU flash sale on each store (on one bucket, on
+# 8 stock buckets and the floor, side by side). Run it on a quiet
 # machine; each run's JSON records the load average with its figures.
 #
 # usage: scripts/bench-headline.sh [storm|servers|orders|all] (default all;
@@ -30,7 +31,7 @@ storm() { # name store-url [flags]
 }
 orders() { # name store-url
   echo "== hot SKU $1" >&2
-  "$bin" bench orders --hot-sku --duration 20s --store "$2" --out "$out/hotsku-$1.json" --plot "$out/hotsku-$1.svg"
+  "$bin" bench orders --hot-sku --buckets 8 --duration 20s --store "$2" --out "$out/hotsku-$1.json" --plot "$out/hotsku-$1.svg"
 }
 
 if [[ $what == storm || $what == all ]]; then

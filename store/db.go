@@ -11,9 +11,10 @@ import (
 // DB is the service layer: every Store method, its rules written once over
 // a Driver.
 type DB struct {
-	d      Driver
-	hooks  Hooks
-	policy remind.Config
+	d       Driver
+	hooks   Hooks
+	policy  remind.Config
+	buckets bucketCounts
 }
 
 var _ Store = (*DB)(nil)
@@ -44,6 +45,12 @@ type txn struct {
 	DriverTx
 	policy    *remind.Config
 	reminders ReminderCounts
+	buckets   *bucketCounts
+	// pick is the transaction's bucket number: its stock moves of a SKU
+	// of n buckets run in bucket pick % n (see moveStock), but for the
+	// SKUs in locked, whose buckets it locks first.
+	pick   int
+	locked map[string]bool
 	// actor is the credential the transaction runs for (see WithActor),
 	// recorded in each event it writes; "" for none.
 	actor string
@@ -75,10 +82,18 @@ const attempts = 5
 
 // run runs fn in one write transaction (background: see Driver.Begin),
 // again if the driver says it was rolled back to break a deadlock, and
-// once it commits tells the hooks what it wrote.
+// once it commits tells the hooks what it wrote. A transaction that found
+// its own bucket of a SKU short runs again at once, locking that SKU's
+// buckets (see moveStock); that is not a failed try.
 func run[T any](ctx context.Context, db *DB, background bool, fn func(*txn) (T, error)) (T, error) {
+	locked := map[string]bool{}
 	for try := 1; ; try++ {
-		res, err := attempt(ctx, db, background, fn)
+		res, err := attempt(ctx, db, background, locked, fn)
+		if sku, ok := shortBucket(err); ok && !locked[sku] {
+			locked[sku] = true
+			try--
+			continue
+		}
 		out, retry := db.d.Classify(err)
 		if out == nil {
 			return res, nil
@@ -99,14 +114,14 @@ func run[T any](ctx context.Context, db *DB, background bool, fn func(*txn) (T, 
 }
 
 // attempt is one attempt of run.
-func attempt[T any](ctx context.Context, db *DB, background bool, fn func(*txn) (T, error)) (T, error) {
+func attempt[T any](ctx context.Context, db *DB, background bool, locked map[string]bool, fn func(*txn) (T, error)) (T, error) {
 	var zero T
 	dt, err := db.d.Begin(ctx, background)
 	if err != nil {
 		return zero, err
 	}
 	defer dt.Rollback()
-	t := &txn{DriverTx: dt, policy: &db.policy, actor: Actor(ctx)}
+	t := &txn{DriverTx: dt, policy: &db.policy, actor: Actor(ctx), buckets: &db.buckets, pick: rand.Int(), locked: locked}
 	res, err := fn(t)
 	if err != nil {
 		return zero, err

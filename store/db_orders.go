@@ -6,14 +6,14 @@ import (
 	"github.com/lapsehq/lapse/order"
 )
 
-// PutSKU sets a SKU's total stock.
+// PutSKU sets a SKU's total stock and bucket count (see putSKUIn).
 func (db *DB) PutSKU(ctx context.Context, p PutSKUParams) (SKU, error) {
 	return validated(p, func() (SKU, error) {
 		return mutate(ctx, db, nil, func(t *txn) (SKU, error) { return putSKUIn(t, p) })
 	})
 }
 
-// SKU returns one SKU's counters.
+// SKU returns one SKU's counters, summed over its buckets.
 func (db *DB) SKU(ctx context.Context, sku string) (SKU, error) { return db.d.SKU(ctx, sku) }
 
 // CreateOrder reserves stock, locks coupons and stores the order.

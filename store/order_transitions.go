@@ -9,22 +9,6 @@ import (
 	"github.com/lapsehq/lapse/order"
 )
 
-// putSKUIn sets a SKU's total stock in t; a stock below what is reserved
-// and sold is refused.
-func putSKUIn(t *txn, p PutSKUParams) (SKU, error) {
-	cur, err := t.SKU(p.SKU)
-	if err == nil && p.Stock < cur.Reserved+cur.Sold {
-		return cur, &coupon.InvalidError{Field: "stock", Reason: fmt.Sprintf("below reserved + sold (%d)", cur.Reserved+cur.Sold)}
-	}
-	if err != nil && !errors.Is(err, ErrNotFound) {
-		return cur, err
-	}
-	if err := t.PutSKU(p); err != nil {
-		return cur, err
-	}
-	return t.SKU(p.SKU)
-}
-
 // createOrderIn locks coupons, stores the order and reserves stock, in
 // t. The reservations are its last writes (the timer and the event wait
 // in the driver's buffers for the commit), so that a SKU many orders
@@ -76,36 +60,10 @@ func createOrderIn(t *txn, p CreateOrderParams) (order.Order, error) {
 	}
 	for _, it := range order.BySKU(p.Items) {
 		if err := moveStock(t, Reserve, it, p.Now); err != nil {
-			return o, stockError(t, p.Items, it, err)
+			return o, stockError(p.Items, it, err)
 		}
 	}
 	return o, t.Event(OrderEvent(o, EventOrderCreated, 0, "", p.Now))
-}
-
-// stockError says why reserving it failed: an unknown SKU is a bad field,
-// a known one is short of stock.
-func stockError(t Tx, items []order.Item, it order.Item, err error) error {
-	if !errors.Is(err, errNoRow) {
-		return err
-	}
-	if _, err := t.SKU(it.SKU); errors.Is(err, ErrNotFound) {
-		for i := range items {
-			if items[i].SKU == it.SKU {
-				return &coupon.InvalidError{Field: fmt.Sprintf("items[%d].sku", i), Reason: "no such SKU"}
-			}
-		}
-	}
-	return order.ErrInsufficientStock
-}
-
-// moveStock runs one of the guarded stock moves; errNoRow if it changed
-// nothing.
-func moveStock(t Tx, move StockMove, it order.Item, now time.Time) error {
-	ok, err := t.MoveStock(move, it, now)
-	if err == nil && !ok {
-		err = errNoRow
-	}
-	return err
 }
 
 // payOrderIn pays an unpaid order in t: its coupons become used and its

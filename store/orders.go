@@ -6,20 +6,26 @@ import (
 	"github.com/lapsehq/lapse/order"
 )
 
-// SKU is the stock of one SKU in its three counters. Their sum is the stock
-// last set by PutSKU.
+// SKU is the stock of one SKU in its three counters, each the sum over
+// the SKU's buckets (see StockBucket). Their sum is the stock last set by
+// PutSKU.
 type SKU struct {
 	SKU       string
 	Available int64
 	Reserved  int64
 	Sold      int64
+	// Buckets is how many buckets the stock is split into.
+	Buckets int
 }
 
-// PutSKUParams are the inputs of PutSKU: Stock is the new total.
+// PutSKUParams are the inputs of PutSKU: Stock is the new total, Buckets
+// how many buckets it is split into (0 keeps the SKU's count, 1 for a new
+// SKU; at most order.MaxBuckets).
 type PutSKUParams struct {
-	SKU   string
-	Stock int64
-	Now   time.Time
+	SKU     string
+	Stock   int64
+	Buckets int
+	Now     time.Time
 }
 
 // CreateOrderParams are the inputs of CreateOrder.

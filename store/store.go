@@ -42,10 +42,11 @@ type Store interface {
 	// or before p.Through: their work is done.
 	DeleteTimers(ctx context.Context, p DeleteTimersParams) error
 
-	// PutSKU sets a SKU's total stock: available becomes what reserved and
-	// sold leave of it. A stock below reserved + sold is refused.
+	// PutSKU sets a SKU's total stock and, if p.Buckets is set, how many
+	// buckets it is split into: available becomes what reserved and sold
+	// leave of it. A stock below reserved + sold is refused.
 	PutSKU(ctx context.Context, p PutSKUParams) (SKU, error)
-	// SKU returns one SKU's counters.
+	// SKU returns one SKU's counters, summed over its buckets.
 	SKU(ctx context.Context, sku string) (SKU, error)
 	// CreateOrder reserves the items' stock, locks the coupons for the
 	// order and stores it unpaid, all in one transaction.

@@ -67,14 +67,23 @@ type Tx interface {
 	// key: r's status and body.
 	FinishRequest(key string, r Request) error
 
-	// SKU reads one SKU's counters.
-	SKU(sku string) (SKU, error)
-	// PutSKU sets a SKU's total stock, creating it if new.
-	PutSKU(p PutSKUParams) error
-	// MoveStock moves it.Qty units of it.SKU between counters as move
-	// says, unless the counter it takes from holds fewer; false if it
-	// changed nothing.
-	MoveStock(move StockMove, it order.Item, now time.Time) (bool, error)
+	// StockBuckets reads every bucket of a SKU, in bucket order, and
+	// holds them until the transaction ends; none if the SKU is unknown.
+	// On PostgreSQL it may miss buckets a PutSKU it waited for inserted
+	// (see lockStock).
+	StockBuckets(sku string) ([]StockBucket, error)
+	// AddStock adds d's amounts to one bucket of a SKU, unless the bucket
+	// is missing, the SKU's bucket count is not d.Buckets or the bucket's
+	// available would go negative; false if it changed nothing.
+	AddStock(d StockDelta) (bool, error)
+	// NewStock stores a new SKU of one empty bucket, unless the SKU exists
+	// (one a concurrent transaction is creating is waited for).
+	NewStock(sku string, now time.Time) error
+	// PutStockBucket stores one bucket of a SKU, its counters and count,
+	// whether the bucket exists or not.
+	PutStockBucket(sku string, b StockBucket, now time.Time) error
+	// DropStockBuckets deletes a SKU's buckets numbered from on.
+	DropStockBuckets(sku string, from int) error
 	// InsertOrder stores a new unpaid order.
 	InsertOrder(o order.Order) error
 	// Order reads one order.
@@ -139,19 +148,6 @@ type Tx interface {
 	LeaseTx
 	ReminderTx
 }
-
-// StockMove names one of the guarded moves between a SKU's counters.
-type StockMove string
-
-// The stock moves.
-const (
-	// Reserve: available to reserved, for an order created.
-	Reserve StockMove = "reserve"
-	// Sell: reserved to sold, for an order paid.
-	Sell StockMove = "sell"
-	// Release: reserved back to available, for an order closed.
-	Release StockMove = "release"
-)
 
 // errNoRow: a guarded write changed nothing.
 var errNoRow = errors.New("guarded write changed no row")

@@ -50,12 +50,18 @@ func (p TransitionParams) Validate() error {
 	return nil
 }
 
-// Validate checks a SKU's new stock.
+// Validate checks a SKU's new stock and bucket count.
 func (p PutSKUParams) Validate() error {
 	if err := input.ID("sku", p.SKU); err != nil {
 		return err
 	}
-	return order.ValidateStock(p.Stock)
+	if err := order.ValidateStock(p.Stock); err != nil {
+		return err
+	}
+	if p.Buckets == 0 { // the SKU's count
+		return nil
+	}
+	return order.ValidateBuckets(p.Buckets)
 }
 
 // Validate checks an order to create.

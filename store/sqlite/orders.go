@@ -48,24 +48,34 @@ func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
 	return sqlfile.Collect(rows, err, scanOrder)
 }
 
-// SKU reads one SKU's counters.
-func (t *tx) SKU(sku string) (store.SKU, error) {
-	k, err := scanSKU(t.queryRow("GetSKU", sku))
-	return k, interpret(err)
+// StockBuckets reads every bucket of a SKU, in bucket order. The one
+// writer holds them.
+func (t *tx) StockBuckets(sku string) ([]store.StockBucket, error) {
+	rows, err := t.query("StockBuckets", sku)
+	return sqlfile.Collect(rows, err, scanStockBucket)
 }
 
-// PutSKU sets a SKU's total stock, creating it if new.
-func (t *tx) PutSKU(p store.PutSKUParams) error {
-	_, err := t.exec("PutSKU", p.SKU, p.Stock, ms(p.Now))
+// AddStock adds d's amounts to one bucket of a SKU, guarded.
+func (t *tx) AddStock(d store.StockDelta) (bool, error) {
+	return t.execOne("AddStock", d.SKU, d.Bucket, d.Buckets, d.Available, d.Reserved, d.Sold, ms(d.Now))
+}
+
+// NewStock stores a new SKU of one empty bucket, unless it exists.
+func (t *tx) NewStock(sku string, now time.Time) error {
+	_, err := t.exec("NewStock", sku, ms(now))
 	return err
 }
 
-// stockQueries names the query of each stock move.
-var stockQueries = map[store.StockMove]string{store.Reserve: "Reserve", store.Sell: "Sell", store.Release: "Release"}
+// PutStockBucket stores one bucket of a SKU, new or not.
+func (t *tx) PutStockBucket(sku string, b store.StockBucket, now time.Time) error {
+	_, err := t.exec("PutStockBucket", sku, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, ms(now))
+	return err
+}
 
-// MoveStock runs one of the guarded stock moves.
-func (t *tx) MoveStock(move store.StockMove, it order.Item, now time.Time) (bool, error) {
-	return t.execOne(stockQueries[move], it.SKU, it.Qty, ms(now))
+// DropStockBuckets deletes a SKU's buckets from bucket from on.
+func (t *tx) DropStockBuckets(sku string, from int) error {
+	_, err := t.exec("DropStockBuckets", sku, from)
+	return err
 }
 
 // InsertOrder stores a new unpaid order.
@@ -92,8 +102,14 @@ func (t *tx) SetOrder(from, next order.Order) (bool, error) {
 
 func scanSKU(row scanner) (store.SKU, error) {
 	var k store.SKU
-	err := row.Scan(&k.SKU, &k.Available, &k.Reserved, &k.Sold)
+	err := row.Scan(&k.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets)
 	return k, err
+}
+
+func scanStockBucket(row scanner) (store.StockBucket, error) {
+	var b store.StockBucket
+	err := row.Scan(&b.Bucket, &b.Buckets, &b.Available, &b.Reserved, &b.Sold)
+	return b, err
 }
 
 func scanOrder(row scanner) (order.Order, error) {

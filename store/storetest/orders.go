@@ -65,7 +65,7 @@ func (f *orderFixture) sku(sku string) store.SKU {
 func (f *orderFixture) wantSKU(what string, sku string, available, reserved, sold int64) {
 	f.t.Helper()
 	got := f.sku(sku)
-	want := store.SKU{SKU: sku, Available: available, Reserved: reserved, Sold: sold}
+	want := store.SKU{SKU: sku, Available: available, Reserved: reserved, Sold: sold, Buckets: 1}
 	if got != want {
 		f.t.Fatalf("%s: SKU: got %+v, want %+v", what, got, want)
 	}

@@ -65,6 +65,7 @@ func Run(t *testing.T, newDriver NewDriver) {
 		{"Idempotency", idempotencyTests},
 		{"Stats", statsTests},
 		{"Orders", orderTests},
+		{"Buckets", bucketTests},
 		{"Users", userTests},
 		{"Reminders", remindTests},
 		{"Leases", leaseTests},

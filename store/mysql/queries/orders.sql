@@ -1,27 +1,30 @@
 -- name: GetSKU
-SELECT sku, available, reserved, sold FROM skus WHERE sku = ?;
+-- A SKU's counters: the sums over its buckets.
+SELECT sku, CAST(SUM(available) AS SIGNED), CAST(SUM(reserved) AS SIGNED), CAST(SUM(sold) AS SIGNED), MAX(buckets)
+FROM skus WHERE sku = ? GROUP BY sku;
 
--- name: LockSKU
--- A SKU whose stock is being set: held until the transaction ends.
-SELECT sku, available, reserved, sold FROM skus WHERE sku = ? FOR UPDATE;
+-- name: StockBuckets
+SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = ? ORDER BY bucket FOR UPDATE;
 
--- name: PutSKU
--- sku, stock, now, stock, now.
-INSERT INTO skus (sku, available, reserved, sold, updated_at) VALUES (?, ?, 0, 0, ?)
-ON DUPLICATE KEY UPDATE available = ? - reserved - sold, updated_at = ?;
+-- name: AddStock
+-- available, reserved, sold, now, sku, bucket, buckets, available.
+UPDATE skus SET available = available + ?, reserved = reserved + ?, sold = sold + ?, updated_at = ?
+WHERE sku = ? AND bucket = ? AND buckets = ? AND available + ? >= 0;
 
--- name: Reserve
--- qty, qty, now, sku, qty.
-UPDATE skus SET available = available - ?, reserved = reserved + ?, updated_at = ?
-WHERE sku = ? AND available >= ?;
+-- name: NewStock
+-- sku, now.
+INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) VALUES (?, 0, 1, 0, 0, 0, ?)
+ON DUPLICATE KEY UPDATE sku = sku;
 
--- name: Sell
-UPDATE skus SET reserved = reserved - ?, sold = sold + ?, updated_at = ?
-WHERE sku = ? AND reserved >= ?;
+-- name: PutStockBucket
+-- sku, bucket, buckets, available, reserved, sold, now.
+INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+ON DUPLICATE KEY UPDATE buckets = VALUES(buckets), available = VALUES(available), reserved = VALUES(reserved),
+    sold = VALUES(sold), updated_at = VALUES(updated_at);
 
--- name: Release
-UPDATE skus SET reserved = reserved - ?, available = available + ?, updated_at = ?
-WHERE sku = ? AND reserved >= ?;
+-- name: DropStockBuckets
+-- sku, the first bucket to drop.
+DELETE FROM skus WHERE sku = ? AND bucket >= ?;
 
 -- name: InsertOrder
 INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due,

@@ -1,25 +1,28 @@
 -- name: GetSKU
-SELECT sku, available, reserved, sold FROM skus WHERE sku = $1;
+-- A SKU's counters: the sums over its buckets.
+SELECT sku, sum(available)::bigint, sum(reserved)::bigint, sum(sold)::bigint, max(buckets)::int
+FROM skus WHERE sku = $1 GROUP BY sku;
 
--- name: GetSKUForUpdate
-SELECT sku, available, reserved, sold FROM skus WHERE sku = $1 FOR NO KEY UPDATE;
+-- name: StockBuckets
+SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = $1 ORDER BY bucket FOR NO KEY UPDATE;
 
--- name: PutSKU
-INSERT INTO skus (sku, available, reserved, sold, updated_at) VALUES ($1, $2, 0, 0, $3)
-ON CONFLICT (sku) DO UPDATE SET available = $2 - skus.reserved - skus.sold, updated_at = $3;
+-- name: AddStock
+-- $1 sku, $2 bucket, $3 buckets, $4 available, $5 reserved, $6 sold, $7 now.
+UPDATE skus SET available = available + $4, reserved = reserved + $5, sold = sold + $6, updated_at = $7
+WHERE sku = $1 AND bucket = $2 AND buckets = $3 AND available + $4 >= 0;
 
--- name: Reserve
--- $1 sku, $2 qty, $3 now.
-UPDATE skus SET available = available - $2, reserved = reserved + $2, updated_at = $3
-WHERE sku = $1 AND available >= $2;
+-- name: NewStock
+INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) VALUES ($1, 0, 1, 0, 0, 0, $2)
+ON CONFLICT (sku, bucket) DO NOTHING;
 
--- name: Sell
-UPDATE skus SET reserved = reserved - $2, sold = sold + $2, updated_at = $3
-WHERE sku = $1 AND reserved >= $2;
+-- name: PutStockBucket
+-- $1 sku, $2 bucket, $3 buckets, $4 available, $5 reserved, $6 sold, $7 now.
+INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+ON CONFLICT (sku, bucket) DO UPDATE SET buckets = $3, available = $4, reserved = $5, sold = $6, updated_at = $7;
 
--- name: Release
-UPDATE skus SET reserved = reserved - $2, available = available + $2, updated_at = $3
-WHERE sku = $1 AND reserved >= $2;
+-- name: DropStockBuckets
+-- $1 sku, $2 the first bucket to drop.
+DELETE FROM skus WHERE sku = $1 AND bucket >= $2;
 
 -- name: InsertOrder
 INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due,

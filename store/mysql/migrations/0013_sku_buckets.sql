@@ -1,0 +1,17 @@
+-- A SKU's stock split into buckets, one row each (PRIMARY KEY (sku,
+-- bucket)), every row holding the SKU's bucket count in buckets; the
+-- counters are the sums over the rows (see store/stock.go). Only
+-- available and sold stay non-negative per bucket: a payment or a close
+-- moves an order's reserved units in its own transaction's bucket, so a
+-- bucket's reserved may go negative while the SKU's sum is exact. The
+-- SKUs there were become bucket 0 of one.
+ALTER TABLE skus
+    ADD COLUMN bucket TINYINT NOT NULL DEFAULT 0 AFTER sku,
+    ADD COLUMN buckets TINYINT NOT NULL DEFAULT 1 AFTER bucket,
+    DROP CONSTRAINT skus_never_negative,
+    ADD CONSTRAINT sku_buckets_never_negative CHECK (available >= 0 AND sold >= 0),
+    DROP PRIMARY KEY,
+    ADD PRIMARY KEY (sku, bucket);
+ALTER TABLE skus
+    ALTER COLUMN bucket DROP DEFAULT,
+    ALTER COLUMN buckets DROP DEFAULT;
