@@ -172,7 +172,7 @@ func TestSkewedClockHoldsFiring(t *testing.T) {
 		t.Fatalf("lapse_clock_skew_seconds: got %v, want about 3600", skew)
 	}
 	if bound := testutil.ToFloat64(engine.SkewBoundOf(in.metrics)); bound != 1 {
-		t.Fatalf("lapse_clock_skew_bound_seconds: got %v, want the default --max-skew, 1", bound)
+		t.Fatalf("lapse_clock_skew_bound_seconds: got %v, want the default --max-clock-skew, 1", bound)
 	}
 	time.Sleep(time.Second)
 	if got := countType(outboxtest.Feed(t, in.st), store.EventCouponExpired); got != 0 {

@@ -74,7 +74,7 @@ func NewMetrics(reg prometheus.Registerer, st store.Store, now func() time.Time)
 		}),
 		skewBound: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "lapse_clock_skew_bound_seconds",
-			Help: "The clock skew past which this instance fires nothing, --max-skew (distributed mode; 0 otherwise).",
+			Help: "The clock skew past which this instance fires nothing, --max-clock-skew (distributed mode; 0 otherwise).",
 		}),
 		pruned: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "lapse_idempotency_keys_pruned_total",
