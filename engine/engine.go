@@ -121,6 +121,7 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.Payments != nil {
 		e.drains[store.TimerClose] = e.closeCheckingPayments
+		cfg.Metrics.trackPayments()
 	}
 	for kind := range e.drains {
 		e.wake[kind] = make(chan struct{}, 1)

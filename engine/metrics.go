@@ -113,6 +113,16 @@ func (m *Metrics) track(kind store.TimerKind) {
 	}
 }
 
+// trackPayments exports the payment check series from the start, at
+// zero: the engine asks a payment hook.
+func (m *Metrics) trackPayments() {
+	if m != nil {
+		for _, result := range []string{"paid", "unpaid", "error"} {
+			m.checks.WithLabelValues(result)
+		}
+	}
+}
+
 func (m *Metrics) paymentCheck(paid bool, err error) {
 	if m == nil {
 		return
