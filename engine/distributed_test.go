@@ -171,6 +171,9 @@ func TestSkewedClockHoldsFiring(t *testing.T) {
 	if skew := testutil.ToFloat64(engine.SkewOf(in.metrics)); skew < 3599 || skew > 3601 {
 		t.Fatalf("lapse_clock_skew_seconds: got %v, want about 3600", skew)
 	}
+	if bound := testutil.ToFloat64(engine.SkewBoundOf(in.metrics)); bound != 1 {
+		t.Fatalf("lapse_clock_skew_bound_seconds: got %v, want the default --max-clock-skew, 1", bound)
+	}
 	time.Sleep(time.Second)
 	if got := countType(outboxtest.Feed(t, in.st), store.EventCouponExpired); got != 0 {
 		t.Fatalf("a skewed engine expired %d coupons", got)

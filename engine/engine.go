@@ -121,9 +121,11 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.Payments != nil {
 		e.drains[store.TimerClose] = e.closeCheckingPayments
+		cfg.Metrics.trackPayments()
 	}
 	for kind := range e.drains {
 		e.wake[kind] = make(chan struct{}, 1)
+		cfg.Metrics.track(kind)
 	}
 	if cfg.Holder != "" {
 		e.distribute(cfg.Store)
@@ -148,6 +150,7 @@ func (e *Engine) distribute(ls store.Store) {
 		e.cfg.Now = e.cfg.Clock.Now
 	}
 	e.cfg.Clock.assume(e.cfg.MaxSkew) // until the first measurement
+	e.cfg.Metrics.clockSkewBound(e.cfg.MaxSkew)
 	e.leases = &leases{st: ls, holder: e.cfg.Holder, ttl: e.cfg.LeaseTTL, log: e.cfg.Log, m: e.cfg.Metrics, gained: e.wakeAll}
 	e.clock = &clockGuard{src: ls, local: e.cfg.Clock.local, db: e.cfg.Clock, bound: e.cfg.MaxSkew, log: e.cfg.Log, m: e.cfg.Metrics, resumed: e.wakeAll, err: errUnmeasured}
 }

@@ -19,5 +19,8 @@ func TransitionsOf(m *Metrics, typ string) prometheus.Counter {
 // SkewOf exposes the clock skew gauge to tests.
 func SkewOf(m *Metrics) prometheus.Gauge { return m.skew }
 
+// SkewBoundOf exposes the clock skew bound gauge to tests.
+func SkewBoundOf(m *Metrics) prometheus.Gauge { return m.skewBound }
+
 // PrunedOf exposes the pruned idempotency keys counter to tests.
 func PrunedOf(m *Metrics) prometheus.Counter { return m.pruned }

@@ -23,6 +23,7 @@ type Metrics struct {
 	held        prometheus.Gauge
 	lost        prometheus.Counter
 	skew        prometheus.Gauge
+	skewBound   prometheus.Gauge
 	pruned      prometheus.Counter
 }
 
@@ -71,13 +72,17 @@ func NewMetrics(reg prometheus.Registerer, st store.Store, now func() time.Time)
 			Name: "lapse_clock_skew_seconds",
 			Help: "This instance's clock minus the database's (distributed mode).",
 		}),
+		skewBound: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "lapse_clock_skew_bound_seconds",
+			Help: "The clock skew past which this instance fires nothing, --max-clock-skew (distributed mode; 0 otherwise).",
+		}),
 		pruned: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "lapse_idempotency_keys_pruned_total",
 			Help: "Idempotency keys deleted once older than the idempotency TTL.",
 		}),
 	}
 	reg.MustRegister(m.lag, m.transitions, m.closes, m.repairs, m.failures, m.checks, m.unconfirmed,
-		m.held, m.lost, m.skew, m.pruned, &statsCollector{st: st, now: now})
+		m.held, m.lost, m.skew, m.skewBound, m.pruned, &statsCollector{st: st, now: now})
 	return m
 }
 
@@ -94,6 +99,26 @@ func (m *Metrics) Committed(events []store.Event) {
 			if json.Unmarshal(e.Data, &d) == nil {
 				m.closes.WithLabelValues(d.Reason).Inc()
 			}
+		}
+	}
+}
+
+// track exports the series of a kind of work the engine drains from the
+// start, at zero, so that an alert on their increase sees the first one.
+func (m *Metrics) track(kind store.TimerKind) {
+	if m != nil {
+		m.lag.WithLabelValues(string(kind))
+		m.repairs.WithLabelValues(string(kind))
+		m.failures.WithLabelValues(string(kind))
+	}
+}
+
+// trackPayments exports the payment check series from the start, at
+// zero: the engine asks a payment hook.
+func (m *Metrics) trackPayments() {
+	if m != nil {
+		for _, result := range []string{"paid", "unpaid", "error"} {
+			m.checks.WithLabelValues(result)
 		}
 	}
 }
@@ -146,6 +171,12 @@ func (m *Metrics) leaseLost() {
 func (m *Metrics) clockSkew(d time.Duration) {
 	if m != nil {
 		m.skew.Set(d.Seconds())
+	}
+}
+
+func (m *Metrics) clockSkewBound(d time.Duration) {
+	if m != nil {
+		m.skewBound.Set(d.Seconds())
 	}
 }
 

@@ -15,10 +15,14 @@ type metrics struct {
 	pruned         prometheus.Counter
 }
 
-var lagDesc = prometheus.NewDesc("lapse_outbox_lag_events", "Events in the feed after the sink's position.", []string{"sink"}, nil)
+var (
+	lagDesc  = prometheus.NewDesc("lapse_outbox_lag_events", "Events in the feed after the sink's position.", []string{"sink"}, nil)
+	deadDesc = prometheus.NewDesc("lapse_outbox_dead_letters", "Dead letters the sink holds: until a replay delivers them.", []string{"sink"}, nil)
+)
 
 // newMetrics registers the relay's collectors on reg, if set: counters
-// per sink, and each sink's lag read from the store at scrape time.
+// per sink, and each sink's lag and dead letters read from the store at
+// scrape time.
 func newMetrics(reg prometheus.Registerer, r *Relay) *metrics {
 	perSink := func(name, help string) *prometheus.CounterVec {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, []string{"sink"})
@@ -39,7 +43,7 @@ func newMetrics(reg prometheus.Registerer, r *Relay) *metrics {
 		m.dead.WithLabelValues(run.Name)
 	}
 	if reg != nil {
-		reg.MustRegister(m.deliveredTotal, m.failures, m.dead, m.pruned, &lagCollector{r: r})
+		reg.MustRegister(m.deliveredTotal, m.failures, m.dead, m.pruned, &stateCollector{r: r})
 	}
 	return m
 }
@@ -58,13 +62,17 @@ func (m *metrics) deadLettered(sink string, n int) {
 	}
 }
 
-// lagCollector reads each sink's lag from the store once per scrape, so
-// that it grows while a sink is stuck.
-type lagCollector struct{ r *Relay }
+// stateCollector reads each sink's state from the store once per scrape,
+// so that its lag grows while it is stuck and its dead letters show until
+// a replay delivers them.
+type stateCollector struct{ r *Relay }
 
-func (c *lagCollector) Describe(ch chan<- *prometheus.Desc) { ch <- lagDesc }
+func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- lagDesc
+	ch <- deadDesc
+}
 
-func (c *lagCollector) Collect(ch chan<- prometheus.Metric) {
+func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for _, run := range c.r.runners {
@@ -74,5 +82,6 @@ func (c *lagCollector) Collect(ch chan<- prometheus.Metric) {
 			continue
 		}
 		ch <- prometheus.MustNewConstMetric(lagDesc, prometheus.GaugeValue, float64(st.Lag), run.Name)
+		ch <- prometheus.MustNewConstMetric(deadDesc, prometheus.GaugeValue, float64(st.DeadLetters), run.Name)
 	}
 }

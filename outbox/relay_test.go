@@ -73,6 +73,9 @@ func TestDeadLettersKeepSubjectOrder(t *testing.T) {
 	// A new event of the subject is parked too.
 	transition(t, st, poison, coupon.Lock)
 	waitFor(t, 5*time.Second, "six dead letters", settled(6))
+	if got := metric(t, reg, "lapse_outbox_dead_letters", "hook"); got != 6 {
+		t.Fatalf("lapse_outbox_dead_letters: got %v, want 6", got)
+	}
 
 	// A replay while the receiver still refuses: the same six stay.
 	if n, err := r.Replay(context.Background(), "hook", nil); err != nil || n != 6 {
@@ -88,6 +91,9 @@ func TestDeadLettersKeepSubjectOrder(t *testing.T) {
 		t.Fatalf("Replay: got %d, %v; want 6", n, err)
 	}
 	waitFor(t, 5*time.Second, "no dead letter after the replay", settled(0))
+	if got := metric(t, reg, "lapse_outbox_dead_letters", "hook"); got != 0 {
+		t.Fatalf("lapse_outbox_dead_letters after the replay: got %v, want 0", got)
+	}
 	outboxtest.Check(t, outboxtest.Feed(t, st), rc.Events())
 
 	// The subject is no longer parked.

@@ -1,0 +1,47 @@
+package engine_test
+
+import (
+	"path/filepath"
+	"testing"
+	"testing/synctest"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/lapsehq/lapse/engine"
+	"github.com/lapsehq/lapse/store"
+)
+
+// kinds are the kinds of work an engine drains.
+var kinds = []store.TimerKind{store.TimerExpire, store.TimerRelease, store.TimerClose, store.TimerRemind}
+
+// TestSeriesFromStart: an engine that has fired nothing yet exports its
+// per-kind series at zero, so that an alert on their increase (the
+// shipped alerting rules) sees the first failure or repair, and no
+// clock skew bound, as it runs alone; with a payment hook, its check
+// results at zero too.
+func TestSeriesFromStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{})
+		if n := testutil.CollectAndCount(r.reg, "lapse_payment_checks_total"); n != 0 {
+			t.Fatalf("payment check series without a hook: got %d, want 0", n)
+		}
+		h := newHook(t, answerUnpaid)
+		withHook := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{Payments: h.client})
+		if n := testutil.CollectAndCount(withHook.reg, "lapse_payment_checks_total"); n != 3 {
+			t.Fatalf("payment check series with a hook: got %d, want paid, unpaid and error", n)
+		}
+		for _, name := range []string{"lapse_lag_seconds", "lapse_sweeper_repairs_total", "lapse_drain_failures_total"} {
+			if n := testutil.CollectAndCount(r.reg, name); n != len(kinds) {
+				t.Fatalf("%s: got %d series, want one per kind of work, %d", name, n, len(kinds))
+			}
+		}
+		for _, kind := range kinds {
+			if got := testutil.ToFloat64(engine.RepairsOf(r.metrics, kind)); got != 0 {
+				t.Fatalf("repairs of %s: got %v, want 0", kind, got)
+			}
+		}
+		if got := testutil.ToFloat64(engine.SkewBoundOf(r.metrics)); got != 0 {
+			t.Fatalf("lapse_clock_skew_bound_seconds alone: got %v, want 0", got)
+		}
+	})
+}
