@@ -21,3 +21,6 @@ func SkewOf(m *Metrics) prometheus.Gauge { return m.skew }
 
 // PrunedOf exposes the pruned idempotency keys counter to tests.
 func PrunedOf(m *Metrics) prometheus.Counter { return m.pruned }
+
+// HeldOf exposes the leases an engine holds to tests.
+func HeldOf(e *Engine) []store.Lease { return e.leases.Held() }
