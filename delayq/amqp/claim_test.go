@@ -157,9 +157,11 @@ func TestReconnect(t *testing.T) {
 	claimed, later := in("claimed", -time.Second), in("later", 300*time.Millisecond)
 	f.add(t, claimed, later)
 	checkItems(t, "claim", claim(t, f.q, 0, time.Now(), 10), []delayq.Item{claimed})
-	if n := amqptest.CloseConnections(t, amqp.ConnectionName(f.prefix)); n != 1 {
-		t.Fatalf("closed %d connections, want the queue's one", n)
+	pids := amqptest.Connections(t, amqp.ConnectionName(f.prefix))
+	if len(pids) != 1 {
+		t.Fatalf("the broker lists %d connections of the queue, want 1", len(pids))
 	}
+	amqptest.CloseConnections(t, pids)
 	var err error
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if err = f.q.Add(context.Background(), []delayq.Item{in("after", 0)}); err == nil {

@@ -5,10 +5,13 @@ package amqptest
 
 import (
 	"crypto/rand"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	amqp "github.com/rabbitmq/amqp091-go"
@@ -69,13 +72,13 @@ func Queues(t testing.TB, prefix string) map[string]int {
 	return out
 }
 
-// Purge removes every message of the queues named prefix.…, and returns
-// how many it removed.
-func Purge(t testing.TB, url, prefix string) int {
+// Purge removes every message of the queues named, on the broker at url,
+// and returns how many it removed.
+func Purge(t testing.TB, url string, queues []string) int {
 	t.Helper()
 	ch := channel(t, url)
 	total := 0
-	for name := range Queues(t, prefix) {
+	for _, name := range queues {
 		n, err := ch.QueuePurge(name, false)
 		if err != nil {
 			t.Fatalf("purge %s: %v", name, err)
@@ -85,34 +88,57 @@ func Purge(t testing.TB, url, prefix string) int {
 	return total
 }
 
-// CloseConnections closes from the broker's side every connection whose
-// client named it name, as `rabbitmqctl close_all_connections` would
-// without touching the other tests', and returns how many it closed.
-func CloseConnections(t testing.TB, name string) int {
+// Connections returns the pids of the broker's connections whose client
+// named them name.
+func Connections(t testing.TB, name string) []string {
 	t.Helper()
-	n := 0
+	var pids []string
 	for _, line := range ctl(t, "list_connections", "--no-table-headers", "pid", "client_properties") {
 		pid, props, ok := strings.Cut(line, "\t")
 		if ok && strings.Contains(props, `"`+name+`"`) {
-			ctl(t, "close_connection", pid, "lapse test: broker-side close")
-			n++
+			pids = append(pids, pid)
 		}
 	}
-	return n
+	return pids
+}
+
+// CloseConnections closes from the broker's side, at once, the
+// connections of pids (as Connections names them), as `rabbitmqctl
+// close_all_connections` would without touching the other tests'.
+func CloseConnections(t testing.TB, pids []string) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, len(pids))
+	for i, pid := range pids {
+		wg.Go(func() { _, errs[i] = run("close_connection", pid, "lapse test: broker-side close") })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("rabbitmqctl close_connection: %v", err)
+	}
 }
 
 // ctl runs rabbitmqctl quietly and returns its output's lines.
 func ctl(t testing.TB, args ...string) []string {
 	t.Helper()
+	lines, err := run(args...)
+	if err != nil {
+		t.Fatalf("rabbitmqctl %s: %v", strings.Join(args, " "), err)
+	}
+	return lines
+}
+
+// run runs rabbitmqctl quietly and returns its output's lines.
+func run(args ...string) ([]string, error) {
 	bin, err := exec.LookPath("rabbitmqctl")
 	if err != nil {
 		bin = "/usr/sbin/rabbitmqctl"
 	}
 	out, err := exec.Command(bin, append([]string{"-q"}, args...)...).CombinedOutput()
 	if err != nil {
-		t.Fatalf("rabbitmqctl %s: %v\n%s", strings.Join(args, " "), err, out)
+		return nil, fmt.Errorf("%w\n%s", err, out)
 	}
-	return strings.Split(strings.TrimSpace(string(out)), "\n")
+	return strings.Split(strings.TrimSpace(string(out)), "\n"), nil
 }
 
 // channel opens a channel on the broker at url, closed when t ends.
