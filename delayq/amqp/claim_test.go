@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/lapsehq/lapse/delayq"
 	"github.com/lapsehq/lapse/delayq/amqp"
 	"github.com/lapsehq/lapse/delayq/amqp/amqptest"
+	"github.com/lapsehq/lapse/delayq/delayqtest"
 )
 
 // TestClaimNeverEarly: items due now, in less than the smallest bucket,
@@ -71,38 +71,7 @@ func TestClaimOnceConcurrently(t *testing.T) {
 		want[it.Kind] = true
 	}
 	f.add(t, items...)
-	now := time.Now()
-	var wg sync.WaitGroup
-	got := make([][]delayq.Item, 2)
-	errs := make([]error, 2)
-	for i, q := range []*amqp.Queue{f.q, f.open(t)} {
-		wg.Go(func() {
-			for {
-				c, err := q.Claim(context.Background(), 0, now, 17)
-				if err != nil || len(c) == 0 {
-					errs[i] = err
-					return
-				}
-				got[i] = append(got[i], c...)
-			}
-		})
-	}
-	wg.Wait()
-	seen := map[string]bool{}
-	for i := range got {
-		if errs[i] != nil {
-			t.Fatalf("claimer %d: %v", i, errs[i])
-		}
-		for _, it := range got[i] {
-			if seen[it.Kind] || !want[it.Kind] {
-				t.Fatalf("claimer %d got %v: claimed twice or never added", i, it)
-			}
-			seen[it.Kind] = true
-		}
-	}
-	if len(seen) != n {
-		t.Fatalf("claimed %d items (%d and %d), want %d", len(seen), len(got[0]), len(got[1]), n)
-	}
+	delayqtest.ClaimOnceConcurrently(t, []delayqtest.Claimer{f.q, f.open(t)}, time.Now(), want)
 }
 
 // TestClaimCopies: an item added twice is claimed once, and one ack
@@ -113,9 +82,9 @@ func TestClaimCopies(t *testing.T) {
 	f.add(t, it, it)
 	f.add(t, it)
 	now := time.Now()
-	checkItems(t, "claim", claim(t, f.q, 0, now, 10), []delayq.Item{it})
+	delayqtest.CheckItems(t, "claim", claim(t, f.q, 0, now, 10), []delayq.Item{it})
 	f.ack(t, it)
-	checkItems(t, "claim after the lease", claim(t, f.q, 0, now.Add(time.Second), 10), nil)
+	delayqtest.CheckItems(t, "claim after the lease", claim(t, f.q, 0, now.Add(time.Second), 10), nil)
 }
 
 // TestClaimLease: an item claimed and not acked comes back once its lease
@@ -125,13 +94,13 @@ func TestClaimLease(t *testing.T) {
 	acked, dropped := in("acked", -time.Second), in("dropped", -time.Second)
 	f.add(t, acked, dropped)
 	now := time.Now()
-	checkItems(t, "first claim", claim(t, f.q, 0, now, 10), []delayq.Item{acked, dropped})
+	delayqtest.CheckItems(t, "first claim", claim(t, f.q, 0, now, 10), []delayq.Item{acked, dropped})
 	f.ack(t, acked)
-	checkItems(t, "claim in the lease", claim(t, f.q, 0, now.Add(10*time.Second-time.Millisecond), 10), nil)
-	checkItems(t, "claim as the lease ends", claim(t, f.q, 0, now.Add(10*time.Second), 10), []delayq.Item{dropped})
-	checkItems(t, "claim again", claim(t, f.q, 0, now.Add(10*time.Second), 10), nil)
+	delayqtest.CheckItems(t, "claim in the lease", claim(t, f.q, 0, now.Add(10*time.Second-time.Millisecond), 10), nil)
+	delayqtest.CheckItems(t, "claim as the lease ends", claim(t, f.q, 0, now.Add(10*time.Second), 10), []delayq.Item{dropped})
+	delayqtest.CheckItems(t, "claim again", claim(t, f.q, 0, now.Add(10*time.Second), 10), nil)
 	f.ack(t, dropped)
-	checkItems(t, "claim an hour later", claim(t, f.q, 0, now.Add(time.Hour), 10), nil)
+	delayqtest.CheckItems(t, "claim an hour later", claim(t, f.q, 0, now.Add(time.Hour), 10), nil)
 }
 
 // TestLeaseEndsWithoutClaims: an instance that claimed items and then
@@ -141,9 +110,9 @@ func TestLeaseEndsWithoutClaims(t *testing.T) {
 	f := setup(t, amqp.Options{Lease: 400 * time.Millisecond})
 	it := in("a", -time.Second)
 	f.add(t, it)
-	checkItems(t, "claim by the first holder", claim(t, f.q, 0, time.Now(), 10), []delayq.Item{it})
+	delayqtest.CheckItems(t, "claim by the first holder", claim(t, f.q, 0, time.Now(), 10), []delayq.Item{it})
 	next := f.open(t)
-	checkItems(t, "claim by the next holder in the lease", claim(t, next, 0, time.Now(), 10), nil)
+	delayqtest.CheckItems(t, "claim by the next holder in the lease", claim(t, next, 0, time.Now(), 10), nil)
 	if got := claimAll(t, next, 0, 1, 3*time.Second); len(got) != 1 {
 		t.Fatalf("the next holder claimed %v after the lease, want %v", got, it)
 	}
@@ -156,7 +125,7 @@ func TestReconnect(t *testing.T) {
 	f := setup(t, amqp.Options{})
 	claimed, later := in("claimed", -time.Second), in("later", 300*time.Millisecond)
 	f.add(t, claimed, later)
-	checkItems(t, "claim", claim(t, f.q, 0, time.Now(), 10), []delayq.Item{claimed})
+	delayqtest.CheckItems(t, "claim", claim(t, f.q, 0, time.Now(), 10), []delayq.Item{claimed})
 	pids := amqptest.Connections(t, amqp.ConnectionName(f.prefix))
 	if len(pids) != 1 {
 		t.Fatalf("the broker lists %d connections of the queue, want 1", len(pids))
@@ -225,5 +194,5 @@ func TestForeignMessage(t *testing.T) {
 	if items, err := f.q.Claim(context.Background(), 0, time.Now(), 10); err == nil {
 		t.Fatalf("claim with a foreign message: got %v and no error", items)
 	}
-	checkItems(t, "next claim", claim(t, f.q, 0, time.Now(), 10), []delayq.Item{good})
+	delayqtest.CheckItems(t, "next claim", claim(t, f.q, 0, time.Now(), 10), []delayq.Item{good})
 }

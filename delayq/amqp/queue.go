@@ -154,7 +154,7 @@ func (q *Queue) publish(ctx context.Context, s *session, it delayq.Item, now tim
 // its clock is off) does not keep them from the next holder.
 func (q *Queue) expireLoop() {
 	defer close(q.done)
-	t := time.NewTicker(q.lease / 4)
+	t := time.NewTicker(max(q.lease/4, time.Millisecond))
 	defer t.Stop()
 	for {
 		select {

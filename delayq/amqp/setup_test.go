@@ -2,7 +2,6 @@ package amqp_test
 
 import (
 	"context"
-	"slices"
 	"testing"
 	"time"
 
@@ -107,14 +106,4 @@ func claimAll(t *testing.T, q *amqp.Queue, shard, want int, wait time.Duration) 
 		}
 	}
 	return got
-}
-
-// checkItems fails t unless got holds the same items as want, in order.
-func checkItems(t *testing.T, what string, got, want []delayq.Item) {
-	t.Helper()
-	if !slices.EqualFunc(got, want, func(a, b delayq.Item) bool {
-		return a.Kind == b.Kind && a.Shard == b.Shard && a.Due.Equal(b.Due)
-	}) {
-		t.Fatalf("%s: got %v, want %v", what, got, want)
-	}
 }
