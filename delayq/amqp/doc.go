@@ -33,7 +33,13 @@
 // bucket would pour into the due queues and back. A refused hint is one
 // the sweeper repairs.
 //
-// The queue reconnects by itself: any call after the broker closed the
-// connection dials again (at most once a second), declares the topology
-// again and forgets what it held, which the broker requeued.
+// The queue reconnects by itself: the first call after the broker closed
+// the connection dials again (after a failed dial, calls fail for a second
+// before the next), declares the topology again and forgets what it held,
+// which the broker requeued.
+//
+// Queues are declared with their arguments, and the broker refuses to
+// declare an existing queue with others: a bucket's TTL is in its name,
+// but a new maximum length under the same prefix needs the old queues
+// deleted first, or Open fails with PRECONDITION_FAILED.
 package amqp
