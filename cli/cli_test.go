@@ -55,6 +55,8 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--idle-timeout", "0s"}, "--idle-timeout"},
 		{[]string{"--issue-timeout", "0s"}, "--issue-timeout"},
 		{[]string{"--redis", "redis://127.0.0.1:6379/0", "--store", "sqlite:" + t.TempDir() + "/a.db"}, "--redis"},
+		{[]string{"--amqp-delay", "amqp://127.0.0.1:5672/", "--store", "sqlite:" + t.TempDir() + "/a.db"}, "--amqp-delay"},
+		{[]string{"--amqp-delay", "amqp://127.0.0.1:5672/", "--redis", "redis://127.0.0.1:6379/0", "--store", "postgres://x/y"}, "one delay queue"},
 	}
 	for _, c := range cases {
 		var out bytes.Buffer

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	amqpq "github.com/lapsehq/lapse/delayq/amqp"
 	redisq "github.com/lapsehq/lapse/delayq/redis"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
@@ -51,6 +52,7 @@ type serveConfig struct {
 	leaseTTL        time.Duration
 	maxSkew         time.Duration
 	redis           string
+	amqpDelay       string
 	maxLockTTL      time.Duration
 	readTimeout     time.Duration
 	writeTimeout    time.Duration
@@ -90,6 +92,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.leaseTTL, "lease-ttl", 10*time.Second, "how long a shard lease lasts unrenewed: how soon a dead instance's work passes to the others (LAPSE_LEASE_TTL)")
 	fs.DurationVar(&c.maxSkew, "max-clock-skew", time.Second, "stop firing while this instance's clock is further than this from the database's (LAPSE_MAX_CLOCK_SKEW)")
 	fs.StringVar(&c.redis, "redis", "", "Redis delay queue telling the instances sharing a postgres or mysql store of work falling due, redis://host:port/db (LAPSE_REDIS)")
+	fs.StringVar(&c.amqpDelay, "amqp-delay", "", "RabbitMQ delay queue (TTL buckets dead-lettering per shard) in place of --redis, amqp://user:pass@host:port/vhost (LAPSE_AMQP_DELAY)")
 	fs.DurationVar(&c.maxLockTTL, "max-lock-ttl", httpapi.DefaultMaxLockTTL, "longest ttl a coupon lock may ask, and longest an order may hold a coupon past its expiry: how long a coupon locked in time stays redeemable (LAPSE_MAX_LOCK_TTL)")
 	fs.DurationVar(&c.readTimeout, "read-timeout", 30*time.Second, "longest a request, body included, may take to arrive (LAPSE_READ_TIMEOUT)")
 	fs.DurationVar(&c.writeTimeout, "write-timeout", time.Minute, "longest from a request's headers to the end of its answer (LAPSE_WRITE_TIMEOUT)")
@@ -112,8 +115,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.maxSkew <= 0 {
 		return fmt.Errorf("--max-clock-skew: want more than 0, got %s", c.maxSkew)
 	}
-	if c.redis != "" && storeKind(c.store) == "sqlite" {
-		return fmt.Errorf("--redis: the delay queue is for instances sharing a postgres or mysql store, not sqlite")
+	if err := c.checkDelayQueue(); err != nil {
+		return err
 	}
 	for _, d := range []struct {
 		flag string
@@ -173,7 +176,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		relay   *outbox.Relay
 	)
 	hint := engine.Hint(wheel)
-	accel, closeQueue, err := openAccel(ctx, c, log)
+	accel, closeQueue, err := openAccel(ctx, c, now, log)
 	if err != nil {
 		return err
 	}
@@ -306,21 +309,56 @@ func newRelay(c serveConfig, specs []outbox.SinkSpec, secret outbox.WebhookSecre
 	})
 }
 
-// openAccel opens the Redis delay queue --redis names, if any. Its keys
-// are named after the store, so the instances of one store share them and
-// those of another do not.
-func openAccel(ctx context.Context, c serveConfig, log *slog.Logger) (*engine.Accel, func() error, error) {
-	if c.redis == "" {
+// checkDelayQueue refuses a delay queue on sqlite, whose one instance has
+// no other to tell, and two delay queues at once.
+func (c serveConfig) checkDelayQueue() error {
+	for _, q := range []struct{ flag, url string }{{"redis", c.redis}, {"amqp-delay", c.amqpDelay}} {
+		if q.url != "" && storeKind(c.store) == "sqlite" {
+			return fmt.Errorf("--%s: the delay queue is for instances sharing a postgres or mysql store, not sqlite", q.flag)
+		}
+	}
+	if c.redis != "" && c.amqpDelay != "" {
+		return fmt.Errorf("--amqp-delay: one delay queue at a time, and --redis names one")
+	}
+	return nil
+}
+
+// openAccel opens the delay queue --redis or --amqp-delay names, if any,
+// under QueuePrefix, with the lapse clock now.
+func openAccel(ctx context.Context, c serveConfig, now func() time.Time, log *slog.Logger) (*engine.Accel, func() error, error) {
+	var (
+		q interface {
+			engine.Queue
+			Close() error
+		}
+		err error
+	)
+	switch {
+	case c.redis != "":
+		q, err = redisq.Open(ctx, c.redis, redisq.Options{Prefix: QueuePrefix(c.store)})
+		if err != nil {
+			return nil, nil, fmt.Errorf("--redis: %w", err)
+		}
+		log.Info("lapse: delay queue", slog.String("redis", redact(c.redis)))
+	case c.amqpDelay != "":
+		q, err = amqpq.Open(ctx, c.amqpDelay, amqpq.Options{Prefix: QueuePrefix(c.store), Now: now})
+		if err != nil {
+			return nil, nil, fmt.Errorf("--amqp-delay: %w", err)
+		}
+		log.Info("lapse: delay queue", slog.String("amqp", redact(c.amqpDelay)))
+	default:
 		return nil, func() error { return nil }, nil
 	}
-	sum := fnv.New64a()
-	sum.Write([]byte(c.store))
-	q, err := redisq.Open(ctx, c.redis, redisq.Options{Prefix: fmt.Sprintf("lapse:%x", sum.Sum64())})
-	if err != nil {
-		return nil, nil, fmt.Errorf("--redis: %w", err)
-	}
-	log.Info("lapse: delay queue", slog.String("redis", redact(c.redis)))
 	return engine.NewAccel(q, log), q.Close, nil
+}
+
+// QueuePrefix names the delay queue's keys, exchange and queues after the
+// store at url, so the instances of one store share them and those of
+// another do not.
+func QueuePrefix(url string) string {
+	sum := fnv.New64a()
+	sum.Write([]byte(url))
+	return fmt.Sprintf("lapse:%x", sum.Sum64())
 }
 
 // defaultInstance names this process: host and PID.

@@ -1,6 +1,7 @@
 // Package delayq names what lapse's delay queues hold: group timers near
-// due, per shard. delayq/redis holds them in Redis; the engine claims them
-// for the shards it holds and acknowledges them once their work committed.
+// due, per shard. delayq/redis holds them in Redis, delayq/amqp in
+// RabbitMQ; the engine claims them for the shards it holds and
+// acknowledges them once their work committed.
 package delayq
 
 import "time"

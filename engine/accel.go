@@ -11,7 +11,7 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// Queue is a delay queue the instances share (delayq/redis).
+// Queue is a delay queue the instances share (delayq/redis, delayq/amqp).
 type Queue interface {
 	Add(ctx context.Context, items []delayq.Item) error
 	Claim(ctx context.Context, shard int, now time.Time, limit int) ([]delayq.Item, error)

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -24,20 +25,28 @@ import (
 // that the instance fires.
 const aheadBy = 900 * time.Millisecond
 
-// sharedStores open, on a database of the test's own, each store many
-// instances can share.
-var sharedStores = []struct {
-	name string
-	open func(t *testing.T, hooks store.Hooks) store.Store
-}{
-	{"postgres", func(t *testing.T, hooks store.Hooks) store.Store {
-		st, err := postgres.Open(t.Context(), pgtest.SchemaURL(t), postgres.Options{Hooks: hooks})
-		return opened(t, st, err)
+// sharedStore is a store many instances can share: url makes a database
+// of the test's own, openURL opens it.
+type sharedStore struct {
+	name    string
+	url     func(t testing.TB) string
+	openURL func(ctx context.Context, url string, hooks store.Hooks) (*store.DB, error)
+}
+
+// sharedStores are the stores many instances can share.
+var sharedStores = []sharedStore{
+	{"postgres", pgtest.SchemaURL, func(ctx context.Context, url string, hooks store.Hooks) (*store.DB, error) {
+		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks})
 	}},
-	{"mysql", func(t *testing.T, hooks store.Hooks) store.Store {
-		st, err := mysql.Open(t.Context(), mysqltest.FreshDB(t), mysql.Options{Hooks: hooks})
-		return opened(t, st, err)
+	{"mysql", mysqltest.FreshDB, func(ctx context.Context, url string, hooks store.Hooks) (*store.DB, error) {
+		return mysql.Open(ctx, url, mysql.Options{Hooks: hooks})
 	}},
+}
+
+// open opens s on a database of the test's own.
+func (s sharedStore) open(t *testing.T, hooks store.Hooks) store.Store {
+	st, err := s.openURL(t.Context(), s.url(t), hooks)
+	return opened(t, st, err)
 }
 
 // opened fails t on err, else closes st when t ends.

@@ -3,9 +3,12 @@ package engine_test
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,11 +16,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/delayq"
+	amqpq "github.com/lapsehq/lapse/delayq/amqp"
+	"github.com/lapsehq/lapse/delayq/amqp/amqptest"
 	redisq "github.com/lapsehq/lapse/delayq/redis"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/timer"
 )
@@ -35,18 +40,18 @@ type instance struct {
 // local clock is now.
 func startInstance(t *testing.T, url, holder string, now func() time.Time) *instance {
 	t.Helper()
-	return startWith(t, url, engine.Config{Holder: holder, Now: now, LoadInterval: 200 * time.Millisecond})
+	return startWith(t, sharedStores[0], url, engine.Config{Holder: holder, Now: now, LoadInterval: 200 * time.Millisecond})
 }
 
-// startWith opens url and starts an engine of cfg on it, with the store,
-// wheel and metrics filled in; cfg.Accel, if set, hears of the timers
-// the instance's commits write.
-func startWith(t *testing.T, url string, cfg engine.Config) *instance {
+// startWith opens the store s at url and starts an engine of cfg on it,
+// with the store, wheel and metrics filled in; cfg.Accel, if set, hears
+// of the timers the instance's commits write.
+func startWith(t *testing.T, s sharedStore, url string, cfg engine.Config) *instance {
 	t.Helper()
 	in := &instance{reg: prometheus.NewRegistry()}
 	wheel := timer.NewWheel(tick, 1024, cfg.Now)
 	var err error
-	in.st, err = postgres.Open(t.Context(), url, postgres.Options{Hooks: store.Hooks{
+	in.st, err = s.openURL(t.Context(), url, store.Hooks{
 		OnTimer: func(tm store.Timer) {
 			engine.Hint(wheel)(tm)
 			if cfg.Accel != nil {
@@ -54,7 +59,7 @@ func startWith(t *testing.T, url string, cfg engine.Config) *instance {
 			}
 		},
 		OnEvents: func(es []store.Event) { in.metrics.Committed(es) },
-	}})
+	})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -180,49 +185,136 @@ func TestSkewedClockHoldsFiring(t *testing.T) {
 	}
 }
 
-// TestAccelTellsTheOthers: with a delay queue in Redis, an instance hears
-// at once of coupons falling due in its shards that another instance
-// issued, though it would load their timer from the store only a minute
-// later and sweep only a minute later.
+// delayQueues open, under a prefix of the test's own, each delay queue
+// the engine can share with others, skipping the test without its server.
+var delayQueues = []struct {
+	name string
+	open func(t *testing.T) engine.Queue
+}{
+	{"redis", func(t *testing.T) engine.Queue { return redisQueue(t) }},
+	{"amqp", func(t *testing.T) engine.Queue { return amqpQueue(t, amqpq.Options{}) }},
+}
+
+// TestAccelTellsTheOthers: with a delay queue, an instance hears at once
+// of coupons falling due in its shards that another instance issued,
+// though it would load their timer from the store only a minute later and
+// sweep only a minute later. Without the queue it fails.
 func TestAccelTellsTheOthers(t *testing.T) {
-	url := pgtest.SchemaURL(t)
-	q := redisQueue(t)
-	slow := engine.Config{Now: time.Now, LoadInterval: time.Minute, SweepInterval: time.Minute}
-	a, b := slow, slow
-	a.Holder, a.Accel = "a", engine.NewAccel(q, nil)
-	b.Holder, b.Accel = "b", engine.NewAccel(q, nil)
-	ins := []*instance{startWith(t, url, a), startWith(t, url, b)}
-	waitBalanced(t, url)
-	const n = 200
-	issueDue(t, ins[0].st, n, time.Now().Add(2*time.Second))
-	deadline := time.Now().Add(15 * time.Second)
-	for countType(outboxtest.Feed(t, ins[0].st), store.EventCouponExpired) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("not all %d coupons expired in 15s: the instance that did not issue them never heard", n)
+	for _, dq := range delayQueues {
+		for _, s := range sharedStores {
+			t.Run(dq.name+"/"+s.name, func(t *testing.T) {
+				q := dq.open(t)
+				a, b := startSlowPair(t, s, q, q, time.Minute)
+				const n = 200
+				issueDue(t, a.st, n, time.Now().Add(2*time.Second))
+				waitAllExpired(t, a, n, 15*time.Second)
+				if got := b.expired(); got == 0 {
+					t.Fatalf("b expired nothing: it did not hear of its shards' coupons")
+				}
+				if got := testutil.ToFloat64(engine.RepairsOf(b.metrics, store.TimerExpire)); got != 0 {
+					t.Fatalf("b's sweeper repaired %v: the queue did not tell it", got)
+				}
+			})
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if got := ins[1].expired(); got == 0 {
-		t.Fatalf("b expired nothing: it did not hear of its shards' coupons")
-	}
-	if got := testutil.ToFloat64(engine.RepairsOf(ins[1].metrics, store.TimerExpire)); got != 0 {
-		t.Fatalf("b's sweeper repaired %v: the queue did not tell it", got)
 	}
 }
 
-// waitBalanced waits until the two instances on url hold half the shards
-// each.
-func waitBalanced(t *testing.T, url string) {
+// TestAccelDroppedHintsRepaired: a RabbitMQ delay queue whose queues hold
+// one message refuses every hint of a timer but that of shard 0, the
+// first the engine publishes, while it waits its TTL. The instance that
+// does not hold shard 0 claims nothing from it, and loads timers from the
+// store only once a minute; its sweeper repairs what it was not told (a
+// sweep drains what is due and arms the wheel for what is next), and
+// every coupon is expired once.
+func TestAccelDroppedHintsRepaired(t *testing.T) {
+	for _, s := range sharedStores {
+		t.Run(s.name, func(t *testing.T) {
+			q := amqpQueue(t, amqpq.Options{MaxLength: 1})
+			qa, qb := &watchedQueue{Queue: q}, &watchedQueue{Queue: q}
+			a, b := startSlowPair(t, s, qa, qb, 2*time.Second)
+			if !slices.ContainsFunc(engine.HeldOf(a.eng), func(l store.Lease) bool { return l.Shard == 0 }) {
+				a, b, qa, qb = b, a, qb, qa
+			}
+			// Due in distinct seconds, each hinted while a second or more
+			// is left: in a bucket, not straight in the due queues.
+			const templates, each = 3, 50
+			for i := range templates {
+				issueDue(t, a.st, each, time.Now().Add(time.Duration(2500+1200*i)*time.Millisecond))
+			}
+			waitAllExpired(t, a, templates*each, 20*time.Second)
+			if qa.refused.Load() == 0 {
+				t.Fatalf("the queue refused no hint")
+			}
+			if n := qb.claimed.Load(); n != 0 || b.expired() == 0 {
+				t.Fatalf("the instance without shard 0 claimed %d hints and expired %v coupons, want none and some", n, b.expired())
+			}
+			if got := a.expired() + b.expired(); got != templates*each {
+				t.Fatalf("the instances expired %v coupons between them, want %d", got, templates*each)
+			}
+		})
+	}
+}
+
+// watchedQueue counts the items Claim returned and the Adds the queue
+// refused as full.
+type watchedQueue struct {
+	engine.Queue
+	claimed, refused atomic.Int64
+}
+
+func (w *watchedQueue) Add(ctx context.Context, items []delayq.Item) error {
+	err := w.Queue.Add(ctx, items)
+	if errors.Is(err, amqpq.ErrFull) {
+		w.refused.Add(1)
+	}
+	return err
+}
+
+func (w *watchedQueue) Claim(ctx context.Context, shard int, now time.Time, limit int) ([]delayq.Item, error) {
+	items, err := w.Queue.Claim(ctx, shard, now, limit)
+	w.claimed.Add(int64(len(items)))
+	return items, err
+}
+
+// startSlowPair starts two instances, a and b, on a fresh database of s,
+// using the delay queue through qa and qb, which load timers from the
+// store only once a minute and sweep every sweep, and waits until they
+// share the shards.
+func startSlowPair(t *testing.T, s sharedStore, qa, qb engine.Queue, sweep time.Duration) (a, b *instance) {
 	t.Helper()
-	conn := pgtest.Connect(t, url)
-	for range 100 {
-		var holders, most int
-		err := conn.QueryRow(t.Context(), `SELECT count(*), coalesce(max(n), 0) FROM (
-			SELECT count(*) AS n FROM leases WHERE expires_at > now() GROUP BY holder) AS h`).Scan(&holders, &most)
-		if err != nil {
-			t.Fatalf("read leases: %v", err)
+	url := s.url(t)
+	slow := engine.Config{Now: time.Now, LoadInterval: time.Minute, SweepInterval: sweep}
+	ca, cb := slow, slow
+	ca.Holder, ca.Accel = "a", engine.NewAccel(qa, nil)
+	cb.Holder, cb.Accel = "b", engine.NewAccel(qb, nil)
+	a, b = startWith(t, s, url, ca), startWith(t, s, url, cb)
+	waitBalanced(t, a, b)
+	return a, b
+}
+
+// waitAllExpired waits until the feed of in's store holds n
+// coupon.expired events, failing t after wait.
+func waitAllExpired(t *testing.T, in *instance, n int, wait time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for countType(outboxtest.Feed(t, in.st), store.EventCouponExpired) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("not all %d coupons expired in %s", n, wait)
 		}
-		if holders == 2 && most == store.Shards/2 {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitBalanced waits until the instances hold an equal share of the
+// shards each.
+func waitBalanced(t *testing.T, ins ...*instance) {
+	t.Helper()
+	for range 100 {
+		balanced := true
+		for _, in := range ins {
+			balanced = balanced && len(engine.HeldOf(in.eng)) == store.Shards/len(ins)
+		}
+		if balanced {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -239,6 +331,20 @@ func redisQueue(t *testing.T) *redisq.Queue {
 		t.Skip("LAPSE_TEST_REDIS unset: no Redis for the delay queue")
 	}
 	q, err := redisq.Open(t.Context(), url, redisq.Options{Prefix: "lapse-test:" + rand.Text()})
+	if err != nil {
+		t.Fatalf("delay queue: %v", err)
+	}
+	t.Cleanup(func() { q.Close() })
+	return q
+}
+
+// amqpQueue opens a delay queue of o on LAPSE_TEST_AMQP under a prefix of
+// the test's own, skipping the test without it.
+func amqpQueue(t *testing.T, o amqpq.Options) *amqpq.Queue {
+	t.Helper()
+	url := amqptest.URL(t)
+	o.Prefix = amqptest.Prefix(t)
+	q, err := amqpq.Open(t.Context(), url, o)
 	if err != nil {
 		t.Fatalf("delay queue: %v", err)
 	}

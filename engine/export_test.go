@@ -24,3 +24,6 @@ func SkewBoundOf(m *Metrics) prometheus.Gauge { return m.skewBound }
 
 // PrunedOf exposes the pruned idempotency keys counter to tests.
 func PrunedOf(m *Metrics) prometheus.Counter { return m.pruned }
+
+// HeldOf exposes the leases an engine holds to tests.
+func HeldOf(e *Engine) []store.Lease { return e.leases.Held() }

@@ -38,14 +38,14 @@ func startShared(t *testing.T, db string, n int, extra ...string) []*server {
 	return ss
 }
 
-// seedStorm issues stormCoupons coupons due at one instant, soon after
-// the seeding ends, through s; it fails if seeding outlasted the lead.
-func seedStorm(t *testing.T, s *server, lead time.Duration) []couponJSON {
+// seedStorm issues n coupons due at one instant, soon after the seeding
+// ends, through s; it fails if seeding outlasted the lead.
+func seedStorm(t *testing.T, s *server, n int, lead time.Duration) []couponJSON {
 	t.Helper()
 	endsAt := time.Now().Add(lead)
-	_, cs := s.seed(t, stormCoupons, endsAt)
+	_, cs := s.seed(t, n, endsAt)
 	if time.Until(endsAt) < time.Second {
-		t.Fatalf("seeding %d coupons outlasted the %s lead: nothing was tested", stormCoupons, lead)
+		t.Fatalf("seeding %d coupons outlasted the %s lead: nothing was tested", n, lead)
 	}
 	return cs
 }
@@ -117,7 +117,7 @@ func waitFirstExpiry(t *testing.T, s *server) {
 func TestInstancesShareAStorm(t *testing.T) {
 	onShared(t, func(t *testing.T, be backend) {
 		ss := startShared(t, be.store(t), 3)
-		cs := seedStorm(t, ss[0], be.stormLead)
+		cs := seedStorm(t, ss[0], stormCoupons, be.stormLead)
 		waitAllExpired(t, ss[0], len(cs))
 		checkAllExpiredOnce(t, ss[0], cs)
 		total := 0.0
@@ -140,7 +140,7 @@ func TestInstancesShareAStorm(t *testing.T) {
 func TestInstanceKilledMidStorm(t *testing.T) {
 	onShared(t, func(t *testing.T, be backend) {
 		ss := startShared(t, be.store(t), 3)
-		cs := seedStorm(t, ss[0], be.stormLead)
+		cs := seedStorm(t, ss[0], stormCoupons, be.stormLead)
 		waitFirstExpiry(t, ss[0])
 		if err := ss[2].cmd.Process.Kill(); err != nil {
 			t.Fatalf("SIGKILL: %v", err)
@@ -168,7 +168,7 @@ func TestPausedInstanceWritesNothing(t *testing.T) {
 	onShared(t, func(t *testing.T, be backend) {
 		const batch = 50
 		ss := startShared(t, be.store(t), 3, "--batch-size", strconv.Itoa(batch))
-		cs := seedStorm(t, ss[0], be.stormLead)
+		cs := seedStorm(t, ss[0], stormCoupons, be.stormLead)
 		waitFirstExpiry(t, ss[0])
 		paused := ss[2]
 		stopped := time.Now()

@@ -59,7 +59,7 @@ func (q *Queue) Claim(ctx context.Context, shard int, now time.Time, limit int) 
 	}
 	items := make([]delayq.Item, 0, len(members))
 	for _, m := range members {
-		it, err := parseMember(shard, m)
+		it, err := delayq.ParseMember(shard, m)
 		if err != nil {
 			return nil, err
 		}

@@ -3,14 +3,13 @@ package redis_test
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/lapsehq/lapse/delayq"
-	"github.com/lapsehq/lapse/delayq/redis"
+	"github.com/lapsehq/lapse/delayq/delayqtest"
 )
 
 // TestClaimNeverEarly: Claim returns the items due at or before now,
@@ -19,12 +18,12 @@ import (
 func TestClaimNeverEarly(t *testing.T) {
 	f := setup(t, time.Minute)
 	f.add(t, at("late", time.Second), at("now", 0), at("sub-ms", 500*time.Microsecond), at("past", -time.Millisecond), at("next-ms", time.Millisecond))
-	checkItems(t, "claim at t0, limit 1", f.claim(t, 0, t0, 1), []delayq.Item{at("past", -time.Millisecond)})
-	checkItems(t, "claim at t0", f.claim(t, 0, t0.Add(999*time.Microsecond), 10), []delayq.Item{at("now", 0)})
-	checkItems(t, "claim at t0+1ms", f.claim(t, 0, t0.Add(time.Millisecond), 10),
+	delayqtest.CheckItems(t, "claim at t0, limit 1", f.claim(t, 0, t0, 1), []delayq.Item{at("past", -time.Millisecond)})
+	delayqtest.CheckItems(t, "claim at t0", f.claim(t, 0, t0.Add(999*time.Microsecond), 10), []delayq.Item{at("now", 0)})
+	delayqtest.CheckItems(t, "claim at t0+1ms", f.claim(t, 0, t0.Add(time.Millisecond), 10),
 		[]delayq.Item{at("next-ms", time.Millisecond), at("sub-ms", time.Millisecond)})
-	checkItems(t, "claim just before 1s", f.claim(t, 0, t0.Add(time.Second-time.Nanosecond), 10), nil)
-	checkItems(t, "claim at 1s", f.claim(t, 0, t0.Add(time.Second), 10), []delayq.Item{at("late", time.Second)})
+	delayqtest.CheckItems(t, "claim just before 1s", f.claim(t, 0, t0.Add(time.Second-time.Nanosecond), 10), nil)
+	delayqtest.CheckItems(t, "claim at 1s", f.claim(t, 0, t0.Add(time.Second), 10), []delayq.Item{at("late", time.Second)})
 }
 
 // TestClaimOnceConcurrently: two instances claiming the same shard at once
@@ -42,38 +41,7 @@ func TestClaimOnceConcurrently(t *testing.T) {
 		}
 	}
 	f.add(t, items...)
-	now := t0.Add((due - 1) * time.Millisecond)
-	var wg sync.WaitGroup
-	got := make([][]delayq.Item, 2)
-	errs := make([]error, 2)
-	for i, q := range []*redis.Queue{f.q, f.open(t)} {
-		wg.Go(func() {
-			for {
-				c, err := q.Claim(context.Background(), 0, now, 17)
-				if err != nil || len(c) == 0 {
-					errs[i] = err
-					return
-				}
-				got[i] = append(got[i], c...)
-			}
-		})
-	}
-	wg.Wait()
-	seen := map[string]bool{}
-	for i := range got {
-		if errs[i] != nil {
-			t.Fatalf("claimer %d: %v", i, errs[i])
-		}
-		for _, it := range got[i] {
-			if seen[it.Kind] || !want[it.Kind] {
-				t.Fatalf("claimer %d got %v: claimed twice or not due", i, it)
-			}
-			seen[it.Kind] = true
-		}
-	}
-	if len(seen) != due {
-		t.Fatalf("claimed %d items (%d and %d), want %d", len(seen), len(got[0]), len(got[1]), due)
-	}
+	delayqtest.ClaimOnceConcurrently(t, []delayqtest.Claimer{f.q, f.open(t)}, t0.Add((due-1)*time.Millisecond), want)
 	if n := f.card(t, 0, "due"); n != notDue {
 		t.Fatalf("%d items left due, want %d", n, notDue)
 	}
@@ -89,7 +57,7 @@ func TestClaimMany(t *testing.T) {
 		items = append(items, at(fmt.Sprintf("k%04d", i), time.Duration(i)*time.Millisecond))
 	}
 	f.add(t, items...)
-	checkItems(t, "claim", f.claim(t, 0, t0.Add((due-1)*time.Millisecond), 3000), items[:due])
+	delayqtest.CheckItems(t, "claim", f.claim(t, 0, t0.Add((due-1)*time.Millisecond), 3000), items[:due])
 	if n := f.card(t, 0, "inflight"); n != due {
 		t.Fatalf("%d items in flight, want %d", n, due)
 	}
@@ -104,13 +72,13 @@ func TestClaimLease(t *testing.T) {
 	f := setup(t, 10*time.Second)
 	acked, dropped := at("acked", 0), at("dropped", 0)
 	f.add(t, acked, dropped)
-	checkItems(t, "first claim", f.claim(t, 0, t0, 10), []delayq.Item{acked, dropped})
+	delayqtest.CheckItems(t, "first claim", f.claim(t, 0, t0, 10), []delayq.Item{acked, dropped})
 	f.ack(t, acked)
-	checkItems(t, "claim in the lease", f.claim(t, 0, t0.Add(10*time.Second-time.Millisecond), 10), nil)
-	checkItems(t, "claim as the lease ends", f.claim(t, 0, t0.Add(10*time.Second), 10), []delayq.Item{dropped})
-	checkItems(t, "claim again", f.claim(t, 0, t0.Add(10*time.Second), 10), nil)
+	delayqtest.CheckItems(t, "claim in the lease", f.claim(t, 0, t0.Add(10*time.Second-time.Millisecond), 10), nil)
+	delayqtest.CheckItems(t, "claim as the lease ends", f.claim(t, 0, t0.Add(10*time.Second), 10), []delayq.Item{dropped})
+	delayqtest.CheckItems(t, "claim again", f.claim(t, 0, t0.Add(10*time.Second), 10), nil)
 	f.ack(t, dropped)
-	checkItems(t, "claim an hour later", f.claim(t, 0, t0.Add(time.Hour), 10), nil)
+	delayqtest.CheckItems(t, "claim an hour later", f.claim(t, 0, t0.Add(time.Hour), 10), nil)
 	for _, set := range []string{"due", "inflight"} {
 		if n := f.card(t, 0, set); n != 0 {
 			t.Fatalf("%s set holds %d items after every ack, want 0", set, n)
@@ -125,7 +93,7 @@ func TestClaimKeysLost(t *testing.T) {
 	f.add(t, at("a", 0), at("b", 0), at("c", time.Second))
 	claimed := f.claim(t, 0, t0, 1)
 	f.clear(t)
-	checkItems(t, "claim after the loss", f.claim(t, 0, t0.Add(time.Hour), 10), nil)
+	delayqtest.CheckItems(t, "claim after the loss", f.claim(t, 0, t0.Add(time.Hour), 10), nil)
 	f.ack(t, claimed...)
 	if _, ok, err := f.q.Next(context.Background(), []int{0}); ok || err != nil {
 		t.Fatalf("next after the loss: got %v, %v, want nothing", ok, err)
@@ -145,8 +113,8 @@ func TestClaimForeignMember(t *testing.T) {
 	if items, err := f.q.Claim(context.Background(), 0, t0, 10); err == nil {
 		t.Fatalf("claim with a foreign member: got %v and no error", items)
 	}
-	checkItems(t, "claim after the lease", f.claim(t, 0, t0.Add(time.Second), 10), []delayq.Item{good})
-	checkItems(t, "claim after the next lease", f.claim(t, 0, t0.Add(2*time.Second), 10), []delayq.Item{good})
+	delayqtest.CheckItems(t, "claim after the lease", f.claim(t, 0, t0.Add(time.Second), 10), []delayq.Item{good})
+	delayqtest.CheckItems(t, "claim after the next lease", f.claim(t, 0, t0.Add(2*time.Second), 10), []delayq.Item{good})
 }
 
 // BenchmarkClaim claims 1000 at a time from a shard of 100k due items.

@@ -3,8 +3,6 @@ package redis
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -59,8 +57,8 @@ func (q *Queue) Add(ctx context.Context, items []delayq.Item) error {
 	}
 	pipe := q.rdb.Pipeline()
 	for _, it := range items {
-		ms := dueMillis(it.Due)
-		pipe.ZAddNX(ctx, q.dueKey(it.Shard), goredis.Z{Score: float64(ms), Member: member(it.Kind, ms)})
+		ms := delayq.DueMillis(it.Due)
+		pipe.ZAddNX(ctx, q.dueKey(it.Shard), goredis.Z{Score: float64(ms), Member: delayq.Member(it.Kind, ms)})
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("delayq add %d items: %w", len(items), err)
@@ -75,7 +73,7 @@ func (q *Queue) Ack(ctx context.Context, items []delayq.Item) error {
 	}
 	pipe := q.rdb.Pipeline()
 	for _, it := range items {
-		pipe.ZRem(ctx, q.inflightKey(it.Shard), member(it.Kind, dueMillis(it.Due)))
+		pipe.ZRem(ctx, q.inflightKey(it.Shard), delayq.Member(it.Kind, delayq.DueMillis(it.Due)))
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("delayq ack %d items: %w", len(items), err)
@@ -119,30 +117,4 @@ func (q *Queue) dueKey(shard int) string { return fmt.Sprintf("%s:{%d}:due", q.p
 
 func (q *Queue) inflightKey(shard int) string {
 	return fmt.Sprintf("%s:{%d}:inflight", q.prefix, shard)
-}
-
-// dueMillis is t in unix milliseconds rounded up, so that an item's score
-// is never before its due time.
-func dueMillis(t time.Time) int64 {
-	ms := t.UnixMilli()
-	if t.Nanosecond()%int(time.Millisecond) != 0 {
-		ms++
-	}
-	return ms
-}
-
-// member encodes an item of a shard as "<due ms>:<kind>"; the claim script
-// reads the due time back from it when a lease ends.
-func member(kind string, dueMs int64) string {
-	return strconv.FormatInt(dueMs, 10) + ":" + kind
-}
-
-// parseMember decodes a member of shard's sets.
-func parseMember(shard int, m string) (delayq.Item, error) {
-	ms, kind, ok := strings.Cut(m, ":")
-	due, err := strconv.ParseInt(ms, 10, 64)
-	if !ok || err != nil {
-		return delayq.Item{}, fmt.Errorf("delayq: bad member %q in shard %d", m, shard)
-	}
-	return delayq.Item{Kind: kind, Shard: shard, Due: time.UnixMilli(due)}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/delayq"
+	"github.com/lapsehq/lapse/delayq/delayqtest"
 	"github.com/lapsehq/lapse/delayq/redis"
 )
 
@@ -29,7 +30,7 @@ func TestAddIdempotent(t *testing.T) {
 			t.Fatalf("shard %d: %d items due, want %d", shard, got, n)
 		}
 	}
-	checkItems(t, "claim shard 1", f.claim(t, 1, t0.Add(time.Second), 10), items[1:4])
+	delayqtest.CheckItems(t, "claim shard 1", f.claim(t, 1, t0.Add(time.Second), 10), items[1:4])
 }
 
 // TestNext: Next is the earliest due time over the shards asked, or the

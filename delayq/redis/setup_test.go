@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -129,14 +128,4 @@ func (f *fixture) claim(t testing.TB, shard int, now time.Time, limit int) []del
 // at is an item of kind k in shard 0 due d after t0.
 func at(k string, d time.Duration) delayq.Item {
 	return delayq.Item{Kind: k, Due: t0.Add(d)}
-}
-
-// checkItems fails t unless got holds the same items as want, in order.
-func checkItems(t testing.TB, what string, got, want []delayq.Item) {
-	t.Helper()
-	if !slices.EqualFunc(got, want, func(a, b delayq.Item) bool {
-		return a.Kind == b.Kind && a.Shard == b.Shard && a.Due.Equal(b.Due)
-	}) {
-		t.Fatalf("%s: got %v, want %v", what, got, want)
-	}
 }
