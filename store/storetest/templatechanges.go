@@ -339,6 +339,32 @@ func testTemplateCloseIdempotent(t *testing.T, open opener) {
 	}
 }
 
+// testTemplateCloseDuringIssue: a close between two batches of an
+// issuance stops it at the next batch, which issues nothing; what the
+// batches before issued stays.
+func testTemplateCloseDuringIssue(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(nil)
+	users := func(yield func(string, error) bool) {
+		for i := range 6 {
+			if i == 2 { // the first batch has committed: it is read before the second batch starts
+				f.closeTemplate(tp.ID, "", t0)
+			}
+			if !yield(fmt.Sprintf("u%d", i), nil) {
+				return
+			}
+		}
+	}
+	_, err := f.s.Issue(f.ctx, store.IssueParams{TemplateID: tp.ID, Users: users, Now: t0, BatchSize: 2})
+	f.wantErr("issue closed under way", err, coupon.ErrTemplateClosed)
+	f.wantCounts("after the stopped issue", f.counts(tp.ID, t0), map[coupon.State]int64{coupon.Unused: 2})
+	for i, want := range []int{1, 1, 0, 0, 0, 0} {
+		if got := len(f.userCoupons(fmt.Sprintf("u%d", i), 0, t0)); got != want {
+			t.Fatalf("u%d holds %d coupons, want %d", i, got, want)
+		}
+	}
+}
+
 // testTemplateChangeDuringClaims: a total lowered while claims run holds:
 // either the change is refused (more were issued already) or no more than
 // the new total are ever issued.

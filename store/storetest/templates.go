@@ -23,6 +23,7 @@ var templateTests = []test{
 	{"ChangeIdempotent", testTemplateChangeIdempotent},
 	{"Close", testTemplateClose},
 	{"CloseIdempotent", testTemplateCloseIdempotent},
+	{"CloseDuringIssue", testTemplateCloseDuringIssue},
 	{"ChangeDuringClaims", testTemplateChangeDuringClaims},
 }
 
