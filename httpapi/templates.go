@@ -2,10 +2,8 @@ package httpapi
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -151,20 +149,15 @@ const (
 // the last template a client has seen; none, or empty, starts at the
 // first.
 func parseTemplatesQuery(q url.Values) (store.TemplatesParams, error) {
-	p := store.TemplatesParams{After: q.Get("after"), Limit: defaultTemplatesLimit}
+	p := store.TemplatesParams{After: q.Get("after")}
 	if p.After != "" {
 		if err := input.ID("after", p.After); err != nil {
 			return p, err
 		}
 	}
-	if q.Has("limit") {
-		limit, err := strconv.Atoi(q.Get("limit"))
-		if err != nil || limit < 1 || limit > maxTemplatesLimit {
-			return p, invalid("limit", fmt.Sprintf("must be an integer from 1 to %d", maxTemplatesLimit))
-		}
-		p.Limit = limit
-	}
-	return p, nil
+	limit, err := parseLimit(q, defaultTemplatesLimit, maxTemplatesLimit)
+	p.Limit = limit
+	return p, err
 }
 
 // listTemplates serves GET /v1/templates: up to the limit asked, the
