@@ -365,6 +365,32 @@ func testTemplateCloseDuringIssue(t *testing.T, open opener) {
 	}
 }
 
+// testTemplateChangeRemindersAhead: new reminders are planned for the
+// coupons claimed after the change; those planned before stay as they
+// were, and a value changed meanwhile is the one a reminder shows.
+func testTemplateChangeRemindersAhead(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.leadTemplate(48*time.Hour, 1000, 24*time.Hour)
+	before := f.claim(tp.ID, "u1", t0)
+	f.change(tp.ID, coupon.TemplateChange{Value: ptr[int64](700), Reminders: &[]time.Duration{2 * time.Hour}}, t0)
+	after := f.claim(tp.ID, "u2", t0)
+	for _, c := range []struct {
+		at     time.Time
+		user   string
+		lead   string
+		coupon string
+	}{
+		{t0.Add(24 * time.Hour), "u1", "24h", before.ID},
+		{t0.Add(46 * time.Hour), "u2", "2h", after.ID},
+	} {
+		rs := f.sendAt(c.at)
+		if len(rs) != 1 || rs[0].data.UserID != c.user || rs[0].data.Lead != c.lead ||
+			len(rs[0].data.Coupons) != 1 || rs[0].data.Coupons[0].ID != c.coupon || rs[0].data.Coupons[0].Value != 700 {
+			t.Fatalf("reminders at %s: got %+v, want %s's %s reminder of %s worth 700", fmtTime(c.at), rs, c.user, c.lead, c.coupon)
+		}
+	}
+}
+
 // testTemplateChangeDuringClaims: a total lowered while claims run holds:
 // either the change is refused (more were issued already) or no more than
 // the new total are ever issued.

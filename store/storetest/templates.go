@@ -24,6 +24,7 @@ var templateTests = []test{
 	{"Close", testTemplateClose},
 	{"CloseIdempotent", testTemplateCloseIdempotent},
 	{"CloseDuringIssue", testTemplateCloseDuringIssue},
+	{"ChangeRemindersAhead", testTemplateChangeRemindersAhead},
 	{"ChangeDuringClaims", testTemplateChangeDuringClaims},
 }
 
