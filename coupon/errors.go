@@ -2,6 +2,7 @@ package coupon
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/lapsehq/lapse/input"
 )
@@ -23,6 +24,9 @@ var (
 	ErrSoldOut = errors.New("sold out")
 	// ErrNotClaimable: the template's claim window is not open.
 	ErrNotClaimable = errors.New("not claimable")
+	// ErrTemplateClosed: the template is closed; it is an ErrNotClaimable,
+	// as closing a template closes its claim window for good.
+	ErrTemplateClosed = fmt.Errorf("%w: the template is closed", ErrNotClaimable)
 )
 
 // InvalidError names the field whose value is out of range: the input

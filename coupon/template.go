@@ -27,6 +27,12 @@ type Template struct {
 	// Reminders are lead times before expiry, longest first.
 	Reminders []time.Duration
 	CreatedAt time.Time
+	// ClosedAt, once set, is when the template was closed: it takes no
+	// more claims nor issuance, and its coupons live on as they were.
+	ClosedAt time.Time
+	// Version counts the template's stored changes: a change is a
+	// compare-and-set on it.
+	Version int64
 }
 
 // Validate reports the first field whose value is out of range, at now:
@@ -35,15 +41,13 @@ func (t Template) Validate(now time.Time) error {
 	if err := input.Name("name", t.Name); err != nil {
 		return err
 	}
-	if err := input.Money("value", t.Value); err != nil {
+	if err := validateValue(t.Value); err != nil {
 		return err
 	}
 	if err := input.Money("min_spend", t.MinSpend); err != nil {
 		return err
 	}
 	switch {
-	case t.Value == 0:
-		return input.Invalid("value", "must be positive")
 	case t.EndsAt.IsZero() && t.Duration == 0:
 		return input.Invalid("validity", "needs ends_at, duration or both")
 	case !t.EndsAt.IsZero() && !t.EndsAt.After(t.StartsAt):
@@ -62,7 +66,23 @@ func (t Template) Validate(now time.Time) error {
 			return err
 		}
 	}
-	for i, d := range t.Reminders {
+	return validateReminders(t.Reminders)
+}
+
+// validateValue checks a coupon's value: money, and more than nothing.
+func validateValue(v int64) error {
+	if err := input.Money("value", v); err != nil {
+		return err
+	}
+	if v == 0 {
+		return input.Invalid("value", "must be positive")
+	}
+	return nil
+}
+
+// validateReminders checks each lead time of a template's reminders.
+func validateReminders(leads []time.Duration) error {
+	for i, d := range leads {
 		if err := input.Duration(fmt.Sprintf("reminders[%d]", i), d); err != nil {
 			return err
 		}
@@ -76,8 +96,12 @@ func (t *Template) SortReminders() {
 	t.Reminders = slices.Compact(t.Reminders)
 }
 
-// Claimable reports whether the claim window is open at now.
+// Claimable reports whether the claim window is open at now: the template
+// is not closed (ErrTemplateClosed) and now is within its validity.
 func (t Template) Claimable(now time.Time) error {
+	if !t.ClosedAt.IsZero() {
+		return ErrTemplateClosed
+	}
 	if now.Before(t.StartsAt) || (!t.EndsAt.IsZero() && !now.Before(t.EndsAt)) {
 		return ErrNotClaimable
 	}

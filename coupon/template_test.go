@@ -88,3 +88,56 @@ func TestTemplateValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestTemplateClosedNotClaimable(t *testing.T) {
+	start := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	tp := Template{StartsAt: start, Duration: time.Hour, ClosedAt: start.Add(time.Hour)}
+	for _, now := range []time.Time{start, start.Add(2 * time.Hour)} {
+		if err := tp.Claimable(now); !errors.Is(err, ErrTemplateClosed) || !errors.Is(err, ErrNotClaimable) {
+			t.Fatalf("Claimable(%s) of a closed template: got %v, want ErrTemplateClosed, an ErrNotClaimable", now, err)
+		}
+	}
+}
+
+func TestTemplateChangeApply(t *testing.T) {
+	tp := Template{ID: "tpl_1", Name: "a", Value: 100, Total: 10, Reminders: []time.Duration{time.Hour}, Version: 3}
+	name, value, total := "b", int64(200), int64(0)
+	leads := []time.Duration{time.Minute, 24 * time.Hour, time.Minute}
+	got := TemplateChange{Name: &name, Value: &value, Total: &total, Reminders: &leads}.Apply(tp)
+	if got.Name != "b" || got.Value != 200 || got.Total != 0 || len(got.Reminders) != 2 ||
+		got.Reminders[0] != 24*time.Hour || got.Reminders[1] != time.Minute || got.ID != tp.ID || got.Version != 3 {
+		t.Fatalf("Apply: got %+v", got)
+	}
+	if leads[0] != time.Minute {
+		t.Fatalf("Apply sorted the change's own list: %v", leads)
+	}
+	if got := (TemplateChange{}).Apply(tp); got.Name != tp.Name || got.Total != tp.Total || len(got.Reminders) != 1 {
+		t.Fatalf("empty change: got %+v, want %+v", got, tp)
+	}
+	none := []time.Duration{}
+	if got := (TemplateChange{Reminders: &none}).Apply(tp); got.Reminders != nil {
+		t.Fatalf("no reminders: got %v, want nil", got.Reminders)
+	}
+}
+
+func TestTemplateChangeValidate(t *testing.T) {
+	bad, zero, blank := int64(-1), int64(0), " "
+	cases := []struct {
+		c     TemplateChange
+		field string
+	}{
+		{TemplateChange{}, ""},
+		{TemplateChange{Name: &blank}, "name"},
+		{TemplateChange{Value: &zero}, "value"},
+		{TemplateChange{Total: &bad}, "total"},
+		{TemplateChange{Total: &zero}, ""},
+		{TemplateChange{Reminders: &[]time.Duration{-time.Hour}}, "reminders[0]"},
+	}
+	for _, c := range cases {
+		err := c.c.Validate()
+		var inv *InvalidError
+		if (c.field == "" && err != nil) || (c.field != "" && (!errors.As(err, &inv) || inv.Field != c.field)) {
+			t.Fatalf("%+v: got %v, want field %q", c.c, err, c.field)
+		}
+	}
+}

@@ -47,6 +47,7 @@ func as(secret string) []string { return []string{"Authorization", "Bearer " + s
 // succeeds.
 type authFixture struct {
 	tpl                                     string
+	closing                                 string // a template to close
 	get, lock, unlock, redeem, refund, void string // coupons
 	order, pay, cancel                      string // orders
 }
@@ -62,6 +63,8 @@ func newAuthFixture(e *env, all string) authFixture {
 	var tpl templateJSON
 	post("/v1/templates", hourTemplate, http.StatusCreated, &tpl)
 	f.tpl = tpl.ID
+	post("/v1/templates", hourTemplate, http.StatusCreated, &tpl)
+	f.closing = tpl.ID
 	claim := func() string {
 		var c couponJSON
 		post("/v1/users/u1/coupons", `{"template_id": "`+f.tpl+`"}`, http.StatusCreated, &c)
@@ -101,6 +104,9 @@ var routes = []route{
 	{"POST /v1/templates", "POST", fixed("/v1/templates"), hourTemplate, credential.Admin, 201},
 	{"GET /v1/templates/{id}", "GET", func(f authFixture) string { return "/v1/templates/" + f.tpl }, "", credential.Admin, 200},
 	{"POST /v1/templates/{id}/issue", "POST", func(f authFixture) string { return "/v1/templates/" + f.tpl + "/issue" }, `{"user_ids": ["u9"]}`, credential.Admin, 200},
+	{"GET /v1/templates", "GET", fixed("/v1/templates?limit=1"), "", credential.Admin, 200},
+	{"PATCH /v1/templates/{id}", "PATCH", func(f authFixture) string { return "/v1/templates/" + f.tpl }, `{"name": "renamed"}`, credential.Admin, 200},
+	{"POST /v1/templates/{id}/close", "POST", func(f authFixture) string { return "/v1/templates/" + f.closing + "/close" }, `{"reason": "leaked"}`, credential.Admin, 200},
 	{"PUT /v1/users/{user_id}", "PUT", fixed("/v1/users/u1"), `{"timezone": "Asia/Shanghai", "channels": ["sms"]}`, credential.Admin, 200},
 	{"GET /v1/users/{user_id}", "GET", fixed("/v1/users/u1"), "", credential.Admin, 200},
 	{"POST /v1/users/{user_id}/coupons", "POST", fixed("/v1/users/u1/coupons"), "", credential.Wallet, 201},
@@ -223,6 +229,7 @@ func snapshot(t *testing.T, st store.Store) string {
 		parts = append(parts, v)
 	}
 	add(st.Events(ctx, store.EventsParams{Limit: 10000}))
+	add(st.Templates(ctx, store.TemplatesParams{Limit: 1000}))
 	for _, u := range []string{"u1", "u9"} {
 		add(st.UserCoupons(ctx, store.UserCouponsParams{UserID: u, Now: t0}))
 		add(st.User(ctx, u))

@@ -85,7 +85,8 @@ type (
 	orderRequest struct {
 		OrderID string `json:"order_id"`
 	}
-	voidRequest struct {
+	// reasonRequest is the body of a void, and of a template's close.
+	reasonRequest struct {
 		Reason string `json:"reason"`
 	}
 )
@@ -106,7 +107,7 @@ func decodeTransition(act coupon.Action, body []byte, maxLockTTL time.Duration) 
 			p.LockTTL = time.Duration(*req.TTL)
 		}
 	case coupon.Void:
-		req, err := decodeJSON[voidRequest](body)
+		req, err := decodeJSON[reasonRequest](body)
 		if err != nil {
 			return p, err
 		}

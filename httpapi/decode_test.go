@@ -43,6 +43,47 @@ func FuzzDecodeTemplate(f *testing.F) {
 	})
 }
 
+func FuzzDecodeTemplateChange(f *testing.F) {
+	f.Add([]byte(`{"name": "¥30 off", "value": 3000, "total": 500, "reminders": ["24h", "30m"]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		c, err := decodeTemplateChange(body)
+		if err == nil {
+			err = store.ChangeTemplateParams{ID: "tpl_1", Change: c, Now: t0}.Validate()
+		}
+		refusedAsInput(t, string(body), err)
+		if err == nil && c.Reminders != nil {
+			for _, d := range *c.Reminders {
+				if d <= 0 || d%input.Precision != 0 {
+					t.Fatalf("%q: accepted reminder %v", body, d)
+				}
+			}
+		}
+	})
+}
+
+func FuzzDecodeTemplateClose(f *testing.F) {
+	f.Add([]byte(`{"reason": "the code leaked"}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		reason, err := decodeTemplateClose(body)
+		if err == nil {
+			err = store.CloseTemplateParams{ID: "tpl_1", Reason: reason, Now: t0}.Validate()
+		}
+		refusedAsInput(t, string(body), err)
+	})
+}
+
+func FuzzDecodeTemplatesQuery(f *testing.F) {
+	f.Add([]byte("after=tpl_01&limit=100"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		q, _ := url.ParseQuery(string(raw))
+		p, err := parseTemplatesQuery(q)
+		refusedAsInput(t, string(raw), err)
+		if err == nil && (p.Limit < 1 || p.Limit > maxTemplatesLimit || (p.After != "" && input.ID("after", p.After) != nil)) {
+			t.Fatalf("%q: accepted %+v", raw, p)
+		}
+	})
+}
+
 func FuzzDecodeClaim(f *testing.F) {
 	f.Add([]byte(`{"template_id": "tpl_1"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {

@@ -4,10 +4,10 @@
 //
 // Every request reads the one injected clock once, and every coupon it
 // returns has the lazy check applied at that instant. Errors are RFC 9457
-// problem documents whose type names a stable slug. A POST carrying an
-// Idempotency-Key passes it to the store as the call's Idem, so the store
-// records the result in the same transaction and answers a retry with it,
-// which the API renders as it rendered the first.
+// problem documents whose type names a stable slug. A POST or PATCH
+// carrying an Idempotency-Key passes it to the store as the call's Idem,
+// so the store records the result in the same transaction and answers a
+// retry with it, which the API renders as it rendered the first.
 //
 // Every route but the health checks needs a bearer token holding the one
 // credential.Scope the route names (auth.go), once the store holds any

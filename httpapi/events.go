@@ -28,7 +28,7 @@ const pageTail = len(`],"next":"9223372036854775807"}`)
 // parseEventsQuery reads ?after=<cursor>&limit=<n>. The cursor is the
 // decimal Seq of the last event a client has seen ("0": none).
 func parseEventsQuery(q url.Values) (store.EventsParams, error) {
-	p := store.EventsParams{Limit: defaultEventsLimit}
+	var p store.EventsParams
 	if q.Has("after") {
 		after, err := strconv.ParseInt(q.Get("after"), 10, 64)
 		if err != nil || after < 0 {
@@ -36,14 +36,21 @@ func parseEventsQuery(q url.Values) (store.EventsParams, error) {
 		}
 		p.After = after
 	}
-	if q.Has("limit") {
-		limit, err := strconv.Atoi(q.Get("limit"))
-		if err != nil || limit < 1 || limit > maxEventsLimit {
-			return p, invalid("limit", fmt.Sprintf("must be an integer from 1 to %d", maxEventsLimit))
-		}
-		p.Limit = limit
+	limit, err := parseLimit(q, defaultEventsLimit, maxEventsLimit)
+	p.Limit = limit
+	return p, err
+}
+
+// parseLimit reads a page's ?limit=<n>, 1 to max; def if absent.
+func parseLimit(q url.Values, def, max int) (int, error) {
+	if !q.Has("limit") {
+		return def, nil
 	}
-	return p, nil
+	limit, err := strconv.Atoi(q.Get("limit"))
+	if err != nil || limit < 1 || limit > max {
+		return def, invalid("limit", fmt.Sprintf("must be an integer from 1 to %d", max))
+	}
+	return limit, nil
 }
 
 type eventJSON struct {

@@ -216,6 +216,33 @@ func TestParity(t *testing.T) {
 			{method: "GET", path: "/v1/users/u1/coupons", want: 200, check: length("coupons", 1)},
 			{method: "GET", path: "/v1/templates/{tpl}", want: 200, check: counts(1, 0)},
 		}},
+		{"template change and close", []step{
+			makeTemplate, makeCoupon,
+			{method: "POST", path: "/v1/users/u2/coupons", body: `{"template_id": "{tpl}"}`, want: 201},
+			{method: "PATCH", path: "/v1/templates/{tpl}", body: `{"name": "¥30 off", "value": 3000, "total": 5, "reminders": ["30m", "2h"]}`, want: 200,
+				check: all(field("name", "¥30 off"), field("value", 3000.0), field("total", 5.0), length("reminders", 2))},
+			keepFeed,
+			{method: "GET", path: "/v1/templates/{tpl}", want: 200, keep: "tpl"},
+			refused("PATCH", "/v1/templates/{tpl}", `{"total": 1}`),
+			refused("PATCH", "/v1/templates/{tpl}", `{"value": 0}`),
+			refused("PATCH", "/v1/templates/{tpl}", `{"name": "`+strings.Repeat("é", input.MaxName+1)+`"}`),
+			refused("PATCH", "/v1/templates/{tpl}", `{"reminders": ["1500us"]}`),
+			{method: "PATCH", path: "/v1/templates/{tpl}", body: `{"name": 5}`, want: 400, slug: "malformed"},
+			sameFeed,
+			{method: "GET", path: "/v1/templates/{tpl}", want: 200, same: "tpl"},
+			{method: "POST", path: "/v1/templates/{tpl}/close", body: `{"reason": "leaked"}`, header: []string{"Idempotency-Key", "close-1"}, want: 200, keep: "closed"},
+			{method: "POST", path: "/v1/templates/{tpl}/close", body: `{"reason": "leaked"}`, header: []string{"Idempotency-Key", "close-1"}, want: 200, same: "closed"},
+			{method: "POST", path: "/v1/templates/{tpl}/close", want: 200, same: "closed"},
+			{method: "GET", path: "/v1/events?limit=1000", want: 200, keep: "closedFeed", check: eventCount(4)},
+			{method: "POST", path: "/v1/users/u3/coupons", body: `{"template_id": "{tpl}"}`, want: 409, slug: "not-claimable"},
+			{method: "POST", path: "/v1/templates/{tpl}/issue", body: `{"user_ids": ["u3", "u4"]}`, want: 409, slug: "not-claimable"},
+			{method: "GET", path: "/v1/events?limit=1000", want: 200, same: "closedFeed"},
+			{method: "POST", path: "/v1/coupons/{cpn}/lock", body: `{"order_id": "o1"}`, want: 200, check: field("status", "locked")},
+			{method: "POST", path: "/v1/coupons/{cpn}/redeem", body: `{"order_id": "o1"}`, want: 200, check: field("status", "used")},
+			{method: "GET", path: "/v1/templates?limit=1", want: 200, check: length("templates", 1)},
+			refused("GET", "/v1/templates?limit=0", ""),
+			refused("GET", "/v1/templates?after=%FF", ""),
+		}},
 		{"fuzz corpus", corpusSteps(t)},
 	}
 	for _, row := range rows {
@@ -227,12 +254,18 @@ func TestParity(t *testing.T) {
 // query of its route, after the steps that make what the routes act on.
 func corpusSteps(t *testing.T) []step {
 	t.Helper()
-	steps := []step{makeTemplate, makeCoupon, makeSKU, makeOrder}
+	steps := []step{makeTemplate, makeCoupon, makeSKU, makeOrder,
+		{method: "POST", path: "/v1/templates", body: hourTemplate, want: 201, save: map[string]string{"tpl2": "id"}}}
 	actions := []string{coupon.Lock.String(), coupon.Unlock.String(), coupon.Redeem.String(), coupon.Refund.String(), coupon.Void.String()}
 	// routes turn a seed of each fuzz target into its requests.
 	routes := map[string]func(seed string) []step{
 		"FuzzDecodeTemplate": bodyRoute("POST", "/v1/templates", "application/json"),
 		"FuzzDecodeClaim":    bodyRoute("POST", "/v1/users/u1/coupons", "application/json"),
+		// A second template, so that a close leaves {tpl} claimable for
+		// the seeds after it.
+		"FuzzDecodeTemplateChange": bodyRoute("PATCH", "/v1/templates/{tpl2}", "application/json"),
+		"FuzzDecodeTemplateClose":  bodyRoute("POST", "/v1/templates/{tpl2}/close", "application/json"),
+		"FuzzDecodeTemplatesQuery": queryRoute("/v1/templates"),
 		"FuzzDecodeTransition": func(seed string) []step {
 			var out []step
 			for _, act := range actions {

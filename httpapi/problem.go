@@ -65,6 +65,7 @@ var kinds = []kind{
 	{coupon.ErrInvalidState, http.StatusConflict, "invalid-state", "Invalid state", "the transition is not allowed from the coupon's current state or for this order"},
 	{coupon.ErrLimitReached, http.StatusConflict, "limit-reached", "Limit reached", "the user holds the template's per-user limit"},
 	{coupon.ErrSoldOut, http.StatusConflict, "sold-out", "Sold out", "the template's total is all issued"},
+	{coupon.ErrTemplateClosed, http.StatusConflict, "not-claimable", "Not claimable", "the template is closed: it takes no more claims nor issuance"},
 	{coupon.ErrNotClaimable, http.StatusConflict, "not-claimable", "Not claimable", "the template's claim window is not open"},
 	{order.ErrInvalidState, http.StatusConflict, "invalid-state", "Invalid state", "the order is not unpaid"},
 	{order.ErrInsufficientStock, http.StatusConflict, "insufficient-stock", "Insufficient stock", "an item asks for more than is available"},

@@ -83,6 +83,9 @@ func New(cfg Config) http.Handler {
 	s.handle("POST /v1/templates", credential.Admin, s.createTemplate)
 	s.handle("GET /v1/templates/{id}", credential.Admin, s.getTemplate)
 	s.handle("POST /v1/templates/{id}/issue", credential.Admin, s.issue)
+	s.handle("GET /v1/templates", credential.Admin, s.listTemplates)
+	s.handle("PATCH /v1/templates/{id}", credential.Admin, s.changeTemplate)
+	s.handle("POST /v1/templates/{id}/close", credential.Admin, s.closeTemplate)
 
 	s.handle("PUT /v1/users/{user_id}", credential.Admin, s.putUser)
 	s.handle("GET /v1/users/{user_id}", credential.Admin, s.getUser)

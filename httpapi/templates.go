@@ -3,9 +3,11 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -64,6 +66,7 @@ type templateJSON struct {
 	Total        int64        `json:"total"`
 	Reminders    []string     `json:"reminders"`
 	CreatedAt    string       `json:"created_at"`
+	ClosedAt     *string      `json:"closed_at"`
 	Counts       *countsJSON  `json:"counts,omitempty"`
 }
 
@@ -93,6 +96,7 @@ func templateView(t coupon.Template, _ time.Time) templateJSON {
 		Total:        t.Total,
 		Reminders:    []string{},
 		CreatedAt:    formatTime(t.CreatedAt),
+		ClosedAt:     formatOptionalTime(t.ClosedAt),
 	}
 	if t.Duration != 0 {
 		d := formatDuration(t.Duration)
@@ -133,4 +137,108 @@ func (s *server) getTemplate(w http.ResponseWriter, r *http.Request) {
 		Voided:  c[coupon.Voided],
 	}
 	writeJSON(w, http.StatusOK, v)
+}
+
+// Page sizes of the template list.
+const (
+	defaultTemplatesLimit = 100
+	maxTemplatesLimit     = 1000
+)
+
+// parseTemplatesQuery reads ?after=<id>&limit=<n>. The cursor is the ID of
+// the last template a client has seen; none, or empty, starts at the
+// first.
+func parseTemplatesQuery(q url.Values) (store.TemplatesParams, error) {
+	p := store.TemplatesParams{After: q.Get("after")}
+	if p.After != "" {
+		if err := input.ID("after", p.After); err != nil {
+			return p, err
+		}
+	}
+	limit, err := parseLimit(q, defaultTemplatesLimit, maxTemplatesLimit)
+	p.Limit = limit
+	return p, err
+}
+
+// listTemplates serves GET /v1/templates: up to the limit asked, the
+// templates after the cursor by ID (so by creation, to the millisecond),
+// without counts. next is the ID of the page's last template, or the
+// cursor itself on an empty page: a client following it skips none, and
+// an empty page is the end of the list for now.
+func (s *server) listTemplates(w http.ResponseWriter, r *http.Request) {
+	now := s.now()
+	p, err := parseTemplatesQuery(r.URL.Query())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	tps, err := s.store.Templates(r.Context(), p)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	page := struct {
+		Templates []templateJSON `json:"templates"`
+		Next      string         `json:"next"`
+	}{Templates: make([]templateJSON, 0, len(tps)), Next: p.After}
+	for _, tp := range tps {
+		page.Templates = append(page.Templates, templateView(tp, now))
+		page.Next = tp.ID
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+// templateChangeRequest is the body of PATCH /v1/templates/{id}: a field
+// absent or null is left as it is.
+type templateChangeRequest struct {
+	Name      *string     `json:"name"`
+	Value     *int64      `json:"value"`
+	Total     *int64      `json:"total"`
+	Reminders *[]duration `json:"reminders"`
+}
+
+// decodeTemplateChange decodes a template's change.
+func decodeTemplateChange(body []byte) (coupon.TemplateChange, error) {
+	req, err := decodeJSON[templateChangeRequest](body)
+	if err != nil {
+		return coupon.TemplateChange{}, err
+	}
+	c := coupon.TemplateChange{Name: req.Name, Value: req.Value, Total: req.Total}
+	if req.Reminders != nil {
+		leads := make([]time.Duration, len(*req.Reminders))
+		for i, d := range *req.Reminders {
+			leads[i] = time.Duration(d)
+		}
+		c.Reminders = &leads
+	}
+	return c, nil
+}
+
+// changeTemplate serves PATCH /v1/templates/{id}.
+func (s *server) changeTemplate(w http.ResponseWriter, r *http.Request) {
+	mutate(s, w, r, http.StatusOK, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (coupon.Template, error) {
+		c, err := decodeTemplateChange(body)
+		if err != nil {
+			return coupon.Template{}, err
+		}
+		return s.store.ChangeTemplate(ctx, store.ChangeTemplateParams{ID: r.PathValue("id"), Change: c, Now: now, Idem: idem})
+	}, templateView)
+}
+
+// decodeTemplateClose returns the reason a template's close gives; the
+// body is optional.
+func decodeTemplateClose(body []byte) (reason string, err error) {
+	req, err := decodeJSON[reasonRequest](body)
+	return req.Reason, err
+}
+
+// closeTemplate serves POST /v1/templates/{id}/close.
+func (s *server) closeTemplate(w http.ResponseWriter, r *http.Request) {
+	mutate(s, w, r, http.StatusOK, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (coupon.Template, error) {
+		reason, err := decodeTemplateClose(body)
+		if err != nil {
+			return coupon.Template{}, err
+		}
+		return s.store.CloseTemplate(ctx, store.CloseTemplateParams{ID: r.PathValue("id"), Reason: reason, Now: now, Idem: idem})
+	}, templateView)
 }

@@ -19,7 +19,7 @@ func TestCreateTemplate(t *testing.T) {
 	}
 	want := `{"id":"` + v.ID + `","name":"11.11 ¥20 off","value":2000,"min_spend":10000,` +
 		`"validity":{"starts_at":"2026-11-01T08:00:00.000Z","ends_at":"2026-11-12T00:00:00.000Z","duration":"72h"},` +
-		`"per_user_limit":1,"total":1000000,"reminders":["72h","24h","30m"],"created_at":"` + ms(t0) + `"}`
+		`"per_user_limit":1,"total":1000000,"reminders":["72h","24h","30m"],"created_at":"` + ms(t0) + `","closed_at":null}`
 	if got := string(res.body); got != want {
 		t.Fatalf("created:\n got %s\nwant %s", got, want)
 	}

@@ -6,30 +6,6 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 )
 
-// CreateTemplate stores p.Template under a new ID.
-func (db *DB) CreateTemplate(ctx context.Context, p CreateTemplateParams) (coupon.Template, error) {
-	return validated(p, func() (coupon.Template, error) {
-		return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Template, error) {
-			tp := p.Template
-			tp.ID = NewID("tpl", p.Now)
-			tp.CreatedAt = p.Now
-			return tp, t.InsertTemplate(tp)
-		})
-	})
-}
-
-// Template returns a template and its counts, unused coupons past their
-// expires_at at p.Now counted as expired.
-func (db *DB) Template(ctx context.Context, p TemplateParams) (TemplateInfo, error) {
-	info, due, err := db.d.Template(ctx, p.ID, p.Now)
-	if err != nil {
-		return info, err
-	}
-	info.Counts[coupon.Unused] -= due
-	info.Counts[coupon.Expired] += due
-	return info, nil
-}
-
 // Claim issues one coupon of p.TemplateID to p.UserID.
 func (db *DB) Claim(ctx context.Context, p ClaimParams) (coupon.Coupon, error) {
 	return validated(p, func() (coupon.Coupon, error) {

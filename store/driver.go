@@ -34,6 +34,9 @@ type Driver interface {
 	// many of its unused coupons are past expires_at at now, in one
 	// snapshot.
 	Template(ctx context.Context, id string, now time.Time) (info TemplateInfo, dueUnused int64, err error)
+	// Templates reads up to p.Limit templates with an ID after p.After,
+	// by ID in byte order.
+	Templates(ctx context.Context, p TemplatesParams) ([]coupon.Template, error)
 	// Coupon reads one coupon as stored.
 	Coupon(ctx context.Context, id string) (coupon.Coupon, error)
 	// UserCoupons reads a user's coupons as stored.

@@ -25,6 +25,12 @@ const (
 	EventCouponRefunded = "coupon.refunded"
 	EventCouponExpired  = "coupon.expired"
 	EventCouponVoided   = "coupon.voided"
+
+	// EventTemplateUpdated: an operator changed a template's name, value,
+	// total or reminders.
+	EventTemplateUpdated = "template.updated"
+	// EventTemplateClosed: an operator closed a template.
+	EventTemplateClosed = "template.closed"
 )
 
 // Reasons recorded in an event's data.

@@ -20,6 +20,7 @@ var kept = []struct {
 	{"coupon-invalid-state", coupon.ErrInvalidState},
 	{"limit-reached", coupon.ErrLimitReached},
 	{"sold-out", coupon.ErrSoldOut},
+	{"template-closed", coupon.ErrTemplateClosed},
 	{"not-claimable", coupon.ErrNotClaimable},
 	{"order-invalid-state", order.ErrInvalidState},
 	{"insufficient-stock", order.ErrInsufficientStock},

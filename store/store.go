@@ -17,6 +17,18 @@ type Store interface {
 	// Template returns a template with its coupon counts by state, the
 	// lazy check applied at p.Now.
 	Template(ctx context.Context, p TemplateParams) (TemplateInfo, error)
+	// Templates lists up to p.Limit templates by ID after p.After (""
+	// from the first), without counts.
+	Templates(ctx context.Context, p TemplatesParams) ([]coupon.Template, error)
+	// ChangeTemplate changes a template's name, value, total or reminders
+	// (see coupon.TemplateChange) with a compare-and-set, and writes a
+	// template.updated event if anything changed. A total below what is
+	// already issued is refused as invalid and changes nothing.
+	ChangeTemplate(ctx context.Context, p ChangeTemplateParams) (coupon.Template, error)
+	// CloseTemplate closes a template, with a template.closed event: it
+	// takes no more claims nor issuance (coupon.ErrTemplateClosed), and
+	// its coupons live on. Closing a closed template changes nothing.
+	CloseTemplate(ctx context.Context, p CloseTemplateParams) (coupon.Template, error)
 	// Claim issues one coupon of a template to a user under its rules.
 	Claim(ctx context.Context, p ClaimParams) (coupon.Coupon, error)
 	// Issue issues one coupon of a template to each user of a list, as
@@ -149,6 +161,32 @@ type CreateTemplateParams struct {
 type TemplateParams struct {
 	ID  string
 	Now time.Time
+}
+
+// TemplatesParams are the inputs of Templates.
+type TemplatesParams struct {
+	// After is the ID of the last template a caller has seen; "" for none.
+	After string
+	Limit int
+}
+
+// ChangeTemplateParams are the inputs of ChangeTemplate.
+type ChangeTemplateParams struct {
+	ID     string
+	Change coupon.TemplateChange
+	Now    time.Time
+	// Idem, if set, is the idempotency key the call runs under.
+	Idem *Idempotency
+}
+
+// CloseTemplateParams are the inputs of CloseTemplate.
+type CloseTemplateParams struct {
+	ID string
+	// Reason, if set, is recorded in the event's data.
+	Reason string
+	Now    time.Time
+	// Idem, if set, is the idempotency key the call runs under.
+	Idem *Idempotency
 }
 
 // TemplateInfo is a template with how many of its coupons are in each state.

@@ -95,6 +95,12 @@ type Tx interface {
 
 	// InsertTemplate stores a new template.
 	InsertTemplate(tp coupon.Template) error
+	// SetTemplate stores next's name, value, total, reminders and
+	// closed_at over from, with from's version plus one, unless the
+	// stored template has left from's version or has issued more coupons
+	// than next's total allows: a compare-and-set; false if it changed
+	// nothing.
+	SetTemplate(from, next coupon.Template) (bool, error)
 
 	// InsertToken stores a new token; false if one of its name exists.
 	InsertToken(tk Token) (bool, error)

@@ -16,6 +16,22 @@ import (
 // Validate checks a template to create, at p.Now.
 func (p CreateTemplateParams) Validate() error { return p.Template.Validate(p.Now) }
 
+// Validate checks a template's change.
+func (p ChangeTemplateParams) Validate() error {
+	if err := input.ID("template_id", p.ID); err != nil {
+		return err
+	}
+	return p.Change.Validate()
+}
+
+// Validate checks a template's close.
+func (p CloseTemplateParams) Validate() error {
+	if err := input.ID("template_id", p.ID); err != nil {
+		return err
+	}
+	return input.Text("reason", p.Reason, input.MaxReason)
+}
+
 // Validate checks a claim.
 func (p ClaimParams) Validate() error {
 	if err := input.ID("template_id", p.TemplateID); err != nil {

@@ -70,6 +70,19 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.
 	return info, due, err
 }
 
+// Templates reads a page of templates by ID.
+func (s *Driver) Templates(ctx context.Context, p store.TemplatesParams) ([]coupon.Template, error) {
+	rows, err := s.query(ctx, "ListTemplates", p.After, p.Limit)
+	return sqlfile.Collect(rows, err, scanTemplate)
+}
+
+// SetTemplate stores next over from: a compare-and-set on from's version,
+// guarded on the coupons issued.
+func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
+	return t.execOne("SetTemplate", next.Name, next.Value, next.Total, sqlfile.DurationsJSON(next.Reminders),
+		nullTime(next.ClosedAt), from.ID, from.Version, next.Total, next.Total)
+}
+
 // Template reads a template.
 func (t *tx) Template(id string) (coupon.Template, error) {
 	tp, err := scanTemplate(t.queryRow("GetTemplate", id))
@@ -91,15 +104,16 @@ func scanTemplate(row scanner) (coupon.Template, error) {
 	var (
 		tp         coupon.Template
 		endsAt     sql.NullTime
+		closedAt   sql.NullTime
 		durationMS sql.NullInt64
 		reminders  string
 	)
 	err := row.Scan(&tp.ID, &tp.Name, &tp.Value, &tp.MinSpend, &tp.StartsAt, &endsAt, &durationMS,
-		&tp.PerUserLimit, &tp.Total, &reminders, &tp.CreatedAt)
+		&tp.PerUserLimit, &tp.Total, &reminders, &tp.CreatedAt, &closedAt, &tp.Version)
 	if err != nil {
 		return tp, err
 	}
-	tp.EndsAt = utc(endsAt)
+	tp.EndsAt, tp.ClosedAt = utc(endsAt), utc(closedAt)
 	tp.Duration = time.Duration(durationMS.Int64) * time.Millisecond
 	tp.Reminders, err = sqlfile.ParseDurations(reminders)
 	return tp, err

@@ -16,13 +16,33 @@ func (t *tx) InsertTemplate(tp coupon.Template) error {
 	if tp.Duration > 0 {
 		duration = &tp.Duration
 	}
-	reminders := tp.Reminders
-	if reminders == nil {
-		reminders = []time.Duration{} // NOT NULL
-	}
 	_, err := t.exec("InsertTemplate", tp.ID, tp.Name, tp.Value, tp.MinSpend, tp.StartsAt,
-		nullTime(tp.EndsAt), duration, tp.PerUserLimit, tp.Total, reminders, tp.CreatedAt)
+		nullTime(tp.EndsAt), duration, tp.PerUserLimit, tp.Total, notNull(tp.Reminders), tp.CreatedAt)
 	return err
+}
+
+// notNull is reminders as the NOT NULL column takes them: none is {}.
+func notNull(reminders []time.Duration) []time.Duration {
+	if reminders == nil {
+		return []time.Duration{}
+	}
+	return reminders
+}
+
+// Templates reads a page of templates by ID.
+func (s *Driver) Templates(ctx context.Context, p store.TemplatesParams) ([]coupon.Template, error) {
+	rows, err := s.read(ctx, "ListTemplates", p.After, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Template, error) { return scanTemplate(row) })
+}
+
+// SetTemplate stores next over from: a compare-and-set on from's version,
+// guarded on the coupons issued.
+func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
+	return t.execOne("SetTemplate", from.ID, from.Version, next.Name, next.Value, next.Total,
+		notNull(next.Reminders), nullTime(next.ClosedAt))
 }
 
 // Template reads a template, its stored counts and how many of its unused
@@ -78,11 +98,12 @@ func scanTemplate(row scanner) (coupon.Template, error) {
 	var (
 		tp       coupon.Template
 		endsAt   *time.Time
+		closedAt *time.Time
 		duration *time.Duration
 	)
 	err := row.Scan(&tp.ID, &tp.Name, &tp.Value, &tp.MinSpend, &tp.StartsAt, &endsAt, &duration,
-		&tp.PerUserLimit, &tp.Total, &tp.Reminders, &tp.CreatedAt)
-	tp.EndsAt, tp.Duration = orZero(endsAt), orZero(duration)
+		&tp.PerUserLimit, &tp.Total, &tp.Reminders, &tp.CreatedAt, &closedAt, &tp.Version)
+	tp.EndsAt, tp.Duration, tp.ClosedAt = orZero(endsAt), orZero(duration), orZero(closedAt)
 	if len(tp.Reminders) == 0 {
 		tp.Reminders = nil
 	}

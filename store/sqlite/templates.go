@@ -60,6 +60,19 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.
 	return info, due, err
 }
 
+// Templates reads a page of templates by ID.
+func (s *Driver) Templates(ctx context.Context, p store.TemplatesParams) ([]coupon.Template, error) {
+	rows, err := s.read(ctx, "ListTemplates", p.After, p.Limit)
+	return sqlfile.Collect(rows, err, scanTemplate)
+}
+
+// SetTemplate stores next over from: a compare-and-set on from's version,
+// guarded on the coupons issued.
+func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
+	return t.execOne("SetTemplate", from.ID, from.Version, next.Name, next.Value, next.Total,
+		sqlfile.DurationsJSON(next.Reminders), nullMS(next.ClosedAt))
+}
+
 // Template reads a template.
 func (t *tx) Template(id string) (coupon.Template, error) {
 	tp, err := scanTemplate(t.queryRow("GetTemplate", id))
@@ -77,14 +90,15 @@ func scanTemplate(row scanner) (coupon.Template, error) {
 		tp                  coupon.Template
 		startsAt, createdAt int64
 		endsAt, durationMS  sql.NullInt64
+		closedAt            sql.NullInt64
 		reminders           string
 	)
 	err := row.Scan(&tp.ID, &tp.Name, &tp.Value, &tp.MinSpend, &startsAt, &endsAt, &durationMS,
-		&tp.PerUserLimit, &tp.Total, &reminders, &createdAt)
+		&tp.PerUserLimit, &tp.Total, &reminders, &createdAt, &closedAt, &tp.Version)
 	if err != nil {
 		return tp, err
 	}
-	tp.StartsAt, tp.EndsAt, tp.CreatedAt = at(startsAt), atNull(endsAt), at(createdAt)
+	tp.StartsAt, tp.EndsAt, tp.CreatedAt, tp.ClosedAt = at(startsAt), atNull(endsAt), at(createdAt), atNull(closedAt)
 	tp.Duration = time.Duration(durationMS.Int64) * time.Millisecond
 	tp.Reminders, err = sqlfile.ParseDurations(reminders)
 	return tp, err

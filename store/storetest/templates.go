@@ -16,6 +16,16 @@ var templateTests = []test{
 	{"Counts", testTemplateCounts},
 	{"CountsLazyAtTheEdge", testTemplateCountsLazyEdge},
 	{"CountsDuringDrain", testTemplateCountsDuringDrain},
+	{"List", testTemplateList},
+	{"Change", testTemplateChange},
+	{"ChangeTotal", testTemplateChangeTotal},
+	{"ChangeRefused", testTemplateChangeRefused},
+	{"ChangeIdempotent", testTemplateChangeIdempotent},
+	{"Close", testTemplateClose},
+	{"CloseIdempotent", testTemplateCloseIdempotent},
+	{"CloseDuringIssue", testTemplateCloseDuringIssue},
+	{"ChangeRemindersAhead", testTemplateChangeRemindersAhead},
+	{"ChangeDuringClaims", testTemplateChangeDuringClaims},
 }
 
 // testTemplateRoundTrip stores templates of each validity kind and reads
@@ -58,7 +68,7 @@ func testTemplateRoundTrip(t *testing.T, open opener) {
 		}
 		ids[got.ID] = true
 		want := c.tp
-		want.ID, want.CreatedAt = got.ID, created
+		want.ID, want.CreatedAt, want.Version = got.ID, created, 1
 		f.wantTemplate(c.name+": created", got, want)
 		info, err := f.s.Template(f.ctx, store.TemplateParams{ID: got.ID, Now: t0})
 		if err != nil {
@@ -75,7 +85,8 @@ func (f *fixture) wantTemplate(what string, got, want coupon.Template) {
 	same := got.ID == want.ID && got.Name == want.Name && got.Value == want.Value && got.MinSpend == want.MinSpend &&
 		got.StartsAt.Equal(want.StartsAt) && got.EndsAt.Equal(want.EndsAt) && got.Duration == want.Duration &&
 		got.PerUserLimit == want.PerUserLimit && got.Total == want.Total &&
-		slices.Equal(got.Reminders, want.Reminders) && got.CreatedAt.Equal(want.CreatedAt)
+		slices.Equal(got.Reminders, want.Reminders) && got.CreatedAt.Equal(want.CreatedAt) &&
+		got.ClosedAt.Equal(want.ClosedAt) && got.Version == want.Version
 	if !same {
 		f.t.Fatalf("%s:\n got %+v\nwant %+v", what, got, want)
 	}

@@ -10,7 +10,7 @@ INSERT INTO template_counts (template_id, status, slot, n) VALUES (?, ?, ?, 0), 
 
 -- name: GetTemplate
 SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
-       per_user_limit, total, reminders, created_at
+       per_user_limit, total, reminders, created_at, closed_at, version
 FROM templates WHERE id = ?;
 
 -- name: TakeIssues
@@ -38,5 +38,18 @@ WHERE status = 'unused' AND expires_at <= ? AND template_id = ?
 
 -- name: LockTemplate
 SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
-       per_user_limit, total, reminders, created_at
+       per_user_limit, total, reminders, created_at, closed_at, version
 FROM templates WHERE id = ? FOR UPDATE;
+
+-- name: ListTemplates
+-- The ID after which the page starts ('' for the first), its size.
+SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
+       per_user_limit, total, reminders, created_at, closed_at, version
+FROM templates WHERE id > ? ORDER BY id LIMIT ?;
+
+-- name: SetTemplate
+-- A compare-and-set on the version read, refused if the coupons issued
+-- pass the new total: name, value, total, reminders, closed_at, id,
+-- version read, total, total.
+UPDATE templates SET name = ?, value = ?, total = ?, reminders = ?, closed_at = ?, version = version + 1
+WHERE id = ? AND version = ? AND (? = 0 OR issued <= ?);

@@ -1,0 +1,51 @@
+package store
+
+import (
+	"context"
+
+	"github.com/lapsehq/lapse/coupon"
+)
+
+// CreateTemplate stores p.Template under a new ID.
+func (db *DB) CreateTemplate(ctx context.Context, p CreateTemplateParams) (coupon.Template, error) {
+	return validated(p, func() (coupon.Template, error) {
+		return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Template, error) {
+			tp := p.Template
+			tp.ID = NewID("tpl", p.Now)
+			tp.CreatedAt = p.Now
+			tp.Version = 1
+			return tp, t.InsertTemplate(tp)
+		})
+	})
+}
+
+// Template returns a template and its counts, unused coupons past their
+// expires_at at p.Now counted as expired.
+func (db *DB) Template(ctx context.Context, p TemplateParams) (TemplateInfo, error) {
+	info, due, err := db.d.Template(ctx, p.ID, p.Now)
+	if err != nil {
+		return info, err
+	}
+	info.Counts[coupon.Unused] -= due
+	info.Counts[coupon.Expired] += due
+	return info, nil
+}
+
+// Templates lists a page of templates by ID.
+func (db *DB) Templates(ctx context.Context, p TemplatesParams) ([]coupon.Template, error) {
+	return db.d.Templates(ctx, p)
+}
+
+// ChangeTemplate changes a template as p.Change says (see changeTemplateIn).
+func (db *DB) ChangeTemplate(ctx context.Context, p ChangeTemplateParams) (coupon.Template, error) {
+	return validated(p, func() (coupon.Template, error) {
+		return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Template, error) { return changeTemplateIn(t, p) })
+	})
+}
+
+// CloseTemplate closes a template (see closeTemplateIn).
+func (db *DB) CloseTemplate(ctx context.Context, p CloseTemplateParams) (coupon.Template, error) {
+	return validated(p, func() (coupon.Template, error) {
+		return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Template, error) { return closeTemplateIn(t, p) })
+	})
+}
