@@ -48,6 +48,7 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--daily-cap", "-2"}, "daily cap"},
 		{[]string{"--lease-ttl", "100ms"}, "--lease-ttl"},
 		{[]string{"--max-clock-skew", "0s"}, "--max-clock-skew"},
+		{[]string{"--loader-interval", "-1s"}, "--loader-interval"},
 		{[]string{"--idempotency-ttl", "0s"}, "--idempotency-ttl"},
 		{[]string{"--max-lock-ttl", "0s"}, "--max-lock-ttl"},
 		{[]string{"--read-timeout", "0s"}, "--read-timeout"},

@@ -40,6 +40,7 @@ type serveConfig struct {
 	logFormat       string
 	batchSize       int
 	sweepInterval   time.Duration
+	loaderInterval  time.Duration
 	paymentURL      string
 	paymentGrace    time.Duration
 	sinks           urlList
@@ -81,6 +82,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
+	fs.DurationVar(&c.loaderInterval, "loader-interval", 0, "how often the timer loader reads the store for work falling due; 0 is 1s with several instances on a postgres or mysql store, a quarter of the timer wheel's horizon otherwise; an operations and testing knob (LAPSE_LOADER_INTERVAL)")
 	fs.StringVar(&c.paymentURL, "payment-check-url", "", "payment-status hook asked before an order closes on timeout (LAPSE_PAYMENT_CHECK_URL)")
 	fs.DurationVar(&c.paymentGrace, "payment-grace", time.Minute, "how long past its deadline an order waits for a failing payment hook before it closes anyway (LAPSE_PAYMENT_GRACE)")
 	fs.Var(&c.sinks, "sink", "deliver events to this sink URL; repeatable (LAPSE_SINK, space-separated): webhook+http(s)://…, redis://…?stream=s, amqp://…?exchange=x, nats://…?subject=p")
@@ -111,6 +113,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.leaseTTL < 300*time.Millisecond {
 		return fmt.Errorf("--lease-ttl: want at least 300ms, got %s", c.leaseTTL)
+	}
+	if c.loaderInterval < 0 {
+		return fmt.Errorf("--loader-interval: want 0 or more, got %s", c.loaderInterval)
 	}
 	if c.maxSkew <= 0 {
 		return fmt.Errorf("--max-clock-skew: want more than 0, got %s", c.maxSkew)
@@ -212,7 +217,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	defer relay.Stop() // closes the sinks, started or not
 	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
-		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, PaymentGrace: c.paymentGrace,
+		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, LoadInterval: c.loaderInterval, PaymentGrace: c.paymentGrace,
 		Holder: holder(c), LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Clock: clock, Accel: accel,
 		IdempotencyTTL: c.idempotencyTTL,
 	}
