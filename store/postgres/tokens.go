@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/store"
 )
@@ -14,16 +16,7 @@ func (s *Driver) Tokens(ctx context.Context) ([]store.Token, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []store.Token{}
-	for rows.Next() {
-		tk, err := scanToken(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, tk)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Token, error) { return scanToken(row) })
 }
 
 // Token reads one token in the transaction.
