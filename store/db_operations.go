@@ -3,10 +3,12 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/input"
 )
 
 // StartOperationParams are the inputs of StartOperation and
@@ -37,22 +39,44 @@ type WorkOperationParams struct {
 	Limit int
 }
 
-// validate checks p's kind, target and arguments.
-func (p StartOperationParams) validate() error {
+// MaxOperationCoupons is the most coupon IDs one operation may list.
+const MaxOperationCoupons = 10000
+
+// Validate checks p's kind, target and arguments.
+func (p StartOperationParams) Validate() error {
 	invalid := func(field, reason string) error { return &coupon.InvalidError{Field: field, Reason: reason} }
 	if (p.Target.TemplateID == "") == (len(p.Target.CouponIDs) == 0) {
 		return invalid("template_id", "name a template or a list of coupon_ids, exactly one")
 	}
+	if id := p.Target.TemplateID; id != "" {
+		if err := input.ID("template_id", id); err != nil {
+			return err
+		}
+	}
+	if len(p.Target.CouponIDs) > MaxOperationCoupons {
+		return invalid("coupon_ids", fmt.Sprintf("at most %d", MaxOperationCoupons))
+	}
+	for _, id := range p.Target.CouponIDs {
+		if err := input.ID("coupon_ids", id); err != nil {
+			return err
+		}
+	}
 	switch p.Kind {
 	case OperationVoid:
-		return nil
+		switch {
+		case !p.Args.ExpiresAt.IsZero():
+			return invalid("expires_at", "a void takes none")
+		case p.Args.By != 0:
+			return invalid("by", "a void takes none")
+		}
+		return input.Text("reason", p.Args.Reason, input.MaxReason)
 	case OperationExtend:
 		switch {
 		case p.Args.ExpiresAt.IsZero() == (p.Args.By == 0):
 			return invalid("expires_at", "give expires_at or by, exactly one")
-		case p.Args.By < 0:
-			return invalid("by", "must be positive")
-		case !p.Args.ExpiresAt.IsZero() && !p.Args.ExpiresAt.After(p.Now):
+		case p.Args.By != 0:
+			return input.Duration("by", p.Args.By)
+		case !p.Args.ExpiresAt.After(p.Now):
 			return invalid("expires_at", "must be in the future")
 		}
 		return nil
@@ -62,7 +86,7 @@ func (p StartOperationParams) validate() error {
 
 // PreviewOperation counts the coupons p would target by state.
 func (db *DB) PreviewOperation(ctx context.Context, p StartOperationParams) (map[coupon.State]int64, error) {
-	if err := p.validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	if id := p.Target.TemplateID; id != "" {
@@ -85,7 +109,7 @@ func (db *DB) PreviewOperation(ctx context.Context, p StartOperationParams) (map
 
 // StartOperation records a running operation under p.Idem.
 func (db *DB) StartOperation(ctx context.Context, p StartOperationParams) (Operation, error) {
-	if err := p.validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		return Operation{}, err
 	}
 	return mutate(ctx, db, p.Idem, func(t *txn) (Operation, error) {
