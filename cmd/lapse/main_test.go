@@ -145,8 +145,17 @@ func start(t *testing.T, url string, extra ...string) *server {
 // call sends a JSON request and decodes the JSON answer into out.
 func (s *server) call(t *testing.T, method, path string, body, out any, wantStatus int) {
 	t.Helper()
+	s.callWith(t, nil, method, path, body, out, wantStatus)
+}
+
+// callWith is call with the headers of header set on the request.
+func (s *server) callWith(t *testing.T, header http.Header, method, path string, body, out any, wantStatus int) {
+	t.Helper()
 	b, _ := json.Marshal(body)
 	req, _ := http.NewRequest(method, s.base+path, bytes.NewReader(b))
+	for k, v := range header {
+		req.Header[k] = v
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)
