@@ -145,8 +145,17 @@ func start(t *testing.T, url string, extra ...string) *server {
 // call sends a JSON request and decodes the JSON answer into out.
 func (s *server) call(t *testing.T, method, path string, body, out any, wantStatus int) {
 	t.Helper()
+	s.callWith(t, nil, method, path, body, out, wantStatus)
+}
+
+// callWith is call with the headers of header set on the request.
+func (s *server) callWith(t *testing.T, header http.Header, method, path string, body, out any, wantStatus int) {
+	t.Helper()
 	b, _ := json.Marshal(body)
 	req, _ := http.NewRequest(method, s.base+path, bytes.NewReader(b))
+	for k, v := range header {
+		req.Header[k] = v
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)
@@ -238,19 +247,22 @@ func (s *server) seed(t *testing.T, n int, endsAt time.Time) (string, []couponJS
 }
 
 // issue issues a coupon of template tpl to each of the users u0…u(n-1)
-// by bulk issuance.
+// by bulk issuance, in requests of up to 100,000 users, each well within
+// the client's timeout.
 func (s *server) issue(t *testing.T, tpl string, n int) {
 	t.Helper()
-	users := make([]string, n)
-	for i := range users {
-		users[i] = fmt.Sprintf("u%d", i)
-	}
-	var res struct {
-		Issued int `json:"issued"`
-	}
-	s.call(t, "POST", "/v1/templates/"+tpl+"/issue", map[string]any{"user_ids": users}, &res, http.StatusOK)
-	if res.Issued != n {
-		t.Fatalf("bulk issuance: issued %d, want %d", res.Issued, n)
+	for from := 0; from < n; from += 100_000 {
+		users := make([]string, min(n-from, 100_000))
+		for i := range users {
+			users[i] = fmt.Sprintf("u%d", from+i)
+		}
+		var res struct {
+			Issued int `json:"issued"`
+		}
+		s.call(t, "POST", "/v1/templates/"+tpl+"/issue", map[string]any{"user_ids": users}, &res, http.StatusOK)
+		if res.Issued != len(users) {
+			t.Fatalf("bulk issuance: issued %d, want %d", res.Issued, len(users))
+		}
 	}
 }
 
