@@ -65,6 +65,11 @@ type Config struct {
 	// 0 means store.DefaultRequestTTL and a minute.
 	IdempotencyTTL time.Duration
 	PruneInterval  time.Duration
+	// ArchiveAfter is how long after its last change a terminal coupon
+	// or a paid or closed order moves to the archive, every
+	// ArchiveInterval (0 means a minute); 0 archives nothing.
+	ArchiveAfter    time.Duration
+	ArchiveInterval time.Duration
 }
 
 // Engine fires due work: one worker per kind of timer, so that a slow
@@ -111,6 +116,9 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.PruneInterval <= 0 {
 		cfg.PruneInterval = time.Minute
+	}
+	if cfg.ArchiveInterval <= 0 {
+		cfg.ArchiveInterval = time.Minute
 	}
 	e := &Engine{cfg: cfg, wake: map[store.TimerKind]chan struct{}{}}
 	e.drains = map[store.TimerKind]drainFunc{
@@ -222,6 +230,7 @@ func (e *Engine) Start(ctx context.Context) error {
 		e.goFunc(func() { e.work(ctx, kind) })
 	}
 	e.goFunc(func() { every(ctx, e.cfg.PruneInterval, func() { e.pruneRequests(ctx) }) })
+	e.goFunc(func() { every(ctx, e.cfg.ArchiveInterval, func() { e.archive(ctx) }) })
 	return nil
 }
 
