@@ -26,7 +26,9 @@ func SkewBoundOf(m *Metrics) prometheus.Gauge { return m.skewBound }
 func PrunedOf(m *Metrics) prometheus.Counter { return m.pruned }
 
 // ArchivedOf exposes the archived rows counter of a table to tests.
-func ArchivedOf(m *Metrics, table string) prometheus.Counter { return m.archived.WithLabelValues(table) }
+func ArchivedOf(m *Metrics, table string) prometheus.Counter {
+	return m.archived.WithLabelValues(table)
+}
 
 // HeldOf exposes the leases an engine holds to tests.
 func HeldOf(e *Engine) []store.Lease { return e.leases.Held() }
