@@ -31,9 +31,7 @@ func (f *fixture) archive(before, now time.Time, limit int, dryRun bool) store.A
 // wantArchived fails unless got is want.
 func (f *fixture) wantArchived(what string, got, want store.Archived) {
 	f.t.Helper()
-	if got != want {
-		f.t.Fatalf("%s: got %+v, want %+v", what, got, want)
-	}
+	wantEqual(f, what, got, want)
 }
 
 // testArchiveCoupons: the archive moves exactly the terminal coupons last
