@@ -11,6 +11,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/engine"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -57,4 +58,42 @@ func TestArchivesPeriodically(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestLeaderArchives: of two instances sharing a PostgreSQL or MySQL
+// store, the one holding shard 0 archives, alone, every coupon the pair
+// expired, and each is still found by ID.
+func TestLeaderArchives(t *testing.T) {
+	for _, s := range sharedStores {
+		t.Run(s.name, func(t *testing.T) {
+			url := s.url(t)
+			cfg := engine.Config{Now: time.Now, LoadInterval: 200 * time.Millisecond, ArchiveAfter: time.Millisecond, ArchiveInterval: 100 * time.Millisecond}
+			ca, cb := cfg, cfg
+			ca.Holder, cb.Holder = "a", "b"
+			a, b := startWith(t, s, url, ca), startWith(t, s, url, cb)
+			waitBalanced(t, a, b)
+			if !a.eng.Leads() {
+				a, b = b, a
+			}
+			const n = 100
+			issueDue(t, a.st, n, time.Now().Add(time.Second))
+			waitAllExpired(t, a, n, 15*time.Second)
+			lead, other := engine.ArchivedOf(a.metrics, store.ArchivedCoupons), engine.ArchivedOf(b.metrics, store.ArchivedCoupons)
+			deadline := time.Now().Add(15 * time.Second)
+			for testutil.ToFloat64(lead) < n && time.Now().Before(deadline) {
+				time.Sleep(50 * time.Millisecond)
+			}
+			if got, others := testutil.ToFloat64(lead), testutil.ToFloat64(other); got != n || others != 0 {
+				t.Fatalf("archived: leader %v, other %v; want %d and 0", got, others, n)
+			}
+			for _, e := range outboxtest.Feed(t, b.st) {
+				if e.Type != store.EventCouponExpired {
+					continue
+				}
+				if c, err := b.st.Coupon(t.Context(), e.Subject); err != nil || c.Status != coupon.Expired {
+					t.Fatalf("archived %s by ID: got %s, %v; want expired", e.Subject, c.Status, err)
+				}
+			}
+		})
+	}
 }
