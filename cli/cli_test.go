@@ -50,6 +50,8 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--max-clock-skew", "0s"}, "--max-clock-skew"},
 		{[]string{"--loader-interval", "-1s"}, "--loader-interval"},
 		{[]string{"--idempotency-ttl", "0s"}, "--idempotency-ttl"},
+		{[]string{"--archive-after", "-1h"}, "--archive-after"},
+		{[]string{"--archive-interval", "0s"}, "--archive-interval"},
 		{[]string{"--max-lock-ttl", "0s"}, "--max-lock-ttl"},
 		{[]string{"--read-timeout", "0s"}, "--read-timeout"},
 		{[]string{"--write-timeout", "-1s"}, "--write-timeout"},

@@ -48,6 +48,8 @@ type serveConfig struct {
 	sinkMaxAttempts int
 	eventRetention  time.Duration
 	idempotencyTTL  time.Duration
+	archiveAfter    time.Duration
+	archiveInterval time.Duration
 	remind          remind.Config
 	instance        string
 	leaseTTL        time.Duration
@@ -90,6 +92,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&c.sinkMaxAttempts, "sink-max-attempts", 10, "delivery attempts before an event becomes a dead letter (LAPSE_SINK_MAX_ATTEMPTS)")
 	fs.DurationVar(&c.eventRetention, "event-retention", 7*24*time.Hour, "prune events older than this that every sink has delivered; 0 keeps all (LAPSE_EVENT_RETENTION)")
 	fs.DurationVar(&c.idempotencyTTL, "idempotency-ttl", store.DefaultRequestTTL, "how long an Idempotency-Key holds its first response; older keys are unknown and pruned (LAPSE_IDEMPOTENCY_TTL)")
+	fs.DurationVar(&c.archiveAfter, "archive-after", store.DefaultArchiveAfter, "move used, expired and voided coupons and paid or closed orders this long after their last change to the archive tables; 0 archives nothing (LAPSE_ARCHIVE_AFTER)")
+	fs.DurationVar(&c.archiveInterval, "archive-interval", time.Minute, "how often the archive and the pruning of reminder history run (LAPSE_ARCHIVE_INTERVAL)")
 	fs.StringVar(&c.instance, "instance", defaultInstance(), "this instance's name among those sharing a postgres or mysql store (LAPSE_INSTANCE)")
 	fs.DurationVar(&c.leaseTTL, "lease-ttl", 10*time.Second, "how long a shard lease lasts unrenewed: how soon a dead instance's work passes to the others (LAPSE_LEASE_TTL)")
 	fs.DurationVar(&c.maxSkew, "max-clock-skew", time.Second, "stop firing while this instance's clock is further than this from the database's (LAPSE_MAX_CLOCK_SKEW)")
@@ -116,6 +120,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.loaderInterval < 0 {
 		return fmt.Errorf("--loader-interval: want 0 or more, got %s", c.loaderInterval)
+	}
+	if c.archiveAfter < 0 || c.archiveInterval <= 0 {
+		return fmt.Errorf("--archive-after: want 0 or more, --archive-interval: more than 0, got %s and %s", c.archiveAfter, c.archiveInterval)
 	}
 	if c.maxSkew <= 0 {
 		return fmt.Errorf("--max-clock-skew: want more than 0, got %s", c.maxSkew)
@@ -200,6 +207,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 			relay.Notify()
 		},
 		OnReminders: engine.NewReminderMetrics(reg).Record,
+		OnArchived:  func(what string, n int64) { metrics.Archived(what, n) },
 	}, &c.remind)
 	if err != nil {
 		return err
@@ -219,7 +227,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
 		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, LoadInterval: c.loaderInterval, PaymentGrace: c.paymentGrace,
 		Holder: holder(c), LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Clock: clock, Accel: accel,
-		IdempotencyTTL: c.idempotencyTTL,
+		IdempotencyTTL: c.idempotencyTTL, ArchiveAfter: c.archiveAfter, ArchiveInterval: c.archiveInterval,
 	}
 	if c.paymentURL != "" {
 		hook, err := payhook.New(c.paymentURL, &http.Client{})
@@ -234,7 +242,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), Firing: eng.Err,
-		IdempotencyTTL: c.idempotencyTTL, MaxLockTTL: c.maxLockTTL, IssueTimeout: c.issueTimeout}
+		IdempotencyTTL: c.idempotencyTTL, MaxLockTTL: c.maxLockTTL, IssueTimeout: c.issueTimeout, ArchiveAfter: c.archiveAfter}
 	if relay != nil { // a nil *Relay in the interface would not read as none
 		api.Relay = relay
 	}

@@ -58,7 +58,8 @@ func startWith(t *testing.T, s sharedStore, url string, cfg engine.Config) *inst
 				cfg.Accel.Hint(tm)
 			}
 		},
-		OnEvents: func(es []store.Event) { in.metrics.Committed(es) },
+		OnEvents:   func(es []store.Event) { in.metrics.Committed(es) },
+		OnArchived: func(what string, n int64) { in.metrics.Archived(what, n) },
 	})
 	if err != nil {
 		t.Fatalf("open: %v", err)

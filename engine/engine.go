@@ -68,6 +68,11 @@ type Config struct {
 	// OperationPoll is how often the engine looks for a bulk operation to
 	// work; 0 means 1s.
 	OperationPoll time.Duration
+	// ArchiveAfter is how long after its last change a terminal coupon
+	// or a paid or closed order moves to the archive, every
+	// ArchiveInterval (0 means a minute); 0 archives nothing.
+	ArchiveAfter    time.Duration
+	ArchiveInterval time.Duration
 }
 
 // Engine fires due work: one worker per kind of timer, so that a slow
@@ -117,6 +122,9 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.OperationPoll <= 0 {
 		cfg.OperationPoll = time.Second
+	}
+	if cfg.ArchiveInterval <= 0 {
+		cfg.ArchiveInterval = time.Minute
 	}
 	e := &Engine{cfg: cfg, wake: map[store.TimerKind]chan struct{}{}}
 	e.drains = map[store.TimerKind]drainFunc{
@@ -232,6 +240,7 @@ func (e *Engine) Start(ctx context.Context) error {
 		e.workOperations(ctx)
 		every(ctx, e.cfg.OperationPoll, func() { e.workOperations(ctx) })
 	})
+	e.goFunc(func() { every(ctx, e.cfg.ArchiveInterval, func() { e.archive(ctx) }) })
 	return nil
 }
 

@@ -49,6 +49,7 @@ func setupWith(t *testing.T, path string, cfg engine.Config, opts sqlite.Options
 		r.wheel = timer.NewWheel(tick, 1024, time.Now)
 	}
 	opts.Hooks.OnTimer = engine.Hint(r.wheel)
+	opts.Hooks.OnArchived = func(what string, n int64) { r.metrics.Archived(what, n) }
 	var err error
 	r.st, err = sqlite.Open(context.Background(), path, opts)
 	if err != nil {

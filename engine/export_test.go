@@ -25,5 +25,10 @@ func SkewBoundOf(m *Metrics) prometheus.Gauge { return m.skewBound }
 // PrunedOf exposes the pruned idempotency keys counter to tests.
 func PrunedOf(m *Metrics) prometheus.Counter { return m.pruned }
 
+// ArchivedOf exposes the archived rows counter of a table to tests.
+func ArchivedOf(m *Metrics, table string) prometheus.Counter {
+	return m.archived.WithLabelValues(table)
+}
+
 // HeldOf exposes the leases an engine holds to tests.
 func HeldOf(e *Engine) []store.Lease { return e.leases.Held() }

@@ -26,6 +26,8 @@ type Metrics struct {
 	skewBound   prometheus.Gauge
 	pruned      prometheus.Counter
 	operations  *prometheus.CounterVec
+	archived    *prometheus.CounterVec
+	prunedRows  *prometheus.CounterVec
 }
 
 // NewMetrics registers the engine's collectors, and gauges read from st at
@@ -85,9 +87,23 @@ func NewMetrics(reg prometheus.Registerer, st store.Store, now func() time.Time)
 			Name: "lapse_operation_coupons_total",
 			Help: "Coupons a bulk operation of this instance changed, by kind (void, extend); a locked coupon voided when its lock ends is not counted.",
 		}, []string{"kind"}),
+		archived: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lapse_archived_rows_total",
+			Help: "Rows moved to the archive, by table (coupons, orders).",
+		}, []string{"table"}),
+		prunedRows: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lapse_pruned_rows_total",
+			Help: "Rows deleted as history, by kind (idempotency_keys, reminders).",
+		}, []string{"kind"}),
+	}
+	for _, table := range []string{store.ArchivedCoupons, store.ArchivedOrders} {
+		m.archived.WithLabelValues(table)
+	}
+	for _, kind := range []string{prunedKeys, store.PrunedReminders} {
+		m.prunedRows.WithLabelValues(kind)
 	}
 	reg.MustRegister(m.lag, m.transitions, m.closes, m.repairs, m.failures, m.checks, m.unconfirmed,
-		m.held, m.lost, m.skew, m.skewBound, m.pruned, m.operations, &statsCollector{st: st, now: now})
+		m.held, m.lost, m.skew, m.skewBound, m.pruned, m.operations, m.archived, m.prunedRows, &statsCollector{st: st, now: now})
 	return m
 }
 
@@ -193,9 +209,27 @@ func (m *Metrics) clockSkewBound(d time.Duration) {
 	}
 }
 
+// prunedKeys is the kind of lapse_pruned_rows_total that counts
+// idempotency keys.
+const prunedKeys = "idempotency_keys"
+
 func (m *Metrics) requestsPruned(n int64) {
 	if m != nil {
 		m.pruned.Add(float64(n))
+		m.prunedRows.WithLabelValues(prunedKeys).Add(float64(n))
+	}
+}
+
+// Archived counts the rows one archive batch moved or pruned: the store
+// hook OnArchived, which hears the batches of every archive run in this
+// process, the engine's and those asked over the API.
+func (m *Metrics) Archived(what string, n int64) {
+	switch {
+	case m == nil:
+	case what == store.PrunedReminders:
+		m.prunedRows.WithLabelValues(what).Add(float64(n))
+	default:
+		m.archived.WithLabelValues(what).Add(float64(n))
 	}
 }
 

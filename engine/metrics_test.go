@@ -35,6 +35,11 @@ func TestSeriesFromStart(t *testing.T) {
 				t.Fatalf("%s: got %d series, want one per kind of work, %d", name, n, len(kinds))
 			}
 		}
+		for _, name := range []string{"lapse_archived_rows_total", "lapse_pruned_rows_total"} {
+			if n := testutil.CollectAndCount(r.reg, name); n != 2 {
+				t.Fatalf("%s: got %d series, want 2 (coupons and orders; idempotency keys and reminders)", name, n)
+			}
+		}
 		for _, kind := range kinds {
 			if got := testutil.ToFloat64(engine.RepairsOf(r.metrics, kind)); got != 0 {
 				t.Fatalf("repairs of %s: got %v, want 0", kind, got)

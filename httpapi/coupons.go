@@ -160,7 +160,19 @@ func parseStatusQuery(q url.Values) (coupon.State, error) {
 	return st, nil
 }
 
-// userCoupons serves GET /v1/users/{user_id}/coupons.
+// parseIncludeQuery reads ?include=archived: whether the wallet lists
+// archived coupons too.
+func parseIncludeQuery(q url.Values) (bool, error) {
+	if !q.Has("include") {
+		return false, nil
+	}
+	if q.Get("include") != "archived" || len(q["include"]) > 1 {
+		return false, invalid("include", "must be archived")
+	}
+	return true, nil
+}
+
+// userCoupons serves GET /v1/users/{user_id}/coupons[?status=…][&include=archived].
 func (s *server) userCoupons(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	st, err := parseStatusQuery(r.URL.Query())
@@ -168,7 +180,12 @@ func (s *server) userCoupons(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	cs, err := s.store.UserCoupons(r.Context(), store.UserCouponsParams{UserID: r.PathValue("user_id"), Status: st, Now: now})
+	archived, err := parseIncludeQuery(r.URL.Query())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	cs, err := s.store.UserCoupons(r.Context(), store.UserCouponsParams{UserID: r.PathValue("user_id"), Status: st, Now: now, Archived: archived})
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -167,6 +167,29 @@ func FuzzDecodeStatusQuery(f *testing.F) {
 	})
 }
 
+func FuzzDecodeArchive(f *testing.F) {
+	f.Add([]byte(`{"before": "2026-10-01T00:00:00Z", "dry_run": true}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		p, err := decodeArchive(body, t0, 24*time.Hour)
+		refusedAsInput(t, string(body), err)
+		if err == nil && (p.Before.After(t0) || p.Before.Before(time.Unix(0, 0)) || !p.Now.Equal(t0)) {
+			t.Fatalf("%q: accepted %+v", body, p)
+		}
+	})
+}
+
+func FuzzDecodeIncludeQuery(f *testing.F) {
+	f.Add([]byte("include=archived"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		q, _ := url.ParseQuery(string(raw))
+		archived, err := parseIncludeQuery(q)
+		refusedAsInput(t, string(raw), err)
+		if err == nil && archived != (q.Get("include") == "archived") {
+			t.Fatalf("%q: read include as %t", raw, archived)
+		}
+	})
+}
+
 func TestDecodeJSONStrict(t *testing.T) {
 	cases := []struct {
 		body string

@@ -273,14 +273,16 @@ func corpusSteps(t *testing.T) []step {
 			}
 			return out
 		},
-		"FuzzDecodeEventsQuery": queryRoute("/v1/events"),
-		"FuzzDecodeStatusQuery": queryRoute("/v1/users/u1/coupons"),
-		"FuzzDecodeIssueJSON":   bodyRoute("POST", "/v1/templates/{tpl}/issue", "application/json"),
-		"FuzzDecodeIssueNDJSON": bodyRoute("POST", "/v1/templates/{tpl}/issue", ndjson),
-		"FuzzDecodeCreateOrder": bodyRoute("POST", "/v1/orders", "application/json"),
-		"FuzzDecodePay":         bodyRoute("POST", "/v1/orders/{ord}/pay", "application/json"),
-		"FuzzDecodeSKU":         bodyRoute("PUT", "/v1/skus/a", "application/json"),
-		"FuzzDecodeUser":        bodyRoute("PUT", "/v1/users/u1", "application/json"),
+		"FuzzDecodeEventsQuery":  queryRoute("/v1/events"),
+		"FuzzDecodeStatusQuery":  queryRoute("/v1/users/u1/coupons"),
+		"FuzzDecodeIncludeQuery": queryRoute("/v1/users/u1/coupons"),
+		"FuzzDecodeArchive":      bodyRoute("POST", "/v1/archive", "application/json"),
+		"FuzzDecodeIssueJSON":    bodyRoute("POST", "/v1/templates/{tpl}/issue", "application/json"),
+		"FuzzDecodeIssueNDJSON":  bodyRoute("POST", "/v1/templates/{tpl}/issue", ndjson),
+		"FuzzDecodeCreateOrder":  bodyRoute("POST", "/v1/orders", "application/json"),
+		"FuzzDecodePay":          bodyRoute("POST", "/v1/orders/{ord}/pay", "application/json"),
+		"FuzzDecodeSKU":          bodyRoute("PUT", "/v1/skus/a", "application/json"),
+		"FuzzDecodeUser":         bodyRoute("PUT", "/v1/users/u1", "application/json"),
 		"FuzzMediaType": func(seed string) []step {
 			return bodyRoute("POST", "/v1/users/u1/coupons", seed)(`{"template_id": "{tpl}"}`)
 		},

@@ -39,6 +39,10 @@ type Config struct {
 	// and answer, in place of the server's read and write timeouts; 0
 	// means DefaultIssueTimeout.
 	IssueTimeout time.Duration
+	// ArchiveAfter is how long after its last change a terminal coupon
+	// or a paid or closed order is archived: the default before of POST
+	// /v1/archive; 0 (the archive is off) makes before required.
+	ArchiveAfter time.Duration
 	// TokenRefresh is how often the server reads the store's tokens
 	// again: the bound on how long a revoked token is still honoured. 0
 	// means DefaultTokenRefresh.
@@ -54,6 +58,7 @@ type server struct {
 	idempotencyTTL time.Duration
 	maxLockTTL     time.Duration
 	issueTimeout   time.Duration
+	archiveAfter   time.Duration
 	tokens         *tokens
 	mux            *http.ServeMux
 	// routes maps each pattern to the scope it needs.
@@ -67,7 +72,7 @@ const public credential.Scope = 0
 func New(cfg Config) http.Handler {
 	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing,
 		idempotencyTTL: cfg.IdempotencyTTL, maxLockTTL: cfg.MaxLockTTL, issueTimeout: cfg.IssueTimeout,
-		tokens: &tokens{store: cfg.Store, refresh: cfg.TokenRefresh}, mux: http.NewServeMux(), routes: map[string]credential.Scope{}}
+		archiveAfter: cfg.ArchiveAfter, tokens: &tokens{store: cfg.Store, refresh: cfg.TokenRefresh}, mux: http.NewServeMux(), routes: map[string]credential.Scope{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -114,6 +119,8 @@ func New(cfg Config) http.Handler {
 	s.handle("GET /v1/events", credential.Events, s.events)
 	s.handle("GET /v1/sinks", credential.Admin, s.sinks)
 	s.handle("POST /v1/sinks/{name}/replay", credential.Admin, s.replay)
+
+	s.handle("POST /v1/archive", credential.Admin, s.archive)
 
 	s.handle("GET /healthz", public, s.healthz)
 	s.handle("GET /readyz", public, s.readyz)

@@ -23,9 +23,6 @@ func (db *DB) CreateOrder(ctx context.Context, p CreateOrderParams) (order.Order
 	})
 }
 
-// Order returns one order.
-func (db *DB) Order(ctx context.Context, id string) (order.Order, error) { return db.d.Order(ctx, id) }
-
 // PayOrder pays an unpaid order, or records a late payment in a
 // transaction of its own (see payOrderIn).
 func (db *DB) PayOrder(ctx context.Context, p PayOrderParams) (order.Order, error) {

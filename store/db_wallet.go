@@ -24,17 +24,20 @@ func (db *DB) Issue(ctx context.Context, p IssueParams) (Issued, error) {
 	})
 }
 
-// Coupon returns one coupon as stored.
-func (db *DB) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
-	return db.d.Coupon(ctx, id)
-}
-
 // UserCoupons lists a user's coupons as the lazy check reads them at
-// p.Now, filtered on p.Status.
+// p.Now, filtered on p.Status, and then, with p.Archived, their archived
+// coupons.
 func (db *DB) UserCoupons(ctx context.Context, p UserCouponsParams) ([]coupon.Coupon, error) {
 	cs, err := db.d.UserCoupons(ctx, p.UserID)
 	if err != nil {
 		return nil, err
+	}
+	if p.Archived {
+		archived, err := db.d.ArchivedUserCoupons(ctx, p.UserID)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, archived...)
 	}
 	out := []coupon.Coupon{}
 	for _, c := range cs {

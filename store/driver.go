@@ -41,6 +41,16 @@ type Driver interface {
 	Coupon(ctx context.Context, id string) (coupon.Coupon, error)
 	// UserCoupons reads a user's coupons as stored.
 	UserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error)
+	// ArchivedCoupon reads one archived coupon.
+	ArchivedCoupon(ctx context.Context, id string) (coupon.Coupon, error)
+	// ArchivedUserCoupons reads a user's archived coupons.
+	ArchivedUserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error)
+	// ArchivedOrder reads one archived order.
+	ArchivedOrder(ctx context.Context, id string) (order.Order, error)
+	// Archivable counts the coupons and orders ArchiveCoupons and
+	// ArchiveOrders would move at p (whatever p.Limit), and the
+	// reminders PruneReminders would delete done at or before reminders.
+	Archivable(ctx context.Context, p MoveParams, reminders time.Time) (Archived, error)
 	// SKU reads one SKU's counters.
 	SKU(ctx context.Context, sku string) (SKU, error)
 	// Order reads one order.

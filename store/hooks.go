@@ -17,6 +17,10 @@ type Hooks struct {
 	// OnReminders, if set, is called after each commit that planned, sent
 	// or dropped reminders, with what it did (for metrics).
 	OnReminders func(ReminderCounts)
+	// OnArchived, if set, is called after each archive batch that
+	// committed, with what it moved or deleted (ArchivedCoupons,
+	// ArchivedOrders, PrunedReminders) and how many.
+	OnArchived func(what string, n int64)
 }
 
 // Committed calls the hooks for one committed transaction.

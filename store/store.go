@@ -34,10 +34,12 @@ type Store interface {
 	// Issue issues one coupon of a template to each user of a list, as
 	// Claim would, in transactions of many users each; see IssueParams.
 	Issue(ctx context.Context, p IssueParams) (Issued, error)
-	// Coupon returns one coupon as stored (callers apply View).
+	// Coupon returns one coupon as stored (callers apply View), archived
+	// or not.
 	Coupon(ctx context.Context, id string) (coupon.Coupon, error)
 	// UserCoupons lists a user's coupons, the lazy check applied at p.Now
-	// and filtered on the resulting state.
+	// and filtered on the resulting state: those in the hot table, then,
+	// with p.Archived, those archived.
 	UserCoupons(ctx context.Context, p UserCouponsParams) ([]coupon.Coupon, error)
 	// Transition applies one action of the coupon table to one coupon.
 	Transition(ctx context.Context, p TransitionParams) (coupon.Coupon, error)
@@ -63,7 +65,7 @@ type Store interface {
 	// CreateOrder reserves the items' stock, locks the coupons for the
 	// order and stores it unpaid, all in one transaction.
 	CreateOrder(ctx context.Context, p CreateOrderParams) (order.Order, error)
-	// Order returns one order.
+	// Order returns one order, archived or not.
 	Order(ctx context.Context, id string) (order.Order, error)
 	// PayOrder turns an unpaid order's reserved stock into sold and its
 	// coupons into used. A payment for a closed order (or one past its
@@ -87,6 +89,10 @@ type Store interface {
 	// idempotency keys at or before p.Before, oldest first, and returns
 	// how many it deleted.
 	PruneRequests(ctx context.Context, p PruneRequestsParams) (int64, error)
+	// Archive moves terminal coupons and paid or closed orders last
+	// changed at or before p.Before to the archive, and prunes reminder
+	// history, in batches; see DB.Archive.
+	Archive(ctx context.Context, p ArchiveParams) (Archived, error)
 	// PruneEvents deletes, from the front of the feed, up to p.Limit
 	// records of events all at or before the cursor p.Through and
 	// written before p.Before, stopping at the first record that must
@@ -229,6 +235,8 @@ type UserCouponsParams struct {
 	UserID string
 	Status coupon.State
 	Now    time.Time
+	// Archived lists the user's archived coupons too, after the others.
+	Archived bool
 }
 
 // TransitionParams are the inputs of Transition.

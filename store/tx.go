@@ -23,7 +23,8 @@ type Tx interface {
 	// of one template queue here, so that each checks the per-user limit
 	// and the total on what the previous one committed.
 	ClaimTemplate(id string) (coupon.Template, error)
-	// CountUserCoupons counts a user's coupons of a template.
+	// CountUserCoupons counts a user's coupons of a template, archived
+	// ones too.
 	CountUserCoupons(userID, templateID string) (int64, error)
 	// IssuedCount reads how many coupons of a template are issued.
 	IssuedCount(templateID string) (int64, error)
@@ -31,9 +32,10 @@ type Tx interface {
 	// would pass its total.
 	TakeIssues(templateID string, n int64) (bool, error)
 	// HeldCounts returns how many coupons of a template each of users
-	// holds; a user it leaves out holds none.
+	// holds, archived ones too; a user it leaves out holds none.
 	HeldCounts(templateID string, users []string) (map[string]int64, error)
-	// ExistingCoupons returns which of ids name a stored coupon.
+	// ExistingCoupons returns which of ids name a stored coupon, archived
+	// or not.
 	ExistingCoupons(ids []string) (map[string]bool, error)
 	// InsertClaimed stores new unused coupons of one template, all claimed
 	// at one instant.
@@ -138,6 +140,18 @@ type Tx interface {
 	// PruneRequests deletes up to p.Limit requests recorded at or before
 	// p.Before, oldest first, and returns how many.
 	PruneRequests(p PruneRequestsParams) (int64, error)
+	// ArchiveCoupons moves up to p.Limit terminal coupons (used, expired,
+	// voided) last changed at or before p.Before, oldest change first, to
+	// the archive with p.Now as their archived_at, deletes the record of
+	// the reminders they had (they are never reminded again), and returns
+	// how many it moved. Rows another transaction holds are skipped.
+	ArchiveCoupons(p MoveParams) (int64, error)
+	// ArchiveOrders moves up to p.Limit paid or closed orders last
+	// changed at or before p.Before, as ArchiveCoupons does coupons.
+	ArchiveOrders(p MoveParams) (int64, error)
+	// PruneReminders deletes up to p.Limit sent or dropped reminders done
+	// at or before p.Before and returns how many.
+	PruneReminders(p PruneRequestsParams) (int64, error)
 	// FrontRecords reads the first limit records of the feed, without
 	// their bodies.
 	FrontRecords(limit int) ([]Record, error)

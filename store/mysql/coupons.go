@@ -23,7 +23,7 @@ func (s *Driver) UserCoupons(ctx context.Context, userID string) ([]coupon.Coupo
 // CountUserCoupons counts a user's coupons of a template.
 func (t *tx) CountUserCoupons(userID, templateID string) (int64, error) {
 	var n int64
-	err := t.queryRow("CountUserTemplate", userID, templateID).Scan(&n)
+	err := t.queryRow("CountUserTemplate", userID, templateID, userID, templateID).Scan(&n)
 	return n, err
 }
 

@@ -1,6 +1,8 @@
 package mysql
 
 import (
+	"maps"
+
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
@@ -12,15 +14,30 @@ func (t *tx) IssuedCount(templateID string) (int64, error) {
 	return n, err
 }
 
-// ExistingCoupons returns which of ids name a stored coupon.
+// ExistingCoupons returns which of ids name a stored coupon, archived or
+// not.
 func (t *tx) ExistingCoupons(ids []string) (map[string]bool, error) {
-	return queryList(t, "ExistingCoupons", nil, ids, sqlfile.ScanSet)
+	out, err := queryList(t, "ExistingCoupons", nil, ids, sqlfile.ScanSet)
+	if err != nil {
+		return nil, err
+	}
+	archived, err := queryList(t, "ExistingArchivedCoupons", nil, ids, sqlfile.ScanSet)
+	maps.Copy(out, archived)
+	return out, err
 }
 
 // HeldCounts returns how many coupons of templateID each of users who
-// holds any holds.
+// holds any holds, archived ones too.
 func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, error) {
-	return queryList(t, "HeldCounts", []any{templateID}, users, sqlfile.ScanCounts)
+	out, err := queryList(t, "HeldCounts", []any{templateID}, users, sqlfile.ScanCounts)
+	if err != nil {
+		return nil, err
+	}
+	archived, err := queryList(t, "ArchivedHeldCounts", []any{templateID}, users, sqlfile.ScanCounts)
+	for user, n := range archived {
+		out[user] += n
+	}
+	return out, err
 }
 
 // InsertClaimed stores new coupons of one template claimed at one

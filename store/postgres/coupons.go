@@ -16,7 +16,12 @@ func (s *Driver) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
 
 // UserCoupons reads a user's coupons.
 func (s *Driver) UserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error) {
-	rows, err := s.read(ctx, "UserCoupons", userID)
+	return s.coupons(ctx, "UserCoupons", userID)
+}
+
+// coupons reads the coupons of the named query.
+func (s *Driver) coupons(ctx context.Context, name string, args ...any) ([]coupon.Coupon, error) {
+	rows, err := s.read(ctx, name, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,12 @@ func (f *fixture) stats(now time.Time) store.Stats {
 
 func (f *fixture) wantStats(what string, got, want store.Stats) {
 	f.t.Helper()
+	wantEqual(f, what, got, want)
+}
+
+// wantEqual fails f's test unless got is want.
+func wantEqual[T comparable](f *fixture, what string, got, want T) {
+	f.t.Helper()
 	if got != want {
 		f.t.Fatalf("%s: got %+v, want %+v", what, got, want)
 	}

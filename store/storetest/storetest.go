@@ -71,6 +71,7 @@ func Run(t *testing.T, newDriver NewDriver) {
 		{"Leases", leaseTests},
 		{"Tokens", tokenTests},
 		{"Operations", operationTests},
+		{"Archive", archiveTests},
 		{"ReminderRows", reminderRowTests(newDriver)},
 	}
 	for _, g := range groups {

@@ -1,5 +1,8 @@
 -- name: CountUserTemplate
-SELECT count(*) FROM coupons WHERE user_id = ? AND template_id = ?;
+-- user, template, user, template: a user's coupons of a template,
+-- archived ones too.
+SELECT (SELECT count(*) FROM coupons WHERE user_id = ? AND template_id = ?)
+     + (SELECT count(*) FROM coupons_archive WHERE user_id = ? AND template_id = ?);
 
 -- name: InsertClaimed
 -- New unused coupons: id, template, user, claimed_at, expires_at,
@@ -15,6 +18,15 @@ SELECT id FROM coupons WHERE id IN (?, ...);
 -- How many coupons of the template each of the users listed who holds any
 -- holds.
 SELECT user_id, count(*) FROM coupons WHERE template_id = ? AND user_id IN (?, ...) GROUP BY user_id;
+
+-- name: ExistingArchivedCoupons
+-- Which of the IDs listed name an archived coupon.
+SELECT id FROM coupons_archive WHERE id IN (?, ...);
+
+-- name: ArchivedHeldCounts
+-- How many archived coupons of the template each of the users listed who
+-- holds any holds.
+SELECT user_id, count(*) FROM coupons_archive WHERE template_id = ? AND user_id IN (?, ...) GROUP BY user_id;
 
 -- name: GetCoupon
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version

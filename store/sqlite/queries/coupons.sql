@@ -1,5 +1,7 @@
 -- name: CountUserTemplate
-SELECT count(*) FROM coupons WHERE user_id = ? AND template_id = ?;
+-- A user's coupons of a template, archived ones too.
+SELECT (SELECT count(*) FROM coupons WHERE user_id = ?1 AND template_id = ?2)
+     + (SELECT count(*) FROM coupons_archive WHERE user_id = ?1 AND template_id = ?2);
 
 -- name: GetCoupon
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version

@@ -2,13 +2,18 @@
 SELECT issued FROM templates WHERE id = ?;
 
 -- name: ExistingCoupons
--- Which of the IDs in the JSON array ?1 name a stored coupon.
-SELECT id FROM coupons WHERE id IN (SELECT value FROM json_each(?1));
+-- Which of the IDs in the JSON array ?1 name a stored coupon, archived or
+-- not.
+SELECT id FROM coupons WHERE id IN (SELECT value FROM json_each(?1))
+UNION ALL
+SELECT id FROM coupons_archive WHERE id IN (SELECT value FROM json_each(?1));
 
 -- name: HeldCounts
 -- How many coupons of template ?2 each user in the JSON array ?1 holds,
--- one row per element (a user listed twice is listed twice).
+-- archived ones too, one row per element (a user listed twice is listed
+-- twice).
 SELECT value, (SELECT count(*) FROM coupons WHERE user_id = value AND template_id = ?2)
+            + (SELECT count(*) FROM coupons_archive WHERE user_id = value AND template_id = ?2)
 FROM json_each(?1);
 
 -- name: InsertIssued

@@ -1,0 +1,62 @@
+-- name: TerminalCoupons
+-- before, limit: up to limit terminal coupons last changed at or before
+-- before, in index order, held, skipping those a transaction holds.
+SELECT id FROM coupons WHERE status IN ('used', 'expired', 'voided') AND updated_at <= ?
+LIMIT ? FOR UPDATE SKIP LOCKED;
+
+-- name: CopyCoupons
+-- archived_at, IDs: copies the coupons listed to the archive.
+INSERT INTO coupons_archive (id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until,
+                             updated_at, version, archived_at)
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version, ?
+FROM coupons WHERE id IN (?, ...);
+
+-- name: DeleteCoupons
+DELETE FROM coupons WHERE id IN (?, ...);
+
+-- name: DeleteReminded
+-- The record of reminders of the coupons listed.
+DELETE FROM reminded WHERE coupon_id IN (?, ...);
+
+-- name: FinishedOrders
+-- before, limit: up to limit paid or closed orders last changed at or
+-- before before, in index order, held, skipping those a transaction
+-- holds.
+SELECT id FROM orders WHERE status IN ('paid', 'closed') AND updated_at <= ?
+LIMIT ? FOR UPDATE SKIP LOCKED;
+
+-- name: CopyOrders
+-- archived_at, IDs: copies the orders listed to the archive.
+INSERT INTO orders_archive (id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+                            deadline, payment_id, created_at, updated_at, version, archived_at)
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version, ?
+FROM orders WHERE id IN (?, ...);
+
+-- name: DeleteOrders
+DELETE FROM orders WHERE id IN (?, ...);
+
+-- name: PruneReminders
+-- before, limit: deletes up to limit sent or dropped reminders done at or
+-- before before.
+DELETE FROM reminders WHERE status IN ('sent', 'dropped') AND done_at <= ? LIMIT ?;
+
+-- name: Archivable
+-- before, before, reminders: what the archive would move at before, and
+-- PruneReminders delete at reminders.
+SELECT (SELECT count(*) FROM coupons WHERE status IN ('used', 'expired', 'voided') AND updated_at <= ?),
+       (SELECT count(*) FROM orders WHERE status IN ('paid', 'closed') AND updated_at <= ?),
+       (SELECT count(*) FROM reminders WHERE status IN ('sent', 'dropped') AND done_at <= ?);
+
+-- name: GetArchivedCoupon
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons_archive WHERE id = ?;
+
+-- name: ArchivedUserCoupons
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons_archive WHERE user_id = ? ORDER BY claimed_at, id;
+
+-- name: GetArchivedOrder
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders_archive WHERE id = ?;

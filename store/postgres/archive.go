@@ -1,0 +1,55 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/store"
+)
+
+// ArchiveCoupons moves a batch of terminal coupons to the archive and
+// deletes their record of reminders, in one statement.
+func (t *tx) ArchiveCoupons(p store.MoveParams) (int64, error) {
+	tag, err := t.exec("ArchiveCoupons", p.Before, p.Limit, p.Now)
+	return tag.RowsAffected(), err
+}
+
+// ArchiveOrders moves a batch of paid or closed orders to the archive, in
+// one statement.
+func (t *tx) ArchiveOrders(p store.MoveParams) (int64, error) {
+	tag, err := t.exec("ArchiveOrders", p.Before, p.Limit, p.Now)
+	return tag.RowsAffected(), err
+}
+
+// PruneReminders deletes a batch of sent or dropped reminders.
+func (t *tx) PruneReminders(p store.PruneRequestsParams) (int64, error) {
+	tag, err := t.exec("PruneReminders", p.Before, p.Limit)
+	return tag.RowsAffected(), err
+}
+
+// Archivable counts what an archive at p would move, and the reminders
+// done by reminders.
+func (s *Driver) Archivable(ctx context.Context, p store.MoveParams, reminders time.Time) (store.Archived, error) {
+	var a store.Archived
+	err := s.readRow(ctx, "Archivable", p.Before, reminders).Scan(&a.Coupons, &a.Orders, &a.Reminders)
+	return a, err
+}
+
+// ArchivedCoupon reads one archived coupon.
+func (s *Driver) ArchivedCoupon(ctx context.Context, id string) (coupon.Coupon, error) {
+	c, err := scanCoupon(s.readRow(ctx, "GetArchivedCoupon", id))
+	return c, interpret(err)
+}
+
+// ArchivedUserCoupons reads a user's archived coupons.
+func (s *Driver) ArchivedUserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error) {
+	return s.coupons(ctx, "ArchivedUserCoupons", userID)
+}
+
+// ArchivedOrder reads one archived order.
+func (s *Driver) ArchivedOrder(ctx context.Context, id string) (order.Order, error) {
+	o, err := scanOrder(s.readRow(ctx, "GetArchivedOrder", id))
+	return o, interpret(err)
+}
