@@ -70,6 +70,7 @@ type Driver interface {
 	Tokens(ctx context.Context) ([]Token, error)
 	// Ready reports whether the database answers and is migrated.
 	Ready(ctx context.Context) error
+	ReconcileReads
 	// Close releases the connections.
 	Close() error
 }

@@ -71,6 +71,7 @@ func Run(t *testing.T, newDriver NewDriver) {
 		{"Leases", leaseTests},
 		{"Tokens", tokenTests},
 		{"ReminderRows", reminderRowTests(newDriver)},
+		{"Reconcile", reconcileTests(newDriver)},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
