@@ -65,6 +65,11 @@ type Config struct {
 	// 0 means store.DefaultRequestTTL and a minute.
 	IdempotencyTTL time.Duration
 	PruneInterval  time.Duration
+	// ReconcileInterval is how often the engine runs the store's
+	// reconciliation (see store.Reconciliation); 0 never. Repair makes
+	// each run repair what it finds.
+	ReconcileInterval time.Duration
+	Repair            bool
 }
 
 // Engine fires due work: one worker per kind of timer, so that a slow
@@ -126,6 +131,9 @@ func New(cfg Config) *Engine {
 	for kind := range e.drains {
 		e.wake[kind] = make(chan struct{}, 1)
 		cfg.Metrics.track(kind)
+	}
+	if cfg.ReconcileInterval > 0 {
+		cfg.Metrics.trackReconcile()
 	}
 	if cfg.Holder != "" {
 		e.distribute(cfg.Store)
@@ -222,6 +230,9 @@ func (e *Engine) Start(ctx context.Context) error {
 		e.goFunc(func() { e.work(ctx, kind) })
 	}
 	e.goFunc(func() { every(ctx, e.cfg.PruneInterval, func() { e.pruneRequests(ctx) }) })
+	if e.cfg.ReconcileInterval > 0 {
+		e.goFunc(func() { every(ctx, e.cfg.ReconcileInterval, func() { e.reconcile(ctx) }) })
+	}
 	return nil
 }
 

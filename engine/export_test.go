@@ -27,3 +27,6 @@ func PrunedOf(m *Metrics) prometheus.Counter { return m.pruned }
 
 // HeldOf exposes the leases an engine holds to tests.
 func HeldOf(e *Engine) []store.Lease { return e.leases.Held() }
+
+// DriftOf exposes the reconciliation drift gauge of a check to tests.
+func DriftOf(m *Metrics, check string) prometheus.Gauge { return m.drift.WithLabelValues(check) }

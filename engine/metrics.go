@@ -25,6 +25,7 @@ type Metrics struct {
 	skew        prometheus.Gauge
 	skewBound   prometheus.Gauge
 	pruned      prometheus.Counter
+	drift       *prometheus.GaugeVec
 }
 
 // NewMetrics registers the engine's collectors, and gauges read from st at
@@ -80,9 +81,13 @@ func NewMetrics(reg prometheus.Registerer, st store.Store, now func() time.Time)
 			Name: "lapse_idempotency_keys_pruned_total",
 			Help: "Idempotency keys deleted once older than the idempotency TTL.",
 		}),
+		drift: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "lapse_reconcile_drift",
+			Help: "Drift the last reconciliation found, by check (repaired or not); exported once reconciliation runs.",
+		}, []string{"check"}),
 	}
 	reg.MustRegister(m.lag, m.transitions, m.closes, m.repairs, m.failures, m.checks, m.unconfirmed,
-		m.held, m.lost, m.skew, m.skewBound, m.pruned, &statsCollector{st: st, now: now})
+		m.held, m.lost, m.skew, m.skewBound, m.pruned, m.drift, &statsCollector{st: st, now: now})
 	return m
 }
 
@@ -110,6 +115,23 @@ func (m *Metrics) track(kind store.TimerKind) {
 		m.lag.WithLabelValues(string(kind))
 		m.repairs.WithLabelValues(string(kind))
 		m.failures.WithLabelValues(string(kind))
+	}
+}
+
+// trackReconcile exports the drift of every check from the start, at
+// zero: the engine reconciles.
+func (m *Metrics) trackReconcile() {
+	if m != nil {
+		m.reconciled(nil)
+	}
+}
+
+// reconciled records the drift counts of a reconciliation per check.
+func (m *Metrics) reconciled(counts map[string]int64) {
+	if m != nil {
+		for _, check := range store.Checks {
+			m.drift.WithLabelValues(check).Set(float64(counts[check]))
+		}
 	}
 }
 
