@@ -14,11 +14,7 @@ import (
 // StockPage reads the sums of a page of SKUs, by SKU.
 func (s *Driver) StockPage(ctx context.Context, p store.PageParams) ([]store.StockSum, error) {
 	rows, err := s.query(ctx, "StockPage", p.After, p.Limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.StockSum, error) {
-		var k store.StockSum
-		err := row.Scan(&k.SKU.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets, &k.Stock)
-		return k, err
-	})
+	return sqlfile.Collect(rows, err, sqlfile.ScanStockSum)
 }
 
 // OpenOrderPage reads a page of unpaid orders, by deadline and ID.

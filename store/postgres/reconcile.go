@@ -9,6 +9,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // StockPage reads the sums of a page of SKUs, by SKU.
@@ -17,11 +18,7 @@ func (s *Driver) StockPage(ctx context.Context, p store.PageParams) ([]store.Sto
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.StockSum, error) {
-		var k store.StockSum
-		err := row.Scan(&k.SKU.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets, &k.Stock)
-		return k, err
-	})
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.StockSum, error) { return sqlfile.ScanStockSum(row) })
 }
 
 // OpenOrderPage reads a page of unpaid orders, by deadline and ID.
