@@ -148,8 +148,9 @@ type StockRepairSum struct {
 // available what reserved and sold leave of the stock, with a
 // stock.repaired event. It changes nothing, and says false, if the
 // buckets no longer sum to what the check read (a transaction moved them
-// since: the next run looks again) or the stock is short of reserved +
-// sold.
+// since: the next run looks again), the open orders were not read for
+// it (past MaxDrift candidates) and its reserved is below zero, or the
+// stock is short of reserved + sold.
 func (r *reconciler) repairStock(ctx context.Context, d *stockDrift) (bool, error) {
 	return background(ctx, r.db, func(t *txn) (bool, error) {
 		sku := d.seen.SKU.SKU
@@ -158,7 +159,7 @@ func (r *reconciler) repairStock(ctx context.Context, d *stockDrift) (bool, erro
 			return false, err
 		}
 		cur := sumStock(sku, bs)
-		if cur != d.seen.SKU || d.seen.Stock < d.open+cur.Sold {
+		if cur != d.seen.SKU || d.open < 0 || d.seen.Stock < d.open+cur.Sold {
 			return false, nil
 		}
 		next, err := writeStock(t, sku, SKU{Reserved: d.open, Sold: cur.Sold, Buckets: cur.Buckets}, d.seen.Stock, r.p.Now)
