@@ -19,6 +19,14 @@ import (
 // (_bucket, _count, _sum), as /metrics writes them.
 var ruleMetric = regexp.MustCompile(`lapse_[a-z_]+`)
 
+// serveStores opens a fresh store of each kind and returns its --store
+// URL; nil leaves startServe's own SQLite store.
+var serveStores = map[string]func(t testing.TB) string{
+	"sqlite":   nil,
+	"postgres": pgtest.SchemaURL,
+	"mysql":    mysqltest.FreshDB,
+}
+
 // TestAlertRulesNameExportedMetrics: every metric the shipped alerting
 // rules (alerts/lapse.rules.yml) name is one lapse serve exports, on every
 // store, from its first scrape, before anything fell due: an alert on a
@@ -32,12 +40,7 @@ func TestAlertRulesNameExportedMetrics(t *testing.T) {
 	if len(names) == 0 {
 		t.Fatal("the rules name no lapse_ metric")
 	}
-	stores := map[string]func(t testing.TB) string{
-		"sqlite":   nil, // startServe's own
-		"postgres": pgtest.SchemaURL,
-		"mysql":    mysqltest.FreshDB,
-	}
-	for name, storeURL := range stores {
+	for name, storeURL := range serveStores {
 		t.Run(name, func(t *testing.T) {
 			args := []string{"--sink", "webhook+http://127.0.0.1:9/hook#name=notify", "--payment-check-url", "http://127.0.0.1:9/paid"}
 			if storeURL != nil {

@@ -49,6 +49,7 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--lease-ttl", "100ms"}, "--lease-ttl"},
 		{[]string{"--max-clock-skew", "0s"}, "--max-clock-skew"},
 		{[]string{"--loader-interval", "-1s"}, "--loader-interval"},
+		{[]string{"--reconcile-interval", "-1s"}, "--reconcile-interval"},
 		{[]string{"--idempotency-ttl", "0s"}, "--idempotency-ttl"},
 		{[]string{"--archive-after", "-1h"}, "--archive-after"},
 		{[]string{"--archive-interval", "0s"}, "--archive-interval"},

@@ -62,6 +62,8 @@ type serveConfig struct {
 	idleTimeout     time.Duration
 	issueTimeout    time.Duration
 	insecure        bool
+	reconcileEvery  time.Duration
+	repair          bool
 }
 
 // urlList is a repeatable flag. From the environment, where it is set
@@ -104,6 +106,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.writeTimeout, "write-timeout", time.Minute, "longest from a request's headers to the end of its answer (LAPSE_WRITE_TIMEOUT)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", 2*time.Minute, "how long a keep-alive connection may wait for its next request (LAPSE_IDLE_TIMEOUT)")
 	fs.DurationVar(&c.issueTimeout, "issue-timeout", httpapi.DefaultIssueTimeout, "read and write timeout of a bulk issuance, whose list may stream for minutes (LAPSE_ISSUE_TIMEOUT)")
+	fs.DurationVar(&c.reconcileEvery, "reconcile-interval", 5*time.Minute, "how often to check stock, open orders, coupon locks and timers against each other (see GET /v1/reconcile); 0 never (LAPSE_RECONCILE_INTERVAL)")
+	fs.BoolVar(&c.repair, "repair", false, "repair what each periodic reconciliation finds, each repair with its event (LAPSE_REPAIR)")
 	fs.BoolVar(&c.insecure, "insecure", false, "serve open, without API tokens, on an address other than loopback while no token exists (LAPSE_INSECURE); see lapse tokens")
 	remindFlags(fs, &c.remind)
 	if err := parse(fs, args); err != nil {
@@ -123,6 +127,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.archiveAfter < 0 || c.archiveInterval <= 0 {
 		return fmt.Errorf("--archive-after: want 0 or more, --archive-interval: more than 0, got %s and %s", c.archiveAfter, c.archiveInterval)
+	}
+	if c.reconcileEvery < 0 {
+		return fmt.Errorf("--reconcile-interval: want 0 or more, got %s", c.reconcileEvery)
 	}
 	if c.maxSkew <= 0 {
 		return fmt.Errorf("--max-clock-skew: want more than 0, got %s", c.maxSkew)
@@ -226,6 +233,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
 		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, LoadInterval: c.loaderInterval, PaymentGrace: c.paymentGrace,
+		ReconcileInterval: c.reconcileEvery, Repair: c.repair,
 		Holder: holder(c), LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Clock: clock, Accel: accel,
 		IdempotencyTTL: c.idempotencyTTL, ArchiveAfter: c.archiveAfter, ArchiveInterval: c.archiveInterval,
 	}

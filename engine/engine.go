@@ -73,6 +73,11 @@ type Config struct {
 	// ArchiveInterval (0 means a minute); 0 archives nothing.
 	ArchiveAfter    time.Duration
 	ArchiveInterval time.Duration
+	// ReconcileInterval is how often the engine runs the store's
+	// reconciliation (see store.Reconciliation); 0 never. Repair makes
+	// each run repair what it finds.
+	ReconcileInterval time.Duration
+	Repair            bool
 }
 
 // Engine fires due work: one worker per kind of timer, so that a slow
@@ -140,6 +145,9 @@ func New(cfg Config) *Engine {
 	for kind := range e.drains {
 		e.wake[kind] = make(chan struct{}, 1)
 		cfg.Metrics.track(kind)
+	}
+	if cfg.ReconcileInterval > 0 {
+		cfg.Metrics.trackReconcile()
 	}
 	if cfg.Holder != "" {
 		e.distribute(cfg.Store)
@@ -241,6 +249,9 @@ func (e *Engine) Start(ctx context.Context) error {
 		every(ctx, e.cfg.OperationPoll, func() { e.workOperations(ctx) })
 	})
 	e.goFunc(func() { every(ctx, e.cfg.ArchiveInterval, func() { e.archive(ctx) }) })
+	if e.cfg.ReconcileInterval > 0 {
+		e.goFunc(func() { every(ctx, e.cfg.ReconcileInterval, func() { e.reconcile(ctx) }) })
+	}
 	return nil
 }
 

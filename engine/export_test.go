@@ -32,3 +32,6 @@ func ArchivedOf(m *Metrics, table string) prometheus.Counter {
 
 // HeldOf exposes the leases an engine holds to tests.
 func HeldOf(e *Engine) []store.Lease { return e.leases.Held() }
+
+// DriftOf exposes the reconciliation drift gauge of a check to tests.
+func DriftOf(m *Metrics, check string) prometheus.Gauge { return m.drift.WithLabelValues(check) }

@@ -28,6 +28,7 @@ type Metrics struct {
 	operations  *prometheus.CounterVec
 	archived    *prometheus.CounterVec
 	prunedRows  *prometheus.CounterVec
+	drift       *prometheus.GaugeVec
 }
 
 // NewMetrics registers the engine's collectors, and gauges read from st at
@@ -95,6 +96,10 @@ func NewMetrics(reg prometheus.Registerer, st store.Store, now func() time.Time)
 			Name: "lapse_pruned_rows_total",
 			Help: "Rows deleted as history, by kind (idempotency_keys, reminders).",
 		}, []string{"kind"}),
+		drift: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "lapse_reconcile_drift",
+			Help: "Drift the last reconciliation found, by check (repaired or not); exported once reconciliation runs.",
+		}, []string{"check"}),
 	}
 	for _, table := range []string{store.ArchivedCoupons, store.ArchivedOrders} {
 		m.archived.WithLabelValues(table)
@@ -103,7 +108,7 @@ func NewMetrics(reg prometheus.Registerer, st store.Store, now func() time.Time)
 		m.prunedRows.WithLabelValues(kind)
 	}
 	reg.MustRegister(m.lag, m.transitions, m.closes, m.repairs, m.failures, m.checks, m.unconfirmed,
-		m.held, m.lost, m.skew, m.skewBound, m.pruned, m.operations, m.archived, m.prunedRows, &statsCollector{st: st, now: now})
+		m.held, m.lost, m.skew, m.skewBound, m.pruned, m.operations, m.archived, m.prunedRows, m.drift, &statsCollector{st: st, now: now})
 	return m
 }
 
@@ -139,6 +144,23 @@ func (m *Metrics) track(kind store.TimerKind) {
 		m.lag.WithLabelValues(string(kind))
 		m.repairs.WithLabelValues(string(kind))
 		m.failures.WithLabelValues(string(kind))
+	}
+}
+
+// trackReconcile exports the drift of every check from the start, at
+// zero: the engine reconciles.
+func (m *Metrics) trackReconcile() {
+	if m != nil {
+		m.reconciled(nil)
+	}
+}
+
+// reconciled records the drift counts of a reconciliation per check.
+func (m *Metrics) reconciled(counts map[string]int64) {
+	if m != nil {
+		for _, check := range store.Checks {
+			m.drift.WithLabelValues(check).Set(float64(counts[check]))
+		}
 	}
 }
 

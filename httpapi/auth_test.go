@@ -133,6 +133,8 @@ var routes = []route{
 	// No relay: the route is reached, and the sink is unknown.
 	{"POST /v1/sinks/{name}/replay", "POST", fixed("/v1/sinks/hooks/replay"), "", credential.Admin, 404},
 	{"POST /v1/archive", "POST", fixed("/v1/archive"), `{"before": "2020-01-01T00:00:00Z", "dry_run": true}`, credential.Admin, 200},
+	{"GET /v1/reconcile", "GET", fixed("/v1/reconcile"), "", credential.Admin, 200},
+	{"POST /v1/reconcile", "POST", fixed("/v1/reconcile"), `{"repair": true}`, credential.Admin, 200},
 	{"GET /metrics", "GET", fixed("/metrics"), "", credential.Metrics, 200},
 	{"GET /healthz", "GET", fixed("/healthz"), "", public, 200},
 	{"GET /readyz", "GET", fixed("/readyz"), "", public, 200},

@@ -103,6 +103,15 @@ func FuzzDecodeTemplateOperation(f *testing.F) {
 	})
 }
 
+func FuzzDecodeReconcile(f *testing.F) {
+	f.Add([]byte(`{"repair": true}`))
+	f.Add([]byte(`{"repair": "yes"}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		_, err := decodeReconcile(body)
+		refusedAsInput(t, string(body), err)
+	})
+}
+
 func FuzzDecodeTemplatesQuery(f *testing.F) {
 	f.Add([]byte("after=tpl_01&limit=100"))
 	f.Fuzz(func(t *testing.T, raw []byte) {

@@ -119,6 +119,8 @@ func New(cfg Config) http.Handler {
 	s.handle("GET /v1/events", credential.Events, s.events)
 	s.handle("GET /v1/sinks", credential.Admin, s.sinks)
 	s.handle("POST /v1/sinks/{name}/replay", credential.Admin, s.replay)
+	s.handle("GET /v1/reconcile", credential.Admin, s.getReconcile)
+	s.handle("POST /v1/reconcile", credential.Admin, s.postReconcile)
 
 	s.handle("POST /v1/archive", credential.Admin, s.archive)
 

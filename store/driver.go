@@ -82,6 +82,7 @@ type Driver interface {
 	Operation(ctx context.Context, id string) (OperationRow, error)
 	// Ready reports whether the database answers and is migrated.
 	Ready(ctx context.Context) error
+	ReconcileReads
 	// Close releases the connections.
 	Close() error
 }

@@ -21,13 +21,16 @@ import (
 // go negative while the sums over the SKU stay exact.
 
 // StockBucket is one bucket of a SKU's stock: its number, the SKU's
-// bucket count, and its share of the three counters.
+// bucket count, and its share of the three counters. Stock, the SKU's
+// total as last put, is written with every bucket (PutStockBucket) for
+// reconciliation; reads of buckets leave it zero.
 type StockBucket struct {
 	Bucket    int
 	Buckets   int
 	Available int64
 	Reserved  int64
 	Sold      int64
+	Stock     int64
 }
 
 // StockDelta is a change of one bucket's counters: the amounts to add to
@@ -273,26 +276,37 @@ func putSKUIn(t *txn, p PutSKUParams) (SKU, error) {
 	if n == 0 {
 		n = cur.Buckets
 	}
-	next := spreadStock(p.Stock-cur.Reserved-cur.Sold, n)
-	next[0].Reserved, next[0].Sold = cur.Reserved, cur.Sold
-	for _, b := range next {
-		if err := t.PutStockBucket(p.SKU, b, p.Now); err != nil {
-			return cur, err
-		}
-	}
-	if err := t.DropStockBuckets(p.SKU, n); err != nil {
+	next, err := writeStock(t, p.SKU, SKU{Reserved: cur.Reserved, Sold: cur.Sold, Buckets: n}, p.Stock, p.Now)
+	if err != nil {
 		return cur, err
 	}
-	t.buckets.set(p.SKU, n)
-	return sumStock(p.SKU, next), nil
+	return next, nil
 }
 
-// spreadStock returns n buckets sharing available evenly, the first ones
-// a unit more where it does not divide.
-func spreadStock(available int64, n int) []StockBucket {
+// writeStock writes a SKU's buckets anew, k.Buckets of them, in t, whose
+// buckets it holds: stock in all, k.Reserved and k.Sold in bucket 0, and
+// what they leave of stock available, spread evenly. It returns the sums.
+func writeStock(t *txn, sku string, k SKU, stock int64, now time.Time) (SKU, error) {
+	next := spreadStock(stock-k.Reserved-k.Sold, k.Buckets, stock)
+	next[0].Reserved, next[0].Sold = k.Reserved, k.Sold
+	for _, b := range next {
+		if err := t.PutStockBucket(sku, b, now); err != nil {
+			return SKU{}, err
+		}
+	}
+	if err := t.DropStockBuckets(sku, k.Buckets); err != nil {
+		return SKU{}, err
+	}
+	t.buckets.set(sku, k.Buckets)
+	return sumStock(sku, next), nil
+}
+
+// spreadStock returns n buckets of a SKU of stock sharing available
+// evenly, the first ones a unit more where it does not divide.
+func spreadStock(available int64, n int, stock int64) []StockBucket {
 	bs := make([]StockBucket, n)
 	for i := range bs {
-		bs[i] = StockBucket{Bucket: i, Buckets: n, Available: available / int64(n)}
+		bs[i] = StockBucket{Bucket: i, Buckets: n, Available: available / int64(n), Stock: stock}
 		if int64(i) < available%int64(n) {
 			bs[i].Available++
 		}

@@ -52,8 +52,8 @@ func TestSpreadStock(t *testing.T) {
 		{0, 3, []int64{0, 0, 0}},
 	} {
 		var got []int64
-		for i, b := range spreadStock(c.available, c.n) {
-			if b.Bucket != i || b.Buckets != c.n {
+		for i, b := range spreadStock(c.available, c.n, c.available+5) {
+			if b.Bucket != i || b.Buckets != c.n || b.Stock != c.available+5 {
 				t.Fatalf("spread %d over %d: bucket %d is %+v", c.available, c.n, i, b)
 			}
 			got = append(got, b.Available)

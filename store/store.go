@@ -167,6 +167,10 @@ type Store interface {
 	// batch committed. ErrLeaseLost if p.Holder no longer holds it.
 	WorkOperation(ctx context.Context, p WorkOperationParams) (Operation, error)
 
+	// Reconcile checks the stock, the open orders, the coupon locks and
+	// the group timers against each other, and repairs what it can of
+	// what it finds if p.Repair (see Reconciliation).
+	Reconcile(ctx context.Context, p ReconcileParams) (Reconciliation, error)
 	// Stats reads the gauges the engine exports.
 	Stats(ctx context.Context, now time.Time) (Stats, error)
 	// Ready reports whether the store is reachable and migrated.

@@ -79,7 +79,7 @@ func (t *tx) NewStock(sku string, now time.Time) error {
 
 // PutStockBucket stores one bucket of a SKU, new or not.
 func (t *tx) PutStockBucket(sku string, b store.StockBucket, now time.Time) error {
-	_, err := t.exec("PutStockBucket", sku, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, now)
+	_, err := t.exec("PutStockBucket", sku, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, now, b.Stock)
 	return err
 }
 

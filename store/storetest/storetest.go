@@ -73,6 +73,7 @@ func Run(t *testing.T, newDriver NewDriver) {
 		{"Operations", operationTests},
 		{"Archive", archiveTests},
 		{"ReminderRows", reminderRowTests(newDriver)},
+		{"Reconcile", reconcileTests(newDriver)},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

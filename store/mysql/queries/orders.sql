@@ -17,10 +17,10 @@ INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) V
 ON DUPLICATE KEY UPDATE sku = sku;
 
 -- name: PutStockBucket
--- sku, bucket, buckets, available, reserved, sold, now.
-INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+-- sku, bucket, buckets, available, reserved, sold, now, stock.
+INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at, stock) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 ON DUPLICATE KEY UPDATE buckets = VALUES(buckets), available = VALUES(available), reserved = VALUES(reserved),
-    sold = VALUES(sold), updated_at = VALUES(updated_at);
+    sold = VALUES(sold), updated_at = VALUES(updated_at), stock = VALUES(stock);
 
 -- name: DropStockBuckets
 -- sku, the first bucket to drop.

@@ -1,0 +1,26 @@
+-- name: StockPage
+-- after, limit: SKUs summed over their buckets, by SKU.
+SELECT sku, CAST(SUM(available) AS SIGNED), CAST(SUM(reserved) AS SIGNED), CAST(SUM(sold) AS SIGNED), MAX(buckets), MAX(stock)
+FROM skus WHERE sku > ? GROUP BY sku ORDER BY sku LIMIT ?;
+
+-- name: OpenOrderPage
+-- deadline, deadline, id, limit: unpaid orders after (deadline, id).
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE status = 'unpaid' AND deadline >= ? AND (deadline > ? OR id > ?)
+ORDER BY deadline, id LIMIT ?;
+
+-- name: LockedPage
+-- locked_until, locked_until, id, limit: locked coupons after (locked_until, id).
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE status = 'locked' AND locked_until >= ? AND (locked_until > ? OR id > ?)
+ORDER BY locked_until, id LIMIT ?;
+
+-- name: ExpiryFrom
+SELECT MIN(expires_at) FROM coupons WHERE status = 'unused' AND expires_at >= ?;
+
+-- name: ReleaseFrom
+SELECT MIN(locked_until) FROM coupons WHERE locked_until >= ? AND status = 'locked';
+
+-- name: HasTimer
+SELECT EXISTS (SELECT 1 FROM timers WHERE due_at = ? AND kind = ?);
