@@ -50,7 +50,7 @@ func testForecast(t *testing.T, open opener) {
 	f.do(f.claimDue(tp, "used", minute(12)).ID, act(coupon.Redeem, "o2", minute(11)))
 	f.do(f.claimDue(tp, "voided", minute(12)).ID, act(coupon.Void, "", minute(11)))
 	locked := f.claim(f.tpl.ID, buyer, t0.Add(-time.Hour)) // expires at t0+23h
-	o := f.create(locked.ID) // deadline t0+30m
+	o := f.create(locked.ID)                               // deadline t0+30m
 	lockedUntil := f.coupon(locked.ID).LockedUntil
 
 	p := store.ForecastParams{From: t0, Width: time.Minute, Buckets: 60}
