@@ -234,7 +234,8 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), Firing: eng.Err,
-		IdempotencyTTL: c.idempotencyTTL, MaxLockTTL: c.maxLockTTL, IssueTimeout: c.issueTimeout}
+		IdempotencyTTL: c.idempotencyTTL, MaxLockTTL: c.maxLockTTL, IssueTimeout: c.issueTimeout,
+		Gatherer: reg, Instance: c.instance}
 	if relay != nil { // a nil *Relay in the interface would not read as none
 		api.Relay = relay
 	}

@@ -127,6 +127,10 @@ var routes = []route{
 	{"GET /v1/sinks", "GET", fixed("/v1/sinks"), "", credential.Admin, 200},
 	// No relay: the route is reached, and the sink is unknown.
 	{"POST /v1/sinks/{name}/replay", "POST", fixed("/v1/sinks/hooks/replay"), "", credential.Admin, 404},
+	{"GET /v1/console/forecast", "GET", fixed("/v1/console/forecast"), "", credential.Admin, 200},
+	{"GET /v1/console/status", "GET", fixed("/v1/console/status"), "", credential.Admin, 200},
+	{"GET /{$}", "GET", fixed("/"), "", public, 200},
+	{"GET /console/", "GET", fixed("/console/console.js"), "", public, 200},
 	{"GET /metrics", "GET", fixed("/metrics"), "", credential.Metrics, 200},
 	{"GET /healthz", "GET", fixed("/healthz"), "", public, 200},
 	{"GET /readyz", "GET", fixed("/readyz"), "", public, 200},

@@ -6,8 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/credential"
+	"github.com/lapsehq/lapse/httpapi/console"
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
@@ -39,6 +42,11 @@ type Config struct {
 	// and answer, in place of the server's read and write timeouts; 0
 	// means DefaultIssueTimeout.
 	IssueTimeout time.Duration
+	// Gatherer, if set, is the registry whose lapse_* metrics GET
+	// /v1/console/status reports: this instance's engine.
+	Gatherer prometheus.Gatherer
+	// Instance names this instance as its shard leases do.
+	Instance string
 	// TokenRefresh is how often the server reads the store's tokens
 	// again: the bound on how long a revoked token is still honoured. 0
 	// means DefaultTokenRefresh.
@@ -50,6 +58,8 @@ type server struct {
 	now            func() time.Time
 	log            *slog.Logger
 	relay          Relay
+	gatherer       prometheus.Gatherer
+	instance       string
 	firing         func() error
 	idempotencyTTL time.Duration
 	maxLockTTL     time.Duration
@@ -65,7 +75,7 @@ const public credential.Scope = 0
 
 // New returns the HTTP handler of API v1.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing,
+	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing, gatherer: cfg.Gatherer, instance: cfg.Instance,
 		idempotencyTTL: cfg.IdempotencyTTL, maxLockTTL: cfg.MaxLockTTL, issueTimeout: cfg.IssueTimeout,
 		tokens: &tokens{store: cfg.Store, refresh: cfg.TokenRefresh}, mux: http.NewServeMux(), routes: map[string]credential.Scope{}}
 	if s.log == nil {
@@ -111,6 +121,11 @@ func New(cfg Config) http.Handler {
 	s.handle("GET /v1/sinks", credential.Admin, s.sinks)
 	s.handle("POST /v1/sinks/{name}/replay", credential.Admin, s.replay)
 
+	s.handle("GET /v1/console/forecast", credential.Admin, s.forecast)
+	s.handle("GET /v1/console/status", credential.Admin, s.status)
+	s.handle("GET /{$}", public, console.Index)
+	s.handle("GET /console/", public, console.Assets)
+
 	s.handle("GET /healthz", public, s.healthz)
 	s.handle("GET /readyz", public, s.readyz)
 	if cfg.Metrics != nil {
@@ -121,14 +136,14 @@ func New(cfg Config) http.Handler {
 
 // handle routes pattern to h for a credential holding scope (any request,
 // if public; see authorize), checking first that the value of each of the
-// pattern's wildcards ({id}, {user_id}, {sku}, {name}) is an ID: a path ID
+// pattern's wildcards ({id}, {user_id}, {sku}, {name}; {$} is none) is an ID: a path ID
 // breaking the input rules is answered 422 invalid naming the wildcard, on
 // every route, GETs included, before h reads it.
 func (s *server) handle(pattern string, scope credential.Scope, h http.HandlerFunc) {
 	s.routes[pattern] = scope
 	var names []string
 	for _, seg := range strings.Split(pattern, "/") {
-		if name, ok := strings.CutPrefix(seg, "{"); ok {
+		if name, ok := strings.CutPrefix(seg, "{"); ok && name != "$}" {
 			names = append(names, strings.TrimSuffix(name, "}"))
 		}
 	}
