@@ -220,7 +220,7 @@
       cell(tr, num(s.failures));
       cell(tr, num(s.dead_letters)).className = 'dead';
       cell(tr, num(s.queued));
-      cell(tr, s.last_error || '', 'data');
+      cell(tr, s.last_error || '', 'data').title = s.last_error || '';
       const td = cell(tr, '');
       const said = document.createElement('span');
       said.className = 'replayed';
@@ -274,7 +274,7 @@
       if (type) q.set('type', type);
       if (subject) q.set('subject', subject);
       const page = await api('GET', '/v1/events?' + q);
-      latest = latest.concat(page.events).slice(-50);
+      latest = latest.concat(page.events).slice(-25);
       const moved = page.next !== cursor;
       cursor = page.next;
       if (!moved) break;
@@ -285,7 +285,7 @@
       cell(tr, e.time.slice(11, 23));
       cell(tr, e.type);
       cell(tr, e.subject);
-      cell(tr, JSON.stringify(e.data).slice(0, 160), 'data');
+      cell(tr, JSON.stringify(e.data), 'data').title = JSON.stringify(e.data);
     });
   }
 
