@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lapsehq/lapse/credential"
 )
 
 // forecastPage is GET /v1/console/forecast's answer.
@@ -111,5 +113,22 @@ func TestEventsFilter(t *testing.T) {
 		if name, _, _ := strings.Cut(q, "="); !strings.Contains(p.Detail, name) {
 			t.Fatalf("?%s: the problem does not name %s: %+v", q, name, p)
 		}
+	}
+}
+
+// TestConsoleAssets: the page and its files are served to anyone, with
+// their content types; a path under /console/ that names no file is the
+// API's 404 problem.
+func TestConsoleAssets(t *testing.T) {
+	e := setup(t)
+	e.createToken("ops", credential.Admin)
+	for path, ctype := range map[string]string{"/": "text/html", "/console/console.js": "text/javascript", "/console/console.css": "text/css"} {
+		res := e.get(path)
+		if res.status != http.StatusOK || !strings.HasPrefix(res.header.Get("Content-Type"), ctype) || len(res.body) == 0 {
+			t.Fatalf("GET %s: got %d %q, want 200 %s", path, res.status, res.header.Get("Content-Type"), ctype)
+		}
+	}
+	for _, path := range []string{"/console/", "/console/nope.js", "/index.html"} {
+		e.problem(e.get(path), http.StatusNotFound, "not-found")
 	}
 }

@@ -124,7 +124,7 @@ func New(cfg Config) http.Handler {
 	s.handle("GET /v1/console/forecast", credential.Admin, s.forecast)
 	s.handle("GET /v1/console/status", credential.Admin, s.status)
 	s.handle("GET /{$}", public, console.Index)
-	s.handle("GET /console/", public, console.Assets)
+	s.handle("GET /console/", public, console.Assets(func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, errNoRoute) }))
 
 	s.handle("GET /healthz", public, s.healthz)
 	s.handle("GET /readyz", public, s.readyz)

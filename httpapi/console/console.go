@@ -10,6 +10,7 @@ import (
 	"embed"
 	"io/fs"
 	"net/http"
+	"strings"
 )
 
 //go:embed assets
@@ -23,5 +24,15 @@ func Index(w http.ResponseWriter, r *http.Request) {
 	http.ServeFileFS(w, r, files, "index.html")
 }
 
-// Assets serves the page's scripts and styles under /console/.
-var Assets = http.StripPrefix("/console/", http.FileServerFS(files)).ServeHTTP
+// Assets serves the page's scripts and styles under /console/, and
+// hands any other path under it to missing.
+func Assets(missing http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/console/")
+		if fi, err := fs.Stat(files, name); err != nil || fi.IsDir() {
+			missing(w, r)
+			return
+		}
+		http.ServeFileFS(w, r, files, name)
+	}
+}
