@@ -289,7 +289,7 @@
     });
   }
 
-  every(5000, 'forecast', forecast);
+  every(30000, 'forecast', forecast); // minutes: a read of every pending item, see the README
   every(1000, 'status', status);
   every(2000, 'sinks', sinks);
   every(5000, 'templates', templates);
