@@ -114,10 +114,10 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 		t.Fatalf("forecast peak and bar: got %q, want %d coupon expiries at %s", peak, n, stormMinute.Format(time.RFC3339))
 	}
 
-	// A coupon expiring two seconds from now, while the page is open.
+	// A coupon expiring three seconds from now, while the page is open.
 	var tpl struct{ ID string }
 	s.call(t, "POST", "/v1/templates", map[string]any{"name": "soon", "value": 100,
-		"validity": map[string]any{"ends_at": time.Now().Add(2 * time.Second).Format(time.RFC3339Nano)}}, &tpl, http.StatusCreated)
+		"validity": map[string]any{"ends_at": time.Now().Add(3 * time.Second).Format(time.RFC3339Nano)}}, &tpl, http.StatusCreated)
 	var soon couponJSON
 	s.call(t, "POST", "/v1/users/live/coupons", map[string]any{"template_id": tpl.ID}, &soon, http.StatusCreated)
 	shown(t, ctx, "the expiry in the latest events",
