@@ -250,7 +250,8 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), Firing: eng.Err,
-		IdempotencyTTL: c.idempotencyTTL, MaxLockTTL: c.maxLockTTL, IssueTimeout: c.issueTimeout, ArchiveAfter: c.archiveAfter}
+		IdempotencyTTL: c.idempotencyTTL, MaxLockTTL: c.maxLockTTL, IssueTimeout: c.issueTimeout, ArchiveAfter: c.archiveAfter,
+		Gatherer: reg, Instance: c.instance}
 	if relay != nil { // a nil *Relay in the interface would not read as none
 		api.Relay = relay
 	}

@@ -154,12 +154,29 @@ func FuzzDecodeTransition(f *testing.F) {
 
 func FuzzDecodeEventsQuery(f *testing.F) {
 	f.Add([]byte("after=12&limit=100"))
+	f.Add([]byte("type=coupon.expired&subject=cpn_1"))
+	f.Add([]byte("type=&subject=%00"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		q, _ := url.ParseQuery(string(raw)) // as Request.URL.Query does, pairs that fail to parse are dropped
 		p, err := parseEventsQuery(q)
 		refusedAsInput(t, string(raw), err)
-		if err == nil && (p.After < 0 || p.Limit < 1 || p.Limit > maxEventsLimit) {
+		if err == nil && (p.After < 0 || p.Limit < 1 || p.Limit > maxEventsLimit ||
+			p.Type != q.Get("type") || p.Subject != q.Get("subject") ||
+			input.ID("type", p.Type) == nil != q.Has("type") || input.ID("subject", p.Subject) == nil != q.Has("subject")) {
 			t.Fatalf("%q: accepted %+v", raw, p)
+		}
+	})
+}
+
+func FuzzDecodeForecastQuery(f *testing.F) {
+	f.Add([]byte("minutes=60"))
+	f.Add([]byte("minutes=1441"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		q, _ := url.ParseQuery(string(raw))
+		n, err := parseForecastQuery(q)
+		refusedAsInput(t, string(raw), err)
+		if err == nil && (n < 1 || n > defaultForecastSpan) {
+			t.Fatalf("%q: accepted %d minutes", raw, n)
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -25,16 +26,42 @@ const (
 // pageTail is the most a page takes after its last event.
 const pageTail = len(`],"next":"9223372036854775807"}`)
 
-// parseEventsQuery reads ?after=<cursor>&limit=<n>. The cursor is the
-// decimal Seq of the last event a client has seen ("0": none).
-func parseEventsQuery(q url.Values) (store.EventsParams, error) {
-	var p store.EventsParams
+// eventsQuery is what GET /v1/events asks: a page of the feed, and the
+// filters its events are to pass.
+type eventsQuery struct {
+	store.EventsParams
+	// Type and Subject, if set, keep only the events of that type, about
+	// that subject.
+	Type, Subject string
+}
+
+// keeps reports whether e passes q's filters.
+func (q eventsQuery) keeps(e store.Event) bool {
+	return (q.Type == "" || e.Type == q.Type) && (q.Subject == "" || e.Subject == q.Subject)
+}
+
+// parseEventsQuery reads ?after=<cursor>&limit=<n>&type=<t>&subject=<id>.
+// The cursor is the decimal Seq of the last event a client has seen ("0":
+// none); a filter present is an ID.
+func parseEventsQuery(q url.Values) (eventsQuery, error) {
+	var p eventsQuery
 	if q.Has("after") {
 		after, err := strconv.ParseInt(q.Get("after"), 10, 64)
 		if err != nil || after < 0 {
 			return p, invalid("after", "must be a cursor from a previous page's next")
 		}
 		p.After = after
+	}
+	for _, f := range []struct {
+		name string
+		to   *string
+	}{{"type", &p.Type}, {"subject", &p.Subject}} {
+		if q.Has(f.name) {
+			if err := input.ID(f.name, q.Get(f.name)); err != nil {
+				return p, err
+			}
+			*f.to = q.Get(f.name)
+		}
 	}
 	limit, err := parseLimit(q, defaultEventsLimit, maxEventsLimit)
 	p.Limit = limit
@@ -64,7 +91,9 @@ type eventJSON struct {
 // events serves GET /v1/events: up to the limit asked, the events after
 // the cursor, in feed order, as many as fit in maxEventsPage bytes (at
 // least one); next is the cursor of the last one, so a client following it
-// skips none.
+// skips none. Filters (type, subject) apply to the page read: it holds
+// those of its events that pass them, perhaps none, and next is the
+// cursor of the last event read, passing or not.
 func (s *server) events(w http.ResponseWriter, r *http.Request) {
 	p, err := parseEventsQuery(r.URL.Query())
 	if err != nil {
@@ -78,21 +107,25 @@ func (s *server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	var page bytes.Buffer
 	page.WriteString(`{"events":[`)
-	next := p.After
-	for i, e := range evs {
+	next, kept := p.After, 0
+	for _, e := range evs {
+		if !p.keeps(e) {
+			next = e.Seq
+			continue
+		}
 		b, err := encodeEvent(e)
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		if i > 0 && page.Len()+1+len(b)+pageTail > maxEventsPage {
+		if kept > 0 && page.Len()+1+len(b)+pageTail > maxEventsPage {
 			break // the next page starts with it
 		}
-		if i > 0 {
+		if kept > 0 {
 			page.WriteByte(',')
 		}
 		page.Write(b)
-		next = e.Seq
+		next, kept = e.Seq, kept+1
 	}
 	fmt.Fprintf(&page, `],"next":"%d"}`, next)
 	write(w, http.StatusOK, "application/json", page.Bytes())

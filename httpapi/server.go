@@ -6,8 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/credential"
+	"github.com/lapsehq/lapse/httpapi/console"
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
@@ -43,6 +46,11 @@ type Config struct {
 	// or a paid or closed order is archived: the default before of POST
 	// /v1/archive; 0 (the archive is off) makes before required.
 	ArchiveAfter time.Duration
+	// Gatherer, if set, is the registry whose lapse_* metrics GET
+	// /v1/console/status reports: this instance's engine.
+	Gatherer prometheus.Gatherer
+	// Instance names this instance as its shard leases do.
+	Instance string
 	// TokenRefresh is how often the server reads the store's tokens
 	// again: the bound on how long a revoked token is still honoured. 0
 	// means DefaultTokenRefresh.
@@ -54,6 +62,8 @@ type server struct {
 	now            func() time.Time
 	log            *slog.Logger
 	relay          Relay
+	gatherer       prometheus.Gatherer
+	instance       string
 	firing         func() error
 	idempotencyTTL time.Duration
 	maxLockTTL     time.Duration
@@ -70,7 +80,7 @@ const public credential.Scope = 0
 
 // New returns the HTTP handler of API v1.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing,
+	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing, gatherer: cfg.Gatherer, instance: cfg.Instance,
 		idempotencyTTL: cfg.IdempotencyTTL, maxLockTTL: cfg.MaxLockTTL, issueTimeout: cfg.IssueTimeout,
 		archiveAfter: cfg.ArchiveAfter, tokens: &tokens{store: cfg.Store, refresh: cfg.TokenRefresh}, mux: http.NewServeMux(), routes: map[string]credential.Scope{}}
 	if s.log == nil {
@@ -124,6 +134,11 @@ func New(cfg Config) http.Handler {
 
 	s.handle("POST /v1/archive", credential.Admin, s.archive)
 
+	s.handle("GET /v1/console/forecast", credential.Admin, s.forecast)
+	s.handle("GET /v1/console/status", credential.Admin, s.status)
+	s.handle("GET /{$}", public, console.Index)
+	s.handle("GET /console/", public, console.Assets(func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, errNoRoute) }))
+
 	s.handle("GET /healthz", public, s.healthz)
 	s.handle("GET /readyz", public, s.readyz)
 	if cfg.Metrics != nil {
@@ -134,14 +149,14 @@ func New(cfg Config) http.Handler {
 
 // handle routes pattern to h for a credential holding scope (any request,
 // if public; see authorize), checking first that the value of each of the
-// pattern's wildcards ({id}, {user_id}, {sku}, {name}) is an ID: a path ID
+// pattern's wildcards ({id}, {user_id}, {sku}, {name}; {$} is none) is an ID: a path ID
 // breaking the input rules is answered 422 invalid naming the wildcard, on
 // every route, GETs included, before h reads it.
 func (s *server) handle(pattern string, scope credential.Scope, h http.HandlerFunc) {
 	s.routes[pattern] = scope
 	var names []string
 	for _, seg := range strings.Split(pattern, "/") {
-		if name, ok := strings.CutPrefix(seg, "{"); ok {
+		if name, ok := strings.CutPrefix(seg, "{"); ok && name != "$}" {
 			names = append(names, strings.TrimSuffix(name, "}"))
 		}
 	}

@@ -68,6 +68,11 @@ type Driver interface {
 	Timers(ctx context.Context, p TimersParams) ([]Timer, error)
 	// Stats reads the gauges of Stats.
 	Stats(ctx context.Context, now time.Time) (Stats, error)
+	// Forecast counts the items due in each bucket of p, by kind (see
+	// DB.Forecast), leaving out empty buckets.
+	Forecast(ctx context.Context, p ForecastParams) ([]DueCount, error)
+	// ShardLeases reads every shard's lease, by shard.
+	ShardLeases(ctx context.Context) ([]ShardLease, error)
 	// SinkState reads what is stored of a sink.
 	SinkState(ctx context.Context, sink string) (SinkState, error)
 	// DeadLetters reads a sink's dead letters.

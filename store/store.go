@@ -173,6 +173,12 @@ type Store interface {
 	Reconcile(ctx context.Context, p ReconcileParams) (Reconciliation, error)
 	// Stats reads the gauges the engine exports.
 	Stats(ctx context.Context, now time.Time) (Stats, error)
+	// Forecast counts the coupons, locks and orders falling due in each
+	// bucket of p, by kind; see DB.Forecast.
+	Forecast(ctx context.Context, p ForecastParams) ([]DueCount, error)
+	// ShardLeases reads every shard's lease as stored, by shard: which
+	// instance holds it, under what token, until when.
+	ShardLeases(ctx context.Context) ([]ShardLease, error)
 	// Ready reports whether the store is reachable and migrated.
 	Ready(ctx context.Context) error
 	// Close releases the store's connections.

@@ -18,6 +18,7 @@ var leaseTests = []test{
 	{"StaleLeaseWritesNothing", testLeaseStale},
 	{"ExpiredLeaseWritesNothing", testLeaseExpired},
 	{"EveryDrainOneShard", testLeaseEveryDrainOneShard},
+	{"ShardLeases", testShardLeases},
 }
 
 // leaseTTL is long enough for a test's steps, short enough to wait out.
@@ -200,6 +201,38 @@ func (f *fixture) wantLost(what string, l store.Lease) {
 	for _, err := range []error{errE, errR, errC} {
 		if !errors.Is(err, store.ErrLeaseLost) {
 			f.t.Fatalf("%s: got %v, want ErrLeaseLost", what, err)
+		}
+	}
+}
+
+// testShardLeases: ShardLeases reads every shard, free on a fresh store,
+// then held by the instance that took them, under its tokens, until
+// after the database's now.
+func testShardLeases(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	read := func() []store.ShardLease {
+		ls, err := f.s.ShardLeases(f.ctx)
+		if err != nil {
+			t.Fatalf("ShardLeases: %v", err)
+		}
+		if len(ls) != store.Shards {
+			t.Fatalf("ShardLeases: got %d shards, want %d: %+v", len(ls), store.Shards, ls)
+		}
+		return ls
+	}
+	now, err := f.s.Clock(f.ctx)
+	if err != nil {
+		t.Fatalf("Clock: %v", err)
+	}
+	for i, l := range read() {
+		if l.Shard != i || l.Held(now) || l.Holder != "" {
+			t.Fatalf("fresh store: shard %d: got %+v, want it free", i, l)
+		}
+	}
+	held := f.lease("a")
+	for i, l := range read() {
+		if l.Shard != i || l.Holder != "a" || l.Token != held[i].Token || !l.Held(now) {
+			t.Fatalf("after a's lease: shard %d: got %+v, want held by a under token %d past %s", i, l, held[i].Token, fmtTime(now))
 		}
 	}
 }

@@ -64,6 +64,7 @@ func Run(t *testing.T, newDriver NewDriver) {
 		{"Sinks", sinkTests},
 		{"Idempotency", idempotencyTests},
 		{"Stats", statsTests},
+		{"Forecast", forecastTests},
 		{"Orders", orderTests},
 		{"Buckets", bucketTests},
 		{"Users", userTests},

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/lapsehq/lapse/outbox/outboxtest"
+)
+
+// chromium returns the browser to drive: LAPSE_TEST_CHROMIUM if set (CI
+// sets it, so there a missing browser fails the test), else chromium on
+// PATH; with neither, it skips the test, saying so.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("LAPSE_TEST_CHROMIUM"); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("no chromium on PATH and LAPSE_TEST_CHROMIUM unset: install Debian's chromium package")
+	}
+	return p
+}
+
+// browse opens a headless chromium on url, closed when t ends.
+func browse(t *testing.T, url string) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium(t)),
+		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1400, 1600))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("open %s in chromium: %v", url, err)
+	}
+	return ctx
+}
+
+// shown evaluates the JavaScript expression js, a string, in the page
+// until want accepts it; it fails t after a minute, with the last value.
+func shown(t *testing.T, ctx context.Context, what, js string, want func(string) bool) string {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+		if err != nil {
+			t.Fatalf("%s: evaluate: %v", what, err)
+		}
+		if want(got) {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited a minute for the page to show %s; it shows %q", what, got)
+		}
+	}
+}
+
+// screenshot saves the whole page as name in t's temporary folder and,
+// if LAPSE_SCREENSHOT_DIR is set, there too.
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	dirs := []string{t.TempDir()}
+	if d := os.Getenv("LAPSE_SCREENSHOT_DIR"); d != "" {
+		dirs = append(dirs, d)
+	}
+	for _, d := range dirs {
+		if err := os.WriteFile(filepath.Join(d, name), png, 0o644); err != nil {
+			t.Fatalf("screenshot: %v", err)
+		}
+		t.Logf("screenshot %s", filepath.Join(d, name))
+	}
+}
+
+// TestConsoleInBrowser drives the console in a real chromium against a
+// real lapse on each store: the forecast shows a storm of claimed coupons
+// an hour ahead at its minute; a coupon expiring seconds after the page
+// loaded shows in the latest events and the expiry counter without a
+// reload; and the replay button delivers a webhook's dead letters once
+// its receiver is back.
+func TestConsoleInBrowser(t *testing.T) { onEach(t, testConsoleInBrowser) }
+
+func testConsoleInBrowser(t *testing.T, be backend) {
+	rc := outboxtest.NewReceiver(t, outboxtest.TestSecret)
+	down := func(int, []outboxtest.Event) (int, time.Duration) { return http.StatusServiceUnavailable, 0 }
+	rc.SetAnswer(down)
+	s := start(t, be.store(t), "--sink", "webhook+"+rc.URL+"#name=hooks", "--sink-secret", outboxtest.TestSecret,
+		"--sink-max-attempts", "1")
+	const n = 120
+	stormAt := time.Now().Add(time.Hour)
+	_, storm := s.seed(t, n, stormAt)
+
+	ctx := browse(t, s.base+"/")
+	stormMinute := stormAt.UTC().Truncate(time.Minute)
+	peak := shown(t, ctx, "the storm as the forecast's peak",
+		`(() => { const li = document.querySelector('#peaks li[data-at]'); const k = li && li.querySelector('[data-kind="coupon.expire"]');
+		   const bar = document.querySelector('#forecast-chart rect[data-kind="coupon.expire"]');
+		   return k && bar ? li.dataset.at + ' ' + k.dataset.count + ' ' + bar.dataset.at + ' ' + bar.dataset.count : ''; })()`,
+		func(s string) bool { return s != "" })
+	f := strings.Fields(peak)
+	at, err := time.Parse(time.RFC3339Nano, f[0])
+	if err != nil || !at.Equal(stormMinute) || f[1] != strconv.Itoa(n) || f[2] != f[0] || f[3] != f[1] {
+		t.Fatalf("forecast peak and bar: got %q, want %d coupon expiries at %s", peak, n, stormMinute.Format(time.RFC3339))
+	}
+
+	// A coupon expiring three seconds from now, while the page is open.
+	var tpl struct{ ID string }
+	s.call(t, "POST", "/v1/templates", map[string]any{"name": "soon", "value": 100,
+		"validity": map[string]any{"ends_at": time.Now().Add(3 * time.Second).Format(time.RFC3339Nano)}}, &tpl, http.StatusCreated)
+	var soon couponJSON
+	s.call(t, "POST", "/v1/users/live/coupons", map[string]any{"template_id": tpl.ID}, &soon, http.StatusCreated)
+	shown(t, ctx, "the expiry in the latest events",
+		`document.querySelector('#events tr[data-type="coupon.expired"][data-subject="`+soon.ID+`"]') ? 'yes' : ''`,
+		func(s string) bool { return s == "yes" })
+	shown(t, ctx, "the expiry counted", `document.getElementById('expired-total').textContent`,
+		func(s string) bool { return s == "1" })
+
+	// Every claim of the storm is a dead letter of the receiver that was
+	// down; it is back, and the replay button sends them again.
+	shown(t, ctx, "the dead letters and an enabled replay button",
+		`(() => { const b = document.getElementById('replay-hooks'); return b && !b.disabled ?
+		   b.closest('tr').querySelector('.dead').textContent : ''; })()`,
+		func(s string) bool { return s != "" && s != "0" })
+	screenshot(t, ctx, "console-"+be.name+".png")
+	rc.SetAnswer(nil)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("replay-hooks"))); err != nil {
+		t.Fatalf("click replay: %v", err)
+	}
+	shown(t, ctx, "the replay's answer", `document.querySelector('#sinks tr[data-sink="hooks"] .replayed').textContent`,
+		func(s string) bool { return strings.Contains(s, "queued") })
+	waitUntil(t, "the storm's claims replayed to the receiver", func() bool {
+		got := map[string]bool{}
+		for _, e := range rc.Events() {
+			if e.Type == "coupon.claimed" {
+				got[e.Subject] = true
+			}
+		}
+		for _, c := range storm {
+			if !got[c.ID] {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// TestConsoleSharedStore: the console's data come from the store the
+// instances share: two instances show the same storm in their forecast,
+// and the status of either shows every shard leased to one of the two.
+func TestConsoleSharedStore(t *testing.T) { onShared(t, testConsoleShared) }
+
+func testConsoleShared(t *testing.T, be backend) {
+	ss := startShared(t, be.store(t), 2)
+	const n = 50
+	stormAt := time.Now().Add(time.Hour)
+	ss[0].seed(t, n, stormAt)
+	type due struct {
+		Kind  string `json:"kind"`
+		At    string `json:"at"`
+		Count int    `json:"count"`
+	}
+	for _, s := range ss {
+		var f struct {
+			Due []due `json:"due"`
+		}
+		s.call(t, "GET", "/v1/console/forecast", nil, &f, http.StatusOK)
+		if len(f.Due) != 1 {
+			t.Fatalf("forecast of %s: got %+v, want one minute due", s.base, f.Due)
+		}
+		at, err := time.Parse(time.RFC3339Nano, f.Due[0].At)
+		if f.Due[0].Kind != "coupon.expire" || f.Due[0].Count != n || err != nil || !at.Equal(stormAt.UTC().Truncate(time.Minute)) {
+			t.Fatalf("forecast of %s: got %+v, want %d coupon.expire at %s", s.base, f.Due, n, stormAt.UTC().Truncate(time.Minute))
+		}
+	}
+	waitUntil(t, "every shard leased to i0 or i1, as both see it", func() bool {
+		for _, s := range ss {
+			var st struct {
+				Leases []struct {
+					Holder string `json:"holder"`
+					Held   bool   `json:"held"`
+				} `json:"leases"`
+			}
+			s.call(t, "GET", "/v1/console/status", nil, &st, http.StatusOK)
+			held := map[string]int{}
+			for _, l := range st.Leases {
+				if l.Held {
+					held[l.Holder]++
+				}
+			}
+			if len(st.Leases) != 16 || held["i0"] == 0 || held["i1"] == 0 || held["i0"]+held["i1"] != 16 {
+				return false
+			}
+		}
+		return true
+	})
+}

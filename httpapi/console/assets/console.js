@@ -1,0 +1,297 @@
+// The lapse console: polls the API and redraws; no framework, no build.
+'use strict';
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const KINDS = { 'coupon.expire': 'expire', 'coupon.release': 'release', 'order.close': 'close' };
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  let token = sessionStorage.getItem('lapse-token') || '';
+  $('token').value = token;
+  $('auth').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    token = $('token').value.trim();
+    sessionStorage.setItem('lapse-token', token);
+  });
+  $('filter').addEventListener('submit', (ev) => ev.preventDefault());
+
+  // api calls the API with the token, if any, and returns the JSON body; a
+  // problem document becomes an Error naming it.
+  async function api(method, path) {
+    const headers = {};
+    if (token) headers.Authorization = 'Bearer ' + token;
+    const res = await fetch(path, { method, headers });
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${body.title || ''} ${body.detail || ''}`.trim());
+    return body;
+  }
+
+  const problems = new Map();
+  function report(part, err) {
+    if (err) problems.set(part, err.message); else problems.delete(part);
+    $('problem').textContent = [...problems.values()].join(' · ');
+  }
+
+  // every runs fn now and then ms after each run ends, reporting its errors.
+  function every(ms, part, fn) {
+    const run = async () => {
+      try { await fn(); report(part); } catch (e) { report(part, e); }
+      setTimeout(run, ms);
+    };
+    run();
+  }
+
+  function cell(tr, text, cls) {
+    const td = document.createElement('td');
+    td.textContent = text;
+    if (cls) td.className = cls;
+    tr.appendChild(td);
+    return td;
+  }
+  function rows(tbody, items, fill) {
+    tbody.replaceChildren(...items.map((it) => { const tr = document.createElement('tr'); fill(tr, it); return tr; }));
+  }
+  const hhmm = (d) => d.toISOString().slice(11, 16);
+  const num = (n) => Math.round(n).toLocaleString('en-US');
+  function dur(s) {
+    if (s === null) return '–';
+    if (!isFinite(s)) return '> 300 s';
+    return Math.abs(s) < 1 ? `${(s * 1000).toFixed(1)} ms` : `${s.toFixed(2)} s`;
+  }
+
+  // The storm forecast: a stacked bar a minute, and the five biggest minutes.
+  async function forecast() {
+    const f = await api('GET', '/v1/console/forecast');
+    const from = new Date(f.from);
+    const per = new Map();
+    for (const d of f.due) {
+      const m = per.get(d.minute) || { at: d.at, kinds: {}, total: 0 };
+      m.kinds[d.kind] = d.count;
+      m.total += d.count;
+      per.set(d.minute, m);
+    }
+    const max = Math.max(1, ...[...per.values()].map((m) => m.total));
+    const bars = [];
+    for (const [minute, m] of per) {
+      let y = 160;
+      for (const kind of Object.keys(KINDS)) {
+        const n = m.kinds[kind];
+        if (!n) continue;
+        const h = Math.max(2, (n / max) * 150);
+        y -= h;
+        const r = document.createElementNS(SVGNS, 'rect');
+        r.setAttribute('x', minute);
+        r.setAttribute('y', y);
+        r.setAttribute('width', 3);
+        r.setAttribute('height', h);
+        r.setAttribute('class', 'k-' + KINDS[kind]);
+        r.style.fill = `var(--${KINDS[kind]})`;
+        r.dataset.at = m.at;
+        r.dataset.kind = kind;
+        r.dataset.count = n;
+        const title = document.createElementNS(SVGNS, 'title');
+        title.textContent = `${hhmm(new Date(m.at))} UTC: ${num(n)} ${kind}`;
+        r.appendChild(title);
+        bars.push(r);
+      }
+    }
+    $('forecast-chart').setAttribute('viewBox', `0 0 ${f.minutes} 160`);
+    $('forecast-chart').replaceChildren(...bars);
+    const ticks = [];
+    for (let h = 0; h <= f.minutes / 60; h += Math.max(1, Math.round(f.minutes / 360))) {
+      const s = document.createElement('span');
+      s.textContent = hhmm(new Date(from.getTime() + h * 3600e3));
+      ticks.push(s);
+    }
+    $('forecast-axis').replaceChildren(...ticks);
+    const peaks = [...per.values()].sort((a, b) => b.total - a.total).slice(0, 5);
+    $('peaks').replaceChildren(...peaks.map((m) => {
+      const li = document.createElement('li');
+      li.dataset.at = m.at;
+      li.dataset.total = m.total;
+      const at = new Date(m.at);
+      const mins = Math.round((at - Date.now()) / 60e3);
+      li.append(`${hhmm(at)} UTC (in ${Math.floor(mins / 60)} h ${mins % 60} min): `);
+      for (const [kind, n] of Object.entries(m.kinds)) {
+        const s = document.createElement('span');
+        s.dataset.kind = kind;
+        s.dataset.count = n;
+        s.textContent = `${num(n)} ${kind} `;
+        li.append(s);
+      }
+      return li;
+    }));
+    if (peaks.length === 0) $('peaks').innerHTML = '<li>nothing falls due in the next 24 h</li>';
+  }
+
+  // quantile is PromQL's histogram_quantile over cumulative [le, count]
+  // buckets of count observations.
+  function quantile(q, buckets, count) {
+    if (!count) return null;
+    const rank = q * count;
+    let lo = 0, below = 0;
+    for (const [le, c] of buckets) {
+      if (c >= rank) return lo + (le - lo) * (c === below ? 0 : (rank - below) / (c - below));
+      lo = le;
+      below = c;
+    }
+    return Infinity;
+  }
+
+  // The live numbers of this instance: rates and lag quantiles over the
+  // last minute of polls, lifetime while there is none.
+  const history = [];
+  async function status() {
+    const s = await api('GET', '/v1/console/status');
+    $('where').textContent = `instance ${s.instance || '(embedded)'} · database clock ${s.db_time.slice(11, 19)} UTC`;
+    const m = s.metrics;
+    const sum = (name, pick) => (m[name] || []).filter((x) => !pick || pick(x.labels)).reduce((a, x) => a + x.value, 0);
+    const expired = sum('lapse_transitions_total', (l) => l.type === 'coupon.expired');
+    const now = Date.now();
+    history.push({ t: now, expired, lag: m.lapse_lag_seconds || [] });
+    while (now - history[0].t > 120e3) history.shift();
+    const recent = history.find((h) => now - h.t <= 5e3) || history[0];
+    const rate = recent === history[history.length - 1] ? 0 : (expired - recent.expired) / ((now - recent.t) / 1e3);
+    $('expiries-rate').textContent = num(rate);
+    $('expired-total').textContent = num(expired);
+    $('backlog').textContent = m.lapse_due_backlog ? num(sum('lapse_due_backlog')) : '–';
+    const skew = m.lapse_clock_skew_seconds;
+    $('skew').textContent = skew && sum('lapse_shards_held') > 0 ? dur(skew[0].value) : 'n/a';
+    drawRates();
+
+    const minuteAgo = history.find((h) => now - h.t <= 60e3);
+    rows($('lag'), m.lapse_lag_seconds || [], (tr, h) => {
+      const kind = h.labels.kind;
+      const old = (minuteAgo.lag.find((o) => o.labels.kind === kind) || { value: 0, buckets: [] });
+      let buckets = h.buckets || [], count = h.value;
+      if (count > old.value) {
+        buckets = buckets.map(([le, c], i) => [le, c - ((old.buckets || [])[i] || [0, 0])[1]]);
+        count -= old.value;
+      }
+      cell(tr, kind);
+      cell(tr, dur(quantile(0.5, buckets, count)));
+      cell(tr, dur(quantile(0.99, buckets, count)));
+      cell(tr, num(h.value));
+      cell(tr, num(sum('lapse_sweeper_repairs_total', (l) => l.kind === kind)));
+    });
+
+    const db = new Date(s.db_time);
+    const held = {};
+    for (const l of s.leases) if (l.held) held[l.holder] = (held[l.holder] || 0) + 1;
+    $('holders').textContent = Object.keys(held).length
+      ? Object.entries(held).map(([h, n]) => `${h}: ${n} shards`).join(' · ')
+      : 'no shard is leased: one embedded instance drains every shard, or none runs';
+    rows($('leases'), s.leases, (tr, l) => {
+      tr.className = l.held ? 'held' : 'free';
+      cell(tr, l.shard);
+      cell(tr, l.held ? l.holder : '(free)');
+      cell(tr, l.token);
+      cell(tr, l.held ? `in ${((new Date(l.expires_at) - db) / 1e3).toFixed(1)} s` : '–');
+    });
+  }
+
+  function drawRates() {
+    const c = $('rate-chart'), g = c.getContext('2d');
+    const pts = [];
+    for (let i = 1; i < history.length; i++) {
+      const a = history[i - 1], b = history[i];
+      pts.push({ t: b.t, r: (b.expired - a.expired) / Math.max(0.001, (b.t - a.t) / 1e3) });
+    }
+    g.clearRect(0, 0, c.width, c.height);
+    const max = Math.max(1, ...pts.map((p) => p.r));
+    g.strokeStyle = '#d9534f';
+    g.beginPath();
+    pts.forEach((p, i) => {
+      const x = c.width - ((history[history.length - 1].t - p.t) / 120e3) * c.width;
+      const y = c.height - (p.r / max) * (c.height - 4) - 2;
+      if (i === 0) g.moveTo(x, y); else g.lineTo(x, y);
+    });
+    g.stroke();
+    g.fillStyle = '#6b7280';
+    g.fillText(`max ${num(max)}/s, last 2 min`, 4, 10);
+  }
+
+  const replayed = {};
+  async function sinks() {
+    const r = await api('GET', '/v1/sinks');
+    rows($('sinks'), r.sinks, (tr, s) => {
+      tr.dataset.sink = s.name;
+      cell(tr, s.name);
+      cell(tr, s.type);
+      cell(tr, num(s.lag));
+      cell(tr, num(s.failures));
+      cell(tr, num(s.dead_letters)).className = 'dead';
+      cell(tr, num(s.queued));
+      cell(tr, s.last_error || '', 'data').title = s.last_error || '';
+      const td = cell(tr, '');
+      const said = document.createElement('span');
+      said.className = 'replayed';
+      said.textContent = replayed[s.name] || '';
+      const b = document.createElement('button');
+      b.id = 'replay-' + s.name;
+      b.textContent = 'Replay dead letters';
+      b.disabled = s.dead_letters === 0;
+      b.addEventListener('click', async () => {
+        b.disabled = true;
+        try {
+          const res = await api('POST', `/v1/sinks/${encodeURIComponent(s.name)}/replay`);
+          replayed[s.name] = `${res.queued} queued at ${new Date().toISOString().slice(11, 19)} `;
+          said.textContent = replayed[s.name];
+          report('replay');
+        } catch (e) {
+          report('replay', e);
+        }
+      });
+      td.append(said, b);
+    });
+  }
+
+  async function templates() {
+    const list = await api('GET', '/v1/templates?limit=20');
+    const full = await Promise.all(list.templates.map((t) => api('GET', `/v1/templates/${encodeURIComponent(t.id)}`)));
+    rows($('templates'), full, (tr, t) => {
+      tr.dataset.template = t.id;
+      cell(tr, t.id);
+      cell(tr, t.name);
+      for (const st of ['unused', 'locked', 'used', 'expired', 'voided']) {
+        cell(tr, num(t.counts ? t.counts[st] : 0)).dataset.state = st;
+      }
+      cell(tr, t.closed_at ? 'closed' : 'open');
+    });
+  }
+
+  // The event feed, followed from its front to its end, the filters
+  // applied by the server; a new filter starts from the front again.
+  let cursor = '0', filterKey = null, latest = [];
+  async function events() {
+    const type = $('filter-type').value.trim(), subject = $('filter-subject').value.trim();
+    const key = `${type}\n${subject}`;
+    if (key !== filterKey) {
+      filterKey = key;
+      cursor = '0';
+      latest = [];
+    }
+    for (let i = 0; i < 50; i++) {
+      const q = new URLSearchParams({ after: cursor, limit: '1000' });
+      if (type) q.set('type', type);
+      if (subject) q.set('subject', subject);
+      const page = await api('GET', '/v1/events?' + q);
+      latest = latest.concat(page.events).slice(-25);
+      const moved = page.next !== cursor;
+      cursor = page.next;
+      if (!moved) break;
+    }
+    rows($('events'), [...latest].reverse(), (tr, e) => {
+      tr.dataset.type = e.type;
+      tr.dataset.subject = e.subject;
+      cell(tr, e.time.slice(11, 23));
+      cell(tr, e.type);
+      cell(tr, e.subject);
+      cell(tr, JSON.stringify(e.data), 'data').title = JSON.stringify(e.data);
+    });
+  }
+
+  every(30000, 'forecast', forecast); // minutes: a read of every pending item, see the README
+  every(1000, 'status', status);
+  every(2000, 'sinks', sinks);
+  every(5000, 'templates', templates);
+  every(1000, 'events', events);
+})();

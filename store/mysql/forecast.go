@@ -1,0 +1,27 @@
+package mysql
+
+import (
+	"context"
+
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
+)
+
+// Forecast counts what falls due in each bucket of p, by kind.
+func (s *Driver) Forecast(ctx context.Context, p store.ForecastParams) ([]store.DueCount, error) {
+	from, end, width := p.From, p.End(), p.Width.Milliseconds()
+	rows, err := s.query(ctx, "Forecast", from, width, from, end, from, width, from, end, from, width, from, end)
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c store.DueCount, err error) {
+		err = row.Scan(&c.Kind, &c.Bucket, &c.N)
+		return c, err
+	})
+}
+
+// ShardLeases reads every shard's lease.
+func (s *Driver) ShardLeases(ctx context.Context) ([]store.ShardLease, error) {
+	rows, err := s.query(ctx, "ShardLeases")
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (l store.ShardLease, err error) {
+		err = row.Scan(&l.Shard, &l.Holder, &l.Token, &l.ExpiresAt)
+		return l, err
+	})
+}

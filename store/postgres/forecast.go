@@ -1,0 +1,33 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// Forecast counts what falls due in each bucket of p, by kind.
+func (s *Driver) Forecast(ctx context.Context, p store.ForecastParams) ([]store.DueCount, error) {
+	rows, err := s.read(ctx, "Forecast", p.From, p.End(), p.Width.Milliseconds())
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (c store.DueCount, err error) {
+		err = row.Scan(&c.Kind, &c.Bucket, &c.N)
+		return c, err
+	})
+}
+
+// ShardLeases reads every shard's lease.
+func (s *Driver) ShardLeases(ctx context.Context) ([]store.ShardLease, error) {
+	rows, err := s.read(ctx, "ShardLeases")
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (l store.ShardLease, err error) {
+		err = row.Scan(&l.Shard, &l.Holder, &l.Token, &l.ExpiresAt)
+		return l, err
+	})
+}

@@ -1,0 +1,17 @@
+-- The console's reads: what falls due ahead, and the shard leases. Times
+-- are unix milliseconds.
+
+-- name: Forecast
+-- ?1 the first bucket's start, ?2 the last bucket's end, ?3 the bucket
+-- width in milliseconds. Each part walks a due index over the range.
+SELECT 'coupon.expire', (expires_at - ?1) / ?3 AS bucket, count(*) FROM coupons
+WHERE status = 'unused' AND expires_at >= ?1 AND expires_at < ?2 GROUP BY bucket
+UNION ALL
+SELECT 'coupon.release', (locked_until - ?1) / ?3 AS bucket, count(*) FROM coupons
+WHERE status = 'locked' AND locked_until >= ?1 AND locked_until < ?2 GROUP BY bucket
+UNION ALL
+SELECT 'order.close', (deadline - ?1) / ?3 AS bucket, count(*) FROM orders
+WHERE status = 'unpaid' AND deadline >= ?1 AND deadline < ?2 GROUP BY bucket;
+
+-- name: ShardLeases
+SELECT shard, holder, token, expires_at FROM leases ORDER BY shard;
