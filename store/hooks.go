@@ -17,6 +17,18 @@ type Hooks struct {
 	// OnReminders, if set, is called after each commit that planned, sent
 	// or dropped reminders, with what it did (for metrics).
 	OnReminders func(ReminderCounts)
+	// OnMigrated, if set, is called as the store opens with the names of
+	// the migrations its opening applied, in order: none if the schema was
+	// up to date.
+	OnMigrated func(applied []string)
+}
+
+// Migrated calls OnMigrated, if set, with the migrations an opening
+// applied.
+func (h Hooks) Migrated(applied []string) {
+	if h.OnMigrated != nil {
+		h.OnMigrated(applied)
+	}
 }
 
 // Committed calls the hooks for one committed transaction.
