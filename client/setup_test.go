@@ -57,3 +57,6 @@ func (r result[T]) on(t *testing.T) T {
 	}
 	return r.v
 }
+
+// hourTemplate is a template whose coupons last an hour.
+var hourTemplate = client.NewTemplate{Name: "¥20 off", Value: 2000, Validity: client.Validity{Duration: client.Duration(time.Hour)}}
