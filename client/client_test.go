@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/client"
+	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
 )
@@ -26,32 +27,32 @@ func testEveryRoute(t *testing.T, st store.Store) {
 		t.Fatalf("readyz: %v", err)
 	}
 
-	tpl := must(c.CreateTemplate(ctx, client.NewTemplate{Name: "¥20 off", Value: 2000, MinSpend: 100, PerUserLimit: 1, Total: 10,
-		Validity: client.Validity{Duration: client.Duration(time.Hour)}, Reminders: []client.Duration{client.Duration(30 * time.Minute)}})).on(t)
+	tpl := clienttest.Must(c.CreateTemplate(ctx, client.NewTemplate{Name: "¥20 off", Value: 2000, MinSpend: 100, PerUserLimit: 1, Total: 10,
+		Validity: client.Validity{Duration: client.Duration(time.Hour)}, Reminders: []client.Duration{client.Duration(30 * time.Minute)}})).On(t)
 	if tpl.ID == "" || tpl.Name != "¥20 off" || tpl.Value != 2000 || tpl.Total != 10 || time.Duration(tpl.Validity.Duration) != time.Hour ||
 		!tpl.Validity.EndsAt.IsZero() || !slices.Equal(tpl.Reminders, []client.Duration{client.Duration(30 * time.Minute)}) {
 		t.Fatalf("created template: got %+v", tpl)
 	}
 	name, value := "¥25 off", int64(2500)
-	changed := must(c.ChangeTemplate(ctx, tpl.ID, client.TemplateChange{Name: &name, Value: &value})).on(t)
+	changed := clienttest.Must(c.ChangeTemplate(ctx, tpl.ID, client.TemplateChange{Name: &name, Value: &value})).On(t)
 	if changed.Name != name || changed.Value != value || changed.Total != 10 {
 		t.Fatalf("changed template: got %+v", changed)
 	}
 
-	issued := must(c.Issue(ctx, tpl.ID, []string{"u1", "u2", "u1"})).on(t)
+	issued := clienttest.Must(c.Issue(ctx, tpl.ID, []string{"u1", "u2", "u1"})).On(t)
 	if issued.Issued != 2 || !slices.Equal(issued.Refused, []client.Refusal{{UserID: "u1", Reason: "limit-reached"}}) ||
 		issued.RefusedCount["limit-reached"] != 1 {
 		t.Fatalf("issued: got %+v, want 2 and the second u1 refused limit-reached", issued)
 	}
-	claimed := must(c.Claim(ctx, "u3", tpl.ID)).on(t)
+	claimed := clienttest.Must(c.Claim(ctx, "u3", tpl.ID)).On(t)
 	if claimed.Status != "unused" || claimed.UserID != "u3" || claimed.TemplateID != tpl.ID || claimed.OrderID != "" ||
 		!claimed.ExpiresAt.Equal(claimed.ClaimedAt.Add(time.Hour)) {
 		t.Fatalf("claimed: got %+v", claimed)
 	}
-	if got := must(c.Coupon(ctx, claimed.ID)).on(t); got != claimed {
+	if got := clienttest.Must(c.Coupon(ctx, claimed.ID)).On(t); got != claimed {
 		t.Fatalf("coupon: got %+v, want %+v", got, claimed)
 	}
-	locked := must(c.Lock(ctx, claimed.ID, "o1", 5*time.Minute)).on(t)
+	locked := clienttest.Must(c.Lock(ctx, claimed.ID, "o1", 5*time.Minute)).On(t)
 	if locked.Status != "locked" || locked.OrderID != "o1" || !locked.LockedUntil.Equal(locked.UpdatedAt.Add(5*time.Minute)) {
 		t.Fatalf("locked: got %+v", locked)
 	}
@@ -64,53 +65,53 @@ func testEveryRoute(t *testing.T, st store.Store) {
 		{func() (client.Coupon, error) { return c.Refund(ctx, claimed.ID, "o2") }, "unused"},
 		{func() (client.Coupon, error) { return c.Void(ctx, claimed.ID, "leaked") }, "voided"},
 	} {
-		if got := must(step.do()).on(t); got.Status != step.want {
+		if got := clienttest.Must(step.do()).On(t); got.Status != step.want {
 			t.Fatalf("transition: got %+v, want %s", got, step.want)
 		}
 	}
 	if _, err := c.Redeem(ctx, claimed.ID, "o3"); !client.IsSlug(err, "invalid-state") {
 		t.Fatalf("redeem a voided coupon: got %v, want invalid-state", err)
 	}
-	wallet := must(c.Wallet(ctx, "u1", "unused")).on(t)
+	wallet := clienttest.Must(c.Wallet(ctx, "u1", "unused")).On(t)
 	if len(wallet) != 1 || wallet[0].UserID != "u1" {
 		t.Fatalf("wallet of u1: got %+v", wallet)
 	}
-	if voided := must(c.Wallet(ctx, "u3", "voided")).on(t); len(voided) != 1 || voided[0].ID != claimed.ID {
+	if voided := clienttest.Must(c.Wallet(ctx, "u3", "voided")).On(t); len(voided) != 1 || voided[0].ID != claimed.ID {
 		t.Fatalf("voided wallet of u3: got %+v", voided)
 	}
-	info := must(c.Template(ctx, tpl.ID)).on(t)
+	info := clienttest.Must(c.Template(ctx, tpl.ID)).On(t)
 	if info.Counts == nil || *info.Counts != (client.Counts{Unused: 2, Voided: 1}) {
 		t.Fatalf("template counts: got %+v", info.Counts)
 	}
 
-	u := must(c.PutUser(ctx, client.User{ID: "u1", Timezone: "Asia/Shanghai", Channels: []string{"sms"}})).on(t)
-	if got := must(c.User(ctx, "u1")).on(t); got.Timezone != "Asia/Shanghai" || !slices.Equal(got.Channels, []string{"sms"}) || got.ID != u.ID {
+	u := clienttest.Must(c.PutUser(ctx, client.User{ID: "u1", Timezone: "Asia/Shanghai", Channels: []string{"sms"}})).On(t)
+	if got := clienttest.Must(c.User(ctx, "u1")).On(t); got.Timezone != "Asia/Shanghai" || !slices.Equal(got.Channels, []string{"sms"}) || got.ID != u.ID {
 		t.Fatalf("user: got %+v", got)
 	}
 
-	if k := must(c.PutSKU(ctx, "tea", client.Stock{Stock: 10})).on(t); k.Available != 10 || k.SKU != "tea" {
+	if k := clienttest.Must(c.PutSKU(ctx, "tea", client.Stock{Stock: 10})).On(t); k.Available != 10 || k.SKU != "tea" {
 		t.Fatalf("put SKU: got %+v", k)
 	}
-	o := must(c.CreateOrder(ctx, client.NewOrder{UserID: "u1", Items: []order.Item{{SKU: "tea", Qty: 2, UnitPrice: 1500}},
-		CouponIDs: []string{wallet[0].ID}, Timeout: client.Duration(10 * time.Minute)})).on(t)
+	o := clienttest.Must(c.CreateOrder(ctx, client.NewOrder{UserID: "u1", Items: []order.Item{{SKU: "tea", Qty: 2, UnitPrice: 1500}},
+		CouponIDs: []string{wallet[0].ID}, Timeout: client.Duration(10 * time.Minute)})).On(t)
 	if o.Status != "unpaid" || o.Total != 3000 || o.Discount != 2500 || o.AmountDue != 500 || !o.Deadline.Equal(o.CreatedAt.Add(10*time.Minute)) {
 		t.Fatalf("order: got %+v", o)
 	}
-	if paid := must(c.Pay(ctx, o.ID, "p1", o.AmountDue)).on(t); paid.Status != "paid" {
+	if paid := clienttest.Must(c.Pay(ctx, o.ID, "p1", o.AmountDue)).On(t); paid.Status != "paid" {
 		t.Fatalf("paid: got %+v", paid)
 	}
-	o2 := must(c.CreateOrder(ctx, client.NewOrder{UserID: "u2", Items: []order.Item{{SKU: "tea", Qty: 1, UnitPrice: 1500}}})).on(t)
-	if got := must(c.Order(ctx, o2.ID)).on(t); got.ID != o2.ID || got.Status != "unpaid" {
+	o2 := clienttest.Must(c.CreateOrder(ctx, client.NewOrder{UserID: "u2", Items: []order.Item{{SKU: "tea", Qty: 1, UnitPrice: 1500}}})).On(t)
+	if got := clienttest.Must(c.Order(ctx, o2.ID)).On(t); got.ID != o2.ID || got.Status != "unpaid" {
 		t.Fatalf("order: got %+v", got)
 	}
-	if closed := must(c.Cancel(ctx, o2.ID)).on(t); closed.Status != "closed" || closed.CloseReason != "cancelled" {
+	if closed := clienttest.Must(c.Cancel(ctx, o2.ID)).On(t); closed.Status != "closed" || closed.CloseReason != "cancelled" {
 		t.Fatalf("cancelled: got %+v", closed)
 	}
-	if k := must(c.SKU(ctx, "tea")).on(t); k != (client.SKU{SKU: "tea", Available: 8, Sold: 2, Buckets: k.Buckets}) {
+	if k := clienttest.Must(c.SKU(ctx, "tea")).On(t); k != (client.SKU{SKU: "tea", Available: 8, Sold: 2, Buckets: k.Buckets}) {
 		t.Fatalf("SKU: got %+v", k)
 	}
 
-	if closed := must(c.CloseTemplate(ctx, tpl.ID, "campaign over")).on(t); closed.ClosedAt.IsZero() {
+	if closed := clienttest.Must(c.CloseTemplate(ctx, tpl.ID, "campaign over")).On(t); closed.ClosedAt.IsZero() {
 		t.Fatalf("closed template: got %+v", closed)
 	}
 	if _, err := c.Claim(ctx, "u4", tpl.ID); !client.IsSlug(err, "not-claimable") {
@@ -129,7 +130,7 @@ func testEveryRoute(t *testing.T, st store.Store) {
 			t.Fatalf("feed: no %s in %v", want, types)
 		}
 	}
-	sinks := must(c.Sinks(ctx)).on(t)
+	sinks := clienttest.Must(c.Sinks(ctx)).On(t)
 	if len(sinks) != 0 {
 		t.Fatalf("sinks of a server without a relay: got %+v", sinks)
 	}

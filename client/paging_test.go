@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lapsehq/lapse/client"
+	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -20,7 +21,7 @@ func testPaging(t *testing.T, st store.Store) {
 	for i := range 5 {
 		tpl := hourTemplate
 		tpl.Name = fmt.Sprint("t", i)
-		want = append(want, must(c.CreateTemplate(ctx, tpl)).on(t).ID)
+		want = append(want, clienttest.Must(c.CreateTemplate(ctx, tpl)).On(t).ID)
 	}
 	var got []string
 	for tpl, err := range c.Templates(ctx, "", 2) {
@@ -46,7 +47,7 @@ func testPaging(t *testing.T, st store.Store) {
 	}
 
 	users := []string{"u0", "u1", "u2", "u3", "u4"}
-	must(c.Issue(ctx, want[0], users)).on(t)
+	clienttest.Must(c.Issue(ctx, want[0], users)).On(t)
 	var subjects []string
 	for e, err := range c.Feed(ctx, "", 2) {
 		if err != nil {
@@ -59,8 +60,8 @@ func testPaging(t *testing.T, st store.Store) {
 	if len(subjects) != len(users) {
 		t.Fatalf("coupon.claimed in pages of 2: got %d, want %d", len(subjects), len(users))
 	}
-	cursor := must(c.Cursor(ctx, "", 2)).on(t)
-	must(c.Claim(ctx, "u9", want[0])).on(t)
+	cursor := clienttest.Must(c.Cursor(ctx, "", 2)).On(t)
+	clienttest.Must(c.Claim(ctx, "u9", want[0])).On(t)
 	var after []client.Event
 	for e, err := range c.Feed(ctx, cursor, 0) {
 		if err != nil {

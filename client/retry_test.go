@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -65,18 +66,18 @@ func TestRetrySendsTheSameKey(t *testing.T) {
 		t.Run(fail.name, func(t *testing.T) {
 			onEach(t, func(t *testing.T, st store.Store) {
 				ctx := t.Context()
-				tpl := must(serve(t, st, nil).CreateTemplate(ctx, hourTemplate)).on(t)
+				tpl := clienttest.Must(serve(t, st, nil).CreateTemplate(ctx, hourTemplate)).On(t)
 				k := &keys{fail: fail.fail}
 				c := serve(t, st, k.wrap)
-				got := must(c.Claim(ctx, "u1", tpl.ID)).on(t)
+				got := clienttest.Must(c.Claim(ctx, "u1", tpl.ID)).On(t)
 				if len(k.seen) != 2 || k.seen[0] == "" || k.seen[0] != k.seen[1] {
 					t.Fatalf("Idempotency-Keys of the claim and its retry: got %q, want two the same", k.seen)
 				}
-				wallet := must(c.Wallet(ctx, "u1", "")).on(t)
+				wallet := clienttest.Must(c.Wallet(ctx, "u1", "")).On(t)
 				if len(wallet) != 1 || wallet[0] != got {
 					t.Fatalf("wallet: got %+v, want the one coupon answered, %+v", wallet, got)
 				}
-				if again := must(c.Claim(ctx, "u1", tpl.ID)).on(t); again.ID == got.ID || k.seen[2] == k.seen[0] {
+				if again := clienttest.Must(c.Claim(ctx, "u1", tpl.ID)).On(t); again.ID == got.ID || k.seen[2] == k.seen[0] {
 					t.Fatalf("a second claim: got the same coupon or key (%q), want a new one", k.seen)
 				}
 			})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/client"
+	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/backendtest"
@@ -33,29 +34,7 @@ func serve(t *testing.T, st store.Store, wrap func(http.Handler) http.Handler) *
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	c, err := client.New(srv.URL, client.WithRetry(client.Retry{Attempts: 3, Backoff: time.Millisecond, MaxBackoff: 10 * time.Millisecond}))
-	if err != nil {
-		t.Fatalf("client: %v", err)
-	}
-	return c
-}
-
-// result is what a call returned, to check with on.
-type result[T any] struct {
-	v   T
-	err error
-}
-
-// must holds a call's results: must(c.Coupon(ctx, id)).on(t).
-func must[T any](v T, err error) result[T] { return result[T]{v, err} }
-
-// on fails t if the call failed, else returns its value.
-func (r result[T]) on(t *testing.T) T {
-	t.Helper()
-	if r.err != nil {
-		t.Fatalf("%v", r.err)
-	}
-	return r.v
+	return clienttest.New(t, srv.URL, client.WithRetry(client.Retry{Attempts: 3, Backoff: time.Millisecond, MaxBackoff: 10 * time.Millisecond}))
 }
 
 // hourTemplate is a template whose coupons last an hour.
