@@ -19,6 +19,9 @@ type Client struct {
 	http  *http.Client
 	token string
 	retry Retry
+	// noKeys: mutations carry no Idempotency-Key unless the context
+	// names one.
+	noKeys bool
 }
 
 // Option adjusts a Client made by New.
@@ -33,6 +36,12 @@ func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h
 
 // WithRetry sets how failed calls are retried in place of DefaultRetry.
 func WithRetry(r Retry) Option { return func(c *Client) { c.retry = r } }
+
+// WithoutIdempotencyKeys sends a mutation with no Idempotency-Key unless
+// its context names one (WithIdempotencyKey), sparing the server the
+// record of its key; such a mutation is never retried, since a retry might
+// do its work twice.
+func WithoutIdempotencyKeys() Option { return func(c *Client) { c.noKeys = true } }
 
 // New returns a client of the lapse server at baseURL, such as
 // "http://127.0.0.1:8080".
@@ -62,10 +71,13 @@ func WithIdempotencyKey(ctx context.Context, key string) context.Context {
 	return context.WithValue(ctx, keyContext{}, key)
 }
 
-// idempotencyKey is the key a mutation sends under ctx.
-func idempotencyKey(ctx context.Context) string {
+// idempotencyKey is the key a mutation sends under ctx, "" for none.
+func (c *Client) idempotencyKey(ctx context.Context) string {
 	if key, ok := ctx.Value(keyContext{}).(string); ok && key != "" {
 		return key
+	}
+	if c.noKeys {
+		return ""
 	}
 	return rand.Text()
 }
@@ -94,8 +106,13 @@ func (c *Client) do(ctx context.Context, cl call) error {
 	if body != nil {
 		header.Set("Content-Type", "application/json")
 	}
+	retry := c.retry
 	if cl.method == http.MethodPost || cl.method == http.MethodPatch {
-		header.Set("Idempotency-Key", idempotencyKey(ctx))
+		if key := c.idempotencyKey(ctx); key != "" {
+			header.Set("Idempotency-Key", key)
+		} else {
+			retry.Attempts = 1
+		}
 	}
 	if c.token != "" {
 		header.Set("Authorization", "Bearer "+c.token)
@@ -106,7 +123,7 @@ func (c *Client) do(ctx context.Context, cl call) error {
 	}
 	for attempt := 1; ; attempt++ {
 		res, err := c.send(ctx, cl.method, u, header, body)
-		wait, again := c.retry.after(attempt, res, err)
+		wait, again := retry.after(attempt, res, err)
 		if !again || ctx.Err() != nil {
 			if err != nil {
 				return fmt.Errorf("client: %s %s: %w", cl.method, cl.path, err)
