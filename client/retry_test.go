@@ -1,12 +1,16 @@
 package client_test
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 
+	"github.com/lapsehq/lapse/client"
 	"github.com/lapsehq/lapse/client/clienttest"
+	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -83,4 +87,34 @@ func TestRetrySendsTheSameKey(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestChosenKeys: a key the context names is sent and kept across a
+// retry; without keys, a mutation sends none and is not retried.
+func TestChosenKeys(t *testing.T) {
+	onEach(t, func(t *testing.T, st store.Store) {
+		ctx := t.Context()
+		tpl := clienttest.Must(serve(t, st, nil).CreateTemplate(ctx, hourTemplate)).On(t)
+		k := &keys{fail: busy}
+		c := serve(t, st, k.wrap)
+		clienttest.Must(c.Claim(client.WithIdempotencyKey(ctx, "claim-u1"), "u1", tpl.ID)).On(t)
+		if !slices.Equal(k.seen, []string{"claim-u1", "claim-u1"}) {
+			t.Fatalf("Idempotency-Keys: got %q, want the one named, twice", k.seen)
+		}
+
+		k = &keys{fail: busy}
+		srv := httptest.NewServer(k.wrap(httpapi.New(httpapi.Config{Store: st, Now: now})))
+		t.Cleanup(srv.Close)
+		bare := clienttest.New(t, srv.URL, client.WithoutIdempotencyKeys(), client.WithRetry(client.DefaultRetry))
+		var p *client.Problem
+		if _, err := bare.Claim(ctx, "u2", tpl.ID); !errors.As(err, &p) || p.Status != http.StatusServiceUnavailable {
+			t.Fatalf("a claim without a key answered 503: got %v, want the 503, not retried", err)
+		}
+		if !slices.Equal(k.seen, []string{""}) {
+			t.Fatalf("Idempotency-Keys without keys: got %q, want one request with none", k.seen)
+		}
+		if w := clienttest.Must(bare.Wallet(ctx, "u2", "")).On(t); len(w) != 0 {
+			t.Fatalf("wallet of u2: got %+v, want none", w)
+		}
+	})
 }
