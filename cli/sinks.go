@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -34,7 +35,7 @@ func sinksList(fs *flag.FlagSet) remoteRun {
 		return printAll(stdout, *asJSON, "NAME\tTYPE\tPOSITION\tLAG\tFAILURES\tDEAD LETTERS\tQUEUED\tLAST ERROR",
 			withErr(sinks, err), func(s client.Sink) string {
 				return fmt.Sprintf("%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s", s.Name, s.Type, s.Position, s.Lag, s.Failures,
-					s.DeadLetters, s.Queued, cmpOr(s.LastError, "-"))
+					s.DeadLetters, s.Queued, cmp.Or(s.LastError, "-"))
 			})
 	}
 }
@@ -81,12 +82,4 @@ func withErr[T any](items []T, err error) func(yield func(T, error) bool) {
 			}
 		}
 	}
-}
-
-// cmpOr is s, or def if s is empty.
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
