@@ -65,6 +65,9 @@ type Config struct {
 	// 0 means store.DefaultRequestTTL and a minute.
 	IdempotencyTTL time.Duration
 	PruneInterval  time.Duration
+	// OperationPoll is how often the engine looks for a bulk operation to
+	// work; 0 means 1s.
+	OperationPoll time.Duration
 }
 
 // Engine fires due work: one worker per kind of timer, so that a slow
@@ -111,6 +114,9 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.PruneInterval <= 0 {
 		cfg.PruneInterval = time.Minute
+	}
+	if cfg.OperationPoll <= 0 {
+		cfg.OperationPoll = time.Second
 	}
 	e := &Engine{cfg: cfg, wake: map[store.TimerKind]chan struct{}{}}
 	e.drains = map[store.TimerKind]drainFunc{
@@ -222,6 +228,10 @@ func (e *Engine) Start(ctx context.Context) error {
 		e.goFunc(func() { e.work(ctx, kind) })
 	}
 	e.goFunc(func() { every(ctx, e.cfg.PruneInterval, func() { e.pruneRequests(ctx) }) })
+	e.goFunc(func() {
+		e.workOperations(ctx)
+		every(ctx, e.cfg.OperationPoll, func() { e.workOperations(ctx) })
+	})
 	return nil
 }
 

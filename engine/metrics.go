@@ -25,6 +25,7 @@ type Metrics struct {
 	skew        prometheus.Gauge
 	skewBound   prometheus.Gauge
 	pruned      prometheus.Counter
+	operations  *prometheus.CounterVec
 }
 
 // NewMetrics registers the engine's collectors, and gauges read from st at
@@ -80,9 +81,13 @@ func NewMetrics(reg prometheus.Registerer, st store.Store, now func() time.Time)
 			Name: "lapse_idempotency_keys_pruned_total",
 			Help: "Idempotency keys deleted once older than the idempotency TTL.",
 		}),
+		operations: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lapse_operation_coupons_total",
+			Help: "Coupons a bulk operation of this instance changed, by kind (void, extend); a locked coupon voided when its lock ends is not counted.",
+		}, []string{"kind"}),
 	}
 	reg.MustRegister(m.lag, m.transitions, m.closes, m.repairs, m.failures, m.checks, m.unconfirmed,
-		m.held, m.lost, m.skew, m.skewBound, m.pruned, &statsCollector{st: st, now: now})
+		m.held, m.lost, m.skew, m.skewBound, m.pruned, m.operations, &statsCollector{st: st, now: now})
 	return m
 }
 
@@ -100,6 +105,14 @@ func (m *Metrics) Committed(events []store.Event) {
 				m.closes.WithLabelValues(d.Reason).Inc()
 			}
 		}
+	}
+}
+
+// operationBatch counts the n coupons a batch of a bulk operation of
+// kind changed.
+func (m *Metrics) operationBatch(kind store.OperationKind, n int64) {
+	if m != nil {
+		m.operations.WithLabelValues(string(kind)).Add(float64(n))
 	}
 }
 

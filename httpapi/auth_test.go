@@ -107,6 +107,11 @@ var routes = []route{
 	{"GET /v1/templates", "GET", fixed("/v1/templates?limit=1"), "", credential.Admin, 200},
 	{"PATCH /v1/templates/{id}", "PATCH", func(f authFixture) string { return "/v1/templates/" + f.tpl }, `{"name": "renamed"}`, credential.Admin, 200},
 	{"POST /v1/templates/{id}/close", "POST", func(f authFixture) string { return "/v1/templates/" + f.closing + "/close" }, `{"reason": "leaked"}`, credential.Admin, 200},
+	{"POST /v1/templates/{id}/void", "POST", func(f authFixture) string { return "/v1/templates/" + f.tpl + "/void" }, `{"dry_run": true}`, credential.Admin, 200},
+	{"POST /v1/templates/{id}/extend", "POST", func(f authFixture) string { return "/v1/templates/" + f.tpl + "/extend" }, `{"by": "1h", "dry_run": true}`, credential.Admin, 200},
+	{"POST /v1/operations", "POST", fixed("/v1/operations"), `{"kind": "void", "coupon_ids": ["cpn_none"]}`, credential.Admin, 202},
+	// The route is reached, and the operation is unknown.
+	{"GET /v1/operations/{id}", "GET", fixed("/v1/operations/op_none"), "", credential.Admin, 404},
 	{"PUT /v1/users/{user_id}", "PUT", fixed("/v1/users/u1"), `{"timezone": "Asia/Shanghai", "channels": ["sms"]}`, credential.Admin, 200},
 	{"GET /v1/users/{user_id}", "GET", fixed("/v1/users/u1"), "", credential.Admin, 200},
 	{"POST /v1/users/{user_id}/coupons", "POST", fixed("/v1/users/u1/coupons"), "", credential.Wallet, 201},

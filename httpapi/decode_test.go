@@ -72,6 +72,37 @@ func FuzzDecodeTemplateClose(f *testing.F) {
 	})
 }
 
+func FuzzDecodeOperation(f *testing.F) {
+	f.Add([]byte(`{"kind": "void", "template_id": "tpl_1", "reason": "leaked", "dry_run": true}`))
+	f.Add([]byte(`{"kind": "extend", "coupon_ids": ["cpn_1", "cpn_2"], "by": "72h"}`))
+	f.Add([]byte(`{"kind": "extend", "template_id": "tpl_1", "expires_at": "2030-01-01T00:00:00.000Z"}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		p, _, err := decodeOperation(body, t0)
+		if err == nil {
+			err = p.Validate()
+		}
+		refusedAsInput(t, string(body), err)
+		if err == nil && (p.Args.By%input.Precision != 0 || !wholeMs(p.Args.ExpiresAt)) {
+			t.Fatalf("%q: accepted times finer than a millisecond: %+v", body, p.Args)
+		}
+	})
+}
+
+func FuzzDecodeTemplateOperation(f *testing.F) {
+	f.Add([]byte(`{"reason": "leaked", "dry_run": false}`))
+	f.Add([]byte(`{"by": "72h"}`))
+	f.Add([]byte(`{"expires_at": "2030-01-01T00:00:00Z", "dry_run": true}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, kind := range []store.OperationKind{store.OperationVoid, store.OperationExtend} {
+			p, _, err := decodeTemplateOperation(kind, "tpl_1", body, t0)
+			if err == nil {
+				err = p.Validate()
+			}
+			refusedAsInput(t, string(body), err)
+		}
+	})
+}
+
 func FuzzDecodeTemplatesQuery(f *testing.F) {
 	f.Add([]byte("after=tpl_01&limit=100"))
 	f.Fuzz(func(t *testing.T, raw []byte) {

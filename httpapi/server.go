@@ -86,6 +86,10 @@ func New(cfg Config) http.Handler {
 	s.handle("GET /v1/templates", credential.Admin, s.listTemplates)
 	s.handle("PATCH /v1/templates/{id}", credential.Admin, s.changeTemplate)
 	s.handle("POST /v1/templates/{id}/close", credential.Admin, s.closeTemplate)
+	s.handle("POST /v1/templates/{id}/void", credential.Admin, s.templateOperation(store.OperationVoid))
+	s.handle("POST /v1/templates/{id}/extend", credential.Admin, s.templateOperation(store.OperationExtend))
+	s.handle("POST /v1/operations", credential.Admin, s.operations)
+	s.handle("GET /v1/operations/{id}", credential.Admin, s.getOperation)
 
 	s.handle("PUT /v1/users/{user_id}", credential.Admin, s.putUser)
 	s.handle("GET /v1/users/{user_id}", credential.Admin, s.getUser)

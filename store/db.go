@@ -57,8 +57,11 @@ type txn struct {
 }
 
 // Event adds e to the outbox, with the transaction's actor in its data.
-func (t *txn) Event(e Event) error {
-	e.Data = withActor(e.Data, t.actor)
+func (t *txn) Event(e Event) error { return t.eventBy(t.actor, e) }
+
+// eventBy adds e to the outbox, with actor in its data.
+func (t *txn) eventBy(actor string, e Event) error {
+	e.Data = withActor(e.Data, actor)
 	return t.DriverTx.Event(e)
 }
 

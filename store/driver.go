@@ -68,6 +68,8 @@ type Driver interface {
 	Clock(ctx context.Context) (time.Time, error)
 	// Tokens reads every token, by name.
 	Tokens(ctx context.Context) ([]Token, error)
+	// Operation reads one bulk operation.
+	Operation(ctx context.Context, id string) (OperationRow, error)
 	// Ready reports whether the database answers and is migrated.
 	Ready(ctx context.Context) error
 	// Close releases the connections.

@@ -51,6 +51,9 @@ type CouponEventData struct {
 	TemplateID string    `json:"template_id"`
 	OrderID    string    `json:"order_id,omitempty"`
 	ExpiresAt  Timestamp `json:"expires_at"`
+	// Operation is the bulk operation that made the transition, if one
+	// did.
+	Operation string `json:"operation,omitempty"`
 }
 
 // Timestamp is a time that marshals as the API writes times: RFC 3339 in

@@ -141,6 +141,26 @@ type Store interface {
 	// Tokens lists every token, live and revoked, by name.
 	Tokens(ctx context.Context) ([]Token, error)
 
+	// PreviewOperation counts by state, the lazy check applied, the
+	// coupons an operation of p would target, and changes nothing.
+	PreviewOperation(ctx context.Context, p StartOperationParams) (map[coupon.State]int64, error)
+	// StartOperation records a bulk operation, running, for the engine to
+	// work in batches (see WorkOperation). An extension to a time not
+	// after p.Now, or of a non-positive duration, is invalid; an unknown
+	// template ErrNotFound.
+	StartOperation(ctx context.Context, p StartOperationParams) (Operation, error)
+	// Operation returns one bulk operation.
+	Operation(ctx context.Context, id string) (Operation, error)
+	// ClaimOperation takes a running operation for p.Holder until p.TTL
+	// after p.Now: one no other holder works (or whose lease passed);
+	// false if there is none.
+	ClaimOperation(ctx context.Context, p ClaimOperationParams) (Operation, bool, error)
+	// WorkOperation works the next batch of an operation p.Holder holds,
+	// in one background transaction that stores the cursor, the counts
+	// and a renewed lease with the batch: a crash resumes after the last
+	// batch committed. ErrLeaseLost if p.Holder no longer holds it.
+	WorkOperation(ctx context.Context, p WorkOperationParams) (Operation, error)
+
 	// Stats reads the gauges the engine exports.
 	Stats(ctx context.Context, now time.Time) (Stats, error)
 	// Ready reports whether the store is reachable and migrated.
@@ -222,7 +242,10 @@ type TransitionParams struct {
 	MaxLockTTL time.Duration
 	// Reason is recorded in the event's data (void reason, say).
 	Reason string
-	Now    time.Time
+	// Operation, if set, is the bulk operation the transition is part
+	// of, recorded in the event's data.
+	Operation string
+	Now       time.Time
 	// Idem, if set, is the idempotency key the call runs under.
 	Idem *Idempotency
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -53,4 +54,16 @@ func CouponEvent(c coupon.Coupon, typ string, from coupon.State, reason, orderID
 		d.From = from.String()
 	}
 	return Event{ID: NewID("evt", at), Type: typ, Subject: c.ID, Time: at, Data: mustJSON(d)}
+}
+
+// withOperation returns e, a coupon event, with its data naming the bulk
+// operation op.
+func withOperation(e Event, op string) Event {
+	var d CouponEventData
+	if err := json.Unmarshal(e.Data, &d); err != nil {
+		panic(err) // CouponEvent wrote it
+	}
+	d.Operation = op
+	e.Data = mustJSON(d)
+	return e
 }

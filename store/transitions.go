@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"time"
@@ -83,6 +84,18 @@ func transition(t *txn, c coupon.Coupon, p TransitionParams) (coupon.Coupon, err
 	if err != nil {
 		return c, err
 	}
+	actor := t.actor
+	if c.Status == coupon.Locked {
+		// A lock ends: an operation may have marked the coupon to be
+		// voided then, in place of coming back unused.
+		pv, ok, err := t.TakePendingVoid(c.ID)
+		if err != nil {
+			return c, err
+		}
+		if ok && to == coupon.Unused {
+			to, p.Reason, p.Operation, actor = coupon.Voided, cmp.Or(pv.Reason, coupon.Void.String()), pv.Operation, pv.Actor
+		}
+	}
 	next := Apply(c, to, p)
 	if ok, err := t.SetCoupon(c, next); err != nil || !ok {
 		return c, orErr(err, coupon.ErrInvalidState)
@@ -110,7 +123,11 @@ func transition(t *txn, c coupon.Coupon, p TransitionParams) (coupon.Coupon, err
 	if orderID == "" {
 		orderID = c.OrderID
 	}
-	return next, t.Event(CouponEvent(next, CouponEventType(p.Action, to), c.Status, reason, orderID, p.Now))
+	e := CouponEvent(next, CouponEventType(p.Action, to), c.Status, reason, orderID, p.Now)
+	if p.Operation != "" {
+		e = withOperation(e, p.Operation)
+	}
+	return next, t.eventBy(actor, e)
 }
 
 // ExpiredIn writes, in t, what goes with coupons a backend's drain has

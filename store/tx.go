@@ -153,6 +153,7 @@ type Tx interface {
 
 	LeaseTx
 	ReminderTx
+	OperationTx
 }
 
 // errNoRow: a guarded write changed nothing.

@@ -70,6 +70,7 @@ func Run(t *testing.T, newDriver NewDriver) {
 		{"Reminders", remindTests},
 		{"Leases", leaseTests},
 		{"Tokens", tokenTests},
+		{"Operations", operationTests},
 		{"ReminderRows", reminderRowTests(newDriver)},
 	}
 	for _, g := range groups {

@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// localHolder is the name an engine alone on its store works operations
+// under: the same after a restart, so that it resumes them at once.
+const localHolder = "local"
+
+// workOperations works the bulk operations this engine may take, one at
+// a time, each in batches of BatchSize until it is done, its lease is
+// lost or the engine stops: at start, unfinished operations are resumed
+// after the last batch they committed. With many instances, one works
+// an operation at a time, by a lease of LeaseTTL in its row.
+func (e *Engine) workOperations(ctx context.Context) {
+	if e.Err() != nil {
+		return
+	}
+	holder := e.cfg.Holder
+	if holder == "" {
+		holder = localHolder
+	}
+	for ctx.Err() == nil {
+		op, ok, err := e.cfg.Store.ClaimOperation(ctx, store.ClaimOperationParams{Holder: holder, TTL: e.operationTTL(), Now: e.cfg.Now()})
+		if err != nil {
+			e.logErr("engine: claim an operation", err)
+			return
+		}
+		if !ok {
+			return
+		}
+		e.cfg.Log.Info("engine: working operation", slog.String("id", op.ID), slog.String("kind", string(op.Kind)), slog.Int64("done", op.Done))
+		for op.State == store.OperationRunning && ctx.Err() == nil {
+			before := op.Counts
+			op, err = e.cfg.Store.WorkOperation(ctx, store.WorkOperationParams{ID: op.ID, Holder: holder, TTL: e.operationTTL(), Now: e.cfg.Now(), Limit: e.cfg.BatchSize})
+			if err != nil {
+				if !errors.Is(err, store.ErrLeaseLost) {
+					e.logErr("engine: work operation "+op.ID, err)
+				}
+				return
+			}
+			e.cfg.Metrics.operationBatch(op.Kind, op.Counts.Voided+op.Counts.Extended-before.Voided-before.Extended)
+		}
+	}
+}
+
+// operationTTL is how long an operation's lease lasts unrenewed: its
+// batches renew it.
+func (e *Engine) operationTTL() time.Duration {
+	if e.cfg.LeaseTTL > 0 {
+		return e.cfg.LeaseTTL
+	}
+	return 30 * time.Second
+}

@@ -1,0 +1,173 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// templateOperationRequest is the body of POST /v1/templates/{id}/void
+// and /extend: a void's reason; an extension's expires_at or by.
+type templateOperationRequest struct {
+	Reason    string    `json:"reason"`
+	ExpiresAt time.Time `json:"expires_at"`
+	By        duration  `json:"by"`
+	DryRun    bool      `json:"dry_run"`
+}
+
+// operationRequest is the body of POST /v1/operations: an operation of
+// any kind on a template's coupons or on a list of coupon IDs.
+type operationRequest struct {
+	Kind       string    `json:"kind"`
+	TemplateID string    `json:"template_id"`
+	CouponIDs  []string  `json:"coupon_ids"`
+	Reason     string    `json:"reason"`
+	ExpiresAt  time.Time `json:"expires_at"`
+	By         duration  `json:"by"`
+	DryRun     bool      `json:"dry_run"`
+}
+
+// params returns the operation req asks at now.
+func (req operationRequest) params(now time.Time) store.StartOperationParams {
+	return store.StartOperationParams{
+		Kind:   store.OperationKind(req.Kind),
+		Target: store.OperationTarget{TemplateID: req.TemplateID, CouponIDs: req.CouponIDs},
+		Args:   store.OperationArgs{Reason: req.Reason, ExpiresAt: truncate(req.ExpiresAt), By: time.Duration(req.By)},
+		Now:    now,
+	}
+}
+
+// decodeOperation decodes the body of POST /v1/operations; dry is
+// whether it asks for a dry run.
+func decodeOperation(body []byte, now time.Time) (p store.StartOperationParams, dry bool, err error) {
+	req, err := decodeJSON[operationRequest](body)
+	return req.params(now), req.DryRun, err
+}
+
+// decodeTemplateOperation decodes the body of the operation of kind on
+// template id's coupons; dry is whether it asks for a dry run.
+func decodeTemplateOperation(kind store.OperationKind, id string, body []byte, now time.Time) (p store.StartOperationParams, dry bool, err error) {
+	req, err := decodeJSON[templateOperationRequest](body)
+	full := operationRequest{Kind: string(kind), TemplateID: id, Reason: req.Reason, ExpiresAt: req.ExpiresAt, By: req.By}
+	return full.params(now), req.DryRun, err
+}
+
+// templateOperation serves POST /v1/templates/{id}/void and /extend.
+func (s *server) templateOperation(kind store.OperationKind) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.startOperation(w, r, func(body []byte, now time.Time) (store.StartOperationParams, bool, error) {
+			return decodeTemplateOperation(kind, r.PathValue("id"), body, now)
+		})
+	}
+}
+
+// operations serves POST /v1/operations.
+func (s *server) operations(w http.ResponseWriter, r *http.Request) {
+	s.startOperation(w, r, decodeOperation)
+}
+
+// startOperation answers a dry run with the counts by state of what the
+// operation decode reads would target, 200; or starts the operation, 202,
+// under the request's Idempotency-Key (see commit).
+func (s *server) startOperation(w http.ResponseWriter, r *http.Request, decode func([]byte, time.Time) (store.StartOperationParams, bool, error)) {
+	now := s.now()
+	body, err := readBody(w, r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p, dry, err := decode(body, now)
+	if err == nil && dry {
+		var counts map[coupon.State]int64
+		if counts, err = s.store.PreviewOperation(r.Context(), p); err == nil {
+			writeJSON(w, http.StatusOK, dryRunView(p, counts))
+			return
+		}
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	fp := newFingerprint(r)
+	fp.Write(body)
+	commit(s, w, r, now, fp, http.StatusAccepted, func(ctx context.Context, idem *store.Idempotency) (store.Operation, error) {
+		p.Idem = idem
+		return s.store.StartOperation(ctx, p)
+	}, operationView)
+}
+
+// getOperation serves GET /v1/operations/{id}.
+func (s *server) getOperation(w http.ResponseWriter, r *http.Request) {
+	op, err := s.store.Operation(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, operationView(op, s.now()))
+}
+
+// operationJSON is an operation as the API writes it.
+type operationJSON struct {
+	ID         string                `json:"id"`
+	Kind       string                `json:"kind"`
+	State      string                `json:"state"`
+	Target     store.OperationTarget `json:"target"`
+	Reason     *string               `json:"reason"`
+	ExpiresAt  *string               `json:"expires_at"`
+	By         *string               `json:"by"`
+	Actor      *string               `json:"actor"`
+	CreatedAt  string                `json:"created_at"`
+	StartedAt  *string               `json:"started_at"`
+	FinishedAt *string               `json:"finished_at"`
+	Counts     store.OperationCounts `json:"counts"`
+	Progress   progressJSON          `json:"progress"`
+}
+
+// progressJSON is how far an operation has come: done of total coupons.
+type progressJSON struct {
+	Done  int64 `json:"done"`
+	Total int64 `json:"total"`
+}
+
+// operationView is op as the API writes it.
+func operationView(op store.Operation, _ time.Time) operationJSON {
+	v := operationJSON{
+		ID: op.ID, Kind: string(op.Kind), State: op.State, Target: op.Target,
+		Reason: optionalString(op.Args.Reason), ExpiresAt: formatOptionalTime(op.Args.ExpiresAt), Actor: optionalString(op.Actor),
+		CreatedAt: formatTime(op.CreatedAt), StartedAt: formatOptionalTime(op.StartedAt), FinishedAt: formatOptionalTime(op.FinishedAt),
+		Counts: op.Counts, Progress: progressJSON{Done: op.Done, Total: op.Total},
+	}
+	if op.Args.By > 0 {
+		by := formatDuration(op.Args.By)
+		v.By = &by
+	}
+	if v.Counts.Skipped == nil {
+		v.Counts.Skipped = map[string]int64{}
+	}
+	return v
+}
+
+// dryRunJSON answers a dry run: what the operation would target, by
+// state.
+type dryRunJSON struct {
+	DryRun bool                  `json:"dry_run"`
+	Kind   string                `json:"kind"`
+	Target store.OperationTarget `json:"target"`
+	Counts countsJSON            `json:"counts"`
+	Total  int64                 `json:"total"`
+}
+
+// dryRunView is the answer to a dry run of p that found counts.
+func dryRunView(p store.StartOperationParams, counts map[coupon.State]int64) dryRunJSON {
+	v := dryRunJSON{DryRun: true, Kind: string(p.Kind), Target: p.Target, Counts: countsJSON{
+		Unused: counts[coupon.Unused], Locked: counts[coupon.Locked], Used: counts[coupon.Used],
+		Expired: counts[coupon.Expired], Voided: counts[coupon.Voided],
+	}}
+	for _, n := range counts {
+		v.Total += n
+	}
+	return v
+}

@@ -1,0 +1,126 @@
+package httpapi
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// work works every operation the store holds to its end, as the engine
+// would.
+func (e *env) work() {
+	e.t.Helper()
+	for {
+		op, ok, err := e.store.ClaimOperation(e.t.Context(), store.ClaimOperationParams{Holder: "test", TTL: time.Minute, Now: e.clock.Now()})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if !ok {
+			return
+		}
+		for op.State == store.OperationRunning {
+			if op, err = e.store.WorkOperation(e.t.Context(), store.WorkOperationParams{ID: op.ID, Holder: "test", TTL: time.Minute, Now: e.clock.Now(), Limit: 2}); err != nil {
+				e.t.Fatal(err)
+			}
+		}
+	}
+}
+
+// operation reads an operation through the API.
+func (e *env) operation(id string) operationJSON {
+	e.t.Helper()
+	var op operationJSON
+	e.ok(e.get("/v1/operations/"+id), http.StatusOK, &op)
+	return op
+}
+
+// TestOperations: on every store, a dry run counts and changes nothing;
+// a bulk void answers 202 with a running operation, the same one again
+// under its key; worked, it voids the unused coupons and leaves the
+// locked one to be voided when its lock ends; an extension moves what a
+// read sees; bad input is refused and changes nothing.
+func TestOperations(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			e := serveStore(t, b.open(t))
+			tpl := e.template(hourTemplate)
+			c1, c2, c3 := e.claim("u1", tpl), e.claim("u2", tpl), e.claim("u3", tpl)
+			if res := e.post("/v1/coupons/"+c3.ID+"/lock", `{"order_id": "o1", "ttl": "15m"}`); res.status != http.StatusOK {
+				t.Fatalf("lock: %d %s", res.status, res.body)
+			}
+
+			var dry dryRunJSON
+			e.ok(e.post("/v1/templates/"+tpl+"/void", `{"reason": "leaked", "dry_run": true}`), http.StatusOK, &dry)
+			if !dry.DryRun || dry.Total != 3 || dry.Counts.Unused != 2 || dry.Counts.Locked != 1 {
+				t.Fatalf("dry run: got %+v, want 2 unused and 1 locked of 3", dry)
+			}
+			if got, _ := e.coupon(c1.ID); got.Status != "unused" {
+				t.Fatalf("after the dry run: %s", got.Status)
+			}
+
+			key := []string{"Idempotency-Key", "void-1"}
+			var op operationJSON
+			e.ok(e.post("/v1/templates/"+tpl+"/void", `{"reason": "leaked"}`, key...), http.StatusAccepted, &op)
+			if op.State != store.OperationRunning || op.Kind != "void" || op.Target.TemplateID != tpl || op.Progress.Total != 3 || op.Reason == nil || *op.Reason != "leaked" {
+				t.Fatalf("started: got %+v", op)
+			}
+			var again operationJSON
+			e.ok(e.post("/v1/templates/"+tpl+"/void", `{"reason": "leaked"}`, key...), http.StatusAccepted, &again)
+			if again.ID != op.ID {
+				t.Fatalf("the same request again: operation %s, want %s", again.ID, op.ID)
+			}
+			e.work()
+			done := e.operation(op.ID)
+			if done.State != store.OperationDone || done.Progress.Done != 3 || done.Counts.Voided != 2 || done.Counts.PendingLocked != 1 || done.FinishedAt == nil {
+				t.Fatalf("done: got %+v", done)
+			}
+			for id, want := range map[string]string{c1.ID: "voided", c2.ID: "voided", c3.ID: "locked"} {
+				if got, _ := e.coupon(id); got.Status != want {
+					t.Fatalf("coupon %s: got %s, want %s", id, got.Status, want)
+				}
+			}
+			e.ok(e.post("/v1/coupons/"+c3.ID+"/unlock", `{"order_id": "o1"}`), http.StatusOK, &c3)
+			if c3.Status != "voided" {
+				t.Fatalf("unlocked after the void: got %s, want voided", c3.Status)
+			}
+
+			// Extend a list by an hour: a read past the old expires_at sees
+			// it unused.
+			c4 := e.claim("u4", tpl)
+			e.ok(e.post("/v1/operations", `{"kind": "extend", "coupon_ids": ["`+c4.ID+`"], "by": "1h"}`), http.StatusAccepted, &op)
+			e.work()
+			e.clock.Add(90 * time.Minute)
+			if got, _ := e.coupon(c4.ID); got.Status != "unused" || got.ExpiresAt != ms(t0.Add(2*time.Hour)) {
+				t.Fatalf("extended: got %s until %s, want unused until %s", got.Status, got.ExpiresAt, ms(t0.Add(2*time.Hour)))
+			}
+
+			for _, tc := range []struct {
+				path, body string
+				status     int
+				slug       string
+			}{
+				{"/v1/templates/" + tpl + "/extend", `{"expires_at": "2020-01-01T00:00:00Z"}`, 422, "invalid"},
+				{"/v1/templates/" + tpl + "/extend", `{"expires_at": "2099-01-01T00:00:00Z", "by": "1h"}`, 422, "invalid"},
+				{"/v1/templates/" + tpl + "/extend", `{}`, 422, "invalid"},
+				{"/v1/templates/" + tpl + "/extend", `{"by": "-1h"}`, 422, "invalid"},
+				{"/v1/templates/" + tpl + "/extend", `{"by": 5}`, 400, "malformed"},
+				{"/v1/templates/" + tpl + "/void", `{"by": "1h"}`, 422, "invalid"},
+				{"/v1/templates/" + tpl + "/void", `{"kind": "void"}`, 400, "malformed"},
+				{"/v1/templates/" + tpl + "/void", `[]`, 400, "malformed"},
+				{"/v1/templates/tpl_none/void", `{}`, 404, "not-found"},
+				{"/v1/templates/tpl_none/void", `{"dry_run": true}`, 404, "not-found"},
+				{"/v1/operations", `{"kind": "burn", "template_id": "` + tpl + `"}`, 422, "invalid"},
+				{"/v1/operations", `{"kind": "void"}`, 422, "invalid"},
+				{"/v1/operations", `{"kind": "void", "coupon_ids": [" c"]}`, 422, "invalid"},
+			} {
+				e.problem(e.post(tc.path, tc.body), tc.status, tc.slug)
+			}
+			e.problem(e.get("/v1/operations/op_none"), 404, "not-found")
+			if _, ok, err := e.store.ClaimOperation(t.Context(), store.ClaimOperationParams{Holder: "test", TTL: time.Minute, Now: e.clock.Now()}); ok || err != nil {
+				t.Fatalf("a refused request started an operation: %v, %v", ok, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,191 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/input"
+)
+
+// StartOperationParams are the inputs of StartOperation and
+// PreviewOperation.
+type StartOperationParams struct {
+	Kind   OperationKind
+	Target OperationTarget
+	Args   OperationArgs
+	Now    time.Time
+	// Idem, if set, is the idempotency key the call runs under.
+	Idem *Idempotency
+}
+
+// ClaimOperationParams are the inputs of ClaimOperation.
+type ClaimOperationParams struct {
+	Holder string
+	TTL    time.Duration
+	Now    time.Time
+}
+
+// WorkOperationParams are the inputs of WorkOperation.
+type WorkOperationParams struct {
+	ID     string
+	Holder string
+	// TTL renews the lease from Now.
+	TTL   time.Duration
+	Now   time.Time
+	Limit int
+}
+
+// MaxOperationCoupons is the most coupon IDs one operation may list.
+const MaxOperationCoupons = 10000
+
+// Validate checks p's kind, target and arguments.
+func (p StartOperationParams) Validate() error {
+	invalid := func(field, reason string) error { return &coupon.InvalidError{Field: field, Reason: reason} }
+	if (p.Target.TemplateID == "") == (len(p.Target.CouponIDs) == 0) {
+		return invalid("template_id", "name a template or a list of coupon_ids, exactly one")
+	}
+	if id := p.Target.TemplateID; id != "" {
+		if err := input.ID("template_id", id); err != nil {
+			return err
+		}
+	}
+	if len(p.Target.CouponIDs) > MaxOperationCoupons {
+		return invalid("coupon_ids", fmt.Sprintf("at most %d", MaxOperationCoupons))
+	}
+	for _, id := range p.Target.CouponIDs {
+		if err := input.ID("coupon_ids", id); err != nil {
+			return err
+		}
+	}
+	switch p.Kind {
+	case OperationVoid:
+		switch {
+		case !p.Args.ExpiresAt.IsZero():
+			return invalid("expires_at", "a void takes none")
+		case p.Args.By != 0:
+			return invalid("by", "a void takes none")
+		}
+		return input.Text("reason", p.Args.Reason, input.MaxReason)
+	case OperationExtend:
+		switch {
+		case p.Args.ExpiresAt.IsZero() == (p.Args.By == 0):
+			return invalid("expires_at", "give expires_at or by, exactly one")
+		case p.Args.By != 0:
+			return input.Duration("by", p.Args.By)
+		case !p.Args.ExpiresAt.After(p.Now):
+			return invalid("expires_at", "must be in the future")
+		}
+		return nil
+	}
+	return invalid("kind", "must be void or extend")
+}
+
+// PreviewOperation counts the coupons p would target by state.
+func (db *DB) PreviewOperation(ctx context.Context, p StartOperationParams) (map[coupon.State]int64, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if id := p.Target.TemplateID; id != "" {
+		info, err := db.Template(ctx, TemplateParams{ID: id, Now: p.Now})
+		return info.Counts, err
+	}
+	counts := map[coupon.State]int64{}
+	for _, id := range slices.Compact(slices.Sorted(slices.Values(p.Target.CouponIDs))) {
+		c, err := db.d.Coupon(ctx, id)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			continue
+		case err != nil:
+			return nil, err
+		}
+		counts[c.View(p.Now).Status]++
+	}
+	return counts, nil
+}
+
+// StartOperation records a running operation under p.Idem.
+func (db *DB) StartOperation(ctx context.Context, p StartOperationParams) (Operation, error) {
+	if err := p.Validate(); err != nil {
+		return Operation{}, err
+	}
+	return mutate(ctx, db, p.Idem, func(t *txn) (Operation, error) {
+		op := Operation{ID: NewID("op", p.Now), Kind: p.Kind, Target: p.Target, Args: p.Args, Actor: t.actor,
+			State: OperationRunning, CreatedAt: p.Now, Counts: OperationCounts{Skipped: map[string]int64{}}}
+		if id := p.Target.TemplateID; id != "" {
+			if _, err := t.Template(id); err != nil {
+				return op, err
+			}
+			n, err := t.IssuedCount(id)
+			if err != nil {
+				return op, err
+			}
+			op.Total = n
+		} else {
+			op.Target.CouponIDs = slices.Compact(slices.Sorted(slices.Values(p.Target.CouponIDs)))
+			op.Total = int64(len(op.Target.CouponIDs))
+		}
+		return op, t.InsertOperation(op.row())
+	})
+}
+
+// Operation reads one operation.
+func (db *DB) Operation(ctx context.Context, id string) (Operation, error) {
+	r, err := db.d.Operation(ctx, id)
+	if err != nil {
+		return Operation{}, err
+	}
+	return r.operation()
+}
+
+// ClaimOperation takes the first running operation p.Holder may take.
+func (db *DB) ClaimOperation(ctx context.Context, p ClaimOperationParams) (Operation, bool, error) {
+	type claim struct {
+		op Operation
+		ok bool
+	}
+	c, err := background(ctx, db, func(t *txn) (claim, error) {
+		ids, err := t.OperationsDue(p.Holder, p.Now, 1)
+		if err != nil || len(ids) == 0 {
+			return claim{}, err
+		}
+		op, err := heldOperation(t, ids[0])
+		if err != nil || op.State != OperationRunning || (op.Holder != p.Holder && p.Now.Before(op.LeaseUntil)) {
+			return claim{}, err
+		}
+		op.Holder, op.LeaseUntil = p.Holder, p.Now.Add(p.TTL)
+		if op.StartedAt.IsZero() {
+			op.StartedAt = p.Now
+		}
+		return claim{op, true}, t.SetOperation(op.row())
+	})
+	return c.op, c.ok, err
+}
+
+// WorkOperation works the next batch of an operation.
+func (db *DB) WorkOperation(ctx context.Context, p WorkOperationParams) (Operation, error) {
+	return background(ctx, db, func(t *txn) (Operation, error) {
+		op, err := heldOperation(t, p.ID)
+		if err != nil || op.State != OperationRunning {
+			return op, err
+		}
+		if op.Holder != p.Holder || !p.Now.Before(op.LeaseUntil) {
+			return op, ErrLeaseLost
+		}
+		// Every event of the operation names who started it.
+		t.actor = op.Actor
+		return op, (&batch{t: t, op: &op, now: p.Now, templates: map[string]coupon.Template{}, voided: map[string]int64{}}).run(p)
+	})
+}
+
+// heldOperation reads operation id in t, holding it.
+func heldOperation(t *txn, id string) (Operation, error) {
+	r, err := t.Operation(id)
+	if err != nil {
+		return Operation{}, err
+	}
+	return r.operation()
+}

@@ -1,0 +1,86 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
+)
+
+// Operation reads one bulk operation.
+func (s *Driver) Operation(ctx context.Context, id string) (store.OperationRow, error) {
+	r, err := scanOperation(s.queryRow(ctx, "GetOperation", id))
+	return r, interpret(err)
+}
+
+// Operation reads one bulk operation in the transaction, holding it.
+func (t *tx) Operation(id string) (store.OperationRow, error) {
+	r, err := scanOperation(t.queryRow("LockOperation", id))
+	return r, interpret(err)
+}
+
+// InsertOperation stores a new operation.
+func (t *tx) InsertOperation(r store.OperationRow) error {
+	_, err := t.exec("InsertOperation", r.ID, r.Kind, r.Target, r.Args, r.Counts, r.Actor, r.State, r.Cursor, r.Holder,
+		r.CreatedAt, nullTime(r.StartedAt), nullTime(r.FinishedAt), nullTime(r.LeaseUntil), r.Done, r.Total)
+	return err
+}
+
+// SetOperation stores r over the operation of its ID.
+func (t *tx) SetOperation(r store.OperationRow) error {
+	_, err := t.exec("SetOperation", r.Counts, r.State, r.Cursor, r.Holder,
+		nullTime(r.StartedAt), nullTime(r.FinishedAt), nullTime(r.LeaseUntil), r.Done, r.Total, r.ID)
+	return err
+}
+
+// OperationsDue lists running operations holder may take at now.
+func (t *tx) OperationsDue(holder string, now time.Time, limit int) ([]string, error) {
+	rows, err := t.query("OperationsDue", holder, now, limit)
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id string, err error) { return id, row.Scan(&id) })
+}
+
+// CouponsAfter reads a page of a template's coupons by ID.
+func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
+	rows, err := t.query("CouponsAfter", p.TemplateID, p.After, p.Limit)
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
+}
+
+// ExtendCoupon sets a coupon's expires_at with a compare-and-set.
+func (t *tx) ExtendCoupon(from coupon.Coupon, to, now time.Time) (bool, error) {
+	return t.execOne("ExtendCoupon", to, now, from.ID, from.Status.String(), from.Version)
+}
+
+// PutPendingVoid marks a coupon to be voided when its lock ends.
+func (t *tx) PutPendingVoid(p store.PendingVoid) error {
+	_, err := t.exec("PutPendingVoid", p.CouponID, p.Operation, p.Reason, p.Actor)
+	return err
+}
+
+// TakePendingVoid removes and returns a coupon's mark, if any.
+func (t *tx) TakePendingVoid(couponID string) (store.PendingVoid, bool, error) {
+	var p store.PendingVoid
+	err := t.queryRow("GetPendingVoid", couponID).Scan(&p.CouponID, &p.Operation, &p.Reason, &p.Actor)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return p, false, nil
+	case err != nil:
+		return p, false, err
+	}
+	_, err = t.exec("DeletePendingVoid", couponID)
+	return p, err == nil, err
+}
+
+func scanOperation(row sqlfile.Scanner) (store.OperationRow, error) {
+	var (
+		r                             store.OperationRow
+		started, finished, leaseUntil sql.NullTime
+	)
+	err := row.Scan(&r.ID, &r.Kind, &r.Target, &r.Args, &r.Counts, &r.Actor, &r.State, &r.Cursor, &r.Holder,
+		&r.CreatedAt, &started, &finished, &leaseUntil, &r.Done, &r.Total)
+	r.CreatedAt, r.StartedAt, r.FinishedAt, r.LeaseUntil = r.CreatedAt.UTC(), utc(started), utc(finished), utc(leaseUntil)
+	return r, err
+}

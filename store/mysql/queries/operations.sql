@@ -1,0 +1,48 @@
+-- name: InsertOperation
+INSERT INTO operations (id, kind, target, args, counts, actor, state, last_id, holder,
+                        created_at, started_at, finished_at, lease_until, done, total)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- name: GetOperation
+SELECT id, kind, target, args, counts, actor, state, last_id, holder,
+       created_at, started_at, finished_at, lease_until, done, total
+FROM operations WHERE id = ?;
+
+-- name: LockOperation
+-- A batch holds its operation: another instance's batch waits, then
+-- finds it no longer holds the lease.
+SELECT id, kind, target, args, counts, actor, state, last_id, holder,
+       created_at, started_at, finished_at, lease_until, done, total
+FROM operations WHERE id = ? FOR UPDATE;
+
+-- name: SetOperation
+-- counts, state, last_id, holder, started_at, finished_at, lease_until,
+-- done, total, then the id.
+UPDATE operations SET counts = ?, state = ?, last_id = ?, holder = ?, started_at = ?,
+                      finished_at = ?, lease_until = ?, done = ?, total = ?
+WHERE id = ?;
+
+-- name: OperationsDue
+-- holder, now, limit: running operations nobody else holds.
+SELECT id FROM operations
+WHERE state = 'running' AND (holder = ? OR holder = '' OR lease_until IS NULL OR lease_until <= ?)
+ORDER BY id LIMIT ?;
+
+-- name: CouponsAfter
+-- template, the ID after which the page starts, its size: held.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE template_id = ? AND id > ? ORDER BY id LIMIT ? FOR UPDATE;
+
+-- name: ExtendCoupon
+-- expires_at, now, id, status read, version read.
+UPDATE coupons SET expires_at = ?, updated_at = ?, version = version + 1
+WHERE id = ? AND status = ? AND version = ?;
+
+-- name: PutPendingVoid
+INSERT IGNORE INTO pending_voids (coupon_id, operation, reason, actor) VALUES (?, ?, ?, ?);
+
+-- name: GetPendingVoid
+SELECT coupon_id, operation, reason, actor FROM pending_voids WHERE coupon_id = ? FOR UPDATE;
+
+-- name: DeletePendingVoid
+DELETE FROM pending_voids WHERE coupon_id = ?;

@@ -1,0 +1,88 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// Operation reads one bulk operation.
+func (s *Driver) Operation(ctx context.Context, id string) (store.OperationRow, error) {
+	r, err := scanOperation(s.readRow(ctx, "GetOperation", id))
+	return r, interpret(err)
+}
+
+// Operation reads one bulk operation in the transaction, holding it.
+func (t *tx) Operation(id string) (store.OperationRow, error) {
+	r, err := scanOperation(t.queryRow("GetOperationForUpdate", id))
+	return r, interpret(err)
+}
+
+// InsertOperation stores a new operation.
+func (t *tx) InsertOperation(r store.OperationRow) error {
+	_, err := t.exec("InsertOperation", r.ID, r.Kind, r.Target, r.Args, r.Counts, r.Actor, r.State, r.Cursor, r.Holder,
+		r.CreatedAt, nullTime(r.StartedAt), nullTime(r.FinishedAt), nullTime(r.LeaseUntil), r.Done, r.Total)
+	return err
+}
+
+// SetOperation stores r over the operation of its ID.
+func (t *tx) SetOperation(r store.OperationRow) error {
+	_, err := t.exec("SetOperation", r.ID, r.Counts, r.State, r.Cursor, r.Holder,
+		nullTime(r.StartedAt), nullTime(r.FinishedAt), nullTime(r.LeaseUntil), r.Done, r.Total)
+	return err
+}
+
+// OperationsDue lists running operations holder may take at now.
+func (t *tx) OperationsDue(holder string, now time.Time, limit int) ([]string, error) {
+	rows, err := t.query("OperationsDue", holder, now, limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// CouponsAfter reads a page of a template's coupons by ID, holding them.
+func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
+	rows, err := t.query("CouponsAfter", p.TemplateID, p.After, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
+}
+
+// ExtendCoupon sets a coupon's expires_at with a compare-and-set.
+func (t *tx) ExtendCoupon(from coupon.Coupon, to, now time.Time) (bool, error) {
+	return t.execOne("ExtendCoupon", to, now, from.ID, from.Status.String(), from.Version)
+}
+
+// PutPendingVoid marks a coupon to be voided when its lock ends.
+func (t *tx) PutPendingVoid(p store.PendingVoid) error {
+	_, err := t.exec("PutPendingVoid", p.CouponID, p.Operation, p.Reason, p.Actor)
+	return err
+}
+
+// TakePendingVoid removes and returns a coupon's mark, if any.
+func (t *tx) TakePendingVoid(couponID string) (store.PendingVoid, bool, error) {
+	var p store.PendingVoid
+	err := t.queryRow("TakePendingVoid", couponID).Scan(&p.CouponID, &p.Operation, &p.Reason, &p.Actor)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return p, false, nil
+	}
+	return p, err == nil, err
+}
+
+func scanOperation(row scanner) (store.OperationRow, error) {
+	var (
+		r                             store.OperationRow
+		started, finished, leaseUntil *time.Time
+	)
+	err := row.Scan(&r.ID, &r.Kind, &r.Target, &r.Args, &r.Counts, &r.Actor, &r.State, &r.Cursor, &r.Holder,
+		&r.CreatedAt, &started, &finished, &leaseUntil, &r.Done, &r.Total)
+	r.StartedAt, r.FinishedAt, r.LeaseUntil = orZero(started), orZero(finished), orZero(leaseUntil)
+	return r, err
+}

@@ -1,0 +1,343 @@
+package storetest
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// Bulk operations: void and extend of a template's coupons or of a list,
+// in batches, resumed after a crash, with one event per coupon changed.
+
+var operationTests = []test{
+	{"VoidTemplate", testOpVoidTemplate},
+	{"VoidList", testOpVoidList},
+	{"LockedVoidedWhenLockEnds", testOpLockedVoided},
+	{"RedeemedStaysUsed", testOpRedeemedStaysUsed},
+	{"Extend", testOpExtend},
+	{"Invalid", testOpInvalid},
+	{"Idempotent", testOpIdempotent},
+	{"Resume", testOpResume},
+}
+
+// opMix claims, for a fresh template, the coupons an operation meets:
+// two unused, one locked by order "o1", one used, and one that reads as
+// expired at t0 (claimed a day before). It returns them in that order.
+func (f *fixture) opMix() (tplID string, cs []coupon.Coupon) {
+	f.t.Helper()
+	tp := f.template(nil)
+	old := f.claim(tp.ID, "u-old", t0.Add(-24*time.Hour))
+	for _, u := range []string{"u1", "u2", "u3", "u4"} {
+		cs = append(cs, f.claim(tp.ID, u, t0.Add(-time.Hour)))
+	}
+	cs[2] = f.do(cs[2].ID, store.TransitionParams{Action: coupon.Lock, OrderID: "o1", LockTTL: 15 * time.Minute, Now: t0})
+	cs[3] = f.do(cs[3].ID, store.TransitionParams{Action: coupon.Redeem, OrderID: "o2", Now: t0})
+	return tp.ID, append(cs, old)
+}
+
+// startOp starts an operation at t0, which must succeed.
+func (f *fixture) startOp(p store.StartOperationParams) store.Operation {
+	f.t.Helper()
+	if p.Now.IsZero() {
+		p.Now = t0
+	}
+	op, err := f.s.StartOperation(f.ctx, p)
+	if err != nil {
+		f.t.Fatalf("StartOperation: %v", err)
+	}
+	if op.State != store.OperationRunning || op.ID == "" {
+		f.t.Fatalf("StartOperation: got %+v, want a running operation", op)
+	}
+	return op
+}
+
+// runOp claims an operation as holder and works it in batches of limit
+// at now until it is done, and returns it.
+func (f *fixture) runOp(holder string, limit int, now time.Time) store.Operation {
+	f.t.Helper()
+	op, ok, err := f.s.ClaimOperation(f.ctx, store.ClaimOperationParams{Holder: holder, TTL: time.Minute, Now: now})
+	if err != nil || !ok {
+		f.t.Fatalf("ClaimOperation(%s): %v, %v", holder, ok, err)
+	}
+	for i := 0; op.State == store.OperationRunning; i++ {
+		if i > 100 {
+			f.t.Fatalf("operation %s: still running after %d batches: %+v", op.ID, i, op)
+		}
+		if op, err = f.s.WorkOperation(f.ctx, store.WorkOperationParams{ID: op.ID, Holder: holder, TTL: time.Minute, Now: now, Limit: limit}); err != nil {
+			f.t.Fatalf("WorkOperation(%s): %v", op.ID, err)
+		}
+	}
+	got, err := f.s.Operation(f.ctx, op.ID)
+	if err != nil || got.State != store.OperationDone || got.Done != op.Done {
+		f.t.Fatalf("Operation(%s): %+v, %v; want it done as worked: %+v", op.ID, got, err, op)
+	}
+	return got
+}
+
+// wantOpCounts fails unless op's counts are want.
+func (f *fixture) wantOpCounts(op store.Operation, want store.OperationCounts) {
+	f.t.Helper()
+	got, _ := json.Marshal(op.Counts)
+	w, _ := json.Marshal(want)
+	if string(got) != string(w) {
+		f.t.Fatalf("operation %s counts: got %s, want %s", op.ID, got, w)
+	}
+}
+
+// wantOpEvent fails unless the coupon's events after the cursor are
+// exactly one of typ, naming operation op and reason (a void without
+// one gives "void").
+func (f *fixture) wantOpEvent(after int64, couponID, typ, op, reason string) {
+	f.t.Helper()
+	var got []store.Event
+	for _, e := range f.eventsAfter(after) {
+		if e.Subject == couponID {
+			got = append(got, e)
+		}
+	}
+	if len(got) != 1 || got[0].Type != typ {
+		f.t.Fatalf("events of %s: got %s, want one %s", couponID, fmtEvents(got), typ)
+	}
+	var d struct{ Operation, Reason string }
+	if err := json.Unmarshal(got[0].Data, &d); err != nil || d.Operation != op || d.Reason != reason {
+		f.t.Fatalf("event %s of %s: data %s, want operation %s, reason %q", typ, couponID, got[0].Data, op, reason)
+	}
+}
+
+// wantNoEvents fails if a coupon has events after the cursor.
+func (f *fixture) wantNoEvents(after int64, couponIDs ...string) {
+	f.t.Helper()
+	for _, e := range f.eventsAfter(after) {
+		for _, id := range couponIDs {
+			if e.Subject == id {
+				f.t.Fatalf("coupon %s: unexpected event %s", id, e.Type)
+			}
+		}
+	}
+}
+
+func testOpVoidTemplate(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tplID, cs := f.opMix()
+	p := store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID}, Args: store.OperationArgs{Reason: "leaked"}, Now: t0}
+	preview, err := f.s.PreviewOperation(f.ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.wantCounts("preview", preview, map[coupon.State]int64{coupon.Unused: 2, coupon.Locked: 1, coupon.Used: 1, coupon.Expired: 1})
+	f.wantCounts("counts after the preview", f.counts(tplID, t0), preview)
+	after := f.cursor()
+	op := f.startOp(p)
+	if op.Total != 5 {
+		t.Fatalf("total: got %d, want 5", op.Total)
+	}
+	op = f.runOp("a", 2, t0)
+	f.wantOpCounts(op, store.OperationCounts{Voided: 2, Skipped: map[string]int64{"expired": 1, "used": 1}, PendingLocked: 1})
+	if op.Done != 5 || op.StartedAt.IsZero() || op.FinishedAt.IsZero() {
+		t.Fatalf("operation: got %+v, want 5 done, started and finished", op)
+	}
+	for _, c := range cs[:2] {
+		if got := f.coupon(c.ID); got.Status != coupon.Voided {
+			t.Fatalf("coupon %s: got %s, want voided", c.ID, got.Status)
+		}
+		f.wantOpEvent(after, c.ID, store.EventCouponVoided, op.ID, "leaked")
+	}
+	f.wantNoEvents(after, cs[2].ID, cs[3].ID, cs[4].ID)
+	f.wantCounts("counts", f.counts(tplID, t0), map[coupon.State]int64{coupon.Voided: 2, coupon.Locked: 1, coupon.Used: 1, coupon.Expired: 1})
+}
+
+func testOpVoidList(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	_, cs := f.opMix()
+	ids := []string{cs[1].ID, "cpn_missing", cs[0].ID, cs[3].ID, cs[0].ID}
+	p := store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{CouponIDs: ids}}
+	after := f.cursor()
+	op := f.startOp(p)
+	if op.Total != 4 {
+		t.Fatalf("total: got %d, want 4 (the list without its duplicate)", op.Total)
+	}
+	op = f.runOp("a", 3, t0)
+	f.wantOpCounts(op, store.OperationCounts{Voided: 2, Skipped: map[string]int64{"missing": 1, "used": 1}})
+	f.wantOpEvent(after, cs[0].ID, store.EventCouponVoided, op.ID, "void")
+	f.wantOpEvent(after, cs[1].ID, store.EventCouponVoided, op.ID, "void")
+	f.wantNoEvents(after, cs[2].ID, cs[3].ID)
+}
+
+func testOpLockedVoided(t *testing.T, open opener) {
+	for _, end := range []struct {
+		name string
+		do   store.TransitionParams
+	}{
+		{"Unlock", store.TransitionParams{Action: coupon.Unlock, OrderID: "o1", Now: t0.Add(time.Minute)}},
+		{"LockTTL", store.TransitionParams{}},
+	} {
+		t.Run(end.name, func(t *testing.T) {
+			f := newFixture(t, open)
+			tplID, cs := f.opMix()
+			op := f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID}, Args: store.OperationArgs{Reason: "leaked"}})
+			op = f.runOp("a", 10, t0)
+			if got := f.coupon(cs[2].ID); got.Status != coupon.Locked {
+				t.Fatalf("locked coupon under its checkout: got %s, want locked", got.Status)
+			}
+			after := f.cursor()
+			if end.do.Action != 0 {
+				f.do(cs[2].ID, end.do)
+			} else if _, err := f.s.ReleaseLocks(f.ctx, store.DueParams{Now: t0.Add(20 * time.Minute), Limit: 10}); err != nil {
+				t.Fatal(err)
+			}
+			if got := f.coupon(cs[2].ID); got.Status != coupon.Voided {
+				t.Fatalf("once its lock ended: got %s, want voided", got.Status)
+			}
+			f.wantOpEvent(after, cs[2].ID, store.EventCouponVoided, op.ID, "leaked")
+			f.wantCounts("counts", f.counts(tplID, t0), map[coupon.State]int64{coupon.Voided: 3, coupon.Used: 1, coupon.Expired: 1})
+		})
+	}
+}
+
+func testOpRedeemedStaysUsed(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tplID, cs := f.opMix()
+	f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID}})
+	f.runOp("a", 10, t0)
+	f.do(cs[2].ID, store.TransitionParams{Action: coupon.Redeem, OrderID: "o1", Now: t0.Add(time.Minute)})
+	// Refunded, locked again and unlocked: the mark went with the redeem.
+	f.do(cs[2].ID, store.TransitionParams{Action: coupon.Refund, OrderID: "o1", Now: t0.Add(2 * time.Minute)})
+	f.do(cs[2].ID, store.TransitionParams{Action: coupon.Lock, OrderID: "o3", LockTTL: time.Minute, Now: t0.Add(3 * time.Minute)})
+	if got := f.do(cs[2].ID, store.TransitionParams{Action: coupon.Unlock, OrderID: "o3", Now: t0.Add(4 * time.Minute)}); got.Status != coupon.Unused {
+		t.Fatalf("after redeem, refund, lock, unlock: got %s, want unused", got.Status)
+	}
+}
+
+func testOpExtend(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tplID, cs := f.opMix()
+	after := f.cursor()
+	op := f.startOp(store.StartOperationParams{Kind: store.OperationExtend, Target: store.OperationTarget{TemplateID: tplID}, Args: store.OperationArgs{By: 72 * time.Hour}})
+	op = f.runOp("a", 2, t0)
+	f.wantOpCounts(op, store.OperationCounts{Extended: 3, Skipped: map[string]int64{"expired": 1, "used": 1}})
+	for _, c := range cs[:3] {
+		got := f.coupon(c.ID)
+		f.wantTime("expires_at of "+c.ID, got.ExpiresAt, c.ExpiresAt.Add(72*time.Hour))
+		f.wantOpEvent(after, c.ID, store.EventCouponExtended, op.ID, "")
+	}
+	f.wantNoEvents(after, cs[3].ID, cs[4].ID)
+	// Past the old expires_at, the lazy check and the expiry drain see the
+	// new one.
+	past := cs[0].ExpiresAt.Add(time.Hour)
+	if got := f.userCoupons("u1", coupon.Unused, past); len(got) != 1 {
+		t.Fatalf("u1's unused coupons past the old expires_at: got %d, want 1", len(got))
+	}
+	if _, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: past, Limit: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.coupon(cs[0].ID); got.Status != coupon.Unused {
+		t.Fatalf("after a drain past the old expires_at: got %s, want unused", got.Status)
+	}
+	due := false
+	for _, tm := range f.timers() {
+		due = due || (tm.Kind == store.TimerExpire && !tm.Due.Before(cs[0].ExpiresAt.Add(72*time.Hour)))
+	}
+	if !due {
+		t.Fatalf("no expiry timer at the new expires_at: %v", f.timers())
+	}
+	// Set to an absolute time, the locked coupon included.
+	at := t0.Add(240 * time.Hour)
+	f.startOp(store.StartOperationParams{Kind: store.OperationExtend, Target: store.OperationTarget{CouponIDs: []string{cs[2].ID}}, Args: store.OperationArgs{ExpiresAt: at}})
+	f.runOp("a", 2, t0)
+	f.wantTime("expires_at set", f.coupon(cs[2].ID).ExpiresAt, at)
+}
+
+func testOpInvalid(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tplID, _ := f.opMix()
+	tpl := store.OperationTarget{TemplateID: tplID}
+	for _, tc := range []struct {
+		name  string
+		p     store.StartOperationParams
+		field string
+	}{
+		{"ExtendPast", store.StartOperationParams{Kind: store.OperationExtend, Target: tpl, Args: store.OperationArgs{ExpiresAt: t0.Add(-time.Second)}}, "expires_at"},
+		{"ExtendNow", store.StartOperationParams{Kind: store.OperationExtend, Target: tpl, Args: store.OperationArgs{ExpiresAt: t0}}, "expires_at"},
+		{"ExtendBoth", store.StartOperationParams{Kind: store.OperationExtend, Target: tpl, Args: store.OperationArgs{ExpiresAt: later, By: time.Hour}}, "expires_at"},
+		{"ExtendNeither", store.StartOperationParams{Kind: store.OperationExtend, Target: tpl}, "expires_at"},
+		{"ExtendNegative", store.StartOperationParams{Kind: store.OperationExtend, Target: tpl, Args: store.OperationArgs{By: -time.Hour}}, "by"},
+		{"NoTarget", store.StartOperationParams{Kind: store.OperationVoid}, "template_id"},
+		{"TwoTargets", store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID, CouponIDs: []string{"c"}}}, "template_id"},
+		{"Kind", store.StartOperationParams{Kind: "burn", Target: tpl}, "kind"},
+	} {
+		tc.p.Now = t0
+		var inv *coupon.InvalidError
+		_, err := f.s.StartOperation(f.ctx, tc.p)
+		if !errors.As(err, &inv) || inv.Field != tc.field {
+			t.Fatalf("%s: got %v, want invalid %s", tc.name, err, tc.field)
+		}
+	}
+	_, err := f.s.StartOperation(f.ctx, store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: "tpl_none"}, Now: t0})
+	f.wantErr("unknown template", err, store.ErrNotFound)
+	_, err = f.s.Operation(f.ctx, "op_none")
+	f.wantErr("unknown operation", err, store.ErrNotFound)
+	if _, ok, err := f.s.ClaimOperation(f.ctx, store.ClaimOperationParams{Holder: "a", TTL: time.Minute, Now: t0}); ok || err != nil {
+		t.Fatalf("ClaimOperation with none started: %v, %v", ok, err)
+	}
+}
+
+func testOpIdempotent(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tplID, _ := f.opMix()
+	p := store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID}, Now: t0, Idem: scopedIdem("k1", t0)}
+	op := f.startOp(p)
+	f.runOp("a", 10, t0)
+	p.Now, p.Idem = t0.Add(time.Minute), scopedIdem("k1", t0.Add(time.Minute))
+	_, err := f.s.StartOperation(f.ctx, p)
+	f.wantReplay("the same request again", err, op, t0)
+	if _, ok, err := f.s.ClaimOperation(f.ctx, store.ClaimOperationParams{Holder: "a", TTL: time.Minute, Now: t0}); ok || err != nil {
+		t.Fatalf("ClaimOperation after the replay: %v, %v; want none to work", ok, err)
+	}
+}
+
+func testOpResume(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(nil)
+	var cs []coupon.Coupon
+	for _, u := range []string{"u1", "u2", "u3", "u4", "u5"} {
+		cs = append(cs, f.claim(tp.ID, u, t0.Add(-time.Hour)))
+	}
+	slices.SortFunc(cs, func(a, b coupon.Coupon) int { return strings.Compare(a.ID, b.ID) }) // the order worked
+	after := f.cursor()
+	op := f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tp.ID}})
+	claim := func(holder string, now time.Time) (store.Operation, bool) {
+		got, ok, err := f.s.ClaimOperation(f.ctx, store.ClaimOperationParams{Holder: holder, TTL: time.Minute, Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got, ok
+	}
+	if _, ok := claim("a", t0); !ok {
+		t.Fatal("a: no operation to claim")
+	}
+	got, err := f.s.WorkOperation(f.ctx, store.WorkOperationParams{ID: op.ID, Holder: "a", TTL: time.Minute, Now: t0, Limit: 2})
+	if err != nil || got.Done != 2 || got.Cursor != cs[1].ID {
+		t.Fatalf("first batch: %+v, %v", got, err)
+	}
+	// a dies; b may not take it while a's lease lasts, then resumes after
+	// the last batch a committed.
+	if _, ok := claim("b", t0.Add(30*time.Second)); ok {
+		t.Fatal("b took the operation under a's lease")
+	}
+	if got, ok := claim("b", t0.Add(2*time.Minute)); !ok || got.Done != 2 {
+		t.Fatalf("b after a's lease: %+v, %v", got, ok)
+	}
+	_, err = f.s.WorkOperation(f.ctx, store.WorkOperationParams{ID: op.ID, Holder: "a", TTL: time.Minute, Now: t0.Add(2 * time.Minute), Limit: 2})
+	f.wantErr("a's batch after b took over", err, store.ErrLeaseLost)
+	op = f.runOp("b", 2, t0.Add(2*time.Minute))
+	f.wantOpCounts(op, store.OperationCounts{Voided: 5, Skipped: map[string]int64{}})
+	for _, c := range cs {
+		f.wantOpEvent(after, c.ID, store.EventCouponVoided, op.ID, "void")
+	}
+}
