@@ -139,7 +139,7 @@ func (h *hotSKU) run(ctx context.Context, name, sku string, reserves bool, creat
 	)
 	start := time.Now()
 	end := start.Add(h.cfg.Duration)
-	b := startBar(h.cfg.Progress, name, h.cfg.Duration.Milliseconds(), func() int64 { return time.Since(start).Milliseconds() })
+	b := StartBar(h.cfg.Progress, name, h.cfg.Duration.Milliseconds(), func() int64 { return time.Since(start).Milliseconds() })
 	for range h.cfg.Clients {
 		wg.Go(func() {
 			for time.Now().Before(end) && ctx.Err() == nil {
@@ -168,7 +168,7 @@ func (h *hotSKU) run(ctx context.Context, name, sku string, reserves bool, creat
 	}
 	r := hotSKURunOf(ops, took, h.cfg.Stock, reserves, s)
 	r.p99 = series(ops, start, 0, took, time.Second, p99)
-	b.finish(r.String())
+	b.Finish(r.String())
 	return r, nil
 }
 

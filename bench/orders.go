@@ -115,7 +115,7 @@ func RunOrders(ctx context.Context, cfg OrdersConfig) (OrdersResult, error) {
 		return o.res, err
 	}
 	defer eng.Stop()
-	b := startBar(cfg.Progress, "orders", int64(n), settled.Load)
+	b := StartBar(cfg.Progress, "orders", int64(n), settled.Load)
 	start, began := o.clock.Now(), time.Now()
 	if err := o.create(ctx); err != nil {
 		return o.res, err
@@ -139,7 +139,7 @@ func RunOrders(ctx context.Context, cfg OrdersConfig) (OrdersResult, error) {
 	o.res.lagP50 = series(closes, start, 0, to, time.Second, p50)
 	o.res.lagP99 = series(closes, start, 0, to, time.Second, p99)
 	o.res.LoadAvg = append(o.res.LoadAvg, loadAvg()...)
-	b.finish(fmt.Sprintf("%d paid, %d closed, close lag p50 %s p99 %s", o.res.Paid, o.res.Closed,
+	b.Finish(fmt.Sprintf("%d paid, %d closed, close lag p50 %s p99 %s", o.res.Paid, o.res.Closed,
 		ms(o.res.CloseLag.P50), ms(o.res.CloseLag.P99)))
 	return o.res, nil
 }

@@ -10,8 +10,9 @@ import (
 // barWidth is the width of a progress bar in characters.
 const barWidth = 30
 
-// bar is a progress bar redrawn in place on w while a phase runs.
-type bar struct {
+// Bar is a progress bar redrawn in place on a terminal while long work
+// runs: a bench phase, an operator's command.
+type Bar struct {
 	w     io.Writer
 	label string
 	total int64
@@ -21,9 +22,10 @@ type bar struct {
 	done  chan struct{}
 }
 
-// startBar draws a bar of count() out of total every 200ms until finish.
-func startBar(w io.Writer, label string, total int64, count func() int64) *bar {
-	b := &bar{w: w, label: label, total: total, count: count, start: time.Now(),
+// StartBar draws a bar of count() out of total on w every 200ms until
+// Finish.
+func StartBar(w io.Writer, label string, total int64, count func() int64) *Bar {
+	b := &Bar{w: w, label: label, total: total, count: count, start: time.Now(),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(b.done)
@@ -41,15 +43,15 @@ func startBar(w io.Writer, label string, total int64, count func() int64) *bar {
 	return b
 }
 
-// finish draws the bar a last time, with note, and ends its line.
-func (b *bar) finish(note string) {
+// Finish draws the bar a last time, with note, and ends its line.
+func (b *Bar) Finish(note string) {
 	close(b.stop)
 	<-b.done
 	b.draw()
 	fmt.Fprintf(b.w, "  %s\n", note)
 }
 
-func (b *bar) draw() {
+func (b *Bar) draw() {
 	n, pct := min(b.count(), b.total), int64(100)
 	if b.total > 0 {
 		pct = n * 100 / b.total

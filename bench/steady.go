@@ -52,7 +52,7 @@ func (r *run) steady(ctx context.Context) error {
 
 	per := max(1, int(float64(r.cfg.SteadyRate)*steadyTick.Seconds()))
 	total := int64(per) * int64(r.cfg.Steady/steadyTick)
-	b := startBar(r.cfg.Progress, "steady", total, expired.Load)
+	b := StartBar(r.cfg.Progress, "steady", total, expired.Load)
 	start := time.Now()
 	tick := time.NewTicker(steadyTick)
 	defer tick.Stop()
@@ -89,6 +89,6 @@ func (r *run) steady(ctx context.Context) error {
 		LagP50: lag.P50, LagP99: lag.P99, LagMax: lag.Max,
 		UserP50: all.P50, UserP99: all.P99, Ops: ops, Reads: reads,
 	}
-	b.finish(fmt.Sprintf("lag p50 %s p99 %s, writes p99 %s, %s", ms(r.res.Steady.LagP50), ms(r.res.Steady.LagP99), ms(all.P99), readsNote(reads)))
+	b.Finish(fmt.Sprintf("lag p50 %s p99 %s, writes p99 %s, %s", ms(r.res.Steady.LagP50), ms(r.res.Steady.LagP99), ms(all.P99), readsNote(reads)))
 	return nil
 }

@@ -186,7 +186,7 @@ func (r *run) seed(ctx context.Context) error {
 	now := r.clock.Now()
 	r.t0 = now.Add(time.Hour).Truncate(time.Second)
 	total := r.cfg.Coupons + r.cfg.Users
-	b := startBar(r.cfg.Progress, "seed", int64(total), claimed.Load)
+	b := StartBar(r.cfg.Progress, "seed", int64(total), claimed.Load)
 	start := time.Now()
 	mk := func(name string, edit func(*coupon.Template)) (string, error) {
 		tp := coupon.Template{Name: name, Value: 1000, StartsAt: now.Add(-time.Minute)}
@@ -232,7 +232,7 @@ func (r *run) seed(ctx context.Context) error {
 	}
 	took := time.Since(start)
 	r.res.Seed = SeedResult{Issued: total, Seconds: took.Seconds(), Rate: float64(total) / took.Seconds()}
-	b.finish(fmt.Sprintf("%.0f coupons/s", r.res.Seed.Rate))
+	b.Finish(fmt.Sprintf("%.0f coupons/s", r.res.Seed.Rate))
 	if err := st.Close(); err != nil {
 		return err
 	}
@@ -267,13 +267,13 @@ func (r *run) idle(ctx context.Context) error {
 	start := time.Now()
 	l.start(ctx)
 	total := warmup + r.cfg.Idle
-	b := startBar(r.cfg.Progress, "idle", total.Milliseconds(), func() int64 { return time.Since(start).Milliseconds() })
+	b := StartBar(r.cfg.Progress, "idle", total.Milliseconds(), func() int64 { return time.Since(start).Milliseconds() })
 	err = sleep(ctx, total)
 	l.stop()
 	all, ops := summarize(rec.between(start.Add(warmup), start.Add(total)))
 	reads := stats(l.reads.between(start.Add(warmup), start.Add(total)))
 	r.res.Idle = IdleResult{UserP50: all.P50, UserP99: all.P99, Ops: ops, Reads: reads}
-	b.finish(fmt.Sprintf("writes p50 %s p99 %s, %s", ms(all.P50), ms(all.P99), readsNote(reads)))
+	b.Finish(fmt.Sprintf("writes p50 %s p99 %s, %s", ms(all.P50), ms(all.P99), readsNote(reads)))
 	return err
 }
 
@@ -299,7 +299,7 @@ type phase struct {
 	expired atomic.Int64
 	last    atomic.Int64
 	series  []Point
-	bar     *bar
+	bar     *Bar
 	stop    chan struct{}
 	stopped chan struct{}
 }
@@ -347,7 +347,7 @@ func (r *run) awaitT0(ctx context.Context, p *phase, label string) error {
 	// Done are the coupons expired and those racers took, which the
 	// drain leaves.
 	done := func() int64 { return p.expired.Load() + p.racers.taken.Load() }
-	p.bar = startBar(r.cfg.Progress, label, int64(r.cfg.Coupons), done)
+	p.bar = StartBar(r.cfg.Progress, label, int64(r.cfg.Coupons), done)
 	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(p.stopped)
@@ -386,7 +386,7 @@ func (r *run) end(p *phase, name string, end time.Time) (Drain, error) {
 		p99:     series(p.rec.between(p.origin.Add(-preRoll), end), p.origin, -preRoll+p99Window, took, p99Window, p99),
 	}
 	if p.bar != nil {
-		p.bar.finish(fmt.Sprintf("%.0f coupons/s, writes p50 %s p99 %s, %s; %s", d.Rate, ms(d.UserP50), ms(d.UserP99), readsNote(d.Reads), racers))
+		p.bar.Finish(fmt.Sprintf("%.0f coupons/s, writes p50 %s p99 %s, %s; %s", d.Rate, ms(d.UserP50), ms(d.UserP99), readsNote(d.Reads), racers))
 	}
 	if n := p.expired.Load(); n != want {
 		return d, fmt.Errorf("expired %d coupons, want %d (%d taken by racers)", n, want, racers.Taken)

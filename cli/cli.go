@@ -15,9 +15,14 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"serve":  {"run the HTTP API and the expiry engine", serve},
-	"bench":  {"measure a coupon storm, or order timeouts, on a store", benchCmd},
-	"tokens": {"create, list and revoke API tokens (lapse tokens help)", tokensCmd},
+	"serve":   {"run the HTTP API and the expiry engine", serve},
+	"bench":   {"measure a coupon storm, or order timeouts, on a store", benchCmd},
+	"tokens":  {"create, list and revoke API tokens (lapse tokens help)", tokensCmd},
+	"migrate": {"apply the store's migrations and exit", migrateCmd},
+
+	// Operator commands, over the HTTP API of a running lapse.
+	"templates": {"list templates (lapse templates help)", templatesCmd},
+	"sinks":     {"list sinks, replay dead letters (lapse sinks help)", sinksCmd},
 }
 
 // ErrUsage is returned for a command line that names no known command.
@@ -48,6 +53,6 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 }

@@ -1,14 +1,12 @@
 package httpapi
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +14,7 @@ import (
 
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/store/backendtest"
 )
 
 // t0 is the fake clock's start: with a millisecond part, so formatting is
@@ -63,15 +61,7 @@ func setup(t *testing.T, opts ...func(*Config)) *env {
 }
 
 // openSQLite opens a new SQLite store, closed when t ends.
-func openSQLite(t *testing.T) store.Store {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
+var openSQLite = backendtest.SQLite
 
 // serveStore starts a server over st, with the clock at t0; opts adjust its
 // Config.

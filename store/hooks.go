@@ -21,6 +21,18 @@ type Hooks struct {
 	// committed, with what it moved or deleted (ArchivedCoupons,
 	// ArchivedOrders, PrunedReminders) and how many.
 	OnArchived func(what string, n int64)
+	// OnMigrated, if set, is called as the store opens with the names of
+	// the migrations its opening applied, in order: none if the schema was
+	// up to date.
+	OnMigrated func(applied []string)
+}
+
+// Migrated calls OnMigrated, if set, with the migrations an opening
+// applied.
+func (h Hooks) Migrated(applied []string) {
+	if h.OnMigrated != nil {
+		h.OnMigrated(applied)
+	}
 }
 
 // Committed calls the hooks for one committed transaction.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
@@ -16,12 +17,19 @@ import (
 // what it printed on stdout.
 func lapseTokens(t *testing.T, url string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(binary, append(append([]string{"tokens"}, args...), "--store", url)...)
+	return run(t, append(append([]string{"tokens"}, args...), "--store", url)...)
+}
+
+// run runs `lapse args...`, fails t unless it exits 0, and returns what
+// it printed on stdout, trimmed.
+func run(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("lapse tokens %v: %v\n%s", args, err, stderr.String())
+		t.Fatalf("lapse %v: %v\n%s", args, err, stderr.String())
 	}
 	return strings.TrimSpace(string(out))
 }
@@ -31,7 +39,7 @@ func (s *server) status(t *testing.T, path, secret string) int {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, s.base+path, nil)
 	req.Header.Set("Authorization", "Bearer "+secret)
-	resp, err := client.Do(req)
+	resp, err := httpc.Do(req)
 	if err != nil {
 		t.Fatalf("GET %s: %v", path, err)
 	}
@@ -47,7 +55,7 @@ func TestOpenOnlyOnLoopback(t *testing.T) { onEach(t, testOpenOnlyOnLoopback) }
 func testOpenOnlyOnLoopback(t *testing.T, be backend) {
 	url := be.store(t)
 	s := start(t, url)
-	s.call(t, "GET", "/v1/events", nil, nil, http.StatusOK)
+	clienttest.Must(s.api.Events(t.Context(), "", 0)).On(t)
 	if !strings.Contains(s.log.String(), "no API token exists: serving open to this machine only") {
 		t.Fatalf("log does not say lapse serves open:\n%s", s.log.String())
 	}

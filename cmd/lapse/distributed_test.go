@@ -3,12 +3,13 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lapsehq/lapse/client"
 )
 
 // stormCoupons is how many coupons the distributed tests make due at once.
@@ -40,7 +41,7 @@ func startShared(t *testing.T, db string, n int, extra ...string) []*server {
 
 // seedStorm issues n coupons due at one instant, soon after the seeding
 // ends, through s; it fails if seeding outlasted the lead.
-func seedStorm(t *testing.T, s *server, n int, lead time.Duration) []couponJSON {
+func seedStorm(t *testing.T, s *server, n int, lead time.Duration) []client.Coupon {
 	t.Helper()
 	endsAt := time.Now().Add(lead)
 	_, cs := s.seed(t, n, endsAt)
@@ -53,7 +54,7 @@ func seedStorm(t *testing.T, s *server, n int, lead time.Duration) []couponJSON 
 // metric reads one sample of lapse's /metrics, 0 if absent.
 func (s *server) metric(t *testing.T, sample string) float64 {
 	t.Helper()
-	resp, err := client.Get(s.base + "/metrics")
+	resp, err := httpc.Get(s.base + "/metrics")
 	if err != nil {
 		t.Fatalf("GET /metrics: %v", err)
 	}
@@ -103,12 +104,7 @@ func drainedAfter(t *testing.T, s *server, at time.Time, what string) {
 // waitFirstExpiry waits for the storm's first stored expiry.
 func waitFirstExpiry(t *testing.T, s *server) {
 	t.Helper()
-	cursor := s.cursor(t)
-	waitUntil(t, "the storm's first stored expiry", func() bool {
-		var page struct{ Events []eventJSON }
-		s.call(t, "GET", "/v1/events?limit=1&after="+cursor, nil, &page, http.StatusOK)
-		return len(page.Events) > 0
-	})
+	s.waitEventAfter(t, "the storm's first stored expiry", s.cursor(t))
 }
 
 // TestInstancesShareAStorm: three instances on one database, 100,000

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/client"
+	"github.com/lapsehq/lapse/client/clienttest"
+	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
@@ -29,9 +33,9 @@ import (
 
 var binary string
 
-// client bounds every request, so that a hung lapse fails a test instead
-// of hanging it.
-var client = &http.Client{Timeout: 30 * time.Second}
+// httpc bounds every request made without the Go client (which bounds
+// its own), so that a hung lapse fails a test instead of hanging it.
+var httpc = &http.Client{Timeout: 30 * time.Second}
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "lapse-bin")
@@ -52,7 +56,9 @@ func TestMain(m *testing.M) {
 type server struct {
 	cmd  *exec.Cmd
 	base string
-	log  outboxtest.LogBuffer
+	// api is a client of it that makes one attempt a call.
+	api *client.Client
+	log outboxtest.LogBuffer
 }
 
 // backend is a store the end-to-end tests run lapse on.
@@ -117,6 +123,7 @@ func start(t *testing.T, url string, extra ...string) *server {
 	t.Helper()
 	addr := outboxtest.FreeAddr(t)
 	s := &server{base: "http://" + addr}
+	s.api = clienttest.New(t, s.base)
 	args := append([]string{"serve", "--listen", addr, "--store", url}, extra...)
 	s.cmd = exec.Command(binary, args...)
 	s.cmd.Stderr = &s.log
@@ -130,11 +137,8 @@ func start(t *testing.T, url string, extra ...string) *server {
 		}
 	})
 	for range 200 {
-		if resp, err := http.Get(s.base + "/readyz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return s
-			}
+		if s.api.Readyz(t.Context()) == nil {
+			return s
 		}
 		time.Sleep(25 * time.Millisecond)
 	}
@@ -142,7 +146,8 @@ func start(t *testing.T, url string, extra ...string) *server {
 	return nil
 }
 
-// call sends a JSON request and decodes the JSON answer into out.
+// call sends a JSON request and decodes the JSON answer into out: for
+// the routes the Go client does not cover yet (the bulk operations).
 func (s *server) call(t *testing.T, method, path string, body, out any, wantStatus int) {
 	t.Helper()
 	s.callWith(t, nil, method, path, body, out, wantStatus)
@@ -156,7 +161,7 @@ func (s *server) callWith(t *testing.T, header http.Header, method, path string,
 	for k, v := range header {
 		req.Header[k] = v
 	}
-	resp, err := client.Do(req)
+	resp, err := httpc.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)
 	}
@@ -171,31 +176,34 @@ func (s *server) callWith(t *testing.T, header http.Header, method, path string,
 	}
 }
 
-type couponJSON struct {
-	ID        string    `json:"id"`
-	Status    string    `json:"status"`
-	ExpiresAt time.Time `json:"expires_at"`
-}
-
-type eventJSON struct {
-	ID      string    `json:"id"`
-	Type    string    `json:"type"`
-	Subject string    `json:"subject"`
-	Time    time.Time `json:"time"`
+// raw answers GET path on s, for a test of the bytes themselves; it fails
+// t unless the answer is 200.
+func (s *server) raw(t *testing.T, path string) string {
+	t.Helper()
+	resp, err := httpc.Get(s.base + path)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: got %d %s, %v; want 200", path, resp.StatusCode, b, err)
+	}
+	return string(b)
 }
 
 // expiredEvents reads the whole feed and returns the coupon.expired events
 // by subject, failing on a duplicate.
-func (s *server) expiredEvents(t *testing.T) map[string]eventJSON {
+func (s *server) expiredEvents(t *testing.T) map[string]client.Event {
 	t.Helper()
 	return s.eventsOf(t, "coupon.expired")
 }
 
 // eventsOf reads the whole feed and returns the events of one type by
 // subject, failing on a duplicate.
-func (s *server) eventsOf(t *testing.T, typ string) map[string]eventJSON {
+func (s *server) eventsOf(t *testing.T, typ string) map[string]client.Event {
 	t.Helper()
-	out := map[string]eventJSON{}
+	out := map[string]client.Event{}
 	for _, e := range s.feed(t, typ) {
 		if _, dup := out[e.Subject]; dup {
 			t.Fatalf("%s: two %s events", e.Subject, typ)
@@ -207,41 +215,31 @@ func (s *server) eventsOf(t *testing.T, typ string) map[string]eventJSON {
 
 // feed reads the whole feed and returns the events of one type in feed
 // order.
-func (s *server) feed(t *testing.T, typ string) []eventJSON {
+func (s *server) feed(t *testing.T, typ string) []client.Event {
 	t.Helper()
-	var out []eventJSON
-	after := "0"
-	for {
-		var page struct {
-			Events []eventJSON `json:"events"`
-			Next   string      `json:"next"`
+	var out []client.Event
+	for e, err := range s.api.Feed(t.Context(), "", 1000) {
+		if err != nil {
+			t.Fatalf("feed: %v", err)
 		}
-		s.call(t, "GET", "/v1/events?limit=1000&after="+after, nil, &page, http.StatusOK)
-		if len(page.Events) == 0 {
-			return out
+		if e.Type == typ {
+			out = append(out, e)
 		}
-		for _, e := range page.Events {
-			if e.Type == typ {
-				out = append(out, e)
-			}
-		}
-		after = page.Next
 	}
+	return out
 }
 
 // seed creates a template whose coupons all expire at endsAt and claims n,
 // from a few clients at once. It returns the template ID and the coupons.
-func (s *server) seed(t *testing.T, n int, endsAt time.Time) (string, []couponJSON) {
+func (s *server) seed(t *testing.T, n int, endsAt time.Time) (string, []client.Coupon) {
 	t.Helper()
-	var tpl struct{ ID string }
-	s.call(t, "POST", "/v1/templates", map[string]any{
-		"name": "storm", "value": 100, "validity": map[string]any{"ends_at": endsAt.Format(time.RFC3339Nano)},
-	}, &tpl, http.StatusCreated)
+	tpl := clienttest.Must(s.api.CreateTemplate(t.Context(), client.NewTemplate{Name: "storm", Value: 100,
+		Validity: client.Validity{EndsAt: endsAt}})).On(t)
 	s.issue(t, tpl.ID, n)
 	exp := endsAt.UTC().Truncate(time.Millisecond)
-	cs := make([]couponJSON, 0, n)
+	cs := make([]client.Coupon, 0, n)
 	for id := range s.eventsOf(t, "coupon.claimed") {
-		cs = append(cs, couponJSON{ID: id, Status: "unused", ExpiresAt: exp})
+		cs = append(cs, client.Coupon{ID: id, Status: "unused", ExpiresAt: exp})
 	}
 	return tpl.ID, cs
 }
@@ -256,11 +254,8 @@ func (s *server) issue(t *testing.T, tpl string, n int) {
 		for i := range users {
 			users[i] = fmt.Sprintf("u%d", from+i)
 		}
-		var res struct {
-			Issued int `json:"issued"`
-		}
-		s.call(t, "POST", "/v1/templates/"+tpl+"/issue", map[string]any{"user_ids": users}, &res, http.StatusOK)
-		if res.Issued != len(users) {
+		res := clienttest.Must(s.api.Issue(t.Context(), tpl, users)).On(t)
+		if res.Issued != int64(len(users)) {
 			t.Fatalf("bulk issuance: issued %d, want %d", res.Issued, len(users))
 		}
 	}
@@ -278,7 +273,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 
 // checkAllExpiredOnce checks every coupon has exactly one coupon.expired
 // event, none before its expires_at, and reads as expired.
-func checkAllExpiredOnce(t *testing.T, s *server, cs []couponJSON) {
+func checkAllExpiredOnce(t *testing.T, s *server, cs []client.Coupon) {
 	t.Helper()
 	ev := s.expiredEvents(t)
 	if len(ev) != len(cs) {
@@ -293,8 +288,7 @@ func checkAllExpiredOnce(t *testing.T, s *server, cs []couponJSON) {
 			t.Fatalf("coupon %s expired early: %s < %s", c.ID, e.Time, c.ExpiresAt)
 		}
 	}
-	var got couponJSON
-	s.call(t, "GET", "/v1/coupons/"+cs[0].ID, nil, &got, http.StatusOK)
+	got := clienttest.Must(s.api.Coupon(t.Context(), cs[0].ID)).On(t)
 	if got.Status != "expired" {
 		t.Fatalf("coupon %s: got %s, want expired", cs[0].ID, got.Status)
 	}
@@ -353,18 +347,15 @@ func (s *server) killMidway(t *testing.T, be backend, db, typ string, n int) {
 // cursor returns the feed's cursor after its newest event.
 func (s *server) cursor(t *testing.T) string {
 	t.Helper()
-	after := "0"
-	for {
-		var page struct {
-			Events []eventJSON `json:"events"`
-			Next   string      `json:"next"`
-		}
-		s.call(t, "GET", "/v1/events?limit=1000&after="+after, nil, &page, http.StatusOK)
-		if len(page.Events) == 0 {
-			return after
-		}
-		after = page.Next
-	}
+	return clienttest.Must(s.api.Cursor(t.Context(), "", 1000)).On(t)
+}
+
+// waitEventAfter waits until the feed has an event after cursor.
+func (s *server) waitEventAfter(t *testing.T, what, cursor string) {
+	t.Helper()
+	waitUntil(t, what, func() bool {
+		return len(clienttest.Must(s.api.Events(t.Context(), cursor, 1)).On(t).Events) > 0
+	})
 }
 
 // waitExpired polls, for up to 45 s (past any backend's storm lead), until
@@ -409,12 +400,7 @@ func testKill9MidStorm(t *testing.T, be backend) {
 	db := be.store(t)
 	s := start(t, db, "--batch-size", "5")
 	_, cs := s.seed(t, be.coupons, time.Now().Add(be.lead))
-	cursor := s.cursor(t)
-	waitUntil(t, "the engine's first stored expiry", func() bool {
-		var page struct{ Events []eventJSON }
-		s.call(t, "GET", "/v1/events?limit=1&after="+cursor, nil, &page, http.StatusOK)
-		return len(page.Events) > 0
-	})
+	s.waitEventAfter(t, "the engine's first stored expiry", s.cursor(t))
 	s.killMidway(t, be, db, store.EventCouponExpired, len(cs))
 	s2 := start(t, db)
 	waitExpired(t, s2, len(cs))
@@ -430,35 +416,33 @@ func TestKill9OrdersCloseOnce(t *testing.T) { onEach(t, testKill9OrdersClose) }
 func testKill9OrdersClose(t *testing.T, be backend) {
 	db := be.store(t)
 	s := start(t, db, "--batch-size", "5")
+	// The orders are made as fast as they were without the client: no
+	// idempotency key each to record.
+	api := clienttest.New(t, s.base, client.WithoutIdempotencyKeys())
 	const stock = 100000
 	n := be.orders
-	s.call(t, "PUT", "/v1/skus/tea", map[string]int{"stock": stock}, nil, http.StatusOK)
+	ctx := t.Context()
+	clienttest.Must(s.api.PutSKU(ctx, "tea", client.Stock{Stock: stock})).On(t)
 	deadline := time.Now().Add(be.lead).UTC()
 	ids := make([]string, n)
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Go(func() {
 			for i := w; i < n; i += 4 {
-				var o struct{ ID string }
-				s.call(t, "POST", "/v1/orders", map[string]any{
-					"user_id": fmt.Sprintf("u%d", i), "deadline": deadline.Format(time.RFC3339Nano),
-					"items": []map[string]any{{"sku": "tea", "qty": 1 + i%3, "unit_price": 100}},
-				}, &o, http.StatusCreated)
-				ids[i] = o.ID
+				ids[i] = clienttest.Must(api.CreateOrder(ctx, client.NewOrder{UserID: fmt.Sprintf("u%d", i), Deadline: deadline,
+					Items: []order.Item{{SKU: "tea", Qty: int64(1 + i%3), UnitPrice: 100}}})).On(t).ID
 			}
 		})
 	}
 	wg.Wait()
 	waitUntil(t, "the first order to close", func() bool {
-		var o struct{ Status string }
-		s.call(t, "GET", "/v1/orders/"+ids[0], nil, &o, http.StatusOK)
-		return o.Status == "closed"
+		return clienttest.Must(s.api.Order(ctx, ids[0])).On(t).Status == "closed"
 	})
 	s.killMidway(t, be, db, store.EventOrderClosed, n)
 	s2 := start(t, db)
-	var sku struct{ Available, Reserved, Sold int }
+	var sku client.SKU
 	for range 400 {
-		s2.call(t, "GET", "/v1/skus/tea", nil, &sku, http.StatusOK)
+		sku = clienttest.Must(s2.api.SKU(ctx, "tea")).On(t)
 		if sku.Reserved == 0 {
 			break
 		}

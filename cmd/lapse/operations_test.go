@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/lapsehq/lapse/client/clienttest"
 )
 
 // bulkVoidCoupons is how many coupons TestKill9MidBulkVoid voids on a
@@ -110,8 +112,7 @@ func testKill9MidBulkVoid(t *testing.T, be backend) {
 		t.Fatalf("operation: got %+v, want %d done, voided or (10 to 20) pending locked", op, n)
 	}
 	for i, id := range locked[10:] {
-		var c couponJSON
-		s2.call(t, "POST", "/v1/coupons/"+id+"/unlock", map[string]any{"order_id": fmt.Sprintf("o%d", i+10)}, &c, http.StatusOK)
+		c := clienttest.Must(s2.api.Unlock(t.Context(), id, fmt.Sprintf("o%d", i+10))).On(t)
 		if c.Status != "voided" {
 			t.Fatalf("coupon %s unlocked: got %s, want voided", id, c.Status)
 		}

@@ -1,18 +1,20 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
-	"net/http"
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/client"
+	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/store"
 )
 
-// reminderEvent is a reminder.due event as the feed serves it.
+// reminderEvent is a reminder.due event, its data decoded.
 type reminderEvent struct {
-	Subject string                  `json:"subject"`
-	Data    store.ReminderEventData `json:"data"`
+	Subject string
+	Data    store.ReminderEventData
 }
 
 // reminders reads the whole feed and returns the reminder.due events by
@@ -20,30 +22,17 @@ type reminderEvent struct {
 func (s *server) reminders(t *testing.T) map[string]reminderEvent {
 	t.Helper()
 	out := map[string]reminderEvent{}
-	after := "0"
-	for {
-		var page struct {
-			Events []struct {
-				Type string `json:"type"`
-				reminderEvent
-			} `json:"events"`
-			Next string `json:"next"`
+	for _, e := range s.feed(t, store.EventReminderDue) {
+		if _, dup := out[e.Subject]; dup {
+			t.Fatalf("%s: two reminder.due events", e.Subject)
 		}
-		s.call(t, "GET", "/v1/events?limit=1000&after="+after, nil, &page, http.StatusOK)
-		if len(page.Events) == 0 {
-			return out
+		r := reminderEvent{Subject: e.Subject}
+		if err := json.Unmarshal(e.Data, &r.Data); err != nil {
+			t.Fatalf("%s: reminder data %s: %v", e.Subject, e.Data, err)
 		}
-		for _, e := range page.Events {
-			if e.Type != store.EventReminderDue {
-				continue
-			}
-			if _, dup := out[e.Subject]; dup {
-				t.Fatalf("%s: two reminder.due events", e.Subject)
-			}
-			out[e.Subject] = e.reminderEvent
-		}
-		after = page.Next
+		out[e.Subject] = r
 	}
+	return out
 }
 
 // waitReminders polls, for up to a minute (past any backend's lead),
@@ -72,20 +61,17 @@ func TestRemindersAsANewUser(t *testing.T) {
 // remindersAsANewUser is TestRemindersAsANewUser on be.
 func remindersAsANewUser(t *testing.T, be backend) {
 	s := start(t, be.store(t))
-	var tpl struct{ ID string }
-	s.call(t, "POST", "/v1/templates", map[string]any{
-		"name": "¥5 off", "value": 500, "validity": map[string]any{"duration": "10s"}, "reminders": []string{"5s"},
-	}, &tpl, http.StatusCreated)
-	claimed := map[string][]couponJSON{}
+	ctx := t.Context()
+	tpl := clienttest.Must(s.api.CreateTemplate(ctx, client.NewTemplate{Name: "¥5 off", Value: 500,
+		Validity: client.Validity{Duration: client.Duration(10 * time.Second)}, Reminders: []client.Duration{client.Duration(5 * time.Second)}})).On(t)
+	claimed := map[string][]client.Coupon{}
 	for i := range 5 {
 		user := fmt.Sprintf("u%d", i)
 		for range 3 {
-			var c couponJSON
-			s.call(t, "POST", "/v1/users/"+user+"/coupons", map[string]string{"template_id": tpl.ID}, &c, http.StatusCreated)
-			claimed[user] = append(claimed[user], c)
+			claimed[user] = append(claimed[user], clienttest.Must(s.api.Claim(ctx, user, tpl.ID)).On(t))
 		}
 	}
-	s.call(t, "POST", "/v1/coupons/"+claimed["u0"][1].ID+"/redeem", map[string]string{"order_id": "o1"}, nil, http.StatusOK)
+	clienttest.Must(s.api.Redeem(ctx, claimed["u0"][1].ID, "o1")).On(t)
 	claimed["u0"] = append(claimed["u0"][:1], claimed["u0"][2])
 
 	waitReminders(t, s, 5)
@@ -131,20 +117,13 @@ func TestKill9RemindersSendOnce(t *testing.T) {
 		}
 		s := ss[0]
 		endsAt := time.Now().Add(be.lead + 10*time.Second)
-		var tpl struct{ ID string }
-		s.call(t, "POST", "/v1/templates", map[string]any{
-			"name": "storm", "value": 100, "validity": map[string]any{"ends_at": endsAt.Format(time.RFC3339Nano)}, "reminders": []string{"10s"},
-		}, &tpl, http.StatusCreated)
+		tpl := clienttest.Must(s.api.CreateTemplate(t.Context(), client.NewTemplate{Name: "storm", Value: 100,
+			Validity: client.Validity{EndsAt: endsAt}, Reminders: []client.Duration{client.Duration(10 * time.Second)}})).On(t)
 		s.issue(t, tpl.ID, n)
 		if time.Until(endsAt.Add(-10*time.Second)) <= 0 {
 			t.Fatalf("seeding outlasted the crossing: nothing was tested")
 		}
-		cursor := s.cursor(t)
-		waitUntil(t, "the first reminder", func() bool {
-			var page struct{ Events []eventJSON }
-			s.call(t, "GET", "/v1/events?limit=1&after="+cursor, nil, &page, http.StatusOK)
-			return len(page.Events) > 0
-		})
+		s.waitEventAfter(t, "the first reminder", s.cursor(t))
 		s.killMidway(t, be, db, store.EventReminderDue, n)
 		if instances == 1 {
 			s = start(t, db)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 )
@@ -30,26 +30,16 @@ func (s *server) stop(t *testing.T) {
 	}
 }
 
-// sinksJSON is GET /v1/sinks.
-type sinksJSON struct {
-	Sinks []struct {
-		Name        string `json:"name"`
-		Lag         int64  `json:"lag"`
-		DeadLetters int64  `json:"dead_letters"`
-	} `json:"sinks"`
-}
-
 // waitSinksCaughtUp polls GET /v1/sinks until every sink has no lag.
 func (s *server) waitSinksCaughtUp(t *testing.T, n int) {
 	t.Helper()
 	for range 2000 {
-		var v sinksJSON
-		s.call(t, "GET", "/v1/sinks", nil, &v, http.StatusOK)
-		if len(v.Sinks) != n {
-			t.Fatalf("sinks: got %+v, want %d", v.Sinks, n)
+		sinks := clienttest.Must(s.api.Sinks(t.Context())).On(t)
+		if len(sinks) != n {
+			t.Fatalf("sinks: got %+v, want %d", sinks, n)
 		}
 		done := true
-		for _, sk := range v.Sinks {
+		for _, sk := range sinks {
 			if sk.DeadLetters != 0 {
 				t.Fatalf("sink %s: %d dead letters, want none", sk.Name, sk.DeadLetters)
 			}
@@ -142,8 +132,7 @@ func testWebhookStandardSignatures(t *testing.T, be backend) {
 	_, cs := s.seed(t, n, time.Now().Add(3*time.Second))
 	waitExpired(t, s, len(cs))
 	s.waitSinksCaughtUp(t, 2)
-	var sinks json.RawMessage
-	s.call(t, "GET", "/v1/sinks", nil, &sinks, http.StatusOK)
+	sinks := s.raw(t, "/v1/sinks")
 	s.stop(t)
 
 	feed := feedOf(t, be, db)
@@ -156,7 +145,7 @@ func testWebhookStandardSignatures(t *testing.T, be backend) {
 		t.Fatalf("one event a request: got %d requests, want %d", got, 2*n)
 	}
 	key := strings.TrimPrefix(outboxtest.TestSecret, "whsec_")
-	for what, text := range map[string]string{"GET /v1/sinks": string(sinks), "log": s.log.String()} {
+	for what, text := range map[string]string{"GET /v1/sinks": sinks, "log": s.log.String()} {
 		if strings.Contains(text, key) {
 			t.Fatalf("%s shows the secret:\n%s", what, text)
 		}

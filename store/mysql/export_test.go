@@ -36,7 +36,8 @@ func MigrateTo(ctx context.Context, rawURL string, version int) error {
 	if err != nil {
 		return err
 	}
-	return migrate(ctx, db, slices.DeleteFunc(ms, func(m sqlfile.Migration) bool { return m.Version > version }))
+	_, err = migrate(ctx, db, slices.DeleteFunc(ms, func(m sqlfile.Migration) bool { return m.Version > version }))
+	return err
 }
 
 // QueryNames names every embedded query.

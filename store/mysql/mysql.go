@@ -99,10 +99,12 @@ func OpenDriver(ctx context.Context, rawURL string, opts Options) (*Driver, erro
 		s.Close()
 		return nil, err
 	}
-	if err := migrate(ctx, s.db, ms); err != nil {
+	applied, err := migrate(ctx, s.db, ms)
+	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("mysql %s/%s: %w", cfg.Addr, cfg.DBName, err)
 	}
+	opts.Hooks.Migrated(applied)
 	s.migrations = ms
 	return s, nil
 }
@@ -186,23 +188,23 @@ func (c readCommitted) Connect(ctx context.Context) (driver.Conn, error) {
 }
 
 // migrate applies the migrations under a named lock, so that instances
-// starting together on one database migrate it once.
-func migrate(ctx context.Context, db *sql.DB, ms []sqlfile.Migration) error {
+// starting together on one database migrate it once. It returns the names
+// of those it applied.
+func migrate(ctx context.Context, db *sql.DB, ms []sqlfile.Migration) ([]string, error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer conn.Close()
 	var got sql.NullInt64
 	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK('lapse.migrate', 60)").Scan(&got); err != nil {
-		return fmt.Errorf("migrate lock: %w", err)
+		return nil, fmt.Errorf("migrate lock: %w", err)
 	}
 	if got.Int64 != 1 {
-		return errors.New("migrate lock: timed out")
+		return nil, errors.New("migrate lock: timed out")
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "DO RELEASE_LOCK('lapse.migrate')")
-	_, err = sqlfile.Migrate(ctx, db, dialect, ms)
-	return err
+	return sqlfile.Migrate(ctx, db, dialect, ms)
 }
 
 // split cuts a migration into its statements: comment lines dropped, then

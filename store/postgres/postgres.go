@@ -112,10 +112,12 @@ func OpenDriver(ctx context.Context, url string, opts Options) (*Driver, error) 
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
 	s := &Driver{pool: pools[0], reads: pools[1], engine: pools[2], db: stdlib.OpenDBFromPool(pools[0])}
-	if err := s.migrate(ctx); err != nil {
+	applied, err := s.migrate(ctx)
+	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("postgres %s@%s/%s: %w", cfg.ConnConfig.User, cfg.ConnConfig.Host, cfg.ConnConfig.Database, err)
 	}
+	opts.Hooks.Migrated(applied)
 	return s, nil
 }
 
@@ -150,24 +152,25 @@ func setsMaxConns(url string) bool {
 }
 
 // migrate applies the embedded migrations under a session advisory lock,
-// so that instances starting together do not race to create tables.
-func (s *Driver) migrate(ctx context.Context) error {
+// so that instances starting together do not race to create tables. It
+// returns the names of those it applied.
+func (s *Driver) migrate(ctx context.Context) ([]string, error) {
 	ms, err := sqlfile.LoadMigrations(files, "migrations")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.migrations = ms
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrateLock); err != nil {
-		return fmt.Errorf("migrate lock: %w", err)
+		return nil, fmt.Errorf("migrate lock: %w", err)
 	}
-	_, err = sqlfile.Migrate(ctx, conn, dialect, ms)
+	applied, err := sqlfile.Migrate(ctx, conn, dialect, ms)
 	_, unlockErr := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrateLock)
-	return errors.Join(err, unlockErr)
+	return applied, errors.Join(err, unlockErr)
 }
 
 // Close closes the pools.

@@ -70,30 +70,23 @@ type DB interface {
 
 // Migrate applies, each in its own transaction and in version order, the
 // migrations the database has not recorded, a late-landing lower version
-// included. It returns the newest version then applied.
-func Migrate(ctx context.Context, db DB, d Dialect, ms []Migration) (int, error) {
+// included. It returns the names of those it applied, in order.
+func Migrate(ctx context.Context, db DB, d Dialect, ms []Migration) ([]string, error) {
 	if _, err := db.ExecContext(ctx, d.CreateTable); err != nil {
-		return 0, fmt.Errorf("migrate: %w", err)
+		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	todo, err := Pending(ctx, db, ms)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
+	var applied []string
 	for _, m := range todo {
 		if err := apply(ctx, db, d, m); err != nil {
-			return 0, fmt.Errorf("migrate %s: %w", m.Name, err)
+			return applied, fmt.Errorf("migrate %s: %w", m.Name, err)
 		}
+		applied = append(applied, m.Name)
 	}
-	return Version(ctx, db)
-}
-
-// Version returns the newest applied migration, 0 for none.
-func Version(ctx context.Context, db DB) (int, error) {
-	var v sql.NullInt64
-	if err := db.QueryRowContext(ctx, "SELECT max(version) FROM schema_migrations").Scan(&v); err != nil {
-		return 0, fmt.Errorf("migration version: %w", err)
-	}
-	return int(v.Int64), nil
+	return applied, nil
 }
 
 // Pending returns the migrations of ms the database has not recorded.

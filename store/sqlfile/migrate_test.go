@@ -3,6 +3,7 @@ package sqlfile
 import (
 	"database/sql"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	_ "modernc.org/sqlite"
@@ -24,15 +25,15 @@ func TestMigrateLateVersion(t *testing.T) {
 	two := Migration{Version: 2, Name: "0002_b.sql", SQL: "CREATE TABLE b (x INTEGER)"}
 	three := Migration{Version: 3, Name: "0003_c.sql", SQL: "CREATE TABLE c (x INTEGER)"}
 	ctx := t.Context()
-	if _, err := Migrate(ctx, db, d, []Migration{one, three}); err != nil {
-		t.Fatalf("migrate 1, 3: %v", err)
+	if applied, err := Migrate(ctx, db, d, []Migration{one, three}); err != nil || !slices.Equal(applied, []string{one.Name, three.Name}) {
+		t.Fatalf("migrate 1, 3: got %v, %v; want both applied", applied, err)
 	}
 	all := []Migration{one, two, three}
 	if p, err := Pending(ctx, db, all); err != nil || len(p) != 1 || p[0].Version != 2 {
 		t.Fatalf("pending after 1, 3: got %+v, %v; want 0002", p, err)
 	}
-	if _, err := Migrate(ctx, db, d, all); err != nil {
-		t.Fatalf("migrate 1, 2, 3 (a second run of 0001 or 0003 would fail): %v", err)
+	if applied, err := Migrate(ctx, db, d, all); err != nil || !slices.Equal(applied, []string{two.Name}) {
+		t.Fatalf("migrate 1, 2, 3 (a second run of 0001 or 0003 would fail): got %v, %v; want 0002 applied", applied, err)
 	}
 	if p, err := Pending(ctx, db, all); err != nil || len(p) != 0 {
 		t.Fatalf("pending after all: got %+v, %v; want none", p, err)

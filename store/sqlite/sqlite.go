@@ -82,10 +82,12 @@ func OpenDriver(ctx context.Context, path string, opts Options) (*Driver, error)
 		w.Close()
 		return nil, err
 	}
-	if _, err := sqlfile.Migrate(ctx, w, dialect, ms); err != nil {
+	applied, err := sqlfile.Migrate(ctx, w, dialect, ms)
+	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite %s: %w", path, err)
 	}
+	opts.Hooks.Migrated(applied)
 	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
 	if err != nil {
 		w.Close()

@@ -1,0 +1,61 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+	"time"
+)
+
+// Event is one entry of the event feed.
+type Event struct {
+	// ID is the event's idempotency key.
+	ID string `json:"id"`
+	// Type is such as coupon.expired or order.closed.
+	Type string `json:"type"`
+	// Subject is the ID of the entity the event is about.
+	Subject string          `json:"subject"`
+	Time    time.Time       `json:"time"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// EventPage is one page of the feed.
+type EventPage struct {
+	Events []Event `json:"events"`
+	// Next is the cursor after the page's last event, or the one asked
+	// on an empty page.
+	Next string `json:"next"`
+}
+
+// Events reads up to limit events after the cursor after ("" or "0": from
+// the start); limit 0 takes the server's default.
+func (c *Client) Events(ctx context.Context, after string, limit int) (EventPage, error) {
+	var out EventPage
+	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/events", query: pageQuery(after, limit), out: &out})
+}
+
+// Feed iterates over the events after the cursor after ("" for all), in
+// feed order, reading pages of limit (0: the server's default) until an
+// empty one: the end of the feed for now. It stops at the first error,
+// yielding it.
+func (c *Client) Feed(ctx context.Context, after string, limit int) iter.Seq2[Event, error] {
+	return pages(func() ([]Event, error) {
+		page, err := c.Events(ctx, after, limit)
+		after = page.Next
+		return page.Events, err
+	})
+}
+
+// Cursor returns the feed's cursor after its newest event, reading the
+// feed from after in pages of limit: where to start to read only what
+// comes next.
+func (c *Client) Cursor(ctx context.Context, after string, limit int) (string, error) {
+	for {
+		page, err := c.Events(ctx, after, limit)
+		if err != nil || len(page.Events) == 0 {
+			return after, err
+		}
+		after = page.Next
+	}
+}

@@ -1,0 +1,94 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/lapsehq/lapse/order"
+)
+
+// SKU is a SKU's stock.
+type SKU struct {
+	SKU       string `json:"sku"`
+	Available int64  `json:"available"`
+	Reserved  int64  `json:"reserved"`
+	Sold      int64  `json:"sold"`
+	Buckets   int    `json:"buckets"`
+}
+
+// Stock is the body of PUT /v1/skus/{sku}.
+type Stock struct {
+	Stock int64 `json:"stock"`
+	// Buckets, 0 to keep the SKU's count, splits its stock for hot SKUs.
+	Buckets int `json:"buckets,omitempty"`
+}
+
+// NewOrder is the body of POST /v1/orders. Timeout and Deadline are
+// alternatives; neither gives the server's default of 30 minutes.
+type NewOrder struct {
+	UserID    string       `json:"user_id"`
+	Items     []order.Item `json:"items"`
+	CouponIDs []string     `json:"coupon_ids,omitempty"`
+	Timeout   Duration     `json:"timeout,omitzero"`
+	Deadline  time.Time    `json:"deadline,omitzero"`
+}
+
+// Order is an order as the API writes it.
+type Order struct {
+	ID     string `json:"id"`
+	UserID string `json:"user_id"`
+	// Status is unpaid, paid or closed.
+	Status string `json:"status"`
+	// CloseReason is timeout or cancelled once closed, else "".
+	CloseReason string       `json:"close_reason"`
+	Items       []order.Item `json:"items"`
+	CouponIDs   []string     `json:"coupon_ids"`
+	Total       int64        `json:"total"`
+	Discount    int64        `json:"discount"`
+	AmountDue   int64        `json:"amount_due"`
+	Deadline    time.Time    `json:"deadline"`
+	CreatedAt   time.Time    `json:"created_at"`
+	UpdatedAt   time.Time    `json:"updated_at"`
+}
+
+// PutSKU sets a SKU's stock.
+func (c *Client) PutSKU(ctx context.Context, sku string, s Stock) (SKU, error) {
+	var out SKU
+	return out, c.do(ctx, call{method: http.MethodPut, path: "/v1/skus/" + seg(sku), in: s, out: &out})
+}
+
+// SKU reads a SKU's stock.
+func (c *Client) SKU(ctx context.Context, sku string) (SKU, error) {
+	var out SKU
+	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/skus/" + seg(sku), out: &out})
+}
+
+// CreateOrder creates an unpaid order, reserving its stock and locking its
+// coupons.
+func (c *Client) CreateOrder(ctx context.Context, o NewOrder) (Order, error) {
+	var out Order
+	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/orders", in: o, out: &out})
+}
+
+// Order reads an order.
+func (c *Client) Order(ctx context.Context, id string) (Order, error) {
+	var out Order
+	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/orders/" + seg(id), out: &out})
+}
+
+// Pay records an order's payment of amount.
+func (c *Client) Pay(ctx context.Context, id, paymentID string, amount int64) (Order, error) {
+	var out Order
+	in := struct {
+		PaymentID string `json:"payment_id"`
+		Amount    int64  `json:"amount"`
+	}{paymentID, amount}
+	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/pay", in: in, out: &out})
+}
+
+// Cancel closes an unpaid order, giving back its stock and coupons.
+func (c *Client) Cancel(ctx context.Context, id string) (Order, error) {
+	var out Order
+	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/cancel", in: struct{}{}, out: &out})
+}

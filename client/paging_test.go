@@ -1,0 +1,85 @@
+package client_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/lapsehq/lapse/client"
+	"github.com/lapsehq/lapse/client/clienttest"
+	"github.com/lapsehq/lapse/store"
+)
+
+// TestPaging iterates over templates and the feed in pages smaller than
+// they are, and stops an iteration early.
+func TestPaging(t *testing.T) { onEach(t, testPaging) }
+
+func testPaging(t *testing.T, st store.Store) {
+	ctx := t.Context()
+	c := serve(t, st, nil)
+	var want []string
+	for i := range 5 {
+		tpl := hourTemplate
+		tpl.Name = fmt.Sprint("t", i)
+		want = append(want, clienttest.Must(c.CreateTemplate(ctx, tpl)).On(t).ID)
+	}
+	var got []string
+	for tpl, err := range c.Templates(ctx, "", 2) {
+		if err != nil {
+			t.Fatalf("templates: %v", err)
+		}
+		got = append(got, tpl.ID)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("templates in pages of 2: got %v, want %v", got, want)
+	}
+	got = nil
+	for tpl, err := range c.Templates(ctx, want[1], 2) {
+		if err != nil {
+			t.Fatalf("templates: %v", err)
+		}
+		if got = append(got, tpl.ID); len(got) == 2 {
+			break
+		}
+	}
+	if !slices.Equal(got, want[2:4]) {
+		t.Fatalf("two templates after the second: got %v, want %v", got, want[2:4])
+	}
+
+	users := []string{"u0", "u1", "u2", "u3", "u4"}
+	clienttest.Must(c.Issue(ctx, want[0], users)).On(t)
+	var subjects []string
+	for e, err := range c.Feed(ctx, "", 2) {
+		if err != nil {
+			t.Fatalf("feed: %v", err)
+		}
+		if e.Type == "coupon.claimed" {
+			subjects = append(subjects, e.Subject)
+		}
+	}
+	if len(subjects) != len(users) {
+		t.Fatalf("coupon.claimed in pages of 2: got %d, want %d", len(subjects), len(users))
+	}
+	cursor := clienttest.Must(c.Cursor(ctx, "", 2)).On(t)
+	clienttest.Must(c.Claim(ctx, "u9", want[0])).On(t)
+	var after []client.Event
+	for e, err := range c.Feed(ctx, cursor, 0) {
+		if err != nil {
+			t.Fatalf("feed: %v", err)
+		}
+		after = append(after, e)
+	}
+	if len(after) != 1 || after[0].Type != "coupon.claimed" {
+		t.Fatalf("feed after the cursor: got %+v, want the one claim since", after)
+	}
+	if _, err := c.Events(ctx, "x", 0); !client.IsSlug(err, "invalid") {
+		t.Fatalf("a bad cursor: got %v, want invalid", err)
+	}
+	var errs []error
+	for _, err := range c.Feed(ctx, "x", 0) {
+		errs = append(errs, err)
+	}
+	if len(errs) != 1 || !client.IsSlug(errs[0], "invalid") {
+		t.Fatalf("feed from a bad cursor: got %v, want one invalid", errs)
+	}
+}

@@ -1,0 +1,34 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// User is a user's reminder profile.
+type User struct {
+	ID string `json:"id"`
+	// Timezone is an IANA name; "" in PutUser means UTC.
+	Timezone string `json:"timezone"`
+	// Channels are where reminders go beside in_app: sms, push, email.
+	Channels []string `json:"channels"`
+	// LastActiveAt is zero until the user is seen.
+	LastActiveAt time.Time `json:"last_active_at"`
+}
+
+// PutUser replaces the profile of u.ID.
+func (c *Client) PutUser(ctx context.Context, u User) (User, error) {
+	var out User
+	in := struct {
+		Timezone string   `json:"timezone,omitempty"`
+		Channels []string `json:"channels"`
+	}{u.Timezone, u.Channels}
+	return out, c.do(ctx, call{method: http.MethodPut, path: "/v1/users/" + seg(u.ID), in: in, out: &out})
+}
+
+// User reads a user's profile.
+func (c *Client) User(ctx context.Context, id string) (User, error) {
+	var out User
+	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/users/" + seg(id), out: &out})
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/client"
+	"github.com/lapsehq/lapse/client/clienttest"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
+)
+
+// TestMigrate: on every store, lapse migrate applies every migration to
+// an empty store and says which, applies none the second time, and lapse
+// serve then starts on the store.
+func TestMigrate(t *testing.T) { onEach(t, testMigrate) }
+
+func testMigrate(t *testing.T, be backend) {
+	db := be.store(t)
+	first := strings.Split(run(t, "migrate", "--store", db), "\n")
+	applied, last := first[:len(first)-1], first[len(first)-1]
+	if len(applied) < 2 || applied[0] != "applied 0001_init.sql" || !strings.HasPrefix(applied[1], "applied 0002_") ||
+		!strings.HasPrefix(last, be.name+" store ") || !strings.HasSuffix(last, fmt.Sprintf(": %d migration(s) applied, schema up to date", len(applied))) {
+		t.Fatalf("first lapse migrate: got\n%s", strings.Join(first, "\n"))
+	}
+	if again := run(t, "migrate", "--store", db); !strings.HasSuffix(again, ": 0 migration(s) applied, schema up to date") || strings.Contains(again, "\n") {
+		t.Fatalf("second lapse migrate: got %q, want nothing applied", again)
+	}
+	s := start(t, db)
+	if !strings.Contains(s.log.String(), "lapse: serving") {
+		t.Fatalf("lapse serve on the migrated store: log\n%s", s.log.String())
+	}
+}
+
+// TestOperatorCommands: on every store, lapse templates list prints the
+// templates of a running lapse as a table and as JSON lines, lapse sinks
+// list its sinks, and lapse sinks replay --wait redelivers a webhook's
+// dead letters, each once, and returns when none is queued.
+func TestOperatorCommands(t *testing.T) { onEach(t, testOperatorCommands) }
+
+func testOperatorCommands(t *testing.T, be backend) {
+	rc := outboxtest.NewReceiver(t, "")
+	rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) { return http.StatusServiceUnavailable, 0 })
+	s := start(t, be.store(t), "--sink", "webhook+"+rc.URL, "--sink-max-attempts", "1")
+	ctx := t.Context()
+	var ids []string
+	for _, name := range []string{"spring", "summer", "autumn"} {
+		tpl := clienttest.Must(s.api.CreateTemplate(ctx, client.NewTemplate{Name: name, Value: 100,
+			Validity: client.Validity{Duration: client.Duration(time.Hour)}})).On(t)
+		ids = append(ids, tpl.ID)
+	}
+	const users = 3
+	for i := range users {
+		clienttest.Must(s.api.Claim(ctx, fmt.Sprint("u", i), ids[0])).On(t)
+	}
+
+	table := run(t, "templates", "list", "--url", s.base, "--limit", "2")
+	lines := strings.Split(table, "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "ID ") {
+		t.Fatalf("lapse templates list: got\n%s", table)
+	}
+	for i, name := range []string{"spring", "summer", "autumn"} {
+		if f := strings.Fields(lines[i+1]); f[0] != ids[i] || f[1] != name || f[2] != "100" || f[3] != "unlimited" {
+			t.Fatalf("lapse templates list, row %d: got %q, want %s %s 100 unlimited", i+1, lines[i+1], ids[i], name)
+		}
+	}
+	var listed []string
+	for _, line := range strings.Split(run(t, "templates", "list", "--json", "--url", s.base, "--after", ids[0]), "\n") {
+		var tpl client.Template
+		if err := json.Unmarshal([]byte(line), &tpl); err != nil {
+			t.Fatalf("lapse templates list --json: line %q: %v", line, err)
+		}
+		listed = append(listed, tpl.ID)
+	}
+	if !slices.Equal(listed, ids[1:]) {
+		t.Fatalf("lapse templates list --json --after the first: got %v, want %v", listed, ids[1:])
+	}
+
+	waitUntil(t, "the webhook's dead letters", func() bool {
+		sinks := clienttest.Must(s.api.Sinks(ctx)).On(t)
+		return len(sinks) == 1 && sinks[0].DeadLetters == users
+	})
+	table = run(t, "sinks", "list", "--url", s.base)
+	if f := strings.Fields(strings.Split(table, "\n")[1]); f[0] != "webhook" || f[1] != "webhook" || f[5] != fmt.Sprint(users) {
+		t.Fatalf("lapse sinks list: got\n%s\nwant the webhook with %d dead letters", table, users)
+	}
+	rc.SetAnswer(nil)
+	out := run(t, "sinks", "replay", "webhook", "--url", s.base, "--wait", "--poll", "20ms")
+	if out != fmt.Sprintf("sink webhook: %d dead letters queued for redelivery", users) {
+		t.Fatalf("lapse sinks replay: got %q", out)
+	}
+	if sinks := clienttest.Must(s.api.Sinks(ctx)).On(t); sinks[0].Queued != 0 {
+		t.Fatalf("after lapse sinks replay --wait: got %+v, want none queued", sinks[0])
+	}
+	if got := outboxtest.Distinct(rc.Events()); got != users {
+		t.Fatalf("webhook after the replay: got %d events, want the %d claims", got, users)
+	}
+}

@@ -1,0 +1,59 @@
+// Package backendtest opens a fresh store on each backend, SQLite,
+// PostgreSQL and MySQL/MariaDB, for the tests of what runs above the
+// store (the HTTP API, its client).
+package backendtest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/store/mysql/mysqltest"
+	"github.com/lapsehq/lapse/store/postgres"
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
+	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/store/storetest"
+)
+
+// Backend is one store, opened fresh for a test.
+type Backend struct {
+	Name string
+	// Open opens a store of its own (a file, a schema, a database),
+	// closed when t ends.
+	Open func(t *testing.T) store.Store
+}
+
+// All returns SQLite, PostgreSQL and MySQL/MariaDB. It skips t unless
+// LAPSE_TEST_POSTGRES and LAPSE_TEST_MYSQL are set: a test that takes them
+// runs on all three.
+func All(t *testing.T) []Backend {
+	t.Helper()
+	for _, v := range []string{"LAPSE_TEST_POSTGRES", "LAPSE_TEST_MYSQL"} {
+		if os.Getenv(v) == "" {
+			t.Skipf("%s is unset: this test runs on SQLite, PostgreSQL and MySQL/MariaDB and needs "+
+				"LAPSE_TEST_POSTGRES (postgres://postgres@127.0.0.1:5432/test?sslmode=disable) and "+
+				"LAPSE_TEST_MYSQL (mysql://root@127.0.0.1:3306/test)", v)
+		}
+	}
+	return []Backend{
+		{"sqlite", SQLite},
+		{"postgres", func(t *testing.T) store.Store {
+			st, err := postgres.Open(t.Context(), pgtest.SchemaURL(t), postgres.Options{})
+			return storetest.Opened(t, store.Store(st), err)
+		}},
+		{"mysql", func(t *testing.T) store.Store {
+			st, err := mysql.Open(t.Context(), mysqltest.FreshDB(t), mysql.Options{})
+			return storetest.Opened(t, store.Store(st), err)
+		}},
+	}
+}
+
+// SQLite opens a new SQLite store in t's temporary directory, closed when
+// t ends.
+func SQLite(t *testing.T) store.Store {
+	t.Helper()
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{})
+	return storetest.Opened(t, store.Store(st), err)
+}
