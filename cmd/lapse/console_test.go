@@ -13,6 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/lapsehq/lapse/client"
+	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
 
@@ -115,11 +117,9 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 	}
 
 	// A coupon expiring three seconds from now, while the page is open.
-	var tpl struct{ ID string }
-	s.call(t, "POST", "/v1/templates", map[string]any{"name": "soon", "value": 100,
-		"validity": map[string]any{"ends_at": time.Now().Add(3 * time.Second).Format(time.RFC3339Nano)}}, &tpl, http.StatusCreated)
-	var soon couponJSON
-	s.call(t, "POST", "/v1/users/live/coupons", map[string]any{"template_id": tpl.ID}, &soon, http.StatusCreated)
+	soonTpl := clienttest.Must(s.api.CreateTemplate(t.Context(), client.NewTemplate{Name: "soon", Value: 100,
+		Validity: client.Validity{EndsAt: time.Now().Add(3 * time.Second)}})).On(t)
+	soon := clienttest.Must(s.api.Claim(t.Context(), "live", soonTpl.ID)).On(t)
 	shown(t, ctx, "the expiry in the latest events",
 		`document.querySelector('#events tr[data-type="coupon.expired"][data-subject="`+soon.ID+`"]') ? 'yes' : ''`,
 		func(s string) bool { return s == "yes" })
