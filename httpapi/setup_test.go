@@ -74,7 +74,8 @@ func openSQLite(t *testing.T) store.Store {
 }
 
 // serveStore starts a server over st, with the clock at t0; opts adjust its
-// Config.
+// Config. Every request it serves and its response are validated against
+// openapi.json (validated).
 func serveStore(t *testing.T, st store.Store, opts ...func(*Config)) *env {
 	t.Helper()
 	e := &env{t: t, clock: &fakeClock{now: t0}, store: st, logs: &outboxtest.LogBuffer{}}
@@ -87,7 +88,7 @@ func serveStore(t *testing.T, st store.Store, opts ...func(*Config)) *env {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	srv := httptest.NewServer(New(cfg))
+	srv := httptest.NewServer(validated(t, New(cfg)))
 	t.Cleanup(srv.Close)
 	e.url = srv.URL
 	return e
