@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
+	"github.com/pb33f/libopenapi-validator/config"
+	"github.com/pb33f/libopenapi-validator/content"
 	"github.com/pb33f/libopenapi-validator/errors"
 	"github.com/pb33f/libopenapi-validator/helpers"
 )
@@ -32,7 +35,14 @@ var (
 // validated against openapi.json, and fails a run of the whole package
 // (no -run) that validated none: the wrapper would have been bypassed.
 func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "lapse-openapi-")
+	if err != nil {
+		fmt.Println("openapi:", err)
+		os.Exit(1)
+	}
+	recordDir = dir
 	code := m.Run()
+	os.RemoveAll(dir)
 	n := validatedPairs.Load()
 	fmt.Printf("openapi: %d request/response pairs validated against openapi.json (%d with a request body over %d bytes, body not validated)\n",
 		n, bigBodies.Load(), maxBody)
@@ -49,12 +59,42 @@ var contract = sync.OnceValues(func() (validator.Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse openapi.json: %w", err)
 	}
-	v, errs := validator.NewValidator(doc)
+	v, errs := validator.NewValidator(doc, config.WithBodyDecoder(ndjson, content.DecoderFunc(decodeNDJSON)))
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("build the validator of openapi.json: %v", errs)
 	}
 	return v, nil
 })
+
+// decodeNDJSON reads an NDJSON body as the array of its lines' values,
+// blank lines skipped, for the document's schema of it.
+func decodeNDJSON(in *content.DecodeInput) (any, error) {
+	body, err := io.ReadAll(in.Body)
+	if err != nil {
+		return nil, err
+	}
+	lines := []any{}
+	for line := range bytes.Lines(body) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var v any
+		if err := json.Unmarshal(line, &v); err != nil {
+			return nil, err
+		}
+		lines = append(lines, v)
+	}
+	return lines, nil
+}
+
+// recordDir holds the response bodies recorded for validation: on disk,
+// so that the tests that bound the heap do not count them.
+var recordDir string
+
+// checking lets one pair at a time be validated: the tests that bound
+// the heap see one pair's copy of its bodies, not one per request in
+// flight.
+var checking sync.Mutex
 
 // validated wraps h, the API, so that every request it serves and the
 // response it gives are validated against openapi.json, failing t on
@@ -75,8 +115,11 @@ func validated(t *testing.T, h http.Handler) http.Handler {
 		body := &capture{ReadCloser: r.Body, limit: maxBody}
 		r.Body = body
 		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+		defer rec.close()
 		h.ServeHTTP(rec, r)
 		io.Copy(io.Discard, io.LimitReader(body, maxBody+1)) // what the handler left unread
+		checking.Lock()
+		defer checking.Unlock()
 		if err := check(v, r, body, rec); err != nil {
 			t.Errorf("openapi.json: %s %s: %v", r.Method, r.URL.RequestURI(), err)
 		}
@@ -95,18 +138,22 @@ func check(v validator.Validator, r *http.Request, body *capture, rec *recorder)
 	if req.Header.Get("Content-Type") == "" && body.buf.Len() > 0 {
 		req.Header.Set("Content-Type", "application/json") // as the server reads it
 	}
+	resBody, err := rec.bytes()
+	if err != nil {
+		return err
+	}
 	res := &http.Response{StatusCode: rec.status, Header: rec.header, Request: req,
-		Body: io.NopCloser(bytes.NewReader(rec.body.Bytes()))}
+		Body: io.NopCloser(bytes.NewReader(resBody))}
 	_, reqErrs := v.ValidateHttpRequestSync(req)
 	if missingOperation(reqErrs) {
-		return unknownOperation(res, rec.body.Bytes())
+		return unknownOperation(res, resBody)
 	}
 	validatedPairs.Add(1)
 	req.Body = io.NopCloser(bytes.NewReader(body.buf.Bytes()))
 	_, resErrs := v.ValidateHttpResponse(req, res)
 	switch {
 	case len(resErrs) > 0:
-		return fmt.Errorf("response %d %s does not match the document: %s", rec.status, rec.body.Bytes(), describe(resErrs))
+		return fmt.Errorf("response %d %s does not match the document: %s", rec.status, resBody, describe(resErrs))
 	case len(reqErrs) > 0 && rec.status < 400:
 		return fmt.Errorf("answered %d to a request the document forbids: %s", rec.status, describe(reqErrs))
 	}
@@ -172,31 +219,52 @@ func (c *capture) Read(p []byte) (int, error) {
 func (c *capture) over() bool { return c.read > c.limit }
 
 // recorder passes a response through, keeping its status, headers and
-// body.
+// body, the body in a file of recordDir.
 type recorder struct {
 	http.ResponseWriter
 	status int
 	header http.Header
-	body   bytes.Buffer
-	wrote  bool
+	body   *os.File
+	err    error
 }
 
 func (rec *recorder) WriteHeader(status int) {
-	if !rec.wrote {
-		rec.status, rec.header, rec.wrote = status, rec.ResponseWriter.Header().Clone(), true
+	if rec.header == nil {
+		rec.status, rec.header = status, rec.ResponseWriter.Header().Clone()
 	}
 	rec.ResponseWriter.WriteHeader(status)
 }
 
 func (rec *recorder) Write(b []byte) (int, error) {
-	if !rec.wrote {
+	if rec.header == nil {
 		if rec.Header().Get("Content-Type") == "" {
 			rec.Header().Set("Content-Type", http.DetectContentType(b)) // as net/http would
 		}
 		rec.WriteHeader(http.StatusOK)
 	}
-	rec.body.Write(b)
+	if rec.body == nil && rec.err == nil {
+		rec.body, rec.err = os.CreateTemp(recordDir, "body-*")
+	}
+	if rec.err == nil {
+		_, rec.err = rec.body.Write(b)
+	}
 	return rec.ResponseWriter.Write(b)
+}
+
+// bytes returns the body recorded.
+func (rec *recorder) bytes() ([]byte, error) {
+	if rec.err != nil || rec.body == nil {
+		return nil, rec.err
+	}
+	return os.ReadFile(rec.body.Name())
+}
+
+// close removes the recorded body.
+func (rec *recorder) close() {
+	if rec.body != nil {
+		rec.body.Close()
+		os.Remove(rec.body.Name())
+	}
 }
 
 // Unwrap lets http.ResponseController reach the connection.
