@@ -142,6 +142,8 @@ var routes = []route{
 	{"GET /metrics", "GET", fixed("/metrics"), "", credential.Metrics, 200},
 	{"GET /healthz", "GET", fixed("/healthz"), "", public, 200},
 	{"GET /readyz", "GET", fixed("/readyz"), "", public, 200},
+	{"GET /openapi.json", "GET", fixed("/openapi.json"), "", public, 200},
+	{"GET /problems/{slug}", "GET", fixed("/problems/not-found"), "", public, 200},
 }
 
 // TestRouteTableComplete: the table covers every route the server

@@ -11,8 +11,10 @@
 // so the store records the result in the same transaction and answers a
 // retry with it, which the API renders as it rendered the first.
 //
-// Every route but the health checks and the console's page and files
-// needs a bearer token holding the one
+// Every route but the health checks, the console's page and files, the
+// OpenAPI document (GET /openapi.json) and the problem pages (GET
+// /problems/{slug}, one per slug a problem's type names) needs a bearer
+// token holding the one
 // credential.Scope the route names (auth.go), once the store holds any
 // token; the token's name then scopes the request's idempotency key and is
 // the actor (store.WithActor) of the events the request causes.

@@ -48,31 +48,30 @@ type problem struct {
 	Detail string `json:"detail"`
 }
 
-// kind is how one sentinel error is answered.
+// kind is how one sentinel error is answered: the problem type of slug
+// (problemTypes gives its status and title), with detail.
 type kind struct {
 	err    error
-	status int
 	slug   string
-	title  string
 	detail string
 }
 
 var kinds = []kind{
-	{store.ErrNotFound, http.StatusNotFound, "not-found", "Not found", "the id names nothing"},
-	{errNoRoute, http.StatusNotFound, "not-found", "Not found", "no such route"},
-	{errMethodNotAllowed, http.StatusMethodNotAllowed, "method-not-allowed", "Method not allowed", "the route does not accept this method"},
-	{coupon.ErrExpired, http.StatusConflict, "coupon-expired", "Coupon expired", "the coupon is at or past its expires_at"},
-	{coupon.ErrInvalidState, http.StatusConflict, "invalid-state", "Invalid state", "the transition is not allowed from the coupon's current state or for this order"},
-	{coupon.ErrLimitReached, http.StatusConflict, "limit-reached", "Limit reached", "the user holds the template's per-user limit"},
-	{coupon.ErrSoldOut, http.StatusConflict, "sold-out", "Sold out", "the template's total is all issued"},
-	{coupon.ErrTemplateClosed, http.StatusConflict, "not-claimable", "Not claimable", "the template is closed: it takes no more claims nor issuance"},
-	{coupon.ErrNotClaimable, http.StatusConflict, "not-claimable", "Not claimable", "the template's claim window is not open"},
-	{order.ErrInvalidState, http.StatusConflict, "invalid-state", "Invalid state", "the order is not unpaid"},
-	{order.ErrInsufficientStock, http.StatusConflict, "insufficient-stock", "Insufficient stock", "an item asks for more than is available"},
-	{order.ErrClosed, http.StatusConflict, "order-closed", "Order closed", "the order is closed or past its deadline; the payment is recorded as order.late_payment"},
-	{store.ErrIdempotencyConflict, http.StatusConflict, "idempotency-conflict", "Idempotency conflict", "the Idempotency-Key was used with a different request, or its first request is still in flight"},
-	{errUnauthorized, http.StatusUnauthorized, "unauthorized", "Unauthorized", "a valid bearer token is required: Authorization: Bearer <token>"},
-	{errNotReady, http.StatusServiceUnavailable, "not-ready", "Not ready", "the store is unreachable or not migrated"},
+	{store.ErrNotFound, "not-found", "the id names nothing"},
+	{errNoRoute, "not-found", "no such route"},
+	{errMethodNotAllowed, "method-not-allowed", "the route does not accept this method"},
+	{coupon.ErrExpired, "coupon-expired", "the coupon is at or past its expires_at"},
+	{coupon.ErrInvalidState, "invalid-state", "the transition is not allowed from the coupon's current state or for this order"},
+	{coupon.ErrLimitReached, "limit-reached", "the user holds the template's per-user limit"},
+	{coupon.ErrSoldOut, "sold-out", "the template's total is all issued"},
+	{coupon.ErrTemplateClosed, "not-claimable", "the template is closed: it takes no more claims nor issuance"},
+	{coupon.ErrNotClaimable, "not-claimable", "the template's claim window is not open"},
+	{order.ErrInvalidState, "invalid-state", "the order is not unpaid"},
+	{order.ErrInsufficientStock, "insufficient-stock", "an item asks for more than is available"},
+	{order.ErrClosed, "order-closed", "the order is closed or past its deadline; the payment is recorded as order.late_payment"},
+	{store.ErrIdempotencyConflict, "idempotency-conflict", "the Idempotency-Key was used with a different request, or its first request is still in flight"},
+	{errUnauthorized, "unauthorized", "a valid bearer token is required: Authorization: Bearer <token>"},
+	{errNotReady, "not-ready", "the store is unreachable or not migrated"},
 }
 
 // toProblem maps err to the problem answering it. An error it does not know
@@ -80,33 +79,38 @@ var kinds = []kind{
 func toProblem(err error) problem {
 	var mal *malformedError
 	if errors.As(err, &mal) {
-		return newProblem(http.StatusBadRequest, "malformed", "Malformed request", mal.Error())
+		return newProblem("malformed", mal.Error())
 	}
 	var nf *notFiringError
 	if errors.As(err, &nf) {
-		return newProblem(http.StatusServiceUnavailable, "not-ready", "Not ready", nf.Error())
+		return newProblem("not-ready", nf.Error())
 	}
 	var fb *forbiddenError
 	if errors.As(err, &fb) {
-		return newProblem(http.StatusForbidden, "forbidden", "Forbidden", fb.Error())
+		return newProblem("forbidden", fb.Error())
 	}
 	var inv *coupon.InvalidError
 	if errors.As(err, &inv) {
-		return newProblem(http.StatusUnprocessableEntity, "invalid", "Invalid field", inv.Error())
+		return newProblem("invalid", inv.Error())
 	}
 	for _, k := range kinds {
 		if errors.Is(err, k.err) {
-			return newProblem(k.status, k.slug, k.title, k.detail)
+			return newProblem(k.slug, k.detail)
 		}
 	}
-	return newProblem(http.StatusInternalServerError, "internal", "Internal error", "the server failed to handle the request")
+	return newProblem("internal", "the server failed to handle the request")
 }
 
 // slug is the problem slug err maps to.
-func slug(err error) string { return strings.TrimPrefix(toProblem(err).Type, "/problems/") }
+func slug(err error) string { return strings.TrimPrefix(toProblem(err).Type, problemPath) }
 
-func newProblem(status int, slug, title, detail string) problem {
-	return problem{Type: "/problems/" + slug, Title: title, Status: status, Detail: detail}
+// newProblem is the problem of type slug, one of problemTypes, with detail.
+func newProblem(slug, detail string) problem {
+	pt, ok := findType(slug)
+	if !ok {
+		panic("httpapi: unknown problem type " + slug) // a programming error
+	}
+	return problem{Type: problemPath + slug, Title: pt.title, Status: pt.status, Detail: detail}
 }
 
 // fail answers r with the problem err maps to, logging it if it is the

@@ -75,7 +75,8 @@ type server struct {
 	routes map[string]credential.Scope
 }
 
-// public marks a route that needs no credential: the health checks.
+// public marks a route that needs no credential: the health checks, the
+// OpenAPI document and the problem pages.
 const public credential.Scope = 0
 
 // New returns the HTTP handler of API v1.
@@ -141,6 +142,8 @@ func New(cfg Config) http.Handler {
 
 	s.handle("GET /healthz", public, s.healthz)
 	s.handle("GET /readyz", public, s.readyz)
+	s.handle("GET /openapi.json", public, s.openAPIDoc)
+	s.handle("GET /problems/{slug}", public, s.problemDoc)
 	if cfg.Metrics != nil {
 		s.handle("GET /metrics", credential.Metrics, cfg.Metrics.ServeHTTP)
 	}
@@ -149,7 +152,7 @@ func New(cfg Config) http.Handler {
 
 // handle routes pattern to h for a credential holding scope (any request,
 // if public; see authorize), checking first that the value of each of the
-// pattern's wildcards ({id}, {user_id}, {sku}, {name}; {$} is none) is an ID: a path ID
+// pattern's wildcards ({id}, {user_id}, {sku}, {name}, {slug}; {$} is none) is an ID: a path ID
 // breaking the input rules is answered 422 invalid naming the wildcard, on
 // every route, GETs included, before h reads it.
 func (s *server) handle(pattern string, scope credential.Scope, h http.HandlerFunc) {

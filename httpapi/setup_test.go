@@ -64,7 +64,8 @@ func setup(t *testing.T, opts ...func(*Config)) *env {
 var openSQLite = backendtest.SQLite
 
 // serveStore starts a server over st, with the clock at t0; opts adjust its
-// Config.
+// Config. Every request it serves and its response are validated against
+// openapi.json (validated).
 func serveStore(t *testing.T, st store.Store, opts ...func(*Config)) *env {
 	t.Helper()
 	e := &env{t: t, clock: &fakeClock{now: t0}, store: st, logs: &outboxtest.LogBuffer{}}
@@ -77,7 +78,7 @@ func serveStore(t *testing.T, st store.Store, opts ...func(*Config)) *env {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	srv := httptest.NewServer(New(cfg))
+	srv := httptest.NewServer(validated(t, New(cfg)))
 	t.Cleanup(srv.Close)
 	e.url = srv.URL
 	return e
