@@ -28,11 +28,14 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return benchStorm(ctx, args[1:], stdout, stderr)
 		case "orders":
 			return benchOrders(ctx, args[1:], stdout, stderr)
+		case "ops":
+			return benchOps(ctx, args[1:], stdout, stderr)
 		}
 	}
-	fmt.Fprintln(stderr, "usage: lapse bench storm|orders [flags]\n\n"+
+	fmt.Fprintln(stderr, "usage: lapse bench storm|orders|ops [flags]\n\n"+
 		"  storm   a storm of coupons due in the same second, drained by lapse, naively and at the floor\n"+
-		"  orders  orders at a steady rate with a short timeout, closed by lapse: the close lag")
+		"  orders  orders at a steady rate with a short timeout, closed by lapse: the close lag\n"+
+		"  ops     bulk void and extend of a template's coupons under the user load, then archive: rates and user p99")
 	return ErrUsage
 }
 
