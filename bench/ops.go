@@ -49,12 +49,7 @@ func (c *OpsConfig) defaults() error {
 	if c.Idle <= 0 {
 		c.Idle = 10 * time.Second
 	}
-	if c.Progress == nil {
-		c.Progress = io.Discard
-	}
-	if c.Log == nil {
-		c.Log = slog.New(slog.DiscardHandler)
-	}
+	quiet(&c.Progress, &c.Log)
 	switch {
 	case c.Target.Open == nil:
 		return errors.New("bench: the target needs Open")

@@ -81,12 +81,7 @@ func (c *Config) defaults() error {
 		c.Steady = 10 * time.Second
 	}
 	c.SteadyRate = cmp(c.SteadyRate, 1000)
-	if c.Progress == nil {
-		c.Progress = io.Discard
-	}
-	if c.Log == nil {
-		c.Log = slog.New(slog.DiscardHandler)
-	}
+	quiet(&c.Progress, &c.Log)
 	switch {
 	case c.Target.Open == nil || c.Target.Save == nil || c.Target.Restore == nil:
 		return errors.New("bench: the target needs Open, Save and Restore")

@@ -75,25 +75,34 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	cfg := bench.Config{
+		Coupons: coupons, Templates: templates, Users: users,
+		UserRate: rate, BatchSize: batch, Instances: instances, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
+		Log: benchLog(stderr),
+	}
+	return runBench(ctx, url, out, plot, stdout, func(target bench.Target) (bench.Result, error) {
+		cfg.Target = target
+		if profile != "" {
+			f, err := os.Create(profile)
+			if err != nil {
+				return bench.Result{}, err
+			}
+			defer f.Close()
+			cfg.CPUProfile = f
+		}
+		return bench.RunStorm(ctx, cfg)
+	})
+}
+
+// runBench runs a bench with run on the target of the database url names
+// and writes its result as writeResult does.
+func runBench[R result](ctx context.Context, url, out, plot string, stdout io.Writer, run func(bench.Target) (R, error)) error {
 	target, cleanup, err := benchTarget(ctx, url)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	cfg := bench.Config{
-		Target: target, Coupons: coupons, Templates: templates, Users: users,
-		UserRate: rate, BatchSize: batch, Instances: instances, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
-		Log: benchLog(stderr),
-	}
-	if profile != "" {
-		f, err := os.Create(profile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		cfg.CPUProfile = f
-	}
-	res, err := bench.RunStorm(ctx, cfg)
+	res, err := run(target)
 	if err != nil {
 		return err
 	}

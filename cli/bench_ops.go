@@ -29,15 +29,8 @@ func benchOps(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	target, cleanup, err := benchTarget(ctx, url)
-	if err != nil {
-		return err
-	}
-	defer cleanup()
-	cfg.Target, cfg.Progress, cfg.Log = target, stderr, benchLog(stderr)
-	res, err := bench.RunOps(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	return writeResult(res, out, plot, stdout)
+	return runBench(ctx, url, out, plot, stdout, func(target bench.Target) (bench.OpsResult, error) {
+		cfg.Target, cfg.Progress, cfg.Log = target, stderr, benchLog(stderr)
+		return bench.RunOps(ctx, cfg)
+	})
 }
