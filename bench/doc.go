@@ -13,6 +13,11 @@
 // minus deadline) of each closed one, and the stock counters. It reports
 // an OrdersResult, JSON and SVG likewise.
 //
+// RunOps measures the bulk operations: it bulk voids one template's
+// coupons and bulk extends another's through the engine under the same
+// user load, then archives the voided ones, and reports the rates and the
+// users' p99 during each as an OpsResult, JSON and SVG likewise.
+//
 // The storm bench runs on its own clock, the real time plus an offset: moving
 // the offset forward makes T0 pass without waiting for it, and every
 // component (store calls, engine, wheel, user load) reads that one clock.

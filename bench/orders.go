@@ -63,12 +63,7 @@ func (c *OrdersConfig) defaults() error {
 		c.Timeout = 2 * time.Second
 	}
 	c.Timeout = c.Timeout.Truncate(time.Millisecond)
-	if c.Progress == nil {
-		c.Progress = io.Discard
-	}
-	if c.Log == nil {
-		c.Log = slog.New(slog.DiscardHandler)
-	}
+	quiet(&c.Progress, &c.Log)
 	switch {
 	case c.Target.Open == nil:
 		return errors.New("bench: the target needs Open")

@@ -12,11 +12,7 @@ import (
 // TestRunOrdersRefusesBadConfig: a config RunOrders cannot run is refused
 // before it opens the store.
 func TestRunOrdersRefusesBadConfig(t *testing.T) {
-	opened := false
-	target := Target{Name: "none", Open: func(context.Context, store.Hooks) (store.Store, Raw, error) {
-		opened = true
-		return nil, nil, context.Canceled
-	}}
+	target := unopened(t)
 	cases := []struct {
 		cfg  OrdersConfig
 		want string
@@ -33,7 +29,13 @@ func TestRunOrdersRefusesBadConfig(t *testing.T) {
 			t.Fatalf("%+v: got %v, want an error about %q", c.cfg, err, c.want)
 		}
 	}
-	if opened {
-		t.Fatalf("a refused config opened the store")
-	}
+}
+
+// unopened is a target that fails the test if it is opened: a config
+// refused must be refused before it opens the store.
+func unopened(t *testing.T) Target {
+	return Target{Name: "none", Open: func(context.Context, store.Hooks) (store.Store, Raw, error) {
+		t.Errorf("a refused config opened the store")
+		return nil, nil, context.Canceled
+	}}
 }

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"runtime"
 	"runtime/pprof"
-	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -82,12 +81,7 @@ func (c *Config) defaults() error {
 		c.Steady = 10 * time.Second
 	}
 	c.SteadyRate = cmp(c.SteadyRate, 1000)
-	if c.Progress == nil {
-		c.Progress = io.Discard
-	}
-	if c.Log == nil {
-		c.Log = slog.New(slog.DiscardHandler)
-	}
+	quiet(&c.Progress, &c.Log)
 	switch {
 	case c.Target.Open == nil || c.Target.Save == nil || c.Target.Restore == nil:
 		return errors.New("bench: the target needs Open, Save and Restore")
@@ -188,46 +182,20 @@ func (r *run) seed(ctx context.Context) error {
 	total := r.cfg.Coupons + r.cfg.Users
 	b := StartBar(r.cfg.Progress, "seed", int64(total), claimed.Load)
 	start := time.Now()
-	mk := func(name string, edit func(*coupon.Template)) (string, error) {
-		tp := coupon.Template{Name: name, Value: 1000, StartsAt: now.Add(-time.Minute)}
-		edit(&tp)
-		tp, err := st.CreateTemplate(ctx, store.CreateTemplateParams{Template: tp, Now: now})
-		return tp.ID, err
-	}
-	// issue issues a coupon of tpl to each of users, sorted by ID first as
-	// README advises for long lists: on SQLite the inserts into the users'
-	// index then land in order, where the lists' numeric order (u9, u10,
-	// …, u99, u100) sweeps it several times.
-	issue := func(tpl string, users []string) error {
-		slices.Sort(users)
-		got, err := st.Issue(ctx, store.IssueParams{TemplateID: tpl, Users: store.UserList(users), Now: r.clock.Now()})
-		if err == nil && got.Issued != int64(len(users)) {
-			err = fmt.Errorf("issued %d of %d", got.Issued, len(users))
-		}
-		return err
-	}
 	per := (r.cfg.Coupons + r.cfg.Templates - 1) / r.cfg.Templates
 	for t := range r.cfg.Templates {
-		id, err := mk(fmt.Sprintf("storm %d", t), func(tp *coupon.Template) { tp.EndsAt = r.t0 })
+		id, err := newTemplate(ctx, st, fmt.Sprintf("storm %d", t), now, func(tp *coupon.Template) { tp.EndsAt = r.t0 })
 		if err != nil {
 			return err
 		}
-		var users []string
-		for j := t * per; j < min((t+1)*per, r.cfg.Coupons); j++ {
-			users = append(users, userID(j%r.cfg.Users))
-		}
-		if err := issue(id, users); err != nil {
+		if err := issueTo(ctx, st, id, roundRobin(t*per, min((t+1)*per, r.cfg.Coupons), r.cfg.Users), r.clock.Now()); err != nil {
 			return err
 		}
 	}
-	if r.live, err = mk("live", func(tp *coupon.Template) { tp.Duration = 30 * 24 * time.Hour }); err != nil {
+	if r.live, err = newTemplate(ctx, st, "live", now, func(tp *coupon.Template) { tp.Duration = 30 * 24 * time.Hour }); err != nil {
 		return err
 	}
-	users := make([]string, r.cfg.Users)
-	for i := range users {
-		users[i] = userID(i)
-	}
-	if err := issue(r.live, users); err != nil {
+	if err := issueTo(ctx, st, r.live, roundRobin(0, r.cfg.Users, r.cfg.Users), r.clock.Now()); err != nil {
 		return err
 	}
 	took := time.Since(start)

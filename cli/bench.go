@@ -28,11 +28,14 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return benchStorm(ctx, args[1:], stdout, stderr)
 		case "orders":
 			return benchOrders(ctx, args[1:], stdout, stderr)
+		case "ops":
+			return benchOps(ctx, args[1:], stdout, stderr)
 		}
 	}
-	fmt.Fprintln(stderr, "usage: lapse bench storm|orders [flags]\n\n"+
+	fmt.Fprintln(stderr, "usage: lapse bench storm|orders|ops [flags]\n\n"+
 		"  storm   a storm of coupons due in the same second, drained by lapse, naively and at the floor\n"+
-		"  orders  orders at a steady rate with a short timeout, closed by lapse: the close lag")
+		"  orders  orders at a steady rate with a short timeout, closed by lapse: the close lag\n"+
+		"  ops     bulk void and extend of a template's coupons under the user load, then archive: rates and user p99")
 	return ErrUsage
 }
 
@@ -72,25 +75,34 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	cfg := bench.Config{
+		Coupons: coupons, Templates: templates, Users: users,
+		UserRate: rate, BatchSize: batch, Instances: instances, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
+		Log: benchLog(stderr),
+	}
+	return runBench(ctx, url, out, plot, stdout, func(target bench.Target) (bench.Result, error) {
+		cfg.Target = target
+		if profile != "" {
+			f, err := os.Create(profile)
+			if err != nil {
+				return bench.Result{}, err
+			}
+			defer f.Close()
+			cfg.CPUProfile = f
+		}
+		return bench.RunStorm(ctx, cfg)
+	})
+}
+
+// runBench runs a bench with run on the target of the database url names
+// and writes its result as writeResult does.
+func runBench[R result](ctx context.Context, url, out, plot string, stdout io.Writer, run func(bench.Target) (R, error)) error {
 	target, cleanup, err := benchTarget(ctx, url)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	cfg := bench.Config{
-		Target: target, Coupons: coupons, Templates: templates, Users: users,
-		UserRate: rate, BatchSize: batch, Instances: instances, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
-		Log: benchLog(stderr),
-	}
-	if profile != "" {
-		f, err := os.Create(profile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		cfg.CPUProfile = f
-	}
-	res, err := bench.RunStorm(ctx, cfg)
+	res, err := run(target)
 	if err != nil {
 		return err
 	}

@@ -34,23 +34,14 @@ func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	target, cleanup, err := benchTarget(ctx, url)
-	if err != nil {
-		return err
-	}
-	defer cleanup()
 	if hot {
-		hotCfg.Target, hotCfg.Duration, hotCfg.Progress = target, cfg.Duration, stderr
-		res, err := bench.RunHotSKU(ctx, hotCfg)
-		if err != nil {
-			return err
-		}
-		return writeResult(res, out, plot, stdout)
+		return runBench(ctx, url, out, plot, stdout, func(target bench.Target) (bench.HotSKUResult, error) {
+			hotCfg.Target, hotCfg.Duration, hotCfg.Progress = target, cfg.Duration, stderr
+			return bench.RunHotSKU(ctx, hotCfg)
+		})
 	}
-	cfg.Target, cfg.Progress, cfg.Log = target, stderr, benchLog(stderr)
-	res, err := bench.RunOrders(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	return writeResult(res, out, plot, stdout)
+	return runBench(ctx, url, out, plot, stdout, func(target bench.Target) (bench.OrdersResult, error) {
+		cfg.Target, cfg.Progress, cfg.Log = target, stderr, benchLog(stderr)
+		return bench.RunOrders(ctx, cfg)
+	})
 }

@@ -18,24 +18,12 @@ import (
 // --buckets 4` sells a small stock out through lapse, on a SKU of one
 // bucket and on one of 4, and through the floor, and none oversells.
 func TestBenchOrdersHotSKU(t *testing.T) {
-	stores := map[string]func(t *testing.T) string{
-		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "hot.db") },
-		"postgres": func(t *testing.T) string { return newDatabaseURL(t, "LAPSE_TEST_POSTGRES") },
-		"mysql":    func(t *testing.T) string { return newDatabaseURL(t, "LAPSE_TEST_MYSQL") },
-	}
-	for name, storeURL := range stores {
+	for name, storeURL := range benchStores {
 		t.Run(name, func(t *testing.T) {
 			const stock = 20
-			var out, errOut bytes.Buffer
-			args := []string{"bench", "orders", "--hot-sku", "--duration", "1s", "--clients", "4", "--buckets", "4",
-				"--stock", fmt.Sprint(stock), "--store", storeURL(t)}
-			if err := Run(context.Background(), args, &out, &errOut); err != nil {
-				t.Fatalf("%v\n%s", err, errOut.String())
-			}
 			var res bench.HotSKUResult
-			if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-				t.Fatalf("result: %v", err)
-			}
+			benchJSON(t, &res, "bench", "orders", "--hot-sku", "--duration", "1s", "--clients", "4", "--buckets", "4",
+				"--stock", fmt.Sprint(stock), "--store", storeURL(t))
 			if res.Buckets != 4 || res.Bucketed == nil {
 				t.Fatalf("result: %d buckets, bucketed run %v; want 4 and a run", res.Buckets, res.Bucketed)
 			}
@@ -46,6 +34,27 @@ func TestBenchOrdersHotSKU(t *testing.T) {
 			}
 		})
 	}
+}
+
+// benchJSON runs lapse with args and decodes the JSON result it writes
+// to stdout into res.
+func benchJSON(t *testing.T, res any, args ...string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if err := Run(context.Background(), args, &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), res); err != nil {
+		t.Fatalf("result: %v", err)
+	}
+}
+
+// benchStores give, on each store, the URL of a database of the test's
+// own for a bench's --store.
+var benchStores = map[string]func(t *testing.T) string{
+	"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "bench.db") },
+	"postgres": func(t *testing.T) string { return newDatabaseURL(t, "LAPSE_TEST_POSTGRES") },
+	"mysql":    func(t *testing.T) string { return newDatabaseURL(t, "LAPSE_TEST_MYSQL") },
 }
 
 // newDatabaseURL returns the URL of the server env names with a database

@@ -16,7 +16,7 @@ type command struct {
 
 var commands = map[string]command{
 	"serve":   {"run the HTTP API and the expiry engine", serve},
-	"bench":   {"measure a coupon storm, or order timeouts, on a store", benchCmd},
+	"bench":   {"measure a coupon storm, order timeouts, or bulk operations on a store", benchCmd},
 	"tokens":  {"create, list and revoke API tokens (lapse tokens help)", tokensCmd},
 	"migrate": {"apply the store's migrations and exit", migrateCmd},
 

@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"io"
+	"time"
+
+	"github.com/lapsehq/lapse/bench"
+)
+
+// benchOps runs `lapse bench ops`: the JSON result goes to --out (or
+// stdout), the plot to --plot, progress bars to stderr.
+func benchOps(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var (
+		url, out, plot string
+		cfg            = bench.OpsConfig{Coupons: 1_000_000, Users: 100_000, UserRate: 300, BatchSize: 1000, Idle: 10 * time.Second}
+	)
+	fs := flag.NewFlagSet("bench ops", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&url, "store", "", benchStoreUsage)
+	fs.IntVar(&cfg.Coupons, "coupons", cfg.Coupons, "coupons bulk voided, and as many bulk extended, each on a template of its own")
+	fs.IntVar(&cfg.Users, "users", cfg.Users, "users holding the coupons")
+	fs.Float64Var(&cfg.UserRate, "rate", cfg.UserRate, "user operations (wallet read, lock, redeem) a second, from the idle phase to the end of the extend")
+	fs.IntVar(&cfg.BatchSize, "batch-size", cfg.BatchSize, "coupons per transaction of the operations, rows per transaction of the archive")
+	fs.DurationVar(&cfg.Idle, "idle", cfg.Idle, "how long the idle phase measures the user load alone")
+	fs.StringVar(&out, "out", "", "write the JSON result to this file (default: stdout)")
+	fs.StringVar(&plot, "plot", "", "write an SVG plot of the operations and the user p99 over time to this file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	return runBench(ctx, url, out, plot, stdout, func(target bench.Target) (bench.OpsResult, error) {
+		cfg.Target, cfg.Progress, cfg.Log = target, stderr, benchLog(stderr)
+		return bench.RunOps(ctx, cfg)
+	})
+}
