@@ -35,7 +35,9 @@ func testOperatorRoutes(t *testing.T, st store.Store) {
 	for i := range want {
 		want[i].Minute = int64(want[i].At.Sub(f.From) / time.Minute)
 	}
-	if f.Minutes != 24*60 || !slices.EqualFunc(f.Due, want, func(a, b client.Due) bool { return a.Kind == b.Kind && a.At.Equal(b.At) && a.Minute == b.Minute && a.Count == b.Count }) {
+	if f.Minutes != 24*60 || !slices.EqualFunc(f.Due, want, func(a, b client.Due) bool {
+		return a.Kind == b.Kind && a.At.Equal(b.At) && a.Minute == b.Minute && a.Count == b.Count
+	}) {
 		t.Fatalf("forecast: got %+v, want %+v", f, want)
 	}
 	if short := clienttest.Must(c.Forecast(ctx, 5)).On(t); short.Minutes != 5 || len(short.Due) != 0 {
