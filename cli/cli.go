@@ -21,8 +21,13 @@ var commands = map[string]command{
 	"migrate": {"apply the store's migrations and exit", migrateCmd},
 
 	// Operator commands, over the HTTP API of a running lapse.
-	"templates": {"list templates (lapse templates help)", templatesCmd},
-	"sinks":     {"list sinks, replay dead letters (lapse sinks help)", sinksCmd},
+	"templates":  {"list templates (lapse templates help)", templatesCmd},
+	"sinks":      {"list sinks, replay dead letters (lapse sinks help)", sinksCmd},
+	"void":       {"void a template's or listed coupons in bulk (--dry-run, --wait)", voidCmd},
+	"extend":     {"move the expiry of a template's or listed coupons (--dry-run, --wait)", extendCmd},
+	"operations": {"show a bulk operation (lapse operations help)", operationsCmd},
+	"archive":    {"move old terminal coupons and orders to the archive now", archiveCmd},
+	"reconcile":  {"check stock, orders, locks and timers (--repair)", reconcileCmd},
 }
 
 // ErrUsage is returned for a command line that names no known command.

@@ -36,10 +36,20 @@ func (c *Client) Claim(ctx context.Context, userID, templateID string) (Coupon, 
 // Wallet lists a user's coupons, of status only unless it is "". (The API
 // answers a wallet whole, in one page.)
 func (c *Client) Wallet(ctx context.Context, userID, status string) ([]Coupon, error) {
+	return c.wallet(ctx, userID, status, url.Values{})
+}
+
+// WalletWithArchived is Wallet with the user's archived coupons too
+// (?include=archived).
+func (c *Client) WalletWithArchived(ctx context.Context, userID, status string) ([]Coupon, error) {
+	return c.wallet(ctx, userID, status, url.Values{"include": {"archived"}})
+}
+
+// wallet lists a user's coupons of status ("" for any), asking q.
+func (c *Client) wallet(ctx context.Context, userID, status string, q url.Values) ([]Coupon, error) {
 	var out struct {
 		Coupons []Coupon `json:"coupons"`
 	}
-	q := url.Values{}
 	if status != "" {
 		q.Set("status", status)
 	}

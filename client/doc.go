@@ -15,5 +15,8 @@
 //	if client.IsSlug(err, "coupon-expired") { ... }
 //
 // Templates and the event feed come in pages; Templates and Feed iterate
-// over them, following each page's next cursor.
+// over them, following each page's next cursor; FeedOf keeps only the
+// events of a type or subject. A bulk void or extension (VoidTemplate,
+// ExtendTemplate, StartOperation) runs in the server's background:
+// WaitOperation follows it to its end.
 package client

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"iter"
 	"net/http"
+	"net/url"
 	"time"
 )
 
@@ -28,23 +29,66 @@ type EventPage struct {
 	Next string `json:"next"`
 }
 
+// EventFilter keeps only the events of Type about Subject, each if set.
+type EventFilter struct {
+	Type    string
+	Subject string
+}
+
+// query is ?type=&subject= of f with the page's ?after=&limit=.
+func (f EventFilter) query(after string, limit int) url.Values {
+	q := pageQuery(after, limit)
+	if f.Type != "" {
+		q.Set("type", f.Type)
+	}
+	if f.Subject != "" {
+		q.Set("subject", f.Subject)
+	}
+	return q
+}
+
 // Events reads up to limit events after the cursor after ("" or "0": from
 // the start); limit 0 takes the server's default.
 func (c *Client) Events(ctx context.Context, after string, limit int) (EventPage, error) {
+	return c.EventsOf(ctx, EventFilter{}, after, limit)
+}
+
+// EventsOf is Events keeping only the events f passes: the server
+// filters the page it read, so a page may hold none while more follow;
+// its Next is past every event read.
+func (c *Client) EventsOf(ctx context.Context, f EventFilter, after string, limit int) (EventPage, error) {
 	var out EventPage
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/events", query: pageQuery(after, limit), out: &out})
+	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/events", query: f.query(after, limit), out: &out})
 }
 
 // Feed iterates over the events after the cursor after ("" for all), in
-// feed order, reading pages of limit (0: the server's default) until an
-// empty one: the end of the feed for now. It stops at the first error,
-// yielding it.
+// feed order, reading pages of limit (0: the server's default) until the
+// end of the feed for now. It stops at the first error, yielding it.
 func (c *Client) Feed(ctx context.Context, after string, limit int) iter.Seq2[Event, error] {
-	return pages(func() ([]Event, error) {
-		page, err := c.Events(ctx, after, limit)
-		after = page.Next
-		return page.Events, err
-	})
+	return c.FeedOf(ctx, EventFilter{}, after, limit)
+}
+
+// FeedOf is Feed keeping only the events f passes. It reads until a page
+// moves the cursor no further.
+func (c *Client) FeedOf(ctx context.Context, f EventFilter, after string, limit int) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		for {
+			page, err := c.EventsOf(ctx, f, after, limit)
+			if err != nil {
+				yield(Event{}, err)
+				return
+			}
+			for _, e := range page.Events {
+				if !yield(e, nil) {
+					return
+				}
+			}
+			if len(page.Events) == 0 && page.Next == after || page.Next == "" {
+				return
+			}
+			after = page.Next
+		}
+	}
 }
 
 // Cursor returns the feed's cursor after its newest event, reading the

@@ -8,9 +8,11 @@ import (
 
 	"github.com/lapsehq/lapse/client"
 	"github.com/lapsehq/lapse/client/clienttest"
+	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/backendtest"
+	"github.com/lapsehq/lapse/timer"
 )
 
 // onEach runs test on a fresh store of each backend, as a subtest named
@@ -35,6 +37,17 @@ func serve(t *testing.T, st store.Store, wrap func(http.Handler) http.Handler) *
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return clienttest.New(t, srv.URL, client.WithRetry(client.Retry{Attempts: 3, Backoff: time.Millisecond, MaxBackoff: 10 * time.Millisecond}))
+}
+
+// work starts an engine on st that works its bulk operations, looking
+// for one every 10 ms, as lapse serve would; t stops it.
+func work(t *testing.T, st store.Store) {
+	t.Helper()
+	eng := engine.New(engine.Config{Store: st, Wheel: timer.NewWheel(10*time.Millisecond, 1024, now), Now: now, OperationPoll: 10 * time.Millisecond})
+	if err := eng.Start(t.Context()); err != nil {
+		t.Fatalf("start engine: %v", err)
+	}
+	t.Cleanup(eng.Stop)
 }
 
 // hourTemplate is a template whose coupons last an hour.

@@ -165,33 +165,18 @@ func testConsoleShared(t *testing.T, be backend) {
 	const n = 50
 	stormAt := time.Now().Add(time.Hour)
 	ss[0].seed(t, n, stormAt)
-	type due struct {
-		Kind  string `json:"kind"`
-		At    string `json:"at"`
-		Count int    `json:"count"`
-	}
 	for _, s := range ss {
-		var f struct {
-			Due []due `json:"due"`
-		}
-		s.call(t, "GET", "/v1/console/forecast", nil, &f, http.StatusOK)
+		f := clienttest.Must(s.api.Forecast(t.Context(), 0)).On(t)
 		if len(f.Due) != 1 {
 			t.Fatalf("forecast of %s: got %+v, want one minute due", s.base, f.Due)
 		}
-		at, err := time.Parse(time.RFC3339Nano, f.Due[0].At)
-		if f.Due[0].Kind != "coupon.expire" || f.Due[0].Count != n || err != nil || !at.Equal(stormAt.UTC().Truncate(time.Minute)) {
+		if f.Due[0].Kind != "coupon.expire" || f.Due[0].Count != n || !f.Due[0].At.Equal(stormAt.UTC().Truncate(time.Minute)) {
 			t.Fatalf("forecast of %s: got %+v, want %d coupon.expire at %s", s.base, f.Due, n, stormAt.UTC().Truncate(time.Minute))
 		}
 	}
 	waitUntil(t, "every shard leased to i0 or i1, as both see it", func() bool {
 		for _, s := range ss {
-			var st struct {
-				Leases []struct {
-					Holder string `json:"holder"`
-					Held   bool   `json:"held"`
-				} `json:"leases"`
-			}
-			s.call(t, "GET", "/v1/console/status", nil, &st, http.StatusOK)
+			st := clienttest.Must(s.api.Status(t.Context())).On(t)
 			held := map[string]int{}
 			for _, l := range st.Leases {
 				if l.Held {

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -144,36 +142,6 @@ func start(t *testing.T, url string, extra ...string) *server {
 	}
 	t.Fatalf("lapse not ready; log:\n%s", s.log.String())
 	return nil
-}
-
-// call sends a JSON request and decodes the JSON answer into out: for
-// the routes the Go client does not cover yet (the bulk operations).
-func (s *server) call(t *testing.T, method, path string, body, out any, wantStatus int) {
-	t.Helper()
-	s.callWith(t, nil, method, path, body, out, wantStatus)
-}
-
-// callWith is call with the headers of header set on the request.
-func (s *server) callWith(t *testing.T, header http.Header, method, path string, body, out any, wantStatus int) {
-	t.Helper()
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, s.base+path, bytes.NewReader(b))
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	resp, err := httpc.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != wantStatus {
-		t.Fatalf("%s %s: got status %d, want %d", method, path, resp.StatusCode, wantStatus)
-	}
-	if out != nil {
-		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-			t.Fatalf("%s %s: decode: %v", method, path, err)
-		}
-	}
 }
 
 // raw answers GET path on s, for a test of the bytes themselves; it fails

@@ -1,0 +1,71 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// Forecast is what falls due in each minute from the current one on.
+type Forecast struct {
+	From    time.Time `json:"from"`
+	Minutes int       `json:"minutes"`
+	// Due leaves out the minutes with nothing due.
+	Due []Due `json:"due"`
+}
+
+// Due is what falls due of one kind in one minute of a forecast.
+type Due struct {
+	// Kind is coupon.expire, coupon.release or order.close.
+	Kind string `json:"kind"`
+	// Minute counts from the forecast's From.
+	Minute int64     `json:"minute"`
+	At     time.Time `json:"at"`
+	Count  int64     `json:"count"`
+}
+
+// Status is an instance's metrics and every shard's lease.
+type Status struct {
+	Time     time.Time `json:"time"`
+	DBTime   time.Time `json:"db_time"`
+	Instance string    `json:"instance"`
+	// Metrics are the instance's lapse_* series by metric name.
+	Metrics map[string][]Sample `json:"metrics"`
+	Leases  []Lease             `json:"leases"`
+}
+
+// Sample is one series of a metric: a counter's or gauge's value, or a
+// histogram's count with its cumulative [upper bound, count] buckets.
+type Sample struct {
+	Labels  map[string]string `json:"labels"`
+	Value   float64           `json:"value"`
+	Buckets [][2]float64      `json:"buckets"`
+}
+
+// Lease is one shard's lease; Held is on the database's clock.
+type Lease struct {
+	Shard     int       `json:"shard"`
+	Holder    string    `json:"holder"`
+	Token     int64     `json:"token"`
+	ExpiresAt time.Time `json:"expires_at"`
+	Held      bool      `json:"held"`
+}
+
+// Forecast reads what falls due in each of the next minutes (1 to 1440;
+// 0 takes the server's 24 hours).
+func (c *Client) Forecast(ctx context.Context, minutes int) (Forecast, error) {
+	q := url.Values{}
+	if minutes > 0 {
+		q.Set("minutes", strconv.Itoa(minutes))
+	}
+	var out Forecast
+	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/console/forecast", query: q, out: &out})
+}
+
+// Status reads the instance's metrics and the shards' leases.
+func (c *Client) Status(ctx context.Context) (Status, error) {
+	var out Status
+	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/console/status", out: &out})
+}
