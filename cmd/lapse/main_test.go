@@ -117,6 +117,9 @@ func onEach(t *testing.T, test func(t *testing.T, be backend)) {
 }
 
 // start runs lapse serve on the store at url and waits until it is ready.
+// readyWithin is how long start waits for a lapse to answer /readyz.
+const readyWithin = 30 * time.Second
+
 func start(t *testing.T, url string, extra ...string) *server {
 	t.Helper()
 	addr := outboxtest.FreeAddr(t)
@@ -134,13 +137,14 @@ func start(t *testing.T, url string, extra ...string) *server {
 			s.cmd.Wait()
 		}
 	})
-	for range 200 {
+	// Opening a store migrates it, and a loaded machine (CI runs
+	// packages side by side) has taken more than 5 s to.
+	for deadline := time.Now().Add(readyWithin); time.Now().Before(deadline); time.Sleep(25 * time.Millisecond) {
 		if s.api.Readyz(t.Context()) == nil {
 			return s
 		}
-		time.Sleep(25 * time.Millisecond)
 	}
-	t.Fatalf("lapse not ready; log:\n%s", s.log.String())
+	t.Fatalf("lapse not ready within %s; log:\n%s", readyWithin, s.log.String())
 	return nil
 }
 
