@@ -140,8 +140,20 @@ func (b *batch) void(cs []coupon.Coupon) error {
 		b.voided[c.TemplateID]++
 	}
 	b.op.Counts.Voided += int64(len(unused))
-	return b.t.CouponEvents(CouponEvents{Type: EventCouponVoided, From: coupon.Unused, Reason: cmp.Or(b.op.Args.Reason, coupon.Void.String()),
-		At: b.now, Coupons: unused, Operation: b.op.ID})
+	events := CouponEvents{Type: EventCouponVoided, From: coupon.Unused, Reason: cmp.Or(b.op.Args.Reason, coupon.Void.String()),
+		At: b.now, Coupons: unused, Operation: b.op.ID}
+	if !slices.ContainsFunc(unused, func(c coupon.Coupon) bool { return c.ClaimedAt.UnixMilli() >= b.now.UnixMilli() }) {
+		return b.t.CouponEvents(events)
+	}
+	// A coupon claimed in this millisecond: its event's CouponEventID
+	// would be its coupon.claimed's, so each event gets an ID of its own.
+	for _, e := range events.events(true) {
+		e.ID = NewID("evt", b.now)
+		if err := b.t.Event(e); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // changed runs write, a guarded write of the coupons ids, which the
