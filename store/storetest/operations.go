@@ -282,11 +282,7 @@ func testOpExtend(t *testing.T, open opener) {
 // reminded at their new crossing, not the old one.
 func testOpReminders(t *testing.T, open opener) {
 	f := newFixture(t, open)
-	tp := f.leadTemplate(48*time.Hour, 100, 24*time.Hour)
-	x := t0.Add(24 * time.Hour)
-	a := f.claim(tp.ID, "v", t0)
-	b := f.claim(tp.ID, "v", t0.Add(30*time.Minute))
-	only := f.claim(tp.ID, "w", t0)
+	tp, x, a, b, only := f.voidMix()
 	f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{CouponIDs: []string{a.ID, only.ID}}})
 	f.wantOpCounts(f.runOp("a", 10, t0.Add(time.Hour)), store.OperationCounts{Voided: 2, Skipped: map[string]int64{}})
 	f.startOp(store.StartOperationParams{Kind: store.OperationExtend, Target: store.OperationTarget{TemplateID: tp.ID}, Args: store.OperationArgs{By: 72 * time.Hour}})
