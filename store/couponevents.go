@@ -24,6 +24,9 @@ type CouponEvents struct {
 	// Actor is the credential the events were caused with, "" for none
 	// (see WithActor).
 	Actor string
+	// Operation is the bulk operation that made the transitions, "" for
+	// none.
+	Operation string
 }
 
 // ExpiredEvents are the coupon.expired events of coupons a drain expired
@@ -52,6 +55,9 @@ func (b CouponEvents) events(data bool) []Event {
 	for i, c := range b.Coupons {
 		if data {
 			out[i] = CouponEvent(c, b.Type, b.From, b.Reason, "", b.At)
+			if b.Operation != "" {
+				out[i] = withOperation(out[i], b.Operation)
+			}
 			out[i].Data = withActor(out[i].Data, b.Actor)
 		}
 		out[i].ID, out[i].Type, out[i].Subject, out[i].Time = CouponEventID(c.ID, b.At), b.Type, c.ID, b.At
@@ -68,6 +74,7 @@ type couponBatch struct {
 	From       string              `json:"from,omitempty"`
 	Reason     string              `json:"reason"`
 	Actor      string              `json:"actor,omitempty"`
+	Operation  string              `json:"operation,omitempty"`
 	TemplateID string              `json:"template_id"`
 	ExpiresAt  int64               `json:"expires_at"`
 	Coupons    [][]json.RawMessage `json:"coupons"`
@@ -84,6 +91,9 @@ func (b CouponEvents) body() []byte {
 	buf = appendString(append(buf, `,"reason":`...), b.Reason)
 	if b.Actor != "" {
 		buf = appendString(append(buf, `,"actor":`...), b.Actor)
+	}
+	if b.Operation != "" {
+		buf = appendString(append(buf, `,"operation":`...), b.Operation)
 	}
 	buf = appendString(append(buf, `,"template_id":`...), first.TemplateID)
 	buf = fmt.Appendf(buf, `,"expires_at":%d,"coupons":[`, first.ExpiresAt.UnixMilli())
@@ -108,7 +118,7 @@ func decodeCouponEvents(body []byte) (CouponEvents, error) {
 	if err := json.Unmarshal(body, &j); err != nil {
 		return CouponEvents{}, err
 	}
-	b := CouponEvents{Type: j.Type, Reason: j.Reason, Actor: j.Actor, At: time.UnixMilli(j.At).UTC(), Coupons: make([]coupon.Coupon, len(j.Coupons))}
+	b := CouponEvents{Type: j.Type, Reason: j.Reason, Actor: j.Actor, Operation: j.Operation, At: time.UnixMilli(j.At).UTC(), Coupons: make([]coupon.Coupon, len(j.Coupons))}
 	if j.From != "" {
 		from, err := coupon.ParseState(j.From)
 		if err != nil {

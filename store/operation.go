@@ -120,6 +120,15 @@ type CouponsAfterParams struct {
 	Limit int
 }
 
+// ExtendCouponsParams are the inputs of Tx.ExtendCoupons: each coupon's
+// expires_at becomes To or, if To is zero, moves by By.
+type ExtendCouponsParams struct {
+	IDs []string
+	To  time.Time
+	By  time.Duration
+	Now time.Time
+}
+
 // OperationTx is what operations need of a write transaction.
 type OperationTx interface {
 	// InsertOperation stores a new operation.
@@ -136,10 +145,14 @@ type OperationTx interface {
 	// with an ID after p.After, by ID in byte order, holding them until
 	// the transaction ends.
 	CouponsAfter(p CouponsAfterParams) ([]coupon.Coupon, error)
-	// ExtendCoupon sets a coupon's expires_at to to, at now, unless it
-	// has left from's state and version: a compare-and-set; false if it
-	// changed nothing.
-	ExtendCoupon(from coupon.Coupon, to, now time.Time) (bool, error)
+	// VoidCoupons voids, in one statement, those of the listed coupons
+	// that are unused with expires_at after now (status, order_id,
+	// locked_until, updated_at and version as SetCoupon sets them), and
+	// returns how many it changed.
+	VoidCoupons(ids []string, now time.Time) (int64, error)
+	// ExtendCoupons sets, in one statement, the expires_at of those of
+	// p.IDs that are unused or locked, and returns how many it changed.
+	ExtendCoupons(p ExtendCouponsParams) (int64, error)
 	// PutPendingVoid marks a coupon to be voided when its lock ends,
 	// unless it is marked.
 	PutPendingVoid(p PendingVoid) error

@@ -42,7 +42,10 @@ type batch struct {
 // stores the operation's progress, done once a batch comes up short.
 func (b *batch) run(p WorkOperationParams) error {
 	op := b.op
-	n, err := b.each(p.Limit, b.work)
+	cs, n, err := b.next(p.Limit)
+	if err == nil {
+		err = b.work(cs)
+	}
 	if err == nil {
 		err = MoveCounts(b.t, b.voided, coupon.Unused, coupon.Voided)
 	}
@@ -57,19 +60,17 @@ func (b *batch) run(p WorkOperationParams) error {
 	return b.t.SetOperation(op.row())
 }
 
-// each calls fn with each of up to limit coupons after the cursor, by
-// ID, moving the cursor past it, and returns how many it looked at.
-func (b *batch) each(limit int, fn func(coupon.Coupon) error) (int, error) {
+// next reads, holding them, up to limit coupons after the cursor, by ID,
+// moves the cursor past them and returns them with how many it looked
+// at (listed IDs that name no coupon are counted skipped).
+func (b *batch) next(limit int) ([]coupon.Coupon, int, error) {
 	op := b.op
 	if id := op.Target.TemplateID; id != "" {
 		cs, err := b.t.CouponsAfter(CouponsAfterParams{TemplateID: id, After: op.Cursor, Limit: limit})
-		for _, c := range cs {
-			if err := fn(c); err != nil {
-				return 0, err
-			}
-			op.Cursor = c.ID
+		if len(cs) > 0 {
+			op.Cursor = cs[len(cs)-1].ID
 		}
-		return len(cs), err
+		return cs, len(cs), err
 	}
 	ids := op.Target.CouponIDs
 	from, found := slices.BinarySearch(ids, op.Cursor)
@@ -77,29 +78,28 @@ func (b *batch) each(limit int, fn func(coupon.Coupon) error) (int, error) {
 		from++
 	}
 	ids = ids[from:min(len(ids), from+limit)]
+	var cs []coupon.Coupon
 	for _, id := range ids {
 		c, err := b.t.Coupon(id)
 		switch {
 		case errors.Is(err, ErrNotFound):
 			op.Counts.Skipped[skippedMissing]++
 		case err != nil:
-			return 0, err
+			return nil, 0, err
 		default:
-			if err := fn(c); err != nil {
-				return 0, err
-			}
+			cs = append(cs, c)
 		}
 		op.Cursor = id
 	}
-	return len(ids), nil
+	return cs, len(ids), nil
 }
 
-// work does the operation's kind to c, as held in the transaction.
-func (b *batch) work(c coupon.Coupon) error {
+// work does the operation's kind to cs, as held in the transaction.
+func (b *batch) work(cs []coupon.Coupon) error {
 	if b.op.Kind == OperationVoid {
-		return b.void(c)
+		return b.void(cs)
 	}
-	return b.extend(c)
+	return b.extend(cs)
 }
 
 // skip counts c left as it is, by the state it reads as.
@@ -107,96 +107,160 @@ func (b *batch) skip(st coupon.State) {
 	b.op.Counts.Skipped[st.String()]++
 }
 
-// void voids c if unused, or marks it to be voided when its lock ends.
-func (b *batch) void(c coupon.Coupon) error {
-	switch st := c.View(b.now).Status; st {
-	case coupon.Unused:
-		// The transition of the coupon table, with the counts moved once
-		// for the batch (see run).
-		next := Apply(c, coupon.Voided, TransitionParams{Now: b.now})
-		ok, err := b.t.SetCoupon(c, next)
-		if err == nil && !ok {
-			// The row is held since it was read: only a bug gets here.
-			err = fmt.Errorf("void coupon %s at version %d: %w", c.ID, c.Version, errNoRow)
+// void voids those of cs that are unused, in one statement with one
+// compact record of their events, and marks the locked ones to be voided
+// when their locks end.
+func (b *batch) void(cs []coupon.Coupon) error {
+	var unused []coupon.Coupon
+	for _, c := range cs {
+		switch st := c.View(b.now).Status; st {
+		case coupon.Unused:
+			unused = append(unused, c)
+		case coupon.Locked:
+			pv := PendingVoid{CouponID: c.ID, Operation: b.op.ID, Reason: b.op.Args.Reason, Actor: b.op.Actor}
+			if err := b.t.PutPendingVoid(pv); err != nil {
+				return err
+			}
+			b.op.Counts.PendingLocked++
+		default:
+			b.skip(st)
 		}
-		if err == nil {
-			err = b.t.unplan(c.ID, b.now)
-		}
-		if err != nil {
-			return err
-		}
+	}
+	if len(unused) == 0 {
+		return nil
+	}
+	ids := couponIDs(unused)
+	if err := b.changed("void", ids, func() (int64, error) { return b.t.VoidCoupons(ids, b.now) }); err != nil {
+		return err
+	}
+	if err := b.t.unplan(b.now, ids...); err != nil {
+		return err
+	}
+	for _, c := range unused {
 		b.voided[c.TemplateID]++
-		b.op.Counts.Voided++
-		d := CouponEventData{From: coupon.Unused.String(), Reason: cmp.Or(b.op.Args.Reason, coupon.Void.String()),
-			UserID: c.UserID, TemplateID: c.TemplateID, ExpiresAt: Timestamp(c.ExpiresAt), Operation: b.op.ID}
-		return b.t.Event(Event{ID: NewID("evt", b.now), Type: EventCouponVoided, Subject: c.ID, Time: b.now, Data: mustJSON(d)})
-	case coupon.Locked:
-		pv := PendingVoid{CouponID: c.ID, Operation: b.op.ID, Reason: b.op.Args.Reason, Actor: b.op.Actor}
-		if err := b.t.PutPendingVoid(pv); err != nil {
+	}
+	b.op.Counts.Voided += int64(len(unused))
+	events := CouponEvents{Type: EventCouponVoided, From: coupon.Unused, Reason: cmp.Or(b.op.Args.Reason, coupon.Void.String()),
+		At: b.now, Coupons: unused, Operation: b.op.ID}
+	if !slices.ContainsFunc(unused, func(c coupon.Coupon) bool { return c.ClaimedAt.UnixMilli() >= b.now.UnixMilli() }) {
+		return b.t.CouponEvents(events)
+	}
+	// A coupon claimed in this millisecond: its event's CouponEventID
+	// would be its coupon.claimed's, so each event gets an ID of its own.
+	for _, e := range events.events(true) {
+		e.ID = NewID("evt", b.now)
+		if err := b.t.Event(e); err != nil {
 			return err
 		}
-		b.op.Counts.PendingLocked++
-	default:
-		b.skip(st)
 	}
 	return nil
 }
 
-// extend moves the expires_at of c, unused or locked, with its expiry
-// timer and its reminders.
-func (b *batch) extend(c coupon.Coupon) error {
-	st := c.View(b.now).Status
-	to := b.op.Args.ExpiresAt
-	if b.op.Args.By > 0 {
-		to = c.ExpiresAt.Add(b.op.Args.By)
+// changed runs write, a guarded write of the coupons ids, which the
+// transaction holds since it read them: anything but all of them changed
+// is a bug, not a race.
+func (b *batch) changed(what string, ids []string, write func() (int64, error)) error {
+	n, err := write()
+	if err == nil && n != int64(len(ids)) {
+		err = fmt.Errorf("%s: changed %d of %d held coupons: %w", what, n, len(ids), errNoRow)
 	}
-	if (st != coupon.Unused && st != coupon.Locked) || to.Equal(c.ExpiresAt) {
-		b.skip(st)
-		return nil
-	}
-	t := b.t
-	ok, err := t.ExtendCoupon(c, to, b.now)
-	if err == nil && !ok {
-		// The row is held since it was read: only a bug gets here.
-		err = fmt.Errorf("extend coupon %s at version %d: %w", c.ID, c.Version, errNoRow)
-	}
-	if err != nil {
-		return err
-	}
-	next := c
-	next.ExpiresAt, next.UpdatedAt, next.Version = to, b.now, c.Version+1
-	if st == coupon.Unused {
-		if err := t.Timer(TimerExpire, to); err != nil {
-			return err
-		}
-	}
-	if err := b.replan(next); err != nil {
-		return err
-	}
-	b.op.Counts.Extended++
-	d := CouponExtendedData{From: Timestamp(c.ExpiresAt), To: Timestamp(to), Status: st.String(), UserID: c.UserID, TemplateID: c.TemplateID, Operation: b.op.ID}
-	return t.Event(Event{ID: NewID("evt", b.now), Type: EventCouponExtended, Subject: c.ID, Time: b.now, Data: mustJSON(d)})
+	return err
 }
 
-// replan moves c's planned reminders to its new expires_at: a locked
-// coupon's are planned again when it comes back unused.
-func (b *batch) replan(c coupon.Coupon) error {
-	tp, ok := b.templates[c.TemplateID]
-	if !ok {
-		var err error
-		if tp, err = b.t.Template(c.TemplateID); err != nil {
-			return err
-		}
-		b.templates[c.TemplateID] = tp
+// couponIDs returns the IDs of cs.
+func couponIDs(cs []coupon.Coupon) []string {
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
 	}
-	if len(b.t.policy.LeadsFor(tp.Reminders)) == 0 {
+	return ids
+}
+
+// extend moves the expires_at of those of cs that are unused or locked,
+// in one statement, with their expiry timers (one per bucket) and their
+// reminders, and writes their events.
+func (b *batch) extend(cs []coupon.Coupon) error {
+	var from, moved []coupon.Coupon
+	for _, c := range cs {
+		next := c
+		st := c.View(b.now).Status
+		next.ExpiresAt = b.op.Args.ExpiresAt
+		if b.op.Args.By > 0 {
+			next.ExpiresAt = c.ExpiresAt.Add(b.op.Args.By)
+		}
+		if (st != coupon.Unused && st != coupon.Locked) || next.ExpiresAt.Equal(c.ExpiresAt) {
+			b.skip(st)
+			continue
+		}
+		next.UpdatedAt, next.Version = b.now, c.Version+1
+		from, moved = append(from, c), append(moved, next)
+	}
+	if len(moved) == 0 {
 		return nil
 	}
-	if err := b.t.unplan(c.ID, b.now); err != nil {
+	t, ids := b.t, couponIDs(moved)
+	p := ExtendCouponsParams{IDs: ids, By: b.op.Args.By, Now: b.now}
+	if p.By == 0 {
+		p.To = b.op.Args.ExpiresAt
+	}
+	if err := b.changed("extend", ids, func() (int64, error) { return t.ExtendCoupons(p) }); err != nil {
 		return err
 	}
-	if c.Status != coupon.Unused {
+	buckets := map[time.Time]bool{}
+	for _, c := range moved {
+		if c.Status == coupon.Unused && !buckets[BucketOf(c.ExpiresAt)] {
+			buckets[BucketOf(c.ExpiresAt)] = true
+			if err := t.Timer(TimerExpire, c.ExpiresAt); err != nil {
+				return err
+			}
+		}
+	}
+	if err := b.replan(moved); err != nil {
+		return err
+	}
+	b.op.Counts.Extended += int64(len(moved))
+	for i, c := range moved {
+		st := from[i].View(b.now).Status
+		d := CouponExtendedData{From: Timestamp(from[i].ExpiresAt), To: Timestamp(c.ExpiresAt), Status: st.String(), UserID: c.UserID, TemplateID: c.TemplateID, Operation: b.op.ID}
+		if err := t.Event(Event{ID: NewID("evt", b.now), Type: EventCouponExtended, Subject: c.ID, Time: b.now, Data: mustJSON(d)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replan moves the planned reminders of cs, coupons whose expires_at
+// moved, to their new expires_at: those of templates with reminders are
+// unplanned in one statement, and the unused ones planned again (a
+// locked coupon's are planned again when it comes back unused).
+func (b *batch) replan(cs []coupon.Coupon) error {
+	var reminded []coupon.Coupon
+	for _, c := range cs {
+		tp, ok := b.templates[c.TemplateID]
+		if !ok {
+			var err error
+			if tp, err = b.t.Template(c.TemplateID); err != nil {
+				return err
+			}
+			b.templates[c.TemplateID] = tp
+		}
+		if len(b.t.policy.LeadsFor(tp.Reminders)) > 0 {
+			reminded = append(reminded, c)
+		}
+	}
+	if len(reminded) == 0 {
 		return nil
 	}
-	return b.t.plan(c, tp, false, b.now)
+	if err := b.t.unplan(b.now, couponIDs(reminded)...); err != nil {
+		return err
+	}
+	for _, c := range reminded {
+		if c.Status != coupon.Unused {
+			continue
+		}
+		if err := b.t.plan(c, b.templates[c.TemplateID], false, b.now); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -87,7 +87,7 @@ func (t *txn) replan(c coupon.Coupon, now time.Time) error {
 		}
 		return t.plan(c, tp, false, now)
 	case coupon.Voided:
-		return t.unplan(c.ID, now)
+		return t.unplan(now, c.ID)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -87,14 +88,15 @@ func (t *txn) setSpan(r PlannedReminder, was time.Time) error {
 	return t.Timer(TimerRemind, r.Due)
 }
 
-// unplan takes a coupon out of its planned reminders and re-spans each;
-// one left empty is dropped.
-func (t *txn) unplan(couponID string, now time.Time) error {
-	ids, err := t.UnplanCoupon(couponID)
+// unplan takes coupons out of their planned reminders and re-spans each
+// once; one left empty is dropped.
+func (t *txn) unplan(now time.Time, couponIDs ...string) error {
+	ids, err := t.UnplanCoupons(couponIDs)
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
+	slices.Sort(ids)
+	for _, id := range slices.Compact(ids) {
 		if err := t.respan(id, now); err != nil {
 			return err
 		}

@@ -50,9 +50,10 @@ type ReminderTx interface {
 	PlannedOrReminded(couponID string, lead time.Duration) (bool, error)
 	// InsertReminderItem adds a coupon to a planned reminder.
 	InsertReminderItem(it ReminderItem) error
-	// UnplanCoupon takes a coupon out of every planned reminder and
-	// returns those it was in.
-	UnplanCoupon(couponID string) ([]int64, error)
+	// UnplanCoupons takes the listed coupons out of every planned
+	// reminder in one statement and returns those they were in (in any
+	// order, a reminder once per coupon).
+	UnplanCoupons(couponIDs []string) ([]int64, error)
 	// ItemSpan reads how many coupons planned reminder id lists and
 	// their earliest and latest expires_at (zero if none).
 	ItemSpan(id int64) (n int64, first, last time.Time, err error)

@@ -62,10 +62,7 @@ func queryList[T any](t *tx, name string, args []any, list []string, scan func(s
 	if len(list) == 0 {
 		return map[string]T{}, nil
 	}
-	for _, v := range list {
-		args = append(args, v)
-	}
-	rows, err := t.sql.QueryContext(t.ctx, expand(queries.Get(name), len(list)), args...)
+	rows, err := t.queryList(name, len(list), listArgs(list, args...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -49,9 +49,15 @@ func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 
-// ExtendCoupon sets a coupon's expires_at with a compare-and-set.
-func (t *tx) ExtendCoupon(from coupon.Coupon, to, now time.Time) (bool, error) {
-	return t.execOne("ExtendCoupon", to, now, from.ID, from.Status.String(), from.Version)
+// VoidCoupons voids the listed coupons still unused at now.
+func (t *tx) VoidCoupons(ids []string, now time.Time) (int64, error) {
+	return t.execCount("VoidCoupons", len(ids), listArgs(ids, now, now)...)
+}
+
+// ExtendCoupons sets the expires_at of the listed coupons unused or
+// locked.
+func (t *tx) ExtendCoupons(p store.ExtendCouponsParams) (int64, error) {
+	return t.execCount("ExtendCoupons", len(p.IDs), listArgs(p.IDs, nullTime(p.To), p.By.Microseconds(), p.Now)...)
 }
 
 // PutPendingVoid marks a coupon to be voided when its lock ends.

@@ -74,15 +74,15 @@ func (t *tx) InsertReminderItem(it store.ReminderItem) error {
 	return err
 }
 
-// UnplanCoupon takes a coupon out of every planned reminder and returns
-// those it was in, in ID order.
-func (t *tx) UnplanCoupon(couponID string) ([]int64, error) {
-	rows, err := t.query("CouponReminders", couponID)
+// UnplanCoupons takes coupons out of every planned reminder and returns
+// those they were in.
+func (t *tx) UnplanCoupons(couponIDs []string) ([]int64, error) {
+	rows, err := t.queryList("CouponReminders", len(couponIDs), listArgs(couponIDs)...)
 	ids, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id int64, err error) { return id, row.Scan(&id) })
 	if err != nil {
 		return nil, err
 	}
-	_, err = t.exec("DeleteCouponItems", couponID)
+	_, err = t.execList("DeleteCouponItems", len(couponIDs), listArgs(couponIDs)...)
 	return ids, err
 }
 

@@ -40,6 +40,25 @@ func (t *tx) execList(name string, n int, args ...any) (sql.Result, error) {
 	return t.sql.ExecContext(t.ctx, expand(queries.Get(name), n), args...)
 }
 
+// execCount runs a statement whose list (see expand) has n elements
+// and returns how many rows it changed.
+func (t *tx) execCount(name string, n int, args ...any) (int64, error) {
+	res, err := t.execList(name, n, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// listArgs returns the arguments of a statement whose list (see expand)
+// comes last: args, then list's elements.
+func listArgs(list []string, args ...any) []any {
+	for _, v := range list {
+		args = append(args, v)
+	}
+	return args
+}
+
 // execOne runs a guarded write and reports whether it changed a row.
 func (t *tx) execOne(name string, args ...any) (bool, error) {
 	res, err := t.exec(name, args...)

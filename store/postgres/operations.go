@@ -55,9 +55,17 @@ func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 
-// ExtendCoupon sets a coupon's expires_at with a compare-and-set.
-func (t *tx) ExtendCoupon(from coupon.Coupon, to, now time.Time) (bool, error) {
-	return t.execOne("ExtendCoupon", to, now, from.ID, from.Status.String(), from.Version)
+// VoidCoupons voids the listed coupons still unused at now.
+func (t *tx) VoidCoupons(ids []string, now time.Time) (int64, error) {
+	tag, err := t.exec("VoidCoupons", ids, now)
+	return tag.RowsAffected(), err
+}
+
+// ExtendCoupons sets the expires_at of the listed coupons unused or
+// locked.
+func (t *tx) ExtendCoupons(p store.ExtendCouponsParams) (int64, error) {
+	tag, err := t.exec("ExtendCoupons", p.IDs, nullTime(p.To), p.By.Microseconds(), p.Now)
+	return tag.RowsAffected(), err
 }
 
 // PutPendingVoid marks a coupon to be voided when its lock ends.

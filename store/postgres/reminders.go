@@ -78,16 +78,14 @@ func (t *tx) InsertReminderItem(it store.ReminderItem) error {
 	return err
 }
 
-// UnplanCoupon takes a coupon out of every planned reminder and returns
-// those it was in, in ID order.
-func (t *tx) UnplanCoupon(couponID string) ([]int64, error) {
-	rows, err := t.query("UnplanCoupon", couponID)
+// UnplanCoupons takes coupons out of every planned reminder and returns
+// those they were in.
+func (t *tx) UnplanCoupons(couponIDs []string) ([]int64, error) {
+	rows, err := t.query("UnplanCoupons", couponIDs)
 	if err != nil {
 		return nil, err
 	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	slices.Sort(ids)
-	return ids, err
+	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
 // ItemSpan reads how many coupons planned reminder id lists and their

@@ -38,11 +38,13 @@ func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, er
 // queryList runs the named query with list as a JSON array for its first
 // parameter.
 func (t *tx) queryList(name string, list []string, args ...any) (*sql.Rows, error) {
-	b, err := json.Marshal(list)
-	if err != nil {
-		return nil, err
-	}
-	return t.query(name, append([]any{string(b)}, args...)...)
+	return t.query(name, append([]any{jsonList(list)}, args...)...)
+}
+
+// jsonList is list as the JSON array a query reads with json_each.
+func jsonList(list []string) string {
+	b, _ := json.Marshal(list) // strings always marshal
+	return string(b)
 }
 
 // InsertClaimed writes new coupons of one template claimed at one instant

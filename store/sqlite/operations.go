@@ -50,9 +50,15 @@ func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 
-// ExtendCoupon sets a coupon's expires_at with a compare-and-set.
-func (t *tx) ExtendCoupon(from coupon.Coupon, to, now time.Time) (bool, error) {
-	return t.execOne("ExtendCoupon", ms(to), ms(now), from.ID, from.Status.String(), from.Version)
+// VoidCoupons voids the listed coupons still unused at now.
+func (t *tx) VoidCoupons(ids []string, now time.Time) (int64, error) {
+	return t.execCount("VoidCoupons", jsonList(ids), ms(now))
+}
+
+// ExtendCoupons sets the expires_at of the listed coupons unused or
+// locked.
+func (t *tx) ExtendCoupons(p store.ExtendCouponsParams) (int64, error) {
+	return t.execCount("ExtendCoupons", jsonList(p.IDs), nullMS(p.To), p.By.Milliseconds(), ms(p.Now))
 }
 
 // PutPendingVoid marks a coupon to be voided when its lock ends.

@@ -89,16 +89,11 @@ func (t *tx) InsertReminderItem(it store.ReminderItem) error {
 	return err
 }
 
-// UnplanCoupon takes a coupon out of its planned reminders and returns
-// them.
-func (t *tx) UnplanCoupon(couponID string) ([]int64, error) {
-	rows, err := t.query("CouponReminders", couponID)
-	ids, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id int64, err error) { return id, row.Scan(&id) })
-	if err != nil {
-		return nil, err
-	}
-	_, err = t.exec("DeleteCouponItems", couponID)
-	return ids, err
+// UnplanCoupons takes coupons out of their planned reminders and returns
+// those they were in.
+func (t *tx) UnplanCoupons(couponIDs []string) ([]int64, error) {
+	rows, err := t.queryList("UnplanCoupons", couponIDs)
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id int64, err error) { return id, row.Scan(&id) })
 }
 
 // ItemSpan reads how many coupons a reminder lists and their expiry span.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -18,9 +19,11 @@ import (
 var operationTests = []test{
 	{"VoidTemplate", testOpVoidTemplate},
 	{"VoidList", testOpVoidList},
+	{"VoidClaimedSameInstant", testOpVoidSameInstant},
 	{"LockedVoidedWhenLockEnds", testOpLockedVoided},
 	{"RedeemedStaysUsed", testOpRedeemedStaysUsed},
 	{"Extend", testOpExtend},
+	{"Reminders", testOpReminders},
 	{"Invalid", testOpInvalid},
 	{"Idempotent", testOpIdempotent},
 	{"Resume", testOpResume},
@@ -169,6 +172,27 @@ func testOpVoidList(t *testing.T, open opener) {
 	f.wantNoEvents(after, cs[2].ID, cs[3].ID)
 }
 
+// testOpVoidSameInstant: a coupon voided in the millisecond it was
+// claimed gets a coupon.voided event whose ID is not its coupon.claimed's.
+func testOpVoidSameInstant(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(nil)
+	c := f.claim(tp.ID, "u1", t0)
+	old := f.claim(tp.ID, "u2", t0.Add(-time.Hour))
+	f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tp.ID}})
+	op := f.runOp("a", 10, t0)
+	f.wantOpCounts(op, store.OperationCounts{Voided: 2, Skipped: map[string]int64{}})
+	for _, id := range []string{c.ID, old.ID} {
+		es := f.eventsOf(id)
+		if len(es) != 2 || es[0].Type != store.EventCouponClaimed || es[1].Type != store.EventCouponVoided || es[0].ID == es[1].ID {
+			t.Fatalf("events of %s: got %s, want coupon.claimed then coupon.voided, IDs apart", id, fmtEvents(es))
+		}
+		if d := f.data(es[1]); d.Operation != op.ID || d.From != "unused" || d.Reason != "void" {
+			t.Fatalf("coupon.voided of %s: data %s, want operation %s, from unused, reason void", id, es[1].Data, op.ID)
+		}
+	}
+}
+
 func testOpLockedVoided(t *testing.T, open opener) {
 	for _, end := range []struct {
 		name string
@@ -251,6 +275,23 @@ func testOpExtend(t *testing.T, open opener) {
 	f.startOp(store.StartOperationParams{Kind: store.OperationExtend, Target: store.OperationTarget{CouponIDs: []string{cs[2].ID}}, Args: store.OperationArgs{ExpiresAt: at}})
 	f.runOp("a", 2, t0)
 	f.wantTime("expires_at set", f.coupon(cs[2].ID).ExpiresAt, at)
+}
+
+// testOpReminders: a batch's voided coupons leave their planned
+// reminders (one left empty is dropped), and its extended ones are
+// reminded at their new crossing, not the old one.
+func testOpReminders(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp, x, a, b, only := f.voidMix()
+	f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{CouponIDs: []string{a.ID, only.ID}}})
+	f.wantOpCounts(f.runOp("a", 10, t0.Add(time.Hour)), store.OperationCounts{Voided: 2, Skipped: map[string]int64{}})
+	f.startOp(store.StartOperationParams{Kind: store.OperationExtend, Target: store.OperationTarget{TemplateID: tp.ID}, Args: store.OperationArgs{By: 72 * time.Hour}})
+	f.wantOpCounts(f.runOp("a", 10, t0.Add(time.Hour)), store.OperationCounts{Extended: 1, Skipped: map[string]int64{"voided": 2}})
+	f.wantNone("at a's crossing", f.sendAt(x))
+	f.wantNone("at b's old crossing", f.sendAt(x.Add(30*time.Minute)))
+	b.ExpiresAt = b.ExpiresAt.Add(72 * time.Hour)
+	f.wantOne("at b's new one", f.sendAt(x.Add(72*time.Hour+30*time.Minute)), "v", remind.InApp, "24h", true, b)
+	f.wantNone("w's only coupon voided", f.sendAt(x.Add(96*time.Hour)))
 }
 
 func testOpInvalid(t *testing.T, open opener) {

@@ -261,13 +261,18 @@ func testRemindBackToUnused(t *testing.T, open opener) {
 
 // testRemindVoid: voiding a coupon takes it out of its planned reminder,
 // which then goes out when the next coupon crosses, or not at all.
+// voidMix claims, of a template whose coupons live 48h reminded 24h
+// before they end, a at t0 and b 30 minutes later for user v, and only
+// at t0 for user w; x is a's crossing.
+func (f *fixture) voidMix() (tp coupon.Template, x time.Time, a, b, only coupon.Coupon) {
+	f.t.Helper()
+	tp = f.leadTemplate(48*time.Hour, 100, 24*time.Hour)
+	return tp, t0.Add(24 * time.Hour), f.claim(tp.ID, "v", t0), f.claim(tp.ID, "v", t0.Add(30*time.Minute)), f.claim(tp.ID, "w", t0)
+}
+
 func testRemindVoid(t *testing.T, open opener) {
 	f := newFixture(t, open)
-	tp := f.leadTemplate(48*time.Hour, 100, 24*time.Hour)
-	x := t0.Add(24 * time.Hour)
-	a := f.claim(tp.ID, "v", t0)
-	b := f.claim(tp.ID, "v", t0.Add(30*time.Minute))
-	only := f.claim(tp.ID, "w", t0)
+	_, x, a, b, only := f.voidMix()
 	f.do(a.ID, act(coupon.Void, "", t0.Add(time.Hour)))
 	f.do(only.ID, act(coupon.Void, "", t0.Add(time.Hour)))
 	if ts := f.timers(); !hasTimer(ts, store.TimerRemind, store.BucketOf(x.Add(30*time.Minute))) {

@@ -328,25 +328,25 @@ func testRowsItems(f *rowsFixture) {
 		f.ok("ReminderCoupons", err)
 		f.wantReminderCoupons("ReminderCoupons, last lead", cs, []store.ReminderCoupon{{Coupon: c1, Value: 700, LastLead: true}})
 
-		ids, err := tx.UnplanCoupon(c1.ID)
-		f.ok("UnplanCoupon", err)
-		if want := []int64{r.ID, rShort.ID}; !slices.Equal(ids, want) {
-			f.t.Fatalf("UnplanCoupon: got %v, want %v", ids, want)
+		ids, err := tx.UnplanCoupons([]string{c1.ID, "cpn_unplanned"})
+		f.ok("UnplanCoupons", err)
+		if slices.Sort(ids); !slices.Equal(ids, []int64{r.ID, rShort.ID}) {
+			f.t.Fatalf("UnplanCoupons: got %v, want %v", ids, []int64{r.ID, rShort.ID})
 		}
-		f.wantSpan(tx, "ItemSpan after UnplanCoupon", r.ID, 2, e1, e2)
+		f.wantSpan(tx, "ItemSpan after UnplanCoupons", r.ID, 2, e1, e2)
 		f.wantSpan(tx, "ItemSpan emptied", rShort.ID, 0, time.Time{}, time.Time{})
-		if ids, err := tx.UnplanCoupon(c1.ID); err != nil || len(ids) != 0 {
-			f.t.Fatalf("UnplanCoupon again: got %v, %v; want none", ids, err)
+		if ids, err := tx.UnplanCoupons([]string{c1.ID}); err != nil || len(ids) != 0 {
+			f.t.Fatalf("UnplanCoupons again: got %v, %v; want none", ids, err)
 		}
 		if got, err := tx.PlannedOrReminded(c1.ID, long); err != nil || got {
-			f.t.Fatalf("PlannedOrReminded after UnplanCoupon: got %v, %v; want false", got, err)
+			f.t.Fatalf("PlannedOrReminded after UnplanCoupons: got %v, %v; want false", got, err)
 		}
 	})
 	// A coupon as it is now: used since it was planned.
 	used := f.do(c2.ID, lock("o1", t0, time.Minute))
 	f.tx(func(tx ReminderRowsTx) {
-		ids, err := tx.UnplanCoupon(c3.ID)
-		f.ok("UnplanCoupon", err)
+		ids, err := tx.UnplanCoupons([]string{c3.ID})
+		f.ok("UnplanCoupons", err)
 		cs, err := tx.ReminderCoupons(ids[0])
 		f.ok("ReminderCoupons", err)
 		f.wantReminderCoupons("ReminderCoupons, a coupon locked", cs, []store.ReminderCoupon{{Coupon: used, Value: 700}})

@@ -66,11 +66,13 @@ SELECT EXISTS (SELECT 1 FROM reminder_items WHERE coupon_id = ? AND lead_ms = ?)
 INSERT INTO reminder_items (coupon_id, lead_ms, reminder_id, expires_at, last_lead) VALUES (?, ?, ?, ?, ?);
 
 -- name: CouponReminders
--- The reminders a coupon is planned in, held until its items are deleted.
-SELECT reminder_id FROM reminder_items WHERE coupon_id = ? ORDER BY reminder_id FOR UPDATE;
+-- The reminders the coupons listed are planned in, held until their
+-- items are deleted.
+SELECT reminder_id FROM reminder_items WHERE coupon_id IN (?, ...) ORDER BY reminder_id FOR UPDATE;
 
 -- name: DeleteCouponItems
-DELETE FROM reminder_items WHERE coupon_id = ?;
+-- The items of the coupons listed.
+DELETE FROM reminder_items WHERE coupon_id IN (?, ...);
 
 -- name: ItemSpan
 -- A reminder's coupons: how many, and their earliest and latest expiry.

@@ -31,10 +31,17 @@ ORDER BY id LIMIT $3;
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons WHERE template_id = $1 AND id > $2 ORDER BY id LIMIT $3 FOR NO KEY UPDATE;
 
--- name: ExtendCoupon
--- $1 expires_at, $2 now, $3 id, $4 status read, $5 version read.
-UPDATE coupons SET expires_at = $1, updated_at = $2, version = version + 1
-WHERE id = $3 AND status = $4 AND version = $5;
+-- name: VoidCoupons
+-- $1 the IDs, $2 now: those still unused at now.
+UPDATE coupons SET status = 'voided', order_id = NULL, locked_until = NULL, updated_at = $2, version = version + 1
+WHERE id = ANY($1::text[]) AND status = 'unused' AND expires_at > $2;
+
+-- name: ExtendCoupons
+-- $1 the IDs, $2 the new expires_at or NULL to move it by $3
+-- microseconds, $4 now: those unused or locked.
+UPDATE coupons SET expires_at = coalesce($2::timestamptz, expires_at + $3::bigint * interval '1 microsecond'),
+                   updated_at = $4, version = version + 1
+WHERE id = ANY($1::text[]) AND status IN ('unused', 'locked');
 
 -- name: PutPendingVoid
 INSERT INTO pending_voids (coupon_id, operation, reason, actor) VALUES ($1, $2, $3, $4)

@@ -54,9 +54,9 @@ SELECT EXISTS (SELECT 1 FROM reminder_items WHERE coupon_id = $1 AND lead_ms = $
 -- $1 coupon, $2 lead, $3 reminder, $4 expires_at, $5 last lead.
 INSERT INTO reminder_items (coupon_id, lead_ms, reminder_id, expires_at, last_lead) VALUES ($1, $2, $3, $4, $5);
 
--- name: UnplanCoupon
--- A coupon's items go; the reminders they were in come back.
-DELETE FROM reminder_items WHERE coupon_id = $1 RETURNING reminder_id;
+-- name: UnplanCoupons
+-- The items of the coupons $1 go; the reminders they were in come back.
+DELETE FROM reminder_items WHERE coupon_id = ANY($1::text[]) RETURNING reminder_id;
 
 -- name: ItemSpan
 -- A reminder's coupons: how many, and their earliest and latest expiry.

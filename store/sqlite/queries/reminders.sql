@@ -30,11 +30,10 @@ INSERT INTO reminder_items (coupon_id, lead_ms, reminder_id, expires_at, last_le
 SELECT EXISTS (SELECT 1 FROM reminder_items WHERE coupon_id = ?1 AND lead_ms = ?2)
     OR EXISTS (SELECT 1 FROM reminded WHERE coupon_id = ?1 AND lead_ms = ?2);
 
--- name: CouponReminders
-SELECT reminder_id FROM reminder_items WHERE coupon_id = ? ORDER BY reminder_id;
-
--- name: DeleteCouponItems
-DELETE FROM reminder_items WHERE coupon_id = ?;
+-- name: UnplanCoupons
+-- The items of the coupons in the JSON array ?1 go; the reminders they
+-- were in come back.
+DELETE FROM reminder_items WHERE coupon_id IN (SELECT value FROM json_each(?1)) RETURNING reminder_id;
 
 -- name: ItemSpan
 -- A reminder's coupons: how many, and their earliest and latest expiry.
