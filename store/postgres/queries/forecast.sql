@@ -1,4 +1,4 @@
--- The console's reads: what falls due ahead, and the shard leases.
+-- The console's reads: what falls due ahead, the shard leases and the instances.
 
 -- name: Forecast
 -- $1 the first bucket's start, $2 the last bucket's end, $3 the bucket
@@ -18,3 +18,8 @@ FROM orders WHERE status = 'unpaid' AND deadline >= $1 AND deadline < $2 GROUP B
 -- A free shard's expires_at is -infinity, which time.Time cannot hold:
 -- it reads as the epoch, as on the other stores.
 SELECT shard, holder, token, greatest(expires_at, 'epoch'::timestamptz) FROM leases ORDER BY shard;
+
+-- name: Instances
+-- $1 how long ago, in ms, an instance was last seen at the latest. By name.
+SELECT holder, seen_at, skew_ms, skew_at FROM instances
+WHERE seen_at > clock_timestamp() - $1 * interval '1 millisecond' ORDER BY holder COLLATE "C";
