@@ -234,7 +234,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
 		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, LoadInterval: c.loaderInterval, PaymentGrace: c.paymentGrace,
 		ReconcileInterval: c.reconcileEvery, Repair: c.repair,
-		Holder: holder(c), LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Clock: clock, Accel: accel,
+		Holder: holder(c), Instance: c.instance, LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Clock: clock, Accel: accel,
 		IdempotencyTTL: c.idempotencyTTL, ArchiveAfter: c.archiveAfter, ArchiveInterval: c.archiveInterval,
 	}
 	if c.paymentURL != "" {
@@ -251,7 +251,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	}
 	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), Firing: eng.Err,
 		IdempotencyTTL: c.idempotencyTTL, MaxLockTTL: c.maxLockTTL, IssueTimeout: c.issueTimeout, ArchiveAfter: c.archiveAfter,
-		Gatherer: reg, Instance: c.instance}
+		Gatherer: reg, Instance: c.instance, LeaseTTL: c.leaseTTL}
 	if relay != nil { // a nil *Relay in the interface would not read as none
 		api.Relay = relay
 	}

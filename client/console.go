@@ -12,6 +12,9 @@ import (
 type Forecast struct {
 	From    time.Time `json:"from"`
 	Minutes int       `json:"minutes"`
+	// ComputedAt is when the server counted it: one count answers every
+	// request for 15 s.
+	ComputedAt time.Time `json:"computed_at"`
 	// Due leaves out the minutes with nothing due.
 	Due []Due `json:"due"`
 }
@@ -26,14 +29,27 @@ type Due struct {
 	Count  int64     `json:"count"`
 }
 
-// Status is an instance's metrics and every shard's lease.
+// Status is an instance's metrics, every shard's lease and the instances
+// seen lately.
 type Status struct {
 	Time     time.Time `json:"time"`
 	DBTime   time.Time `json:"db_time"`
 	Instance string    `json:"instance"`
 	// Metrics are the instance's lapse_* series by metric name.
-	Metrics map[string][]Sample `json:"metrics"`
-	Leases  []Lease             `json:"leases"`
+	Metrics   map[string][]Sample `json:"metrics"`
+	Leases    []Lease             `json:"leases"`
+	Instances []Instance          `json:"instances"`
+}
+
+// Instance is an instance seen within three lease TTLs: its clock skew
+// against the database's as it last measured it, in milliseconds, and
+// when (both nil before it measures), and the shards it holds.
+type Instance struct {
+	Name   string     `json:"name"`
+	SeenAt time.Time  `json:"seen_at"`
+	SkewMS *int64     `json:"skew_ms"`
+	SkewAt *time.Time `json:"skew_at"`
+	Shards []int      `json:"shards"`
 }
 
 // Sample is one series of a metric: a counter's or gauge's value, or a

@@ -29,6 +29,8 @@ type clockGuard struct {
 	// resumed is called when the skew comes back within bound, to fire
 	// what came due while the engine held.
 	resumed func()
+	// report records each skew measured.
+	report func(ctx context.Context, skew time.Duration)
 
 	mu  sync.Mutex
 	err error
@@ -44,12 +46,20 @@ func (c *clockGuard) Err() error {
 	return c.err
 }
 
+// readSkew reads the database's clock once, db, and returns how far the
+// middle of the round trip on the local clock runs ahead of it, and when
+// the round trip ended on the local clock.
+func readSkew(ctx context.Context, src clockSource, local func() time.Time) (skew time.Duration, db, end time.Time, err error) {
+	t0 := local()
+	db, err = src.Clock(ctx)
+	end = local()
+	return t0.Add(end.Sub(t0) / 2).Sub(db), db, end, err
+}
+
 // measure reads the database's clock once and compares it with the
 // middle of the round trip on the local one.
 func (c *clockGuard) measure(ctx context.Context) {
-	t0 := c.local()
-	db, err := c.src.Clock(ctx)
-	t1 := c.local()
+	skew, db, t1, err := readSkew(ctx, c.src, c.local)
 	if err != nil {
 		if ctx.Err() == nil {
 			c.log.Error("engine: read the database clock", slog.Any("err", err))
@@ -57,8 +67,8 @@ func (c *clockGuard) measure(ctx context.Context) {
 		return // the last verdict stands until the database answers
 	}
 	c.db.correct(db, t1)
-	skew := t0.Add(t1.Sub(t0) / 2).Sub(db)
 	c.m.clockSkew(skew)
+	c.report(ctx, skew)
 	var verdict error
 	if skew > c.bound || skew < -c.bound {
 		verdict = fmt.Errorf("clock skew %s against the database passes the bound %s: not firing", skew.Round(time.Millisecond), c.bound)

@@ -30,9 +30,14 @@ func TestClockNeverLate(t *testing.T) {
 	for _, readAt := range []time.Duration{0, rtt / 2, rtt} {
 		local := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		clock := NewClock(func() time.Time { return local })
+		var reported time.Duration
 		g := &clockGuard{src: roundTrip{&local, behind, rtt, readAt}, local: clock.local, db: clock,
-			bound: time.Second, log: slog.New(slog.DiscardHandler), resumed: func() {}, err: errUnmeasured}
+			bound: time.Second, log: slog.New(slog.DiscardHandler), resumed: func() {},
+			report: func(_ context.Context, d time.Duration) { reported = d }, err: errUnmeasured}
 		g.measure(t.Context())
+		if reported < behind-rtt/2 || reported > behind+rtt/2 {
+			t.Errorf("read at %s of the round trip: reported skew %s, want %s within half the round trip", readAt, reported, behind)
+		}
 		db := local.Add(-behind)
 		if got := clock.Now(); got.After(db) || db.Sub(got) > rtt {
 			t.Errorf("read at %s of the round trip: the clock reads %s, the database's %s", readAt, got, db)

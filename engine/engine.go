@@ -44,6 +44,11 @@ type Config struct {
 	// fires only while the local clock is within MaxSkew of the
 	// database's, and decides by the database's clock (see Clock).
 	Holder string
+	// Instance names this instance in the store's record of the
+	// instances and their clock skew (store.Instances, the console's),
+	// which it writes every third of LeaseTTL; Holder, if set, names it
+	// instead. Neither: the engine records nothing.
+	Instance string
 	// LeaseTTL is how long a shard lease lasts unrenewed: how soon a
 	// dead instance's shards pass to the others; 0 means 10s.
 	LeaseTTL time.Duration
@@ -131,6 +136,12 @@ func New(cfg Config) *Engine {
 	if cfg.ArchiveInterval <= 0 {
 		cfg.ArchiveInterval = time.Minute
 	}
+	if cfg.LeaseTTL <= 0 {
+		cfg.LeaseTTL = 10 * time.Second
+	}
+	if cfg.Holder != "" {
+		cfg.Instance = cfg.Holder
+	}
 	e := &Engine{cfg: cfg, wake: map[store.TimerKind]chan struct{}{}}
 	e.drains = map[store.TimerKind]drainFunc{
 		store.TimerExpire:  cfg.Store.ExpireDue,
@@ -158,9 +169,6 @@ func New(cfg Config) *Engine {
 // distribute makes e one of many engines on the store ls: see
 // Config.Holder.
 func (e *Engine) distribute(ls store.Store) {
-	if e.cfg.LeaseTTL <= 0 {
-		e.cfg.LeaseTTL = 10 * time.Second
-	}
 	if e.cfg.MaxSkew <= 0 {
 		e.cfg.MaxSkew = time.Second
 	}
@@ -174,7 +182,7 @@ func (e *Engine) distribute(ls store.Store) {
 	e.cfg.Clock.assume(e.cfg.MaxSkew) // until the first measurement
 	e.cfg.Metrics.clockSkewBound(e.cfg.MaxSkew)
 	e.leases = &leases{st: ls, holder: e.cfg.Holder, ttl: e.cfg.LeaseTTL, log: e.cfg.Log, m: e.cfg.Metrics, gained: e.wakeAll}
-	e.clock = &clockGuard{src: ls, local: e.cfg.Clock.local, db: e.cfg.Clock, bound: e.cfg.MaxSkew, log: e.cfg.Log, m: e.cfg.Metrics, resumed: e.wakeAll, err: errUnmeasured}
+	e.clock = &clockGuard{src: ls, local: e.cfg.Clock.local, db: e.cfg.Clock, bound: e.cfg.MaxSkew, log: e.cfg.Log, m: e.cfg.Metrics, resumed: e.wakeAll, report: e.reportSkew, err: errUnmeasured}
 }
 
 // wakeAll wakes every worker to drain what is due.
@@ -234,6 +242,9 @@ func (e *Engine) Start(ctx context.Context) error {
 			e.goFunc(func() { a.feed(ctx) })
 			e.goFunc(func() { every(ctx, e.cfg.AccelPoll, func() { e.pollAccel(ctx) }) })
 		}
+	} else if e.cfg.Instance != "" {
+		e.measureSkew(ctx)
+		e.goFunc(func() { every(ctx, e.cfg.LeaseTTL/3, func() { e.measureSkew(ctx) }) })
 	}
 	e.goFunc(func() { e.dispatch(ctx) })
 	e.goFunc(func() {

@@ -24,11 +24,14 @@ type dueJSON struct {
 	Count  int64  `json:"count"`
 }
 
-// forecastJSON answers GET /v1/console/forecast.
+// forecastJSON answers GET /v1/console/forecast: computed at
+// ComputedAt, which the cache keeps as computed too.
 type forecastJSON struct {
-	From    string    `json:"from"`
-	Minutes int       `json:"minutes"`
-	Due     []dueJSON `json:"due"`
+	From       string    `json:"from"`
+	Minutes    int       `json:"minutes"`
+	ComputedAt string    `json:"computed_at"`
+	Due        []dueJSON `json:"due"`
+	computed   time.Time
 }
 
 // parseForecastQuery reads ?minutes=<n>, 1 to 1440.
@@ -46,23 +49,32 @@ func parseForecastQuery(q url.Values) (int, error) {
 // forecast serves GET /v1/console/forecast: what falls due in each minute
 // from the current one on (coupon.expire, coupon.release, order.close),
 // read from the store every instance shares; minutes with nothing due
-// are left out.
+// are left out. One computation answers every request for forecastTTL;
+// computed_at says when it was made.
 func (s *server) forecast(w http.ResponseWriter, r *http.Request) {
 	minutes, err := parseForecastQuery(r.URL.Query())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	p := store.ForecastParams{From: s.now().Truncate(forecastWidth), Width: forecastWidth, Buckets: minutes}
-	counts, err := s.store.Forecast(r.Context(), p)
+	now := s.now()
+	out, err := s.forecasts.get(now, minutes, func() (forecastJSON, error) {
+		p := store.ForecastParams{From: now.Truncate(forecastWidth), Width: forecastWidth, Buckets: minutes}
+		counts, err := s.store.Forecast(r.Context(), p)
+		if err != nil {
+			return forecastJSON{}, err
+		}
+		out := forecastJSON{From: formatTime(p.From), Minutes: minutes, ComputedAt: formatTime(now),
+			Due: make([]dueJSON, 0, len(counts)), computed: now}
+		for _, c := range counts {
+			at := p.From.Add(time.Duration(c.Bucket) * forecastWidth)
+			out.Due = append(out.Due, dueJSON{Kind: string(c.Kind), Minute: c.Bucket, At: formatTime(at), Count: c.N})
+		}
+		return out, nil
+	})
 	if err != nil {
 		s.fail(w, r, err)
 		return
-	}
-	out := forecastJSON{From: formatTime(p.From), Minutes: minutes, Due: make([]dueJSON, 0, len(counts))}
-	for _, c := range counts {
-		at := p.From.Add(time.Duration(c.Bucket) * forecastWidth)
-		out.Due = append(out.Due, dueJSON{Kind: string(c.Kind), Minute: c.Bucket, At: formatTime(at), Count: c.N})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

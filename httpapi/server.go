@@ -51,6 +51,10 @@ type Config struct {
 	Gatherer prometheus.Gatherer
 	// Instance names this instance as its shard leases do.
 	Instance string
+	// LeaseTTL is how long the instances' shard leases last unrenewed;
+	// GET /v1/console/status lists the instances seen within three of
+	// them. 0 means 10s, the engine's default.
+	LeaseTTL time.Duration
 	// TokenRefresh is how often the server reads the store's tokens
 	// again: the bound on how long a revoked token is still honoured. 0
 	// means DefaultTokenRefresh.
@@ -64,6 +68,8 @@ type server struct {
 	relay          Relay
 	gatherer       prometheus.Gatherer
 	instance       string
+	leaseTTL       time.Duration
+	forecasts      forecastCache
 	firing         func() error
 	idempotencyTTL time.Duration
 	maxLockTTL     time.Duration
@@ -81,11 +87,14 @@ const public credential.Scope = 0
 
 // New returns the HTTP handler of API v1.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing, gatherer: cfg.Gatherer, instance: cfg.Instance,
+	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing, gatherer: cfg.Gatherer, instance: cfg.Instance, leaseTTL: cfg.LeaseTTL,
 		idempotencyTTL: cfg.IdempotencyTTL, maxLockTTL: cfg.MaxLockTTL, issueTimeout: cfg.IssueTimeout,
 		archiveAfter: cfg.ArchiveAfter, tokens: &tokens{store: cfg.Store, refresh: cfg.TokenRefresh}, mux: http.NewServeMux(), routes: map[string]credential.Scope{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.leaseTTL <= 0 {
+		s.leaseTTL = 10 * time.Second
 	}
 	if s.maxLockTTL <= 0 {
 		s.maxLockTTL = DefaultMaxLockTTL

@@ -3,8 +3,11 @@ package httpapi
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	dto "github.com/prometheus/client_model/go"
+
+	"github.com/lapsehq/lapse/store"
 )
 
 // sampleJSON is one series of a metric: a counter's or gauge's value, or
@@ -25,19 +28,32 @@ type leaseJSON struct {
 	Held      bool   `json:"held"`
 }
 
+// instanceJSON is one instance seen lately: its clock skew against the
+// database's as it last measured it (null before it measures), when, and
+// the shards it holds.
+type instanceJSON struct {
+	Name   string  `json:"name"`
+	SeenAt string  `json:"seen_at"`
+	SkewMS *int64  `json:"skew_ms"`
+	SkewAt *string `json:"skew_at"`
+	Shards []int   `json:"shards"`
+}
+
 // statusJSON answers GET /v1/console/status.
 type statusJSON struct {
-	Time     string                  `json:"time"`
-	DBTime   string                  `json:"db_time"`
-	Instance string                  `json:"instance"`
-	Metrics  map[string][]sampleJSON `json:"metrics"`
-	Leases   []leaseJSON             `json:"leases"`
+	Time      string                  `json:"time"`
+	DBTime    string                  `json:"db_time"`
+	Instance  string                  `json:"instance"`
+	Metrics   map[string][]sampleJSON `json:"metrics"`
+	Leases    []leaseJSON             `json:"leases"`
+	Instances []instanceJSON          `json:"instances"`
 }
 
 // status serves GET /v1/console/status: this instance's lapse_* metrics
 // (transitions, lag histograms, backlog, sweeper repairs, clock skew,
-// shards held), and every shard's lease read from the shared store, held
-// or not on the database's clock.
+// shards held), every shard's lease read from the shared store, held or
+// not on the database's clock, and every instance seen within three
+// lease TTLs with its last measured clock skew and the shards it holds.
 func (s *server) status(w http.ResponseWriter, r *http.Request) {
 	dbNow, err := s.store.Clock(r.Context())
 	if err != nil {
@@ -49,11 +65,20 @@ func (s *server) status(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	instances, err := s.store.Instances(r.Context(), 3*s.leaseTTL)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	out := statusJSON{Time: formatTime(s.now()), DBTime: formatTime(dbNow), Instance: s.instance,
-		Metrics: map[string][]sampleJSON{}, Leases: make([]leaseJSON, 0, len(leases))}
+		Metrics: map[string][]sampleJSON{}, Leases: make([]leaseJSON, 0, len(leases)),
+		Instances: make([]instanceJSON, 0, len(instances))}
 	for _, l := range leases {
 		out.Leases = append(out.Leases, leaseJSON{Shard: l.Shard, Holder: l.Holder, Token: l.Token,
 			ExpiresAt: formatTime(l.ExpiresAt), Held: l.Held(dbNow)})
+	}
+	for _, in := range instances {
+		out.Instances = append(out.Instances, instanceOf(in, leases, dbNow))
 	}
 	if s.gatherer != nil {
 		families, err := s.gatherer.Gather()
@@ -90,6 +115,22 @@ func samples(mf *dto.MetricFamily) []sampleJSON {
 			}
 		}
 		out = append(out, sm)
+	}
+	return out
+}
+
+// instanceOf is in as the status shows it, with the shards of leases it
+// holds at dbNow.
+func instanceOf(in store.Instance, leases []store.ShardLease, dbNow time.Time) instanceJSON {
+	out := instanceJSON{Name: in.Name, SeenAt: formatTime(in.SeenAt), Shards: []int{}}
+	if !in.SkewAt.IsZero() {
+		ms, at := in.Skew.Milliseconds(), formatTime(in.SkewAt)
+		out.SkewMS, out.SkewAt = &ms, &at
+	}
+	for _, l := range leases {
+		if l.Holder == in.Name && l.Held(dbNow) {
+			out.Shards = append(out.Shards, l.Shard)
+		}
 	}
 	return out
 }

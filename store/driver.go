@@ -73,6 +73,9 @@ type Driver interface {
 	Forecast(ctx context.Context, p ForecastParams) ([]DueCount, error)
 	// ShardLeases reads every shard's lease, by shard.
 	ShardLeases(ctx context.Context) ([]ShardLease, error)
+	// Instances reads the instances seen within d of the database's now,
+	// by name in byte order.
+	Instances(ctx context.Context, d time.Duration) ([]Instance, error)
 	// SinkState reads what is stored of a sink.
 	SinkState(ctx context.Context, sink string) (SinkState, error)
 	// DeadLetters reads a sink's dead letters.

@@ -62,6 +62,9 @@ type LeaseParams struct {
 type LeaseTx interface {
 	// SeenInstance records that holder is alive now.
 	SeenInstance(holder string) error
+	// MeasuredSkew records that holder is alive now and measured its
+	// clock skew against the database's now.
+	MeasuredSkew(holder string, skew time.Duration) error
 	// ForgetInstances forgets instances unseen for longer than d.
 	ForgetInstances(d time.Duration) error
 	// LiveInstances names the instances seen within ttl, in order.

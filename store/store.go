@@ -179,6 +179,12 @@ type Store interface {
 	// ShardLeases reads every shard's lease as stored, by shard: which
 	// instance holds it, under what token, until when.
 	ShardLeases(ctx context.Context) ([]ShardLease, error)
+	// MeasuredSkew records an instance alive with its clock skew just
+	// measured; see DB.MeasuredSkew.
+	MeasuredSkew(ctx context.Context, p MeasuredSkewParams) error
+	// Instances reads the instances seen within d, by name, with their
+	// last measured clock skew.
+	Instances(ctx context.Context, d time.Duration) ([]Instance, error)
 	// Ready reports whether the store is reachable and migrated.
 	Ready(ctx context.Context) error
 	// Close releases the store's connections.

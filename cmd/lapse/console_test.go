@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -125,6 +126,8 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 		func(s string) bool { return s == "yes" })
 	shown(t, ctx, "the expiry counted", `document.getElementById('expired-total').textContent`,
 		func(s string) bool { return s == "1" })
+	shown(t, ctx, "this instance with its clock skew", `(document.querySelector('#instances tr[data-instance] .skew') || {}).textContent || ''`,
+		func(s string) bool { return strings.HasSuffix(s, " ms") })
 
 	// Every claim of the storm is a dead letter of the receiver that was
 	// down; it is back, and the replay button sends them again.
@@ -157,7 +160,8 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 
 // TestConsoleSharedStore: the console's data come from the store the
 // instances share: two instances show the same storm in their forecast,
-// and the status of either shows every shard leased to one of the two.
+// and the status of either shows every shard leased to one of the two,
+// and both instances with their measured clock skew and their shards.
 func TestConsoleSharedStore(t *testing.T) { onShared(t, testConsoleShared) }
 
 func testConsoleShared(t *testing.T, be backend) {
@@ -174,7 +178,7 @@ func testConsoleShared(t *testing.T, be backend) {
 			t.Fatalf("forecast of %s: got %+v, want %d coupon.expire at %s", s.base, f.Due, n, stormAt.UTC().Truncate(time.Minute))
 		}
 	}
-	waitUntil(t, "every shard leased to i0 or i1, as both see it", func() bool {
+	waitUntil(t, "every shard leased to i0 or i1, and both with their skew, as both see it", func() bool {
 		for _, s := range ss {
 			st := clienttest.Must(s.api.Status(t.Context())).On(t)
 			held := map[string]int{}
@@ -183,8 +187,13 @@ func testConsoleShared(t *testing.T, be backend) {
 					held[l.Holder]++
 				}
 			}
-			if len(st.Leases) != 16 || held["i0"] == 0 || held["i1"] == 0 || held["i0"]+held["i1"] != 16 {
+			if len(st.Leases) != 16 || held["i0"] == 0 || held["i1"] == 0 || held["i0"]+held["i1"] != 16 || len(st.Instances) != 2 {
 				return false
+			}
+			for i, in := range st.Instances {
+				if in.Name != fmt.Sprintf("i%d", i) || in.SkewMS == nil || len(in.Shards) != held[in.Name] {
+					return false
+				}
 			}
 		}
 		return true

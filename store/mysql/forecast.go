@@ -1,6 +1,9 @@
 package mysql
 
 import (
+	"database/sql"
+	"time"
+
 	"context"
 
 	"github.com/lapsehq/lapse/store"
@@ -23,5 +26,22 @@ func (s *Driver) ShardLeases(ctx context.Context) ([]store.ShardLease, error) {
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (l store.ShardLease, err error) {
 		err = row.Scan(&l.Shard, &l.Holder, &l.Token, &l.ExpiresAt)
 		return l, err
+	})
+}
+
+// Instances reads the instances seen within d, by name.
+func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]store.Instance, error) {
+	rows, err := s.query(ctx, "Instances", d.Microseconds())
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (in store.Instance, err error) {
+		var (
+			skew   sql.NullInt64
+			skewAt sql.NullTime
+		)
+		err = row.Scan(&in.Name, &in.SeenAt, &skew, &skewAt)
+		in.SeenAt = in.SeenAt.UTC()
+		if skew.Valid && skewAt.Valid {
+			in.Skew, in.SkewAt = time.Duration(skew.Int64)*time.Millisecond, skewAt.Time.UTC()
+		}
+		return in, err
 	})
 }

@@ -1,6 +1,8 @@
 package postgres
 
 import (
+	"time"
+
 	"context"
 
 	"github.com/jackc/pgx/v5"
@@ -29,5 +31,24 @@ func (s *Driver) ShardLeases(ctx context.Context) ([]store.ShardLease, error) {
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (l store.ShardLease, err error) {
 		err = row.Scan(&l.Shard, &l.Holder, &l.Token, &l.ExpiresAt)
 		return l, err
+	})
+}
+
+// Instances reads the instances seen within d, by name.
+func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]store.Instance, error) {
+	rows, err := s.read(ctx, "Instances", d.Milliseconds())
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (in store.Instance, err error) {
+		var (
+			skew   *int64
+			skewAt *time.Time
+		)
+		err = row.Scan(&in.Name, &in.SeenAt, &skew, &skewAt)
+		if skew != nil && skewAt != nil {
+			in.Skew, in.SkewAt = time.Duration(*skew)*time.Millisecond, *skewAt
+		}
+		return in, err
 	})
 }

@@ -22,6 +22,12 @@ func (t *tx) SeenInstance(holder string) error {
 	return err
 }
 
+// MeasuredSkew records that holder is alive now, with its clock skew.
+func (t *tx) MeasuredSkew(holder string, skew time.Duration) error {
+	_, err := t.exec("MeasuredSkew", holder, skew.Milliseconds())
+	return err
+}
+
 // ForgetInstances forgets instances unseen for longer than d.
 func (t *tx) ForgetInstances(d time.Duration) error {
 	_, err := t.exec("ForgetInstances", d.Milliseconds())

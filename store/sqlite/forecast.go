@@ -1,6 +1,9 @@
 package sqlite
 
 import (
+	"database/sql"
+	"time"
+
 	"context"
 
 	"github.com/lapsehq/lapse/store"
@@ -28,5 +31,23 @@ func (s *Driver) ShardLeases(ctx context.Context) ([]store.ShardLease, error) {
 		err := row.Scan(&l.Shard, &l.Holder, &l.Token, &expires)
 		l.ExpiresAt = at(expires)
 		return l, err
+	})
+}
+
+// Instances reads the instances seen within d, by name.
+func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]store.Instance, error) {
+	rows, err := s.read(ctx, "Instances", d.Milliseconds())
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.Instance, error) {
+		var (
+			in           store.Instance
+			seen         int64
+			skew, skewAt sql.NullInt64
+		)
+		err := row.Scan(&in.Name, &seen, &skew, &skewAt)
+		in.SeenAt, in.Skew = at(seen), time.Duration(skew.Int64)*time.Millisecond
+		if skewAt.Valid {
+			in.SkewAt = at(skewAt.Int64)
+		}
+		return in, err
 	})
 }

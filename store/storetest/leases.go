@@ -19,6 +19,7 @@ var leaseTests = []test{
 	{"ExpiredLeaseWritesNothing", testLeaseExpired},
 	{"EveryDrainOneShard", testLeaseEveryDrainOneShard},
 	{"ShardLeases", testShardLeases},
+	{"InstancesWithSkew", testInstances},
 }
 
 // leaseTTL is long enough for a test's steps, short enough to wait out.
@@ -234,5 +235,50 @@ func testShardLeases(t *testing.T, open opener) {
 		if l.Shard != i || l.Holder != "a" || l.Token != held[i].Token || !l.Held(now) {
 			t.Fatalf("after a's lease: shard %d: got %+v, want held by a under token %d past %s", i, l, held[i].Token, fmtTime(now))
 		}
+	}
+}
+
+// testInstances: Instances lists, by name, the instances seen within the
+// span asked: one that only took leases with no skew measured, one that
+// measured its skew with it, as last measured and when on the database's
+// clock; none seen within a span shorter than the wait since.
+func testInstances(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	read := func(d time.Duration) []store.Instance {
+		t.Helper()
+		ins, err := f.s.Instances(f.ctx, d)
+		if err != nil {
+			t.Fatalf("Instances(%s): %v", d, err)
+		}
+		return ins
+	}
+	if got := read(time.Minute); len(got) != 0 {
+		t.Fatalf("fresh store: got %+v, want no instance", got)
+	}
+	before, err := f.s.Clock(f.ctx)
+	if err != nil {
+		t.Fatalf("Clock: %v", err)
+	}
+	f.lease("b")
+	for _, p := range []store.MeasuredSkewParams{{Instance: "a", Skew: time.Second}, {Instance: "a", Skew: -3 * time.Millisecond}} {
+		if err := f.s.MeasuredSkew(f.ctx, p); err != nil {
+			t.Fatalf("MeasuredSkew(%+v): %v", p, err)
+		}
+	}
+	got := read(time.Minute)
+	if len(got) != 2 || got[0].Name != "a" || got[1].Name != "b" {
+		t.Fatalf("after a measured and b leased: got %+v, want a and b", got)
+	}
+	a, b := got[0], got[1]
+	early := before.Add(-time.Millisecond) // the stores keep a millisecond at least
+	if a.Skew != -3*time.Millisecond || a.SkewAt.Before(early) || a.SeenAt.Before(early) || a.SkewAt.After(before.Add(time.Minute)) {
+		t.Fatalf("a: got %+v, want skew -3ms measured and seen since %s", a, before)
+	}
+	if !b.SkewAt.IsZero() || b.Skew != 0 || b.SeenAt.Before(early) {
+		t.Fatalf("b: got %+v, want seen since %s with no skew measured", b, before)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if got := read(10 * time.Millisecond); len(got) != 0 {
+		t.Fatalf("seen within 10ms, 50ms after the last sighting: got %+v, want none", got)
 	}
 }

@@ -179,6 +179,13 @@
     $('holders').textContent = Object.keys(held).length
       ? Object.entries(held).map(([h, n]) => `${h}: ${n} shards`).join(' · ')
       : 'no shard is leased: one embedded instance drains every shard, or none runs';
+    rows($('instances'), s.instances, (tr, i) => {
+      tr.dataset.instance = i.name;
+      cell(tr, i.name === s.instance ? `${i.name} (this one)` : i.name);
+      cell(tr, i.skew_ms === null ? 'not measured' : `${i.skew_ms} ms`, 'skew');
+      cell(tr, i.skew_at === null ? '–' : `${((db - new Date(i.skew_at)) / 1e3).toFixed(1)} s ago`);
+      cell(tr, i.shards.length ? i.shards.join(' ') : '–');
+    });
     rows($('leases'), s.leases, (tr, l) => {
       tr.className = l.held ? 'held' : 'free';
       cell(tr, l.shard);

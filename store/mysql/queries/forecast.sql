@@ -1,4 +1,4 @@
--- The console's reads: what falls due ahead, and the shard leases.
+-- The console's reads: what falls due ahead, the shard leases and the instances.
 
 -- name: Forecast
 -- from, from, end, width in milliseconds, three times over. Status and
@@ -21,3 +21,9 @@ GROUP BY bucket;
 
 -- name: ShardLeases
 SELECT shard, holder, token, expires_at FROM leases ORDER BY shard;
+
+-- name: Instances
+-- how long ago, in microseconds, an instance was last seen at the latest.
+-- By name.
+SELECT holder, seen_at, skew_ms, skew_at FROM instances
+WHERE seen_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND ORDER BY holder;

@@ -56,3 +56,8 @@ LOCK IN SHARE MODE;
 
 -- name: Clock
 SELECT UTC_TIMESTAMP(6);
+
+-- name: MeasuredSkew
+-- holder, its clock skew in ms: it is alive now, and measured it now.
+INSERT INTO instances (holder, seen_at, skew_ms, skew_at) VALUES (?, UTC_TIMESTAMP(6), ?, UTC_TIMESTAMP(6))
+ON DUPLICATE KEY UPDATE seen_at = VALUES(seen_at), skew_ms = VALUES(skew_ms), skew_at = VALUES(skew_at);

@@ -45,3 +45,8 @@ FOR SHARE;
 
 -- name: Clock
 SELECT clock_timestamp();
+
+-- name: MeasuredSkew
+-- $1 holder, $2 its clock skew in ms: it is alive now, and measured it now.
+INSERT INTO instances (holder, seen_at, skew_ms, skew_at) VALUES ($1, clock_timestamp(), $2, clock_timestamp())
+ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at, skew_ms = excluded.skew_ms, skew_at = excluded.skew_at;

@@ -1,4 +1,4 @@
--- The console's reads: what falls due ahead, and the shard leases. Times
+-- The console's reads: what falls due ahead, the shard leases and the instances. Times
 -- are unix milliseconds.
 
 -- name: Forecast
@@ -15,3 +15,8 @@ WHERE status = 'unpaid' AND deadline >= ?1 AND deadline < ?2 GROUP BY bucket;
 
 -- name: ShardLeases
 SELECT shard, holder, token, expires_at FROM leases ORDER BY shard;
+
+-- name: Instances
+-- ?1 how long ago, in ms, an instance was last seen at the latest. By name.
+SELECT holder, seen_at, skew_ms, skew_at FROM instances
+WHERE seen_at > (SELECT now FROM clock) - ?1 ORDER BY holder;
