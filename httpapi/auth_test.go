@@ -138,7 +138,7 @@ var routes = []route{
 	{"GET /v1/console/forecast", "GET", fixed("/v1/console/forecast"), "", credential.Admin, 200},
 	{"GET /v1/console/status", "GET", fixed("/v1/console/status"), "", credential.Admin, 200},
 	{"GET /{$}", "GET", fixed("/"), "", public, 200},
-	{"GET /console/", "GET", fixed("/console/console.js"), "", public, 200},
+	{"GET /console/{file}", "GET", fixed("/console/console.js"), "", public, 200},
 	{"GET /metrics", "GET", fixed("/metrics"), "", credential.Metrics, 200},
 	{"GET /healthz", "GET", fixed("/healthz"), "", public, 200},
 	{"GET /readyz", "GET", fixed("/readyz"), "", public, 200},

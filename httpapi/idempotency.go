@@ -48,12 +48,13 @@ func mutate[T, V any](s *server, w http.ResponseWriter, r *http.Request, status 
 func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now time.Time, fp hash.Hash, status int,
 	call func(ctx context.Context, idem *store.Idempotency) (T, error),
 	view func(T, time.Time) V) {
+	key, err := idempotencyKey(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	var idem *store.Idempotency
-	if key := r.Header.Get("Idempotency-Key"); key != "" {
-		if err := input.ID("Idempotency-Key", key); err != nil {
-			s.fail(w, r, err)
-			return
-		}
+	if key != "" {
 		idem = &store.Idempotency{
 			Key:         key,
 			Scope:       idempotencyScope(r),
@@ -73,6 +74,16 @@ func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now tim
 		return
 	}
 	write(w, status, "application/json", mustJSON(view(result, now)))
+}
+
+// idempotencyKey returns r's Idempotency-Key, "" if it has none; a key
+// that is not an ID is invalid.
+func idempotencyKey(r *http.Request) (string, error) {
+	key := r.Header.Get("Idempotency-Key")
+	if key == "" {
+		return "", nil
+	}
+	return key, input.ID("Idempotency-Key", key)
 }
 
 // idempotencyScope is what r's Idempotency-Key is scoped to: its method

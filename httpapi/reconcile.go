@@ -50,11 +50,15 @@ func (s *server) getReconcile(w http.ResponseWriter, r *http.Request) {
 	s.reconcile(w, r, false, s.now())
 }
 
-// postReconcile serves POST /v1/reconcile. It keeps no answer under an
-// Idempotency-Key: a repair run again finds nothing left to repair.
+// postReconcile serves POST /v1/reconcile. It checks an Idempotency-Key
+// as every POST does, but keeps no answer under it: a repair run again
+// finds nothing left to repair.
 func (s *server) postReconcile(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	body, err := readBody(w, r)
+	if err == nil {
+		_, err = idempotencyKey(r)
+	}
 	if err == nil {
 		var repair bool
 		if repair, err = decodeReconcile(body); err == nil {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/lapsehq/lapse/store"
@@ -10,7 +11,8 @@ import (
 // TestReconcile: on every store, GET /v1/reconcile of a store in step
 // finds no drift; a group timer deleted under pending coupons is drift
 // that GET reports and leaves, and POST {"repair": true} puts back with
-// one timer.repaired event; bad bodies are malformed and change nothing.
+// one timer.repaired event; bad bodies are malformed, a bad Idempotency-Key
+// invalid, and neither changes anything.
 func TestReconcile(t *testing.T) {
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
@@ -33,6 +35,7 @@ func TestReconcile(t *testing.T) {
 			e.problem(e.post("/v1/reconcile", `{"repair": "yes"}`), http.StatusBadRequest, "malformed")
 			e.problem(e.post("/v1/reconcile", `{"fix": true}`), http.StatusBadRequest, "malformed")
 			e.problem(e.post("/v1/reconcile", `[]`), http.StatusBadRequest, "malformed")
+			e.problem(e.post("/v1/reconcile", `{"repair": true}`, "Idempotency-Key", strings.Repeat("k", 129)), http.StatusUnprocessableEntity, "invalid")
 			if after := e.get("/v1/events?limit=1000").body; string(after) != string(before) {
 				t.Fatalf("GET and refused POSTs wrote events:\n%s", after)
 			}

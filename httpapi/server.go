@@ -147,7 +147,7 @@ func New(cfg Config) http.Handler {
 	s.handle("GET /v1/console/forecast", credential.Admin, s.forecast)
 	s.handle("GET /v1/console/status", credential.Admin, s.status)
 	s.handle("GET /{$}", public, console.Index)
-	s.handle("GET /console/", public, console.Assets(func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, errNoRoute) }))
+	s.handle("GET /console/{file}", public, console.Assets(func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, errNoRoute) }))
 
 	s.handle("GET /healthz", public, s.healthz)
 	s.handle("GET /readyz", public, s.readyz)
@@ -161,7 +161,7 @@ func New(cfg Config) http.Handler {
 
 // handle routes pattern to h for a credential holding scope (any request,
 // if public; see authorize), checking first that the value of each of the
-// pattern's wildcards ({id}, {user_id}, {sku}, {name}, {slug}; {$} is none) is an ID: a path ID
+// pattern's wildcards ({id}, {user_id}, {sku}, {name}, {slug}, {file}; {$} is none) is an ID: a path ID
 // breaking the input rules is answered 422 invalid naming the wildcard, on
 // every route, GETs included, before h reads it.
 func (s *server) handle(pattern string, scope credential.Scope, h http.HandlerFunc) {

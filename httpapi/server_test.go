@@ -9,7 +9,7 @@ import (
 
 func TestUnknownRoute(t *testing.T) {
 	e := setup(t)
-	for _, path := range []string{"/", "/v1/nope", "/v1/coupons/x/frobnicate", "/v1/coupons/x/lock/"} {
+	for _, path := range []string{"/v1/nope", "/v1/coupons/x/frobnicate", "/v1/coupons/x/lock/"} {
 		e.problem(e.post(path, `{}`), http.StatusNotFound, "not-found")
 	}
 }
@@ -22,6 +22,7 @@ func TestWrongMethod(t *testing.T) {
 		t.Fatalf("Allow: got %q, want it to list GET", got)
 	}
 	e.problem(e.get("/v1/coupons/x/lock"), http.StatusMethodNotAllowed, "method-not-allowed")
+	e.problem(e.post("/", `{}`), http.StatusMethodNotAllowed, "method-not-allowed") // the console's page
 }
 
 func TestHealthz(t *testing.T) {
