@@ -41,6 +41,7 @@ type serveConfig struct {
 	batchSize       int
 	sweepInterval   time.Duration
 	loaderInterval  time.Duration
+	operationShare  float64
 	paymentURL      string
 	paymentGrace    time.Duration
 	sinks           urlList
@@ -86,6 +87,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
+	fs.Float64Var(&c.operationShare, "operation-share", engine.DefaultOperationShare, "share of its time a bulk void or extend spends in batches, resting between them for checkout; 1 never rests (LAPSE_OPERATION_SHARE)")
 	fs.DurationVar(&c.loaderInterval, "loader-interval", 0, "how often the timer loader reads the store for work falling due; 0 is 1s with several instances on a postgres or mysql store, a quarter of the timer wheel's horizon otherwise; an operations and testing knob (LAPSE_LOADER_INTERVAL)")
 	fs.StringVar(&c.paymentURL, "payment-check-url", "", "payment-status hook asked before an order closes on timeout (LAPSE_PAYMENT_CHECK_URL)")
 	fs.DurationVar(&c.paymentGrace, "payment-grace", time.Minute, "how long past its deadline an order waits for a failing payment hook before it closes anyway (LAPSE_PAYMENT_GRACE)")
@@ -121,6 +123,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.leaseTTL < 300*time.Millisecond {
 		return fmt.Errorf("--lease-ttl: want at least 300ms, got %s", c.leaseTTL)
+	}
+	if !(c.operationShare > 0 && c.operationShare <= 1) {
+		return fmt.Errorf("--operation-share: want more than 0 and at most 1, got %g", c.operationShare)
 	}
 	if c.loaderInterval < 0 {
 		return fmt.Errorf("--loader-interval: want 0 or more, got %s", c.loaderInterval)
@@ -232,7 +237,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	defer relay.Stop() // closes the sinks, started or not
 	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
-		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, LoadInterval: c.loaderInterval, PaymentGrace: c.paymentGrace,
+		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, LoadInterval: c.loaderInterval, OperationShare: c.operationShare, PaymentGrace: c.paymentGrace,
 		ReconcileInterval: c.reconcileEvery, Repair: c.repair,
 		Holder: holder(c), Instance: c.instance, LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Clock: clock, Accel: accel,
 		IdempotencyTTL: c.idempotencyTTL, ArchiveAfter: c.archiveAfter, ArchiveInterval: c.archiveInterval,

@@ -73,6 +73,11 @@ type Config struct {
 	// OperationPoll is how often the engine looks for a bulk operation to
 	// work; 0 means 1s.
 	OperationPoll time.Duration
+	// OperationShare is the share of its time a bulk operation's worker
+	// spends in batches: after a batch that took d it rests
+	// d×(1−share)/share, leaving the database to checkout. 0 means
+	// DefaultOperationShare; 1 never rests.
+	OperationShare float64
 	// ArchiveAfter is how long after its last change a terminal coupon
 	// or a paid or closed order moves to the archive, every
 	// ArchiveInterval (0 means a minute); 0 archives nothing.
@@ -132,6 +137,9 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.OperationPoll <= 0 {
 		cfg.OperationPoll = time.Second
+	}
+	if cfg.OperationShare <= 0 || cfg.OperationShare > 1 {
+		cfg.OperationShare = DefaultOperationShare
 	}
 	if cfg.ArchiveInterval <= 0 {
 		cfg.ArchiveInterval = time.Minute

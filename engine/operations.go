@@ -13,6 +13,10 @@ import (
 // under: the same after a restart, so that it resumes them at once.
 const localHolder = "local"
 
+// DefaultOperationShare is the share of its time a bulk operation's
+// worker spends in batches unless told otherwise: half.
+const DefaultOperationShare = 0.5
+
 // workOperations works the bulk operations this engine may take, one at
 // a time, each in batches of BatchSize until it is done, its lease is
 // lost or the engine stops: at start, unfinished operations are resumed
@@ -37,7 +41,7 @@ func (e *Engine) workOperations(ctx context.Context) {
 		}
 		e.cfg.Log.Info("engine: working operation", slog.String("id", op.ID), slog.String("kind", string(op.Kind)), slog.Int64("done", op.Done))
 		for op.State == store.OperationRunning && ctx.Err() == nil {
-			before := op.Counts
+			before, began := op.Counts, time.Now()
 			op, err = e.cfg.Store.WorkOperation(ctx, store.WorkOperationParams{ID: op.ID, Holder: holder, TTL: e.operationTTL(), Now: e.cfg.Now(), Limit: e.cfg.BatchSize})
 			if err != nil {
 				if !errors.Is(err, store.ErrLeaseLost) {
@@ -46,7 +50,22 @@ func (e *Engine) workOperations(ctx context.Context) {
 				return
 			}
 			e.cfg.Metrics.operationBatch(op.Kind, op.Counts.Voided+op.Counts.Extended-before.Voided-before.Extended)
+			e.rest(ctx, time.Since(began))
 		}
+	}
+}
+
+// rest waits, after a batch that took d, as long as OperationShare asks.
+func (e *Engine) rest(ctx context.Context, d time.Duration) {
+	share := e.cfg.OperationShare
+	if share >= 1 {
+		return
+	}
+	t := time.NewTimer(time.Duration(float64(d) * (1 - share) / share))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
 	}
 }
 
