@@ -50,7 +50,9 @@ func (e *Engine) workOperations(ctx context.Context) {
 				return
 			}
 			e.cfg.Metrics.operationBatch(op.Kind, op.Counts.Voided+op.Counts.Extended-before.Voided-before.Extended)
-			e.rest(ctx, time.Since(began))
+			if op.State == store.OperationRunning {
+				e.rest(ctx, time.Since(began))
+			}
 		}
 	}
 }
