@@ -30,4 +30,10 @@ type Raw interface {
 	// false, and nothing stored, if the SKU is short. Run by many clients
 	// on one SKU, it is the floor of a flash sale on this database.
 	FloorOrder(ctx context.Context, o order.Order, e store.Event) (bool, error)
+	// Settle brings a store just seeded to where one whose rows are old
+	// would be: what the seeding wrote flushed from the log into the
+	// database's files, and its statistics current, so that a phase
+	// measured next pays for its own writes and not for the seed's. The
+	// store must have no other work running.
+	Settle(ctx context.Context) error
 }

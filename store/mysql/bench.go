@@ -53,3 +53,26 @@ func (s *Driver) FloorOrder(ctx context.Context, o order.Order, e store.Event) (
 		return t.(*tx).execOne("FloorTake", o.Items[0].Qty, o.Items[0].SKU, o.Items[0].Qty)
 	})
 }
+
+// Settle analyzes the coupons and flushes their dirty pages to disk, on
+// one connection of the engine pool, which it leaves unlocked. For `lapse
+// bench` only.
+func (s *Driver) Settle(ctx context.Context) error {
+	conn, err := s.engine.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	rows, err := conn.QueryContext(ctx, queries.Get("SettleAnalyze"))
+	if err != nil {
+		return err
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, queries.Get("SettleFlush")); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(context.WithoutCancel(ctx), queries.Get("SettleUnlock"))
+	return err
+}

@@ -24,3 +24,15 @@ INSERT INTO floor_events (id, type, subject, time, data) VALUES (?, ?, ?, ?, ?);
 -- name: FloorTake
 -- qty, sku, qty. The hot-SKU floor's guarded stock update, its last write.
 UPDATE skus SET available = available - ? WHERE sku = ? AND available >= ?;
+
+-- name: SettleAnalyze
+-- After a seed: the coupons' statistics, then their dirty pages flushed
+-- to the tablespace (FOR EXPORT flushes them and holds a read lock, which
+-- SettleUnlock lets go).
+ANALYZE TABLE coupons;
+
+-- name: SettleFlush
+FLUSH TABLES coupons FOR EXPORT;
+
+-- name: SettleUnlock
+UNLOCK TABLES;

@@ -29,3 +29,10 @@ INSERT INTO floor_events (id, type, subject, time, data) VALUES ($1, $2, $3, $4,
 -- name: FloorTake
 -- $1 sku, $2 qty. The hot-SKU floor's guarded stock update, its last write.
 UPDATE skus SET available = available - $2 WHERE sku = $1 AND available >= $2;
+
+-- name: SettleVacuum
+-- After a seed: what a store whose rows are old has had from autovacuum.
+VACUUM (ANALYZE);
+
+-- name: SettleCheckpoint
+CHECKPOINT;

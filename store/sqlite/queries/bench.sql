@@ -21,3 +21,8 @@ INSERT INTO floor_events (id, type, subject, time, data) VALUES (?, ?, ?, ?, ?);
 -- name: FloorTake
 -- ?1 sku, ?2 qty. The hot-SKU floor's guarded stock update, its last write.
 UPDATE skus SET available = available - ?2 WHERE sku = ?1 AND available >= ?2;
+
+-- name: Settle
+-- After a seed: the whole WAL copied into the database file and the WAL
+-- truncated; busy is 1 if a reader or the checkpointer stopped it short.
+PRAGMA wal_checkpoint(TRUNCATE);
