@@ -20,15 +20,20 @@ const benchSkew = 1000 * time.Hour
 const benchLeaseTTL = 3 * time.Second
 
 // newEngine returns the engine the bench runs on st of target as lapse
-// serve runs it: on a shared store, instance i among others, holding shard
-// leases.
+// serve runs it (see engineConfig).
 func newEngine(target Target, st store.Store, wheel *timer.Wheel, now func() time.Time, log *slog.Logger, batch, i int) *engine.Engine {
+	return engine.New(engineConfig(target, st, wheel, now, log, batch, i))
+}
+
+// engineConfig configures an engine on st of target as lapse serve runs
+// it: on a shared store, instance i among others, holding shard leases.
+func engineConfig(target Target, st store.Store, wheel *timer.Wheel, now func() time.Time, log *slog.Logger, batch, i int) engine.Config {
 	holder := ""
 	if target.Shared {
 		holder = fmt.Sprintf("bench-%d", i)
 	}
-	return engine.New(engine.Config{Store: st, Wheel: wheel, Now: now, Clock: engine.ReplayClock(now), Log: log, BatchSize: batch,
-		Holder: holder, LeaseTTL: benchLeaseTTL, MaxSkew: benchSkew})
+	return engine.Config{Store: st, Wheel: wheel, Now: now, Clock: engine.ReplayClock(now), Log: log, BatchSize: batch,
+		Holder: holder, LeaseTTL: benchLeaseTTL, MaxSkew: benchSkew}
 }
 
 // moreInstances opens Instances-1 more stores, each with a wheel and an

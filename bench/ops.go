@@ -29,9 +29,15 @@ type OpsConfig struct {
 	Users int
 	// UserRate is the user load in operations a second; 0 means 300.
 	UserRate float64
-	// BatchSize is the coupons per transaction of the operations and the
-	// rows per transaction of the archive; 0 means 1000.
+	// BatchSize is the rows per transaction of the engine's drains and
+	// of the archive; 0 means 1000.
 	BatchSize int
+	// OperationBatch is the coupons per transaction of the operations; 0
+	// means engine.DefaultOperationBatch.
+	OperationBatch int
+	// OperationShare is the share of its time the operations' worker
+	// spends in batches; 0 means engine.DefaultOperationShare.
+	OperationShare float64
 	// Idle is how long the idle phase measures; 0 means 10s.
 	Idle time.Duration
 	// Progress receives progress bars; nil draws none.
@@ -46,6 +52,10 @@ func (c *OpsConfig) defaults() error {
 		c.UserRate = 300
 	}
 	c.BatchSize = cmp(c.BatchSize, 1000)
+	c.OperationBatch = cmp(c.OperationBatch, engine.DefaultOperationBatch)
+	if c.OperationShare == 0 {
+		c.OperationShare = engine.DefaultOperationShare
+	}
 	if c.Idle <= 0 {
 		c.Idle = 10 * time.Second
 	}
@@ -55,6 +65,8 @@ func (c *OpsConfig) defaults() error {
 		return errors.New("bench: the target needs Open")
 	case c.Coupons <= 0:
 		return errors.New("bench: coupons must be positive")
+	case !(c.OperationShare > 0 && c.OperationShare <= 1):
+		return fmt.Errorf("bench: the operation share must be more than 0 and at most 1, not %g", c.OperationShare)
 	}
 	return nil
 }
@@ -94,10 +106,10 @@ func RunOps(ctx context.Context, cfg OpsConfig) (OpsResult, error) {
 		store.EventCouponClaimed: {}, store.EventCouponVoided: {}, store.EventCouponExtended: {},
 	}}
 	o.res = OpsResult{Store: cfg.Target.Name, Coupons: cfg.Coupons, Users: cfg.Users, UserRate: cfg.UserRate,
-		BatchSize: cfg.BatchSize, IdleSeconds: cfg.Idle.Seconds(), ExtendBy: extendBy.Seconds(), CPUs: runtime.NumCPU()}
+		BatchSize: cfg.BatchSize, OperationBatch: cfg.OperationBatch, OperationShare: cfg.OperationShare, IdleSeconds: cfg.Idle.Seconds(), ExtendBy: extendBy.Seconds(), CPUs: runtime.NumCPU()}
 	o.res.LoadAvg = append(o.res.LoadAvg, loadAvg()...)
 	wheel := newWheel(o.clock.Now)
-	st, _, err := cfg.Target.Open(ctx, store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: o.tally, OnArchived: func(what string, n int64) {
+	st, raw, err := cfg.Target.Open(ctx, store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: o.tally, OnArchived: func(what string, n int64) {
 		if what == store.ArchivedCoupons {
 			o.archived.Add(n)
 		}
@@ -110,7 +122,12 @@ func RunOps(ctx context.Context, cfg OpsConfig) (OpsResult, error) {
 	if err := o.seed(ctx); err != nil {
 		return o.res, fmt.Errorf("bench seed: %w", err)
 	}
-	eng := newEngine(cfg.Target, st, wheel, o.clock.Now, cfg.Log, cfg.BatchSize, 0)
+	if err := o.settle(ctx, raw); err != nil {
+		return o.res, fmt.Errorf("bench settle: %w", err)
+	}
+	ec := engineConfig(cfg.Target, st, wheel, o.clock.Now, cfg.Log, cfg.BatchSize, 0)
+	ec.OperationBatch, ec.OperationShare = cfg.OperationBatch, cfg.OperationShare
+	eng := engine.New(ec)
 	if err := eng.Start(ctx); err != nil {
 		return o.res, err
 	}
@@ -163,6 +180,19 @@ func (o *opsRun) seed(ctx context.Context) error {
 	o.res.Seed = SeedResult{Issued: total, Seconds: took.Seconds(), Rate: float64(total) / took.Seconds()}
 	b.Finish(fmt.Sprintf("%.0f coupons/s", o.res.Seed.Rate))
 	return nil
+}
+
+// settle settles the store after the seed (see Raw.Settle): the
+// campaign a bulk operation stops or extends was issued long before.
+func (o *opsRun) settle(ctx context.Context, raw Raw) error {
+	var done atomic.Int64
+	start := time.Now()
+	b := StartBar(o.cfg.Progress, "settle", 1, done.Load)
+	err := raw.Settle(ctx)
+	done.Store(1)
+	o.res.SettleSeconds = time.Since(start).Seconds()
+	b.Finish(fmt.Sprintf("%.1fs", o.res.SettleSeconds))
+	return err
 }
 
 // underLoad runs the user load through the idle phase, the bulk void and

@@ -8,12 +8,17 @@ import (
 // OpsResult is everything a run of RunOps measured, with its config.
 // Times are in seconds.
 type OpsResult struct {
-	Store       string  `json:"store"`
-	Coupons     int     `json:"coupons"`
-	Users       int     `json:"users"`
-	UserRate    float64 `json:"user_rate"`
-	BatchSize   int     `json:"batch_size"`
-	IdleSeconds float64 `json:"idle_seconds"`
+	Store     string  `json:"store"`
+	Coupons   int     `json:"coupons"`
+	Users     int     `json:"users"`
+	UserRate  float64 `json:"user_rate"`
+	BatchSize int     `json:"batch_size"`
+	// OperationBatch is the coupons per transaction of the operations,
+	// and OperationShare the share of its time their worker spent in
+	// batches.
+	OperationBatch int     `json:"operation_batch"`
+	OperationShare float64 `json:"operation_share"`
+	IdleSeconds    float64 `json:"idle_seconds"`
 	// ExtendBy is what the bulk extend adds to each expires_at.
 	ExtendBy float64 `json:"extend_by"`
 	CPUs     int     `json:"cpus"`
@@ -21,6 +26,8 @@ type OpsResult struct {
 	// the end of the run, where the system reports it.
 	LoadAvg []float64  `json:"loadavg,omitempty"`
 	Seed    SeedResult `json:"seed"`
+	// SettleSeconds is how long settling the store after the seed took.
+	SettleSeconds float64 `json:"settle_seconds"`
 	// Idle is the user load alone.
 	Idle    UserLoad   `json:"idle"`
 	Void    BulkRun    `json:"void"`

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/bench"
+	"github.com/lapsehq/lapse/engine"
 )
 
 // benchOps runs `lapse bench ops`: the JSON result goes to --out (or
@@ -22,7 +23,9 @@ func benchOps(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&cfg.Coupons, "coupons", cfg.Coupons, "coupons bulk voided, and as many bulk extended, each on a template of its own")
 	fs.IntVar(&cfg.Users, "users", cfg.Users, "users holding the coupons")
 	fs.Float64Var(&cfg.UserRate, "rate", cfg.UserRate, "user operations (wallet read, lock, redeem) a second, from the idle phase to the end of the extend")
-	fs.IntVar(&cfg.BatchSize, "batch-size", cfg.BatchSize, "coupons per transaction of the operations, rows per transaction of the archive")
+	fs.IntVar(&cfg.BatchSize, "batch-size", cfg.BatchSize, "rows per transaction of the engine's drains and of the archive")
+	fs.IntVar(&cfg.OperationBatch, "operation-batch", engine.DefaultOperationBatch, "coupons per transaction of the operations, as lapse serve's --operation-batch")
+	fs.Float64Var(&cfg.OperationShare, "operation-share", engine.DefaultOperationShare, "share of its time the operations' worker spends in batches, as lapse serve's --operation-share")
 	fs.DurationVar(&cfg.Idle, "idle", cfg.Idle, "how long the idle phase measures the user load alone")
 	fs.StringVar(&out, "out", "", "write the JSON result to this file (default: stdout)")
 	fs.StringVar(&plot, "plot", "", "write an SVG plot of the operations and the user p99 over time to this file")

@@ -49,6 +49,7 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--lease-ttl", "100ms"}, "--lease-ttl"},
 		{[]string{"--max-clock-skew", "0s"}, "--max-clock-skew"},
 		{[]string{"--loader-interval", "-1s"}, "--loader-interval"},
+		{[]string{"--operation-batch", "0"}, "--operation-batch"},
 		{[]string{"--operation-share", "0"}, "--operation-share"},
 		{[]string{"--operation-share", "1.5"}, "--operation-share"},
 		{[]string{"--operation-share", "NaN"}, "--operation-share"},

@@ -42,6 +42,7 @@ type serveConfig struct {
 	sweepInterval   time.Duration
 	loaderInterval  time.Duration
 	operationShare  float64
+	operationBatch  int
 	paymentURL      string
 	paymentGrace    time.Duration
 	sinks           urlList
@@ -87,6 +88,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
+	fs.IntVar(&c.operationBatch, "operation-batch", engine.DefaultOperationBatch, "coupons a bulk void or extend works per transaction (LAPSE_OPERATION_BATCH)")
 	fs.Float64Var(&c.operationShare, "operation-share", engine.DefaultOperationShare, "share of its time a bulk void or extend spends in batches, resting between them for checkout; 1 never rests (LAPSE_OPERATION_SHARE)")
 	fs.DurationVar(&c.loaderInterval, "loader-interval", 0, "how often the timer loader reads the store for work falling due; 0 is 1s with several instances on a postgres or mysql store, a quarter of the timer wheel's horizon otherwise; an operations and testing knob (LAPSE_LOADER_INTERVAL)")
 	fs.StringVar(&c.paymentURL, "payment-check-url", "", "payment-status hook asked before an order closes on timeout (LAPSE_PAYMENT_CHECK_URL)")
@@ -123,6 +125,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.leaseTTL < 300*time.Millisecond {
 		return fmt.Errorf("--lease-ttl: want at least 300ms, got %s", c.leaseTTL)
+	}
+	if c.operationBatch < 1 {
+		return fmt.Errorf("--operation-batch: want at least 1, got %d", c.operationBatch)
 	}
 	if !(c.operationShare > 0 && c.operationShare <= 1) {
 		return fmt.Errorf("--operation-share: want more than 0 and at most 1, got %g", c.operationShare)
@@ -237,7 +242,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	defer relay.Stop() // closes the sinks, started or not
 	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
-		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, LoadInterval: c.loaderInterval, OperationShare: c.operationShare, PaymentGrace: c.paymentGrace,
+		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, LoadInterval: c.loaderInterval, OperationBatch: c.operationBatch, OperationShare: c.operationShare, PaymentGrace: c.paymentGrace,
 		ReconcileInterval: c.reconcileEvery, Repair: c.repair,
 		Holder: holder(c), Instance: c.instance, LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Clock: clock, Accel: accel,
 		IdempotencyTTL: c.idempotencyTTL, ArchiveAfter: c.archiveAfter, ArchiveInterval: c.archiveInterval,

@@ -82,8 +82,9 @@ func (in *instance) expired() float64 {
 	return testutil.ToFloat64(engine.TransitionsOf(in.metrics, store.EventCouponExpired))
 }
 
-// issueDue issues n coupons of a new template ending at endsAt.
-func issueDue(t *testing.T, st store.Store, n int, endsAt time.Time) {
+// issueDue issues n coupons of a new template ending at endsAt, and
+// returns the template's ID.
+func issueDue(t *testing.T, st store.Store, n int, endsAt time.Time) string {
 	t.Helper()
 	tp, err := st.CreateTemplate(t.Context(), store.CreateTemplateParams{Now: time.Now(), Template: coupon.Template{
 		Name: "storm", Value: 100, StartsAt: time.Now().Add(-time.Hour), EndsAt: endsAt,
@@ -99,6 +100,7 @@ func issueDue(t *testing.T, st store.Store, n int, endsAt time.Time) {
 	if err != nil || got.Issued != int64(n) {
 		t.Fatalf("issue: %+v, %v", got, err)
 	}
+	return tp.ID
 }
 
 // TestEnginesShareShards: three engines on one database split the shards

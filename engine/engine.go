@@ -73,6 +73,9 @@ type Config struct {
 	// OperationPoll is how often the engine looks for a bulk operation to
 	// work; 0 means 1s.
 	OperationPoll time.Duration
+	// OperationBatch is how many coupons one transaction of a bulk
+	// operation works; 0 means DefaultOperationBatch.
+	OperationBatch int
 	// OperationShare is the share of its time a bulk operation's worker
 	// spends in batches: after a batch that took d it rests
 	// d×(1−share)/share, leaving the database to checkout. 0 means
@@ -137,6 +140,9 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.OperationPoll <= 0 {
 		cfg.OperationPoll = time.Second
+	}
+	if cfg.OperationBatch <= 0 {
+		cfg.OperationBatch = DefaultOperationBatch
 	}
 	if cfg.OperationShare <= 0 || cfg.OperationShare > 1 {
 		cfg.OperationShare = DefaultOperationShare

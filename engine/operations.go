@@ -13,12 +13,19 @@ import (
 // under: the same after a restart, so that it resumes them at once.
 const localHolder = "local"
 
+// DefaultOperationBatch is how many coupons a batch of a bulk operation
+// works unless told otherwise: fewer than a drain's, since an operation
+// has no deadline and each batch's commit is what a checkout beside it
+// waits behind (a bulk void of 1 M coupons on PostgreSQL here, user p99
+// against idle: 3.6× with batches of 1,000, 2.0× of 250, 1.7× of 100).
+const DefaultOperationBatch = 100
+
 // DefaultOperationShare is the share of its time a bulk operation's
 // worker spends in batches unless told otherwise: half.
 const DefaultOperationShare = 0.5
 
 // workOperations works the bulk operations this engine may take, one at
-// a time, each in batches of BatchSize until it is done, its lease is
+// a time, each in batches of OperationBatch until it is done, its lease is
 // lost or the engine stops: at start, unfinished operations are resumed
 // after the last batch they committed. With many instances, one works
 // an operation at a time, by a lease of LeaseTTL in its row.
@@ -42,7 +49,7 @@ func (e *Engine) workOperations(ctx context.Context) {
 		e.cfg.Log.Info("engine: working operation", slog.String("id", op.ID), slog.String("kind", string(op.Kind)), slog.Int64("done", op.Done))
 		for op.State == store.OperationRunning && ctx.Err() == nil {
 			before, began := op.Counts, time.Now()
-			op, err = e.cfg.Store.WorkOperation(ctx, store.WorkOperationParams{ID: op.ID, Holder: holder, TTL: e.operationTTL(), Now: e.cfg.Now(), Limit: e.cfg.BatchSize})
+			op, err = e.cfg.Store.WorkOperation(ctx, store.WorkOperationParams{ID: op.ID, Holder: holder, TTL: e.operationTTL(), Now: e.cfg.Now(), Limit: e.cfg.OperationBatch})
 			if err != nil {
 				if !errors.Is(err, store.ErrLeaseLost) {
 					e.logErr("engine: work operation "+op.ID, err)
