@@ -52,6 +52,9 @@ func TestQueryPlans(t *testing.T) {
 		{"RemindersDue", 0, []any{now, 3, 1000}, "reminders_due", 2},
 		{"NextReminder", 16, []any{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, "reminders_due", 33},
 		{"OpenOrders", 0, nil, "orders_due", 3},
+		// A bulk operation's page starts at its cursor, not at the
+		// template's first coupon.
+		{"CouponsAfter", 0, []any{"tpl_x", "cpn_02990", 5}, "coupons_template", 8},
 	}
 	for _, c := range cases {
 		q := mysql.QueryText(c.query, c.list)
