@@ -10,14 +10,14 @@
 # env:   LAPSE_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432)
 #        LAPSE_BENCH_MYSQL    (default mysql://root@127.0.0.1:3306)
 #        COUPONS              (default 1000000)
-#        IDLE                 (default 10s)
+#        IDLE                 (default 20s)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
 pg=${LAPSE_BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432}
 my=${LAPSE_BENCH_MYSQL:-mysql://root@127.0.0.1:3306}
 coupons=${COUPONS:-1000000}
-idle=${IDLE:-10s}
+idle=${IDLE:-20s}
 out=docs/bench
 mkdir -p "$out"
 tmp=$(mktemp -d)
