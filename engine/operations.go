@@ -17,7 +17,7 @@ const localHolder = "local"
 // works unless told otherwise: fewer than a drain's, since an operation
 // has no deadline and each batch's commit is what a checkout beside it
 // waits behind (a bulk void of 1 M coupons on PostgreSQL here, user p99
-// against idle: 3.6× with batches of 1,000, 2.0× of 250, 1.7× of 100).
+// against idle: 3.6× with batches of 1,000, 2.0× of 250, 1.6–1.7× of 100).
 const DefaultOperationBatch = 100
 
 // DefaultOperationShare is the share of its time a bulk operation's

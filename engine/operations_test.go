@@ -16,8 +16,9 @@ import (
 
 // TestOperationInBatches: on every store, the engine works a bulk void
 // in batches of OperationBatch coupons, each batch one commit with its
-// coupons' events, resting between them, until every coupon is voided.
+// coupons' events, until every coupon is voided.
 func TestOperationInBatches(t *testing.T) {
+	// SQLite is no shared store, but opens as one does.
 	embedded := sharedStore{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "lapse.db") },
 		func(ctx context.Context, path string, hooks store.Hooks) (*store.DB, error) {
 			return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks})
