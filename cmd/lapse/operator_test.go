@@ -30,10 +30,10 @@ func testMigrate(t *testing.T, be backend) {
 	if again := run(t, "migrate", "--store", db); !strings.HasSuffix(again, ": 0 migration(s) applied, schema up to date") || strings.Contains(again, "\n") {
 		t.Fatalf("second lapse migrate: got %q, want nothing applied", again)
 	}
+	// Ready means serving; the log line the process wrote before it may
+	// still be on its way through the stderr pipe.
 	s := start(t, db)
-	if !strings.Contains(s.log.String(), "lapse: serving") {
-		t.Fatalf("lapse serve on the migrated store: log\n%s", s.log.String())
-	}
+	waitUntil(t, "lapse serve on the migrated store to log it serves", func() bool { return strings.Contains(s.log.String(), "lapse: serving") })
 }
 
 // TestOperatorCommands: on every store, lapse templates list prints the
