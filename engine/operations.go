@@ -66,16 +66,22 @@ func (e *Engine) workOperations(ctx context.Context) {
 
 // rest waits, after a batch that took d, as long as OperationShare asks.
 func (e *Engine) rest(ctx context.Context, d time.Duration) {
-	share := e.cfg.OperationShare
-	if share >= 1 {
+	r := restAfter(d, e.cfg.OperationShare)
+	if r <= 0 {
 		return
 	}
-	t := time.NewTimer(time.Duration(float64(d) * (1 - share) / share))
+	t := time.NewTimer(r)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
 	case <-t.C:
 	}
+}
+
+// restAfter is how long a worker spending share of its time in batches
+// rests after one that took d: d×(1−share)/share, nothing at share 1.
+func restAfter(d time.Duration, share float64) time.Duration {
+	return time.Duration(float64(d) * (1 - share) / share)
 }
 
 // operationTTL is how long an operation's lease lasts unrenewed: its

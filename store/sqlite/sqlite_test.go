@@ -187,6 +187,8 @@ func TestQueryPlans(t *testing.T) {
 		{"NextReminder", []any{leased}, []string{"reminders_due"}},
 		{"JoinableReminder", []any{"u", 3600000, now, now}, []string{"reminders_user"}},
 		{"SentToday", []any{"u", now, now}, []string{"reminders_sent"}},
+		// A bulk operation's page seeks its cursor in the template.
+		{"CouponsAfter", []any{"tpl_x", "cpn_1", 100}, []string{"coupons_template (template_id=? AND id>?)"}},
 	}
 	for _, c := range cases {
 		rows, err := db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+sqlite.QueryText(c.query), c.args...)
