@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -102,6 +103,12 @@ func run[T any](ctx context.Context, db *DB, background bool, fn func(*txn) (T, 
 			return res, nil
 		}
 		var zero T
+		if ctx.Err() != nil {
+			// A transaction whose context ended is rolled back under it:
+			// its statement's error then (sql: transaction has already
+			// been committed or rolled back) says less than why.
+			return zero, fmt.Errorf("%w (%w)", ctx.Err(), out)
+		}
 		if !retry || try == attempts {
 			return zero, out
 		}

@@ -86,6 +86,7 @@ func Run(t *testing.T, newDriver NewDriver) {
 	t.Run("Hooks", func(t *testing.T) { runHooks(t, newDriver) })
 	t.Run("IssueResume", func(t *testing.T) { runIssueResume(t, newDriver) })
 	t.Run("IdempotencyWait", func(t *testing.T) { runIdempotencyWait(t, newDriver) })
+	t.Run("Canceled", func(t *testing.T) { runCanceled(t, newDriver) })
 }
 
 // fixture is one subtest's store with the helpers that fail the test on

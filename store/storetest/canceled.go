@@ -1,0 +1,55 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// runCanceled: a store call whose context ends inside its transaction
+// fails with the context's error, not only with the driver's account of a
+// transaction rolled back under it (database/sql's "transaction has
+// already been committed or rolled back"), so that an engine that stops
+// does not log its last claims as failures.
+func runCanceled(t *testing.T, newDriver NewDriver) {
+	ctx, cancel := context.WithCancel(t.Context())
+	s := store.New(cancelingDriver{newDriver(t), cancel}, store.Options{})
+	_, ok, err := s.ClaimOperation(ctx, store.ClaimOperationParams{Holder: "i0", TTL: time.Minute, Now: t0})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("ClaimOperation, its context cancelled inside its transaction: got %v (claimed %v), want an error that is context.Canceled", err, ok)
+	}
+}
+
+// cancelingDriver is a real driver whose transactions cancel the context
+// of the call they serve once they have listed the operations due.
+type cancelingDriver struct {
+	store.Driver
+	cancel context.CancelFunc
+}
+
+func (d cancelingDriver) Begin(ctx context.Context, background bool) (store.DriverTx, error) {
+	tx, err := d.Driver.Begin(ctx, background)
+	if err != nil {
+		return nil, err
+	}
+	return cancelingTx{tx, d.cancel}, nil
+}
+
+// cancelingTx lists the operations due, then cancels the context and
+// gives database/sql the moment it takes to roll the transaction back
+// under it, as it did when the engine stopped between the statements of
+// a claim.
+type cancelingTx struct {
+	store.DriverTx
+	cancel context.CancelFunc
+}
+
+func (t cancelingTx) OperationsDue(holder string, now time.Time, limit int) ([]string, error) {
+	ids, err := t.DriverTx.OperationsDue(holder, now, limit)
+	t.cancel()
+	time.Sleep(20 * time.Millisecond)
+	return ids, err
+}
