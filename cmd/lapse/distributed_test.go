@@ -40,15 +40,17 @@ func startShared(t *testing.T, db string, n int, extra ...string) []*server {
 }
 
 // seedStorm issues n coupons due at one instant, soon after the seeding
-// ends, through s; it fails if seeding outlasted the lead.
-func seedStorm(t *testing.T, s *server, n int, lead time.Duration) []client.Coupon {
+// ends, through s, and returns them and the feed's cursor once they were
+// issued, before any fell due; it fails if seeding outlasted the lead.
+func seedStorm(t *testing.T, s *server, n int, lead time.Duration) ([]client.Coupon, string) {
 	t.Helper()
 	endsAt := time.Now().Add(lead)
 	_, cs := s.seed(t, n, endsAt)
+	seeded := s.cursor(t)
 	if time.Until(endsAt) < time.Second {
 		t.Fatalf("seeding %d coupons outlasted the %s lead: nothing was tested", n, lead)
 	}
-	return cs
+	return cs, seeded
 }
 
 // metric reads one sample of lapse's /metrics, 0 if absent.
@@ -101,10 +103,13 @@ func drainedAfter(t *testing.T, s *server, at time.Time, what string) {
 	t.Fatalf("the storm was drained within a second of %s: nothing was tested", what)
 }
 
-// waitFirstExpiry waits for the storm's first stored expiry.
-func waitFirstExpiry(t *testing.T, s *server) {
+// waitFirstExpiry waits for the storm's first stored expiry: the first
+// event after seeded, the cursor seedStorm returned. (A cursor read now
+// could come after the whole storm: under CI's load, what a test did
+// between seeding and this wait outlasted the storm.)
+func waitFirstExpiry(t *testing.T, s *server, seeded string) {
 	t.Helper()
-	s.waitEventAfter(t, "the storm's first stored expiry", s.cursor(t))
+	s.waitEventAfter(t, "the storm's first stored expiry", seeded)
 }
 
 // TestInstancesShareAStorm: three instances on one database, 100,000
@@ -113,7 +118,7 @@ func waitFirstExpiry(t *testing.T, s *server) {
 func TestInstancesShareAStorm(t *testing.T) {
 	onShared(t, func(t *testing.T, be backend) {
 		ss := startShared(t, be.store(t), 3)
-		cs := seedStorm(t, ss[0], stormCoupons, be.stormLead)
+		cs, _ := seedStorm(t, ss[0], stormCoupons, be.stormLead)
 		waitAllExpired(t, ss[0], len(cs))
 		checkAllExpiredOnce(t, ss[0], cs)
 		total := 0.0
@@ -136,8 +141,8 @@ func TestInstancesShareAStorm(t *testing.T) {
 func TestInstanceKilledMidStorm(t *testing.T) {
 	onShared(t, func(t *testing.T, be backend) {
 		ss := startShared(t, be.store(t), 3)
-		cs := seedStorm(t, ss[0], stormCoupons, be.stormLead)
-		waitFirstExpiry(t, ss[0])
+		cs, seeded := seedStorm(t, ss[0], stormCoupons, be.stormLead)
+		waitFirstExpiry(t, ss[0], seeded)
 		if err := ss[2].cmd.Process.Kill(); err != nil {
 			t.Fatalf("SIGKILL: %v", err)
 		}
@@ -164,8 +169,8 @@ func TestPausedInstanceWritesNothing(t *testing.T) {
 	onShared(t, func(t *testing.T, be backend) {
 		const batch = 50
 		ss := startShared(t, be.store(t), 3, "--batch-size", strconv.Itoa(batch))
-		cs := seedStorm(t, ss[0], stormCoupons, be.stormLead)
-		waitFirstExpiry(t, ss[0])
+		cs, seeded := seedStorm(t, ss[0], stormCoupons, be.stormLead)
+		waitFirstExpiry(t, ss[0], seeded)
 		paused := ss[2]
 		stopped := time.Now()
 		if err := paused.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
