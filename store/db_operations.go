@@ -177,7 +177,7 @@ func (db *DB) WorkOperation(ctx context.Context, p WorkOperationParams) (Operati
 		}
 		// Every event of the operation names who started it.
 		t.actor = op.Actor
-		return op, (&batch{t: t, op: &op, now: p.Now, templates: map[string]coupon.Template{}, voided: map[string]int64{}}).run(p)
+		return op, (&batch{t: t, op: &op, now: p.Now, templates: map[string]coupon.Template{}, voided: map[string]int64{}}).run(p, db.d.Busy)
 	})
 }
 

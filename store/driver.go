@@ -26,8 +26,8 @@ type Driver interface {
 	// database rolled it back to break a deadlock, say.
 	Classify(err error) (out error, retry bool)
 	// Busy reports whether a user's write waits for the writer; an
-	// issuance batch then commits early. A backend whose writers do not
-	// queue on one another answers false.
+	// issuance batch or a bulk operation's batch then commits early. A
+	// backend whose writers do not queue on one another answers false.
 	Busy() bool
 
 	// Template reads a template with its stored counts by state, and how

@@ -115,3 +115,60 @@ func TestIssueMakesWay(t *testing.T) {
 		t.Fatalf("with no one waiting: issued %d in commits of %v, want %d in one", got.Issued, commits, len(users))
 	}
 }
+
+// TestOperationMakesWay: a batch of a bulk operation that sees a user's
+// write waiting commits after the chunk in hand, and the next batch goes
+// on after it; with no one waiting, one batch takes its whole limit.
+func TestOperationMakesWay(t *testing.T) {
+	ctx := t.Context()
+	d, err := OpenDriver(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer d.Close()
+	s := store.New(d, store.Options{})
+	t0 := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+	n := 2*store.OperationChunk + store.OperationChunk/2
+	voids := func() []int64 {
+		t.Helper()
+		tp, err := s.CreateTemplate(ctx, store.CreateTemplateParams{Now: t0, Template: coupon.Template{
+			Name: "t", Value: 1, StartsAt: t0, Duration: time.Hour}})
+		if err != nil {
+			t.Fatalf("CreateTemplate: %v", err)
+		}
+		users := make([]string, n)
+		for i := range users {
+			users[i] = "u" + strconv.Itoa(i)
+		}
+		if _, err := s.Issue(ctx, store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users), Now: t0}); err != nil {
+			t.Fatalf("Issue: %v", err)
+		}
+		op, err := s.StartOperation(ctx, store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tp.ID}, Now: t0})
+		if err != nil {
+			t.Fatalf("StartOperation: %v", err)
+		}
+		if _, ok, err := s.ClaimOperation(ctx, store.ClaimOperationParams{Holder: "h", TTL: time.Minute, Now: t0}); !ok || err != nil {
+			t.Fatalf("ClaimOperation: %v, %v", ok, err)
+		}
+		var done []int64
+		for op.State == store.OperationRunning {
+			if op, err = s.WorkOperation(ctx, store.WorkOperationParams{ID: op.ID, Holder: "h", TTL: time.Minute, Now: t0, Limit: 4 * store.OperationChunk}); err != nil {
+				t.Fatalf("WorkOperation: %v", err)
+			}
+			done = append(done, op.Done)
+		}
+		if op.Counts.Voided != int64(n) {
+			t.Fatalf("voided %d, want %d", op.Counts.Voided, n)
+		}
+		return done
+	}
+	leave := d.gate.enter() // a user's write is waiting
+	got := voids()
+	leave()
+	if want := []int64{store.OperationChunk, 2 * store.OperationChunk, int64(n)}; !slices.Equal(got, want) {
+		t.Fatalf("with a user waiting: done after each batch %v, want %v", got, want)
+	}
+	if got := voids(); !slices.Equal(got, []int64{int64(n)}) {
+		t.Fatalf("with no one waiting: done after each batch %v, want %d in one", got, n)
+	}
+}
