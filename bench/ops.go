@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
+	"runtime/pprof"
 	"sync/atomic"
 	"time"
 
@@ -36,7 +37,8 @@ type OpsConfig struct {
 	// means engine.DefaultOperationBatch.
 	OperationBatch int
 	// OperationShare is the share of its time the operations' worker
-	// spends in batches; 0 means engine.DefaultOperationShare.
+	// spends in batches; 0 means lapse serve's default for the store (see
+	// engine.OperationShare).
 	OperationShare float64
 	// Idle is how long the idle phase measures; 0 means 10s.
 	Idle time.Duration
@@ -44,6 +46,9 @@ type OpsConfig struct {
 	Progress io.Writer
 	// Log receives the engine's log; nil discards it.
 	Log *slog.Logger
+	// CPUProfile, if set, receives a CPU profile of the bulk void, with
+	// the user load beside it.
+	CPUProfile io.Writer
 }
 
 func (c *OpsConfig) defaults() error {
@@ -53,9 +58,7 @@ func (c *OpsConfig) defaults() error {
 	}
 	c.BatchSize = cmp(c.BatchSize, 1000)
 	c.OperationBatch = cmp(c.OperationBatch, engine.DefaultOperationBatch)
-	if c.OperationShare == 0 {
-		c.OperationShare = engine.DefaultOperationShare
-	}
+	c.OperationShare = engine.OperationShare(c.OperationShare, c.Target.Name == "sqlite")
 	if c.Idle <= 0 {
 		c.Idle = 10 * time.Second
 	}
@@ -237,7 +240,16 @@ func (o *opsRun) phases(ctx context.Context, start time.Time) error {
 	if err != nil {
 		return err
 	}
-	if o.res.Void, err = o.bulk(ctx, "void", store.OperationVoid, o.void, store.OperationArgs{Reason: "bench"}, coupon.Voided); err != nil {
+	if o.cfg.CPUProfile != nil {
+		if err := pprof.StartCPUProfile(o.cfg.CPUProfile); err != nil {
+			return err
+		}
+	}
+	o.res.Void, err = o.bulk(ctx, "void", store.OperationVoid, o.void, store.OperationArgs{Reason: "bench"}, coupon.Voided)
+	if o.cfg.CPUProfile != nil {
+		pprof.StopCPUProfile()
+	}
+	if err != nil {
 		return fmt.Errorf("bench void: %w", err)
 	}
 	if o.res.Extend, err = o.bulk(ctx, "extend", store.OperationExtend, o.extend, store.OperationArgs{By: extendBy}, coupon.Unused); err != nil {

@@ -82,16 +82,24 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	return runBench(ctx, url, out, plot, stdout, func(target bench.Target) (bench.Result, error) {
 		cfg.Target = target
-		if profile != "" {
-			f, err := os.Create(profile)
-			if err != nil {
-				return bench.Result{}, err
-			}
-			defer f.Close()
-			cfg.CPUProfile = f
-		}
-		return bench.RunStorm(ctx, cfg)
+		return profiled(profile, &cfg.CPUProfile, func() (bench.Result, error) { return bench.RunStorm(ctx, cfg) })
 	})
+}
+
+// profiled runs run with *w set to the file at path, created for a CPU
+// profile, if path is not empty.
+func profiled[R any](path string, w *io.Writer, run func() (R, error)) (R, error) {
+	if path == "" {
+		return run()
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		var zero R
+		return zero, err
+	}
+	defer f.Close()
+	*w = f
+	return run()
 }
 
 // runBench runs a bench with run on the target of the database url names

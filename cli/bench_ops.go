@@ -14,8 +14,8 @@ import (
 // stdout), the plot to --plot, progress bars to stderr.
 func benchOps(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		url, out, plot string
-		cfg            = bench.OpsConfig{Coupons: 1_000_000, Users: 100_000, UserRate: 300, BatchSize: 1000, Idle: 10 * time.Second}
+		url, out, plot, profile string
+		cfg                     = bench.OpsConfig{Coupons: 1_000_000, Users: 100_000, UserRate: 300, BatchSize: 1000, Idle: 10 * time.Second}
 	)
 	fs := flag.NewFlagSet("bench ops", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -25,15 +25,16 @@ func benchOps(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Float64Var(&cfg.UserRate, "rate", cfg.UserRate, "user operations (wallet read, lock, redeem) a second, from the idle phase to the end of the extend")
 	fs.IntVar(&cfg.BatchSize, "batch-size", cfg.BatchSize, "rows per transaction of the engine's drains and of the archive")
 	fs.IntVar(&cfg.OperationBatch, "operation-batch", engine.DefaultOperationBatch, "coupons per transaction of the operations, as lapse serve's --operation-batch")
-	fs.Float64Var(&cfg.OperationShare, "operation-share", engine.DefaultOperationShare, "share of its time the operations' worker spends in batches, as lapse serve's --operation-share")
+	fs.Float64Var(&cfg.OperationShare, "operation-share", 0, "share of its time the operations' worker spends in batches, as lapse serve's --operation-share; 0 is its default for the store")
 	fs.DurationVar(&cfg.Idle, "idle", cfg.Idle, "how long the idle phase measures the user load alone")
 	fs.StringVar(&out, "out", "", "write the JSON result to this file (default: stdout)")
 	fs.StringVar(&plot, "plot", "", "write an SVG plot of the operations and the user p99 over time to this file")
+	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the bulk void, with the user load beside it, to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	return runBench(ctx, url, out, plot, stdout, func(target bench.Target) (bench.OpsResult, error) {
 		cfg.Target, cfg.Progress, cfg.Log = target, stderr, benchLog(stderr)
-		return bench.RunOps(ctx, cfg)
+		return profiled(profile, &cfg.CPUProfile, func() (bench.OpsResult, error) { return bench.RunOps(ctx, cfg) })
 	})
 }

@@ -50,7 +50,7 @@ func TestServeRejectsBadSettings(t *testing.T) {
 		{[]string{"--max-clock-skew", "0s"}, "--max-clock-skew"},
 		{[]string{"--loader-interval", "-1s"}, "--loader-interval"},
 		{[]string{"--operation-batch", "0"}, "--operation-batch"},
-		{[]string{"--operation-share", "0"}, "--operation-share"},
+		{[]string{"--operation-share", "-0.1"}, "--operation-share"},
 		{[]string{"--operation-share", "1.5"}, "--operation-share"},
 		{[]string{"--operation-share", "NaN"}, "--operation-share"},
 		{[]string{"--reconcile-interval", "-1s"}, "--reconcile-interval"},

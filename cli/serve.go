@@ -89,7 +89,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
 	fs.IntVar(&c.operationBatch, "operation-batch", engine.DefaultOperationBatch, "coupons a bulk void or extend works per transaction (LAPSE_OPERATION_BATCH)")
-	fs.Float64Var(&c.operationShare, "operation-share", engine.DefaultOperationShare, "share of its time a bulk void or extend spends in batches, resting between them for checkout; 1 never rests (LAPSE_OPERATION_SHARE)")
+	fs.Float64Var(&c.operationShare, "operation-share", 0, "share of its time a bulk void or extend spends in batches, resting between them for checkout; 1 never rests; 0 is 0.5 on a postgres or mysql store, 0.25 on sqlite, whose one writer each batch holds (LAPSE_OPERATION_SHARE)")
 	fs.DurationVar(&c.loaderInterval, "loader-interval", 0, "how often the timer loader reads the store for work falling due; 0 is 1s with several instances on a postgres or mysql store, a quarter of the timer wheel's horizon otherwise; an operations and testing knob (LAPSE_LOADER_INTERVAL)")
 	fs.StringVar(&c.paymentURL, "payment-check-url", "", "payment-status hook asked before an order closes on timeout (LAPSE_PAYMENT_CHECK_URL)")
 	fs.DurationVar(&c.paymentGrace, "payment-grace", time.Minute, "how long past its deadline an order waits for a failing payment hook before it closes anyway (LAPSE_PAYMENT_GRACE)")
@@ -129,8 +129,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.operationBatch < 1 {
 		return fmt.Errorf("--operation-batch: want at least 1, got %d", c.operationBatch)
 	}
-	if !(c.operationShare > 0 && c.operationShare <= 1) {
-		return fmt.Errorf("--operation-share: want more than 0 and at most 1, got %g", c.operationShare)
+	if !(c.operationShare >= 0 && c.operationShare <= 1) {
+		return fmt.Errorf("--operation-share: want 0 to 1, got %g", c.operationShare)
 	}
 	if c.loaderInterval < 0 {
 		return fmt.Errorf("--loader-interval: want 0 or more, got %s", c.loaderInterval)
@@ -242,7 +242,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	defer relay.Stop() // closes the sinks, started or not
 	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
-		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, LoadInterval: c.loaderInterval, OperationBatch: c.operationBatch, OperationShare: c.operationShare, PaymentGrace: c.paymentGrace,
+		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, LoadInterval: c.loaderInterval, OperationBatch: c.operationBatch, OperationShare: engine.OperationShare(c.operationShare, storeKind(c.store) == "sqlite"), PaymentGrace: c.paymentGrace,
 		ReconcileInterval: c.reconcileEvery, Repair: c.repair,
 		Holder: holder(c), Instance: c.instance, LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Clock: clock, Accel: accel,
 		IdempotencyTTL: c.idempotencyTTL, ArchiveAfter: c.archiveAfter, ArchiveInterval: c.archiveInterval,
