@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -47,12 +48,16 @@ func testOperatorCommands(t *testing.T, be backend) {
 	rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) { return http.StatusServiceUnavailable, 0 })
 	s := start(t, be.store(t), "--sink", "webhook+"+rc.URL, "--sink-max-attempts", "1")
 	ctx := t.Context()
-	var ids []string
+	// The list is by ID in byte order, which is creation order only
+	// between milliseconds: templates made in the same one may list in
+	// either order.
+	names := map[string]string{}
 	for _, name := range []string{"spring", "summer", "autumn"} {
 		tpl := clienttest.Must(s.api.CreateTemplate(ctx, client.NewTemplate{Name: name, Value: 100,
 			Validity: client.Validity{Duration: client.Duration(time.Hour)}})).On(t)
-		ids = append(ids, tpl.ID)
+		names[tpl.ID] = name
 	}
+	ids := slices.Sorted(maps.Keys(names))
 	const users = 3
 	for i := range users {
 		clienttest.Must(s.api.Claim(ctx, fmt.Sprint("u", i), ids[0])).On(t)
@@ -63,9 +68,9 @@ func testOperatorCommands(t *testing.T, be backend) {
 	if len(lines) != 4 || !strings.HasPrefix(lines[0], "ID ") {
 		t.Fatalf("lapse templates list: got\n%s", table)
 	}
-	for i, name := range []string{"spring", "summer", "autumn"} {
-		if f := strings.Fields(lines[i+1]); f[0] != ids[i] || f[1] != name || f[2] != "100" || f[3] != "unlimited" {
-			t.Fatalf("lapse templates list, row %d: got %q, want %s %s 100 unlimited", i+1, lines[i+1], ids[i], name)
+	for i, id := range ids {
+		if f := strings.Fields(lines[i+1]); f[0] != id || f[1] != names[id] || f[2] != "100" || f[3] != "unlimited" {
+			t.Fatalf("lapse templates list, row %d: got %q, want %s %s 100 unlimited", i+1, lines[i+1], id, names[id])
 		}
 	}
 	var listed []string
