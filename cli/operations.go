@@ -74,12 +74,16 @@ admin scope); with --wait it shows its progress until it is done.`, 1, func(fs *
 func bulk(fs *flag.FlagSet, kind string, args func(*client.NewOperation) error) remoteRun {
 	template := fs.String("template", "", "the template whose coupons to work")
 	coupons := fs.String("coupons", "", "the coupons to work, by ID, comma-separated (in place of --template)")
+	users := fs.String("users", "", "the users whose coupons to work, by ID, comma-separated (in place of --template)")
 	dry := fs.Bool("dry-run", false, "print the coupons it would work, by state, and change nothing")
 	follow := waitFlags(fs)
 	return func(ctx context.Context, c *client.Client, _ []string, stdout, stderr io.Writer) error {
 		op := client.NewOperation{Kind: kind, TemplateID: *template}
 		if *coupons != "" {
 			op.CouponIDs = strings.Split(*coupons, ",")
+		}
+		if *users != "" {
+			op.UserIDs = strings.Split(*users, ",")
 		}
 		if err := args(&op); err != nil {
 			return fmt.Errorf("%w: %w", ErrUsage, err)
@@ -126,8 +130,11 @@ func waitFlags(fs *flag.FlagSet) func(ctx context.Context, c *client.Client, op 
 // printOperation writes what an operation is and has done.
 func printOperation(w io.Writer, op client.Operation) {
 	target := "template " + op.Target.TemplateID
-	if op.Target.TemplateID == "" {
+	switch {
+	case len(op.Target.CouponIDs) > 0:
 		target = fmt.Sprintf("%d coupon(s)", len(op.Target.CouponIDs))
+	case len(op.Target.UserIDs) > 0:
+		target = fmt.Sprintf("the coupons of %d user(s)", len(op.Target.UserIDs))
 	}
 	fmt.Fprintf(w, "operation %s: %s of %s, %s, %d/%d done: voided %d, extended %d, pending locked %d, skipped %s\n",
 		op.ID, op.Kind, target, op.State, op.Progress.Done, op.Progress.Total, op.Counts.Voided, op.Counts.Extended,

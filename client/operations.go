@@ -11,13 +11,15 @@ import (
 const OperationPoll = 250 * time.Millisecond
 
 // NewOperation is the body of POST /v1/operations: a bulk void or
-// extension of a template's coupons or of a list of coupon IDs.
+// extension of a template's coupons, of a list of coupon IDs or of the
+// coupons a list of users holds.
 type NewOperation struct {
 	// Kind is void or extend.
 	Kind string `json:"kind"`
-	// TemplateID or CouponIDs, exactly one, names the coupons.
+	// TemplateID, CouponIDs or UserIDs, exactly one, names the coupons.
 	TemplateID string   `json:"template_id,omitempty"`
 	CouponIDs  []string `json:"coupon_ids,omitempty"`
+	UserIDs    []string `json:"user_ids,omitempty"`
 	// Reason is a void's.
 	Reason string `json:"reason,omitempty"`
 	// ExpiresAt or By, exactly one, is an extension's: the new expiry,
@@ -37,6 +39,7 @@ type Extension struct {
 type OperationTarget struct {
 	TemplateID string   `json:"template_id,omitempty"`
 	CouponIDs  []string `json:"coupon_ids,omitempty"`
+	UserIDs    []string `json:"user_ids,omitempty"`
 }
 
 // OperationCounts are what an operation has done so far.

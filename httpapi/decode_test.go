@@ -75,6 +75,7 @@ func FuzzDecodeTemplateClose(f *testing.F) {
 func FuzzDecodeOperation(f *testing.F) {
 	f.Add([]byte(`{"kind": "void", "template_id": "tpl_1", "reason": "leaked", "dry_run": true}`))
 	f.Add([]byte(`{"kind": "extend", "coupon_ids": ["cpn_1", "cpn_2"], "by": "72h"}`))
+	f.Add([]byte(`{"kind": "void", "user_ids": ["u1", "u2"], "reason": "fraud"}`))
 	f.Add([]byte(`{"kind": "extend", "template_id": "tpl_1", "expires_at": "2030-01-01T00:00:00.000Z"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		p, _, err := decodeOperation(body, t0)

@@ -19,11 +19,13 @@ type templateOperationRequest struct {
 }
 
 // operationRequest is the body of POST /v1/operations: an operation of
-// any kind on a template's coupons or on a list of coupon IDs.
+// any kind on a template's coupons, on a list of coupon IDs or on the
+// coupons of a list of users.
 type operationRequest struct {
 	Kind       string    `json:"kind"`
 	TemplateID string    `json:"template_id"`
 	CouponIDs  []string  `json:"coupon_ids"`
+	UserIDs    []string  `json:"user_ids"`
 	Reason     string    `json:"reason"`
 	ExpiresAt  time.Time `json:"expires_at"`
 	By         duration  `json:"by"`
@@ -34,7 +36,7 @@ type operationRequest struct {
 func (req operationRequest) params(now time.Time) store.StartOperationParams {
 	return store.StartOperationParams{
 		Kind:   store.OperationKind(req.Kind),
-		Target: store.OperationTarget{TemplateID: req.TemplateID, CouponIDs: req.CouponIDs},
+		Target: store.OperationTarget{TemplateID: req.TemplateID, CouponIDs: req.CouponIDs, UserIDs: req.UserIDs},
 		Args:   store.OperationArgs{Reason: req.Reason, ExpiresAt: truncate(req.ExpiresAt), By: time.Duration(req.By)},
 		Now:    now,
 	}

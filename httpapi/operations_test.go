@@ -96,6 +96,22 @@ func TestOperations(t *testing.T) {
 				t.Fatalf("extended: got %s until %s, want unused until %s", got.Status, got.ExpiresAt, ms(t0.Add(2*time.Hour)))
 			}
 
+			// Void what a list of users holds: a dry run counts it, then
+			// the void takes it.
+			c5 := e.claim("u5", tpl)
+			e.ok(e.post("/v1/operations", `{"kind": "void", "user_ids": ["u5", "nobody"], "dry_run": true}`), http.StatusOK, &dry)
+			if dry.Total != 1 || dry.Counts.Unused != 1 {
+				t.Fatalf("dry run of u5 and nobody: got %+v, want the one unused coupon", dry)
+			}
+			e.ok(e.post("/v1/operations", `{"kind": "void", "user_ids": ["u5", "nobody"]}`), http.StatusAccepted, &op)
+			if op.Progress.Total != 2 {
+				t.Fatalf("void of two users: progress %+v, want a total of 2 users", op.Progress)
+			}
+			e.work()
+			if got, _ := e.coupon(c5.ID); got.Status != "voided" {
+				t.Fatalf("u5's coupon after the void of u5: got %s, want voided", got.Status)
+			}
+
 			for _, tc := range []struct {
 				path, body string
 				status     int
@@ -114,6 +130,8 @@ func TestOperations(t *testing.T) {
 				{"/v1/operations", `{"kind": "burn", "template_id": "` + tpl + `"}`, 422, "invalid"},
 				{"/v1/operations", `{"kind": "void"}`, 422, "invalid"},
 				{"/v1/operations", `{"kind": "void", "coupon_ids": [" c"]}`, 422, "invalid"},
+				{"/v1/operations", `{"kind": "void", "user_ids": ["u1", "u\u0000"]}`, 422, "invalid"},
+				{"/v1/operations", `{"kind": "void", "coupon_ids": ["c"], "user_ids": ["u1"]}`, 422, "invalid"},
 			} {
 				e.problem(e.post(tc.path, tc.body), tc.status, tc.slug)
 			}

@@ -39,26 +39,35 @@ type WorkOperationParams struct {
 	Limit int
 }
 
-// MaxOperationCoupons is the most coupon IDs one operation may list.
+// MaxOperationCoupons is the most coupon IDs, or user IDs, one operation
+// may list.
 const MaxOperationCoupons = 10000
 
 // Validate checks p's kind, target and arguments.
 func (p StartOperationParams) Validate() error {
 	invalid := func(field, reason string) error { return &coupon.InvalidError{Field: field, Reason: reason} }
-	if (p.Target.TemplateID == "") == (len(p.Target.CouponIDs) == 0) {
-		return invalid("template_id", "name a template or a list of coupon_ids, exactly one")
+	named := 0
+	for _, given := range []bool{p.Target.TemplateID != "", len(p.Target.CouponIDs) > 0, len(p.Target.UserIDs) > 0} {
+		if given {
+			named++
+		}
+	}
+	if named != 1 {
+		return invalid("template_id", "name a template, a list of coupon_ids or a list of user_ids, exactly one")
 	}
 	if id := p.Target.TemplateID; id != "" {
 		if err := input.ID("template_id", id); err != nil {
 			return err
 		}
 	}
-	if len(p.Target.CouponIDs) > MaxOperationCoupons {
-		return invalid("coupon_ids", fmt.Sprintf("at most %d", MaxOperationCoupons))
-	}
-	for _, id := range p.Target.CouponIDs {
-		if err := input.ID("coupon_ids", id); err != nil {
-			return err
+	for field, ids := range map[string][]string{"coupon_ids": p.Target.CouponIDs, "user_ids": p.Target.UserIDs} {
+		if len(ids) > MaxOperationCoupons {
+			return invalid(field, fmt.Sprintf("at most %d", MaxOperationCoupons))
+		}
+		for i, id := range ids {
+			if err := input.ID(fmt.Sprintf("%s[%d]", field, i), id); err != nil {
+				return err
+			}
 		}
 	}
 	switch p.Kind {
@@ -94,7 +103,16 @@ func (db *DB) PreviewOperation(ctx context.Context, p StartOperationParams) (map
 		return info.Counts, err
 	}
 	counts := map[coupon.State]int64{}
-	for _, id := range slices.Compact(slices.Sorted(slices.Values(p.Target.CouponIDs))) {
+	for _, id := range distinct(p.Target.UserIDs) {
+		cs, err := db.d.UserCoupons(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			counts[c.View(p.Now).Status]++
+		}
+	}
+	for _, id := range distinct(p.Target.CouponIDs) {
 		c, err := db.d.Coupon(ctx, id)
 		switch {
 		case errors.Is(err, ErrNotFound):
@@ -105,6 +123,11 @@ func (db *DB) PreviewOperation(ctx context.Context, p StartOperationParams) (map
 		counts[c.View(p.Now).Status]++
 	}
 	return counts, nil
+}
+
+// distinct returns ids sorted, each once.
+func distinct(ids []string) []string {
+	return slices.Compact(slices.Sorted(slices.Values(ids)))
 }
 
 // StartOperation records a running operation under p.Idem.
@@ -125,8 +148,8 @@ func (db *DB) StartOperation(ctx context.Context, p StartOperationParams) (Opera
 			}
 			op.Total = n
 		} else {
-			op.Target.CouponIDs = slices.Compact(slices.Sorted(slices.Values(p.Target.CouponIDs)))
-			op.Total = int64(len(op.Target.CouponIDs))
+			op.Target.CouponIDs, op.Target.UserIDs = distinct(p.Target.CouponIDs), distinct(p.Target.UserIDs)
+			op.Total = int64(len(op.Target.CouponIDs) + len(op.Target.UserIDs))
 		}
 		return op, t.InsertOperation(op.row())
 	})

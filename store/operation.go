@@ -27,11 +27,13 @@ const (
 	OperationDone = "done"
 )
 
-// OperationTarget names the coupons an operation works: a template's, or
-// a list of coupon IDs, exactly one of the two.
+// OperationTarget names the coupons an operation works: a template's, a
+// list of coupon IDs, or every coupon a list of users holds, exactly one
+// of the three.
 type OperationTarget struct {
 	TemplateID string   `json:"template_id,omitempty"`
 	CouponIDs  []string `json:"coupon_ids,omitempty"`
+	UserIDs    []string `json:"user_ids,omitempty"`
 }
 
 // OperationArgs are an operation's parameters: a void's reason; an
@@ -145,6 +147,9 @@ type OperationTx interface {
 	// with an ID after p.After, by ID in byte order, holding them until
 	// the transaction ends.
 	CouponsAfter(p CouponsAfterParams) ([]coupon.Coupon, error)
+	// UsersCoupons reads the coupons the listed users hold, in no order,
+	// holding them until the transaction ends.
+	UsersCoupons(userIDs []string) ([]coupon.Coupon, error)
 	// VoidCoupons voids, in one statement, those of the listed coupons
 	// that are unused with expires_at after now (status, order_id,
 	// locked_until, updated_at and version as SetCoupon sets them), and

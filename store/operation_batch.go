@@ -79,9 +79,11 @@ func (b *batch) run(p WorkOperationParams, busy func() bool) error {
 	return b.t.SetOperation(op.row())
 }
 
-// next reads, holding them, up to limit coupons after the cursor, by ID,
+// next reads, holding them, up to limit coupons after the cursor, by ID
+// (for a list of users, the coupons of up to limit users after it),
 // moves the cursor past them and returns them with how many it looked
-// at (listed IDs that name no coupon are counted skipped).
+// at, coupons or users (listed coupon IDs that name no coupon are counted
+// skipped).
 func (b *batch) next(limit int) ([]coupon.Coupon, int, error) {
 	op := b.op
 	if id := op.Target.TemplateID; id != "" {
@@ -91,12 +93,16 @@ func (b *batch) next(limit int) ([]coupon.Coupon, int, error) {
 		}
 		return cs, len(cs), err
 	}
-	ids := op.Target.CouponIDs
-	from, found := slices.BinarySearch(ids, op.Cursor)
-	if found {
-		from++
+	if users := op.Target.UserIDs; len(users) > 0 {
+		users = after(users, op.Cursor, limit)
+		if len(users) == 0 {
+			return nil, 0, nil
+		}
+		op.Cursor = users[len(users)-1]
+		cs, err := b.t.UsersCoupons(users)
+		return cs, len(users), err
 	}
-	ids = ids[from:min(len(ids), from+limit)]
+	ids := after(op.Target.CouponIDs, op.Cursor, limit)
 	var cs []coupon.Coupon
 	for _, id := range ids {
 		c, err := b.t.Coupon(id)
@@ -111,6 +117,15 @@ func (b *batch) next(limit int) ([]coupon.Coupon, int, error) {
 		op.Cursor = id
 	}
 	return cs, len(ids), nil
+}
+
+// after returns up to limit of the sorted ids after cursor.
+func after(ids []string, cursor string, limit int) []string {
+	from, found := slices.BinarySearch(ids, cursor)
+	if found {
+		from++
+	}
+	return ids[from:min(len(ids), from+limit)]
 }
 
 // work does the operation's kind to cs, as held in the transaction.

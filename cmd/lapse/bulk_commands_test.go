@@ -13,7 +13,8 @@ import (
 
 // TestBulkCommands: on every store, against a running lapse, lapse void
 // and lapse extend --dry-run print the counts by state and change
-// nothing; lapse extend --wait and lapse void --wait work every coupon
+// nothing; lapse extend --wait and lapse void --wait (of a template, of
+// listed coupons, of the coupons of listed users) work every coupon
 // and print the finished operation, which lapse operations show prints
 // again; lapse archive --dry-run counts and lapse archive moves the
 // voided coupons (still in the wallet with the archived); lapse reconcile
@@ -58,9 +59,13 @@ func testBulkCommands(t *testing.T, be backend) {
 		t.Fatalf("lapse operations show: got %q, want %q", again, want)
 	}
 
-	out = run(t, "void", "--coupons", cs[0].ID+","+cs[1].ID, "--reason", "leaked", "--wait", "--poll", "20ms", "--url", s.base)
-	if !strings.HasSuffix(out, ": void of 2 coupon(s), done, 2/2 done: voided 2, extended 0, pending locked 0, skipped 0") {
+	out = run(t, "void", "--coupons", cs[0].ID, "--reason", "leaked", "--wait", "--poll", "20ms", "--url", s.base)
+	if !strings.HasSuffix(out, ": void of 1 coupon(s), done, 1/1 done: voided 1, extended 0, pending locked 0, skipped 0") {
 		t.Fatalf("lapse void --coupons --wait: got %q", out)
+	}
+	out = run(t, "void", "--users", "u1,nobody", "--reason", "fraud", "--wait", "--poll", "20ms", "--url", s.base)
+	if !strings.HasSuffix(out, ": void of the coupons of 2 user(s), done, 2/2 done: voided 1, extended 0, pending locked 0, skipped 0") {
+		t.Fatalf("lapse void --users --wait: got %q", out)
 	}
 	if got := clienttest.Must(s.api.Template(ctx, tpl.ID)).On(t).Counts; *got != (client.Counts{Voided: 3}) {
 		t.Fatalf("after lapse void: got %+v, want all 3 voided", got)

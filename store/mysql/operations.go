@@ -49,6 +49,12 @@ func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 
+// UsersCoupons reads the coupons the listed users hold, holding them.
+func (t *tx) UsersCoupons(userIDs []string) ([]coupon.Coupon, error) {
+	rows, err := t.queryList("UsersCoupons", len(userIDs), listArgs(userIDs)...)
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
+}
+
 // VoidCoupons voids the listed coupons still unused at now.
 func (t *tx) VoidCoupons(ids []string, now time.Time) (int64, error) {
 	return t.execCount("VoidCoupons", len(ids), listArgs(ids, now, now)...)

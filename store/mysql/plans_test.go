@@ -55,6 +55,8 @@ func TestQueryPlans(t *testing.T) {
 		// A bulk operation's page starts at its cursor, not at the
 		// template's first coupon.
 		{"CouponsAfter", 0, []any{"tpl_x", "cpn_02990", 5}, "coupons_template", 8},
+		// A bulk operation on users reads their coupons by user.
+		{"UsersCoupons", 2, []any{"u1", "u2"}, "coupons_user", 8},
 	}
 	for _, c := range cases {
 		q := mysql.QueryText(c.query, c.list)

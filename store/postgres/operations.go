@@ -55,6 +55,15 @@ func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 
+// UsersCoupons reads the coupons the listed users hold, holding them.
+func (t *tx) UsersCoupons(userIDs []string) ([]coupon.Coupon, error) {
+	rows, err := t.query("UsersCoupons", userIDs)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
+}
+
 // VoidCoupons voids the listed coupons still unused at now.
 func (t *tx) VoidCoupons(ids []string, now time.Time) (int64, error) {
 	tag, err := t.exec("VoidCoupons", ids, now)

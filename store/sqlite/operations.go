@@ -50,6 +50,12 @@ func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 
+// UsersCoupons reads the coupons the listed users hold.
+func (t *tx) UsersCoupons(userIDs []string) ([]coupon.Coupon, error) {
+	rows, err := t.queryList("UsersCoupons", userIDs)
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
+}
+
 // VoidCoupons voids the listed coupons still unused at now.
 func (t *tx) VoidCoupons(ids []string, now time.Time) (int64, error) {
 	return t.execCount("VoidCoupons", jsonList(ids), ms(now))

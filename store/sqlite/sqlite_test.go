@@ -189,6 +189,8 @@ func TestQueryPlans(t *testing.T) {
 		{"SentToday", []any{"u", now, now}, []string{"reminders_sent"}},
 		// A bulk operation's page seeks its cursor in the template.
 		{"CouponsAfter", []any{"tpl_x", "cpn_1", 100}, []string{"coupons_template (template_id=? AND id>?)"}},
+		// A bulk operation on users reads their coupons by user.
+		{"UsersCoupons", []any{`["u1","u2"]`}, []string{"coupons_user (user_id=?)"}},
 	}
 	for _, c := range cases {
 		rows, err := db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+sqlite.QueryText(c.query), c.args...)

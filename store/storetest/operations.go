@@ -19,6 +19,7 @@ import (
 var operationTests = []test{
 	{"VoidTemplate", testOpVoidTemplate},
 	{"VoidList", testOpVoidList},
+	{"VoidUsers", testOpVoidUsers},
 	{"VoidClaimedSameInstant", testOpVoidSameInstant},
 	{"LockedVoidedWhenLockEnds", testOpLockedVoided},
 	{"RedeemedStaysUsed", testOpRedeemedStaysUsed},
@@ -172,6 +173,39 @@ func testOpVoidList(t *testing.T, open opener) {
 	f.wantNoEvents(after, cs[2].ID, cs[3].ID)
 }
 
+// testOpVoidUsers: a void of a list of users works every coupon they
+// hold, of every template, one user's coupons all in one batch; the
+// preview counts them; other users' coupons are left alone.
+func testOpVoidUsers(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	_, cs := f.opMix() // unused u1, u2; locked u3; used u4; expired u-old
+	other := f.template(nil)
+	more := f.claim(other.ID, "u1", t0.Add(-time.Hour))
+	p := store.StartOperationParams{Kind: store.OperationVoid, Now: t0,
+		Target: store.OperationTarget{UserIDs: []string{"u3", "u1", "nobody", "u4", "u1"}}}
+	preview, err := f.s.PreviewOperation(f.ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.wantCounts("preview", preview, map[coupon.State]int64{coupon.Unused: 2, coupon.Locked: 1, coupon.Used: 1})
+	after := f.cursor()
+	op := f.startOp(p)
+	if op.Total != 4 || !slices.Equal(op.Target.UserIDs, []string{"nobody", "u1", "u3", "u4"}) {
+		t.Fatalf("operation: total %d, users %v; want 4, the list sorted without its duplicate", op.Total, op.Target.UserIDs)
+	}
+	op = f.runOp("a", 1, t0)
+	f.wantOpCounts(op, store.OperationCounts{Voided: 2, Skipped: map[string]int64{"used": 1}, PendingLocked: 1})
+	if op.Done != 4 {
+		t.Fatalf("done: got %d, want the 4 users", op.Done)
+	}
+	f.wantOpEvent(after, cs[0].ID, store.EventCouponVoided, op.ID, "void")
+	f.wantOpEvent(after, more.ID, store.EventCouponVoided, op.ID, "void")
+	f.wantNoEvents(after, cs[1].ID, cs[2].ID, cs[3].ID, cs[4].ID)
+	if got := f.coupon(cs[1].ID); got.Status != coupon.Unused {
+		t.Fatalf("u2's coupon: got %s, want unused", got.Status)
+	}
+}
+
 // testOpVoidSameInstant: a coupon voided in the millisecond it was
 // claimed gets a coupon.voided event whose ID is not its coupon.claimed's.
 func testOpVoidSameInstant(t *testing.T, open opener) {
@@ -310,6 +344,8 @@ func testOpInvalid(t *testing.T, open opener) {
 		{"ExtendNegative", store.StartOperationParams{Kind: store.OperationExtend, Target: tpl, Args: store.OperationArgs{By: -time.Hour}}, "by"},
 		{"NoTarget", store.StartOperationParams{Kind: store.OperationVoid}, "template_id"},
 		{"TwoTargets", store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID, CouponIDs: []string{"c"}}}, "template_id"},
+		{"CouponsAndUsers", store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{CouponIDs: []string{"c"}, UserIDs: []string{"u"}}}, "template_id"},
+		{"BadUser", store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{UserIDs: []string{"u1", "bad\x00"}}}, "user_ids[1]"},
 		{"Kind", store.StartOperationParams{Kind: "burn", Target: tpl}, "kind"},
 	} {
 		tc.p.Now = t0

@@ -38,6 +38,11 @@ ORDER BY id LIMIT ?;
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons FORCE INDEX (coupons_template) WHERE template_id = ? AND id > ? ORDER BY id LIMIT ? FOR UPDATE;
 
+-- name: UsersCoupons
+-- the user IDs: their coupons, held.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE user_id IN (?, ...) FOR UPDATE;
+
 -- name: VoidCoupons
 -- now, now, then the IDs: those still unused at now. The rows are held
 -- (CouponsAfter), so the primary key is forced, as in ExpireClaimed.

@@ -31,6 +31,11 @@ ORDER BY id LIMIT $3;
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons WHERE template_id = $1 AND id > $2 ORDER BY id LIMIT $3 FOR NO KEY UPDATE;
 
+-- name: UsersCoupons
+-- $1 the user IDs: their coupons, held.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE user_id = ANY($1::text[]) FOR NO KEY UPDATE;
+
 -- name: VoidCoupons
 -- $1 the IDs, $2 now: those still unused at now.
 UPDATE coupons SET status = 'voided', order_id = NULL, locked_until = NULL, updated_at = $2, version = version + 1

@@ -25,6 +25,11 @@ ORDER BY id LIMIT ?3;
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons WHERE template_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3;
 
+-- name: UsersCoupons
+-- ?1 the JSON array of user IDs: their coupons.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE user_id IN (SELECT value FROM json_each(?1));
+
 -- name: VoidCoupons
 -- ?1 the JSON array of IDs, ?2 now: those still unused at now.
 UPDATE coupons SET status = 'voided', order_id = NULL, locked_until = NULL, updated_at = ?2, version = version + 1
