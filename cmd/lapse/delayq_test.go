@@ -55,11 +55,11 @@ func TestRedisLostMidStorm(t *testing.T) {
 	be := backends[1] // postgres
 	redis, rdb, url := startRedis(t)
 	ss := startShared(t, be.store(t), 3, "--redis", url, "--batch-size", "50")
-	cs, seeded := seedStorm(t, ss[0], stormCoupons, be.stormLead)
+	cs := seedStorm(t, ss[0], stormCoupons, be.stormLead)
 	if n, err := rdb.DBSize(t.Context()).Result(); err != nil || n == 0 {
 		t.Fatalf("redis holds %d keys (%v): the delay queue was not fed", n, err)
 	}
-	waitFirstExpiry(t, ss[0], seeded)
+	waitFirstExpiry(t, ss)
 	if err := rdb.FlushAll(t.Context()).Err(); err != nil {
 		t.Fatalf("FLUSHALL: %v", err)
 	}
@@ -152,7 +152,7 @@ func TestAMQPDelayStorm(t *testing.T) {
 					// under CI's load it outlasted a 10 s lead.
 					lead += 20 * time.Second
 				}
-				cs, seeded := seedStorm(t, ss[0], n, lead)
+				cs := seedStorm(t, ss[0], n, lead)
 				if n := queued(t, prefix); n == 0 {
 					t.Fatalf("the delay queues hold nothing before the storm: they were not fed")
 				}
@@ -170,7 +170,7 @@ func TestAMQPDelayStorm(t *testing.T) {
 						t.Fatalf("%s outlasted the storm's lead: nothing was tested", what)
 					}
 				case act != nil:
-					waitFirstExpiry(t, ss[0], seeded)
+					waitFirstExpiry(t, ss)
 					what, done = act(), time.Now()
 				}
 				waitAllExpired(t, ss[0], len(cs))
