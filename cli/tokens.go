@@ -36,8 +36,7 @@ bulk issuance, void, users, SKU stock, sinks, replay), events (the feed),
 metrics (GET /metrics)
 
 flags of each: --store (LAPSE_STORE), the store lapse serve uses; a
-SQLite store must exist (lapse serve or lapse migrate makes one): a
-token kept in a store no lapse serves would let no one in
+SQLite store must already exist (lapse serve or lapse migrate makes one)
 `
 
 // tokensCmd runs `lapse tokens create|list|revoke`.
@@ -130,7 +129,7 @@ func tokensCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 func existingStore(url string) error {
 	path, err := sqlitePath(url)
 	if err != nil {
-		return nil
+		return nil // not a SQLite URL: openStore judges it
 	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("--store: no SQLite store at %s (lapse serve or lapse migrate creates one): give --store or LAPSE_STORE the store lapse serve uses", path)
