@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -15,7 +16,7 @@ const barWidth = 30
 type Bar struct {
 	w     io.Writer
 	label string
-	total int64
+	total atomic.Int64
 	count func() int64
 	start time.Time
 	stop  chan struct{}
@@ -25,8 +26,9 @@ type Bar struct {
 // StartBar draws a bar of count() out of total on w every 200ms until
 // Finish.
 func StartBar(w io.Writer, label string, total int64, count func() int64) *Bar {
-	b := &Bar{w: w, label: label, total: total, count: count, start: time.Now(),
+	b := &Bar{w: w, label: label, count: count, start: time.Now(),
 		stop: make(chan struct{}), done: make(chan struct{})}
+	b.total.Store(total)
 	go func() {
 		defer close(b.done)
 		t := time.NewTicker(200 * time.Millisecond)
@@ -43,6 +45,10 @@ func StartBar(w io.Writer, label string, total int64, count func() int64) *Bar {
 	return b
 }
 
+// SetTotal changes what the bar counts up to, for work whose total is
+// known better as it goes.
+func (b *Bar) SetTotal(total int64) { b.total.Store(total) }
+
 // Finish draws the bar a last time, with note, and ends its line.
 func (b *Bar) Finish(note string) {
 	close(b.stop)
@@ -52,12 +58,13 @@ func (b *Bar) Finish(note string) {
 }
 
 func (b *Bar) draw() {
-	n, pct := min(b.count(), b.total), int64(100)
-	if b.total > 0 {
-		pct = n * 100 / b.total
+	total := b.total.Load()
+	n, pct := min(b.count(), total), int64(100)
+	if total > 0 {
+		pct = n * 100 / total
 	}
 	filled := int(pct) * barWidth / 100
 	fmt.Fprintf(b.w, "\r%-6s [%s%s] %3d%% %d/%d %5.1fs", b.label,
 		strings.Repeat("#", filled), strings.Repeat(".", barWidth-filled),
-		pct, n, b.total, time.Since(b.start).Seconds())
+		pct, n, total, time.Since(b.start).Seconds())
 }

@@ -79,9 +79,9 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	t.Setenv("LAPSE_LISTEN", "127.0.0.1:9999")
 	t.Setenv("LAPSE_SWEEP_INTERVAL", "5s")
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
-	listen := fs.String("listen", "127.0.0.1:8080", "")
-	store := fs.String("store", "sqlite:lapse.db", "")
-	sweep := fs.Duration("sweep-interval", time.Minute, "")
+	listen := fs.String("listen", "127.0.0.1:8080", "address (LAPSE_LISTEN)")
+	store := fs.String("store", "sqlite:lapse.db", "store URL (LAPSE_STORE)")
+	sweep := fs.Duration("sweep-interval", time.Minute, "how often (LAPSE_SWEEP_INTERVAL)")
 	if err := parse(fs, []string{"--store", "sqlite:given.db"}); err != nil {
 		t.Fatalf("parse: %v", err)
 	}
@@ -93,7 +93,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	}
 	t.Setenv("LAPSE_SWEEP_INTERVAL", "soon")
 	fs2 := flag.NewFlagSet("y", flag.ContinueOnError)
-	fs2.Duration("sweep-interval", time.Minute, "")
+	fs2.Duration("sweep-interval", time.Minute, "how often (LAPSE_SWEEP_INTERVAL)")
 	if err := parse(fs2, nil); err == nil {
 		t.Fatalf("bad LAPSE_SWEEP_INTERVAL: got nil error")
 	}

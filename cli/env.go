@@ -6,16 +6,39 @@ import (
 	"strings"
 )
 
-// envDefaults sets every flag of fs not given on the command line from the
-// environment variable LAPSE_<NAME> (dashes as underscores), if set.
+// envName is the environment variable flag name may be set from:
+// LAPSE_<NAME>, dashes as underscores.
+func envName(name string) string {
+	return "LAPSE_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
+// readsEnv reports whether f is set from the environment: only a flag
+// whose help names its variable, as "(LAPSE_<NAME>" followed by a
+// character that cannot go on the name. So a command reads exactly the
+// variables its --help lists and no other: the settings of lapse serve
+// (its --repair reads LAPSE_REPAIR), the store of migrate and tokens, and
+// the --url and --token of the operator commands; an operator command's
+// actions (reconcile's --repair, --dry-run, --reason) never come from a
+// shell variable.
+func readsEnv(f *flag.Flag) bool {
+	marker := "(" + envName(f.Name)
+	i := strings.Index(f.Usage, marker)
+	if i < 0 {
+		return false
+	}
+	rest := f.Usage[i+len(marker):]
+	return rest == "" || !strings.ContainsAny(rest[:1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+}
+
+// envDefaults sets every flag of fs not given on the command line and
+// read from the environment (see readsEnv) from its variable, if set.
 func envDefaults(fs *flag.FlagSet, given map[string]bool) error {
 	var err error
 	fs.VisitAll(func(f *flag.Flag) {
-		if given[f.Name] || err != nil {
+		if given[f.Name] || err != nil || !readsEnv(f) {
 			return
 		}
-		name := "LAPSE_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
-		if v, ok := os.LookupEnv(name); ok {
+		if v, ok := os.LookupEnv(envName(f.Name)); ok {
 			err = fs.Set(f.Name, v)
 		}
 	})

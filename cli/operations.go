@@ -113,10 +113,10 @@ func waitFlags(fs *flag.FlagSet) func(ctx context.Context, c *client.Client, op 
 	every := fs.Duration("poll", time.Second, "with --wait, how often to ask how far the operation is")
 	return func(ctx context.Context, c *client.Client, op client.Operation, stdout, stderr io.Writer) error {
 		if *wait && !op.Done() {
-			err := watch(ctx, stderr, op.Kind, op.Progress.Total, *every, func(ctx context.Context) (int64, bool, error) {
+			err := watch(ctx, stderr, op.Kind, op.Progress.Total, *every, func(ctx context.Context) (int64, int64, bool, error) {
 				var err error
 				op, err = c.Operation(ctx, op.ID)
-				return op.Progress.Done, op.Done(), err
+				return op.Progress.Done, op.Progress.Total, op.Done(), err
 			})
 			if err != nil {
 				return err
@@ -136,9 +136,9 @@ func printOperation(w io.Writer, op client.Operation) {
 	case len(op.Target.UserIDs) > 0:
 		target = fmt.Sprintf("the coupons of %d user(s)", len(op.Target.UserIDs))
 	}
-	fmt.Fprintf(w, "operation %s: %s of %s, %s, %d/%d done: voided %d, extended %d, pending locked %d, skipped %s\n",
+	fmt.Fprintf(w, "operation %s: %s of %s, %s, %d/%d done: voided %d, extended %d, pending locked %d, missed %d, skipped %s\n",
 		op.ID, op.Kind, target, op.State, op.Progress.Done, op.Progress.Total, op.Counts.Voided, op.Counts.Extended,
-		op.Counts.PendingLocked, skipped(op.Counts.Skipped))
+		op.Counts.PendingLocked, op.Counts.Missed, skipped(op.Counts.Skipped))
 }
 
 // skipped writes counts by state, in a fixed order, or 0 for none.

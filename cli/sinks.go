@@ -54,16 +54,16 @@ func sinksReplay(fs *flag.FlagSet) remoteRun {
 		if !*wait || r.Queued == 0 {
 			return nil
 		}
-		return watch(ctx, stderr, "replay", r.Queued, *every, func(ctx context.Context) (int64, bool, error) {
+		return watch(ctx, stderr, "replay", r.Queued, *every, func(ctx context.Context) (int64, int64, bool, error) {
 			sinks, err := c.Sinks(ctx)
 			if err != nil {
-				return 0, false, err
+				return 0, r.Queued, false, err
 			}
 			i := slices.IndexFunc(sinks, func(s client.Sink) bool { return s.Name == name })
 			if i < 0 {
-				return 0, false, fmt.Errorf("sink %s is gone", name)
+				return 0, r.Queued, false, fmt.Errorf("sink %s is gone", name)
 			}
-			return r.Queued - sinks[i].Queued, sinks[i].Queued == 0, nil
+			return r.Queued - sinks[i].Queued, r.Queued, sinks[i].Queued == 0, nil
 		})
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"text/tabwriter"
 	"time"
 
@@ -33,7 +35,8 @@ orders (read SKUs; create, pay, cancel, read orders), admin (templates,
 bulk issuance, void, users, SKU stock, sinks, replay), events (the feed),
 metrics (GET /metrics)
 
-flags of each: --store (LAPSE_STORE), the store lapse serve uses
+flags of each: --store (LAPSE_STORE), the store lapse serve uses; a
+SQLite store must already exist (lapse serve or lapse migrate makes one)
 `
 
 // tokensCmd runs `lapse tokens create|list|revoke`.
@@ -74,6 +77,9 @@ func tokensCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("--scopes: %w", err)
 		}
 	}
+	if err := existingStore(*url); err != nil {
+		return err
+	}
 	st, err := openStore(ctx, serveConfig{store: *url}, store.Hooks{}, nil)
 	if err != nil {
 		return err
@@ -112,6 +118,21 @@ func tokensCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", tk.Name, credential.Join(tk.Scopes), tk.CreatedAt.Format(time.RFC3339), revoked)
 		}
 		return w.Flush()
+	}
+	return nil
+}
+
+// existingStore refuses a SQLite store URL whose file does not exist, so
+// that a mistyped or forgotten --store is an error, not a new empty store
+// beside the one lapse serves: only lapse serve and lapse migrate create
+// a store. A PostgreSQL or MySQL database must exist to be opened at all.
+func existingStore(url string) error {
+	path, err := sqlitePath(url)
+	if err != nil {
+		return nil // not a SQLite URL: openStore judges it
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("--store: no SQLite store at %s (lapse serve or lapse migrate creates one): give --store or LAPSE_STORE the store lapse serve uses", path)
 	}
 	return nil
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -38,10 +40,21 @@ func mustToken(t *testing.T, url, name, scopes string) string {
 	return strings.TrimSpace(out)
 }
 
+// migrated returns the URL of a new SQLite store, made by lapse migrate.
+func migrated(t *testing.T) string {
+	t.Helper()
+	url := "sqlite:" + t.TempDir() + "/lapse.db"
+	var out bytes.Buffer
+	if err := Run(context.Background(), []string{"migrate", "--store", url}, &out, &out); err != nil {
+		t.Fatalf("migrate %s: %v\n%s", url, err, out.String())
+	}
+	return url
+}
+
 // TestTokensCommands: create prints the token once, list shows names,
 // scopes and revocations but no secret, revoke revokes; refusals say why.
 func TestTokensCommands(t *testing.T) {
-	url := "sqlite:" + t.TempDir() + "/lapse.db"
+	url := migrated(t)
 	secret := mustToken(t, url, "checkout", "wallet,orders")
 	if !strings.HasPrefix(secret, credential.Prefix) || strings.ContainsAny(secret, " \n") {
 		t.Fatalf("create printed %q, want the token alone", secret)
@@ -86,6 +99,42 @@ func TestTokensCommands(t *testing.T) {
 	if line := strings.Split(list, "\n")[1]; !strings.HasPrefix(line, "checkout") || strings.HasSuffix(line, " -") {
 		t.Fatalf("list after revoke:\n%s", list)
 	}
+}
+
+// TestTokensNeedAStore: lapse tokens opens only a SQLite store that
+// exists, named by --store, LAPSE_STORE or the default ./lapse.db, and
+// refuses, creating nothing, one that does not; migrate creates one.
+func TestTokensNeedAStore(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	missing := dir + "/missing.db"
+	for _, c := range []struct {
+		args []string
+		env  string
+		path string
+	}{
+		{[]string{"create", "--name", "ops", "--scopes", "admin"}, "", "lapse.db"},
+		{[]string{"list"}, "", "lapse.db"},
+		{[]string{"create", "--name", "ops", "--scopes", "admin", "--store", "sqlite:" + missing}, "", missing},
+		{[]string{"revoke", "--name", "ops"}, "sqlite:" + missing, missing},
+	} {
+		t.Setenv("LAPSE_STORE", c.env)
+		if c.env == "" {
+			os.Unsetenv("LAPSE_STORE")
+		}
+		_, _, err := tokens(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), "no SQLite store at "+c.path) {
+			t.Fatalf("tokens %v (LAPSE_STORE %q): got %v, want an error naming %s", c.args, c.env, err, c.path)
+		}
+		if _, err := os.Stat(c.path); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("tokens %v made %s (%v)", c.args, c.path, err)
+		}
+	}
+	var out bytes.Buffer
+	if err := Run(context.Background(), []string{"migrate"}, &out, &out); err != nil {
+		t.Fatalf("migrate: %v\n%s", err, out.String())
+	}
+	mustToken(t, "", "ops", "admin")
 }
 
 // TestServeOpenOnLoopback: with no token, serve on loopback serves open
@@ -141,7 +190,7 @@ func TestServeRefusesOpenNonLoopback(t *testing.T) {
 // TestServeNeverShowsTokens: a served instance's log, feed, sinks and
 // error answers never show a token, used rightly or wrongly.
 func TestServeNeverShowsTokens(t *testing.T) {
-	url := "sqlite:" + t.TempDir() + "/lapse.db"
+	url := migrated(t)
 	all := mustToken(t, url, "ops", "wallet,orders,admin,events,metrics")
 	wallet := mustToken(t, url, "shop", "wallet")
 	unknown := credential.New()

@@ -51,9 +51,13 @@ type OperationCounts struct {
 	// PendingLocked counts the locked coupons to be voided when their
 	// lock ends.
 	PendingLocked int64 `json:"pending_locked"`
+	// Missed counts the coupons an extension found expired although they
+	// expired after it was accepted: they stay expired.
+	Missed int64 `json:"missed"`
 }
 
-// Progress is how far an operation has come: Done of Total coupons.
+// Progress is how far an operation has come: Done of Total coupons
+// (users, for a list of users); Done never passes Total.
 type Progress struct {
 	Done  int64 `json:"done"`
 	Total int64 `json:"total"`

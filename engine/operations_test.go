@@ -6,8 +6,10 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
@@ -75,4 +77,44 @@ func TestOperationInBatches(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExtendAcceptedBeforeExpiry: an extension accepted 800 ms before
+// coupons expire is first worked on the engine's next poll, after they
+// expired: they stay expired (an expiry is never undone) and the
+// operation counts them missed, while the coupon still unused when it
+// comes is extended; on the bubble's fake clock.
+func TestExtendAcceptedBeforeExpiry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{OperationPoll: time.Second})
+		tp := r.template(t, coupon.Template{Duration: 2 * time.Second})
+		soon := []coupon.Coupon{r.claim(t, tp.ID, "u1"), r.claim(t, tp.ID, "u2"), r.claim(t, tp.ID, "u3")}
+		if err := r.eng.Start(context.Background()); err != nil {
+			t.Fatalf("start: %v", err)
+		}
+		time.Sleep(500 * time.Millisecond)
+		kept := r.claim(t, tp.ID, "u4")
+		time.Sleep(time.Until(soon[0].ExpiresAt) - 800*time.Millisecond)
+		op, err := r.st.StartOperation(context.Background(), store.StartOperationParams{Kind: store.OperationExtend,
+			Target: store.OperationTarget{TemplateID: tp.ID}, Args: store.OperationArgs{By: time.Hour}, Now: time.Now()})
+		if err != nil {
+			t.Fatalf("start operation: %v", err)
+		}
+		time.Sleep(3 * time.Second)
+		synctest.Wait()
+		if op, err = r.st.Operation(context.Background(), op.ID); err != nil {
+			t.Fatal(err)
+		}
+		if op.State != store.OperationDone || op.Counts.Missed != 3 || op.Counts.Extended != 1 || op.Done != 4 || op.Total != 4 {
+			t.Fatalf("operation: %s, counts %+v, progress %d of %d; want done, 3 missed, 1 extended, 4 of 4", op.State, op.Counts, op.Done, op.Total)
+		}
+		for _, c := range soon {
+			if got := r.status(t, c.ID); got != coupon.Expired {
+				t.Fatalf("coupon %s: got %s, want expired", c.ID, got)
+			}
+		}
+		if got, err := r.st.Coupon(context.Background(), kept.ID); err != nil || !got.ExpiresAt.Equal(kept.ExpiresAt.Add(time.Hour)) {
+			t.Fatalf("coupon still unused when worked: %+v, %v; want it extended by 1h", got, err)
+		}
+	})
 }

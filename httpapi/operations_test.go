@@ -142,3 +142,71 @@ func TestOperations(t *testing.T) {
 		})
 	}
 }
+
+// TestOperationsWhileClaiming: on every store, a template void accepted
+// while claims go on works the coupons claimed before it was accepted and
+// no later one, its progress within its total throughout; an extension
+// accepted 800 ms before coupons expire and worked after says it missed
+// them, and they read expired.
+func TestOperationsWhileClaiming(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			e := serveStore(t, b.open(t))
+			tpl := e.template(hourTemplate)
+			before := []couponJSON{e.claim("u1", tpl), e.claim("u2", tpl), e.claim("u3", tpl)}
+			e.clock.Add(time.Second)
+			var op operationJSON
+			e.ok(e.post("/v1/templates/"+tpl+"/void", `{"reason": "leaked"}`), http.StatusAccepted, &op)
+			var after []couponJSON
+			for i := range 3 {
+				e.clock.Add(time.Second)
+				after = append(after, e.claim("u4", tpl), e.claim("u5", tpl))
+				held, ok, err := e.store.ClaimOperation(t.Context(), store.ClaimOperationParams{Holder: "test", TTL: time.Minute, Now: e.clock.Now()})
+				if err != nil || (!ok && i == 0) {
+					t.Fatalf("claim the operation: %v, %v", ok, err)
+				}
+				if ok {
+					if _, err := e.store.WorkOperation(t.Context(), store.WorkOperationParams{ID: held.ID, Holder: "test", TTL: time.Minute, Now: e.clock.Now(), Limit: 2}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if got := e.operation(op.ID); got.Progress.Done > got.Progress.Total {
+					t.Fatalf("after batch %d: progress %+v", i, got.Progress)
+				}
+			}
+			done := e.operation(op.ID)
+			if done.State != store.OperationDone || done.Progress != (progressJSON{Done: 3, Total: 3}) || done.Counts.Voided != 3 {
+				t.Fatalf("void: got %s, progress %+v, counts %+v; want done, 3 of 3, 3 voided", done.State, done.Progress, done.Counts)
+			}
+			for _, c := range before {
+				if got, _ := e.coupon(c.ID); got.Status != "voided" {
+					t.Fatalf("coupon %s claimed before the void: got %s, want voided", c.ID, got.Status)
+				}
+			}
+			for _, c := range after {
+				if got, _ := e.coupon(c.ID); got.Status != "unused" {
+					t.Fatalf("coupon %s claimed after the void: got %s, want unused", c.ID, got.Status)
+				}
+			}
+
+			// The coupons of u4 and u5 expire an hour after their claims;
+			// an extension accepted 800 ms before the last of them.
+			last := after[len(after)-1]
+			expires, err := time.Parse(time.RFC3339Nano, last.ExpiresAt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.clock.Set(expires.Add(-800 * time.Millisecond))
+			e.ok(e.post("/v1/templates/"+tpl+"/extend", `{"by": "1h"}`), http.StatusAccepted, &op)
+			e.clock.Add(time.Second)
+			e.work()
+			done = e.operation(op.ID)
+			if done.Counts.Missed != 2 || done.Counts.Extended != 0 || done.Counts.Skipped["expired"] != 4 || done.Counts.Skipped["voided"] != 3 {
+				t.Fatalf("extension: counts %+v, want the 2 coupons expired since its acceptance missed, 4 skipped expired and 3 voided", done.Counts)
+			}
+			if got, _ := e.coupon(last.ID); got.Status != "expired" || got.ExpiresAt != last.ExpiresAt {
+				t.Fatalf("coupon %s: %s until %s, want expired as it was", last.ID, got.Status, got.ExpiresAt)
+			}
+		})
+	}
+}

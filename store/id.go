@@ -30,6 +30,13 @@ func SeqID(prefix string, t time.Time, hi, lo uint64) string {
 	return encodeID(prefix, t, r)
 }
 
+// LastID returns the greatest ID NewID or SeqID can make with prefix at
+// t: every ID they made at or before t's millisecond sorts at or before
+// it, every one made after sorts after it.
+func LastID(prefix string, t time.Time) string {
+	return encodeID(prefix, t, [10]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+}
+
 // IDTime returns the characters of every ID made at t that encode t: the
 // first 10 after the prefix. The 16 after them encode its 80 other bits.
 // Backends that build IDs in SQL join the two.

@@ -53,10 +53,20 @@ type OperationCounts struct {
 	// PendingLocked counts the locked coupons marked to be voided when
 	// their lock ends.
 	PendingLocked int64 `json:"pending_locked"`
+	// Missed counts the coupons an extension could not extend because
+	// they expired after it was accepted, before it reached them: unused
+	// when it was accepted, expired when it came to them. An expiry is
+	// not undone: users were refused at the instant and its event went
+	// out, so an extension says what it missed instead.
+	Missed int64 `json:"missed"`
 }
 
 // Operation is one bulk void or extension: what, of what, by whom, when,
-// and how far it has come.
+// and how far it has come. It works the coupons that existed when it was
+// accepted (CreatedAt): those claimed or issued at or before it, never
+// one claimed after (see LastCoupon). A void does not close a template:
+// claims go on, and closing the template first voids every coupon it
+// will ever have.
 type Operation struct {
 	ID         string
 	Kind       OperationKind
@@ -68,7 +78,11 @@ type Operation struct {
 	StartedAt  time.Time
 	FinishedAt time.Time
 	Counts     OperationCounts
-	// Done of Total coupons worked.
+	// Done of Total coupons worked (users, for a list of users). For a
+	// template, Total is the coupons it had issued when the operation was
+	// accepted; it is never below Done (a claim in flight at that
+	// instant is worked and counted), and once the operation is done it
+	// is Done: the coupons it worked.
 	Done, Total int64
 	// Cursor is the ID of the last coupon worked: a batch resumes after it.
 	Cursor string
@@ -77,6 +91,11 @@ type Operation struct {
 	Holder     string
 	LeaseUntil time.Time
 }
+
+// LastCoupon is the greatest ID of a coupon op works: coupon IDs sort by
+// the time they were made (NewID), so those at most it were claimed or
+// issued at or before op was accepted.
+func (op Operation) LastCoupon() string { return LastID("cpn", op.CreatedAt) }
 
 // OperationRow is an Operation as a backend stores it: its target, args
 // and counts as JSON.
@@ -119,6 +138,8 @@ type CouponsAfterParams struct {
 	TemplateID string
 	// After is the ID after which the page starts; "" for the first.
 	After string
+	// Until is the greatest ID the page may hold.
+	Until string
 	Limit int
 }
 
@@ -144,12 +165,12 @@ type OperationTx interface {
 	// take at now: held by none, by holder, or past their lease; by ID.
 	OperationsDue(holder string, now time.Time, limit int) ([]string, error)
 	// CouponsAfter reads up to p.Limit coupons of template p.TemplateID
-	// with an ID after p.After, by ID in byte order, holding them until
-	// the transaction ends.
-	CouponsAfter(p CouponsAfterParams) ([]coupon.Coupon, error)
-	// UsersCoupons reads the coupons the listed users hold, in no order,
+	// with an ID after p.After and at most p.Until, by ID in byte order,
 	// holding them until the transaction ends.
-	UsersCoupons(userIDs []string) ([]coupon.Coupon, error)
+	CouponsAfter(p CouponsAfterParams) ([]coupon.Coupon, error)
+	// UsersCoupons reads the coupons the listed users hold with an ID at
+	// most until, in no order, holding them until the transaction ends.
+	UsersCoupons(userIDs []string, until string) ([]coupon.Coupon, error)
 	// VoidCoupons voids, in one statement, those of the listed coupons
 	// that are unused with expires_at after now (status, order_id,
 	// locked_until, updated_at and version as SetCoupon sets them), and

@@ -71,23 +71,28 @@ func (b *batch) run(p WorkOperationParams, busy func() bool) error {
 	if err := MoveCounts(b.t, b.voided, coupon.Unused, coupon.Voided); err != nil {
 		return err
 	}
+	// Done never passes Total: a claim in flight when the operation was
+	// accepted is worked but was not counted, and once done, Total is
+	// what it worked.
 	op.Done += int64(looked)
+	op.Total = max(op.Total, op.Done)
 	if short {
-		op.State, op.FinishedAt = OperationDone, b.now
+		op.State, op.FinishedAt, op.Total = OperationDone, b.now, op.Done
 	}
 	op.LeaseUntil = p.Now.Add(p.TTL)
 	return b.t.SetOperation(op.row())
 }
 
 // next reads, holding them, up to limit coupons after the cursor, by ID
-// (for a list of users, the coupons of up to limit users after it),
-// moves the cursor past them and returns them with how many it looked
-// at, coupons or users (listed coupon IDs that name no coupon are counted
-// skipped).
+// (for a list of users, the coupons of up to limit users after it), of
+// those that existed when the operation was accepted (a listed coupon ID
+// names one that did), moves the cursor past them and returns them with
+// how many it looked at, coupons or users (listed coupon IDs that name no
+// coupon are counted skipped).
 func (b *batch) next(limit int) ([]coupon.Coupon, int, error) {
 	op := b.op
 	if id := op.Target.TemplateID; id != "" {
-		cs, err := b.t.CouponsAfter(CouponsAfterParams{TemplateID: id, After: op.Cursor, Limit: limit})
+		cs, err := b.t.CouponsAfter(CouponsAfterParams{TemplateID: id, After: op.Cursor, Until: op.LastCoupon(), Limit: limit})
 		if len(cs) > 0 {
 			op.Cursor = cs[len(cs)-1].ID
 		}
@@ -99,7 +104,7 @@ func (b *batch) next(limit int) ([]coupon.Coupon, int, error) {
 			return nil, 0, nil
 		}
 		op.Cursor = users[len(users)-1]
-		cs, err := b.t.UsersCoupons(users)
+		cs, err := b.t.UsersCoupons(users, op.LastCoupon())
 		return cs, len(users), err
 	}
 	ids := after(op.Target.CouponIDs, op.Cursor, limit)
@@ -212,12 +217,18 @@ func couponIDs(cs []coupon.Coupon) []string {
 
 // extend moves the expires_at of those of cs that are unused or locked,
 // in one statement, with their expiry timers (one per bucket) and their
-// reminders, and writes their events.
+// reminders, and writes their events. One that expired since the
+// operation was accepted stays expired and is counted missed: it was
+// unused then, but an expiry is never undone.
 func (b *batch) extend(cs []coupon.Coupon) error {
 	var from, moved []coupon.Coupon
 	for _, c := range cs {
 		next := c
 		st := c.View(b.now).Status
+		if st == coupon.Expired && c.ExpiresAt.After(b.op.CreatedAt) {
+			b.op.Counts.Missed++
+			continue
+		}
 		next.ExpiresAt = b.op.Args.ExpiresAt
 		if b.op.Args.By > 0 {
 			next.ExpiresAt = c.ExpiresAt.Add(b.op.Args.By)

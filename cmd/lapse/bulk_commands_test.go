@@ -48,7 +48,7 @@ func testBulkCommands(t *testing.T, be backend) {
 
 	out := run(t, append([]string{"extend", "--by", "2h", "--wait", "--poll", "20ms"}, remote...)...)
 	id := strings.TrimSuffix(strings.Fields(out)[1], ":")
-	want := fmt.Sprintf("operation %s: extend of template %s, done, 3/3 done: voided 0, extended 2, pending locked 0, skipped voided 1", id, tpl.ID)
+	want := fmt.Sprintf("operation %s: extend of template %s, done, 3/3 done: voided 0, extended 2, pending locked 0, missed 0, skipped voided 1", id, tpl.ID)
 	if out != want {
 		t.Fatalf("lapse extend --wait: got %q, want %q", out, want)
 	}
@@ -60,11 +60,11 @@ func testBulkCommands(t *testing.T, be backend) {
 	}
 
 	out = run(t, "void", "--coupons", cs[0].ID, "--reason", "leaked", "--wait", "--poll", "20ms", "--url", s.base)
-	if !strings.HasSuffix(out, ": void of 1 coupon(s), done, 1/1 done: voided 1, extended 0, pending locked 0, skipped 0") {
+	if !strings.HasSuffix(out, ": void of 1 coupon(s), done, 1/1 done: voided 1, extended 0, pending locked 0, missed 0, skipped 0") {
 		t.Fatalf("lapse void --coupons --wait: got %q", out)
 	}
 	out = run(t, "void", "--users", "u1,nobody", "--reason", "fraud", "--wait", "--poll", "20ms", "--url", s.base)
-	if !strings.HasSuffix(out, ": void of the coupons of 2 user(s), done, 2/2 done: voided 1, extended 0, pending locked 0, skipped 0") {
+	if !strings.HasSuffix(out, ": void of the coupons of 2 user(s), done, 2/2 done: voided 1, extended 0, pending locked 0, missed 0, skipped 0") {
 		t.Fatalf("lapse void --users --wait: got %q", out)
 	}
 	if got := clienttest.Must(s.api.Template(ctx, tpl.ID)).On(t).Counts; *got != (client.Counts{Voided: 3}) {

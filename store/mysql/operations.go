@@ -45,13 +45,14 @@ func (t *tx) OperationsDue(holder string, now time.Time, limit int) ([]string, e
 
 // CouponsAfter reads a page of a template's coupons by ID.
 func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
-	rows, err := t.query("CouponsAfter", p.TemplateID, p.After, p.Limit)
+	rows, err := t.query("CouponsAfter", p.TemplateID, p.After, p.Until, p.Limit)
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 
-// UsersCoupons reads the coupons the listed users hold, holding them.
-func (t *tx) UsersCoupons(userIDs []string) ([]coupon.Coupon, error) {
-	rows, err := t.queryList("UsersCoupons", len(userIDs), listArgs(userIDs)...)
+// UsersCoupons reads the coupons the listed users hold up to an ID,
+// holding them.
+func (t *tx) UsersCoupons(userIDs []string, until string) ([]coupon.Coupon, error) {
+	rows, err := t.queryList("UsersCoupons", len(userIDs), listArgs(userIDs, until)...)
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 

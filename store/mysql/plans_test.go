@@ -54,9 +54,9 @@ func TestQueryPlans(t *testing.T) {
 		{"OpenOrders", 0, nil, "orders_due", 3},
 		// A bulk operation's page starts at its cursor, not at the
 		// template's first coupon.
-		{"CouponsAfter", 0, []any{"tpl_x", "cpn_02990", 5}, "coupons_template", 8},
+		{"CouponsAfter", 0, []any{"tpl_x", "cpn_02990", "cpn_zzzzz", 5}, "coupons_template", 8},
 		// A bulk operation on users reads their coupons by user.
-		{"UsersCoupons", 2, []any{"u1", "u2"}, "coupons_user", 8},
+		{"UsersCoupons", 2, []any{"cpn_zzzzz", "u1", "u2"}, "coupons_user", 8},
 	}
 	for _, c := range cases {
 		q := mysql.QueryText(c.query, c.list)

@@ -48,16 +48,17 @@ func (t *tx) OperationsDue(holder string, now time.Time, limit int) ([]string, e
 
 // CouponsAfter reads a page of a template's coupons by ID, holding them.
 func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
-	rows, err := t.query("CouponsAfter", p.TemplateID, p.After, p.Limit)
+	rows, err := t.query("CouponsAfter", p.TemplateID, p.After, p.Limit, p.Until)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 
-// UsersCoupons reads the coupons the listed users hold, holding them.
-func (t *tx) UsersCoupons(userIDs []string) ([]coupon.Coupon, error) {
-	rows, err := t.query("UsersCoupons", userIDs)
+// UsersCoupons reads the coupons the listed users hold up to an ID,
+// holding them.
+func (t *tx) UsersCoupons(userIDs []string, until string) ([]coupon.Coupon, error) {
+	rows, err := t.query("UsersCoupons", userIDs, until)
 	if err != nil {
 		return nil, err
 	}

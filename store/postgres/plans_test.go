@@ -51,8 +51,8 @@ func TestQueryPlans(t *testing.T) {
 		{"UserCoupons", []any{"u7919"}, []string{"coupons_user"}, true},
 		{"Records", []any{int64(20000), 100, store.MaxRecord}, []string{"events_seq"}, false},
 		{"FrontRecords", []any{100}, []string{"events_seq"}, false},
-		{"CouponsAfter", []any{"tpl_a", "cpn_u2500", 100}, []string{"coupons_template"}, false},
-		{"UsersCoupons", []any{[]string{"u7919", "u13"}}, []string{"coupons_user"}, false},
+		{"CouponsAfter", []any{"tpl_a", "cpn_u2500", 100, "cpn_zzzzz"}, []string{"coupons_template"}, false},
+		{"UsersCoupons", []any{[]string{"u7919", "u13"}, "cpn_zzzzz"}, []string{"coupons_user"}, false},
 	}
 	for _, mode := range []string{"force_custom_plan", "force_generic_plan"} {
 		if _, err := conn.Exec(ctx, "SET plan_cache_mode = "+mode); err != nil {

@@ -46,13 +46,13 @@ func (t *tx) OperationsDue(holder string, now time.Time, limit int) ([]string, e
 
 // CouponsAfter reads a page of a template's coupons by ID.
 func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
-	rows, err := t.query("CouponsAfter", p.TemplateID, p.After, p.Limit)
+	rows, err := t.query("CouponsAfter", p.TemplateID, p.After, p.Limit, p.Until)
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 
-// UsersCoupons reads the coupons the listed users hold.
-func (t *tx) UsersCoupons(userIDs []string) ([]coupon.Coupon, error) {
-	rows, err := t.queryList("UsersCoupons", userIDs)
+// UsersCoupons reads the coupons the listed users hold up to an ID.
+func (t *tx) UsersCoupons(userIDs []string, until string) ([]coupon.Coupon, error) {
+	rows, err := t.queryList("UsersCoupons", userIDs, until)
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 

@@ -23,7 +23,9 @@ var operationTests = []test{
 	{"VoidClaimedSameInstant", testOpVoidSameInstant},
 	{"LockedVoidedWhenLockEnds", testOpLockedVoided},
 	{"RedeemedStaysUsed", testOpRedeemedStaysUsed},
+	{"ClaimsDuringVoid", testOpClaimsDuringVoid},
 	{"Extend", testOpExtend},
+	{"ExtendMissed", testOpExtendMissed},
 	{"Reminders", testOpReminders},
 	{"Invalid", testOpInvalid},
 	{"Idempotent", testOpIdempotent},
@@ -317,9 +319,9 @@ func testOpExtend(t *testing.T, open opener) {
 func testOpReminders(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp, x, a, b, only := f.voidMix()
-	f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{CouponIDs: []string{a.ID, only.ID}}})
+	f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{CouponIDs: []string{a.ID, only.ID}}, Now: t0.Add(time.Hour)})
 	f.wantOpCounts(f.runOp("a", 10, t0.Add(time.Hour)), store.OperationCounts{Voided: 2, Skipped: map[string]int64{}})
-	f.startOp(store.StartOperationParams{Kind: store.OperationExtend, Target: store.OperationTarget{TemplateID: tp.ID}, Args: store.OperationArgs{By: 72 * time.Hour}})
+	f.startOp(store.StartOperationParams{Kind: store.OperationExtend, Target: store.OperationTarget{TemplateID: tp.ID}, Args: store.OperationArgs{By: 72 * time.Hour}, Now: t0.Add(time.Hour)})
 	f.wantOpCounts(f.runOp("a", 10, t0.Add(time.Hour)), store.OperationCounts{Extended: 1, Skipped: map[string]int64{"voided": 2}})
 	f.wantNone("at a's crossing", f.sendAt(x))
 	f.wantNone("at b's old crossing", f.sendAt(x.Add(30*time.Minute)))
@@ -417,4 +419,106 @@ func testOpResume(t *testing.T, open opener) {
 	for _, c := range cs {
 		f.wantOpEvent(after, c.ID, store.EventCouponVoided, op.ID, "void")
 	}
+}
+
+// testOpClaimsDuringVoid: a void works the coupons that existed when it
+// was accepted, those claimed in its millisecond included, and none
+// claimed after, of a template or of a list of users, while claims go
+// on; its progress never passes its total, which for a template is the
+// coupons it had issued then.
+func testOpClaimsDuringVoid(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(nil)
+	var before []coupon.Coupon
+	for i, u := range []string{"u1", "u2", "u3", "u4"} {
+		before = append(before, f.claim(tp.ID, u, t0.Add(time.Duration(i-4)*time.Second)))
+	}
+	before = append(before, f.claim(tp.ID, "u5", t0)) // in the millisecond it is accepted
+	tplOp := f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tp.ID}})
+	usersOp := f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{UserIDs: []string{"u1", "u9"}}})
+	if tplOp.Total != 5 || usersOp.Total != 2 {
+		t.Fatalf("totals at acceptance: %d and %d, want 5 coupons and 2 users", tplOp.Total, usersOp.Total)
+	}
+	// Holder a takes one operation, b the other.
+	held := map[string]store.Operation{}
+	for _, holder := range []string{"a", "b"} {
+		op, ok, err := f.s.ClaimOperation(f.ctx, store.ClaimOperationParams{Holder: holder, TTL: time.Minute, Now: t0})
+		if err != nil || !ok {
+			t.Fatalf("ClaimOperation(%s): %v, %v", holder, ok, err)
+		}
+		held[holder] = op
+	}
+	var after []coupon.Coupon
+	now := t0
+	for i := 0; held["a"].State == store.OperationRunning || held["b"].State == store.OperationRunning; i++ {
+		if i > 20 {
+			t.Fatalf("operations still running after %d rounds: %+v", i, held)
+		}
+		// Claims go on between batches: each round, two more coupons.
+		now = now.Add(time.Second)
+		after = append(after, f.claim(tp.ID, "u1", now), f.claim(tp.ID, "u9", now))
+		for holder, op := range held {
+			if op.State != store.OperationRunning {
+				continue
+			}
+			op, err := f.s.WorkOperation(f.ctx, store.WorkOperationParams{ID: op.ID, Holder: holder, TTL: time.Minute, Now: now, Limit: 2})
+			if err != nil {
+				t.Fatalf("WorkOperation(%s): %v", op.ID, err)
+			}
+			if op.Done > op.Total {
+				t.Fatalf("operation %s after a batch: progress %d of %d", op.ID, op.Done, op.Total)
+			}
+			held[holder] = op
+		}
+	}
+	for _, id := range []string{tplOp.ID, usersOp.ID} {
+		if op, err := f.s.Operation(f.ctx, id); err != nil || op.State != store.OperationDone || op.Done != op.Total {
+			t.Fatalf("operation %s: %+v, %v; want done, progress at its total", id, op, err)
+		}
+	}
+	if op, _ := f.s.Operation(f.ctx, tplOp.ID); op.Total != 5 || op.Counts.Voided+op.Counts.Skipped["voided"] != 5 {
+		t.Fatalf("template void: total %d, counts %+v; want 5, each voided by it or by the other", op.Total, op.Counts)
+	}
+	for _, c := range before {
+		if got := f.coupon(c.ID); got.Status != coupon.Voided {
+			t.Fatalf("coupon %s claimed before the voids: got %s, want voided", c.ID, got.Status)
+		}
+	}
+	for _, c := range after {
+		if got := f.coupon(c.ID); got.Status != coupon.Unused {
+			t.Fatalf("coupon %s claimed after the voids were accepted: got %s, want unused", c.ID, got.Status)
+		}
+	}
+}
+
+// testOpExtendMissed: an extension accepted before coupons expire but
+// worked after leaves them expired, since an expiry is never undone, and
+// counts them missed, apart from those expired before it was accepted;
+// the coupons still unused when it comes to them are extended.
+func testOpExtendMissed(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	tp := f.template(func(tp *coupon.Template) { tp.StartsAt = t0.Add(-48 * time.Hour) }) // coupons live 24h
+	gone := f.claim(tp.ID, "u0", t0.Add(-25*time.Hour))
+	var soon []coupon.Coupon
+	for _, u := range []string{"u1", "u2"} {
+		soon = append(soon, f.claim(tp.ID, u, t0.Add(-24*time.Hour+800*time.Millisecond)))
+	}
+	kept := f.claim(tp.ID, "u3", t0.Add(-time.Hour))
+	op := f.startOp(store.StartOperationParams{Kind: store.OperationExtend, Target: store.OperationTarget{TemplateID: tp.ID}, Args: store.OperationArgs{By: 72 * time.Hour}})
+	// The worker comes a second later: the drain stored one expired, the
+	// other reads as expired.
+	if _, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: t0.Add(time.Second), Limit: 1}); err != nil {
+		t.Fatal(err)
+	}
+	op = f.runOp("a", 10, t0.Add(time.Second))
+	f.wantOpCounts(op, store.OperationCounts{Extended: 1, Skipped: map[string]int64{"expired": 1}, Missed: 2})
+	if op.Done != 4 || op.Total != 4 {
+		t.Fatalf("progress: %d of %d, want 4 of 4", op.Done, op.Total)
+	}
+	for _, c := range append(soon, gone) {
+		if got := f.coupon(c.ID); !got.ExpiresAt.Equal(c.ExpiresAt) || got.View(t0.Add(time.Second)).Status != coupon.Expired {
+			t.Fatalf("coupon %s: expires %s, reads %s; want it expired as it was", c.ID, got.ExpiresAt, got.View(t0.Add(time.Second)).Status)
+		}
+	}
+	f.wantTime("expires_at of the coupon still unused", f.coupon(kept.ID).ExpiresAt, kept.ExpiresAt.Add(72*time.Hour))
 }

@@ -27,14 +27,15 @@ WHERE state = 'running' AND (holder = $1 OR holder = '' OR lease_until IS NULL O
 ORDER BY id LIMIT $3;
 
 -- name: CouponsAfter
--- $1 template, $2 the ID after which the page starts, $3 its size: held.
+-- $1 template, $2 the ID after which the page starts, $3 its size, $4
+-- the greatest ID it may hold: held.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons WHERE template_id = $1 AND id > $2 ORDER BY id LIMIT $3 FOR NO KEY UPDATE;
+FROM coupons WHERE template_id = $1 AND id > $2 AND id <= $4 ORDER BY id LIMIT $3 FOR NO KEY UPDATE;
 
 -- name: UsersCoupons
--- $1 the user IDs: their coupons, held.
+-- $1 the user IDs: their coupons with an ID at most $2, held.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons WHERE user_id = ANY($1::text[]) FOR NO KEY UPDATE;
+FROM coupons WHERE user_id = ANY($1::text[]) AND id <= $2 FOR NO KEY UPDATE;
 
 -- name: VoidCoupons
 -- $1 the IDs, $2 now: those still unused at now.

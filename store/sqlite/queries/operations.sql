@@ -21,14 +21,15 @@ WHERE state = 'running' AND (holder = ?1 OR holder = '' OR lease_until IS NULL O
 ORDER BY id LIMIT ?3;
 
 -- name: CouponsAfter
--- ?1 template, ?2 the ID after which the page starts, ?3 its size.
+-- ?1 template, ?2 the ID after which the page starts, ?3 its size, ?4
+-- the greatest ID it may hold.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons WHERE template_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3;
+FROM coupons WHERE template_id = ?1 AND id > ?2 AND id <= ?4 ORDER BY id LIMIT ?3;
 
 -- name: UsersCoupons
--- ?1 the JSON array of user IDs: their coupons.
+-- ?1 the JSON array of user IDs: their coupons with an ID at most ?2.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons WHERE user_id IN (SELECT value FROM json_each(?1));
+FROM coupons WHERE user_id IN (SELECT value FROM json_each(?1)) AND id <= ?2;
 
 -- name: VoidCoupons
 -- ?1 the JSON array of IDs, ?2 now: those still unused at now.
