@@ -58,9 +58,10 @@ func mediaType(r *http.Request, also ...string) (string, error) {
 	return "", malformed(fmt.Errorf("Content-Type %q: want %s", ct, want))
 }
 
-// decodeJSON decodes body strictly into a T: valid UTF-8 (else 422
-// invalid, as a path ID is: encoding/json would read a bad byte as U+FFFD,
-// making two IDs one), one JSON object, no unknown field, field names
+// decodeJSON decodes body strictly into a T: valid UTF-8 with no \u
+// escape of half a surrogate pair (else 422 invalid, as a path ID is:
+// encoding/json would read either as U+FFFD, making two IDs one), one
+// JSON object, no unknown field, field names
 // spelled exactly as T's json tags, no key twice in one object, no null
 // for a boolean, nothing after it. An empty body stands for {}, so a
 // request whose fields are all optional may omit it. Every other failure
@@ -86,6 +87,9 @@ func decodeJSON[T any](body []byte) (T, error) {
 	// boolean as false; the contract does none of these.
 	if body := bytes.TrimSpace(body); bytes.Equal(body, []byte("null")) {
 		return v, malformed(errors.New("body is not a JSON object"))
+	}
+	if err := validEscapes(body, 0); err != nil {
+		return v, err
 	}
 	if err := checkJSON(json.NewDecoder(bytes.NewReader(body)), reflect.TypeFor[T](), ""); err != nil {
 		return v, malformed(err)

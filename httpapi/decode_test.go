@@ -391,6 +391,10 @@ func TestDecodeJSONHostile(t *testing.T) {
 		{"{\"name\": \"w\xff\"}", "invalid", "body: must be valid UTF-8: byte 11 is not"},
 		{"{\"name\": \"w\xe2\x82\"}", "invalid", "body: must be valid UTF-8: byte 11 is not"},
 		{"{\"na\xc0\x80me\": \"w\"}", "invalid", "body: must be valid UTF-8: byte 4 is not"},
+		{`{"name": "w\ud800"}`, "invalid", `body: must be valid Unicode: the escape \ud800 at byte 11 is half a surrogate pair`},
+		{`{"name": "w\uDC00\ud800"}`, "invalid", `body: must be valid Unicode: the escape \uDC00 at byte 11 is half a surrogate pair`},
+		{`{"name": "w\ud800\u0041"}`, "invalid", `body: must be valid Unicode: the escape \ud800 at byte 11 is half a surrogate pair`},
+		{`{"name": "w\\ud800", "name": "x"}`, "malformed", `json: key "name" given twice`},
 	}
 	for _, c := range cases {
 		_, err := decodeJSON[templateRequest]([]byte(c.body))
@@ -415,6 +419,12 @@ func TestDecodeJSONHostile(t *testing.T) {
 	}
 	if _, err := decodeReconcile([]byte(`{"repair": null}`)); slug(err) != "malformed" {
 		t.Fatalf("reconcile repair null: got %v, want malformed", err)
+	}
+	// A pair of escapes is a character; an escaped backslash no escape.
+	for _, body := range []string{`{"name": "\ud83d\ude00"}`, `{"name": "\\ud800"}`, `{"name": "\ufffd"}`} {
+		if _, err := decodeJSON[templateRequest]([]byte(body)); err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
 	}
 	// null still stands for absent where a field may be absent.
 	if c, err := decodeTemplateChange([]byte(`{"name": null, "reminders": null}`)); err != nil || c.Name != nil || c.Reminders != nil {
@@ -498,14 +508,17 @@ func treeKeys(v any) int {
 	return n
 }
 
-// FuzzDecodeJSON: a body decodeJSON accepts is valid UTF-8 and gives no
-// key twice in one object (as many keys in its tokens as encoding/json
-// keeps), at any depth; what it refuses is malformed or invalid.
+// FuzzDecodeJSON: a body decodeJSON accepts is valid UTF-8, gives no key
+// twice in one object (as many keys in its tokens as encoding/json keeps),
+// at any depth, and reads as no more U+FFFD than it spells (no bad byte
+// nor half a surrogate pair read as one); what it refuses is malformed or
+// invalid.
 func FuzzDecodeJSON(f *testing.F) {
 	f.Add([]byte(`{"user_id": "u1", "items": [{"sku": "a", "qty": 1, "unit_price": 1}], "coupon_ids": ["c"]}`))
 	f.Add([]byte(`{"user_id": "u1", "items": [{"sku": "a", "sku": "a", "qty": 1}]}`))
 	f.Add([]byte("{\"user_id\": \"w\xff\"}"))
 	f.Add([]byte(`{"timeout": null, "deadline": null, "coupon_ids": null}`))
+	f.Add([]byte(`{"user_id": "w\ud800", "coupon_ids": ["\ud83d\ude00", "\ufffd"]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		_, err := decodeJSON[createOrderRequest](body)
 		refusedAsInput(t, string(body), err)
@@ -521,6 +534,10 @@ func FuzzDecodeJSON(f *testing.F) {
 		}
 		if n, err := objectKeys(body); err != nil || n != treeKeys(tree) {
 			t.Fatalf("%q: accepted %d keys of which encoding/json keeps %d (%v): a key given twice", body, n, treeKeys(tree), err)
+		}
+		spelled := bytes.Count(body, []byte("\uFFFD")) + bytes.Count(bytes.ToLower(body), []byte(`\ufffd`))
+		if got := strings.Count(string(mustJSON(tree)), "\uFFFD"); got > spelled {
+			t.Fatalf("%q: accepted, read as %d U+FFFD, spelled %d", body, got, spelled)
 		}
 	})
 }

@@ -170,8 +170,15 @@ func decodeUserIDs(dec *json.Decoder, add func(string) error) (int, error) {
 	}
 	n := 0
 	for ; dec.More(); n++ {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return n, malformed(fmt.Errorf("user_ids[%d]: %w", n, decodeError(err)))
+		}
+		if err := validEscapes(raw, dec.InputOffset()-int64(len(raw))); err != nil {
+			return n, err
+		}
 		var u *string
-		if err := dec.Decode(&u); err != nil {
+		if err := json.Unmarshal(raw, &u); err != nil {
 			return n, malformed(fmt.Errorf("user_ids[%d]: %w", n, decodeError(err)))
 		}
 		if err := addUser(fmt.Sprintf("user_ids[%d]", n), u, add); err != nil {

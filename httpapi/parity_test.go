@@ -439,8 +439,8 @@ func orderMoney(v map[string]any) error {
 
 // TestParityHostileInput (issue 23, defects 5 and 7 and the input rules
 // it asks to decide): on every store alike, invalid UTF-8 in a JSON or
-// NDJSON body is 422 invalid as in a path (two IDs never merge into one
-// "w\uFFFD"); a key given twice at any depth, null for a boolean (a
+// NDJSON body, or a \u escape of half a surrogate pair, is 422 invalid as
+// in a path (two IDs never merge into one "w\uFFFD"); a key given twice at any depth, null for a boolean (a
 // "dry_run": null would start the real operation) and a charset other
 // than UTF-8 are 400 malformed; a template's reminders are at most
 // coupon.MaxReminders distinct lead times, on create and change (a lead
@@ -463,6 +463,9 @@ func TestParityHostileInput(t *testing.T) {
 		refused("POST", "/v1/users/u1/coupons", "{\"template_id\": \"{tpl}\xff\"}"),
 		refused("POST", "/v1/orders", "{\"user_id\": \"w\xfe\", \"items\": [{\"sku\": \"a\", \"qty\": 1, \"unit_price\": 1}]}"),
 		refused("PATCH", "/v1/templates/{tpl}", "{\"name\": \"n\xc0\x80\"}"),
+		refused("POST", "/v1/templates/{tpl}/issue", `{"user_ids": ["w\ud800", "w\udc00"]}`),
+		refused("POST", "/v1/templates/{tpl}/issue", `{"user_id": "w\udbff"}`+"\n", "Content-Type", ndjson),
+		refused("POST", "/v1/orders", `{"user_id": "w\udfff", "items": [{"sku": "a", "qty": 1, "unit_price": 1}]}`),
 		malformedStep("POST", "/v1/templates", `{"name": "n", "value": 1, "value": 2, "validity": {"duration": "1h"}}`),
 		malformedStep("POST", "/v1/orders", `{"user_id": "u1", "items": [{"sku": "a", "qty": 1, "qty": 2, "unit_price": 1}]}`),
 		malformedStep("POST", "/v1/templates/{tpl}/issue", "{\"user_id\": \"u2\", \"user_id\": \"u3\"}\n", "Content-Type", ndjson),

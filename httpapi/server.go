@@ -199,7 +199,8 @@ func (s *server) handle(pattern string, scope credential.Scope, h http.HandlerFu
 // contentSecurityPolicy lets a page of lapse's (the console, a problem's
 // page) load scripts, styles, images and API answers from the server
 // itself only, run no inline script nor style attribute, and be framed by
-// no page (clickjacking); on a JSON answer it forbids everything.
+// no page (clickjacking). Every answer carries it: a JSON answer opened as
+// a page runs nothing.
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
 	"connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
 
@@ -208,15 +209,9 @@ const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 // to guess its type, to run nothing the server did not send, and not to be
 // framed.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
-	h.Set("X-Frame-Options", "DENY")
-	s.route(w, r)
-}
-
-// route serves r by the mux.
-func (s *server) route(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
+	w.Header().Set("X-Frame-Options", "DENY")
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
 		s.mux.ServeHTTP(w, r) // sets the path values h would lack

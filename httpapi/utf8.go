@@ -3,6 +3,8 @@ package httpapi
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -95,4 +97,37 @@ func (u *utf8Reader) first(err error) error {
 		return u.err
 	}
 	return err
+}
+
+// validEscapes refuses the JSON text b, which starts at byte off of a
+// body, if a \u escape in it is half of a UTF-16 surrogate pair:
+// encoding/json would read it as U+FFFD, as it does an invalid byte, so
+// that "w\ud800" and "w\udc00" would name one user. 422 invalid, as
+// validUTF8. b is valid JSON: a backslash opens an escape.
+func validEscapes(b []byte, off int64) error {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		r, ok := escapedRune(b[i:])
+		if !ok || !utf16.IsSurrogate(r) {
+			i++ // the escaped character
+			continue
+		}
+		if low, ok := escapedRune(b[i+6:]); ok && utf16.DecodeRune(r, low) != utf8.RuneError {
+			i += 11
+			continue
+		}
+		return invalid("body", fmt.Sprintf(`must be valid Unicode: the escape \%s at byte %d is half a surrogate pair`, b[i+1:i+6], off+int64(i)))
+	}
+	return nil
+}
+
+// escapedRune reads the \uXXXX escape b starts with, if it does.
+func escapedRune(b []byte) (rune, bool) {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(b[2:6]), 16, 16)
+	return rune(v), err == nil
 }
