@@ -426,6 +426,21 @@ func TestDecodeJSONHostile(t *testing.T) {
 			t.Fatalf("%s: %v", body, err)
 		}
 	}
+	// In a stream, the detail names the line, or the byte in the body.
+	for body, want := range map[string]string{
+		"{\"user_id\": \"a\"}\n{\"user_id\": \"w\\ud800\"}\n": `body (line 2): must be valid Unicode: the escape \ud800 at byte 14 is half a surrogate pair`,
+		"{\"user_id\": \"a\"}\n{\"user_id\": \"w\xff\"}\n":    "body: must be valid UTF-8: byte 31 is not",
+		"{\"user_ids\": [\"a\", \"w\\udc00\"]}":               `body: must be valid Unicode: the escape \udc00 at byte 21 is half a surrogate pair`,
+		"{\"user_ids\": [\"a\", \"w\xfe\"]}":                  "body: must be valid UTF-8: byte 21 is not",
+	} {
+		decode := decodeIssueJSON
+		if strings.Contains(body, "\n") {
+			decode = decodeIssueNDJSON
+		}
+		if _, err := decodeUsers(decode, []byte(body)); slug(err) != "invalid" || toProblem(err).Detail != want {
+			t.Fatalf("%q: got %v, want invalid %q", body, err, want)
+		}
+	}
 	// null still stands for absent where a field may be absent.
 	if c, err := decodeTemplateChange([]byte(`{"name": null, "reminders": null}`)); err != nil || c.Name != nil || c.Reminders != nil {
 		t.Fatalf("change of nulls: got %+v, %v; want none", c, err)

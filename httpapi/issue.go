@@ -225,8 +225,12 @@ func decodeIssueNDJSON(r io.Reader, add func(string) error) error {
 		}
 		obj, err := decodeJSON[issueLine](line)
 		var mal *malformedError
-		if errors.As(err, &mal) {
+		var inv *coupon.InvalidError
+		switch {
+		case errors.As(err, &mal):
 			return malformed(fmt.Errorf("line %d: %w", n, err))
+		case errors.As(err, &inv): // the line's text, its bytes counted from its start
+			return invalid(fmt.Sprintf("%s (line %d)", inv.Field, n), inv.Reason)
 		}
 		if err == nil {
 			err = addUser(fmt.Sprintf("user_id (line %d)", n), obj.UserID, add)
