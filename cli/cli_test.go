@@ -142,12 +142,16 @@ func startServe(t *testing.T, args ...string) *served {
 }
 
 // call sends body (none if empty), with header's key, value pairs, and
-// returns the status and the answer.
+// returns the status and the answer. A change says it is JSON, as lapse
+// in open mode asks, unless header says otherwise.
 func (s *served) call(t *testing.T, method, path, body string, header ...string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatalf("new request: %v", err)
+	}
+	if method != http.MethodGet {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])

@@ -15,11 +15,13 @@ import (
 // the health checks needs one, wherever lapse listens. While none exists,
 // lapse serves open: on a loopback address, which only this machine
 // reaches, it says so in its log; on any other, it refuses to start
-// unless --insecure says to serve open anyway.
-func checkCredentials(ctx context.Context, st store.Store, c serveConfig, log *slog.Logger) error {
+// unless --insecure says to serve open anyway. closed says a token
+// exists: the server is to stay closed, even once every token row is gone
+// (httpapi.Config.Closed).
+func checkCredentials(ctx context.Context, st store.Store, c serveConfig, log *slog.Logger) (closed bool, err error) {
 	tks, err := st.Tokens(ctx)
 	if err != nil {
-		return fmt.Errorf("read API tokens: %w", err)
+		return false, fmt.Errorf("read API tokens: %w", err)
 	}
 	switch {
 	case len(tks) > 0:
@@ -38,11 +40,11 @@ func checkCredentials(ctx context.Context, st store.Store, c serveConfig, log *s
 		log.Warn("lapse: no API token exists: serving open to anyone who reaches "+c.listen+" (--insecure)",
 			slog.String("addr", c.listen))
 	default:
-		return fmt.Errorf("lapse serve: no API token exists and --listen %s is not a loopback address, so anyone reaching it "+
+		return false, fmt.Errorf("lapse serve: no API token exists and --listen %s is not a loopback address, so anyone reaching it "+
 			"could void coupons and read every event: create one first (lapse tokens create --name NAME --scopes "+
 			"wallet,orders --store ...), listen on 127.0.0.1, or pass --insecure to serve open", c.listen)
 	}
-	return nil
+	return len(tks) > 0, nil
 }
 
 // loopback reports whether the listen address addr is reachable only from

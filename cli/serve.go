@@ -230,7 +230,8 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	defer st.Close()
-	if err := checkCredentials(ctx, st, c, log); err != nil {
+	closed, err := checkCredentials(ctx, st, c, log)
+	if err != nil {
 		return err
 	}
 	metrics = engine.NewMetrics(reg, st, now)
@@ -261,7 +262,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	}
 	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), Firing: eng.Err,
 		IdempotencyTTL: c.idempotencyTTL, MaxLockTTL: c.maxLockTTL, IssueTimeout: c.issueTimeout, ArchiveAfter: c.archiveAfter,
-		Gatherer: reg, Instance: c.instance, LeaseTTL: c.leaseTTL}
+		Gatherer: reg, Instance: c.instance, LeaseTTL: c.leaseTTL, Closed: closed}
 	if relay != nil { // a nil *Relay in the interface would not read as none
 		api.Relay = relay
 	}

@@ -74,7 +74,7 @@ func TestServeTimeouts(t *testing.T) {
 		t.Fatalf("dial: %v", err)
 	}
 	defer stalled.Close()
-	fmt.Fprintf(stalled, "POST /v1/templates HTTP/1.1\r\nHost: lapse\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"name\":")
+	fmt.Fprintf(stalled, "POST /v1/templates HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"name\":", addr)
 	if status, _ := s.call(t, http.MethodGet, "/healthz", ""); status != http.StatusOK {
 		t.Fatalf("healthz while a body stalls: got %d, want 200", status)
 	}

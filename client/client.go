@@ -103,7 +103,9 @@ func (c *Client) do(ctx context.Context, cl call) error {
 		}
 	}
 	header := http.Header{"Accept": {"application/json"}}
-	if body != nil {
+	if body != nil || cl.method != http.MethodGet {
+		// Even an empty change says it is JSON: lapse in open mode
+		// refuses one that does not, as a browser's from another site.
 		header.Set("Content-Type", "application/json")
 	}
 	retry := c.retry

@@ -80,11 +80,25 @@ func validateValue(v int64) error {
 	return nil
 }
 
-// validateReminders checks each lead time of a template's reminders.
+// MaxReminders is the most distinct lead times a template may have: each
+// is a reminder row written for every coupon claimed or issued, so the
+// bound is one on what a claim writes.
+const MaxReminders = 10
+
+// validateReminders checks a template's reminders: each a duration, at
+// most MaxReminders distinct ones (a lead given twice counts once, as
+// SortReminders keeps it once).
 func validateReminders(leads []time.Duration) error {
+	var distinct []time.Duration
 	for i, d := range leads {
 		if err := input.Duration(fmt.Sprintf("reminders[%d]", i), d); err != nil {
 			return err
+		}
+		if !slices.Contains(distinct, d) {
+			distinct = append(distinct, d)
+		}
+		if len(distinct) > MaxReminders {
+			return input.Invalid("reminders", fmt.Sprintf("at most %d distinct lead times", MaxReminders))
 		}
 	}
 	return nil

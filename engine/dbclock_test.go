@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -211,12 +212,15 @@ func TestAheadAPIDecidesByTheDatabase(t *testing.T) {
 	}
 }
 
-// post posts body to the instance's API at path and fails t unless it is
-// answered 200.
+// post posts body to the instance's API at path, as JSON from this
+// machine (the API serves open), and fails t unless it is answered 200.
 func (in *aheadInstance) post(t *testing.T, path, body string) {
 	t.Helper()
 	w := httptest.NewRecorder()
-	in.api.ServeHTTP(w, httptest.NewRequest(http.MethodPost, path, strings.NewReader(body)))
+	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8080"+path, strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	local := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}
+	in.api.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, local)))
 	if w.Code != http.StatusOK {
 		t.Fatalf("POST %s: %d %s", path, w.Code, w.Body)
 	}

@@ -24,6 +24,12 @@ const DefaultTokenRefresh = 2 * time.Second
 // or revoked, while tokens exist.
 var errUnauthorized = errors.New("no valid credential")
 
+// errAuthorizationTwice: the request carries two Authorization headers.
+// Which one names the caller would be a guess (the first won before), so
+// neither does: 401, which every route taking a credential answers, with
+// the challenge's error="invalid_request".
+var errAuthorizationTwice = errors.New("authorization given twice")
+
 // forbiddenError: the request's token lacks the scope the route needs.
 type forbiddenError struct{ need credential.Scope }
 
@@ -39,6 +45,12 @@ const realm = `Bearer realm="lapse"`
 // back). Reads happen in the request that finds the copy stale, one at a
 // time; the others wait for it, so that no request is served by a copy
 // older than refresh.
+//
+// Whether the server is open (serves without a token) is decided once:
+// by Config.Closed, or else at the first read, open if the store holds no
+// token. An open server closes for good at the first token it reads; a
+// closed one never opens again, not even once every token row is gone
+// (then no request is authorized).
 type tokens struct {
 	store   store.Store
 	refresh time.Duration
@@ -46,11 +58,11 @@ type tokens struct {
 	mu     sync.Mutex
 	read   time.Time // when the copy was read; zero: never
 	byHash map[string]store.Token
-	none   bool // the store holds no token at all: open mode
+	closed bool // tokens exist or existed: no open mode
 }
 
 // at returns the tokens as of now, reading them again if the copy is
-// stale.
+// stale, and whether the server is open.
 func (ts *tokens) at(ctx context.Context, now time.Time) (byHash map[string]store.Token, open bool, err error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
@@ -63,22 +75,33 @@ func (ts *tokens) at(ctx context.Context, now time.Time) (byHash map[string]stor
 		for _, tk := range all {
 			ts.byHash[tk.Hash] = tk
 		}
-		ts.read, ts.none = now, len(all) == 0
+		ts.read, ts.closed = now, ts.closed || len(all) > 0
 	}
-	return ts.byHash, ts.none, nil
+	return ts.byHash, !ts.closed, nil
 }
 
 // authorize answers r 401 or 403 and returns false unless it may reach a
 // route that needs scope need: its bearer token is live and holds need,
-// or the store holds no token at all (open mode). Else it returns r with
-// the token's name as the actor of what r does (store.WithActor).
+// or the server is open (see tokens) and r is no browser's request from
+// elsewhere (see openGuard). Else it returns r with the token's name as
+// the actor of what r does (store.WithActor). Two Authorization headers
+// are 401, in either mode (errAuthorizationTwice).
 func (s *server) authorize(w http.ResponseWriter, r *http.Request, need credential.Scope) (*http.Request, bool) {
+	if len(r.Header.Values("Authorization")) > 1 {
+		w.Header().Set("WWW-Authenticate", realm+`, error="invalid_request"`)
+		s.fail(w, r, errAuthorizationTwice)
+		return r, false
+	}
 	byHash, open, err := s.tokens.at(r.Context(), s.now())
 	if err != nil {
 		s.fail(w, r, err)
 		return r, false
 	}
 	if open {
+		if err := openGuard(r); err != nil {
+			s.fail(w, r, err)
+			return r, false
+		}
 		return r, true
 	}
 	secret, ok := bearer(r)

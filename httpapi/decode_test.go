@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,7 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/input"
@@ -235,6 +238,8 @@ func TestDecodeJSONStrict(t *testing.T) {
 		{`"o1"`, false},
 		{`null`, false},
 		{`[{"order_id": "o1"}]`, false},
+		{`{"order_id": "o1", "order_id": "o1"}`, false},
+		{"{\"order_id\": \"o\xff\"}", false},
 	}
 	for _, c := range cases {
 		_, err := decodeJSON[orderRequest]([]byte(c.body))
@@ -366,4 +371,226 @@ func FuzzDecodeIssueNDJSON(f *testing.F) {
 			checkIssueUsers(t, body, users, encode, decodeIssueNDJSON)
 		}
 	})
+}
+
+// TestDecodeJSONHostile (issue 23): what encoding/json lets through is
+// refused. A key given twice, at any depth, is 400 malformed (the last
+// would win); so is null for a boolean (it would read as false: a
+// "dry_run": null would start the real operation); invalid UTF-8 anywhere
+// is 422 invalid naming the body and the byte ("w\xff" and "w\xfe" would
+// both read as "w\uFFFD": one user).
+func TestDecodeJSONHostile(t *testing.T) {
+	cases := []struct {
+		body, slug, detail string
+	}{
+		{`{"value": 1, "value": 2}`, "malformed", `json: key "value" given twice`},
+		{`{"validity": {"duration": "1h", "duration": "2h"}}`, "malformed", `json: key "validity.duration" given twice`},
+		{`{"name": "a", "reminders": ["1h"], "name": "b"}`, "malformed", `json: key "name" given twice`},
+		{`{"Name": "a"}`, "malformed", `json: unknown field "Name"`},
+		{`{"validity": {"Duration": "1h"}}`, "malformed", `json: unknown field "validity.Duration"`},
+		{"{\"name\": \"w\xff\"}", "invalid", "body: must be valid UTF-8: byte 11 is not"},
+		{"{\"name\": \"w\xe2\x82\"}", "invalid", "body: must be valid UTF-8: byte 11 is not"},
+		{"{\"na\xc0\x80me\": \"w\"}", "invalid", "body: must be valid UTF-8: byte 4 is not"},
+		{`{"name": "w\ud800"}`, "invalid", `body: must be valid Unicode: the escape \ud800 at byte 11 is half a surrogate pair`},
+		{`{"name": "w\uDC00\ud800"}`, "invalid", `body: must be valid Unicode: the escape \uDC00 at byte 11 is half a surrogate pair`},
+		{`{"name": "w\ud800\u0041"}`, "invalid", `body: must be valid Unicode: the escape \ud800 at byte 11 is half a surrogate pair`},
+		{`{"name": "w\\ud800", "name": "x"}`, "malformed", `json: key "name" given twice`},
+	}
+	for _, c := range cases {
+		_, err := decodeJSON[templateRequest]([]byte(c.body))
+		p := toProblem(err)
+		if p.Type != problemPath+c.slug || p.Detail != c.detail {
+			t.Fatalf("%q: got %s %q, want %s %q", c.body, p.Type, p.Detail, c.slug, c.detail)
+		}
+	}
+	for _, body := range []string{`{"dry_run": null}`, `{"reason": "r", "dry_run": null}`} {
+		_, _, err := decodeTemplateOperation(store.OperationVoid, "tpl_1", []byte(body), t0)
+		if p := toProblem(err); p.Type != problemPath+"malformed" || p.Detail != "dry_run: cannot take a JSON null: want true or false" {
+			t.Fatalf("%q: got %s %q, want malformed naming dry_run", body, p.Type, p.Detail)
+		}
+	}
+	for _, body := range []string{`{"kind": "void", "template_id": "t", "dry_run": null}`} {
+		if _, _, err := decodeOperation([]byte(body), t0); slug(err) != "malformed" {
+			t.Fatalf("%q: got %v, want malformed", body, err)
+		}
+	}
+	if _, err := decodeArchive([]byte(`{"dry_run": null}`), t0, time.Hour); slug(err) != "malformed" {
+		t.Fatalf("archive dry_run null: got %v, want malformed", err)
+	}
+	if _, err := decodeReconcile([]byte(`{"repair": null}`)); slug(err) != "malformed" {
+		t.Fatalf("reconcile repair null: got %v, want malformed", err)
+	}
+	// A pair of escapes is a character; an escaped backslash no escape.
+	for _, body := range []string{`{"name": "\ud83d\ude00"}`, `{"name": "\\ud800"}`, `{"name": "\ufffd"}`} {
+		if _, err := decodeJSON[templateRequest]([]byte(body)); err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+	}
+	// In a stream, the detail names the line, or the byte in the body.
+	for body, want := range map[string]string{
+		"{\"user_id\": \"a\"}\n{\"user_id\": \"w\\ud800\"}\n": `body (line 2): must be valid Unicode: the escape \ud800 at byte 14 is half a surrogate pair`,
+		"{\"user_id\": \"a\"}\n{\"user_id\": \"w\xff\"}\n":    "body: must be valid UTF-8: byte 31 is not",
+		"{\"user_ids\": [\"a\", \"w\\udc00\"]}":               `body: must be valid Unicode: the escape \udc00 at byte 21 is half a surrogate pair`,
+		"{\"user_ids\": [\"a\", \"w\xfe\"]}":                  "body: must be valid UTF-8: byte 21 is not",
+	} {
+		decode := decodeIssueJSON
+		if strings.Contains(body, "\n") {
+			decode = decodeIssueNDJSON
+		}
+		if _, err := decodeUsers(decode, []byte(body)); slug(err) != "invalid" || toProblem(err).Detail != want {
+			t.Fatalf("%q: got %v, want invalid %q", body, err, want)
+		}
+	}
+	// null still stands for absent where a field may be absent.
+	if c, err := decodeTemplateChange([]byte(`{"name": null, "reminders": null}`)); err != nil || c.Name != nil || c.Reminders != nil {
+		t.Fatalf("change of nulls: got %+v, %v; want none", c, err)
+	}
+}
+
+// TestMediaTypeCharset (issue 23): a JSON body is read as UTF-8, so a
+// Content-Type naming another charset is 400 malformed; utf-8 in any case,
+// or none, is taken.
+func TestMediaTypeCharset(t *testing.T) {
+	for ct, ok := range map[string]bool{
+		"application/json":                           true,
+		"application/json; charset=utf-8":            true,
+		"application/json; charset=UTF-8":            true,
+		"application/json; charset=\"utf-8\"":        true,
+		"application/json; charset=latin1":           false,
+		"application/json; charset=utf8":             false,
+		"application/x-ndjson; charset=utf-16":       false,
+		"application/problem+json; charset=us-ascii": false,
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/", nil)
+		r.Header.Set("Content-Type", ct)
+		_, err := mediaType(r, ndjson)
+		if (err == nil) != ok || (err != nil && slug(err) != "malformed") {
+			t.Fatalf("%q: got %v, want ok %v or malformed", ct, err, ok)
+		}
+	}
+}
+
+// objectKeys counts the keys of every object in the JSON value body,
+// walking its tokens with a stack, not as checkJSON does.
+func objectKeys(body []byte) (int, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	type level struct{ object, wantKey bool }
+	var stack []level
+	n := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		top := len(stack) - 1
+		if top >= 0 && stack[top].object {
+			if stack[top].wantKey && tok != json.Delim('}') {
+				n++
+				stack[top].wantKey = false
+				continue
+			}
+			stack[top].wantKey = true
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, level{object: true, wantKey: true})
+		case json.Delim('['):
+			stack = append(stack, level{})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:top]
+		}
+	}
+}
+
+// treeKeys counts the keys of every object in v, as encoding/json keeps
+// them: one per name.
+func treeKeys(v any) int {
+	n := 0
+	switch v := v.(type) {
+	case map[string]any:
+		n += len(v)
+		for _, e := range v {
+			n += treeKeys(e)
+		}
+	case []any:
+		for _, e := range v {
+			n += treeKeys(e)
+		}
+	}
+	return n
+}
+
+// FuzzDecodeJSON: a body decodeJSON accepts is valid UTF-8, gives no key
+// twice in one object (as many keys in its tokens as encoding/json keeps),
+// at any depth, and reads as no more U+FFFD than it spells (no bad byte
+// nor half a surrogate pair read as one); what it refuses is malformed or
+// invalid.
+func FuzzDecodeJSON(f *testing.F) {
+	f.Add([]byte(`{"user_id": "u1", "items": [{"sku": "a", "qty": 1, "unit_price": 1}], "coupon_ids": ["c"]}`))
+	f.Add([]byte(`{"user_id": "u1", "items": [{"sku": "a", "sku": "a", "qty": 1}]}`))
+	f.Add([]byte("{\"user_id\": \"w\xff\"}"))
+	f.Add([]byte(`{"timeout": null, "deadline": null, "coupon_ids": null}`))
+	f.Add([]byte(`{"user_id": "w\ud800", "coupon_ids": ["\ud83d\ude00", "\ufffd"]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		_, err := decodeJSON[createOrderRequest](body)
+		refusedAsInput(t, string(body), err)
+		if err != nil || len(bytes.TrimSpace(body)) == 0 {
+			return
+		}
+		if !utf8.Valid(body) {
+			t.Fatalf("%q: accepted invalid UTF-8", body)
+		}
+		var tree any
+		if err := json.Unmarshal(body, &tree); err != nil {
+			t.Fatalf("%q: accepted, but: %v", body, err)
+		}
+		if n, err := objectKeys(body); err != nil || n != treeKeys(tree) {
+			t.Fatalf("%q: accepted %d keys of which encoding/json keeps %d (%v): a key given twice", body, n, treeKeys(tree), err)
+		}
+		spelled := bytes.Count(body, []byte("\uFFFD")) + bytes.Count(bytes.ToLower(body), []byte(`\ufffd`))
+		if got := strings.Count(string(mustJSON(tree)), "\uFFFD"); got > spelled {
+			t.Fatalf("%q: accepted, read as %d U+FFFD, spelled %d", body, got, spelled)
+		}
+	})
+}
+
+// FuzzUTF8Reader: utf8Reader, read in pieces of any size, fails exactly
+// when its body is not valid UTF-8, naming the first bad byte as
+// validUTF8 does for the whole body, and passes every byte on otherwise.
+func FuzzUTF8Reader(f *testing.F) {
+	f.Add([]byte("w\xe2\x82\xac\xf0\x9f\x98\x80"), uint8(1))
+	f.Add([]byte("w\xe2\x82"), uint8(2))
+	f.Add([]byte("w\xff\xfe"), uint8(3))
+	f.Fuzz(func(t *testing.T, body []byte, piece uint8) {
+		u := &utf8Reader{r: iotest.OneByteReader(bytes.NewReader(body))}
+		if piece > 1 {
+			u.r = &pieces{b: body, n: int(piece)}
+		}
+		got, err := io.ReadAll(u)
+		want := validUTF8(body, 0)
+		switch {
+		case want == nil && (err != nil || !bytes.Equal(got, body)):
+			t.Fatalf("%q in pieces of %d: got %q, %v; want it all", body, piece, got, err)
+		case want != nil && (err == nil || err.Error() != want.Error()):
+			t.Fatalf("%q in pieces of %d: got %v, want %v", body, piece, err, want)
+		}
+	})
+}
+
+// pieces reads b n bytes at a time.
+type pieces struct {
+	b []byte
+	n int
+}
+
+func (p *pieces) Read(out []byte) (int, error) {
+	if len(p.b) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(out[:min(len(out), p.n)], p.b)
+	p.b = p.b[n:]
+	return n, nil
 }

@@ -105,10 +105,16 @@ func (s *server) issue(w http.ResponseWriter, r *http.Request) {
 }
 
 // decodeIssueJSON reads {"user_ids": ["...", ...]} strictly, one user at a
-// time: one object whose one field is user_ids, spelled so, a non-empty
-// array of user IDs, each checked and then passed to add. An empty body
-// stands for {}.
+// time: valid UTF-8 (see utf8Reader), one object whose one field is
+// user_ids, spelled so, a non-empty array of user IDs, each checked and
+// then passed to add. An empty body stands for {}.
 func decodeIssueJSON(r io.Reader, add func(string) error) error {
+	u := &utf8Reader{r: r}
+	return u.first(decodeIssueUsers(u, add))
+}
+
+// decodeIssueUsers is decodeIssueJSON on a body whose encoding r checks.
+func decodeIssueUsers(r io.Reader, add func(string) error) error {
 	dec := json.NewDecoder(r)
 	tok, err := dec.Token()
 	if err == io.EOF {
@@ -164,8 +170,15 @@ func decodeUserIDs(dec *json.Decoder, add func(string) error) (int, error) {
 	}
 	n := 0
 	for ; dec.More(); n++ {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return n, malformed(fmt.Errorf("user_ids[%d]: %w", n, decodeError(err)))
+		}
+		if err := validEscapes(raw, dec.InputOffset()-int64(len(raw))); err != nil {
+			return n, err
+		}
 		var u *string
-		if err := dec.Decode(&u); err != nil {
+		if err := json.Unmarshal(raw, &u); err != nil {
 			return n, malformed(fmt.Errorf("user_ids[%d]: %w", n, decodeError(err)))
 		}
 		if err := addUser(fmt.Sprintf("user_ids[%d]", n), u, add); err != nil {
@@ -191,12 +204,18 @@ func addUser(field string, user *string, add func(string) error) error {
 	return add(u)
 }
 
+// issueLine is one line of an NDJSON user list.
+type issueLine struct {
+	UserID *string `json:"user_id"`
+}
+
 // decodeIssueNDJSON reads lines of {"user_id": "..."} strictly, each one
-// object whose one field is user_id, spelled so, a user ID, checked and
-// then passed to add. Blank lines are skipped; at least one user is
-// required.
+// object of valid UTF-8 whose one field is user_id, spelled so, given
+// once, a user ID, checked and then passed to add. Blank lines are
+// skipped; at least one user is required.
 func decodeIssueNDJSON(r io.Reader, add func(string) error) error {
-	sc := bufio.NewScanner(r)
+	u := &utf8Reader{r: r}
+	sc := bufio.NewScanner(u)
 	sc.Buffer(make([]byte, 0, 4096), maxIssueLine)
 	users := 0
 	for n := 1; sc.Scan(); n++ {
@@ -204,21 +223,25 @@ func decodeIssueNDJSON(r io.Reader, add func(string) error) error {
 		if len(line) == 0 {
 			continue
 		}
-		var obj map[string]*string
-		if err := json.Unmarshal(line, &obj); err != nil {
-			return malformed(fmt.Errorf("line %d: %w", n, decodeError(err)))
+		obj, err := decodeJSON[issueLine](line)
+		var mal *malformedError
+		var inv *coupon.InvalidError
+		switch {
+		case errors.As(err, &mal):
+			return malformed(fmt.Errorf("line %d: %w", n, err))
+		case errors.As(err, &inv): // the line's text, its bytes counted from its start
+			return invalid(fmt.Sprintf("%s (line %d)", inv.Field, n), inv.Reason)
 		}
-		u, ok := obj["user_id"]
-		if !ok || len(obj) != 1 {
-			return malformed(fmt.Errorf(`line %d: want {"user_id": "..."}`, n))
+		if err == nil {
+			err = addUser(fmt.Sprintf("user_id (line %d)", n), obj.UserID, add)
 		}
-		if err := addUser(fmt.Sprintf("user_id (line %d)", n), u, add); err != nil {
+		if err != nil {
 			return err
 		}
 		users++
 	}
 	if err := sc.Err(); err != nil {
-		return malformed(fmt.Errorf("read body: %w", err))
+		return u.first(malformed(fmt.Errorf("read body: %w", err)))
 	}
 	return nonEmpty(users)
 }

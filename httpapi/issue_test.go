@@ -108,7 +108,11 @@ func TestIssueRefusedWhole(t *testing.T) {
 		{"/v1/templates/" + closed + "/issue", `{"user_ids": ["u1"]}`, "", 409, "not-claimable"},
 	}
 	for _, c := range cases {
-		e.problem(e.post(c.path, c.body, "Content-Type", c.ctype), c.status, c.slug)
+		var h []string
+		if c.ctype != "" {
+			h = []string{"Content-Type", c.ctype}
+		}
+		e.problem(e.post(c.path, c.body, h...), c.status, c.slug)
 	}
 	if n := len(e.events("/v1/events").Events); n != 0 {
 		t.Fatalf("events after refused issuances: got %d, want 0", n)

@@ -436,3 +436,52 @@ func orderMoney(v map[string]any) error {
 	}
 	return nil
 }
+
+// TestParityHostileInput (issue 23, defects 5 and 7 and the input rules
+// it asks to decide): on every store alike, invalid UTF-8 in a JSON or
+// NDJSON body, or a \u escape of half a surrogate pair, is 422 invalid as
+// in a path (two IDs never merge into one "w\uFFFD"); a key given twice at any depth, null for a boolean (a
+// "dry_run": null would start the real operation) and a charset other
+// than UTF-8 are 400 malformed; a template's reminders are at most
+// coupon.MaxReminders distinct lead times, on create and change (a lead
+// given twice counts once, as before). None of them changes anything.
+func TestParityHostileInput(t *testing.T) {
+	leads := func(n int) string {
+		var ds []string
+		for i := range n {
+			ds = append(ds, fmt.Sprintf(`"%dm"`, i+1))
+		}
+		return "[" + strings.Join(ds, ", ") + "]"
+	}
+	malformedStep := func(method, path, body string, header ...string) step {
+		return step{method: method, path: path, body: body, header: header, want: 400, slug: "malformed"}
+	}
+	runParity(t, backends(t), []step{
+		makeTemplate, makeCoupon, makeSKU, keepFeed,
+		refused("POST", "/v1/templates/{tpl}/issue", "{\"user_ids\": [\"w\xff\", \"w\xfe\"]}"),
+		refused("POST", "/v1/templates/{tpl}/issue", "{\"user_id\": \"w\xff\"}\n{\"user_id\": \"w\xfe\"}\n", "Content-Type", ndjson),
+		refused("POST", "/v1/users/u1/coupons", "{\"template_id\": \"{tpl}\xff\"}"),
+		refused("POST", "/v1/orders", "{\"user_id\": \"w\xfe\", \"items\": [{\"sku\": \"a\", \"qty\": 1, \"unit_price\": 1}]}"),
+		refused("PATCH", "/v1/templates/{tpl}", "{\"name\": \"n\xc0\x80\"}"),
+		refused("POST", "/v1/templates/{tpl}/issue", `{"user_ids": ["w\ud800", "w\udc00"]}`),
+		refused("POST", "/v1/templates/{tpl}/issue", `{"user_id": "w\udbff"}`+"\n", "Content-Type", ndjson),
+		refused("POST", "/v1/orders", `{"user_id": "w\udfff", "items": [{"sku": "a", "qty": 1, "unit_price": 1}]}`),
+		malformedStep("POST", "/v1/templates", `{"name": "n", "value": 1, "value": 2, "validity": {"duration": "1h"}}`),
+		malformedStep("POST", "/v1/orders", `{"user_id": "u1", "items": [{"sku": "a", "qty": 1, "qty": 2, "unit_price": 1}]}`),
+		malformedStep("POST", "/v1/templates/{tpl}/issue", "{\"user_id\": \"u2\", \"user_id\": \"u3\"}\n", "Content-Type", ndjson),
+		malformedStep("POST", "/v1/users/u1/coupons", `{"template_id": "{tpl}"}`, "Content-Type", "application/json; charset=latin1"),
+		malformedStep("POST", "/v1/templates/{tpl}/void", `{"reason": "leaked", "dry_run": null}`),
+		malformedStep("POST", "/v1/templates/{tpl}/extend", `{"by": "1h", "dry_run": null}`),
+		malformedStep("POST", "/v1/operations", `{"kind": "void", "template_id": "{tpl}", "dry_run": null}`),
+		malformedStep("POST", "/v1/archive", `{"before": "2020-01-01T00:00:00Z", "dry_run": null}`),
+		refused("POST", "/v1/templates", `{"name": "n", "value": 1, "validity": {"duration": "1h"}, "reminders": `+leads(coupon.MaxReminders+1)+`}`),
+		refused("PATCH", "/v1/templates/{tpl}", `{"reminders": `+leads(coupon.MaxReminders+1)+`}`),
+		sameFeed,
+		{method: "GET", path: "/v1/templates/{tpl}", want: 200, check: all(counts(1, 0), length("reminders", 0))},
+		{method: "GET", path: "/v1/coupons/{cpn}", want: 200, check: field("status", "unused")},
+		{method: "POST", path: "/v1/templates", body: `{"name": "n", "value": 1, "validity": {"duration": "1h"}, "reminders": ` + leads(coupon.MaxReminders) + `}`,
+			want: 201, check: length("reminders", coupon.MaxReminders)},
+		{method: "PATCH", path: "/v1/templates/{tpl}", body: `{"reminders": ` + strings.TrimSuffix(leads(coupon.MaxReminders), "]") + `, "1m", "60s"]}`,
+			want: 200, check: length("reminders", coupon.MaxReminders)},
+	})
+}

@@ -71,6 +71,7 @@ var kinds = []kind{
 	{order.ErrClosed, "order-closed", "the order is closed or past its deadline; the payment is recorded as order.late_payment"},
 	{store.ErrIdempotencyConflict, "idempotency-conflict", "the Idempotency-Key was used with a different request, or its first request is still in flight"},
 	{errUnauthorized, "unauthorized", "a valid bearer token is required: Authorization: Bearer <token>"},
+	{errAuthorizationTwice, "unauthorized", "Authorization is given more than once: send one bearer token"},
 	{errNotReady, "not-ready", "the store is unreachable or not migrated"},
 }
 
@@ -88,6 +89,10 @@ func toProblem(err error) problem {
 	var fb *forbiddenError
 	if errors.As(err, &fb) {
 		return newProblem("forbidden", fb.Error())
+	}
+	var or *openRefusedError
+	if errors.As(err, &or) {
+		return newProblem("forbidden", or.Error())
 	}
 	var inv *coupon.InvalidError
 	if errors.As(err, &inv) {

@@ -25,13 +25,13 @@ type typeInfo struct {
 // openapi.json's ProblemType enum lists exactly these (TestOpenAPIProblemTypes).
 var problemTypes = []typeInfo{
 	{"malformed", http.StatusBadRequest, "Malformed request",
-		"The body or query is not valid JSON, not of the expected shape (an unknown field, a wrong type, trailing data), or too large, or the Content-Type is not JSON. Fix the request; retrying it as it is fails again."},
+		"The body or query is not valid JSON, not of the expected shape (an unknown field, a key given twice, a wrong type or null for a boolean, trailing data), or too large; or the Content-Type is not JSON or names a charset other than UTF-8; Fix the request; retrying it as it is fails again."},
 	{"invalid", http.StatusUnprocessableEntity, "Invalid field",
-		"A value is out of range or breaks the input rules (IDs are 1–128 bytes of UTF-8 with no control characters nor surrounding spaces). The detail names the field. Nothing was changed."},
+		"A value is out of range or breaks the input rules (IDs are 1–128 bytes of UTF-8 with no control characters nor surrounding spaces), or the body is not valid UTF-8. The detail names the field (or the body and its first bad byte). Nothing was changed."},
 	{"unauthorized", http.StatusUnauthorized, "Unauthorized",
-		"The request carries no bearer token, or an unknown or revoked one, while the server holds tokens. Send Authorization: Bearer <token>; the WWW-Authenticate header says why."},
+		"The request carries no bearer token, or an unknown or revoked one, while the server holds tokens, or two Authorization headers (in any mode). Send Authorization: Bearer <token>; the WWW-Authenticate header says why."},
 	{"forbidden", http.StatusForbidden, "Forbidden",
-		"The bearer token is valid but lacks the scope the route needs (wallet, orders, admin, events or metrics); the WWW-Authenticate header names it."},
+		"The bearer token is valid but lacks the scope the route needs (wallet, orders, admin, events or metrics); the WWW-Authenticate header names it. In open mode (no token exists), a request a browser may have sent for a page of another site: a Host other than a loopback name or the address reached, an Origin or Sec-Fetch-Site naming another site, or a change whose Content-Type is not JSON. The detail says which."},
 	{"not-found", http.StatusNotFound, "Not found",
 		"The id names nothing, or there is no such route."},
 	{"method-not-allowed", http.StatusMethodNotAllowed, "Method not allowed",

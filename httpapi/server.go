@@ -59,6 +59,13 @@ type Config struct {
 	// again: the bound on how long a revoked token is still honoured. 0
 	// means DefaultTokenRefresh.
 	TokenRefresh time.Duration
+	// Closed says tokens existed when the server started (lapse serve
+	// reads them before it listens): it never serves open, even once
+	// every token row is deleted. Unset, the server's first read of the
+	// tokens decides. Either way open mode is decided once: an open
+	// server closes for good at the first token it reads, and a closed
+	// one never opens again.
+	Closed bool
 }
 
 type server struct {
@@ -89,7 +96,7 @@ const public credential.Scope = 0
 func New(cfg Config) http.Handler {
 	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing, gatherer: cfg.Gatherer, instance: cfg.Instance, leaseTTL: cfg.LeaseTTL,
 		idempotencyTTL: cfg.IdempotencyTTL, maxLockTTL: cfg.MaxLockTTL, issueTimeout: cfg.IssueTimeout,
-		archiveAfter: cfg.ArchiveAfter, tokens: &tokens{store: cfg.Store, refresh: cfg.TokenRefresh}, mux: http.NewServeMux(), routes: map[string]credential.Scope{}}
+		archiveAfter: cfg.ArchiveAfter, tokens: &tokens{store: cfg.Store, refresh: cfg.TokenRefresh, closed: cfg.Closed}, mux: http.NewServeMux(), routes: map[string]credential.Scope{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -189,9 +196,22 @@ func (s *server) handle(pattern string, scope credential.Scope, h http.HandlerFu
 	})
 }
 
+// contentSecurityPolicy lets a page of lapse's (the console, a problem's
+// page) load scripts, styles, images and API answers from the server
+// itself only, run no inline script nor style attribute, and be framed by
+// no page (clickjacking). Every answer carries it: a JSON answer opened as
+// a page runs nothing.
+const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+	"connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
+
 // ServeHTTP routes r, answering an unknown path (404) or method (405) with a
-// problem document in place of the mux's plain text.
+// problem document in place of the mux's plain text. Every answer says not
+// to guess its type, to run nothing the server did not send, and not to be
+// framed.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
+	w.Header().Set("X-Frame-Options", "DENY")
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
 		s.mux.ServeHTTP(w, r) // sets the path values h would lack

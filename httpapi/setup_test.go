@@ -107,14 +107,26 @@ func (e *env) do(method, path, body string, header ...string) response {
 }
 
 // send sends a request to the server at base; header holds key, value
-// pairs. Unlike do, it may run off the test's goroutine.
+// pairs. Unlike do, it may run off the test's goroutine. A change says
+// Content-Type: application/json, as a client's must in open mode, unless
+// header names another ("" sends none); a Host in header is sent as the
+// request's Host.
 func send(base, method, path, body string, header []string) (response, error) {
 	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
 	if err != nil {
 		return response{}, err
 	}
+	if method != http.MethodGet {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
+		if http.CanonicalHeaderKey(header[i]) == "Host" {
+			req.Host = header[i+1]
+		}
+		if header[i+1] == "" {
+			req.Header.Del(header[i])
+		}
 	}
 	res, err := noRedirect.Do(req)
 	if err != nil {

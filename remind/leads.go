@@ -9,8 +9,8 @@ import (
 )
 
 // ParseLeads reads a comma-separated list of lead times ("72h,24h,30m"),
-// each positive, and returns them longest first without repeats. "" is
-// none.
+// each positive, and returns them longest first without repeats, at most
+// coupon.MaxReminders of them. "" is none.
 func ParseLeads(s string) ([]time.Duration, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
@@ -24,5 +24,8 @@ func ParseLeads(s string) ([]time.Duration, error) {
 		tp.Reminders = append(tp.Reminders, d)
 	}
 	tp.SortReminders()
+	if len(tp.Reminders) > coupon.MaxReminders {
+		return nil, fmt.Errorf("%d lead times: at most %d", len(tp.Reminders), coupon.MaxReminders)
+	}
 	return tp.Reminders, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"net/http"
 	"os/exec"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
+	"github.com/lapsehq/lapse/store/mysql/mysqltest"
+	"github.com/lapsehq/lapse/store/postgres/pgtest"
 )
 
 // lapseTokens runs `lapse tokens args...` on the store at url and returns
@@ -102,5 +105,51 @@ func testRevocation(t *testing.T, be backend) {
 		if got := s.status(t, "/v1/events", other); got != http.StatusOK {
 			t.Fatalf("instance %d: the other token: %d, want 200", i, got)
 		}
+	}
+}
+
+// TestTokensDeletedStayClosed (issue 23): on every store, lapse that
+// started with a token stays closed once every token row is deleted
+// while it serves: past the token refresh, a request without a token, or
+// with the deleted one, is 401, never served open.
+func TestTokensDeletedStayClosed(t *testing.T) { onEach(t, testTokensDeletedStayClosed) }
+
+func testTokensDeletedStayClosed(t *testing.T, be backend) {
+	url := be.store(t)
+	secret := lapseTokens(t, url, "create", "--name", "feed", "--scopes", "events")
+	s := start(t, url)
+	if got := s.status(t, "/v1/events", secret); got != http.StatusOK {
+		t.Fatalf("events with the token: %d", got)
+	}
+	deleteTokens(t, be, url)
+	time.Sleep(httpapi.DefaultTokenRefresh + 500*time.Millisecond) // the server has read the tokens again
+	for _, who := range []string{"", secret} {
+		if got := s.status(t, "/v1/events", who); got != http.StatusUnauthorized {
+			t.Fatalf("events with %q once every token row is deleted: %d, want 401", who, got)
+		}
+	}
+}
+
+// deleteTokens deletes every row of the tokens table of the store at url,
+// behind lapse's back.
+func deleteTokens(t *testing.T, be backend, url string) {
+	t.Helper()
+	var err error
+	switch be.name {
+	case "sqlite":
+		var db *sql.DB
+		if db, err = sql.Open("sqlite", "file:"+strings.TrimPrefix(url, "sqlite:")+"?_pragma=busy_timeout(10000)"); err == nil {
+			defer db.Close()
+			_, err = db.Exec("DELETE FROM tokens")
+		}
+	case "postgres":
+		_, err = pgtest.Connect(t, url).Exec(t.Context(), "DELETE FROM tokens")
+	case "mysql":
+		_, err = mysqltest.Raw(t, url).Exec("DELETE FROM tokens")
+	default:
+		t.Fatalf("deleteTokens: no store %s", be.name)
+	}
+	if err != nil {
+		t.Fatalf("delete tokens: %v", err)
 	}
 }

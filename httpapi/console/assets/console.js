@@ -18,6 +18,9 @@
   async function api(method, path) {
     const headers = {};
     if (token) headers.Authorization = 'Bearer ' + token;
+    // A change says it is JSON: in open mode lapse refuses one that does
+    // not, which a page of another site could send.
+    if (method !== 'GET') headers['Content-Type'] = 'application/json';
     const res = await fetch(path, { method, headers });
     const body = await res.json().catch(() => ({}));
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${body.title || ''} ${body.detail || ''}`.trim());
