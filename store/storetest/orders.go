@@ -3,6 +3,8 @@ package storetest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +19,7 @@ var orderTests = []test{
 	{"CreateRefusalsChangeNothing", testCreateOrderRefusals},
 	{"Pay", testPayOrder},
 	{"LatePaymentRecordedOnce", testLatePayment},
+	{"LatePaymentLongPaymentID", testLatePaymentLongID},
 	{"Cancel", testCancelOrder},
 	{"CloseDueNeverEarly", testCloseDueOrders},
 	{"DueOrders", testDueOrders},
@@ -291,6 +294,35 @@ func testLatePayment(t *testing.T, open opener) {
 		t.Fatalf("confirmed payment past the deadline: %v", err)
 	}
 	f.wantSKU("after confirmed payment", sku1, 7, 0, 3)
+}
+
+// testLatePaymentLongID: a late payment whose payment ID is long, a
+// Stripe-style one of 27 bytes or one of the 128 the input rules allow,
+// is recorded once, as a short one is: its event's ID does not grow with
+// the payment ID (on MySQL it overflowed the events' ID column, and the
+// refusal was answered with nothing recorded).
+func testLatePaymentLongID(t *testing.T, open opener) {
+	for _, pid := range []string{"pi_3MtwBwLkdIwHu7ix28a3tqPa", strings.Repeat("p", 128)} {
+		t.Run(fmt.Sprintf("%d bytes", len(pid)), func(t *testing.T) {
+			f := newOrderFixture(t, open)
+			o := f.create()
+			if _, err := f.s.CloseDueOrders(f.ctx, store.DueParams{Now: o.Deadline, Limit: 10}); err != nil {
+				t.Fatalf("CloseDueOrders: %v", err)
+			}
+			for range 3 { // retries of one payment
+				_, err := f.s.PayOrder(f.ctx, store.PayOrderParams{OrderID: o.ID, PaymentID: pid, Amount: o.AmountDue, Now: o.Deadline})
+				f.wantErr("pay a closed order", err, order.ErrClosed)
+			}
+			late := f.eventsOfType(o.ID, store.EventOrderLatePayment)
+			if len(late) != 1 {
+				t.Fatalf("order.late_payment events: got %d, want 1", len(late))
+			}
+			var d store.OrderEventData
+			if err := json.Unmarshal(late[0].Data, &d); err != nil || d.PaymentID != pid {
+				t.Fatalf("late payment data: got %+v (%v), want payment %s", d, err, pid)
+			}
+		})
+	}
 }
 
 func testCancelOrder(t *testing.T, open opener) {
