@@ -85,9 +85,12 @@ func transition(t *txn, c coupon.Coupon, p TransitionParams) (coupon.Coupon, err
 		return c, err
 	}
 	actor := t.actor
-	if c.Status == coupon.Locked {
-		// A lock ends: an operation may have marked the coupon to be
-		// voided then, in place of coming back unused.
+	if (c.Status == coupon.Locked || c.Status == coupon.Used) && to != coupon.Used {
+		// A lock or a use ends: an operation may have marked the coupon,
+		// while it was locked, to be voided then, in place of coming
+		// back unused. The mark outlives a redeem, which the lock taken
+		// in time honours, so that the refund that follows voids it: an
+		// operator's void is never escaped by a redeem and a refund.
 		pv, ok, err := t.TakePendingVoid(c.ID)
 		if err != nil {
 			return c, err
