@@ -24,6 +24,7 @@ var orderTests = []test{
 	{"CloseDueNeverEarly", testCloseDueOrders},
 	{"DueOrders", testDueOrders},
 	{"PayRacesTimeout", testPayRacesTimeout},
+	{"WalletRefusesLapseOrders", testWalletRefusesLapseOrders},
 }
 
 // orderFixture is a fixture with a stocked SKU and a user holding coupons.
@@ -466,5 +467,42 @@ func testPayRacesTimeout(t *testing.T, open opener) {
 	k := f.sku(sku1)
 	if k.Available+k.Reserved+k.Sold != 1000 || k.Reserved != 0 {
 		t.Fatalf("stock after the races: got %+v, want sum 1000 and nothing reserved", k)
+	}
+}
+
+// testWalletRefusesLapseOrders: a wallet transition (Transition) that
+// names a lapse order is refused with invalid-state and changes nothing,
+// whether the order holds the coupon (a redeem or unlock of its locked
+// coupon, a refund of its used one) or not (a lock or redeem of another
+// coupon for it): the order's coupons move only with it. An outside
+// order's ID still works.
+func testWalletRefusesLapseOrders(t *testing.T, open opener) {
+	f := newOrderFixture(t, open)
+	held, free := f.claim(f.tpl.ID, buyer, t0), f.claim(f.tpl.ID, buyer, t0)
+	o := f.create(held.ID)
+	at := t0.Add(time.Minute)
+	refused := func(what string, c coupon.Coupon, p store.TransitionParams) {
+		t.Helper()
+		before := f.snap(f.tpl.ID, buyer, at)
+		p.CouponID = c.ID
+		_, err := f.s.Transition(f.ctx, p)
+		if !errors.Is(err, store.ErrLapseOrder) || !errors.Is(err, coupon.ErrInvalidState) {
+			t.Fatalf("%s: got %v, want ErrLapseOrder (invalid state)", what, err)
+		}
+		f.unchanged(what, f.tpl.ID, buyer, at, before)
+	}
+	refused("redeem of the unpaid order's coupon", held, act(coupon.Redeem, o.ID, at))
+	refused("unlock of the unpaid order's coupon", held, act(coupon.Unlock, o.ID, at))
+	refused("lock of another coupon for the order", free, lock(o.ID, at, time.Hour))
+	refused("redeem of another coupon for the order", free, act(coupon.Redeem, o.ID, at))
+	if _, err := f.s.PayOrder(f.ctx, store.PayOrderParams{OrderID: o.ID, PaymentID: "p1", Amount: o.AmountDue, Now: at}); err != nil {
+		t.Fatalf("pay: %v", err)
+	}
+	refused("refund of the paid order's coupon", held, act(coupon.Refund, o.ID, at))
+	if got := f.coupon(held.ID); got.Status != coupon.Used || got.OrderID != o.ID {
+		t.Fatalf("coupon of the paid order: got %s, want used by %s", fmtCoupon(got), o.ID)
+	}
+	if got := f.do(free.ID, act(coupon.Redeem, "outside-order", at)); got.Status != coupon.Used {
+		t.Fatalf("redeem for an outside order: got %s, want used", got.Status)
 	}
 }
