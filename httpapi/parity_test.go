@@ -187,6 +187,29 @@ func TestParity(t *testing.T) {
 			{method: "GET", path: "/v1/coupons/{cpn}", want: 200, check: field("status", "unused")},
 			{method: "POST", path: "/v1/coupons/{cpn}/lock", body: `{"order_id": "o1", "ttl": "30m"}`, want: 200, check: field("status", "locked")},
 		}},
+		{"lapse orders' coupons, late payments with long IDs", []step{
+			makeTemplate, makeCoupon, makeSKU,
+			{method: "POST", path: "/v1/users/u1/coupons", body: `{"template_id": "{tpl}"}`, want: 201, save: map[string]string{"free": "id"}},
+			{method: "POST", path: "/v1/orders", body: `{"user_id": "u1", "items": [{"sku": "a", "qty": 1, "unit_price": 1500}], "coupon_ids": ["{cpn}"]}`, want: 201, save: map[string]string{"ord": "id"}},
+			keepFeed,
+			// The wallet routes refuse a lapse order: its coupons move only with it.
+			{method: "POST", path: "/v1/coupons/{cpn}/redeem", body: `{"order_id": "{ord}"}`, want: 409, slug: "invalid-state"},
+			{method: "POST", path: "/v1/coupons/{cpn}/unlock", body: `{"order_id": "{ord}"}`, want: 409, slug: "invalid-state"},
+			{method: "POST", path: "/v1/coupons/{free}/lock", body: `{"order_id": "{ord}", "ttl": "15m"}`, want: 409, slug: "invalid-state"},
+			{method: "POST", path: "/v1/coupons/{free}/redeem", body: `{"order_id": "{ord}"}`, want: 409, slug: "invalid-state"},
+			sameFeed,
+			{method: "POST", path: "/v1/orders/{ord}/pay", body: `{"payment_id": "p1", "amount": 0}`, want: 200, check: field("status", "paid")},
+			{method: "POST", path: "/v1/coupons/{cpn}/refund", body: `{"order_id": "{ord}"}`, want: 409, slug: "invalid-state"},
+			{method: "GET", path: "/v1/coupons/{cpn}", want: 200, check: field("status", "used")},
+			{method: "POST", path: "/v1/coupons/{free}/redeem", body: `{"order_id": "outside-1"}`, want: 200, check: field("status", "used")},
+			// A late payment with a long payment_id is refused and recorded once.
+			{method: "POST", path: "/v1/orders", body: `{"user_id": "u1", "items": [{"sku": "a", "qty": 1, "unit_price": 1500}]}`, want: 201, save: map[string]string{"late": "id"}},
+			{method: "POST", path: "/v1/orders/{late}/cancel", want: 200},
+			{method: "POST", path: "/v1/orders/{late}/pay", body: `{"payment_id": "pi_3MtwBwLkdIwHu7ix28a3tqPa", "amount": 1500}`, want: 409, slug: "order-closed"},
+			{method: "POST", path: "/v1/orders/{late}/pay", body: `{"payment_id": "pi_3MtwBwLkdIwHu7ix28a3tqPa", "amount": 1500}`, want: 409, slug: "order-closed"},
+			{method: "POST", path: "/v1/orders/{late}/pay", body: `{"payment_id": "` + strings.Repeat("p", input.MaxID) + `", "amount": 1500}`, want: 409, slug: "order-closed"},
+			{method: "GET", path: "/v1/events?limit=1000", want: 200, check: eventsOfType(store.EventOrderLatePayment, 2)},
+		}},
 		{"blank IDs, plain text, past ends_at", []step{
 			makeTemplate, makeCoupon, makeSKU, makeOrder, keepFeed,
 			refused("POST", "/v1/users/%20%20/coupons", `{"template_id": "{tpl}"}`),
@@ -383,6 +406,23 @@ func length(key string, want int) func(map[string]any) error {
 
 // eventCount checks a page of the event feed holds n events.
 func eventCount(n int) func(map[string]any) error { return length("events", n) }
+
+// eventsOfType checks a page of the event feed holds n events of typ.
+func eventsOfType(typ string, n int) func(map[string]any) error {
+	return func(v map[string]any) error {
+		events, _ := v["events"].([]any)
+		got := 0
+		for _, e := range events {
+			if e, _ := e.(map[string]any); e["type"] == typ {
+				got++
+			}
+		}
+		if got != n {
+			return fmt.Errorf("%s events: got %d, want %d", typ, got, n)
+		}
+		return nil
+	}
+}
 
 // counts checks a template's unused and voided counts, and that no coupon
 // is in another state.

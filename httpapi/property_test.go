@@ -15,6 +15,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/lapsehq/lapse/input"
+	"github.com/lapsehq/lapse/store"
 )
 
 // propertyBudget bounds each store's run of TestPropertyAPI: the run stops
@@ -34,7 +35,15 @@ const propertyBudget = 10 * time.Second
 //     0 <= discount <= total;
 //   - a JSON body made hostile (hostileBody: a key twice, a bad byte, half
 //     a surrogate pair) is refused 400 malformed or 422 invalid (unless
-//     its route is, before the body is read).
+//     its route is, before the body is read);
+//   - no coupon held by a lapse order is redeemed or refunded outside it:
+//     a wallet lock, unlock, redeem or refund naming a lapse order is
+//     never answered 2xx, and every paid order's coupons read used by it,
+//     every closed order's not;
+//   - no coupon a template void marked (locked when the void ran) ever
+//     reads unused again;
+//   - every payment refused as order-closed has its order.late_payment
+//     event in the feed.
 func TestPropertyAPI(t *testing.T) {
 	bs := backends(t)
 	// A failure is shrunk by replaying requests on a server whose state
@@ -74,6 +83,11 @@ type world struct {
 	state                      string // what observe last read
 	sent, refused              int
 	answers                    map[string]int // how many of each status and slug
+	// late holds the (order, payment) of every order.late_payment event
+	// the feed showed; pendingVoid the coupons a template void marked,
+	// until they read voided or expired.
+	late        map[string]bool
+	pendingVoid map[string]bool
 }
 
 // newWorld stocks SKUs a and b and makes a template, a coupon and an
@@ -82,7 +96,7 @@ func newWorld(t *testing.T, name string, e *env) *world {
 	t.Helper()
 	_, made := runSteps(t, name, e, []step{makeTemplate, makeCoupon, makeSKU, makeOrder,
 		{method: "PUT", path: "/v1/skus/b", body: `{"stock": 5}`, want: 200}})
-	return &world{e: e, cursor: "0", answers: map[string]int{},
+	return &world{e: e, cursor: "0", answers: map[string]int{}, late: map[string]bool{}, pendingVoid: map[string]bool{},
 		templates: []string{made["tpl"]}, coupons: []string{made["cpn"]}, orders: []string{made["ord"]}}
 }
 
@@ -130,6 +144,7 @@ func (w *world) step(rt *rapid.T) {
 			rt.Fatalf("%s: got %d %s, want a problem document", what, res.status, res.body)
 		}
 		after := w.observe(rt)
+		w.checkLatePayment(rt, what, req, problemSlug(res))
 		if problemSlug(res) != "order-closed" && after != w.state {
 			rt.Fatalf("%s: refused with %d %s, yet it changed what reads:\nbefore %s\nafter  %s", what, res.status, res.body, w.state, after)
 		}
@@ -137,6 +152,10 @@ func (w *world) step(rt *rapid.T) {
 		return
 	}
 	w.learn(req.method, req.path, res)
+	w.checkWallet(rt, what, req)
+	if tpl, ok := strings.CutSuffix(strings.TrimPrefix(req.path, "/v1/templates/"), "/void"); ok && res.status == http.StatusAccepted {
+		w.workVoid(rt, tpl)
+	}
 	w.state = w.observe(rt)
 }
 
@@ -189,6 +208,108 @@ func refusedBody(res response) bool {
 	return false
 }
 
+// prelude sends reqs, which set the stage for a drawn request: each may
+// be refused, none may fail; a template void is worked. What they change
+// is what the drawn request starts from.
+func (w *world) prelude(rt *rapid.T, reqs ...request) {
+	for _, req := range reqs {
+		res, err := send(w.e.url, req.method, req.path, req.body, []string{"Content-Type", "application/json"})
+		if err != nil || res.status >= 500 {
+			rt.Fatalf("%s %s: got %d %s (%v), never a 5xx", req.method, short(req.path), res.status, res.body, err)
+		}
+		if tpl, ok := strings.CutSuffix(strings.TrimPrefix(req.path, "/v1/templates/"), "/void"); ok && res.status == http.StatusAccepted {
+			w.workVoid(rt, tpl)
+		}
+	}
+	w.state = w.observe(rt)
+}
+
+// checkWallet fails if req, answered 2xx, moved a coupon on a wallet
+// route for a lapse order.
+func (w *world) checkWallet(rt *rapid.T, what string, req request) {
+	if !strings.HasPrefix(req.path, "/v1/coupons/") || strings.HasSuffix(req.path, "/void") {
+		return
+	}
+	var b struct {
+		OrderID string `json:"order_id"`
+	}
+	if json.Unmarshal([]byte(req.body), &b) == nil && slices.Contains(w.orders, b.OrderID) {
+		rt.Fatalf("%s: a wallet route moved a coupon for lapse order %s", what, b.OrderID)
+	}
+}
+
+// checkLatePayment fails if req, a payment refused as order-closed, has
+// no order.late_payment event in the feed (observe has read it).
+func (w *world) checkLatePayment(rt *rapid.T, what string, req request, slug string) {
+	id, ok := strings.CutSuffix(strings.TrimPrefix(req.path, "/v1/orders/"), "/pay")
+	if slug != "order-closed" || !ok {
+		return
+	}
+	id, _ = url.PathUnescape(id)
+	var b struct {
+		PaymentID string `json:"payment_id"`
+	}
+	if err := json.Unmarshal([]byte(req.body), &b); err != nil || !w.late[id+"\x00"+b.PaymentID] {
+		rt.Fatalf("%s: refused as order-closed with no order.late_payment event of its payment (%v)", what, err)
+	}
+}
+
+// workVoid works the template void just started on tpl to its end, as
+// the engine would, marking first the coupons it will mark: those of tpl
+// the world made that are locked.
+func (w *world) workVoid(rt *rapid.T, tpl string) {
+	for _, id := range w.coupons {
+		var c couponJSON
+		if err := json.Unmarshal(w.get(rt, "/v1/coupons/"+url.PathEscape(id)), &c); err != nil {
+			rt.Fatalf("coupon %s: %v", id, err)
+		}
+		if c.TemplateID == tpl && c.Status == "locked" {
+			w.pendingVoid[id] = true
+		}
+	}
+	w.e.work()
+}
+
+// checkPendingVoids fails if a coupon a template void marked reads
+// unused, and forgets those that read voided or expired.
+func (w *world) checkPendingVoids(rt *rapid.T) {
+	for id := range w.pendingVoid {
+		var c couponJSON
+		if err := json.Unmarshal(w.get(rt, "/v1/coupons/"+url.PathEscape(id)), &c); err != nil {
+			rt.Fatalf("coupon %s: %v", id, err)
+		}
+		switch c.Status {
+		case "unused":
+			rt.Fatalf("coupon %s, marked by a template void while locked, reads unused: %+v", id, c)
+		case "voided", "expired":
+			delete(w.pendingVoid, id)
+		}
+	}
+}
+
+// checkHeld fails unless the coupons of the latest orders agree with
+// them: a paid order's used by it, a closed order's not.
+func (w *world) checkHeld(rt *rapid.T) {
+	for _, id := range lastN(w.orders, 5) {
+		var o orderJSON
+		if err := json.Unmarshal(w.get(rt, "/v1/orders/"+url.PathEscape(id)), &o); err != nil {
+			rt.Fatalf("order %s: %v", id, err)
+		}
+		if o.Status == "unpaid" {
+			continue
+		}
+		for _, cid := range o.CouponIDs {
+			var c couponJSON
+			if err := json.Unmarshal(w.get(rt, "/v1/coupons/"+url.PathEscape(cid)), &c); err != nil {
+				rt.Fatalf("coupon %s: %v", cid, err)
+			}
+			if used := c.Status == "used" && c.OrderID != nil && *c.OrderID == id; used != (o.Status == "paid") {
+				rt.Fatalf("order %s is %s, yet its coupon %s is %s for order %v", id, o.Status, cid, c.Status, c.OrderID)
+			}
+		}
+	}
+}
+
 // learn keeps the IDs of what a successful request made.
 func (w *world) learn(method, path string, res response) {
 	var v struct {
@@ -225,8 +346,21 @@ func (w *world) observe(rt *rapid.T) string {
 			break
 		}
 		w.cursor = page.Next
+		for _, raw := range page.Events {
+			var e struct {
+				Type, Subject string
+				Data          struct {
+					PaymentID string `json:"payment_id"`
+				}
+			}
+			if json.Unmarshal(raw, &e) == nil && e.Type == store.EventOrderLatePayment {
+				w.late[e.Subject+"\x00"+e.Data.PaymentID] = true
+			}
+		}
 	}
 	fmt.Fprintf(&b, "feed at %s\n", w.cursor)
+	w.checkPendingVoids(rt)
+	w.checkHeld(rt)
 	paths := []string{"/v1/skus/a", "/v1/skus/b"}
 	for _, id := range lastN(w.templates, 2) {
 		paths = append(paths, "/v1/templates/"+id)
@@ -305,6 +439,9 @@ var (
 	badIDs = []string{"", " ", "a ", " a", "\t", "\x00", "a\x00", "\xff", "a\xffb", long,
 		strings.Repeat("k", input.MaxID+1), "\u00a0a", "a\u2028"}
 	userIDs = []string{"u1", "u2", "é"}
+	// paymentIDs are good payment IDs: short, Stripe-style (27 bytes) and
+	// as long as the rules allow.
+	paymentIDs = []string{"p1", "p2", "pi_3MtwBwLkdIwHu7ix28a3tqPa", strings.Repeat("p", input.MaxID)}
 	// keys are Idempotency-Keys: none, a fresh one, one reused, bad ones.
 	keys = []string{"", "", "", "fresh", "fresh", "k1", longKey, strings.Repeat("k", input.MaxID+1), "k\u00e9"}
 )
@@ -390,7 +527,7 @@ func (w *world) draw(rt *rapid.T) request {
 	esc := url.PathEscape
 
 	r := request{method: http.MethodPost}
-	switch route := rapid.IntRange(0, 15).Draw(rt, "route"); route {
+	switch route := rapid.IntRange(0, 18).Draw(rt, "route"); route {
 	case 0:
 		r.path = "/v1/templates"
 		r.body = object(rt,
@@ -461,7 +598,7 @@ func (w *world) draw(rt *rapid.T) request {
 		act := oneOf(rt, "order action", "pay", "cancel")
 		r.path = "/v1/orders/" + esc(ord()) + "/" + act
 		if act == "pay" {
-			r.body = object(rt, member{"payment_id", jsonID(func() string { return w.id(rt, "payment", nil, "p1", "p2") })}, member{"amount", pick(moneyValues)})
+			r.body = object(rt, member{"payment_id", jsonID(func() string { return w.id(rt, "payment", nil, paymentIDs...) })}, member{"amount", pick(moneyValues)})
 		}
 	case 15:
 		r.method, r.path = http.MethodGet, "/v1/events"
@@ -473,6 +610,35 @@ func (w *world) draw(rt *rapid.T) request {
 			q.Set("limit", oneOf(rt, "limit", "1", "1000", "0", "1001", "x"))
 		}
 		r.path += "?" + q.Encode()
+	case 16:
+		r.path = "/v1/templates/" + esc(tpl()) + "/void"
+		r.body = object(rt, member{"reason", pick(reasonValues)})
+	case 17:
+		// An order its coupon's holder may place: the coupon locked by a
+		// lapse order, for the wallet routes and the voids to meet.
+		c := cpn()
+		owner := "u1"
+		if res, err := send(w.e.url, http.MethodGet, "/v1/coupons/"+esc(c), "", nil); err == nil && res.status == http.StatusOK {
+			var v couponJSON
+			if json.Unmarshal(res.body, &v) == nil {
+				owner = v.UserID
+			}
+		}
+		r.path = "/v1/orders"
+		r.body = `{"user_id": ` + str(owner) + `, "items": [{"sku": "a", "qty": 1, "unit_price": 100000}], "coupon_ids": [` + str(c) + `]}`
+	case 18:
+		// An escape from a template void: a coupon locked for an outside
+		// order when its template is voided, then redeemed, is refunded.
+		c := cpn()
+		var v couponJSON
+		if res, err := send(w.e.url, http.MethodGet, "/v1/coupons/"+esc(c), "", nil); err != nil || res.status != http.StatusOK || json.Unmarshal(res.body, &v) != nil {
+			return w.draw(rt)
+		}
+		w.prelude(rt,
+			request{method: http.MethodPost, path: "/v1/coupons/" + esc(c) + "/lock", body: `{"order_id": "o1", "ttl": "15m"}`},
+			request{method: http.MethodPost, path: "/v1/templates/" + esc(v.TemplateID) + "/void", body: `{"reason": "leaked"}`},
+			request{method: http.MethodPost, path: "/v1/coupons/" + esc(c) + "/redeem", body: `{"order_id": "o1"}`})
+		r.path, r.body = "/v1/coupons/"+esc(c)+"/refund", `{"order_id": "o1"}`
 	}
 	if r.body != "" && len(r.header) == 0 {
 		r.header = []string{"Content-Type", oneOf(rt, "content type", "application/json", "application/json", "application/json", "application/json", "application/json", "text/plain")}

@@ -192,7 +192,7 @@ func problemSlug(r response) string {
 
 // Strings a normaliser replaces: the IDs lapse makes, and its times.
 var (
-	madeID   = regexp.MustCompile(`^(tpl|cpn|ord|evt)_[0-9a-hjkmnp-tv-z]{26}$`)
+	madeID   = regexp.MustCompile(`^(tpl|cpn|ord|evt|evt_late)_[0-9a-hjkmnp-tv-z]{26}$`)
 	timeText = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$`)
 )
 

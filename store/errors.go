@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/lapsehq/lapse/coupon"
 )
 
 // Errors every backend returns in place of its driver's. Domain refusals
@@ -19,6 +21,10 @@ var (
 	// which finds that one; elsewhere (a bulk issuance) it is an
 	// ErrIdempotencyConflict.
 	ErrRequestTaken = fmt.Errorf("%w: recorded by a concurrent request", ErrIdempotencyConflict)
+	// ErrLapseOrder: a wallet transition (Store.Transition) named a
+	// lapse order, whose coupons move only with it (see transitionIn).
+	// It is coupon.ErrInvalidState.
+	ErrLapseOrder = fmt.Errorf("%w: the order is a lapse order, whose coupons move only with it (pay, close, cancel)", coupon.ErrInvalidState)
 )
 
 // ReplayError answers a retried idempotent request with what its first

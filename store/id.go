@@ -1,7 +1,9 @@
 package store
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"time"
 )
@@ -37,6 +39,21 @@ func LastID(prefix string, t time.Time) string {
 	return encodeID(prefix, t, [10]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
 }
 
+// DigestID returns prefix_ followed by 26 characters: the first 128 bits
+// of the SHA-256 of parts, each prefixed by its length. It is the ID of
+// something that must be written once however often it is asked for
+// (a retried request's record), derived from inputs of any length: the
+// ID's length is fixed, so it fits its column whatever the inputs.
+func DigestID(prefix string, parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%d:%s", len(p), p)
+	}
+	var raw [16]byte
+	copy(raw[:], h.Sum(nil))
+	return encode128(prefix, raw)
+}
+
 // IDTime returns the characters of every ID made at t that encode t: the
 // first 10 after the prefix. The 16 after them encode its 80 other bits.
 // Backends that build IDs in SQL join the two.
@@ -48,6 +65,12 @@ func encodeID(prefix string, t time.Time, r [10]byte) string {
 	var raw [16]byte
 	binary.BigEndian.PutUint64(raw[0:8], uint64(t.UnixMilli())<<16)
 	copy(raw[6:16], r[:])
+	return encode128(prefix, raw)
+}
+
+// encode128 writes prefix_ then the 128 bits of raw as 26 base32 digits,
+// most significant first.
+func encode128(prefix string, raw [16]byte) string {
 	out := make([]byte, len(prefix)+1+26)
 	n := copy(out, prefix)
 	out[n] = '_'

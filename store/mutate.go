@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -103,7 +104,12 @@ func answered(err error) bool {
 // transaction of its own that run runs: a RefusalError's Record, and, if
 // idem is set and err is one a key keeps, the refusal under its key,
 // unless an answer was recorded there first. It returns what to answer:
-// err, or the answer recorded first (or ErrRequestTaken: look again).
+// err, or the answer recorded first (or ErrRequestTaken: look again). A
+// record that fails is the store's failure, not the refusal: the error
+// returned then wraps the record's error alone and names the refusal in
+// its text, so that a caller answers it as a failure (and logs it), and
+// a retry records it, rather than answer the refusal with nothing
+// recorded.
 func refuse[X Tx, T any](run func(func(X) (T, error)) (T, error), err error, idem *Idempotency) error {
 	var refusal *RefusalError
 	record := errors.As(err, &refusal)
@@ -140,5 +146,5 @@ func refuse[X Tx, T any](run func(func(X) (T, error)) (T, error), err error, ide
 	case answered(rerr):
 		return rerr
 	}
-	return errors.Join(err, rerr)
+	return fmt.Errorf("record refusal %q: %w", err, rerr)
 }

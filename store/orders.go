@@ -111,10 +111,11 @@ func OrderEvent(o order.Order, typ string, from order.Status, reason string, at 
 }
 
 // LatePaymentEvent records a payment refused because its order had
-// closed. Its ID is derived from the order and the payment, so a retried
-// payment writes it once.
+// closed. Its ID is a digest of the order and the payment (see
+// DigestID), so a retried payment writes it once, and it fits the
+// events' ID column however long the payment ID is.
 func LatePaymentEvent(o order.Order, paymentID string, amount int64, at time.Time) Event {
 	d := OrderEventData{From: o.Status.String(), Reason: "payment_after_close", UserID: o.UserID, Total: o.Total,
 		AmountDue: o.AmountDue, CouponIDs: o.CouponIDs, PaymentID: paymentID, Amount: amount}
-	return Event{ID: "evt_late_" + o.ID + "_" + paymentID, Type: EventOrderLatePayment, Subject: o.ID, Time: at, Data: mustJSON(d)}
+	return Event{ID: DigestID("evt_late", o.ID, paymentID), Type: EventOrderLatePayment, Subject: o.ID, Time: at, Data: mustJSON(d)}
 }

@@ -132,6 +132,55 @@ func (r *reconciler) orderCoupons(ctx context.Context) error {
 	})
 }
 
+// finishedOrderCoupons checks that every paid order's coupons are used
+// by it and that no closed order's coupon is. A paid or closed order
+// changes no more, and its pay or close moved its coupons in its own
+// transaction, so a coupon read after its order that disagrees with it
+// is drift, not a transition under way. A coupon archived is read from
+// the archive.
+func (r *reconciler) finishedOrderCoupons(ctx context.Context) error {
+	p := PageParams{Limit: r.p.Batch}
+	for {
+		os, err := r.db.d.FinishedOrderPage(ctx, p)
+		if err != nil {
+			return err
+		}
+		for _, o := range os {
+			if err := r.finishedOrder(ctx, o); err != nil {
+				return err
+			}
+		}
+		if len(os) < p.Limit {
+			return nil
+		}
+		p.After = os[len(os)-1].ID
+	}
+}
+
+// finishedOrder checks the coupons of one paid or closed order (see
+// finishedOrderCoupons).
+func (r *reconciler) finishedOrder(ctx context.Context, o order.Order) error {
+	for _, id := range o.CouponIDs {
+		c, err := r.db.Coupon(ctx, id)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		used := c.Status == coupon.Used && c.OrderID == o.ID
+		if used == (o.Status == order.Paid) {
+			continue
+		}
+		d := Drift{Check: CheckFinishedOrderCoupon, Subject: o.ID, Expected: 0, Actual: 1,
+			Detail: fmt.Sprintf("%s, lists coupon %s, which is %s", o.Status, id, couponHolder(c))}
+		if o.Status == order.Paid {
+			d.Expected, d.Actual = 1, 0
+		}
+		if err := r.found(ctx, d, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // couponHolder says what state coupon c is in, for a drift's detail.
 func couponHolder(c coupon.Coupon) string {
 	switch {
@@ -139,6 +188,8 @@ func couponHolder(c coupon.Coupon) string {
 		return "missing"
 	case c.Status == coupon.Locked:
 		return "locked for order " + c.OrderID
+	case c.Status == coupon.Used:
+		return "used by order " + c.OrderID
 	}
 	return c.Status.String()
 }

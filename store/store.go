@@ -41,7 +41,10 @@ type Store interface {
 	// and filtered on the resulting state: those in the hot table, then,
 	// with p.Archived, those archived.
 	UserCoupons(ctx context.Context, p UserCouponsParams) ([]coupon.Coupon, error)
-	// Transition applies one action of the coupon table to one coupon.
+	// Transition applies one action of the coupon table to one coupon,
+	// for an order of an outside order system: an order ID that names a
+	// lapse order is refused with ErrLapseOrder, as its coupons move only
+	// with it.
 	Transition(ctx context.Context, p TransitionParams) (coupon.Coupon, error)
 
 	// ExpireDue moves up to p.Limit unused coupons with expires_at <= p.Now

@@ -2,6 +2,7 @@ package store
 
 import (
 	"cmp"
+	"errors"
 	"maps"
 	"slices"
 	"time"
@@ -64,8 +65,29 @@ func insertClaimed(t Tx, cs []coupon.Coupon) error {
 	return t.CouponEvents(ClaimedEvents(cs))
 }
 
-// transitionIn applies p.Action to coupon p.CouponID in t.
+// transitionIn applies p.Action to coupon p.CouponID in t: a wallet
+// route's transition, asked for an order of an outside order system.
+//
+// An order_id that names a lapse order (a row of the orders table,
+// created by CreateOrder) is refused with ErrLapseOrder, whatever the
+// action: the coupons a lapse order holds move only with it (its pay
+// redeems them, its close or cancel gives them back), so a wallet lock,
+// unlock, redeem or refund for it would leave the coupon and the order
+// out of step (a coupon used by an order that times out, a paid order's
+// coupon unused again for a second order). That covers every coupon a
+// lapse order holds: the coupon table lets an action on a locked or used
+// coupon come only from the order that holds it. The order is read, and
+// held, before the coupon, in the order its pay and close take them.
 func transitionIn(t *txn, p TransitionParams) (coupon.Coupon, error) {
+	if p.OrderID != "" {
+		_, err := t.Order(p.OrderID)
+		if err == nil {
+			return coupon.Coupon{}, ErrLapseOrder
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return coupon.Coupon{}, err
+		}
+	}
 	c, err := t.Coupon(p.CouponID)
 	if err != nil {
 		return c, err
@@ -85,9 +107,12 @@ func transition(t *txn, c coupon.Coupon, p TransitionParams) (coupon.Coupon, err
 		return c, err
 	}
 	actor := t.actor
-	if c.Status == coupon.Locked {
-		// A lock ends: an operation may have marked the coupon to be
-		// voided then, in place of coming back unused.
+	if (c.Status == coupon.Locked || c.Status == coupon.Used) && to != coupon.Used {
+		// A lock or a use ends: an operation may have marked the coupon,
+		// while it was locked, to be voided then, in place of coming
+		// back unused. The mark outlives a redeem, which the lock taken
+		// in time honours, so that the refund that follows voids it: an
+		// operator's void is never escaped by a redeem and a refund.
 		pv, ok, err := t.TakePendingVoid(c.ID)
 		if err != nil {
 			return c, err

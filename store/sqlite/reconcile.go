@@ -23,6 +23,12 @@ func (s *Driver) OpenOrderPage(ctx context.Context, p store.PageParams) ([]order
 	return sqlfile.Collect(rows, err, scanOrder)
 }
 
+// FinishedOrderPage reads a page of paid and closed orders, by ID.
+func (s *Driver) FinishedOrderPage(ctx context.Context, p store.PageParams) ([]order.Order, error) {
+	rows, err := s.read(ctx, "FinishedOrderPage", p.After, p.Limit)
+	return sqlfile.Collect(rows, err, scanOrder)
+}
+
 // LockedPage reads a page of locked coupons, by locked_until and ID.
 func (s *Driver) LockedPage(ctx context.Context, p store.PageParams) ([]coupon.Coupon, error) {
 	rows, err := s.read(ctx, "LockedPage", ms(p.At), p.After, p.Limit)

@@ -260,17 +260,45 @@ func testOpLockedVoided(t *testing.T, open opener) {
 	}
 }
 
+// testOpRedeemedStaysUsed: a coupon locked when a void ran and then
+// redeemed by its order stays used (the lock was taken in time), and the
+// mark outlives the redeem: refunded, it is voided by the operation, not
+// given back unused; refunded past its expires_at, it expires.
 func testOpRedeemedStaysUsed(t *testing.T, open opener) {
-	f := newFixture(t, open)
-	tplID, cs := f.opMix()
-	f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID}})
-	f.runOp("a", 10, t0)
-	f.do(cs[2].ID, store.TransitionParams{Action: coupon.Redeem, OrderID: "o1", Now: t0.Add(time.Minute)})
-	// Refunded, locked again and unlocked: the mark went with the redeem.
-	f.do(cs[2].ID, store.TransitionParams{Action: coupon.Refund, OrderID: "o1", Now: t0.Add(2 * time.Minute)})
-	f.do(cs[2].ID, store.TransitionParams{Action: coupon.Lock, OrderID: "o3", LockTTL: time.Minute, Now: t0.Add(3 * time.Minute)})
-	if got := f.do(cs[2].ID, store.TransitionParams{Action: coupon.Unlock, OrderID: "o3", Now: t0.Add(4 * time.Minute)}); got.Status != coupon.Unused {
-		t.Fatalf("after redeem, refund, lock, unlock: got %s, want unused", got.Status)
+	for _, tc := range []struct {
+		name     string
+		refundAt func(c coupon.Coupon) time.Time
+		want     coupon.State
+		event    string
+	}{
+		{"Refunded", func(coupon.Coupon) time.Time { return t0.Add(2 * time.Minute) }, coupon.Voided, store.EventCouponVoided},
+		{"RefundedPastExpiry", func(c coupon.Coupon) time.Time { return c.ExpiresAt }, coupon.Expired, store.EventCouponExpired},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, open)
+			tplID, cs := f.opMix()
+			f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID}, Args: store.OperationArgs{Reason: "leaked"}})
+			op := f.runOp("a", 10, t0)
+			if got := f.do(cs[2].ID, store.TransitionParams{Action: coupon.Redeem, OrderID: "o1", Now: t0.Add(time.Minute)}); got.Status != coupon.Used {
+				t.Fatalf("redeemed under its lock: got %s, want used", got.Status)
+			}
+			after := f.cursor()
+			if got := f.do(cs[2].ID, store.TransitionParams{Action: coupon.Refund, OrderID: "o1", Now: tc.refundAt(cs[2])}); got.Status != tc.want {
+				t.Fatalf("after redeem and refund: got %s, want %s", got.Status, tc.want)
+			}
+			if tc.want == coupon.Voided {
+				f.wantOpEvent(after, cs[2].ID, store.EventCouponVoided, op.ID, "leaked")
+			} else if es := f.eventsAfter(after); len(es) != 1 || es[0].Type != tc.event {
+				t.Fatalf("events after the refund: got %s, want one %s", fmtEvents(es), tc.event)
+			}
+			_, err := f.s.Transition(f.ctx, store.TransitionParams{CouponID: cs[2].ID, Action: coupon.Lock, OrderID: "o3", LockTTL: time.Minute, Now: t0.Add(3 * time.Minute)})
+			if err == nil {
+				t.Fatalf("lock after the refund: got no error, want a refusal")
+			}
+			want := map[coupon.State]int64{coupon.Voided: 2, coupon.Used: 1, coupon.Expired: 1}
+			want[tc.want]++
+			f.wantCounts("counts", f.counts(tplID, t0), want)
+		})
 	}
 }
 

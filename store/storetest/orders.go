@@ -3,6 +3,8 @@ package storetest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,10 +19,12 @@ var orderTests = []test{
 	{"CreateRefusalsChangeNothing", testCreateOrderRefusals},
 	{"Pay", testPayOrder},
 	{"LatePaymentRecordedOnce", testLatePayment},
+	{"LatePaymentLongPaymentID", testLatePaymentLongID},
 	{"Cancel", testCancelOrder},
 	{"CloseDueNeverEarly", testCloseDueOrders},
 	{"DueOrders", testDueOrders},
 	{"PayRacesTimeout", testPayRacesTimeout},
+	{"WalletRefusesLapseOrders", testWalletRefusesLapseOrders},
 }
 
 // orderFixture is a fixture with a stocked SKU and a user holding coupons.
@@ -293,6 +297,35 @@ func testLatePayment(t *testing.T, open opener) {
 	f.wantSKU("after confirmed payment", sku1, 7, 0, 3)
 }
 
+// testLatePaymentLongID: a late payment whose payment ID is long, a
+// Stripe-style one of 27 bytes or one of the 128 the input rules allow,
+// is recorded once, as a short one is: its event's ID does not grow with
+// the payment ID (on MySQL it overflowed the events' ID column, and the
+// refusal was answered with nothing recorded).
+func testLatePaymentLongID(t *testing.T, open opener) {
+	for _, pid := range []string{"pi_3MtwBwLkdIwHu7ix28a3tqPa", strings.Repeat("p", 128)} {
+		t.Run(fmt.Sprintf("%d bytes", len(pid)), func(t *testing.T) {
+			f := newOrderFixture(t, open)
+			o := f.create()
+			if _, err := f.s.CloseDueOrders(f.ctx, store.DueParams{Now: o.Deadline, Limit: 10}); err != nil {
+				t.Fatalf("CloseDueOrders: %v", err)
+			}
+			for range 3 { // retries of one payment
+				_, err := f.s.PayOrder(f.ctx, store.PayOrderParams{OrderID: o.ID, PaymentID: pid, Amount: o.AmountDue, Now: o.Deadline})
+				f.wantErr("pay a closed order", err, order.ErrClosed)
+			}
+			late := f.eventsOfType(o.ID, store.EventOrderLatePayment)
+			if len(late) != 1 {
+				t.Fatalf("order.late_payment events: got %d, want 1", len(late))
+			}
+			var d store.OrderEventData
+			if err := json.Unmarshal(late[0].Data, &d); err != nil || d.PaymentID != pid {
+				t.Fatalf("late payment data: got %+v (%v), want payment %s", d, err, pid)
+			}
+		})
+	}
+}
+
 func testCancelOrder(t *testing.T, open opener) {
 	f := newOrderFixture(t, open)
 	c := f.claim(f.tpl.ID, buyer, t0)
@@ -434,5 +467,42 @@ func testPayRacesTimeout(t *testing.T, open opener) {
 	k := f.sku(sku1)
 	if k.Available+k.Reserved+k.Sold != 1000 || k.Reserved != 0 {
 		t.Fatalf("stock after the races: got %+v, want sum 1000 and nothing reserved", k)
+	}
+}
+
+// testWalletRefusesLapseOrders: a wallet transition (Transition) that
+// names a lapse order is refused with invalid-state and changes nothing,
+// whether the order holds the coupon (a redeem or unlock of its locked
+// coupon, a refund of its used one) or not (a lock or redeem of another
+// coupon for it): the order's coupons move only with it. An outside
+// order's ID still works.
+func testWalletRefusesLapseOrders(t *testing.T, open opener) {
+	f := newOrderFixture(t, open)
+	held, free := f.claim(f.tpl.ID, buyer, t0), f.claim(f.tpl.ID, buyer, t0)
+	o := f.create(held.ID)
+	at := t0.Add(time.Minute)
+	refused := func(what string, c coupon.Coupon, p store.TransitionParams) {
+		t.Helper()
+		before := f.snap(f.tpl.ID, buyer, at)
+		p.CouponID = c.ID
+		_, err := f.s.Transition(f.ctx, p)
+		if !errors.Is(err, store.ErrLapseOrder) || !errors.Is(err, coupon.ErrInvalidState) {
+			t.Fatalf("%s: got %v, want ErrLapseOrder (invalid state)", what, err)
+		}
+		f.unchanged(what, f.tpl.ID, buyer, at, before)
+	}
+	refused("redeem of the unpaid order's coupon", held, act(coupon.Redeem, o.ID, at))
+	refused("unlock of the unpaid order's coupon", held, act(coupon.Unlock, o.ID, at))
+	refused("lock of another coupon for the order", free, lock(o.ID, at, time.Hour))
+	refused("redeem of another coupon for the order", free, act(coupon.Redeem, o.ID, at))
+	if _, err := f.s.PayOrder(f.ctx, store.PayOrderParams{OrderID: o.ID, PaymentID: "p1", Amount: o.AmountDue, Now: at}); err != nil {
+		t.Fatalf("pay: %v", err)
+	}
+	refused("refund of the paid order's coupon", held, act(coupon.Refund, o.ID, at))
+	if got := f.coupon(held.ID); got.Status != coupon.Used || got.OrderID != o.ID {
+		t.Fatalf("coupon of the paid order: got %s, want used by %s", fmtCoupon(got), o.ID)
+	}
+	if got := f.do(free.ID, act(coupon.Redeem, "outside-order", at)); got.Status != coupon.Used {
+		t.Fatalf("redeem for an outside order: got %s, want used", got.Status)
 	}
 }

@@ -24,6 +24,7 @@ func reconcileTests(newDriver NewDriver) []test {
 		{"LockOfClosedOrder", testReconcileLockClosed},
 		{"LockOfPaidOrder", testReconcileLockPaid},
 		{"OrderCoupon", testReconcileOrderCoupon},
+		{"FinishedOrderCoupon", testReconcileFinishedOrderCoupon},
 		{"Timers", testReconcileTimers},
 	}
 	out := make([]test, len(tests))
@@ -286,6 +287,50 @@ func testReconcileOrderCoupon(f *reconcileFixture) {
 	f.wantDrift("repair run", r, found)
 	if d := f.drift(r, store.CheckOrderCoupon); d.Subject != o.ID || d.Repairable || d.Repaired {
 		f.t.Fatalf("order's coupon unlocked: got %+v, want %s, not repairable", d, o.ID)
+	}
+	if got := f.eventsAfter(cursor); len(got) != 0 {
+		f.t.Fatalf("repair run wrote %+v", got)
+	}
+}
+
+// testReconcileFinishedOrderCoupon: a paid order whose coupon was given
+// back under it (as a wallet refund did), and a closed order whose
+// coupon was used for it (as a wallet redeem for it did before its
+// timeout), are drift that a repair leaves to an operator.
+func testReconcileFinishedOrderCoupon(f *reconcileFixture) {
+	c1, c2 := f.claim(f.tpl.ID, buyer, t0), f.claim(f.tpl.ID, buyer, t0)
+	paid, closed := f.create(c1.ID), f.create(c2.ID)
+	if _, err := f.s.PayOrder(f.ctx, store.PayOrderParams{OrderID: paid.ID, PaymentID: "pay-1", Amount: paid.AmountDue, Now: t0}); err != nil {
+		f.t.Fatalf("PayOrder: %v", err)
+	}
+	if _, err := f.s.CloseOrder(f.ctx, store.CloseOrderParams{OrderID: closed.ID, Reason: order.ReasonCancelled, Now: t0}); err != nil {
+		f.t.Fatalf("CloseOrder: %v", err)
+	}
+	refunded, used := f.coupon(c1.ID), f.coupon(c2.ID)
+	refunded.Status, refunded.OrderID = coupon.Unused, ""
+	used.Status, used.OrderID = coupon.Used, closed.ID
+	f.raw.tx(func(tx ReminderRowsTx) {
+		for _, next := range []coupon.Coupon{refunded, used} {
+			ok, err := tx.SetCoupon(f.coupon(next.ID), next)
+			f.raw.ok("SetCoupon", err)
+			if !ok {
+				f.t.Fatalf("SetCoupon %s changed nothing", next.ID)
+			}
+		}
+	})
+	found := map[string]int64{store.CheckFinishedOrderCoupon: 2}
+	f.wantDrift("finished orders' coupons moved", f.reconcile(false), found)
+	cursor := f.cursor()
+	r := f.reconcile(true)
+	f.wantDrift("repair run", r, found)
+	for _, d := range r.Drift {
+		want := store.Drift{Check: store.CheckFinishedOrderCoupon, Subject: paid.ID, Expected: 1, Actual: 0}
+		if d.Subject == closed.ID {
+			want.Subject, want.Expected, want.Actual = closed.ID, 0, 1
+		}
+		if d.Check != want.Check || d.Subject != want.Subject || d.Expected != want.Expected || d.Actual != want.Actual || d.Repairable || d.Repaired {
+			f.t.Fatalf("drift: got %+v, want %+v, not repairable", d, want)
+		}
 	}
 	if got := f.eventsAfter(cursor); len(got) != 0 {
 		f.t.Fatalf("repair run wrote %+v", got)

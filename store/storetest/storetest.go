@@ -87,6 +87,7 @@ func Run(t *testing.T, newDriver NewDriver) {
 	t.Run("IssueResume", func(t *testing.T) { runIssueResume(t, newDriver) })
 	t.Run("IdempotencyWait", func(t *testing.T) { runIdempotencyWait(t, newDriver) })
 	t.Run("Canceled", func(t *testing.T) { runCanceled(t, newDriver) })
+	t.Run("RefusalRecordFails", func(t *testing.T) { runRefusalRecordFails(t, newDriver) })
 }
 
 // fixture is one subtest's store with the helpers that fail the test on

@@ -10,6 +10,12 @@ SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, am
 FROM orders WHERE status = 'unpaid' AND deadline >= ? AND (deadline > ? OR id > ?)
 ORDER BY deadline, id LIMIT ?;
 
+-- name: FinishedOrderPage
+-- id, limit: paid and closed orders after id, by ID.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id > ? AND status <> 'unpaid' ORDER BY id LIMIT ?;
+
 -- name: LockedPage
 -- locked_until, locked_until, id, limit: locked coupons after (locked_until, id).
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version

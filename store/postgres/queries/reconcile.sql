@@ -10,6 +10,12 @@ SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, am
 FROM orders WHERE status = 'unpaid' AND deadline >= $1 AND (deadline > $1 OR id > $2)
 ORDER BY deadline, id LIMIT $3;
 
+-- name: FinishedOrderPage
+-- $1 id, $2 limit: paid and closed orders after id, by ID.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id > $1 AND status <> 'unpaid' ORDER BY id LIMIT $2;
+
 -- name: LockedPage
 -- $1 locked_until, $2 id, $3 limit: locked coupons after (locked_until, id).
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
