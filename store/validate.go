@@ -40,6 +40,23 @@ func (p ClaimParams) Validate() error {
 	return input.ID("user_id", p.UserID)
 }
 
+// Validate checks a page of a wallet: its user, its cursor if set, and
+// its size.
+func (p UserCouponsParams) Validate() error {
+	if err := input.ID("user_id", p.UserID); err != nil {
+		return err
+	}
+	if p.After != "" {
+		if err := input.ID("after", p.After); err != nil {
+			return err
+		}
+	}
+	if p.Limit < 1 || p.Limit > MaxWalletPage {
+		return input.Invalid("limit", fmt.Sprintf("must be an integer from 1 to %d", MaxWalletPage))
+	}
+	return nil
+}
+
 // Validate checks a bulk issuance (each user is checked as it is read).
 func (p IssueParams) Validate() error { return input.ID("template_id", p.TemplateID) }
 

@@ -39,7 +39,7 @@ func TestIDsCompareBytes(t *testing.T) {
 		t.Fatalf("Template(%q): got %v, want ErrNotFound", tp.ID+" ", err)
 	}
 	for _, user := range []string{"alice ", "alice  "} {
-		cs, err := d.UserCoupons(ctx, user)
+		cs, err := d.UserCoupons(ctx, store.UserCouponsParams{UserID: user, Now: t0, Limit: store.MaxWalletPage})
 		if err != nil || len(cs) != 0 {
 			t.Fatalf("UserCoupons(%q): got %d coupons, %v; want none", user, len(cs), err)
 		}
