@@ -66,6 +66,11 @@ type Driver interface {
 	// returns false. A driver that hands out positions after the commit
 	// (see Record) gives positions to what has committed first.
 	Records(ctx context.Context, after int64, limit int, each func(Record) bool) error
+	// FeedEnd reads the last position the feed has handed out, one row
+	// read. It only grows, and a position is handed out before any read
+	// of Records can answer it, so every cursor a page of the feed ever
+	// answered is at or before FeedEnd read after it.
+	FeedEnd(ctx context.Context) (int64, error)
 	// Timers reads the group timers due at or before p.Before.
 	Timers(ctx context.Context, p TimersParams) ([]Timer, error)
 	// Stats reads the gauges of Stats.
