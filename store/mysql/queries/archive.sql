@@ -55,8 +55,9 @@ FROM coupons_archive WHERE id = ?;
 -- name: UserCouponsWithArchived
 -- UserCoupons's arguments twice, then the limit. Its page over the coupons
 -- and the archive together: a page of each table's wallet index, merged by
--- ID. A coupon is in one table or the other, so one moved to the archive
--- between two pages is read once.
+-- ID (a sort of the two pages, at most twice the limit). A coupon is in
+-- one table or the other, so one moved to the archive between two pages
+-- is read once.
 (SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
  FROM coupons
  WHERE user_id = ? AND id > ?

@@ -50,24 +50,19 @@ SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locke
 FROM coupons_archive WHERE id = ?;
 
 -- name: UserCouponsWithArchived
--- UserCoupons's page over the coupons and the archive together: a page of
--- each table's wallet index, merged by ID. A coupon is in one table or the
--- other, so one moved to the archive between two pages is read once.
-SELECT * FROM (
-    SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-    FROM coupons
-    WHERE user_id = ?1 AND id > ?2
+-- UserCoupons's page over the coupons and the archive together: a merge by
+-- ID of walks of each table's wallet index, each run only as far as the
+-- page takes. A coupon is in one table or the other, so one moved to the
+-- archive between two pages is read once.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons
+WHERE user_id = ?1 AND id > ?2
   AND (?3 = '' OR CASE WHEN status = 'unused' AND expires_at <= ?4 THEN 'expired' ELSE status END = ?3)
-    ORDER BY id LIMIT ?5
-)
 UNION ALL
-SELECT * FROM (
-    SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-    FROM coupons_archive
-    WHERE user_id = ?1 AND id > ?2
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons_archive
+WHERE user_id = ?1 AND id > ?2
   AND (?3 = '' OR CASE WHEN status = 'unused' AND expires_at <= ?4 THEN 'expired' ELSE status END = ?3)
-    ORDER BY id LIMIT ?5
-)
 ORDER BY id LIMIT ?5;
 
 -- name: GetArchivedOrder
