@@ -79,7 +79,7 @@ func TestByteIDsMigration(t *testing.T) {
 	if _, err := s.Coupon(t.Context(), "cpn_1 "); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf(`Coupon("cpn_1 ") after the migration: got %v, want ErrNotFound`, err)
 	}
-	cs, err := s.UserCoupons(t.Context(), store.UserCouponsParams{UserID: user, Now: t0})
+	cs, err := s.UserCoupons(t.Context(), store.UserCouponsParams{UserID: user, Now: t0, Limit: store.MaxWalletPage})
 	if err != nil || len(cs) != 1 {
 		t.Fatalf("UserCoupons after the migration: got %d, %v; want 1", len(cs), err)
 	}
