@@ -78,13 +78,17 @@ func (l *load) run(ctx context.Context) {
 	}
 }
 
+// walletPage is the page of a wallet a session reads: the API's default
+// page, which holds the few coupons a bench user has.
+const walletPage = 100
+
 // session reads user's wallet, then locks and redeems a live coupon in it.
 // Its operations run to the end even if the load stops meanwhile.
 func (l *load) session(ctx context.Context, user string) {
 	opCtx := context.WithoutCancel(ctx)
 	var wallet []coupon.Coupon
 	err := l.timed(opRead, func() (err error) {
-		wallet, err = l.st.UserCoupons(opCtx, store.UserCouponsParams{UserID: user, Now: l.now()})
+		wallet, err = l.st.UserCoupons(opCtx, store.UserCouponsParams{UserID: user, Now: l.now(), Limit: walletPage})
 		return err
 	})
 	i := liveCoupon(wallet, l.live)

@@ -97,12 +97,12 @@ type racers struct {
 func newRacers(ctx context.Context, st store.Store, now func() time.Time, live string, holders int) (*racers, error) {
 	rs := &racers{st: st, now: now}
 	for _, u := range rand.Perm(holders)[:min(racerCount, holders)] {
-		wallet, err := st.UserCoupons(ctx, store.UserCouponsParams{UserID: userID(u), Now: now()})
+		wallet, err := st.UserCoupons(ctx, store.UserCouponsParams{UserID: userID(u), Status: coupon.Unused, Now: now(), Limit: walletPage})
 		if err != nil {
 			return nil, err
 		}
 		for _, c := range wallet {
-			if c.TemplateID != live && c.Status == coupon.Unused {
+			if c.TemplateID != live {
 				rs.coupons = append(rs.coupons, c.ID)
 				break
 			}

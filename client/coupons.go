@@ -2,8 +2,8 @@ package client
 
 import (
 	"context"
+	"iter"
 	"net/http"
-	"net/url"
 	"time"
 )
 
@@ -33,28 +33,54 @@ func (c *Client) Claim(ctx context.Context, userID, templateID string) (Coupon, 
 	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/users/" + seg(userID) + "/coupons", in: in, out: &out})
 }
 
-// Wallet lists a user's coupons, of status only unless it is "". (The API
-// answers a wallet whole, in one page.)
-func (c *Client) Wallet(ctx context.Context, userID, status string) ([]Coupon, error) {
-	return c.wallet(ctx, userID, status, url.Values{})
+// WalletQuery is what a read of a wallet asks: which coupons, and which
+// page of them.
+type WalletQuery struct {
+	// Status, if set, keeps the coupons in that state as the lazy check
+	// reads them: unused, locked, used, expired or voided.
+	Status string
+	// Archived lists the user's archived coupons too, among the others
+	// by ID (?include=archived).
+	Archived bool
+	// After is the cursor: the ID of the last coupon seen, "" for the
+	// first.
+	After string
+	// Limit is the most coupons a page holds; 0 takes the server's
+	// default.
+	Limit int
 }
 
-// WalletWithArchived is Wallet with the user's archived coupons too
-// (?include=archived).
-func (c *Client) WalletWithArchived(ctx context.Context, userID, status string) ([]Coupon, error) {
-	return c.wallet(ctx, userID, status, url.Values{"include": {"archived"}})
+// CouponPage is one page of GET /v1/users/{user_id}/coupons.
+type CouponPage struct {
+	// Coupons are by ID.
+	Coupons []Coupon `json:"coupons"`
+	// Next is the cursor of the next page: the last coupon's ID, or the
+	// cursor asked on an empty page.
+	Next string `json:"next"`
 }
 
-// wallet lists a user's coupons of status ("" for any), asking q.
-func (c *Client) wallet(ctx context.Context, userID, status string, q url.Values) ([]Coupon, error) {
-	var out struct {
-		Coupons []Coupon `json:"coupons"`
+// WalletPage reads one page of a user's coupons, as q asks.
+func (c *Client) WalletPage(ctx context.Context, userID string, q WalletQuery) (CouponPage, error) {
+	var out CouponPage
+	query := pageQuery(q.After, q.Limit)
+	if q.Status != "" {
+		query.Set("status", q.Status)
 	}
-	if status != "" {
-		q.Set("status", status)
+	if q.Archived {
+		query.Set("include", "archived")
 	}
-	err := c.do(ctx, call{method: http.MethodGet, path: "/v1/users/" + seg(userID) + "/coupons", query: q, out: &out})
-	return out.Coupons, err
+	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/users/" + seg(userID) + "/coupons", query: query, out: &out})
+}
+
+// Wallet iterates over a user's coupons as q asks, from q.After, reading
+// pages of q.Limit until an empty one. It stops at the first error,
+// yielding it.
+func (c *Client) Wallet(ctx context.Context, userID string, q WalletQuery) iter.Seq2[Coupon, error] {
+	return pages(func() ([]Coupon, error) {
+		page, err := c.WalletPage(ctx, userID, q)
+		q.After = page.Next
+		return page.Coupons, err
+	})
 }
 
 // Coupon reads a coupon.

@@ -104,10 +104,10 @@ func testOperatorRoutes(t *testing.T, st store.Store) {
 	if a := clienttest.Must(c.Archive(ctx, client.ArchiveRun{Before: before})).On(t); a.DryRun || a.Coupons != 2 || a.Orders != 0 {
 		t.Fatalf("archive: got %+v, want the 2 voided coupons moved", a)
 	}
-	if w := clienttest.Must(c.Wallet(ctx, "u1", "")).On(t); len(w) != 0 {
+	if w := clienttest.All(t, c.Wallet(ctx, "u1", client.WalletQuery{})); len(w) != 0 {
 		t.Fatalf("wallet of u1 after the archive: got %+v, want none", w)
 	}
-	if w := clienttest.Must(c.WalletWithArchived(ctx, "u1", "voided")).On(t); len(w) != 1 || w[0].ID != cs[0].ID || w[0].Status != "voided" {
+	if w := clienttest.All(t, c.Wallet(ctx, "u1", client.WalletQuery{Status: "voided", Archived: true})); len(w) != 1 || w[0].ID != cs[0].ID || w[0].Status != "voided" {
 		t.Fatalf("wallet of u1 with archived: got %+v, want %s voided", w, cs[0].ID)
 	}
 

@@ -10,8 +10,8 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// TestPaging iterates over templates and the feed in pages smaller than
-// they are, and stops an iteration early.
+// TestPaging iterates over templates, a wallet and the feed in pages
+// smaller than they are, and stops an iteration early.
 func TestPaging(t *testing.T) { onEach(t, testPaging) }
 
 func testPaging(t *testing.T, st store.Store) {
@@ -83,5 +83,25 @@ func testPaging(t *testing.T, st store.Store) {
 	}
 	if len(errs) != 1 || !client.IsSlug(errs[0], "invalid") {
 		t.Fatalf("feed from a bad cursor: got %v, want one invalid", errs)
+	}
+
+	var coupons []string
+	for range 5 {
+		coupons = append(coupons, clienttest.Must(c.Claim(ctx, "w", want[0])).On(t).ID)
+	}
+	slices.Sort(coupons)
+	var wallet []string
+	for cpn, err := range c.Wallet(ctx, "w", client.WalletQuery{Status: "unused", Limit: 2}) {
+		if err != nil {
+			t.Fatalf("wallet: %v", err)
+		}
+		wallet = append(wallet, cpn.ID)
+	}
+	if !slices.Equal(wallet, coupons) {
+		t.Fatalf("wallet in pages of 2: got %v, want %v, by ID", wallet, coupons)
+	}
+	page := clienttest.Must(c.WalletPage(ctx, "w", client.WalletQuery{After: coupons[0], Limit: 2})).On(t)
+	if len(page.Coupons) != 2 || page.Coupons[0].ID != coupons[1] || page.Next != coupons[2] {
+		t.Fatalf("a page of 2 after the first coupon: got %+v, want %v and next %s", page, coupons[1:3], coupons[2])
 	}
 }

@@ -77,7 +77,7 @@ func TestRetrySendsTheSameKey(t *testing.T) {
 				if len(k.seen) != 2 || k.seen[0] == "" || k.seen[0] != k.seen[1] {
 					t.Fatalf("Idempotency-Keys of the claim and its retry: got %q, want two the same", k.seen)
 				}
-				wallet := clienttest.Must(c.Wallet(ctx, "u1", "")).On(t)
+				wallet := clienttest.All(t, c.Wallet(ctx, "u1", client.WalletQuery{}))
 				if len(wallet) != 1 || wallet[0] != got {
 					t.Fatalf("wallet: got %+v, want the one coupon answered, %+v", wallet, got)
 				}
@@ -113,7 +113,7 @@ func TestChosenKeys(t *testing.T) {
 		if !slices.Equal(k.seen, []string{""}) {
 			t.Fatalf("Idempotency-Keys without keys: got %q, want one request with none", k.seen)
 		}
-		if w := clienttest.Must(bare.Wallet(ctx, "u2", "")).On(t); len(w) != 0 {
+		if w := clienttest.All(t, bare.Wallet(ctx, "u2", client.WalletQuery{})); len(w) != 0 {
 			t.Fatalf("wallet of u2: got %+v, want none", w)
 		}
 	})

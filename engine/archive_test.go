@@ -48,7 +48,7 @@ func TestArchivesPeriodically(t *testing.T) {
 		if got := testutil.ToFloat64(counter); got != 2 {
 			t.Fatalf("archived: got %v, want 2", got)
 		}
-		cs, err := r.st.UserCoupons(context.Background(), store.UserCouponsParams{UserID: "u", Now: time.Now()})
+		cs, err := r.st.UserCoupons(context.Background(), store.UserCouponsParams{UserID: "u", Now: time.Now(), Limit: store.MaxWalletPage})
 		if err != nil || len(cs) != 2 {
 			t.Fatalf("hot wallet: got %d coupons (%v), want the unused and the young voided", len(cs), err)
 		}

@@ -78,7 +78,7 @@ func TestRemindersDoneWhen(t *testing.T) {
 				time.Sleep(10 * time.Millisecond)
 			}
 		}
-		cs, err := r.st.UserCoupons(context.Background(), store.UserCouponsParams{UserID: "u0", Now: time.Now()})
+		cs, err := r.st.UserCoupons(context.Background(), store.UserCouponsParams{UserID: "u0", Now: time.Now(), Limit: store.MaxWalletPage})
 		if err != nil {
 			t.Fatalf("u0's coupons: %v", err)
 		}

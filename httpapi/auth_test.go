@@ -245,7 +245,7 @@ func snapshot(t *testing.T, st store.Store) string {
 	add(st.Events(ctx, store.EventsParams{Limit: 10000}))
 	add(st.Templates(ctx, store.TemplatesParams{Limit: 1000}))
 	for _, u := range []string{"u1", "u9"} {
-		add(st.UserCoupons(ctx, store.UserCouponsParams{UserID: u, Now: t0}))
+		add(st.UserCoupons(ctx, store.UserCouponsParams{UserID: u, Now: t0, Limit: store.MaxWalletPage, Archived: true}))
 		add(st.User(ctx, u))
 	}
 	add(st.SKU(ctx, "apple"))

@@ -172,29 +172,54 @@ func parseIncludeQuery(q url.Values) (bool, error) {
 	return true, nil
 }
 
-// userCoupons serves GET /v1/users/{user_id}/coupons[?status=…][&include=archived].
+// defaultWalletLimit is the page size of a wallet when the request names
+// none; the most is store.MaxWalletPage.
+const defaultWalletLimit = 100
+
+// parseWalletQuery reads ?status=<state>&include=archived&after=<id>&limit=<n>:
+// a page of a wallet, by coupon ID, after the ID of the last coupon a
+// client has seen (see parseAfterID). Now and UserID are the caller's.
+func parseWalletQuery(q url.Values) (store.UserCouponsParams, error) {
+	var p store.UserCouponsParams
+	var err error
+	if p.Status, err = parseStatusQuery(q); err != nil {
+		return p, err
+	}
+	if p.Archived, err = parseIncludeQuery(q); err != nil {
+		return p, err
+	}
+	if p.After, err = parseAfterID(q); err != nil {
+		return p, err
+	}
+	p.Limit, err = parseLimit(q, defaultWalletLimit, store.MaxWalletPage)
+	return p, err
+}
+
+// userCoupons serves GET /v1/users/{user_id}/coupons[?status=…][&include=archived][&after=…&limit=…]:
+// a page of the user's coupons by ID, the lazy check applied. next is the
+// ID of the page's last coupon, or the cursor itself on an empty page: a
+// client following it skips none, and an empty page is the end of the
+// wallet for now.
 func (s *server) userCoupons(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
-	st, err := parseStatusQuery(r.URL.Query())
+	p, err := parseWalletQuery(r.URL.Query())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	archived, err := parseIncludeQuery(r.URL.Query())
+	p.UserID, p.Now = r.PathValue("user_id"), now
+	cs, err := s.store.UserCoupons(r.Context(), p)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	cs, err := s.store.UserCoupons(r.Context(), store.UserCouponsParams{UserID: r.PathValue("user_id"), Status: st, Now: now, Archived: archived})
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	list := make([]couponJSON, 0, len(cs))
-	for _, c := range cs {
-		list = append(list, couponView(c, now))
-	}
-	writeJSON(w, http.StatusOK, struct {
+	page := struct {
 		Coupons []couponJSON `json:"coupons"`
-	}{list})
+		Next    string       `json:"next"`
+	}{Coupons: make([]couponJSON, 0, len(cs)), Next: p.After}
+	for _, c := range cs {
+		page.Coupons = append(page.Coupons, couponView(c, now))
+		page.Next = c.ID
+	}
+	writeJSON(w, http.StatusOK, page)
 }

@@ -62,8 +62,8 @@ func TestClaimRejected(t *testing.T) {
 func TestUserCoupons(t *testing.T) {
 	e := setup(t)
 	res := e.get("/v1/users/u1/coupons")
-	if res.status != http.StatusOK || string(res.body) != `{"coupons":[]}` {
-		t.Fatalf("empty list: got %d %s, want 200 {\"coupons\":[]}", res.status, res.body)
+	if res.status != http.StatusOK || string(res.body) != `{"coupons":[],"next":""}` {
+		t.Fatalf("empty list: got %d %s, want 200 {\"coupons\":[],\"next\":\"\"}", res.status, res.body)
 	}
 	tpl := e.template(hourTemplate)
 	a, b := e.claim("u1", tpl), e.claim("u1", tpl)
@@ -78,13 +78,14 @@ func TestUserCoupons(t *testing.T) {
 		t.Fatalf("unused: got %+v, want only %s", unused, a.ID)
 	}
 	res = e.get("/v1/users/u1/coupons?status=used")
-	if string(res.body) != `{"coupons":[]}` {
-		t.Fatalf("none used: got %s, want {\"coupons\":[]}", res.body)
+	if string(res.body) != `{"coupons":[],"next":""}` {
+		t.Fatalf("none used: got %s, want {\"coupons\":[],\"next\":\"\"}", res.body)
 	}
-	for _, q := range []string{"?status=spent", "?status=", "?status=Unused"} {
+	for _, q := range []string{"?status=spent", "?status=", "?status=Unused", "?limit=0", "?limit=1001", "?limit=x", "?after=%20cpn", "?after=" + strings.Repeat("c", 129)} {
 		p := e.problem(e.get("/v1/users/u1/coupons"+q), http.StatusUnprocessableEntity, "invalid")
-		if !strings.HasPrefix(p.Detail, "status") {
-			t.Fatalf("%s: detail %q, want it to name status", q, p.Detail)
+		field, _, _ := strings.Cut(q[1:], "=")
+		if !strings.HasPrefix(p.Detail, field) {
+			t.Fatalf("%s: detail %q, want it to name %s", q, p.Detail, field)
 		}
 	}
 }

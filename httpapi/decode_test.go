@@ -185,14 +185,20 @@ func FuzzDecodeForecastQuery(f *testing.F) {
 	})
 }
 
-func FuzzDecodeStatusQuery(f *testing.F) {
-	f.Add([]byte("status=unused"))
+func FuzzDecodeWalletQuery(f *testing.F) {
+	f.Add([]byte("status=unused&include=archived&after=cpn_1&limit=100"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		q, _ := url.ParseQuery(string(raw))
-		st, err := parseStatusQuery(q)
+		p, err := parseWalletQuery(q)
+		if err == nil {
+			p.UserID = "u1"
+			err = p.Validate()
+		}
 		refusedAsInput(t, string(raw), err)
-		if err == nil && st != 0 && st.String() != q.Get("status") {
-			t.Fatalf("%q: accepted status %v", raw, st)
+		if err == nil && ((p.Status != 0 && p.Status.String() != q.Get("status")) || (p.Status == 0) == q.Has("status") ||
+			p.Archived != (q.Get("include") == "archived") || p.After != q.Get("after") ||
+			p.Limit < 1 || p.Limit > store.MaxWalletPage) {
+			t.Fatalf("%q: accepted %+v", raw, p)
 		}
 	})
 }
@@ -204,18 +210,6 @@ func FuzzDecodeArchive(f *testing.F) {
 		refusedAsInput(t, string(body), err)
 		if err == nil && (p.Before.After(t0) || p.Before.Before(time.Unix(0, 0)) || !p.Now.Equal(t0)) {
 			t.Fatalf("%q: accepted %+v", body, p)
-		}
-	})
-}
-
-func FuzzDecodeIncludeQuery(f *testing.F) {
-	f.Add([]byte("include=archived"))
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		q, _ := url.ParseQuery(string(raw))
-		archived, err := parseIncludeQuery(q)
-		refusedAsInput(t, string(raw), err)
-		if err == nil && archived != (q.Get("include") == "archived") {
-			t.Fatalf("%q: read include as %t", raw, archived)
 		}
 	})
 }

@@ -41,11 +41,12 @@ func (q eventsQuery) keeps(e store.Event) bool {
 }
 
 // parseEventsQuery reads ?after=<cursor>&limit=<n>&type=<t>&subject=<id>.
-// The cursor is the decimal Seq of the last event a client has seen ("0":
-// none); a filter present is an ID.
+// The cursor is the decimal Seq of the last event a client has seen ("0",
+// or none, or empty as in every list: see parseAfterID); a filter present
+// is an ID.
 func parseEventsQuery(q url.Values) (eventsQuery, error) {
 	var p eventsQuery
-	if q.Has("after") {
+	if q.Get("after") != "" {
 		after, err := strconv.ParseInt(q.Get("after"), 10, 64)
 		if err != nil || after < 0 {
 			return p, invalid("after", "must be a cursor from a previous page's next")
@@ -66,6 +67,18 @@ func parseEventsQuery(q url.Values) (eventsQuery, error) {
 	limit, err := parseLimit(q, defaultEventsLimit, maxEventsLimit)
 	p.Limit = limit
 	return p, err
+}
+
+// parseAfterID reads the cursor of a list ordered by ID, ?after=<id>: the
+// ID of the last item a client has seen. None, or empty, starts at the
+// first, in every list (the feed's cursor too): an empty page at the start
+// of a list answers next "", which a client that follows it sends back.
+func parseAfterID(q url.Values) (string, error) {
+	after := q.Get("after")
+	if after == "" {
+		return "", nil
+	}
+	return after, input.ID("after", after)
 }
 
 // parseLimit reads a page's ?limit=<n>, 1 to max; def if absent.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -85,7 +86,7 @@ func TestEventsPaging(t *testing.T) {
 
 func TestEventsRejected(t *testing.T) {
 	e := setup(t)
-	for _, q := range []string{"after=x", "after=-1", "after=1.5", "after=", "limit=0", "limit=1001", "limit=ten", "limit="} {
+	for _, q := range []string{"after=x", "after=-1", "after=1.5", "after=1", "limit=0", "limit=1001", "limit=ten", "limit="} {
 		p := e.problem(e.get("/v1/events?"+q), http.StatusUnprocessableEntity, "invalid")
 		field, _, _ := strings.Cut(q, "=")
 		if !strings.HasPrefix(p.Detail, field) {
@@ -94,6 +95,29 @@ func TestEventsRejected(t *testing.T) {
 	}
 	if got := e.events("/v1/events?limit=1000"); got.Next != "0" {
 		t.Fatalf("limit=1000: got next %s, want 0", got.Next)
+	}
+	if got := e.events("/v1/events?after="); got.Next != "0" {
+		t.Fatalf("after= (empty, as none): got next %s, want 0", got.Next)
+	}
+}
+
+// TestEventsPastEnd: a cursor past the feed's end, which no page
+// answered, is 422 naming the end, not an empty page forever; the end
+// itself is an empty page.
+func TestEventsPastEnd(t *testing.T) {
+	e := setup(t)
+	tpl := e.template(hourTemplate)
+	e.claim("u1", tpl)
+	end := e.events("/v1/events").Next
+	if got := e.events("/v1/events?after=" + end); len(got.Events) != 0 || got.Next != end {
+		t.Fatalf("at the end: got %d events, next %s; want none, next %s", len(got.Events), got.Next, end)
+	}
+	n, _ := strconv.ParseInt(end, 10, 64)
+	for _, after := range []int64{n + 1, n + 1000} {
+		p := e.problem(e.get(fmt.Sprintf("/v1/events?after=%d", after)), http.StatusUnprocessableEntity, "invalid")
+		if !strings.HasPrefix(p.Detail, "after") || !strings.Contains(p.Detail, end) {
+			t.Fatalf("after=%d: detail %q, want it to name after and the end, %s", after, p.Detail, end)
+		}
 	}
 }
 

@@ -266,6 +266,28 @@ func TestParity(t *testing.T) {
 			refused("GET", "/v1/templates?limit=0", ""),
 			refused("GET", "/v1/templates?after=%FF", ""),
 		}},
+		{"wallet pages, empty and past-end cursors", []step{
+			makeTemplate, makeCoupon,
+			{method: "POST", path: "/v1/users/u1/coupons", body: `{"template_id": "{tpl}"}`, want: 201},
+			{method: "POST", path: "/v1/users/u1/coupons", body: `{"template_id": "{tpl}"}`, want: 201, save: map[string]string{"last": "id"}},
+			{method: "POST", path: "/v1/coupons/{last}/redeem", body: `{"order_id": "o1"}`, want: 200},
+			{method: "GET", path: "/v1/users/u1/coupons?limit=2", want: 200, check: isWalletPage(2), save: map[string]string{"next": "next"}},
+			{method: "GET", path: "/v1/users/u1/coupons?limit=2&after={next}", want: 200, check: isWalletPage(1)},
+			// An empty page answers its cursor as next: here the used one.
+			{method: "GET", path: "/v1/users/u1/coupons?limit=2&after={last}", want: 200, check: isWalletPage(0), save: map[string]string{"end": "next"}},
+			{method: "GET", path: "/v1/coupons/{end}", want: 200, check: field("status", "used")},
+			{method: "GET", path: "/v1/users/u1/coupons?status=unused&limit=1&after={cpn}", want: 200, check: isWalletPage(1)},
+			{method: "GET", path: "/v1/users/u1/coupons?status=used&limit=1", want: 200, check: isWalletPage(1)},
+			{method: "GET", path: "/v1/users/u1/coupons?after=&include=archived", want: 200, check: isWalletPage(3)},
+			{method: "GET", path: "/v1/users/u1/coupons", want: 200, check: isWalletPage(3)},
+			refused("GET", "/v1/users/u1/coupons?limit=0", ""),
+			refused("GET", "/v1/users/u1/coupons?limit=1001", ""),
+			refused("GET", "/v1/users/u1/coupons?after=%20cpn", ""),
+			refused("GET", "/v1/users/u1/coupons?after=%FF", ""),
+			{method: "GET", path: "/v1/templates?after=", want: 200, check: length("templates", 1)},
+			{method: "GET", path: "/v1/events?after=", want: 200, check: eventCount(4)},
+			{method: "GET", path: "/v1/events?after=999999999", want: 422, slug: "invalid"},
+		}},
 		{"fuzz corpus", corpusSteps(t)},
 	}
 	for _, row := range rows {
@@ -296,16 +318,15 @@ func corpusSteps(t *testing.T) []step {
 			}
 			return out
 		},
-		"FuzzDecodeEventsQuery":  queryRoute("/v1/events"),
-		"FuzzDecodeStatusQuery":  queryRoute("/v1/users/u1/coupons"),
-		"FuzzDecodeIncludeQuery": queryRoute("/v1/users/u1/coupons"),
-		"FuzzDecodeArchive":      bodyRoute("POST", "/v1/archive", "application/json"),
-		"FuzzDecodeIssueJSON":    bodyRoute("POST", "/v1/templates/{tpl}/issue", "application/json"),
-		"FuzzDecodeIssueNDJSON":  bodyRoute("POST", "/v1/templates/{tpl}/issue", ndjson),
-		"FuzzDecodeCreateOrder":  bodyRoute("POST", "/v1/orders", "application/json"),
-		"FuzzDecodePay":          bodyRoute("POST", "/v1/orders/{ord}/pay", "application/json"),
-		"FuzzDecodeSKU":          bodyRoute("PUT", "/v1/skus/a", "application/json"),
-		"FuzzDecodeUser":         bodyRoute("PUT", "/v1/users/u1", "application/json"),
+		"FuzzDecodeEventsQuery": queryRoute("/v1/events"),
+		"FuzzDecodeWalletQuery": queryRoute("/v1/users/u1/coupons"),
+		"FuzzDecodeArchive":     bodyRoute("POST", "/v1/archive", "application/json"),
+		"FuzzDecodeIssueJSON":   bodyRoute("POST", "/v1/templates/{tpl}/issue", "application/json"),
+		"FuzzDecodeIssueNDJSON": bodyRoute("POST", "/v1/templates/{tpl}/issue", ndjson),
+		"FuzzDecodeCreateOrder": bodyRoute("POST", "/v1/orders", "application/json"),
+		"FuzzDecodePay":         bodyRoute("POST", "/v1/orders/{ord}/pay", "application/json"),
+		"FuzzDecodeSKU":         bodyRoute("PUT", "/v1/skus/a", "application/json"),
+		"FuzzDecodeUser":        bodyRoute("PUT", "/v1/users/u1", "application/json"),
 		"FuzzMediaType": func(seed string) []step {
 			return bodyRoute("POST", "/v1/users/u1/coupons", seed)(`{"template_id": "{tpl}"}`)
 		},
@@ -399,6 +420,28 @@ func length(key string, want int) func(map[string]any) error {
 	return func(v map[string]any) error {
 		if list, ok := v[key].([]any); !ok || len(list) != want {
 			return fmt.Errorf("%s: got %v, want %d of them", key, v[key], want)
+		}
+		return nil
+	}
+}
+
+// isWalletPage checks a page of a wallet: n coupons by ID, and next the
+// last one's ID.
+func isWalletPage(n int) func(map[string]any) error {
+	return func(v map[string]any) error {
+		if err := length("coupons", n)(v); err != nil {
+			return err
+		}
+		var last string
+		for _, c := range v["coupons"].([]any) {
+			id, _ := c.(map[string]any)["id"].(string)
+			if id <= last {
+				return fmt.Errorf("coupons: %s after %s, want them by ID", id, last)
+			}
+			last = id
+		}
+		if n > 0 && v["next"] != last {
+			return fmt.Errorf("next: got %v, want the last coupon's ID, %s", v["next"], last)
 		}
 		return nil
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -146,18 +145,14 @@ const (
 )
 
 // parseTemplatesQuery reads ?after=<id>&limit=<n>. The cursor is the ID of
-// the last template a client has seen; none, or empty, starts at the
-// first.
+// the last template a client has seen (see parseAfterID).
 func parseTemplatesQuery(q url.Values) (store.TemplatesParams, error) {
-	p := store.TemplatesParams{After: q.Get("after")}
-	if p.After != "" {
-		if err := input.ID("after", p.After); err != nil {
-			return p, err
-		}
+	after, err := parseAfterID(q)
+	if err != nil {
+		return store.TemplatesParams{}, err
 	}
 	limit, err := parseLimit(q, defaultTemplatesLimit, maxTemplatesLimit)
-	p.Limit = limit
-	return p, err
+	return store.TemplatesParams{After: after, Limit: limit}, err
 }
 
 // listTemplates serves GET /v1/templates: up to the limit asked, the

@@ -1,15 +1,34 @@
 package store
 
-import "context"
+import (
+	"cmp"
+	"context"
+	"fmt"
+
+	"github.com/lapsehq/lapse/input"
+)
 
 // Events returns the outbox after a cursor, in commit order, read out of
-// its records.
+// its records. A cursor past the feed's end, which no page answered, is
+// refused as input naming the end (field after): the page after it would
+// be empty however long a client waits. Only an empty page asks, with one
+// row read after the page's, so no cursor a page answered is refused,
+// whatever commits meanwhile.
 func (db *DB) Events(ctx context.Context, p EventsParams) ([]Event, error) {
 	pg := &page{p: p, events: []Event{}}
-	if err := db.d.Records(ctx, p.After, p.Limit, pg.add); err != nil {
-		return nil, err
+	if err := db.d.Records(ctx, p.After, p.Limit, pg.add); err != nil || pg.err != nil {
+		return nil, cmp.Or(err, pg.err)
 	}
-	return pg.events, pg.err
+	if len(pg.events) == 0 && p.After > 0 {
+		end, err := db.d.FeedEnd(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if p.After > end {
+			return nil, input.Invalid("after", fmt.Sprintf("is past the end of the feed, %d: use a next that a page answered", end))
+		}
+	}
+	return pg.events, nil
 }
 
 // PruneEvents deletes from the front of the feed up to p.Limit records

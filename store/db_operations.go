@@ -104,12 +104,19 @@ func (db *DB) PreviewOperation(ctx context.Context, p StartOperationParams) (map
 	}
 	counts := map[coupon.State]int64{}
 	for _, id := range distinct(p.Target.UserIDs) {
-		cs, err := db.d.UserCoupons(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range cs {
-			counts[c.View(p.Now).Status]++
+		// A page at a time: a user's wallet may be large.
+		for page := (UserCouponsParams{UserID: id, Now: p.Now, Limit: MaxWalletPage}); ; {
+			cs, err := db.d.UserCoupons(ctx, page)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range cs {
+				counts[c.View(p.Now).Status]++
+			}
+			if len(cs) < page.Limit {
+				break
+			}
+			page.After = cs[len(cs)-1].ID
 		}
 	}
 	for _, id := range distinct(p.Target.CouponIDs) {

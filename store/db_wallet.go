@@ -24,29 +24,16 @@ func (db *DB) Issue(ctx context.Context, p IssueParams) (Issued, error) {
 	})
 }
 
-// UserCoupons lists a user's coupons as the lazy check reads them at
-// p.Now, filtered on p.Status, and then, with p.Archived, their archived
-// coupons.
+// UserCoupons reads a page of a user's wallet (see UserCouponsParams),
+// as the lazy check reads it at p.Now.
 func (db *DB) UserCoupons(ctx context.Context, p UserCouponsParams) ([]coupon.Coupon, error) {
-	cs, err := db.d.UserCoupons(ctx, p.UserID)
-	if err != nil {
-		return nil, err
-	}
-	if p.Archived {
-		archived, err := db.d.ArchivedUserCoupons(ctx, p.UserID)
-		if err != nil {
-			return nil, err
+	return validated(p, func() ([]coupon.Coupon, error) {
+		cs, err := db.d.UserCoupons(ctx, p)
+		for i := range cs {
+			cs[i] = cs[i].View(p.Now)
 		}
-		cs = append(cs, archived...)
-	}
-	out := []coupon.Coupon{}
-	for _, c := range cs {
-		c = c.View(p.Now)
-		if p.Status == 0 || c.Status == p.Status {
-			out = append(out, c)
-		}
-	}
-	return out, nil
+		return cs, err
+	})
 }
 
 // Transition decides p.Action with the coupon table on the held coupon

@@ -39,12 +39,14 @@ type Driver interface {
 	Templates(ctx context.Context, p TemplatesParams) ([]coupon.Template, error)
 	// Coupon reads one coupon as stored.
 	Coupon(ctx context.Context, id string) (coupon.Coupon, error)
-	// UserCoupons reads a user's coupons as stored.
-	UserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error)
+	// UserCoupons reads up to p.Limit of a user's coupons as stored with
+	// an ID after p.After, by ID in byte order, those whose state the
+	// lazy check reads at p.Now as p.StatusFilter() if that is set, and,
+	// with p.Archived, archived coupons among them: a walk of an index
+	// on (user_id, id) of each table that stops at p.Limit coupons.
+	UserCoupons(ctx context.Context, p UserCouponsParams) ([]coupon.Coupon, error)
 	// ArchivedCoupon reads one archived coupon.
 	ArchivedCoupon(ctx context.Context, id string) (coupon.Coupon, error)
-	// ArchivedUserCoupons reads a user's archived coupons.
-	ArchivedUserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error)
 	// ArchivedOrder reads one archived order.
 	ArchivedOrder(ctx context.Context, id string) (order.Order, error)
 	// Archivable counts the coupons and orders ArchiveCoupons and
@@ -64,6 +66,11 @@ type Driver interface {
 	// returns false. A driver that hands out positions after the commit
 	// (see Record) gives positions to what has committed first.
 	Records(ctx context.Context, after int64, limit int, each func(Record) bool) error
+	// FeedEnd reads the last position the feed has handed out, one row
+	// read. It only grows, and a position is handed out before any read
+	// of Records can answer it, so every cursor a page of the feed ever
+	// answered is at or before FeedEnd read after it.
+	FeedEnd(ctx context.Context) (int64, error)
 	// Timers reads the group timers due at or before p.Before.
 	Timers(ctx context.Context, p TimersParams) ([]Timer, error)
 	// Stats reads the gauges of Stats.

@@ -37,9 +37,12 @@ type Store interface {
 	// Coupon returns one coupon as stored (callers apply View), archived
 	// or not.
 	Coupon(ctx context.Context, id string) (coupon.Coupon, error)
-	// UserCoupons lists a user's coupons, the lazy check applied at p.Now
-	// and filtered on the resulting state: those in the hot table, then,
-	// with p.Archived, those archived.
+	// UserCoupons reads a page of a user's wallet: up to p.Limit of their
+	// coupons with an ID after p.After, by ID in byte order, the lazy
+	// check applied at p.Now and, if p.Status is set, only those it
+	// reads in that state; with p.Archived, their archived coupons are
+	// in the same order among them. What it holds is one page, however
+	// large the wallet.
 	UserCoupons(ctx context.Context, p UserCouponsParams) ([]coupon.Coupon, error)
 	// Transition applies one action of the coupon table to one coupon,
 	// for an order of an outside order system: an order ID that names a
@@ -249,13 +252,33 @@ type ClaimParams struct {
 	Idem *Idempotency
 }
 
-// UserCouponsParams are the inputs of UserCoupons. A zero Status lists all.
+// MaxWalletPage is the most coupons one page of a wallet holds.
+const MaxWalletPage = 1000
+
+// UserCouponsParams are the inputs of UserCoupons: one page of a user's
+// wallet, by coupon ID.
 type UserCouponsParams struct {
 	UserID string
+	// Status, if set, keeps the coupons the lazy check reads at Now in
+	// that state: an unused coupon at or past its expires_at is expired.
 	Status coupon.State
 	Now    time.Time
-	// Archived lists the user's archived coupons too, after the others.
+	// After is the ID of the last coupon a caller has seen; "" for none.
+	After string
+	// Limit is the most coupons the page holds, 1 to MaxWalletPage.
+	Limit int
+	// Archived lists the user's archived coupons too, among the others
+	// by ID: a coupon archived while a caller pages is seen once.
 	Archived bool
+}
+
+// StatusFilter is p.Status as the drivers' queries compare it with a
+// coupon's state: its name, or "" to keep every coupon.
+func (p UserCouponsParams) StatusFilter() string {
+	if p.Status == 0 {
+		return ""
+	}
+	return p.Status.String()
 }
 
 // TransitionParams are the inputs of Transition.

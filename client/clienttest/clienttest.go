@@ -3,6 +3,7 @@
 package clienttest
 
 import (
+	"iter"
 	"testing"
 
 	"github.com/lapsehq/lapse/client"
@@ -36,4 +37,18 @@ func (r Result[T]) On(t testing.TB) T {
 		t.Fatalf("%v", r.err)
 	}
 	return r.v
+}
+
+// All collects what seq yields, failing t at its first error:
+// clienttest.All(t, c.Wallet(ctx, user, client.WalletQuery{})).
+func All[T any](t testing.TB, seq iter.Seq2[T, error]) []T {
+	t.Helper()
+	var out []T
+	for v, err := range seq {
+		if err != nil {
+			t.Fatalf("%v", err)
+		}
+		out = append(out, v)
+	}
+	return out
 }

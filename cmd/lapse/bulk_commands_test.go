@@ -82,10 +82,10 @@ func testBulkCommands(t *testing.T, be backend) {
 	if out := run(t, "archive", "--before", before, "--url", s.base); !strings.HasPrefix(out, "archived 3 coupon(s) and 0 order(s)") {
 		t.Fatalf("lapse archive: got %q", out)
 	}
-	if w := clienttest.Must(s.api.Wallet(ctx, "u0", "")).On(t); len(w) != 0 {
+	if w := clienttest.All(t, s.api.Wallet(ctx, "u0", client.WalletQuery{})); len(w) != 0 {
 		t.Fatalf("wallet of u0 after lapse archive: got %+v, want none", w)
 	}
-	if w := clienttest.Must(s.api.WalletWithArchived(ctx, "u0", "")).On(t); len(w) != 1 || w[0].ID != cs[0].ID || w[0].Status != "voided" {
+	if w := clienttest.All(t, s.api.Wallet(ctx, "u0", client.WalletQuery{Archived: true})); len(w) != 1 || w[0].ID != cs[0].ID || w[0].Status != "voided" {
 		t.Fatalf("wallet of u0 with the archived: got %+v, want %s voided", w, cs[0].ID)
 	}
 

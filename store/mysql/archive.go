@@ -66,12 +66,6 @@ func (s *Driver) ArchivedCoupon(ctx context.Context, id string) (coupon.Coupon, 
 	return c, interpret(err)
 }
 
-// ArchivedUserCoupons reads a user's archived coupons.
-func (s *Driver) ArchivedUserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error) {
-	rows, err := s.query(ctx, "ArchivedUserCoupons", userID)
-	return sqlfile.Collect(rows, err, scanCoupon)
-}
-
 // ArchivedOrder reads one archived order.
 func (s *Driver) ArchivedOrder(ctx context.Context, id string) (order.Order, error) {
 	o, err := scanOrder(s.queryRow(ctx, "GetArchivedOrder", id))

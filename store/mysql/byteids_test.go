@@ -39,7 +39,7 @@ func TestIDsCompareBytes(t *testing.T) {
 		t.Fatalf("Template(%q): got %v, want ErrNotFound", tp.ID+" ", err)
 	}
 	for _, user := range []string{"alice ", "alice  "} {
-		cs, err := d.UserCoupons(ctx, user)
+		cs, err := d.UserCoupons(ctx, store.UserCouponsParams{UserID: user, Now: t0, Limit: store.MaxWalletPage})
 		if err != nil || len(cs) != 0 {
 			t.Fatalf("UserCoupons(%q): got %d coupons, %v; want none", user, len(cs), err)
 		}
@@ -79,7 +79,7 @@ func TestByteIDsMigration(t *testing.T) {
 	if _, err := s.Coupon(t.Context(), "cpn_1 "); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf(`Coupon("cpn_1 ") after the migration: got %v, want ErrNotFound`, err)
 	}
-	cs, err := s.UserCoupons(t.Context(), store.UserCouponsParams{UserID: user, Now: t0})
+	cs, err := s.UserCoupons(t.Context(), store.UserCouponsParams{UserID: user, Now: t0, Limit: store.MaxWalletPage})
 	if err != nil || len(cs) != 1 {
 		t.Fatalf("UserCoupons after the migration: got %d, %v; want 1", len(cs), err)
 	}

@@ -3,8 +3,10 @@ package mysql
 import (
 	"context"
 	"database/sql"
+	"slices"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
@@ -14,9 +16,14 @@ func (s *Driver) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
 	return c, interpret(err)
 }
 
-// UserCoupons reads a user's coupons.
-func (s *Driver) UserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error) {
-	rows, err := s.query(ctx, "UserCoupons", userID)
+// UserCoupons reads a page of a user's wallet (see store.Driver).
+func (s *Driver) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]coupon.Coupon, error) {
+	page := []any{p.UserID, p.After, p.StatusFilter(), p.Now, p.StatusFilter(), p.Limit}
+	name, args := "UserCoupons", page
+	if p.Archived { // a page of each table, then the limit of the two
+		name, args = "UserCouponsWithArchived", slices.Concat(page, page, []any{p.Limit})
+	}
+	rows, err := s.query(ctx, name, args...)
 	return sqlfile.Collect(rows, err, scanCoupon)
 }
 

@@ -80,3 +80,10 @@ func (s *Driver) sequence(ctx context.Context) error {
 	}
 	return tx.Commit()
 }
+
+// FeedEnd reads the last position the feed handed out.
+func (s *Driver) FeedEnd(ctx context.Context) (int64, error) {
+	var end int64
+	err := s.queryRow(ctx, "FeedEnd").Scan(&end)
+	return end, err
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,17 +24,7 @@ func TestQueryPlans(t *testing.T) {
 	db := rawDB(t, dbURL)
 	seedPlans(t, db)
 	now := t0
-	cases := []struct {
-		query string
-		list  int // IDs in the query's list
-		args  []any
-		index string
-		// reads bounds the index entries the query may read. A walk of
-		// one shard (3) reads that shard's due range only; what reads
-		// every shard reads about two entries a shard (a leases row, a
-		// dive into the due index), never a terminal one.
-		reads int
-	}{
+	checkPlans(t, db, []planCase{
 		{"DueExpiryShards", 0, []any{now, 3, 1000}, "coupons_due", 2},
 		{"ClaimExpiries", 0, []any{now, 3, 1000}, "coupons_due", 2},
 		{"ExpireClaimed", 3, []any{now, "cpn_a", "cpn_b", "cpn_c"}, "PRIMARY", 3},
@@ -57,12 +48,54 @@ func TestQueryPlans(t *testing.T) {
 		{"CouponsAfter", 0, []any{"tpl_x", "cpn_02990", "cpn_zzzzz", 5}, "coupons_template", 8},
 		// A bulk operation on users reads their coupons by user.
 		{"UsersCoupons", 2, []any{"cpn_zzzzz", "u1", "u2"}, "coupons_user", 8},
-	}
+	})
+}
+
+// TestWalletQueryPlans: a page of a wallet walks coupons_wallet from its
+// cursor, and the archive's from its own, without a sort: it reads about
+// a page of a whale's 2,000 coupons; filtered, until the page is full.
+func TestWalletQueryPlans(t *testing.T) {
+	dbURL := freshDB(t)
+	open(t, dbURL, mysql.Options{})
+	db := rawDB(t, dbURL)
+	seedPlans(t, db)
+	seedWhale(t, db)
+	now := t0
+	page := []any{"w", "cpn_w00500", "", now, "", 100}
+	archived := []any{"w", "cpn_a00500", "", now, "", 100}
+	checkPlans(t, db, []planCase{
+		{"UserCoupons", 0, page, "coupons_wallet", 110},
+		{"UserCoupons", 0, []any{"w", "", "used", now, "used", 100}, "coupons_wallet", 110},
+		{"UserCoupons", 0, []any{"u", "", "unused", now, "unused", 100}, "coupons_wallet", 8},
+		// From a cursor among the archive's IDs, both tables hold more.
+		{"UserCouponsWithArchived", 0, slices.Concat(archived, archived, []any{100}), "coupons_wallet", 220},
+	})
+}
+
+// planCase is a query whose plan checkPlans checks.
+type planCase struct {
+	query string
+	list  int // IDs in the query's list
+	args  []any
+	// index is the index the query reads (on the archive, its
+	// coupons_archive_ twin); "" is any due index.
+	index string
+	// reads bounds the index entries the query may read. A walk of
+	// one shard (3) reads that shard's due range only; what reads
+	// every shard reads about two entries a shard (a leases row, a
+	// dive into the due index), never a terminal one.
+	reads int
+}
+
+// checkPlans fails t unless each case's query reads its index, without a
+// scan or a sort, and at most its reads entries.
+func checkPlans(t *testing.T, db *sql.DB, cases []planCase) {
+	t.Helper()
 	for _, c := range cases {
 		q := mysql.QueryText(c.query, c.list)
 		for _, p := range explain(t, db, q, c.args) {
 			t.Logf("%s: %+v", c.query, p)
-			if p.table != "coupons" && p.table != "orders" && p.table != "reminders" {
+			if p.table != "coupons" && p.table != "coupons_archive" && p.table != "orders" && p.table != "reminders" {
 				continue
 			}
 			if p.typ == "ALL" || p.typ == "index" {
@@ -71,7 +104,7 @@ func TestQueryPlans(t *testing.T) {
 			if strings.Contains(p.extra, "filesort") {
 				t.Fatalf("%s: sorts instead of walking the index in due order: %+v", c.query, p)
 			}
-			if c.index != "" && p.key != c.index {
+			if c.index != "" && p.key != c.index && p.key != strings.Replace(c.index, "coupons_", "coupons_archive_", 1) {
 				t.Fatalf("%s: uses index %q, want %s: %+v", c.query, p.key, c.index, p)
 			}
 			if c.index == "" && !strings.HasSuffix(p.key, "_due") {
@@ -83,6 +116,27 @@ func TestQueryPlans(t *testing.T) {
 		if got > c.reads {
 			t.Fatalf("%s: read %d index entries, want at most %d: it reads terminal rows", c.query, got, c.reads)
 		}
+	}
+}
+
+// seedWhale writes a whale, user w: 2,000 used coupons, and 200 archived
+// among 2,000 of other users.
+func seedWhale(t *testing.T, db *sql.DB) {
+	t.Helper()
+	past := t0.Add(-time.Hour).Format("2006-01-02 15:04:05.000")
+	var whale, archived []string
+	for i := range 2000 {
+		whale = append(whale, fmt.Sprintf("('cpn_w%05d', 'tpl_w', 'w', 'used', '%s', '%s', NULL, NULL, '%s', 2)", i, past, past, past))
+		user := fmt.Sprint("a", i)
+		if i%10 == 0 {
+			user = "w"
+		}
+		archived = append(archived, fmt.Sprintf("('cpn_a%05d', 'tpl_w', '%s', 'used', '%s', '%s', NULL, NULL, '%s', 2, '%s')", i, user, past, past, past, past))
+	}
+	insert(t, db, "INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version) VALUES ", whale)
+	insert(t, db, "INSERT INTO coupons_archive (id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version, archived_at) VALUES ", archived)
+	if _, err := db.ExecContext(t.Context(), "ANALYZE TABLE coupons, coupons_archive"); err != nil {
+		t.Fatalf("analyze: %v", err)
 	}
 }
 

@@ -131,11 +131,11 @@ func TestIdempotencyRace(t *testing.T) {
 	if err := <-done; !errors.As(err, &re) || json.Unmarshal(re.Result, &replayed) != nil || replayed.ID != first.ID {
 		t.Fatalf("slow claim under the same key: got %v, want a replay of %s", err, first.ID)
 	}
-	cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u2", Now: t0})
+	cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u2", Now: t0, Limit: store.MaxWalletPage})
 	if err != nil || len(cs) != 1 || cs[0].ID != first.ID {
 		t.Fatalf("u2's coupons: got %v (err %v), want only %s", cs, err, first.ID)
 	}
-	if cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u1", Now: t0}); err != nil || len(cs) != 0 {
+	if cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u1", Now: t0, Limit: store.MaxWalletPage}); err != nil || len(cs) != 0 {
 		t.Fatalf("u1's coupons: got %v (err %v), want none", cs, err)
 	}
 	info, err := s.Template(ctx, store.TemplateParams{ID: a.ID, Now: t0})

@@ -43,11 +43,6 @@ func (s *Driver) ArchivedCoupon(ctx context.Context, id string) (coupon.Coupon, 
 	return c, interpret(err)
 }
 
-// ArchivedUserCoupons reads a user's archived coupons.
-func (s *Driver) ArchivedUserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error) {
-	return s.coupons(ctx, "ArchivedUserCoupons", userID)
-}
-
 // ArchivedOrder reads one archived order.
 func (s *Driver) ArchivedOrder(ctx context.Context, id string) (order.Order, error) {
 	o, err := scanOrder(s.readRow(ctx, "GetArchivedOrder", id))

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
@@ -14,14 +15,13 @@ func (s *Driver) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
 	return c, interpret(err)
 }
 
-// UserCoupons reads a user's coupons.
-func (s *Driver) UserCoupons(ctx context.Context, userID string) ([]coupon.Coupon, error) {
-	return s.coupons(ctx, "UserCoupons", userID)
-}
-
-// coupons reads the coupons of the named query.
-func (s *Driver) coupons(ctx context.Context, name string, args ...any) ([]coupon.Coupon, error) {
-	rows, err := s.read(ctx, name, args...)
+// UserCoupons reads a page of a user's wallet (see store.Driver).
+func (s *Driver) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]coupon.Coupon, error) {
+	name := "UserCoupons"
+	if p.Archived {
+		name = "UserCouponsWithArchived"
+	}
+	rows, err := s.read(ctx, name, p.UserID, p.After, p.StatusFilter(), p.Now, p.Limit)
 	if err != nil {
 		return nil, err
 	}

@@ -85,3 +85,10 @@ func (s *Driver) sequence(ctx context.Context) error {
 		}
 	})
 }
+
+// FeedEnd reads the last position the feed handed out.
+func (s *Driver) FeedEnd(ctx context.Context) (int64, error) {
+	var end int64
+	err := s.readRow(ctx, "FeedEnd").Scan(&end)
+	return end, err
+}

@@ -252,7 +252,7 @@ func TestIdempotencyInFlight(t *testing.T) {
 		t.Fatalf("first request, committing after the second: got %v, want a replay of %s", err, second.ID)
 	}
 	for user, want := range map[string][]string{"u1": nil, "u2": {second.ID}} {
-		cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: user, Now: t0})
+		cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: user, Now: t0, Limit: store.MaxWalletPage})
 		if err != nil {
 			t.Fatalf("UserCoupons: %v", err)
 		}

@@ -53,3 +53,10 @@ func (t *tx) flush() error {
 	}
 	return nil
 }
+
+// FeedEnd reads the last position the feed handed out.
+func (s *Driver) FeedEnd(ctx context.Context) (int64, error) {
+	var end int64
+	err := s.readRow(ctx, "FeedEnd").Scan(&end)
+	return end, err
+}

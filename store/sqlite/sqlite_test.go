@@ -190,7 +190,14 @@ func TestQueryPlans(t *testing.T) {
 		// A bulk operation's page seeks its cursor in the template.
 		{"CouponsAfter", []any{"tpl_x", "cpn_1", 100, "cpn_z"}, []string{"coupons_template (template_id=? AND id>? AND id<?)"}},
 		// A bulk operation on users reads their coupons by user.
-		{"UsersCoupons", []any{`["u1","u2"]`, "cpn_z"}, []string{"coupons_user (user_id=?)"}},
+		// (Either index by user serves it; SQLite picks the wallet's.)
+		{"UsersCoupons", []any{`["u1","u2"]`, "cpn_z"}, []string{"coupons_wallet (user_id=? AND id<?)"}},
+		// A page of a wallet walks it by ID from its cursor, filtered or
+		// not, archive or not: it never sorts the wallet.
+		{"UserCoupons", []any{"u", "", "", now, 100}, []string{"coupons_wallet (user_id=? AND id>?)"}},
+		{"UserCoupons", []any{"u", "cpn_1", "unused", now, 100}, []string{"coupons_wallet (user_id=? AND id>?)"}},
+		{"UserCouponsWithArchived", []any{"u", "cpn_1", "expired", now, 100},
+			[]string{"coupons_wallet (user_id=? AND id>?)", "coupons_archive_wallet (user_id=? AND id>?)"}},
 	}
 	for _, c := range cases {
 		rows, err := db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+sqlite.QueryText(c.query), c.args...)

@@ -81,11 +81,7 @@ func testArchiveCoupons(t *testing.T, open opener) {
 // wallet reads a user's coupons, archived ones too.
 func (f *fixture) wallet(user string, status coupon.State, now time.Time) []coupon.Coupon {
 	f.t.Helper()
-	cs, err := f.s.UserCoupons(f.ctx, store.UserCouponsParams{UserID: user, Status: status, Now: now, Archived: true})
-	if err != nil {
-		f.t.Fatalf("UserCoupons(%s, %v, archived): %v", user, status, err)
-	}
-	return cs
+	return f.walletPages(store.UserCouponsParams{UserID: user, Status: status, Now: now, Archived: true})
 }
 
 // testArchiveLimit: a user's archived coupons count towards the

@@ -1,8 +1,10 @@
 package storetest
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,6 +21,38 @@ var eventTests = []test{
 	{"MaxBytes", testEventsMaxBytes},
 	{"DrainRecord", testEventsDrainRecord},
 	{"CouponEventsData", testCouponEventsData},
+	{"CursorPastEnd", testEventsPastEnd},
+}
+
+// testEventsPastEnd: a cursor past the last position handed out, which no
+// page answered, is refused as input naming the end, where an empty page
+// would never fill; the feed's own last cursor, and 0, give empty pages.
+// (NoSkipUnderConcurrentCommits follows every cursor a page answered
+// while commits go on, and none is refused.)
+func testEventsPastEnd(t *testing.T, open opener) {
+	f := newFixture(t, open)
+	pastEnd := func(after, end int64) {
+		t.Helper()
+		page, err := f.s.Events(f.ctx, store.EventsParams{After: after, Limit: 10})
+		var inv *coupon.InvalidError
+		if !errors.As(err, &inv) || inv.Field != "after" || !strings.Contains(inv.Reason, fmt.Sprint(end)) {
+			t.Fatalf("Events(after %d), the end at %d: got %d events, %v; want after refused, naming %d", after, end, len(page), err, end)
+		}
+	}
+	empty := func(after int64) {
+		t.Helper()
+		if page, err := f.s.Events(f.ctx, store.EventsParams{After: after, Limit: 10}); err != nil || len(page) != 0 {
+			t.Fatalf("Events(after %d): got %d events, %v; want an empty page", after, len(page), err)
+		}
+	}
+	empty(0)
+	pastEnd(1, 0)
+	f.history()
+	all := f.eventsAfter(0)
+	end := all[len(all)-1].Seq
+	empty(end)
+	pastEnd(end+1, end)
+	pastEnd(end+1000, end)
 }
 
 // history writes five events: two claims, a lock, a redeem and a void.

@@ -65,7 +65,7 @@ func userReads(f *fixture, c coupon.Coupon) {
 	f.t.Helper()
 	ctx, cancel := context.WithTimeout(f.ctx, userWait)
 	defer cancel()
-	if _, err := f.s.UserCoupons(ctx, store.UserCouponsParams{UserID: c.UserID, Now: t0}); err != nil {
+	if _, err := f.s.UserCoupons(ctx, store.UserCouponsParams{UserID: c.UserID, Now: t0, Limit: store.MaxWalletPage}); err != nil {
 		f.t.Fatalf("UserCoupons with the connections held: %v", err)
 	}
 	if _, err := f.s.Coupon(ctx, c.ID); err != nil {

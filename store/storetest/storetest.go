@@ -249,11 +249,39 @@ func (f *fixture) timers() []store.Timer {
 // userCoupons lists a user's coupons at now, filtered on status (0: all).
 func (f *fixture) userCoupons(user string, status coupon.State, now time.Time) []coupon.Coupon {
 	f.t.Helper()
-	cs, err := f.s.UserCoupons(f.ctx, store.UserCouponsParams{UserID: user, Status: status, Now: now})
-	if err != nil {
-		f.t.Fatalf("UserCoupons(%s, %v): %v", user, status, err)
+	return f.walletPages(store.UserCouponsParams{UserID: user, Status: status, Now: now})
+}
+
+// walletPage is the page size walletPages reads: small, so that a test's
+// few coupons take several pages.
+const walletPage = 2
+
+// walletPages reads every page of p's wallet, walletPage coupons a page,
+// following each page's last ID. Each page must hold at most its limit,
+// by ID, after its cursor, each coupon read as the lazy check reads it and
+// in p.Status if set.
+func (f *fixture) walletPages(p store.UserCouponsParams) []coupon.Coupon {
+	f.t.Helper()
+	var all []coupon.Coupon
+	for p.Limit = walletPage; ; {
+		cs, err := f.s.UserCoupons(f.ctx, p)
+		if err != nil {
+			f.t.Fatalf("UserCoupons(%+v): %v", p, err)
+		}
+		for _, c := range cs {
+			if c.ID <= p.After || (p.Status != 0 && c.Status != p.Status) || c != c.View(p.Now) {
+				f.t.Fatalf("UserCoupons(%+v): page holds %s", p, fmtCoupon(c))
+			}
+			p.After = c.ID
+		}
+		if len(cs) > p.Limit {
+			f.t.Fatalf("UserCoupons(%+v): %d coupons, over the limit", p, len(cs))
+		}
+		all = append(all, cs...)
+		if len(cs) < p.Limit {
+			return all
+		}
 	}
-	return cs
 }
 
 // data decodes a coupon event's data.

@@ -52,9 +52,24 @@ SELECT (SELECT count(*) FROM coupons WHERE status IN ('used', 'expired', 'voided
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons_archive WHERE id = ?;
 
--- name: ArchivedUserCoupons
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons_archive WHERE user_id = ? ORDER BY claimed_at, id;
+-- name: UserCouponsWithArchived
+-- UserCoupons's arguments twice, then the limit. Its page over the coupons
+-- and the archive together: a page of each table's wallet index, merged by
+-- ID (a sort of the two pages, at most twice the limit). A coupon is in
+-- one table or the other, so one moved to the archive between two pages
+-- is read once.
+(SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+ FROM coupons
+ WHERE user_id = ? AND id > ?
+      AND (? = '' OR CASE WHEN status = 'unused' AND expires_at <= ? THEN 'expired' ELSE status END = ?)
+ ORDER BY id LIMIT ?)
+UNION ALL
+(SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+ FROM coupons_archive
+ WHERE user_id = ? AND id > ?
+      AND (? = '' OR CASE WHEN status = 'unused' AND expires_at <= ? THEN 'expired' ELSE status END = ?)
+ ORDER BY id LIMIT ?)
+ORDER BY id LIMIT ?;
 
 -- name: GetArchivedOrder
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,

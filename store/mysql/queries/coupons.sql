@@ -33,8 +33,15 @@ SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locke
 FROM coupons WHERE id = ?;
 
 -- name: UserCoupons
+-- user, after ('' for none), status ('' for any), now, status, limit. A
+-- page of the user's wallet by ID: a walk of coupons_wallet from after
+-- that stops at limit coupons in status as the lazy check reads them at
+-- now (an unused coupon at or past expires_at reads expired).
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons WHERE user_id = ? ORDER BY claimed_at, id;
+FROM coupons
+WHERE user_id = ? AND id > ?
+  AND (? = '' OR CASE WHEN status = 'unused' AND expires_at <= ? THEN 'expired' ELSE status END = ?)
+ORDER BY id LIMIT ?;
 
 -- name: CompareAndSet
 -- The guarded transition: it changes nothing unless the coupon is still

@@ -49,9 +49,22 @@ SELECT (SELECT count(*) FROM coupons WHERE status IN ('used', 'expired', 'voided
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons_archive WHERE id = $1;
 
--- name: ArchivedUserCoupons
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons_archive WHERE user_id = $1 ORDER BY claimed_at, id;
+-- name: UserCouponsWithArchived
+-- UserCoupons's page over the coupons and the archive together: a page of
+-- each table's wallet index, merged by ID. A coupon is in one table or the
+-- other, so one moved to the archive between two pages is read once.
+(SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+ FROM coupons
+ WHERE user_id = $1 AND id > $2
+      AND ($3 = '' OR CASE WHEN status = 'unused' AND expires_at <= $4 THEN 'expired' ELSE status END = $3)
+ ORDER BY id LIMIT $5)
+UNION ALL
+(SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+ FROM coupons_archive
+ WHERE user_id = $1 AND id > $2
+      AND ($3 = '' OR CASE WHEN status = 'unused' AND expires_at <= $4 THEN 'expired' ELSE status END = $3)
+ ORDER BY id LIMIT $5)
+ORDER BY id LIMIT $5;
 
 -- name: GetArchivedOrder
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,

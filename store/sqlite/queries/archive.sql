@@ -49,9 +49,21 @@ SELECT (SELECT count(*) FROM coupons WHERE status IN ('used', 'expired', 'voided
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons_archive WHERE id = ?;
 
--- name: ArchivedUserCoupons
+-- name: UserCouponsWithArchived
+-- UserCoupons's page over the coupons and the archive together: a merge by
+-- ID of walks of each table's wallet index, each run only as far as the
+-- page takes. A coupon is in one table or the other, so one moved to the
+-- archive between two pages is read once.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons_archive WHERE user_id = ? ORDER BY claimed_at, id;
+FROM coupons
+WHERE user_id = ?1 AND id > ?2
+  AND (?3 = '' OR CASE WHEN status = 'unused' AND expires_at <= ?4 THEN 'expired' ELSE status END = ?3)
+UNION ALL
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons_archive
+WHERE user_id = ?1 AND id > ?2
+  AND (?3 = '' OR CASE WHEN status = 'unused' AND expires_at <= ?4 THEN 'expired' ELSE status END = ?3)
+ORDER BY id LIMIT ?5;
 
 -- name: GetArchivedOrder
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,

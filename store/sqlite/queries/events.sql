@@ -35,3 +35,7 @@ SELECT coalesce((SELECT max(seq) FROM events) - (SELECT seq - n FROM events ORDE
 -- name: PruneEvents
 -- From the front only, so that OutboxSize stays a span.
 DELETE FROM events WHERE seq <= ? RETURNING n;
+
+-- name: FeedEnd
+-- The last position handed out: one row.
+SELECT last FROM event_seq;
