@@ -116,6 +116,7 @@ func TestTokensDeletedStayClosed(t *testing.T) { onEach(t, testTokensDeletedStay
 
 func testTokensDeletedStayClosed(t *testing.T, be backend) {
 	url := be.store(t)
+	run(t, "migrate", "--store", url) // lapse tokens makes no store (SQLite's file)
 	secret := lapseTokens(t, url, "create", "--name", "feed", "--scopes", "events")
 	s := start(t, url)
 	if got := s.status(t, "/v1/events", secret); got != http.StatusOK {
