@@ -232,8 +232,8 @@ func split(migration string) []string {
 // Close closes the pools.
 func (s *Driver) Close() error { return errors.Join(s.db.Close(), s.reads.Close(), s.engine.Close()) }
 
-// Ready reports whether the database answers and its schema is the
-// migrations' own.
+// Ready reports whether the database answers and every migration is
+// applied.
 func (s *Driver) Ready(ctx context.Context) error {
 	if err := sqlfile.Check(ctx, s.db, s.migrations); err != nil {
 		return fmt.Errorf("mysql: %w", err)

@@ -185,8 +185,8 @@ func (s *Driver) Close() error {
 	return err
 }
 
-// Ready reports whether the database answers and its schema is the
-// migrations' own.
+// Ready reports whether the database answers and every migration is
+// applied.
 func (s *Driver) Ready(ctx context.Context) error {
 	if err := sqlfile.Check(ctx, s.db, s.migrations); err != nil {
 		return fmt.Errorf("postgres: %w", err)

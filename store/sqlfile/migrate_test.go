@@ -83,9 +83,6 @@ func TestMigrateRenumbers(t *testing.T) {
 		}
 	}
 	all := []Migration{one, two, three}
-	if err := Check(ctx, db, all); err == nil {
-		t.Fatalf("Check before renumbering: got nil, want an error")
-	}
 	c, err := Migrate(ctx, db, own, all)
 	if err != nil || !c.Renumbered || c.From != 3 || c.To != 3 || !slices.Equal(c.Applied, []string{two.Name}) {
 		t.Fatalf("migrate: got %+v, %v; want renumbered to 3 and 0002 applied", c, err)
@@ -109,8 +106,8 @@ func TestMigrateRefusesNewer(t *testing.T) {
 	if c, err := Migrate(ctx, db, testDialect, []Migration{one}); !errors.Is(err, ErrNewer) || len(c.Applied) != 0 || c.From != 2 {
 		t.Fatalf("migrate 1 over 1, 2: got %+v, %v; want ErrNewer at version 2", c, err)
 	}
-	if err := Check(ctx, db, []Migration{one}); !errors.Is(err, ErrNewer) {
-		t.Fatalf("Check 1 over 1, 2: got %v, want ErrNewer", err)
+	if err := Check(ctx, db, []Migration{one}); err != nil {
+		t.Fatalf("Check 1 over 1, 2 (a store opened before the newer lapse migrated): got %v, want nil", err)
 	}
 
 	old := openTest(t)

@@ -130,8 +130,7 @@ func (s *Driver) Close() error {
 	return errors.Join(s.ckpt.stop(), s.r.Close(), s.w.Close())
 }
 
-// Ready reports whether both pools answer and the schema is the
-// migrations' own.
+// Ready reports whether both pools answer and every migration is applied.
 func (s *Driver) Ready(ctx context.Context) error {
 	if err := s.r.PingContext(ctx); err != nil {
 		return err

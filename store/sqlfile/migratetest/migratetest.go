@@ -97,8 +97,8 @@ func Run(t *testing.T, b Backend) {
 		if _, err := freshDB.ExecContext(t.Context(), b.Dialect.Insert, newest+1); err != nil {
 			t.Fatalf("record migration %d: %v", newest+1, err)
 		}
-		if err := st.Ready(t.Context()); !errors.Is(err, sqlfile.ErrNewer) {
-			t.Fatalf("Ready on a newer schema: got %v, want ErrNewer", err)
+		if err := st.Ready(t.Context()); err != nil {
+			t.Fatalf("Ready of a store opened before a newer lapse migrated: got %v, want nil", err)
 		}
 		if _, err := b.openStore(t, fresh, store.Hooks{}); !errors.Is(err, sqlfile.ErrNewer) {
 			t.Fatalf("open a newer schema: got %v, want ErrNewer", err)
