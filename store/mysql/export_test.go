@@ -43,8 +43,5 @@ func MigrateTo(ctx context.Context, rawURL string, version int) error {
 // QueryNames names every embedded query.
 func QueryNames() []string { return slices.Collect(maps.Keys(queries)) }
 
-// Dialect is the migrator's, for the migration tests.
-var Dialect = dialect
-
-// Migrations returns the embedded migrations, for the migration tests.
-func Migrations() ([]sqlfile.Migration, error) { return sqlfile.LoadMigrations(files, "migrations") }
+// Dialect and Files are the migrator's, for the migration tests.
+var Dialect, Files = dialect, files

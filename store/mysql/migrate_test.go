@@ -1,7 +1,6 @@
 package mysql_test
 
 import (
-	"database/sql"
 	"testing"
 
 	"github.com/lapsehq/lapse/store"
@@ -11,16 +10,12 @@ import (
 
 // TestMigrations: see migratetest.
 func TestMigrations(t *testing.T) {
-	ms, err := mysql.Migrations()
-	if err != nil {
-		t.Fatalf("Migrations: %v", err)
-	}
 	migratetest.Run(t, migratetest.Backend{
-		Fresh: func(t *testing.T) string { return freshDB(t) },
+		Fresh: freshDB,
 		Open: func(t *testing.T, url string, hooks store.Hooks) (store.Store, error) {
 			return mysql.Open(t.Context(), url, mysql.Options{Hooks: hooks})
 		},
-		DB: func(t *testing.T, url string) *sql.DB { return rawDB(t, url) },
+		DB: rawDB,
 		Schema: []string{
 			`SELECT table_name, engine, table_collation FROM information_schema.tables
 			WHERE table_schema = DATABASE() ORDER BY table_name`,
@@ -34,7 +29,7 @@ func TestMigrations(t *testing.T) {
 			`SELECT constraint_name, check_clause FROM information_schema.check_constraints
 			WHERE constraint_schema = DATABASE() ORDER BY constraint_name`,
 		},
-		Dialect:    mysql.Dialect,
-		Migrations: ms,
+		Dialect: mysql.Dialect,
+		Files:   mysql.Files,
 	})
 }

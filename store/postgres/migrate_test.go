@@ -15,16 +15,12 @@ import (
 // TestMigrations: see migratetest. Schemas are compared without their
 // name, which each test's differs in.
 func TestMigrations(t *testing.T) {
-	ms, err := postgres.Migrations()
-	if err != nil {
-		t.Fatalf("Migrations: %v", err)
-	}
 	migratetest.Run(t, migratetest.Backend{
-		Fresh: func(t *testing.T) string { return pgtest.SchemaURL(t) },
+		Fresh: pgtest.SchemaURL,
 		Open: func(t *testing.T, url string, hooks store.Hooks) (store.Store, error) {
 			return postgres.Open(t.Context(), url, postgres.Options{Hooks: hooks})
 		},
-		DB: func(t *testing.T, url string) *sql.DB {
+		DB: func(t testing.TB, url string) *sql.DB {
 			db, err := sql.Open("pgx", url)
 			if err != nil {
 				t.Fatalf("open %s: %v", url, err)
@@ -44,7 +40,7 @@ func TestMigrations(t *testing.T) {
 			`SELECT table_name, view_definition FROM information_schema.views
 			WHERE table_schema = current_schema() ORDER BY table_name`,
 		},
-		Dialect:    postgres.Dialect,
-		Migrations: ms,
+		Dialect: postgres.Dialect,
+		Files:   postgres.Files,
 	})
 }

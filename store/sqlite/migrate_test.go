@@ -10,12 +10,8 @@ import (
 
 // TestMigrations: see migratetest.
 func TestMigrations(t *testing.T) {
-	ms, err := sqlite.Migrations()
-	if err != nil {
-		t.Fatalf("Migrations: %v", err)
-	}
 	migratetest.Run(t, migratetest.Backend{
-		Fresh: func(t *testing.T) string { return tempPath(t) },
+		Fresh: tempPath,
 		Open: func(t *testing.T, path string, hooks store.Hooks) (store.Store, error) {
 			return sqlite.Open(t.Context(), path, sqlite.Options{Hooks: hooks})
 		},
@@ -23,7 +19,7 @@ func TestMigrations(t *testing.T) {
 		Schema: []string{
 			"SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name",
 		},
-		Dialect:    sqlite.Dialect,
-		Migrations: ms,
+		Dialect: sqlite.Dialect,
+		Files:   sqlite.Files,
 	})
 }

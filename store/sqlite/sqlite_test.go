@@ -70,15 +70,11 @@ func TestReopen(t *testing.T) {
 		t.Fatalf("Close: %v", err)
 	}
 
-	ms, err := sqlite.Migrations()
-	if err != nil {
-		t.Fatalf("Migrations: %v", err)
-	}
 	for i := range 2 {
 		var change store.SchemaChange
 		s := open(t, path, sqlite.Options{Hooks: store.Hooks{OnMigrated: func(c store.SchemaChange) { change = c }}})
-		if change.From != len(ms) || change.To != len(ms) || len(change.Applied) > 0 {
-			t.Fatalf("reopen %d: got %+v, want version %d and nothing applied", i, change, len(ms))
+		if change.From == 0 || change.To != change.From || len(change.Applied) > 0 {
+			t.Fatalf("reopen %d: got %+v, want the version it had and nothing applied", i, change)
 		}
 		if err := s.Ready(ctx); err != nil {
 			t.Fatalf("reopen %d: Ready: %v", i, err)
@@ -104,7 +100,7 @@ func TestReopen(t *testing.T) {
 }
 
 // rawDB opens the file at path directly, for what only SQL can see.
-func rawDB(t *testing.T, path string) *sql.DB {
+func rawDB(t testing.TB, path string) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
