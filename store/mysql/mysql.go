@@ -72,7 +72,8 @@ var _ store.Driver = (*Driver)(nil)
 
 // Open connects to the database a URL names,
 // mysql://user:password@host:port/database[?driver-params], brings its
-// schema up to date and returns the store over it.
+// schema up to date (refusing one newer than this lapse,
+// sqlfile.ErrNewer) and returns the store over it.
 func Open(ctx context.Context, rawURL string, opts Options) (*store.DB, error) {
 	d, err := OpenDriver(ctx, rawURL, opts)
 	if err != nil {

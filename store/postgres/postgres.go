@@ -76,7 +76,8 @@ type Driver struct {
 var _ store.Driver = (*Driver)(nil)
 
 // Open connects to the database a postgres:// URL names, brings its schema
-// up to date and returns the store over it. The URL may set search_path
+// up to date (refusing one newer than this lapse, sqlfile.ErrNewer) and
+// returns the store over it. The URL may set search_path
 // (or any other run-time parameter) and pgxpool's pool_* settings.
 func Open(ctx context.Context, url string, opts Options) (*store.DB, error) {
 	d, err := OpenDriver(ctx, url, opts)

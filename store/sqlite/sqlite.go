@@ -58,7 +58,8 @@ var _ store.Driver = (*Driver)(nil)
 const writerCacheKiB = 32 << 10
 
 // Open opens (creating if needed) the database file at path, brings its
-// schema up to date and returns the store over it.
+// schema up to date (refusing one newer than this lapse,
+// sqlfile.ErrNewer) and returns the store over it.
 func Open(ctx context.Context, path string, opts Options) (*store.DB, error) {
 	d, err := OpenDriver(ctx, path, opts)
 	if err != nil {
