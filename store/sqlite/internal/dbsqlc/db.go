@@ -24,14 +24,23 @@ func New(db DBTX) *Queries {
 func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	q := Queries{db: db}
 	var err error
+	if q.getTemplateStmt, err = db.PrepareContext(ctx, getTemplate); err != nil {
+		return nil, fmt.Errorf("error preparing query GetTemplate: %w", err)
+	}
 	if q.getTokenStmt, err = db.PrepareContext(ctx, getToken); err != nil {
 		return nil, fmt.Errorf("error preparing query GetToken: %w", err)
 	}
 	if q.getUserStmt, err = db.PrepareContext(ctx, getUser); err != nil {
 		return nil, fmt.Errorf("error preparing query GetUser: %w", err)
 	}
+	if q.insertTemplateStmt, err = db.PrepareContext(ctx, insertTemplate); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertTemplate: %w", err)
+	}
 	if q.insertTokenStmt, err = db.PrepareContext(ctx, insertToken); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertToken: %w", err)
+	}
+	if q.listTemplatesStmt, err = db.PrepareContext(ctx, listTemplates); err != nil {
+		return nil, fmt.Errorf("error preparing query ListTemplates: %w", err)
 	}
 	if q.listTokensStmt, err = db.PrepareContext(ctx, listTokens); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTokens: %w", err)
@@ -42,6 +51,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.revokeTokenStmt, err = db.PrepareContext(ctx, revokeToken); err != nil {
 		return nil, fmt.Errorf("error preparing query RevokeToken: %w", err)
 	}
+	if q.setTemplateStmt, err = db.PrepareContext(ctx, setTemplate); err != nil {
+		return nil, fmt.Errorf("error preparing query SetTemplate: %w", err)
+	}
 	if q.touchUserStmt, err = db.PrepareContext(ctx, touchUser); err != nil {
 		return nil, fmt.Errorf("error preparing query TouchUser: %w", err)
 	}
@@ -50,6 +62,11 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 
 func (q *Queries) Close() error {
 	var err error
+	if q.getTemplateStmt != nil {
+		if cerr := q.getTemplateStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getTemplateStmt: %w", cerr)
+		}
+	}
 	if q.getTokenStmt != nil {
 		if cerr := q.getTokenStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing getTokenStmt: %w", cerr)
@@ -60,9 +77,19 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing getUserStmt: %w", cerr)
 		}
 	}
+	if q.insertTemplateStmt != nil {
+		if cerr := q.insertTemplateStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertTemplateStmt: %w", cerr)
+		}
+	}
 	if q.insertTokenStmt != nil {
 		if cerr := q.insertTokenStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing insertTokenStmt: %w", cerr)
+		}
+	}
+	if q.listTemplatesStmt != nil {
+		if cerr := q.listTemplatesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listTemplatesStmt: %w", cerr)
 		}
 	}
 	if q.listTokensStmt != nil {
@@ -78,6 +105,11 @@ func (q *Queries) Close() error {
 	if q.revokeTokenStmt != nil {
 		if cerr := q.revokeTokenStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing revokeTokenStmt: %w", cerr)
+		}
+	}
+	if q.setTemplateStmt != nil {
+		if cerr := q.setTemplateStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing setTemplateStmt: %w", cerr)
 		}
 	}
 	if q.touchUserStmt != nil {
@@ -122,27 +154,35 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 }
 
 type Queries struct {
-	db              DBTX
-	tx              *sql.Tx
-	getTokenStmt    *sql.Stmt
-	getUserStmt     *sql.Stmt
-	insertTokenStmt *sql.Stmt
-	listTokensStmt  *sql.Stmt
-	putUserStmt     *sql.Stmt
-	revokeTokenStmt *sql.Stmt
-	touchUserStmt   *sql.Stmt
+	db                 DBTX
+	tx                 *sql.Tx
+	getTemplateStmt    *sql.Stmt
+	getTokenStmt       *sql.Stmt
+	getUserStmt        *sql.Stmt
+	insertTemplateStmt *sql.Stmt
+	insertTokenStmt    *sql.Stmt
+	listTemplatesStmt  *sql.Stmt
+	listTokensStmt     *sql.Stmt
+	putUserStmt        *sql.Stmt
+	revokeTokenStmt    *sql.Stmt
+	setTemplateStmt    *sql.Stmt
+	touchUserStmt      *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
-		db:              tx,
-		tx:              tx,
-		getTokenStmt:    q.getTokenStmt,
-		getUserStmt:     q.getUserStmt,
-		insertTokenStmt: q.insertTokenStmt,
-		listTokensStmt:  q.listTokensStmt,
-		putUserStmt:     q.putUserStmt,
-		revokeTokenStmt: q.revokeTokenStmt,
-		touchUserStmt:   q.touchUserStmt,
+		db:                 tx,
+		tx:                 tx,
+		getTemplateStmt:    q.getTemplateStmt,
+		getTokenStmt:       q.getTokenStmt,
+		getUserStmt:        q.getUserStmt,
+		insertTemplateStmt: q.insertTemplateStmt,
+		insertTokenStmt:    q.insertTokenStmt,
+		listTemplatesStmt:  q.listTemplatesStmt,
+		listTokensStmt:     q.listTokensStmt,
+		putUserStmt:        q.putUserStmt,
+		revokeTokenStmt:    q.revokeTokenStmt,
+		setTemplateStmt:    q.setTemplateStmt,
+		touchUserStmt:      q.touchUserStmt,
 	}
 }
