@@ -7,21 +7,13 @@ import (
 	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/postgres/internal/dbsqlc"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Tokens reads every token, by name.
 func (s *Driver) Tokens(ctx context.Context) ([]store.Token, error) {
 	rows, err := s.readq().ListTokens(ctx)
-	if err != nil {
-		return nil, err
-	}
-	tks := make([]store.Token, len(rows))
-	for i, r := range rows {
-		if tks[i], err = token(r); err != nil {
-			return nil, err
-		}
-	}
-	return tks, nil
+	return sqlfile.Convert(rows, err, token)
 }
 
 // Token reads one token in the transaction.

@@ -69,16 +69,9 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.
 // Templates reads a page of templates by ID.
 func (s *Driver) Templates(ctx context.Context, p store.TemplatesParams) ([]coupon.Template, error) {
 	rows, err := s.readq().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, PageSize: int64(p.Limit)})
-	if err != nil {
-		return nil, err
-	}
-	tps := make([]coupon.Template, len(rows))
-	for i, r := range rows {
-		if tps[i], err = template(dbsqlc.GetTemplateRow(r)); err != nil {
-			return nil, err
-		}
-	}
-	return tps, nil
+	return sqlfile.Convert(rows, err, func(r dbsqlc.ListTemplatesRow) (coupon.Template, error) {
+		return template(dbsqlc.GetTemplateRow(r))
+	})
 }
 
 // SetTemplate stores next over from: a compare-and-set on from's version,
