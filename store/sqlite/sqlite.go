@@ -14,6 +14,7 @@ import (
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/store/sqlite/internal/dbsqlc"
 )
 
 //go:embed migrations/*.sql queries/*.sql
@@ -44,6 +45,7 @@ type Options struct {
 type Driver struct {
 	w, r       *sql.DB
 	stmts      map[string]*sql.Stmt // every query, prepared on the writer
+	sqlc       *dbsqlc.Queries      // sqlc's queries, prepared on the writer
 	gate       *gate                // orders users and background work on the writer
 	ckpt       *checkpointer
 	migrations []sqlfile.Migration
@@ -113,6 +115,10 @@ func OpenDriver(ctx context.Context, path string, opts Options) (*Driver, error)
 		}
 		s.stmts[name] = st
 	}
+	if s.sqlc, err = dbsqlc.Prepare(ctx, w); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlite prepare: %w", err)
+	}
 	return s, nil
 }
 
@@ -127,6 +133,9 @@ func orDefault(v, def int) int {
 func (s *Driver) Close() error {
 	for _, st := range s.stmts {
 		st.Close()
+	}
+	if s.sqlc != nil {
+		s.sqlc.Close()
 	}
 	return errors.Join(s.ckpt.stop(), s.r.Close(), s.w.Close())
 }
