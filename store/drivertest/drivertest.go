@@ -36,13 +36,12 @@ func Run(t *testing.T, open Open) {
 		{"Coupons", couponTests},
 		{"Orders", orderTests},
 		{"Stock", stockTests},
-		// {"Users", userTests},
-		// {"Tokens", tokenTests},
-		// {"Requests", requestTests},
-		// {"Operations", operationTests},
-		// {"Leases", leaseTests},
-		// {"Timers", timerTests},
-		// {"Sinks", sinkTests},
+		{"Tokens", tokenTests},
+		{"Requests", requestTests},
+		{"Operations", operationTests},
+		{"Leases", leaseTests},
+		{"Timers", timerTests},
+		{"Sinks", sinkTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
