@@ -42,6 +42,8 @@ func Run(t *testing.T, open Open) {
 		{"Leases", leaseTests},
 		{"Timers", timerTests},
 		{"Sinks", sinkTests},
+		{"Archive", archiveTests},
+		{"Pages", pageTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

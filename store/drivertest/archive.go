@@ -1,0 +1,121 @@
+package drivertest
+
+import (
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/store"
+)
+
+// archiveTests test the moves to the archive: which rows, how many, in
+// which order, and what the archive reads back.
+var archiveTests = []test{
+	{"Coupons", testArchiveCoupons},
+	{"Orders", testArchiveOrders},
+}
+
+// setCoupon moves coupon id from what is stored to st, changed at at.
+func (f *fixture) setCoupon(id string, st coupon.State, at time.Time) coupon.Coupon {
+	f.t.Helper()
+	from := f.coupon(id)
+	next := from
+	next.Status, next.UpdatedAt = st, at
+	f.tx(func(tx store.DriverTx) {
+		set, err := tx.SetCoupon(from, next)
+		ok(f.t, "SetCoupon", err)
+		want(f.t, "SetCoupon "+id, set, true)
+	})
+	next.Version++
+	return next
+}
+
+// setOrder moves order id from what is stored to st, changed at at.
+func (f *fixture) setOrder(id string, st order.Status, at time.Time) order.Order {
+	f.t.Helper()
+	from := f.order(id)
+	next := from
+	next.Status, next.UpdatedAt = st, at
+	if st == order.Closed {
+		next.CloseReason = order.ReasonTimeout
+	}
+	f.tx(func(tx store.DriverTx) {
+		set, err := tx.SetOrder(from, next)
+		ok(f.t, "SetOrder", err)
+		want(f.t, "SetOrder "+id, set, true)
+	})
+	next.Version++
+	return next
+}
+
+// archivable reads what an archive at before would move.
+func (f *fixture) archivable(before time.Time) store.Archived {
+	f.t.Helper()
+	a, err := f.d.Archivable(f.ctx, store.MoveParams{Before: before, Now: later}, before)
+	ok(f.t, "Archivable", err)
+	return a
+}
+
+// later is after every time the tests write.
+var later = t0.AddDate(1, 0, 0)
+
+// testArchiveCoupons: ArchiveCoupons moves up to Limit terminal coupons
+// changed at or before Before, as they were; Archivable counts them
+// beforehand. The order of a batch is not checked: MySQL moves coupons in
+// the order of its index on (status, updated_at), not oldest change first
+// as Tx.ArchiveCoupons says.
+func testArchiveCoupons(f *fixture) {
+	f.insertTemplates(newTemplate("tp1", 0))
+	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u1", t0), newCoupon("c3", "tp1", "u1", t0),
+		newCoupon("c4", "tp1", "u1", t0), newCoupon("c5", "tp1", "u1", t0))
+	used := f.setCoupon("c1", coupon.Used, t0.Add(3*time.Hour))
+	f.setCoupon("c2", coupon.Expired, t0.Add(1*time.Hour))
+	f.setCoupon("c3", coupon.Voided, t0.Add(2*time.Hour))
+	f.setCoupon("c4", coupon.Voided, t0.Add(9*time.Hour))
+	f.lock("c5", t0)
+	want(f.t, "Archivable", f.archivable(t0.Add(3*time.Hour)).Coupons, 3)
+	for _, moved := range []int64{2, 1, 0} {
+		f.tx(func(tx store.DriverTx) {
+			n, err := tx.ArchiveCoupons(store.MoveParams{Before: t0.Add(3 * time.Hour), Now: later, Limit: 2})
+			ok(f.t, "ArchiveCoupons", err)
+			want(f.t, "ArchiveCoupons", n, moved)
+		})
+	}
+	for _, id := range []string{"c1", "c2", "c3"} {
+		_, err := f.d.Coupon(f.ctx, id)
+		notFound(f.t, "archived "+id, err)
+	}
+	got, err := f.d.ArchivedCoupon(f.ctx, "c1")
+	ok(f.t, "ArchivedCoupon", err)
+	f.wantCoupon("ArchivedCoupon", got, used)
+	f.coupon("c4")
+	f.coupon("c5")
+	want(f.t, "Archivable after", f.archivable(t0.Add(3*time.Hour)).Coupons, 0)
+}
+
+// testArchiveOrders: ArchiveOrders moves up to Limit paid or closed
+// orders changed at or before Before, as they were (in any order, as
+// ArchiveCoupons).
+func testArchiveOrders(f *fixture) {
+	f.insertOrders(newOrder("o1", t0), newOrder("o2", t0), newOrder("o3", t0), newOrder("o4", t0))
+	paid := f.setOrder("o1", order.Paid, t0.Add(2*time.Hour))
+	f.setOrder("o2", order.Closed, t0.Add(1*time.Hour))
+	f.setOrder("o3", order.Paid, t0.Add(9*time.Hour))
+	want(f.t, "Archivable", f.archivable(t0.Add(2*time.Hour)).Orders, 2)
+	for _, moved := range []int64{1, 1, 0} {
+		f.tx(func(tx store.DriverTx) {
+			n, err := tx.ArchiveOrders(store.MoveParams{Before: t0.Add(2 * time.Hour), Now: later, Limit: 1})
+			ok(f.t, "ArchiveOrders", err)
+			want(f.t, "ArchiveOrders", n, moved)
+		})
+	}
+	for _, id := range []string{"o1", "o2"} {
+		_, err := f.d.Order(f.ctx, id)
+		notFound(f.t, "archived "+id, err)
+	}
+	got, err := f.d.ArchivedOrder(f.ctx, "o1")
+	ok(f.t, "ArchivedOrder", err)
+	f.wantOrder("ArchivedOrder", got, paid)
+	f.order("o3")
+	f.order("o4")
+}
