@@ -5,6 +5,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -13,6 +14,7 @@ import (
 var archiveTests = []test{
 	{"Coupons", testArchiveCoupons},
 	{"Orders", testArchiveOrders},
+	{"PruneReminders", testPruneReminders},
 }
 
 // setCoupon moves coupon id from what is stored to st, changed at at.
@@ -118,4 +120,46 @@ func testArchiveOrders(f *fixture) {
 	f.wantOrder("ArchivedOrder", got, paid)
 	f.order("o3")
 	f.order("o4")
+}
+
+// testPruneReminders: PruneReminders deletes up to Limit sent or dropped
+// reminders done at or before Before, and counts them; Archivable counts
+// them beforehand.
+func testPruneReminders(f *fixture) {
+	var ids []int64
+	f.tx(func(tx store.DriverTx) {
+		ok(f.t, "TouchUser", tx.TouchUser("u1", t0))
+		for i := range 4 {
+			due := t0.Add(time.Duration(i) * time.Hour)
+			id, err := tx.InsertReminder(store.PlannedReminder{UserID: "u1", Lead: time.Hour, First: due, Last: due, Due: due})
+			ok(f.t, "InsertReminder", err)
+			ids = append(ids, id)
+		}
+	})
+	f.tx(func(tx store.DriverTx) {
+		for i, st := range []string{store.ReminderSent, store.ReminderDropped, store.ReminderSent} {
+			done, err := tx.FinishReminder(store.FinishedReminder{ID: ids[i], Status: st, Channel: remind.InApp, Reason: "r",
+				At: t0.Add(time.Duration(i) * time.Hour)})
+			ok(f.t, "FinishReminder", err)
+			want(f.t, "FinishReminder", done, true)
+		}
+	})
+	want(f.t, "Archivable", f.archivable(t0.Add(time.Hour)).Reminders, 2)
+	for _, pruned := range []int64{1, 1, 0} {
+		f.tx(func(tx store.DriverTx) {
+			n, err := tx.PruneReminders(store.PruneRequestsParams{Before: t0.Add(time.Hour), Limit: 1})
+			ok(f.t, "PruneReminders", err)
+			want(f.t, "PruneReminders", n, pruned)
+		})
+	}
+	f.tx(func(tx store.DriverTx) {
+		for i, kept := range []bool{false, false, true, true} {
+			_, err := tx.Reminder(ids[i])
+			if kept {
+				ok(f.t, "Reminder kept", err)
+			} else {
+				notFound(f.t, "Reminder pruned", err)
+			}
+		}
+	})
 }

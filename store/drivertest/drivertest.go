@@ -32,6 +32,7 @@ func Run(t *testing.T, open Open) {
 		name  string
 		tests []test
 	}{
+		{"Driver", driverTests},
 		{"Templates", templateTests},
 		{"Coupons", couponTests},
 		{"Orders", orderTests},
