@@ -1,6 +1,8 @@
 package drivertest
 
 import (
+	"context"
+	"fmt"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -23,11 +25,8 @@ func (f *fixture) setCoupon(id string, st coupon.State, at time.Time) coupon.Cou
 	from := f.coupon(id)
 	next := from
 	next.Status, next.UpdatedAt = st, at
-	f.tx(func(tx store.DriverTx) {
-		set, err := tx.SetCoupon(from, next)
-		ok(f.t, "SetCoupon", err)
-		want(f.t, "SetCoupon "+id, set, true)
-	})
+	got := read(f, "SetCoupon", func(tx store.DriverTx) (bool, error) { return tx.SetCoupon(from, next) })
+	want(f.t, "SetCoupon "+id, got, true)
 	next.Version++
 	return next
 }
@@ -41,11 +40,8 @@ func (f *fixture) setOrder(id string, st order.Status, at time.Time) order.Order
 	if st == order.Closed {
 		next.CloseReason = order.ReasonTimeout
 	}
-	f.tx(func(tx store.DriverTx) {
-		set, err := tx.SetOrder(from, next)
-		ok(f.t, "SetOrder", err)
-		want(f.t, "SetOrder "+id, set, true)
-	})
+	got := read(f, "SetOrder", func(tx store.DriverTx) (bool, error) { return tx.SetOrder(from, next) })
+	want(f.t, "SetOrder "+id, got, true)
 	next.Version++
 	return next
 }
@@ -56,6 +52,25 @@ func (f *fixture) archivable(before time.Time) store.Archived {
 	a, err := f.d.Archivable(f.ctx, store.MoveParams{Before: before, Now: later}, before)
 	ok(f.t, "Archivable", err)
 	return a
+}
+
+// moveBatches runs move with p once per batch, each in a transaction of
+// its own, and fails unless the batches moved as many rows as moved says.
+func (f *fixture) moveBatches(what string, move func(store.DriverTx, store.MoveParams) (int64, error), p store.MoveParams, moved ...int64) {
+	f.t.Helper()
+	for i, n := range moved {
+		got := read(f, what, func(tx store.DriverTx) (int64, error) { return move(tx, p) })
+		want(f.t, fmt.Sprintf("%s batch %d", what, i), got, n)
+	}
+}
+
+// gone fails unless each of ids is ErrNotFound to get.
+func gone[T any](f *fixture, get func(ctx context.Context, id string) (T, error), ids ...string) {
+	f.t.Helper()
+	for _, id := range ids {
+		_, err := get(f.ctx, id)
+		notFound(f.t, id, err)
+	}
 }
 
 // later is after every time the tests write.
@@ -76,17 +91,8 @@ func testArchiveCoupons(f *fixture) {
 	f.setCoupon("c4", coupon.Voided, t0.Add(9*time.Hour))
 	f.lock("c5", t0)
 	want(f.t, "Archivable", f.archivable(t0.Add(3*time.Hour)).Coupons, 3)
-	for _, moved := range []int64{2, 1, 0} {
-		f.tx(func(tx store.DriverTx) {
-			n, err := tx.ArchiveCoupons(store.MoveParams{Before: t0.Add(3 * time.Hour), Now: later, Limit: 2})
-			ok(f.t, "ArchiveCoupons", err)
-			want(f.t, "ArchiveCoupons", n, moved)
-		})
-	}
-	for _, id := range []string{"c1", "c2", "c3"} {
-		_, err := f.d.Coupon(f.ctx, id)
-		notFound(f.t, "archived "+id, err)
-	}
+	f.moveBatches("ArchiveCoupons", store.DriverTx.ArchiveCoupons, store.MoveParams{Before: t0.Add(3 * time.Hour), Now: later, Limit: 2}, 2, 1, 0)
+	gone(f, f.d.Coupon, "c1", "c2", "c3")
 	got, err := f.d.ArchivedCoupon(f.ctx, "c1")
 	ok(f.t, "ArchivedCoupon", err)
 	f.wantCoupon("ArchivedCoupon", got, used)
@@ -104,17 +110,8 @@ func testArchiveOrders(f *fixture) {
 	f.setOrder("o2", order.Closed, t0.Add(1*time.Hour))
 	f.setOrder("o3", order.Paid, t0.Add(9*time.Hour))
 	want(f.t, "Archivable", f.archivable(t0.Add(2*time.Hour)).Orders, 2)
-	for _, moved := range []int64{1, 1, 0} {
-		f.tx(func(tx store.DriverTx) {
-			n, err := tx.ArchiveOrders(store.MoveParams{Before: t0.Add(2 * time.Hour), Now: later, Limit: 1})
-			ok(f.t, "ArchiveOrders", err)
-			want(f.t, "ArchiveOrders", n, moved)
-		})
-	}
-	for _, id := range []string{"o1", "o2"} {
-		_, err := f.d.Order(f.ctx, id)
-		notFound(f.t, "archived "+id, err)
-	}
+	f.moveBatches("ArchiveOrders", store.DriverTx.ArchiveOrders, store.MoveParams{Before: t0.Add(2 * time.Hour), Now: later, Limit: 1}, 1, 1, 0)
+	gone(f, f.d.Order, "o1", "o2")
 	got, err := f.d.ArchivedOrder(f.ctx, "o1")
 	ok(f.t, "ArchivedOrder", err)
 	f.wantOrder("ArchivedOrder", got, paid)
@@ -146,11 +143,10 @@ func testPruneReminders(f *fixture) {
 	})
 	want(f.t, "Archivable", f.archivable(t0.Add(time.Hour)).Reminders, 2)
 	for _, pruned := range []int64{1, 1, 0} {
-		f.tx(func(tx store.DriverTx) {
-			n, err := tx.PruneReminders(store.PruneRequestsParams{Before: t0.Add(time.Hour), Limit: 1})
-			ok(f.t, "PruneReminders", err)
-			want(f.t, "PruneReminders", n, pruned)
+		got := read(f, "PruneReminders", func(tx store.DriverTx) (int64, error) {
+			return tx.PruneReminders(store.PruneRequestsParams{Before: t0.Add(time.Hour), Limit: 1})
 		})
+		want(f.t, "PruneReminders", got, pruned)
 	}
 	f.tx(func(tx store.DriverTx) {
 		for i, kept := range []bool{false, false, true, true} {

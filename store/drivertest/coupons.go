@@ -11,7 +11,6 @@ import (
 // of a transition, the counts by user and the drain of due locks.
 var couponTests = []test{
 	{"InsertRead", testCouponInsertRead},
-	{"Missing", testCouponMissing},
 	{"SetGuards", testSetCoupon},
 	{"Held", testCouponsHeld},
 	{"UserCoupons", testUserCoupons},
@@ -51,11 +50,7 @@ func (f *fixture) lock(id string, until time.Time) {
 	from := f.coupon(id)
 	next := from
 	next.Status, next.LockedUntil, next.UpdatedAt = coupon.Locked, until, until.Add(-time.Hour)
-	f.tx(func(tx store.DriverTx) {
-		set, err := tx.SetCoupon(from, next)
-		ok(f.t, "SetCoupon", err)
-		want(f.t, "lock "+id, set, true)
-	})
+	want(f.t, "lock "+id, read(f, "SetCoupon", func(tx store.DriverTx) (bool, error) { return tx.SetCoupon(from, next) }), true)
 }
 
 // wantCoupon fails unless got has want's stored fields.
@@ -85,23 +80,7 @@ func testCouponInsertRead(f *fixture) {
 	stored := f.coupon("c1")
 	a.Version, b.Version = stored.Version, stored.Version
 	f.wantCoupon("Driver.Coupon", stored, a)
-	f.tx(func(tx store.DriverTx) {
-		got, err := tx.Coupon("c2")
-		ok(f.t, "Tx.Coupon", err)
-		f.wantCoupon("Tx.Coupon", got, b)
-	})
-}
-
-// testCouponMissing: an unknown coupon is ErrNotFound.
-func testCouponMissing(f *fixture) {
-	_, err := f.d.Coupon(f.ctx, "nope")
-	notFound(f.t, "Driver.Coupon", err)
-	_, err = f.d.ArchivedCoupon(f.ctx, "nope")
-	notFound(f.t, "ArchivedCoupon", err)
-	f.tx(func(tx store.DriverTx) {
-		_, err := tx.Coupon("nope")
-		notFound(f.t, "Tx.Coupon", err)
-	})
+	f.wantCoupon("Tx.Coupon", read(f, "Tx.Coupon", func(tx store.DriverTx) (coupon.Coupon, error) { return tx.Coupon("c2") }), b)
 }
 
 // testSetCoupon: SetCoupon writes next with the version plus one, and
@@ -125,11 +104,8 @@ func testSetCoupon(f *fixture) {
 		{"applies", from, true},
 		{"applied already", from, false},
 	} {
-		f.tx(func(tx store.DriverTx) {
-			set, err := tx.SetCoupon(tc.from, next)
-			ok(f.t, tc.name, err)
-			want(f.t, tc.name, set, tc.set)
-		})
+		set := read(f, tc.name, func(tx store.DriverTx) (bool, error) { return tx.SetCoupon(tc.from, next) })
+		want(f.t, tc.name, set, tc.set)
 	}
 	next.Version = from.Version + 1
 	f.wantCoupon("after SetCoupon", f.coupon("c1"), next)
@@ -200,11 +176,10 @@ func testLocksDue(f *fixture) {
 		{t0.Add(3 * time.Hour), 10, []string{"c2", "c3", "c1"}},
 		{t0.Add(3 * time.Hour), 2, []string{"c2", "c3"}},
 	} {
-		f.tx(func(tx store.DriverTx) {
-			got, err := tx.LocksDue(store.DueParams{Now: tc.now, Limit: tc.limit})
-			ok(f.t, "LocksDue", err)
-			wantIDs(f.t, "LocksDue at "+tc.now.String(), got, couponID, tc.wanted...)
+		got := read(f, "LocksDue", func(tx store.DriverTx) ([]coupon.Coupon, error) {
+			return tx.LocksDue(store.DueParams{Now: tc.now, Limit: tc.limit})
 		})
+		wantIDs(f.t, "LocksDue at "+tc.now.String(), got, couponID, tc.wanted...)
 	}
 }
 

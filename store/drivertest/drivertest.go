@@ -33,6 +33,7 @@ func Run(t *testing.T, open Open) {
 		tests []test
 	}{
 		{"Driver", driverTests},
+		{"Missing", missingTests},
 		{"Templates", templateTests},
 		{"Coupons", couponTests},
 		{"Orders", orderTests},
@@ -79,6 +80,29 @@ func (f *fixture) tx(fn func(tx store.DriverTx)) {
 	fn(tx)
 	_, err = tx.Commit()
 	ok(f.t, "Commit", err)
+}
+
+// read returns what fn returned in one committed transaction; what
+// names the call.
+func read[T any](f *fixture, what string, fn func(tx store.DriverTx) (T, error)) T {
+	f.t.Helper()
+	var v T
+	f.tx(func(tx store.DriverTx) {
+		var err error
+		v, err = fn(tx)
+		ok(f.t, what, err)
+	})
+	return v
+}
+
+// insert stores rows with put in one transaction.
+func insert[T any](f *fixture, what string, put func(store.DriverTx, T) error, rows ...T) {
+	f.t.Helper()
+	f.tx(func(tx store.DriverTx) {
+		for _, r := range rows {
+			ok(f.t, what, put(tx, r))
+		}
+	})
 }
 
 // ok fails t on err; what names the call.

@@ -12,7 +12,6 @@ import (
 // of a payment or close, and the reads of due orders.
 var orderTests = []test{
 	{"InsertRead", testOrderInsertRead},
-	{"Missing", testOrderMissing},
 	{"SetGuards", testSetOrder},
 	{"OrdersDue", testOrdersDue},
 	{"OrdersDueShards", testOrdersDueShards},
@@ -30,11 +29,7 @@ func newOrder(id string, deadline time.Time) order.Order {
 // insertOrders stores os in one transaction.
 func (f *fixture) insertOrders(os ...order.Order) {
 	f.t.Helper()
-	f.tx(func(tx store.DriverTx) {
-		for _, o := range os {
-			ok(f.t, "InsertOrder", tx.InsertOrder(o))
-		}
-	})
+	insert(f, "InsertOrder", store.DriverTx.InsertOrder, os...)
 }
 
 // order reads order id on the driver.
@@ -68,23 +63,7 @@ func testOrderInsertRead(f *fixture) {
 	stored := f.order("o1")
 	o.Version = stored.Version
 	f.wantOrder("Driver.Order", stored, o)
-	f.tx(func(tx store.DriverTx) {
-		got, err := tx.Order("o1")
-		ok(f.t, "Tx.Order", err)
-		f.wantOrder("Tx.Order", got, o)
-	})
-}
-
-// testOrderMissing: an unknown order is ErrNotFound.
-func testOrderMissing(f *fixture) {
-	_, err := f.d.Order(f.ctx, "nope")
-	notFound(f.t, "Driver.Order", err)
-	_, err = f.d.ArchivedOrder(f.ctx, "nope")
-	notFound(f.t, "ArchivedOrder", err)
-	f.tx(func(tx store.DriverTx) {
-		_, err := tx.Order("nope")
-		notFound(f.t, "Tx.Order", err)
-	})
+	f.wantOrder("Tx.Order", read(f, "Tx.Order", func(tx store.DriverTx) (order.Order, error) { return tx.Order("o1") }), o)
 }
 
 // testSetOrder: SetOrder writes next's status, reason, payment and update
@@ -106,11 +85,8 @@ func testSetOrder(f *fixture) {
 		{"applies", from, true},
 		{"left unpaid", from, false},
 	} {
-		f.tx(func(tx store.DriverTx) {
-			set, err := tx.SetOrder(tc.from, next)
-			ok(f.t, tc.name, err)
-			want(f.t, tc.name, set, tc.set)
-		})
+		set := read(f, tc.name, func(tx store.DriverTx) (bool, error) { return tx.SetOrder(tc.from, next) })
+		want(f.t, tc.name, set, tc.set)
 	}
 	next.Version = from.Version + 1
 	f.wantOrder("after SetOrder", f.order("o1"), next)
@@ -124,11 +100,7 @@ func testOrdersDue(f *fixture) {
 	from := f.order("o4")
 	next := from
 	next.Status, next.CloseReason = order.Closed, order.ReasonCancelled
-	f.tx(func(tx store.DriverTx) {
-		set, err := tx.SetOrder(from, next)
-		ok(f.t, "SetOrder", err)
-		want(f.t, "SetOrder", set, true)
-	})
+	want(f.t, "SetOrder", read(f, "SetOrder", func(tx store.DriverTx) (bool, error) { return tx.SetOrder(from, next) }), true)
 	for _, tc := range []struct {
 		now    time.Time
 		limit  int
@@ -139,11 +111,10 @@ func testOrdersDue(f *fixture) {
 		{t0.Add(3 * time.Hour), 10, []string{"o2", "o3", "o1"}},
 		{t0.Add(3 * time.Hour), 2, []string{"o2", "o3"}},
 	} {
-		f.tx(func(tx store.DriverTx) {
-			got, err := tx.OrdersDue(store.DueParams{Now: tc.now, Limit: tc.limit})
-			ok(f.t, "OrdersDue", err)
-			wantIDs(f.t, "OrdersDue at "+tc.now.String(), got, orderID, tc.wanted...)
+		got := read(f, "OrdersDue", func(tx store.DriverTx) ([]order.Order, error) {
+			return tx.OrdersDue(store.DueParams{Now: tc.now, Limit: tc.limit})
 		})
+		wantIDs(f.t, "OrdersDue at "+tc.now.String(), got, orderID, tc.wanted...)
 	}
 }
 

@@ -91,11 +91,10 @@ func testPruneRequests(f *fixture) {
 		{t0.Add(3 * time.Hour), 2, 2, []string{"k1", "k2"}},
 		{t0.Add(3 * time.Hour), 2, 1, []string{"k3"}},
 	} {
-		f.tx(func(tx store.DriverTx) {
-			n, err := tx.PruneRequests(store.PruneRequestsParams{Before: tc.before, Limit: tc.limit})
-			ok(f.t, "PruneRequests", err)
-			want(f.t, "PruneRequests", n, tc.pruned)
+		got := read(f, "PruneRequests", func(tx store.DriverTx) (int64, error) {
+			return tx.PruneRequests(store.PruneRequestsParams{Before: tc.before, Limit: tc.limit})
 		})
+		want(f.t, "PruneRequests", got, tc.pruned)
 		for _, k := range tc.gone {
 			_, err := f.request(k)
 			notFound(f.t, "pruned "+k, err)

@@ -82,11 +82,8 @@ func testDeadLetters(f *fixture) {
 	wantTime(f.t, "FailedAt", l.FailedAt, t0.Add(time.Minute))
 	f.wantSeqs("page", f.deadLetters(store.DeadLettersParams{Sink: "s1", After: 1, Limit: 1}), 2)
 	f.wantSeqs("none queued", f.deadLetters(store.DeadLettersParams{Sink: "s1", QueuedOnly: true, Limit: 10}))
-	f.tx(func(tx store.DriverTx) {
-		n, err := tx.ReplayDeadLetters("s1")
-		ok(f.t, "ReplayDeadLetters", err)
-		want(f.t, "ReplayDeadLetters", n, 3)
-	})
+	replayed := read(f, "ReplayDeadLetters", func(tx store.DriverTx) (int64, error) { return tx.ReplayDeadLetters("s1") })
+	want(f.t, "ReplayDeadLetters", replayed, 3)
 	f.wantSeqs("queued", f.deadLetters(store.DeadLettersParams{Sink: "s1", QueuedOnly: true, Limit: 10}), 1, 2, 3)
 	f.advance(store.AdvanceSinkParams{Sink: "s1", Replayed: []int64{1, 3}})
 	f.wantSeqs("replayed removed", f.deadLetters(store.DeadLettersParams{Sink: "s1", Limit: 10}), 2)

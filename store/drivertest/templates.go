@@ -11,7 +11,6 @@ import (
 // the compare-and-set of a change and the issued count.
 var templateTests = []test{
 	{"InsertRead", testTemplateInsertRead},
-	{"Missing", testTemplateMissing},
 	{"PageByID", testTemplatesPage},
 	{"SetGuards", testSetTemplate},
 	{"TakeIssues", testTakeIssues},
@@ -26,11 +25,7 @@ func newTemplate(id string, total int64) coupon.Template {
 // insertTemplates stores tps in one transaction.
 func (f *fixture) insertTemplates(tps ...coupon.Template) {
 	f.t.Helper()
-	f.tx(func(tx store.DriverTx) {
-		for _, tp := range tps {
-			ok(f.t, "InsertTemplate", tx.InsertTemplate(tp))
-		}
-	})
+	insert(f, "InsertTemplate", store.DriverTx.InsertTemplate, tps...)
 }
 
 // wantTemplate fails unless got has want's stored fields.
@@ -89,18 +84,6 @@ func testTemplateInsertRead(f *fixture) {
 		want(f.t, "due unused at "+tc.now.String(), due, tc.due)
 		want(f.t, "unused count", info.Counts[coupon.Unused], 2)
 	}
-}
-
-// testTemplateMissing: an unknown template is ErrNotFound on every read.
-func testTemplateMissing(f *fixture) {
-	_, _, err := f.d.Template(f.ctx, "nope", t0)
-	notFound(f.t, "Driver.Template", err)
-	f.tx(func(tx store.DriverTx) {
-		_, err := tx.Template("nope")
-		notFound(f.t, "Tx.Template", err)
-		_, err = tx.ClaimTemplate("nope")
-		notFound(f.t, "ClaimTemplate", err)
-	})
 }
 
 // testTemplatesPage: Templates pages by ID in byte order, after After,

@@ -34,19 +34,10 @@ func testTokenInsertRead(f *fixture) {
 		tk       store.Token
 		inserted bool
 	}{{b, true}, {a, true}, {store.Token{Name: "b", Hash: "other", CreatedAt: t0}, false}} {
-		f.tx(func(tx store.DriverTx) {
-			inserted, err := tx.InsertToken(tc.tk)
-			ok(f.t, "InsertToken "+tc.tk.Name, err)
-			want(f.t, "InsertToken "+tc.tk.Name, inserted, tc.inserted)
-		})
+		got := read(f, "InsertToken "+tc.tk.Name, func(tx store.DriverTx) (bool, error) { return tx.InsertToken(tc.tk) })
+		want(f.t, "InsertToken "+tc.tk.Name, got, tc.inserted)
 	}
-	f.tx(func(tx store.DriverTx) {
-		got, err := tx.Token("b")
-		ok(f.t, "Token", err)
-		f.wantToken("Token", got, b)
-		_, err = tx.Token("nope")
-		notFound(f.t, "Token", err)
-	})
+	f.wantToken("Token", read(f, "Token", func(tx store.DriverTx) (store.Token, error) { return tx.Token("b") }), b)
 	all, err := f.d.Tokens(f.ctx)
 	ok(f.t, "Tokens", err)
 	want(f.t, "Tokens", len(all), 2)
