@@ -77,8 +77,8 @@ func gone[T any](f *fixture, get func(ctx context.Context, id string) (T, error)
 var later = t0.AddDate(1, 0, 0)
 
 // testArchiveCoupons: ArchiveCoupons moves up to Limit terminal coupons
-// changed at or before Before, as they were; Archivable counts them
-// beforehand. The order of a batch is not checked: MySQL moves coupons in
+// changed at or before Before, as they were, still in their user's
+// wallet with Archived; Archivable counts them beforehand. The order of a batch is not checked: MySQL moves coupons in
 // the order of its index on (status, updated_at), not oldest change first
 // as Tx.ArchiveCoupons says.
 func testArchiveCoupons(f *fixture) {
@@ -93,6 +93,14 @@ func testArchiveCoupons(f *fixture) {
 	want(f.t, "Archivable", f.archivable(t0.Add(3*time.Hour)).Coupons, 3)
 	f.moveBatches("ArchiveCoupons", store.DriverTx.ArchiveCoupons, store.MoveParams{Before: t0.Add(3 * time.Hour), Now: later, Limit: 2}, 2, 1, 0)
 	gone(f, f.d.Coupon, "c1", "c2", "c3")
+	for _, tc := range []struct {
+		archived bool
+		want     []string
+	}{{false, []string{"c4", "c5"}}, {true, []string{"c1", "c2", "c3", "c4", "c5"}}} {
+		got, err := f.d.UserCoupons(f.ctx, store.UserCouponsParams{UserID: "u1", Now: t0, Limit: 10, Archived: tc.archived})
+		ok(f.t, "UserCoupons", err)
+		wantIDs(f.t, fmt.Sprintf("UserCoupons archived=%v", tc.archived), got, couponID, tc.want...)
+	}
 	got, err := f.d.ArchivedCoupon(f.ctx, "c1")
 	ok(f.t, "ArchivedCoupon", err)
 	f.wantCoupon("ArchivedCoupon", got, used)
