@@ -3,6 +3,7 @@ package drivertest
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 // driverTests test the driver's reads of itself and its gauges.
 var driverTests = []test{
 	{"ClockReady", testClockReady},
+	{"Rollback", testRollback},
 	{"Classify", testClassify},
 	{"Stats", testStats},
 	{"Forecast", testForecast},
@@ -30,6 +32,27 @@ func testClockReady(f *fixture) {
 	if d := time.Since(now); d < -time.Minute || d > time.Minute {
 		f.t.Fatalf("Clock: %s, %s from the time of day", now, d)
 	}
+}
+
+// testRollback: a transaction rolled back, foreground or background,
+// leaves nothing; Rollback after Commit changes nothing.
+func testRollback(f *fixture) {
+	for i, background := range []bool{false, true} {
+		tx, err := f.d.Begin(f.ctx, background)
+		ok(f.t, "Begin", err)
+		ok(f.t, "InsertTemplate", tx.InsertTemplate(newTemplate(fmt.Sprint("tp", i), 0)))
+		tx.Rollback()
+		tx.Rollback()
+	}
+	tx, err := f.d.Begin(f.ctx, true)
+	ok(f.t, "Begin", err)
+	ok(f.t, "InsertTemplate", tx.InsertTemplate(newTemplate("kept", 0)))
+	_, err = tx.Commit()
+	ok(f.t, "Commit", err)
+	tx.Rollback()
+	got, err := f.d.Templates(f.ctx, store.TemplatesParams{Limit: 10})
+	ok(f.t, "Templates", err)
+	wantIDs(f.t, "Templates", got, templateID, "kept")
 }
 
 // testClassify: the errors a transaction returns as they are, not worth

@@ -90,7 +90,6 @@ func testTemplateInsertRead(f *fixture) {
 // up to Limit.
 func testTemplatesPage(f *fixture) {
 	f.insertTemplates(newTemplate("tp_b", 0), newTemplate("tp_B", 0), newTemplate("tp_a", 0), newTemplate("tp_c", 0))
-	id := func(tp coupon.Template) string { return tp.ID }
 	for _, tc := range []struct {
 		after string
 		limit int
@@ -103,7 +102,7 @@ func testTemplatesPage(f *fixture) {
 	} {
 		got, err := f.d.Templates(f.ctx, store.TemplatesParams{After: tc.after, Limit: tc.limit})
 		ok(f.t, "Templates", err)
-		wantIDs(f.t, "Templates after "+tc.after, got, id, tc.want...)
+		wantIDs(f.t, "Templates after "+tc.after, got, templateID, tc.want...)
 	}
 }
 
@@ -175,3 +174,5 @@ func testTakeIssues(f *fixture) {
 		})
 	}
 }
+
+func templateID(tp coupon.Template) string { return tp.ID }
