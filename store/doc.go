@@ -5,7 +5,8 @@
 // stock move, reminder, idempotent replay and input rule is written here,
 // and a driver (store/sqlite, store/postgres, store/mysql) brings only a
 // database's transactions, statements (Tx), reads and drains. Every
-// driver passes the shared suite in store/storetest.
+// driver passes the contract's own tests in store/drivertest and the
+// service's suite in store/storetest.
 //
 // Every transition is a guarded compare-and-set in one transaction that
 // also writes the transition's event to the outbox and, where it creates

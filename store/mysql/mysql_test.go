@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/drivertest"
 	"github.com/lapsehq/lapse/store/mysql"
 	"github.com/lapsehq/lapse/store/mysql/mysqltest"
 	"github.com/lapsehq/lapse/store/sqlfile/migratetest"
@@ -37,6 +38,11 @@ func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Driver {
 		return openDriver(t, freshDB(t), mysql.Options{})
 	})
+}
+
+// TestDriver runs the driver contract's own tests.
+func TestDriver(t *testing.T) {
+	drivertest.Run(t, func(t *testing.T) store.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
 }
 
 // template creates a 24h template claimable from a day before t0.

@@ -53,9 +53,9 @@ func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
 	if len(cs) == 0 {
 		return nil
 	}
-	list := make([]string, len(cs)) // coupon ID then user ID
+	list := make([][2]string, len(cs))
 	for i, c := range cs {
-		list[i] = c.ID + c.UserID
+		list[i] = [2]string{c.ID, c.UserID}
 	}
 	b, err := json.Marshal(list)
 	if err != nil {

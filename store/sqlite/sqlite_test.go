@@ -11,6 +11,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/drivertest"
 	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/store/storetest"
 )
@@ -35,6 +36,11 @@ func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Driver {
 		return openDriver(t, tempPath(t), sqlite.Options{})
 	})
+}
+
+// TestDriver runs the driver contract's own tests.
+func TestDriver(t *testing.T) {
+	drivertest.Run(t, func(t *testing.T) store.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
 }
 
 // template creates a 24h template claimable from a day before t0.

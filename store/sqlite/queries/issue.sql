@@ -18,7 +18,6 @@ FROM json_each(?1);
 
 -- name: InsertIssued
 -- Issues coupons of template ?2, claimed at ?3 and expiring at ?4: one for
--- each string of the JSON array ?1, a 30-character coupon ID followed by
--- the user ID.
+-- each [coupon ID, user ID] pair of the JSON array ?1.
 INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, updated_at, version)
-SELECT substr(value, 1, 30), ?2, substr(value, 31), 'unused', ?3, ?4, ?3, 1 FROM json_each(?1);
+SELECT value ->> 0, ?2, value ->> 1, 'unused', ?3, ?4, ?3, 1 FROM json_each(?1);

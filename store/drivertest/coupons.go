@@ -1,0 +1,200 @@
+package drivertest
+
+import (
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/store"
+)
+
+// couponTests test the coupon rows: insert and read, the compare-and-set
+// of a transition, the counts by user and the drain of due locks.
+var couponTests = []test{
+	{"InsertRead", testCouponInsertRead},
+	{"SetGuards", testSetCoupon},
+	{"Held", testCouponsHeld},
+	{"UserCoupons", testUserCoupons},
+	{"LocksDue", testLocksDue},
+	{"LocksDueShards", testLocksDueShards},
+}
+
+// newCoupon returns an unused coupon of template tp and user claimed at
+// claimed, expiring a day later.
+func newCoupon(id, tp, user string, claimed time.Time) coupon.Coupon {
+	return coupon.Coupon{ID: id, TemplateID: tp, UserID: user, Status: coupon.Unused,
+		ClaimedAt: claimed, ExpiresAt: claimed.Add(24 * time.Hour), UpdatedAt: claimed}
+}
+
+// insertCoupons stores cs, each with its own InsertClaimed (which takes
+// coupons claimed at one instant), in one transaction.
+func (f *fixture) insertCoupons(cs ...coupon.Coupon) {
+	f.t.Helper()
+	f.tx(func(tx store.DriverTx) {
+		for _, c := range cs {
+			ok(f.t, "InsertClaimed", tx.InsertClaimed([]coupon.Coupon{c}))
+		}
+	})
+}
+
+// coupon reads coupon id on the driver.
+func (f *fixture) coupon(id string) coupon.Coupon {
+	f.t.Helper()
+	c, err := f.d.Coupon(f.ctx, id)
+	ok(f.t, "Coupon "+id, err)
+	return c
+}
+
+// lock moves coupon id from what is stored to locked until until.
+func (f *fixture) lock(id string, until time.Time) {
+	f.t.Helper()
+	from := f.coupon(id)
+	next := from
+	next.Status, next.LockedUntil, next.UpdatedAt = coupon.Locked, until, until.Add(-time.Hour)
+	want(f.t, "lock "+id, read(f, "SetCoupon", func(tx store.DriverTx) (bool, error) { return tx.SetCoupon(from, next) }), true)
+}
+
+// wantCoupon fails unless got has want's stored fields.
+func (f *fixture) wantCoupon(what string, got, want coupon.Coupon) {
+	f.t.Helper()
+	if got.ID != want.ID || got.TemplateID != want.TemplateID || got.UserID != want.UserID ||
+		got.Status != want.Status || got.OrderID != want.OrderID || got.Version != want.Version {
+		f.t.Fatalf("%s: got %+v, want %+v", what, got, want)
+	}
+	wantTime(f.t, what+": ClaimedAt", got.ClaimedAt, want.ClaimedAt)
+	wantTime(f.t, what+": ExpiresAt", got.ExpiresAt, want.ExpiresAt)
+	wantTime(f.t, what+": LockedUntil", got.LockedUntil, want.LockedUntil)
+	wantTime(f.t, what+": UpdatedAt", got.UpdatedAt, want.UpdatedAt)
+}
+
+func couponID(c coupon.Coupon) string { return c.ID }
+
+// testCouponInsertRead: coupons inserted in one statement read back
+// unused, as given, on the driver and in a transaction.
+func testCouponInsertRead(f *fixture) {
+	f.insertTemplates(newTemplate("tp1", 0))
+	a, b := newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u2", t0)
+	f.tx(func(tx store.DriverTx) {
+		ok(f.t, "InsertClaimed", tx.InsertClaimed([]coupon.Coupon{a, b}))
+		ok(f.t, "InsertClaimed none", tx.InsertClaimed(nil))
+	})
+	stored := f.coupon("c1")
+	a.Version, b.Version = stored.Version, stored.Version
+	f.wantCoupon("Driver.Coupon", stored, a)
+	f.wantCoupon("Tx.Coupon", read(f, "Tx.Coupon", func(tx store.DriverTx) (coupon.Coupon, error) { return tx.Coupon("c2") }), b)
+}
+
+// testSetCoupon: SetCoupon writes next with the version plus one, and
+// changes nothing when the stored coupon left from's state or version.
+func testSetCoupon(f *fixture) {
+	f.insertTemplates(newTemplate("tp1", 0))
+	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0))
+	from := f.coupon("c1")
+	next := from
+	next.Status, next.OrderID, next.LockedUntil, next.UpdatedAt = coupon.Locked, "o1", t0.Add(time.Hour), t0.Add(time.Minute)
+	stale, otherState := from, from
+	stale.Version--
+	otherState.Status = coupon.Used
+	for _, tc := range []struct {
+		name string
+		from coupon.Coupon
+		set  bool
+	}{
+		{"stale version", stale, false},
+		{"other state", otherState, false},
+		{"applies", from, true},
+		{"applied already", from, false},
+	} {
+		set := read(f, tc.name, func(tx store.DriverTx) (bool, error) { return tx.SetCoupon(tc.from, next) })
+		want(f.t, tc.name, set, tc.set)
+	}
+	next.Version = from.Version + 1
+	f.wantCoupon("after SetCoupon", f.coupon("c1"), next)
+}
+
+// testCouponsHeld: the counts of a user's coupons of a template, and
+// which IDs exist.
+func testCouponsHeld(f *fixture) {
+	f.insertTemplates(newTemplate("tp1", 0), newTemplate("tp2", 0))
+	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u1", t0),
+		newCoupon("c3", "tp1", "u2", t0), newCoupon("c4", "tp2", "u1", t0))
+	f.tx(func(tx store.DriverTx) {
+		n, err := tx.CountUserCoupons("u1", "tp1")
+		ok(f.t, "CountUserCoupons", err)
+		want(f.t, "CountUserCoupons", n, 2)
+		held, err := tx.HeldCounts("tp1", []string{"u1", "u2", "u3"})
+		ok(f.t, "HeldCounts", err)
+		want(f.t, "HeldCounts u1", held["u1"], 2)
+		want(f.t, "HeldCounts u2", held["u2"], 1)
+		want(f.t, "HeldCounts u3", held["u3"], 0)
+		exist, err := tx.ExistingCoupons([]string{"c1", "c4", "c9"})
+		ok(f.t, "ExistingCoupons", err)
+		want(f.t, "ExistingCoupons", len(exist) == 2 && exist["c1"] && exist["c4"] && !exist["c9"], true)
+	})
+}
+
+// testUserCoupons: a user's coupons page by ID, after After, up to Limit,
+// filtered by the state read at Now (an unused coupon past expires_at
+// reads expired).
+func testUserCoupons(f *fixture) {
+	f.insertTemplates(newTemplate("tp1", 0))
+	f.insertCoupons(newCoupon("c3", "tp1", "u1", t0), newCoupon("c1", "tp1", "u1", t0.Add(-24*time.Hour)),
+		newCoupon("c2", "tp1", "u1", t0), newCoupon("c9", "tp1", "u2", t0))
+	for _, tc := range []struct {
+		name   string
+		p      store.UserCouponsParams
+		wanted []string
+	}{
+		{"all", store.UserCouponsParams{UserID: "u1", Now: t0, Limit: 10}, []string{"c1", "c2", "c3"}},
+		{"limit", store.UserCouponsParams{UserID: "u1", Now: t0, Limit: 2}, []string{"c1", "c2"}},
+		{"after", store.UserCouponsParams{UserID: "u1", Now: t0, After: "c1", Limit: 10}, []string{"c2", "c3"}},
+		{"unused", store.UserCouponsParams{UserID: "u1", Now: t0, Status: coupon.Unused, Limit: 10}, []string{"c2", "c3"}},
+		{"expired", store.UserCouponsParams{UserID: "u1", Now: t0, Status: coupon.Expired, Limit: 10}, []string{"c1"}},
+		{"none", store.UserCouponsParams{UserID: "u3", Now: t0, Limit: 10}, nil},
+	} {
+		got, err := f.d.UserCoupons(f.ctx, tc.p)
+		ok(f.t, tc.name, err)
+		wantIDs(f.t, tc.name, got, couponID, tc.wanted...)
+	}
+}
+
+// testLocksDue: LocksDue reads the locked coupons due at the Now passed,
+// earliest locked_until first, up to Limit.
+func testLocksDue(f *fixture) {
+	f.insertTemplates(newTemplate("tp1", 0))
+	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u1", t0),
+		newCoupon("c3", "tp1", "u1", t0), newCoupon("c4", "tp1", "u1", t0))
+	f.lock("c1", t0.Add(3*time.Hour))
+	f.lock("c2", t0.Add(1*time.Hour))
+	f.lock("c3", t0.Add(2*time.Hour))
+	for _, tc := range []struct {
+		now    time.Time
+		limit  int
+		wanted []string
+	}{
+		{t0, 10, nil},
+		{t0.Add(time.Hour), 10, []string{"c2"}},
+		{t0.Add(3 * time.Hour), 10, []string{"c2", "c3", "c1"}},
+		{t0.Add(3 * time.Hour), 2, []string{"c2", "c3"}},
+	} {
+		got := read(f, "LocksDue", func(tx store.DriverTx) ([]coupon.Coupon, error) {
+			return tx.LocksDue(store.DueParams{Now: tc.now, Limit: tc.limit})
+		})
+		wantIDs(f.t, "LocksDue at "+tc.now.String(), got, couponID, tc.wanted...)
+	}
+}
+
+// testLocksDueShards: LocksDue with leases reads only their shards.
+func testLocksDueShards(f *fixture) {
+	f.insertTemplates(newTemplate("tp1", 0))
+	in3, in5, in7 := inShard("c", 3, 0), inShard("c", 5, 0), inShard("c", 7, 0)
+	f.insertCoupons(newCoupon(in3, "tp1", "u1", t0), newCoupon(in5, "tp1", "u1", t0), newCoupon(in7, "tp1", "u1", t0))
+	f.lock(in3, t0)
+	f.lock(in5, t0.Add(time.Second))
+	f.lock(in7, t0.Add(2*time.Second))
+	f.tx(func(tx store.DriverTx) {
+		got, err := tx.LocksDue(store.DueParams{Now: t0.Add(time.Hour), Limit: 10,
+			Leases: []store.Lease{{Shard: 3, Holder: "h", Token: 1}, {Shard: 7, Holder: "h", Token: 1}}})
+		ok(f.t, "LocksDue", err)
+		wantIDs(f.t, "LocksDue shards 3, 7", got, couponID, in3, in7)
+	})
+}

@@ -1,0 +1,162 @@
+// Package drivertest exercises the storage contract (store.Driver and
+// the write transaction store.DriverTx) directly on a backend, one
+// subtest per method or guard: rows in, rows out, compare-and-sets that
+// change nothing when their guard fails, order, limits and shard
+// filters, with every time passed in. It holds no service rule: those
+// are store/storetest's, which runs the service over the same drivers.
+// Each backend's tests call Run, as they call storetest.Run.
+package drivertest
+
+import (
+	"context"
+	"crypto/md5"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// t0 is the suite's reference instant; every other time is relative to it.
+var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+
+// Open opens a driver of a fresh, empty, migrated database that it closes
+// and removes when t ends.
+type Open func(t *testing.T) store.Driver
+
+// Run runs every test of the suite, each on a driver of its own.
+func Run(t *testing.T, open Open) {
+	groups := []struct {
+		name  string
+		tests []test
+	}{
+		{"Driver", driverTests},
+		{"Missing", missingTests},
+		{"Templates", templateTests},
+		{"Coupons", couponTests},
+		{"Orders", orderTests},
+		{"Stock", stockTests},
+		{"Tokens", tokenTests},
+		{"Requests", requestTests},
+		{"Operations", operationTests},
+		{"Leases", leaseTests},
+		{"Timers", timerTests},
+		{"Sinks", sinkTests},
+		{"Archive", archiveTests},
+		{"Pages", pageTests},
+	}
+	for _, g := range groups {
+		t.Run(g.name, func(t *testing.T) {
+			for _, tc := range g.tests {
+				t.Run(tc.name, func(t *testing.T) {
+					tc.run(&fixture{t: t, ctx: t.Context(), d: open(t)})
+				})
+			}
+		})
+	}
+}
+
+// test is one subtest: a method, or one guard of it.
+type test struct {
+	name string
+	run  func(f *fixture)
+}
+
+// fixture is one test's driver.
+type fixture struct {
+	t   *testing.T
+	ctx context.Context
+	d   store.Driver
+}
+
+// tx runs fn in one write transaction and commits it.
+func (f *fixture) tx(fn func(tx store.DriverTx)) {
+	f.t.Helper()
+	tx, err := f.d.Begin(f.ctx, false)
+	ok(f.t, "Begin", err)
+	defer tx.Rollback()
+	fn(tx)
+	_, err = tx.Commit()
+	ok(f.t, "Commit", err)
+}
+
+// read returns what fn returned in one committed transaction; what
+// names the call.
+func read[T any](f *fixture, what string, fn func(tx store.DriverTx) (T, error)) T {
+	f.t.Helper()
+	var v T
+	f.tx(func(tx store.DriverTx) {
+		var err error
+		v, err = fn(tx)
+		ok(f.t, what, err)
+	})
+	return v
+}
+
+// insert stores rows with put in one transaction.
+func insert[T any](f *fixture, what string, put func(store.DriverTx, T) error, rows ...T) {
+	f.t.Helper()
+	f.tx(func(tx store.DriverTx) {
+		for _, r := range rows {
+			ok(f.t, what, put(tx, r))
+		}
+	})
+}
+
+// ok fails t on err; what names the call.
+func ok(t testing.TB, what string, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// notFound fails t unless err is store.ErrNotFound.
+func notFound(t testing.TB, what string, err error) {
+	t.Helper()
+	if !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("%s: got %v, want ErrNotFound", what, err)
+	}
+}
+
+// want fails t unless got is want.
+func want[T comparable](t testing.TB, what string, got, want T) {
+	t.Helper()
+	if got != want {
+		t.Fatalf("%s: got %v, want %v", what, got, want)
+	}
+}
+
+// wantTime fails t unless got is the instant want.
+func wantTime(t testing.TB, what string, got, want time.Time) {
+	t.Helper()
+	if !got.Equal(want) {
+		t.Fatalf("%s: got %s, want %s", what, got.UTC().Format(time.RFC3339Nano), want.UTC().Format(time.RFC3339Nano))
+	}
+}
+
+// wantIDs fails t unless the IDs of got, in order, are want.
+func wantIDs[T any](t testing.TB, what string, got []T, id func(T) string, want ...string) {
+	t.Helper()
+	ids := make([]string, len(got))
+	for i, g := range got {
+		ids[i] = id(g)
+	}
+	if !slices.Equal(ids, want) && !(len(ids) == 0 && len(want) == 0) {
+		t.Fatalf("%s: got %q, want %q", what, ids, want)
+	}
+}
+
+// inShard returns the first of the IDs prefix0, prefix1, ... from from on
+// whose shard is shard: the low four bits of the MD5 of the ID, as the
+// backends compute it in SQL.
+func inShard(prefix string, shard, from int) string {
+	for i := from; ; i++ {
+		id := fmt.Sprintf("%s%d", prefix, i)
+		if sum := md5.Sum([]byte(id)); int(sum[15]&0x0f) == shard {
+			return id
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package drivertest
+
+import (
+	"slices"
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// leaseTests test the shard lease and instance rows. Their times are the
+// database's clock: a TTL in the past makes a lease expired at once.
+var leaseTests = []test{
+	{"TakeRenewDrop", testLeases},
+	{"Expired", testLeasesExpired},
+	{"Instances", testInstances},
+}
+
+// leaseTx runs fn in a transaction and returns the leases it returned.
+func (f *fixture) leaseTx(what string, fn func(tx store.DriverTx) ([]store.Lease, error)) []store.Lease {
+	f.t.Helper()
+	var ls []store.Lease
+	f.tx(func(tx store.DriverTx) {
+		var err error
+		ls, err = fn(tx)
+		ok(f.t, what, err)
+	})
+	slices.SortFunc(ls, func(a, b store.Lease) int { return a.Shard - b.Shard })
+	return ls
+}
+
+// wantShards fails unless ls are of shards, in order.
+func (f *fixture) wantShards(what string, ls []store.Lease, shards ...int) {
+	f.t.Helper()
+	got := make([]int, len(ls))
+	for i, l := range ls {
+		got[i] = l.Shard
+	}
+	if !slices.Equal(got, shards) && !(len(got) == 0 && len(shards) == 0) {
+		f.t.Fatalf("%s: got shards %v, want %v", what, got, shards)
+	}
+}
+
+// holders reads every shard's holder, by shard.
+func (f *fixture) holders() []string {
+	f.t.Helper()
+	ls, err := f.d.ShardLeases(f.ctx)
+	ok(f.t, "ShardLeases", err)
+	want(f.t, "ShardLeases", len(ls), store.Shards)
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		want(f.t, "ShardLeases order", l.Shard, i)
+		out[i] = l.Holder
+	}
+	return out
+}
+
+// testLeases: TakeLeases takes the lowest free shards up to n, each under
+// a new token; RenewLeases returns the holder's; DropLeases frees some.
+func testLeases(f *fixture) {
+	a := f.leaseTx("TakeLeases a", func(tx store.DriverTx) ([]store.Lease, error) { return tx.TakeLeases("a", time.Hour, 3) })
+	f.wantShards("a takes", a, 0, 1, 2)
+	b := f.leaseTx("TakeLeases b", func(tx store.DriverTx) ([]store.Lease, error) { return tx.TakeLeases("b", time.Hour, 100) })
+	want(f.t, "b takes the rest", len(b), store.Shards-3)
+	want(f.t, "b's first", b[0].Shard, 3)
+	renewed := f.leaseTx("RenewLeases a", func(tx store.DriverTx) ([]store.Lease, error) { return tx.RenewLeases("a", time.Hour) })
+	f.wantShards("a renews", renewed, 0, 1, 2)
+	for i := range a {
+		want(f.t, "renewed token", renewed[i].Token, a[i].Token)
+	}
+	f.leaseTx("DropLeases", func(tx store.DriverTx) ([]store.Lease, error) {
+		return nil, tx.DropLeases("a", []int{1, 5})
+	})
+	want(f.t, "dropped shard 1", f.holders()[1], "")
+	want(f.t, "shard 5 is b's", f.holders()[5], "b")
+	c := f.leaseTx("TakeLeases c", func(tx store.DriverTx) ([]store.Lease, error) { return tx.TakeLeases("c", time.Hour, 100) })
+	f.wantShards("c takes the free", c, 1)
+	want(f.t, "c's token is new", c[0].Token > a[1].Token, true)
+}
+
+// testLeasesExpired: an expired lease is renewed by nobody and taken by
+// anyone, under a new token.
+func testLeasesExpired(f *fixture) {
+	a := f.leaseTx("TakeLeases a", func(tx store.DriverTx) ([]store.Lease, error) { return tx.TakeLeases("a", -time.Minute, 1) })
+	f.wantShards("a takes", a, 0)
+	renewed := f.leaseTx("RenewLeases a", func(tx store.DriverTx) ([]store.Lease, error) { return tx.RenewLeases("a", time.Hour) })
+	f.wantShards("a renews its expired", renewed)
+	b := f.leaseTx("TakeLeases b", func(tx store.DriverTx) ([]store.Lease, error) { return tx.TakeLeases("b", time.Hour, 1) })
+	f.wantShards("b takes", b, 0)
+	want(f.t, "b's token is new", b[0].Token > a[0].Token, true)
+}
+
+// testInstances: SeenInstance and MeasuredSkew record an instance alive
+// now; LiveInstances and Instances read those seen within a span, by
+// name; ForgetInstances forgets those unseen for longer.
+func testInstances(f *fixture) {
+	f.tx(func(tx store.DriverTx) {
+		ok(f.t, "SeenInstance", tx.SeenInstance("b"))
+		ok(f.t, "MeasuredSkew", tx.MeasuredSkew("a", 250*time.Millisecond))
+	})
+	var live []string
+	f.tx(func(tx store.DriverTx) {
+		var err error
+		live, err = tx.LiveInstances(time.Hour)
+		ok(f.t, "LiveInstances", err)
+	})
+	want(f.t, "LiveInstances", slices.Equal(live, []string{"a", "b"}), true)
+	ins, err := f.d.Instances(f.ctx, time.Hour)
+	ok(f.t, "Instances", err)
+	want(f.t, "Instances", len(ins), 2)
+	want(f.t, "Instances[0]", ins[0].Name, "a")
+	want(f.t, "skew", ins[0].Skew, 250*time.Millisecond)
+	want(f.t, "Instances[1]", ins[1].Name, "b")
+	f.tx(func(tx store.DriverTx) { ok(f.t, "ForgetInstances", tx.ForgetInstances(-time.Hour)) })
+	ins, err = f.d.Instances(f.ctx, time.Hour)
+	ok(f.t, "Instances", err)
+	want(f.t, "Instances forgotten", len(ins), 0)
+}

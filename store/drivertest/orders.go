@@ -1,0 +1,152 @@
+package drivertest
+
+import (
+	"slices"
+	"time"
+
+	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/store"
+)
+
+// orderTests test the order rows: insert and read, the compare-and-set
+// of a payment or close, and the reads of due orders.
+var orderTests = []test{
+	{"InsertRead", testOrderInsertRead},
+	{"SetGuards", testSetOrder},
+	{"OrdersDue", testOrdersDue},
+	{"OrdersDueShards", testOrdersDueShards},
+	{"DueOrders", testDueOrders},
+}
+
+// newOrder returns an unpaid order of u1 due at deadline.
+func newOrder(id string, deadline time.Time) order.Order {
+	return order.Order{ID: id, UserID: "u1", Status: order.Unpaid,
+		Items:     []order.Item{{SKU: "sku1", Qty: 2, UnitPrice: 300}, {SKU: "sku2", Qty: 1, UnitPrice: 50}},
+		CouponIDs: []string{"c1"}, Total: 650, Discount: 100, AmountDue: 550,
+		Deadline: deadline, CreatedAt: t0, UpdatedAt: t0}
+}
+
+// insertOrders stores os in one transaction.
+func (f *fixture) insertOrders(os ...order.Order) {
+	f.t.Helper()
+	insert(f, "InsertOrder", store.DriverTx.InsertOrder, os...)
+}
+
+// order reads order id on the driver.
+func (f *fixture) order(id string) order.Order {
+	f.t.Helper()
+	o, err := f.d.Order(f.ctx, id)
+	ok(f.t, "Order "+id, err)
+	return o
+}
+
+// wantOrder fails unless got has want's stored fields.
+func (f *fixture) wantOrder(what string, got, want order.Order) {
+	f.t.Helper()
+	if got.ID != want.ID || got.UserID != want.UserID || got.Status != want.Status || got.CloseReason != want.CloseReason ||
+		!slices.Equal(got.Items, want.Items) || !slices.Equal(got.CouponIDs, want.CouponIDs) || got.Total != want.Total ||
+		got.Discount != want.Discount || got.AmountDue != want.AmountDue || got.PaymentID != want.PaymentID || got.Version != want.Version {
+		f.t.Fatalf("%s: got %+v, want %+v", what, got, want)
+	}
+	wantTime(f.t, what+": Deadline", got.Deadline, want.Deadline)
+	wantTime(f.t, what+": CreatedAt", got.CreatedAt, want.CreatedAt)
+	wantTime(f.t, what+": UpdatedAt", got.UpdatedAt, want.UpdatedAt)
+}
+
+func orderID(o order.Order) string { return o.ID }
+
+// testOrderInsertRead: an order reads back unpaid, as inserted, on the
+// driver and in a transaction.
+func testOrderInsertRead(f *fixture) {
+	o := newOrder("o1", t0.Add(time.Hour))
+	f.insertOrders(o)
+	stored := f.order("o1")
+	o.Version = stored.Version
+	f.wantOrder("Driver.Order", stored, o)
+	f.wantOrder("Tx.Order", read(f, "Tx.Order", func(tx store.DriverTx) (order.Order, error) { return tx.Order("o1") }), o)
+}
+
+// testSetOrder: SetOrder writes next's status, reason, payment and update
+// time with the version plus one, and changes nothing from a stale
+// version or once the order left unpaid.
+func testSetOrder(f *fixture) {
+	f.insertOrders(newOrder("o1", t0.Add(time.Hour)))
+	from := f.order("o1")
+	next := from
+	next.Status, next.PaymentID, next.UpdatedAt = order.Paid, "pay1", t0.Add(time.Minute)
+	stale := from
+	stale.Version--
+	for _, tc := range []struct {
+		name string
+		from order.Order
+		set  bool
+	}{
+		{"stale version", stale, false},
+		{"applies", from, true},
+		{"left unpaid", from, false},
+	} {
+		set := read(f, tc.name, func(tx store.DriverTx) (bool, error) { return tx.SetOrder(tc.from, next) })
+		want(f.t, tc.name, set, tc.set)
+	}
+	next.Version = from.Version + 1
+	f.wantOrder("after SetOrder", f.order("o1"), next)
+}
+
+// testOrdersDue: OrdersDue reads the unpaid orders past their deadline at
+// the Now passed, earliest first, up to Limit; a paid one is not due.
+func testOrdersDue(f *fixture) {
+	f.insertOrders(newOrder("o1", t0.Add(3*time.Hour)), newOrder("o2", t0.Add(time.Hour)),
+		newOrder("o3", t0.Add(2*time.Hour)), newOrder("o4", t0.Add(time.Minute)))
+	from := f.order("o4")
+	next := from
+	next.Status, next.CloseReason = order.Closed, order.ReasonCancelled
+	want(f.t, "SetOrder", read(f, "SetOrder", func(tx store.DriverTx) (bool, error) { return tx.SetOrder(from, next) }), true)
+	for _, tc := range []struct {
+		now    time.Time
+		limit  int
+		wanted []string
+	}{
+		{t0, 10, nil},
+		{t0.Add(time.Hour), 10, []string{"o2"}},
+		{t0.Add(3 * time.Hour), 10, []string{"o2", "o3", "o1"}},
+		{t0.Add(3 * time.Hour), 2, []string{"o2", "o3"}},
+	} {
+		got := read(f, "OrdersDue", func(tx store.DriverTx) ([]order.Order, error) {
+			return tx.OrdersDue(store.DueParams{Now: tc.now, Limit: tc.limit})
+		})
+		wantIDs(f.t, "OrdersDue at "+tc.now.String(), got, orderID, tc.wanted...)
+	}
+}
+
+// testOrdersDueShards: OrdersDue with leases reads only their shards.
+func testOrdersDueShards(f *fixture) {
+	in0, in9 := inShard("o", 0, 0), inShard("o", 9, 0)
+	f.insertOrders(newOrder(in0, t0), newOrder(in9, t0))
+	f.tx(func(tx store.DriverTx) {
+		got, err := tx.OrdersDue(store.DueParams{Now: t0, Limit: 10, Leases: []store.Lease{{Shard: 9, Holder: "h", Token: 1}}})
+		ok(f.t, "OrdersDue", err)
+		wantIDs(f.t, "OrdersDue shard 9", got, orderID, in9)
+	})
+}
+
+// testDueOrders: the driver's read of due orders lists them earliest
+// first up to Limit, with the first deadline after Now.
+func testDueOrders(f *fixture) {
+	f.insertOrders(newOrder("o1", t0.Add(time.Hour)), newOrder("o2", t0), newOrder("o3", t0.Add(2*time.Hour)))
+	for _, tc := range []struct {
+		now    time.Time
+		limit  int
+		wanted []string
+		next   time.Time
+	}{
+		{t0.Add(-time.Minute), 10, nil, t0},
+		{t0.Add(time.Hour), 10, []string{"o2", "o1"}, t0.Add(2 * time.Hour)},
+		{t0.Add(time.Hour), 1, []string{"o2"}, t0.Add(2 * time.Hour)},
+		{t0.Add(2 * time.Hour), 10, []string{"o2", "o1", "o3"}, time.Time{}},
+	} {
+		got, err := f.d.DueOrders(f.ctx, store.DueParams{Now: tc.now, Limit: tc.limit})
+		ok(f.t, "DueOrders", err)
+		wantIDs(f.t, "DueOrders at "+tc.now.String(), got.Orders, orderID, tc.wanted...)
+		wantTime(f.t, "DueOrders next at "+tc.now.String(), got.Next, tc.next)
+	}
+}

@@ -1,0 +1,141 @@
+package drivertest
+
+import (
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/store"
+)
+
+// pageTests test the reads reconciliation pages through, and the reads
+// of the earliest pending due time.
+var pageTests = []test{
+	{"StockPage", testStockPage},
+	{"OrderPages", testOrderPages},
+	{"LockedPage", testLockedPage},
+	{"NextDue", testNextDue},
+	{"PendingFrom", testPendingFrom},
+}
+
+// testStockPage: SKUs after After by SKU, up to Limit, with the sums of
+// their buckets and the stock last put.
+func testStockPage(f *fixture) {
+	f.tx(func(tx store.DriverTx) {
+		for _, sku := range []string{"b", "a", "c"} {
+			for b := range 2 {
+				ok(f.t, "PutStockBucket", tx.PutStockBucket(sku, store.StockBucket{Bucket: b, Buckets: 2, Available: 3, Reserved: 1, Sold: 2, Stock: 12}, t0))
+			}
+		}
+	})
+	got, err := f.d.StockPage(f.ctx, store.PageParams{After: "a", Limit: 1})
+	ok(f.t, "StockPage", err)
+	want(f.t, "StockPage", len(got), 1)
+	want(f.t, "StockPage", got[0], store.StockSum{SKU: store.SKU{SKU: "b", Available: 6, Reserved: 2, Sold: 4, Buckets: 2}, Stock: 12})
+	got, err = f.d.StockPage(f.ctx, store.PageParams{After: "c", Limit: 10})
+	ok(f.t, "StockPage", err)
+	want(f.t, "StockPage past the end", len(got), 0)
+}
+
+// testOrderPages: unpaid orders after (At, After) by deadline then ID;
+// paid and closed ones after After by ID.
+func testOrderPages(f *fixture) {
+	f.insertOrders(newOrder("o1", t0.Add(time.Hour)), newOrder("o2", t0), newOrder("o3", t0), newOrder("o4", t0), newOrder("o5", t0))
+	f.setOrder("o4", order.Paid, t0)
+	f.setOrder("o5", order.Closed, t0)
+	for _, tc := range []struct {
+		p    store.PageParams
+		want []string
+	}{
+		{store.PageParams{Limit: 10}, []string{"o2", "o3", "o1"}},
+		{store.PageParams{At: t0, After: "o2", Limit: 10}, []string{"o3", "o1"}},
+		{store.PageParams{At: t0, After: "o3", Limit: 1}, []string{"o1"}},
+	} {
+		got, err := f.d.OpenOrderPage(f.ctx, tc.p)
+		ok(f.t, "OpenOrderPage", err)
+		wantIDs(f.t, "OpenOrderPage", got, orderID, tc.want...)
+	}
+	got, err := f.d.FinishedOrderPage(f.ctx, store.PageParams{Limit: 10})
+	ok(f.t, "FinishedOrderPage", err)
+	wantIDs(f.t, "FinishedOrderPage", got, orderID, "o4", "o5")
+	got, err = f.d.FinishedOrderPage(f.ctx, store.PageParams{After: "o4", Limit: 10})
+	ok(f.t, "FinishedOrderPage", err)
+	wantIDs(f.t, "FinishedOrderPage after", got, orderID, "o5")
+}
+
+// testLockedPage: locked coupons after (At, After) by locked_until then
+// ID, up to Limit.
+func testLockedPage(f *fixture) {
+	f.insertTemplates(newTemplate("tp1", 0))
+	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u1", t0), newCoupon("c3", "tp1", "u1", t0),
+		newCoupon("c4", "tp1", "u1", t0))
+	f.lock("c1", t0.Add(2*time.Hour))
+	f.lock("c2", t0.Add(time.Hour))
+	f.lock("c3", t0.Add(time.Hour))
+	for _, tc := range []struct {
+		p    store.PageParams
+		want []string
+	}{
+		{store.PageParams{Limit: 10}, []string{"c2", "c3", "c1"}},
+		{store.PageParams{At: t0.Add(time.Hour), After: "c2", Limit: 10}, []string{"c3", "c1"}},
+		{store.PageParams{At: t0.Add(time.Hour), After: "c2", Limit: 1}, []string{"c3"}},
+	} {
+		got, err := f.d.LockedPage(f.ctx, tc.p)
+		ok(f.t, "LockedPage", err)
+		wantIDs(f.t, "LockedPage", got, couponID, tc.want...)
+	}
+}
+
+// testNextDue: the earliest due time of each kind's pending work, of the
+// leases' shards; zero if none.
+func testNextDue(f *fixture) {
+	f.insertTemplates(newTemplate("tp1", 0))
+	in2, in4 := inShard("c", 2, 0), inShard("c", 4, 0)
+	f.insertCoupons(newCoupon(in2, "tp1", "u1", t0.Add(time.Hour)), newCoupon(in4, "tp1", "u1", t0),
+		newCoupon("locked", "tp1", "u1", t0))
+	f.lock("locked", t0.Add(5*time.Minute))
+	f.insertOrders(newOrder("o1", t0.Add(time.Minute)))
+	shard2 := []store.Lease{{Shard: 2, Holder: "h", Token: 1}}
+	for _, tc := range []struct {
+		name string
+		kind store.TimerKind
+		ls   []store.Lease
+		want time.Time
+	}{
+		{"expire", store.TimerExpire, nil, t0.Add(24 * time.Hour)},
+		{"expire shard 2", store.TimerExpire, shard2, t0.Add(25 * time.Hour)},
+		{"release", store.TimerRelease, nil, t0.Add(5 * time.Minute)},
+		{"close", store.TimerClose, nil, t0.Add(time.Minute)},
+		{"remind none", store.TimerRemind, nil, time.Time{}},
+	} {
+		f.tx(func(tx store.DriverTx) {
+			got, err := tx.NextDue(tc.kind, tc.ls)
+			ok(f.t, tc.name, err)
+			wantTime(f.t, tc.name, got, tc.want)
+		})
+	}
+}
+
+// testPendingFrom: the earliest due time at or after from of the pending
+// coupons of a kind; zero if none.
+func testPendingFrom(f *fixture) {
+	f.insertTemplates(newTemplate("tp1", 0))
+	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u1", t0.Add(time.Hour)), newCoupon("c3", "tp1", "u1", t0))
+	f.lock("c3", t0.Add(time.Minute))
+	f.setCoupon("c1", coupon.Used, t0)
+	for _, tc := range []struct {
+		kind store.TimerKind
+		from time.Time
+		want time.Time
+	}{
+		{store.TimerExpire, t0, t0.Add(25 * time.Hour)},
+		{store.TimerExpire, t0.Add(25 * time.Hour), t0.Add(25 * time.Hour)},
+		{store.TimerExpire, t0.Add(26 * time.Hour), time.Time{}},
+		{store.TimerRelease, t0, t0.Add(time.Minute)},
+		{store.TimerRelease, t0.Add(2 * time.Minute), time.Time{}},
+	} {
+		got, err := f.d.PendingFrom(f.ctx, tc.kind, tc.from)
+		ok(f.t, "PendingFrom", err)
+		wantTime(f.t, string(tc.kind)+" from "+tc.from.String(), got, tc.want)
+	}
+}

@@ -1,0 +1,75 @@
+package drivertest
+
+import (
+	"time"
+
+	"github.com/lapsehq/lapse/store"
+)
+
+// timerTests test the group timer rows: one per kind and bucket, read by
+// due time, deleted once their bucket is through.
+var timerTests = []test{
+	{"InsertRead", testTimers},
+	{"Delete", testDeleteTimers},
+}
+
+// timers reads the timers due at or before before.
+func (f *fixture) timers(before time.Time, limit int) []store.Timer {
+	f.t.Helper()
+	got, err := f.d.Timers(f.ctx, store.TimersParams{Before: before, Limit: limit})
+	ok(f.t, "Timers", err)
+	return got
+}
+
+// wantTimers fails unless got are want, in order.
+func (f *fixture) wantTimers(what string, got []store.Timer, want ...store.Timer) {
+	f.t.Helper()
+	if len(got) != len(want) {
+		f.t.Fatalf("%s: got %v, want %v", what, got, want)
+	}
+	for i := range got {
+		if got[i].Kind != want[i].Kind || !got[i].Due.Equal(want[i].Due) {
+			f.t.Fatalf("%s: got %v, want %v", what, got, want)
+		}
+	}
+}
+
+// testTimers: Timer stores one timer per kind and bucket (the bucket's
+// start), Timers reads them due first up to Limit, HasTimer finds one.
+func testTimers(f *fixture) {
+	f.tx(func(tx store.DriverTx) {
+		ok(f.t, "Timer", tx.Timer(store.TimerExpire, t0.Add(2*time.Second+300*time.Millisecond)))
+		ok(f.t, "Timer", tx.Timer(store.TimerExpire, t0.Add(2*time.Second+700*time.Millisecond)))
+		ok(f.t, "Timer", tx.Timer(store.TimerRelease, t0.Add(time.Second)))
+	})
+	expire := store.Timer{Kind: store.TimerExpire, Due: t0.Add(2 * time.Second)}
+	release := store.Timer{Kind: store.TimerRelease, Due: t0.Add(time.Second)}
+	f.wantTimers("all", f.timers(t0.Add(time.Hour), 10), release, expire)
+	f.wantTimers("limit", f.timers(t0.Add(time.Hour), 1), release)
+	f.wantTimers("before", f.timers(t0.Add(time.Second), 10), release)
+	for _, tc := range []struct {
+		tm  store.Timer
+		has bool
+	}{{expire, true}, {release, true}, {store.Timer{Kind: store.TimerRelease, Due: expire.Due}, false}} {
+		has, err := f.d.HasTimer(f.ctx, tc.tm)
+		ok(f.t, "HasTimer", err)
+		want(f.t, "HasTimer", has, tc.has)
+	}
+}
+
+// testDeleteTimers: DeleteTimers removes the timers of its kind whose
+// whole bucket lies at or before through.
+func testDeleteTimers(f *fixture) {
+	f.tx(func(tx store.DriverTx) {
+		for _, s := range []time.Duration{0, time.Second, 2 * time.Second} {
+			ok(f.t, "Timer", tx.Timer(store.TimerExpire, t0.Add(s)))
+		}
+		ok(f.t, "Timer", tx.Timer(store.TimerRelease, t0))
+	})
+	f.tx(func(tx store.DriverTx) {
+		ok(f.t, "DeleteTimers", tx.DeleteTimers(store.TimerExpire, t0.Add(1500*time.Millisecond)))
+	})
+	f.wantTimers("after delete", f.timers(t0.Add(time.Hour), 10),
+		store.Timer{Kind: store.TimerRelease, Due: t0}, store.Timer{Kind: store.TimerExpire, Due: t0.Add(time.Second)},
+		store.Timer{Kind: store.TimerExpire, Due: t0.Add(2 * time.Second)})
+}

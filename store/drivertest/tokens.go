@@ -1,0 +1,64 @@
+package drivertest
+
+import (
+	"slices"
+	"time"
+
+	"github.com/lapsehq/lapse/credential"
+	"github.com/lapsehq/lapse/store"
+)
+
+// tokenTests test the token rows: insert once by name, read, list by
+// name, revoke once.
+var tokenTests = []test{
+	{"InsertRead", testTokenInsertRead},
+	{"Revoke", testTokenRevoke},
+}
+
+// wantToken fails unless got is want.
+func (f *fixture) wantToken(what string, got, want store.Token) {
+	f.t.Helper()
+	if got.Name != want.Name || got.Hash != want.Hash || !slices.Equal(got.Scopes, want.Scopes) {
+		f.t.Fatalf("%s: got %+v, want %+v", what, got, want)
+	}
+	wantTime(f.t, what+": CreatedAt", got.CreatedAt, want.CreatedAt)
+	wantTime(f.t, what+": RevokedAt", got.RevokedAt, want.RevokedAt)
+}
+
+// testTokenInsertRead: InsertToken stores a token unless its name is
+// taken; Token reads one, Tokens all by name.
+func testTokenInsertRead(f *fixture) {
+	b := store.Token{Name: "b", Hash: "hb", Scopes: []credential.Scope{credential.Wallet, credential.Orders}, CreatedAt: t0}
+	a := store.Token{Name: "a", Hash: "ha", Scopes: []credential.Scope{credential.Admin}, CreatedAt: t0.Add(time.Hour)}
+	for _, tc := range []struct {
+		tk       store.Token
+		inserted bool
+	}{{b, true}, {a, true}, {store.Token{Name: "b", Hash: "other", CreatedAt: t0}, false}} {
+		got := read(f, "InsertToken "+tc.tk.Name, func(tx store.DriverTx) (bool, error) { return tx.InsertToken(tc.tk) })
+		want(f.t, "InsertToken "+tc.tk.Name, got, tc.inserted)
+	}
+	f.wantToken("Token", read(f, "Token", func(tx store.DriverTx) (store.Token, error) { return tx.Token("b") }), b)
+	all, err := f.d.Tokens(f.ctx)
+	ok(f.t, "Tokens", err)
+	want(f.t, "Tokens", len(all), 2)
+	f.wantToken("Tokens[0]", all[0], a)
+	f.wantToken("Tokens[1]", all[1], b)
+}
+
+// testTokenRevoke: RevokeToken sets revoked_at to the now passed, once.
+func testTokenRevoke(f *fixture) {
+	tk := store.Token{Name: "a", Hash: "ha", Scopes: []credential.Scope{credential.Admin}, CreatedAt: t0}
+	f.tx(func(tx store.DriverTx) {
+		_, err := tx.InsertToken(tk)
+		ok(f.t, "InsertToken", err)
+	})
+	for _, at := range []time.Time{t0.Add(time.Hour), t0.Add(2 * time.Hour)} {
+		f.tx(func(tx store.DriverTx) { ok(f.t, "RevokeToken", tx.RevokeToken("a", at)) })
+	}
+	tk.RevokedAt = t0.Add(time.Hour)
+	f.tx(func(tx store.DriverTx) {
+		got, err := tx.Token("a")
+		ok(f.t, "Token", err)
+		f.wantToken("revoked twice", got, tk)
+	})
+}
