@@ -12,7 +12,7 @@ import (
 
 // ExpireDue expires up to p.Limit due unused coupons of p's shards, with
 // a coupon.expired event each.
-func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
+func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
 	expired, err := claimRanges(p, func(limit, lo, hi int) ([]coupon.Coupon, error) {
 		rows, err := t.query("ExpireDue", p.Now, limit, lo, hi)
 		if err != nil {
@@ -25,7 +25,7 @@ func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
 	if err != nil {
 		return nil, err
 	}
-	return store.ExpiredIn(t, expired, p.Now)
+	return expired, nil
 }
 
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now,
@@ -47,7 +47,7 @@ var nextQueries = map[store.TimerKind]string{
 }
 
 // NextDue reads the earliest pending due time of kind in the shards of ls.
-func (t *tx) NextDue(kind store.TimerKind, ls []store.Lease) (time.Time, error) {
+func (t *tx) NextDue(kind store.TimerKind, ls store.Leases) (time.Time, error) {
 	return earliest(ls, func(lo, hi int) pgx.Row { return t.queryRow(nextQueries[kind], lo, hi) })
 }
 
