@@ -113,9 +113,9 @@ type Tx interface {
 
 	// ExpireDue moves up to p.Limit unused coupons of p's shards with
 	// expires_at at or before p.Now to expired, oldest due first, and
-	// returns them as they were (rows another transaction holds are
-	// skipped). A backend with one writer may stop early for a user's
-	// write.
+	// returns them, each with its ID, template, user and expires_at (rows
+	// another transaction holds are skipped). A backend with one writer
+	// may stop early for a user's write.
 	ExpireDue(p DueParams) ([]coupon.Coupon, error)
 	// LocksDue reads up to p.Limit locked coupons of p's shards whose
 	// locked_until is at or before p.Now, oldest due first, holding them

@@ -11,9 +11,9 @@ import (
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
-// ExpireDue expires up to p.Limit due unused coupons of p's shards, with a
-// coupon.expired event each. Rows another instance has claimed are
-// skipped, not waited for.
+// ExpireDue expires up to p.Limit due unused coupons of p's shards and
+// returns them. Rows another instance has claimed are skipped, not waited
+// for.
 func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
 	expired, err := readDue(t.ctx, t.sql, p, "DueExpiryShards", "ClaimExpiries", func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
 		return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)

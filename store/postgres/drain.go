@@ -10,10 +10,10 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// ExpireDue expires up to p.Limit due unused coupons of p's shards, with
-// a coupon.expired event each.
+// ExpireDue expires up to p.Limit due unused coupons of p's shards and
+// returns them; rows another transaction holds are skipped.
 func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
-	expired, err := claimRanges(p, func(limit, lo, hi int) ([]coupon.Coupon, error) {
+	return claimRanges(p, func(limit, lo, hi int) ([]coupon.Coupon, error) {
 		rows, err := t.query("ExpireDue", p.Now, limit, lo, hi)
 		if err != nil {
 			return nil, err
@@ -22,10 +22,6 @@ func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
 			return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
 		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	return expired, nil
 }
 
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now,

@@ -15,9 +15,9 @@ import (
 // one does, commits what it has: a user waits for one chunk, not a batch.
 const expireChunk = 100
 
-// ExpireDue expires up to p.Limit due unused coupons of p's shards, with a
-// coupon.expired event each, a chunk at a time; it ends the batch early
-// for a user waiting to write.
+// ExpireDue expires up to p.Limit due unused coupons of p's shards, a
+// chunk at a time, and returns them; it ends the batch early for a user
+// waiting to write.
 func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
 	var expired []coupon.Coupon
 	shards := shardFilter(p.Leases)
