@@ -21,13 +21,13 @@ const benchLeaseTTL = 3 * time.Second
 
 // newEngine returns the engine the bench runs on st of target as lapse
 // serve runs it (see engineConfig).
-func newEngine(target Target, st store.Store, wheel *timer.Wheel, now func() time.Time, log *slog.Logger, batch, i int) *engine.Engine {
+func newEngine(target Target, st Store, wheel *timer.Wheel, now func() time.Time, log *slog.Logger, batch, i int) *engine.Engine {
 	return engine.New(engineConfig(target, st, wheel, now, log, batch, i))
 }
 
 // engineConfig configures an engine on st of target as lapse serve runs
 // it: on a shared store, instance i among others, holding shard leases.
-func engineConfig(target Target, st store.Store, wheel *timer.Wheel, now func() time.Time, log *slog.Logger, batch, i int) engine.Config {
+func engineConfig(target Target, st Store, wheel *timer.Wheel, now func() time.Time, log *slog.Logger, batch, i int) engine.Config {
 	holder := ""
 	if target.Shared {
 		holder = fmt.Sprintf("bench-%d", i)

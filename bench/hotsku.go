@@ -114,7 +114,7 @@ func RunHotSKU(ctx context.Context, cfg HotSKUConfig) (HotSKUResult, error) {
 // hotSKU is one hot-SKU run in progress.
 type hotSKU struct {
 	cfg   HotSKUConfig
-	st    store.Store
+	st    Store
 	clock *clock
 }
 

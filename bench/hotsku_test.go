@@ -50,7 +50,7 @@ func TestRunHotSKURefusesBadConfig(t *testing.T) {
 	if _, err := RunHotSKU(context.Background(), HotSKUConfig{}); err == nil || !strings.Contains(err.Error(), "needs Open") {
 		t.Fatalf("got %v, want an error about Open", err)
 	}
-	open := Target{Open: func(context.Context, store.Hooks) (store.Store, Raw, error) { return nil, nil, nil }}
+	open := Target{Open: func(context.Context, store.Hooks) (Store, Raw, error) { return nil, nil, nil }}
 	for _, n := range []int{-1, 65} {
 		if _, err := RunHotSKU(context.Background(), HotSKUConfig{Target: open, Buckets: n}); err == nil || !strings.Contains(err.Error(), "buckets") {
 			t.Fatalf("%d buckets: got %v, want an error about buckets", n, err)

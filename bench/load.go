@@ -25,7 +25,7 @@ const lockTTL = 15 * time.Minute
 // session is three operations; the sessions start at rate/3 a second.
 // The writes are recorded in rec, the wallet reads apart in reads.
 type load struct {
-	st    store.Store
+	st    Store
 	now   func() time.Time
 	users int
 	live  string // the template whose coupons sessions spend

@@ -83,7 +83,7 @@ type opsRun struct {
 	cfg   OpsConfig
 	clock *clock
 	res   OpsResult
-	st    store.Store
+	st    Store
 	load  *load
 	rec   *recorder
 	// events tallies the claims, voids and extensions by event type;

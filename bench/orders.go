@@ -145,7 +145,7 @@ func skuID(i int) string { return fmt.Sprintf("sku-%d", i) }
 type orders struct {
 	cfg   OrdersConfig
 	clock *clock
-	st    store.Store
+	st    Store
 	// stock is each SKU's stock: enough that no order is ever short.
 	stock int64
 	// ids and created hold each order's ID and when its creation

@@ -34,7 +34,7 @@ func TestRunOrdersRefusesBadConfig(t *testing.T) {
 // unopened is a target that fails the test if it is opened: a config
 // refused must be refused before it opens the store.
 func unopened(t *testing.T) Target {
-	return Target{Name: "none", Open: func(context.Context, store.Hooks) (store.Store, Raw, error) {
+	return Target{Name: "none", Open: func(context.Context, store.Hooks) (Store, Raw, error) {
 		t.Errorf("a refused config opened the store")
 		return nil, nil, context.Canceled
 	}}

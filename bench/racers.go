@@ -79,7 +79,7 @@ func refusedAsExpired(err error) bool {
 
 // racers are the racers of one phase.
 type racers struct {
-	st      store.Store
+	st      Store
 	now     func() time.Time
 	coupons []string
 	// taken counts the storm coupons the racers locked before a drain
@@ -94,7 +94,7 @@ type racers struct {
 // racerCount users of the first holders, who hold the storm, read from
 // their wallets before the phase starts. live is the template that is not
 // the storm's.
-func newRacers(ctx context.Context, st store.Store, now func() time.Time, live string, holders int) (*racers, error) {
+func newRacers(ctx context.Context, st Store, now func() time.Time, live string, holders int) (*racers, error) {
 	rs := &racers{st: st, now: now}
 	for _, u := range rand.Perm(holders)[:min(racerCount, holders)] {
 		wallet, err := st.UserCoupons(ctx, store.UserCouponsParams{UserID: userID(u), Status: coupon.Unused, Now: now(), Limit: walletPage})

@@ -8,7 +8,7 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// Raw is what a backend offers the bench beyond store.Store: the ways of
+// Raw is what a backend offers the bench beyond Store: the ways of
 // expiring a storm that lapse is measured against, and a read of what the
 // drain stored. Each backend keeps its SQL in its own .sql files; one
 // without Raw cannot be benched.

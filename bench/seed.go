@@ -12,7 +12,7 @@ import (
 
 // newTemplate creates a template named name, of value 1000, claimable from
 // a minute before now, as edit sets it up, and returns its ID.
-func newTemplate(ctx context.Context, st store.Store, name string, now time.Time, edit func(*coupon.Template)) (string, error) {
+func newTemplate(ctx context.Context, st Store, name string, now time.Time, edit func(*coupon.Template)) (string, error) {
 	tp := coupon.Template{Name: name, Value: 1000, StartsAt: now.Add(-time.Minute)}
 	edit(&tp)
 	tp, err := st.CreateTemplate(ctx, store.CreateTemplateParams{Template: tp, Now: now})
@@ -23,7 +23,7 @@ func newTemplate(ctx context.Context, st store.Store, name string, now time.Time
 // issuance, sorted by ID first as README advises for long lists: on SQLite
 // the inserts into the users' index then land in order, where the lists'
 // numeric order (u9, u10, …, u99, u100) sweeps it several times.
-func issueTo(ctx context.Context, st store.Store, tpl string, users []string, now time.Time) error {
+func issueTo(ctx context.Context, st Store, tpl string, users []string, now time.Time) error {
 	slices.Sort(users)
 	got, err := st.Issue(ctx, store.IssueParams{TemplateID: tpl, Users: store.UserList(users), Now: now})
 	if err == nil && got.Issued != int64(len(users)) {

@@ -163,7 +163,7 @@ func countOf(events []store.Event, typ string) int64 {
 }
 
 // open opens the target and its raw drains.
-func (r *run) open(ctx context.Context, h store.Hooks) (store.Store, Raw, error) {
+func (r *run) open(ctx context.Context, h store.Hooks) (Store, Raw, error) {
 	return r.cfg.Target.Open(ctx, h)
 }
 
@@ -209,7 +209,7 @@ func (r *run) seed(ctx context.Context) error {
 
 // newLoad returns the user load on st, recording its writes into rec and
 // its reads into a recorder of its own.
-func (r *run) newLoad(st store.Store, rec *recorder) *load {
+func (r *run) newLoad(st Store, rec *recorder) *load {
 	return &load{st: st, now: r.clock.Now, users: r.cfg.Users, live: r.live, rate: r.cfg.UserRate, rec: rec, reads: &recorder{}}
 }
 
@@ -254,7 +254,7 @@ func readsNote(s OpStats) string {
 
 // phase is one drain of the seed under the user load.
 type phase struct {
-	st   store.Store
+	st   Store
 	raw  Raw
 	load *load
 	rec  *recorder

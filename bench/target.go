@@ -15,7 +15,7 @@ type Target struct {
 	// its engines hold shard leases, as lapse serve's do there.
 	Shared bool
 	// Open opens the store with hooks, and the raw drains of its database.
-	Open func(ctx context.Context, hooks store.Hooks) (store.Store, Raw, error)
+	Open func(ctx context.Context, hooks store.Hooks) (Store, Raw, error)
 	// Save keeps a copy of the closed store's contents.
 	Save func() error
 	// Restore puts back the copy Save kept; the store is closed.

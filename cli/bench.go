@@ -183,7 +183,7 @@ func sqliteTarget(path string) bench.Target {
 	seed := path + ".seed"
 	return bench.Target{
 		Name: "sqlite",
-		Open: func(ctx context.Context, h store.Hooks) (store.Store, bench.Raw, error) {
+		Open: func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
 			d, err := sqlite.OpenDriver(ctx, path, sqlite.Options{})
 			if err != nil {
 				return nil, nil, err

@@ -51,7 +51,7 @@ func mysqlTarget(ctx context.Context, storeURL string) (bench.Target, func(), er
 	target := bench.Target{
 		Name:   "mysql",
 		Shared: true,
-		Open: func(ctx context.Context, h store.Hooks) (store.Store, bench.Raw, error) {
+		Open: func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
 			d, err := mysql.OpenDriver(ctx, storeURL, mysql.Options{})
 			if err != nil {
 				return nil, nil, err

@@ -61,7 +61,7 @@ func postgresTarget(ctx context.Context, storeURL string) (bench.Target, func(),
 	target := bench.Target{
 		Name:   "postgres",
 		Shared: true,
-		Open: func(ctx context.Context, h store.Hooks) (store.Store, bench.Raw, error) {
+		Open: func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
 			d, err := postgres.OpenDriver(ctx, storeURL, postgres.Options{})
 			if err != nil {
 				return nil, nil, err

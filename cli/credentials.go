@@ -18,7 +18,7 @@ import (
 // unless --insecure says to serve open anyway. closed says a token
 // exists: the server is to stay closed, even once every token row is gone
 // (httpapi.Config.Closed).
-func checkCredentials(ctx context.Context, st store.Store, c serveConfig, log *slog.Logger) (closed bool, err error) {
+func checkCredentials(ctx context.Context, st tokenReader, c serveConfig, log *slog.Logger) (closed bool, err error) {
 	tks, err := st.Tokens(ctx)
 	if err != nil {
 		return false, fmt.Errorf("read API tokens: %w", err)
@@ -60,4 +60,10 @@ func loopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// tokenReader reads the API tokens: what checkCredentials needs of the
+// store.
+type tokenReader interface {
+	Tokens(ctx context.Context) ([]store.Token, error)
 }

@@ -14,10 +14,13 @@ import (
 const migrateUsage = `usage: lapse migrate [--store URL]
 
 Applies the migrations the store lacks, each in its own transaction, says
-which, and exits: lapse serve does the same as it starts, so this is for
-migrating ahead of a deploy, or with a database user that may change the
-schema when the service's may not. Instances starting together migrate
-once (a lock on postgres and mysql).
+which and the schema version before and after, and exits: lapse serve does
+the same as it starts, so this is for migrating ahead of a deploy, or with
+a database user that may change the schema when the service's may not.
+Instances starting together migrate once (a lock on postgres and mysql).
+A version is a migration's number, the same on every store. A store whose
+schema is newer than this lapse (it records a migration this lapse does
+not have) is refused, here and by lapse serve.
 
 flags:
 `
@@ -36,15 +39,20 @@ func migrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	} else if err != nil {
 		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
-	var applied []string
-	st, err := openStore(ctx, serveConfig{store: *url}, store.Hooks{OnMigrated: func(a []string) { applied = a }}, nil)
+	var change store.SchemaChange
+	st, err := openStore(ctx, serveConfig{store: *url}, store.Hooks{OnMigrated: func(c store.SchemaChange) { change = c }}, nil)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	for _, name := range applied {
+	kind := storeKind(*url)
+	if change.Renumbered {
+		fmt.Fprintf(stdout, "renumbered the recorded versions from %s's own numbering to the one every store shares\n", kind)
+	}
+	for _, name := range change.Applied {
 		fmt.Fprintf(stdout, "applied %s\n", name)
 	}
-	fmt.Fprintf(stdout, "%s store %s: %d migration(s) applied, schema up to date\n", storeKind(*url), redact(*url), len(applied))
+	fmt.Fprintf(stdout, "%s store %s: schema version %d -> %d, %d migration(s) applied, up to date\n",
+		kind, redact(*url), change.From, change.To, len(change.Applied))
 	return st.Ready(ctx)
 }

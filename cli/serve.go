@@ -318,7 +318,7 @@ func holder(c serveConfig) string {
 
 // newRelay makes the outbox relay of the sinks specs describe, its
 // webhooks signed with secret.
-func newRelay(c serveConfig, specs []outbox.SinkSpec, secret outbox.WebhookSecret, st store.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer, leads func() bool) (*outbox.Relay, error) {
+func newRelay(c serveConfig, specs []outbox.SinkSpec, secret outbox.WebhookSecret, st outbox.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer, leads func() bool) (*outbox.Relay, error) {
 	sinks := make([]outbox.Named, 0, len(specs))
 	for _, s := range specs {
 		n, err := s.Open(secret, now)
@@ -411,7 +411,7 @@ func storeKind(url string) string {
 
 // openStore opens the store c.store names; policy is the reminder policy
 // of a store that plans reminders.
-func openStore(ctx context.Context, c serveConfig, hooks store.Hooks, policy *remind.Config) (store.Store, error) {
+func openStore(ctx context.Context, c serveConfig, hooks store.Hooks, policy *remind.Config) (*store.DB, error) {
 	url := c.store
 	// A transaction idle as long as a lease is an instance paused or cut
 	// off: the database ends it, so that its locks hold up no other.

@@ -14,7 +14,7 @@ import (
 
 // Config sets up an Engine. Store, Wheel and Now are required.
 type Config struct {
-	Store store.Store
+	Store Store
 	// Wheel holds the near window of timers. The engine starts and stops it.
 	Wheel *timer.Wheel
 	// Now is the one clock.
@@ -182,7 +182,7 @@ func New(cfg Config) *Engine {
 
 // distribute makes e one of many engines on the store ls: see
 // Config.Holder.
-func (e *Engine) distribute(ls store.Store) {
+func (e *Engine) distribute(ls Store) {
 	if e.cfg.MaxSkew <= 0 {
 		e.cfg.MaxSkew = time.Second
 	}

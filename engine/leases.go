@@ -17,7 +17,7 @@ import (
 // can pass to another. The store fences every drain besides: this is
 // what keeps a healthy instance from trying.
 type leases struct {
-	st     store.Store
+	st     leaser
 	holder string
 	ttl    time.Duration
 	log    *slog.Logger

@@ -33,7 +33,7 @@ type Metrics struct {
 
 // NewMetrics registers the engine's collectors, and gauges read from st at
 // scrape time (due backlog, outbox size), on reg.
-func NewMetrics(reg prometheus.Registerer, st store.Store, now func() time.Time) *Metrics {
+func NewMetrics(reg prometheus.Registerer, st StatsReader, now func() time.Time) *Metrics {
 	m := &Metrics{
 		lag: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "lapse_lag_seconds",
@@ -263,7 +263,7 @@ func (m *Metrics) drainFailed(kind store.TimerKind) {
 
 // statsCollector reads the store's gauges once per scrape.
 type statsCollector struct {
-	st  store.Store
+	st  StatsReader
 	now func() time.Time
 }
 

@@ -52,7 +52,7 @@ const realm = `Bearer realm="lapse"`
 // closed one never opens again, not even once every token row is gone
 // (then no request is authorized).
 type tokens struct {
-	store   store.Store
+	store   tokenReader
 	refresh time.Duration
 
 	mu     sync.Mutex

@@ -1,5 +1,5 @@
 // Package httpapi serves lapse's HTTP API v1 (shared/API.md) over a
-// store.Store: coupon templates, coupons and their transitions, users'
+// Store: coupon templates, coupons and their transitions, users'
 // reminder profiles, the event feed, and the operational endpoints; and
 // the web console (package console) at / with the two admin routes only
 // it reads, GET /v1/console/forecast and GET /v1/console/status.

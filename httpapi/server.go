@@ -18,7 +18,7 @@ import (
 // Config is what New needs.
 type Config struct {
 	// Store is the authority on every entity the API serves.
-	Store store.Store
+	Store Store
 	// Now is the one clock; the package never reads another.
 	Now func() time.Time
 	// Log receives every 5xx; nil discards.
@@ -69,7 +69,7 @@ type Config struct {
 }
 
 type server struct {
-	store          store.Store
+	store          Store
 	now            func() time.Time
 	log            *slog.Logger
 	relay          Relay

@@ -27,8 +27,9 @@ func withRelay(t *testing.T, accept *atomic.Bool) func(*Config) {
 			w.WriteHeader(http.StatusNoContent)
 		}))
 		t.Cleanup(rcv.Close)
+		// The real store the server is given feeds the relay too.
 		r, err := outbox.New(outbox.Config{
-			Store: cfg.Store, Now: cfg.Now, Log: slog.New(slog.DiscardHandler), MaxAttempts: 1, Poll: 10 * time.Millisecond,
+			Store: cfg.Store.(outbox.Store), Now: cfg.Now, Log: slog.New(slog.DiscardHandler), MaxAttempts: 1, Poll: 10 * time.Millisecond,
 			Sinks: []outbox.Named{{Name: "hook", Type: "webhook", Sink: outbox.NewWebhook(outbox.WebhookConfig{URL: rcv.URL, Now: cfg.Now})}},
 		})
 		if err != nil {

@@ -3,7 +3,7 @@
 // RabbitMQ and NATS JetStream. Nothing on the expiry path waits for it.
 //
 // A Relay runs one goroutine per sink. Each reads the feed
-// (store.Store.Events, in commit order, never skipping a committed event)
+// (Store.Events, in commit order, never skipping a committed event)
 // from the sink's own stored position, hands the sink a batch, and moves
 // the position past what the sink acknowledged, and only that, so a slow
 // or dead sink holds back no other and a crash at any point loses

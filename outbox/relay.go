@@ -18,7 +18,7 @@ const maxBatchBytes = 4 << 20
 
 // Config sets up a Relay. Store and Now are required.
 type Config struct {
-	Store store.Store
+	Store Store
 	// Sinks are delivered to, each by its own goroutine from its own
 	// position. Their names must be distinct.
 	Sinks []Named

@@ -21,17 +21,31 @@ type Hooks struct {
 	// committed, with what it moved or deleted (ArchivedCoupons,
 	// ArchivedOrders, PrunedReminders) and how many.
 	OnArchived func(what string, n int64)
-	// OnMigrated, if set, is called as the store opens with the names of
-	// the migrations its opening applied, in order: none if the schema was
-	// up to date.
-	OnMigrated func(applied []string)
+	// OnMigrated, if set, is called as the store opens with what its
+	// opening did to the schema.
+	OnMigrated func(SchemaChange)
 }
 
-// Migrated calls OnMigrated, if set, with the migrations an opening
-// applied.
-func (h Hooks) Migrated(applied []string) {
+// SchemaChange is what opening a store did to its schema. A version is a
+// migration's number, the same on every store; the schema's is the
+// highest its database records, 0 for a new one.
+type SchemaChange struct {
+	// From and To are the schema's versions before and after.
+	From, To int
+	// Applied names the migrations applied, in order: none if the schema
+	// was up to date.
+	Applied []string
+	// Renumbered is set when the database recorded its store's own
+	// numbering, from before every store shared one, and now records the
+	// shared one.
+	Renumbered bool
+}
+
+// Migrated calls OnMigrated, if set, with what an opening did to the
+// schema.
+func (h Hooks) Migrated(c SchemaChange) {
 	if h.OnMigrated != nil {
-		h.OnMigrated(applied)
+		h.OnMigrated(c)
 	}
 }
 

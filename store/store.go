@@ -9,8 +9,11 @@ import (
 	"github.com/lapsehq/lapse/remind"
 )
 
-// Store is what lapse needs of its database: DB, the service layer,
-// implements it over a Driver.
+// Store is the service's whole surface and its contract: DB, the service
+// layer, implements it over a Driver, and the conformance suite
+// (storetest) holds every backend to it. A consumer takes only what it
+// calls, declared where it calls it (engine.Store, outbox.Store,
+// httpapi.Store, bench.Store), which DB meets as it meets this.
 type Store interface {
 	// CreateTemplate stores a validated template and assigns its ID.
 	CreateTemplate(ctx context.Context, p CreateTemplateParams) (coupon.Template, error)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 
 	"github.com/lapsehq/lapse/client"
 	"github.com/lapsehq/lapse/client/clienttest"
@@ -67,6 +70,9 @@ type backend struct {
 	// open opens the store at url without an engine, to read what a
 	// stopped lapse left there.
 	open func(url string) (store.Store, error)
+	// raw opens the database at url with database/sql, closed when t
+	// ends, for what only SQL can do.
+	raw func(t *testing.T, url string) *sql.DB
 	// coupons and orders are how many the kill tests make due at once,
 	// and lead how long before they fall due they start making them:
 	// enough on a loaded machine. On PostgreSQL every write that records
@@ -86,6 +92,7 @@ var backends = []backend{
 		open: func(url string) (store.Store, error) {
 			return sqlite.Open(context.Background(), strings.TrimPrefix(url, "sqlite:"), sqlite.Options{})
 		},
+		raw:     func(t *testing.T, url string) *sql.DB { return rawDB(t, "sqlite", strings.TrimPrefix(url, "sqlite:")) },
 		coupons: 3000, orders: 2000, lead: 4 * time.Second,
 	},
 	{
@@ -94,6 +101,7 @@ var backends = []backend{
 		open: func(url string) (store.Store, error) {
 			return postgres.Open(context.Background(), url, postgres.Options{})
 		},
+		raw:     func(t *testing.T, url string) *sql.DB { return rawDB(t, "pgx", url) },
 		coupons: 1000, orders: 1000, lead: 15 * time.Second, stormLead: 30 * time.Second,
 	},
 	{
@@ -102,8 +110,20 @@ var backends = []backend{
 		open: func(url string) (store.Store, error) {
 			return mysql.Open(context.Background(), url, mysql.Options{})
 		},
+		raw:     func(t *testing.T, url string) *sql.DB { return mysqltest.Raw(t, url) },
 		coupons: 1000, orders: 1000, lead: 15 * time.Second, stormLead: 30 * time.Second,
 	},
+}
+
+// rawDB opens dsn with the database/sql driver named, closed when t ends.
+func rawDB(t *testing.T, driver, dsn string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatalf("open %s: %v", driver, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 // sqliteBackend is the embedded backend, which one process runs.

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -16,25 +18,43 @@ import (
 )
 
 // TestMigrate: on every store, lapse migrate applies every migration to
-// an empty store and says which, applies none the second time, and lapse
-// serve then starts on the store.
+// an empty store and says which and the schema version before and after,
+// applies none the second time, and lapse serve then starts on the store.
+// Once the store records a migration this lapse does not have, lapse
+// migrate and lapse serve both refuse it, saying why, with a non-zero
+// exit.
 func TestMigrate(t *testing.T) { onEach(t, testMigrate) }
 
 func testMigrate(t *testing.T, be backend) {
 	db := be.store(t)
 	first := strings.Split(run(t, "migrate", "--store", db), "\n")
 	applied, last := first[:len(first)-1], first[len(first)-1]
-	if len(applied) < 2 || applied[0] != "applied 0001_init.sql" || !strings.HasPrefix(applied[1], "applied 0002_") ||
-		!strings.HasPrefix(last, be.name+" store ") || !strings.HasSuffix(last, fmt.Sprintf(": %d migration(s) applied, schema up to date", len(applied))) {
+	n := len(applied)
+	if n < 2 || applied[0] != "applied 0001_init.sql" || !strings.HasPrefix(applied[1], "applied 0002_") ||
+		!strings.HasPrefix(last, be.name+" store ") || !strings.HasSuffix(last, fmt.Sprintf(": schema version 0 -> %d, %d migration(s) applied, up to date", n, n)) {
 		t.Fatalf("first lapse migrate: got\n%s", strings.Join(first, "\n"))
 	}
-	if again := run(t, "migrate", "--store", db); !strings.HasSuffix(again, ": 0 migration(s) applied, schema up to date") || strings.Contains(again, "\n") {
+	if again := run(t, "migrate", "--store", db); !strings.HasSuffix(again, fmt.Sprintf(": schema version %d -> %d, 0 migration(s) applied, up to date", n, n)) || strings.Contains(again, "\n") {
 		t.Fatalf("second lapse migrate: got %q, want nothing applied", again)
 	}
 	// Ready means serving; the log line the process wrote before it may
 	// still be on its way through the stderr pipe.
 	s := start(t, db)
 	waitUntil(t, "lapse serve on the migrated store to log it serves", func() bool { return strings.Contains(s.log.String(), "lapse: serving") })
+	s.stop(t)
+
+	if _, err := be.raw(t, db).Exec(fmt.Sprintf("INSERT INTO schema_migrations (version) VALUES (%d)", n+1)); err != nil {
+		t.Fatalf("record a newer lapse's migration: %v", err)
+	}
+	want := fmt.Sprintf("the database schema is newer than this lapse: it records migration %d, and this lapse knows them up to %d", n+1, n)
+	for _, args := range [][]string{{"migrate", "--store", db}, {"serve", "--listen", outboxtest.FreeAddr(t), "--store", db}} {
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+		out, err := exec.CommandContext(ctx, binary, args...).CombinedOutput()
+		cancel()
+		if err == nil || !strings.Contains(string(out), want) {
+			t.Fatalf("lapse %s on a newer schema: got %v\n%s\nwant a non-zero exit saying %q", args[0], err, out, want)
+		}
+	}
 }
 
 // TestOperatorCommands: on every store, lapse templates list prints the

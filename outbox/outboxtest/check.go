@@ -61,7 +61,7 @@ func CheckOnce(t testing.TB, what string, want []store.Event, got []Event) {
 }
 
 // Feed reads the whole outbox of st.
-func Feed(t testing.TB, st store.Store) []store.Event {
+func Feed(t testing.TB, st outbox.Store) []store.Event {
 	t.Helper()
 	var out []store.Event
 	after := int64(0)

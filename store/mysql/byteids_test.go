@@ -11,7 +11,7 @@ import (
 )
 
 // TestIDsCompareBytes: an ID with a trailing space is another ID.
-// MariaDB's utf8mb4_bin pads with spaces, so before migration 0004 "c "
+// MariaDB's utf8mb4_bin pads with spaces, so before migration 0005 "c "
 // found "c". The store refuses such IDs as input; the driver, read with
 // them, finds nothing.
 func TestIDsCompareBytes(t *testing.T) {
@@ -52,12 +52,12 @@ func TestIDsCompareBytes(t *testing.T) {
 	}
 }
 
-// TestByteIDsMigration: migration 0004 converts what was stored before it,
+// TestByteIDsMigration: migration 0005 converts what was stored before it,
 // IDs of up to 255 four-byte characters among it, and keeps it readable.
 func TestByteIDsMigration(t *testing.T) {
 	dbURL := freshDB(t)
-	if err := mysql.MigrateTo(t.Context(), dbURL, 3); err != nil {
-		t.Fatalf("migrate to 3: %v", err)
+	if err := mysql.MigrateTo(t.Context(), dbURL, 4); err != nil {
+		t.Fatalf("migrate to 4: %v", err)
 	}
 	user := strings.Repeat("😀", 255) // 1,020 bytes, the most VARCHAR(255) took
 	raw := rawDB(t, dbURL)

@@ -42,3 +42,6 @@ func MigrateTo(ctx context.Context, rawURL string, version int) error {
 
 // QueryNames names every embedded query.
 func QueryNames() []string { return slices.Collect(maps.Keys(queries)) }
+
+// Dialect and Files are the migrator's, for the migration tests.
+var Dialect, Files = dialect, files

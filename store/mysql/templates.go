@@ -7,14 +7,17 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // InsertTemplate stores a new template, with a zero count for each state.
 func (t *tx) InsertTemplate(tp coupon.Template) error {
-	_, err := t.exec("InsertTemplate", tp.ID, tp.Name, tp.Value, tp.MinSpend, tp.StartsAt,
-		nullTime(tp.EndsAt), sql.NullInt64{Int64: tp.Duration.Milliseconds(), Valid: tp.Duration > 0},
-		tp.PerUserLimit, tp.Total, sqlfile.DurationsJSON(tp.Reminders), tp.CreatedAt)
+	err := t.q().InsertTemplate(t.ctx, dbsqlc.InsertTemplateParams{
+		ID: tp.ID, Name: tp.Name, Value: tp.Value, MinSpend: tp.MinSpend, StartsAt: tp.StartsAt,
+		EndsAt: nullTime(tp.EndsAt), DurationMs: sql.NullInt64{Int64: tp.Duration.Milliseconds(), Valid: tp.Duration > 0},
+		PerUserLimit: tp.PerUserLimit, Total: tp.Total, Reminders: sqlfile.DurationsJSON(tp.Reminders), CreatedAt: tp.CreatedAt,
+	})
 	if err != nil {
 		return err
 	}
@@ -38,9 +41,13 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.
 		return store.TemplateInfo{}, 0, err
 	}
 	defer rtx.Rollback()
-	tp, err := scanTemplate(rtx.QueryRowContext(ctx, queries.Get("GetTemplate"), id))
+	r, err := dbsqlc.New(rtx).GetTemplate(ctx, id)
 	if err != nil {
 		return store.TemplateInfo{}, 0, interpret(err)
+	}
+	tp, err := template(r)
+	if err != nil {
+		return store.TemplateInfo{}, 0, err
 	}
 	info := store.TemplateInfo{Template: tp, Counts: map[coupon.State]int64{}}
 	rows, err := rtx.QueryContext(ctx, queries.Get("GetCounts"), id)
@@ -72,21 +79,29 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.
 
 // Templates reads a page of templates by ID.
 func (s *Driver) Templates(ctx context.Context, p store.TemplatesParams) ([]coupon.Template, error) {
-	rows, err := s.query(ctx, "ListTemplates", p.After, p.Limit)
-	return sqlfile.Collect(rows, err, scanTemplate)
+	rows, err := s.readq().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, Limit: int32(p.Limit)})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.ListTemplatesRow) (coupon.Template, error) {
+		return template(dbsqlc.GetTemplateRow(r))
+	})
 }
 
 // SetTemplate stores next over from: a compare-and-set on from's version,
 // guarded on the coupons issued.
 func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
-	return t.execOne("SetTemplate", next.Name, next.Value, next.Total, sqlfile.DurationsJSON(next.Reminders),
-		nullTime(next.ClosedAt), from.ID, from.Version, next.Total, next.Total)
+	n, err := t.q().SetTemplate(t.ctx, dbsqlc.SetTemplateParams{
+		ID: from.ID, Version: from.Version, Name: next.Name, Value: next.Value, Total: next.Total,
+		Reminders: sqlfile.DurationsJSON(next.Reminders), ClosedAt: nullTime(next.ClosedAt),
+	})
+	return n > 0, err
 }
 
 // Template reads a template.
 func (t *tx) Template(id string) (coupon.Template, error) {
-	tp, err := scanTemplate(t.queryRow("GetTemplate", id))
-	return tp, interpret(err)
+	r, err := t.q().GetTemplate(t.ctx, id)
+	if err != nil {
+		return coupon.Template{}, interpret(err)
+	}
+	return template(r)
 }
 
 // ClaimTemplate reads a template claimed from and holds its row until the
@@ -94,27 +109,25 @@ func (t *tx) Template(id string) (coupon.Template, error) {
 // checks the per-user limit and the total on what the one before
 // committed.
 func (t *tx) ClaimTemplate(id string) (coupon.Template, error) {
-	tp, err := scanTemplate(t.queryRow("LockTemplate", id))
-	return tp, interpret(err)
+	r, err := t.q().LockTemplate(t.ctx, id)
+	if err != nil {
+		return coupon.Template{}, interpret(err)
+	}
+	return template(dbsqlc.GetTemplateRow(r))
 }
 
 type scanner = sqlfile.Scanner
 
-func scanTemplate(row scanner) (coupon.Template, error) {
-	var (
-		tp         coupon.Template
-		endsAt     sql.NullTime
-		closedAt   sql.NullTime
-		durationMS sql.NullInt64
-		reminders  string
-	)
-	err := row.Scan(&tp.ID, &tp.Name, &tp.Value, &tp.MinSpend, &tp.StartsAt, &endsAt, &durationMS,
-		&tp.PerUserLimit, &tp.Total, &reminders, &tp.CreatedAt, &closedAt, &tp.Version)
-	if err != nil {
-		return tp, err
+// template is a template as read; every read of one has GetTemplate's
+// columns.
+func template(r dbsqlc.GetTemplateRow) (coupon.Template, error) {
+	tp := coupon.Template{
+		ID: r.ID, Name: r.Name, Value: r.Value, MinSpend: r.MinSpend, StartsAt: r.StartsAt,
+		EndsAt: utc(r.EndsAt), Duration: time.Duration(r.DurationMs.Int64) * time.Millisecond,
+		PerUserLimit: r.PerUserLimit, Total: r.Total, CreatedAt: r.CreatedAt, ClosedAt: utc(r.ClosedAt),
+		Version: r.Version,
 	}
-	tp.EndsAt, tp.ClosedAt = utc(endsAt), utc(closedAt)
-	tp.Duration = time.Duration(durationMS.Int64) * time.Millisecond
-	tp.Reminders, err = sqlfile.ParseDurations(reminders)
+	var err error
+	tp.Reminders, err = sqlfile.ParseDurations(r.Reminders)
 	return tp, err
 }

@@ -7,40 +7,38 @@ import (
 
 	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Tokens reads every token, by name.
 func (s *Driver) Tokens(ctx context.Context) ([]store.Token, error) {
-	rows, err := s.query(ctx, "ListTokens")
-	return sqlfile.Collect(rows, err, scanToken)
+	rows, err := s.readq().ListTokens(ctx)
+	return sqlfile.Convert(rows, err, token)
 }
 
 // Token reads one token in the transaction.
 func (t *tx) Token(name string) (store.Token, error) {
-	tk, err := scanToken(t.queryRow("GetToken", name))
-	return tk, interpret(err)
+	r, err := t.q().GetToken(t.ctx, name)
+	if err != nil {
+		return store.Token{}, interpret(err)
+	}
+	return token(r)
 }
 
 // InsertToken stores a new token; false if one of its name exists.
 func (t *tx) InsertToken(tk store.Token) (bool, error) {
-	return t.execOne("InsertToken", tk.Name, tk.Hash, credential.Join(tk.Scopes), tk.CreatedAt)
+	n, err := t.q().InsertToken(t.ctx, dbsqlc.InsertTokenParams{
+		Name: tk.Name, Hash: tk.Hash, Scopes: credential.Join(tk.Scopes), CreatedAt: tk.CreatedAt,
+	})
+	return n > 0, err
 }
 
 // RevokeToken revokes the named token at now unless it is revoked.
 func (t *tx) RevokeToken(name string, now time.Time) error {
-	_, err := t.exec("RevokeToken", now, name)
-	return err
+	return t.q().RevokeToken(t.ctx, dbsqlc.RevokeTokenParams{Now: sql.NullTime{Time: now, Valid: true}, Name: name})
 }
 
-func scanToken(row sqlfile.Scanner) (store.Token, error) {
-	var (
-		name, hash, scopes string
-		created            time.Time
-		revoked            sql.NullTime
-	)
-	if err := row.Scan(&name, &hash, &scopes, &created, &revoked); err != nil {
-		return store.Token{}, err
-	}
-	return store.StoredToken(name, hash, scopes, created, utc(revoked))
+func token(r dbsqlc.Token) (store.Token, error) {
+	return store.StoredToken(r.Name, r.Hash, r.Scopes, r.CreatedAt, utc(r.RevokedAt))
 }

@@ -7,18 +7,25 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/store/mysql/internal/dbsqlc"
 )
 
 // User returns one user; store.ErrNotFound if lapse has not met them.
 func (s *Driver) User(ctx context.Context, id string) (remind.User, error) {
-	u, err := scanUser(s.queryRow(ctx, "GetUser", id))
-	return u, interpret(err)
+	r, err := s.readq().GetUser(ctx, id)
+	if err != nil {
+		return remind.User{}, interpret(err)
+	}
+	return user(r)
 }
 
 // User reads a user; store.ErrNotFound if lapse has not met them.
 func (t *tx) User(id string) (remind.User, error) {
-	u, err := scanUser(t.queryRow("GetUser", id))
-	return u, interpret(err)
+	r, err := t.q().GetUser(t.ctx, id)
+	if err != nil {
+		return remind.User{}, interpret(err)
+	}
+	return user(r)
 }
 
 // PutUser stores u's timezone and channels, keeping their last activity,
@@ -28,7 +35,7 @@ func (t *tx) PutUser(u remind.User) (remind.User, error) {
 	if err != nil {
 		return u, err
 	}
-	if _, err := t.exec("PutUser", u.ID, u.Timezone, string(channels)); err != nil {
+	if err := t.q().PutUser(t.ctx, dbsqlc.PutUserParams{ID: u.ID, Timezone: u.Timezone, Channels: string(channels)}); err != nil {
 		return u, err
 	}
 	return t.User(u.ID)
@@ -37,19 +44,10 @@ func (t *tx) PutUser(u remind.User) (remind.User, error) {
 // TouchUser records that a user acted at now, creating them with the
 // default profile if new; their last activity never moves back.
 func (t *tx) TouchUser(id string, now time.Time) error {
-	_, err := t.exec("TouchUser", id, now)
-	return err
+	return t.q().TouchUser(t.ctx, dbsqlc.TouchUserParams{ID: id, Now: sql.NullTime{Time: now, Valid: true}})
 }
 
-func scanUser(row scanner) (remind.User, error) {
-	var (
-		u        remind.User
-		channels string
-		active   sql.NullTime
-	)
-	if err := row.Scan(&u.ID, &u.Timezone, &channels, &active); err != nil {
-		return u, err
-	}
-	u.LastActiveAt = utc(active)
-	return u, json.Unmarshal([]byte(channels), &u.Channels)
+func user(r dbsqlc.User) (remind.User, error) {
+	u := remind.User{ID: r.ID, Timezone: r.Timezone, LastActiveAt: utc(r.LastActiveAt)}
+	return u, json.Unmarshal([]byte(r.Channels), &u.Channels)
 }

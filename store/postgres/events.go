@@ -48,7 +48,7 @@ func (t *tx) FrontRecords(limit int) ([]store.Record, error) {
 }
 
 // sequence gives feed positions, in insertion order, to the committed
-// records that have none (see migration 0007), one sequencer at a time.
+// records that have none (see migration 0008), one sequencer at a time.
 func (s *Driver) sequence(ctx context.Context) error {
 	var pending bool
 	if err := s.readRow(ctx, "HasUnsequenced").Scan(&pending); err != nil || !pending {

@@ -11,3 +11,6 @@ func QueryText(name string) string { return queries.Get(name) }
 
 // QueryNames names every embedded query.
 func QueryNames() []string { return slices.Collect(maps.Keys(queries)) }
+
+// Dialect and Files are the migrator's, for the migration tests.
+var Dialect, Files = dialect, files

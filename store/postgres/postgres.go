@@ -29,6 +29,9 @@ var queries = sqlfile.MustLoadQueries(files, "queries/*.sql")
 var dialect = sqlfile.Dialect{
 	CreateTable: "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY)",
 	Insert:      "INSERT INTO schema_migrations (version) VALUES ($1)",
+	// PostgreSQL's own numbering had no byte_ids nor shard_due.
+	Renumbered: map[int]int{1: 1, 2: 2, 3: 3, 4: 4, 5: 6, 6: 7, 7: 8, 8: 10, 9: 11,
+		10: 12, 11: 13, 12: 14, 13: 15, 14: 16, 15: 17, 16: 18, 17: 19},
 }
 
 // migrateLock is the advisory lock key under which instances starting
@@ -73,7 +76,8 @@ type Driver struct {
 var _ store.Driver = (*Driver)(nil)
 
 // Open connects to the database a postgres:// URL names, brings its schema
-// up to date and returns the store over it. The URL may set search_path
+// up to date (refusing one newer than this lapse, sqlfile.ErrNewer) and
+// returns the store over it. The URL may set search_path
 // (or any other run-time parameter) and pgxpool's pool_* settings.
 func Open(ctx context.Context, url string, opts Options) (*store.DB, error) {
 	d, err := OpenDriver(ctx, url, opts)
@@ -112,12 +116,12 @@ func OpenDriver(ctx context.Context, url string, opts Options) (*Driver, error) 
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
 	s := &Driver{pool: pools[0], reads: pools[1], engine: pools[2], db: stdlib.OpenDBFromPool(pools[0])}
-	applied, err := s.migrate(ctx)
+	change, err := s.migrate(ctx)
 	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("postgres %s@%s/%s: %w", cfg.ConnConfig.User, cfg.ConnConfig.Host, cfg.ConnConfig.Database, err)
 	}
-	opts.Hooks.Migrated(applied)
+	opts.Hooks.Migrated(change)
 	return s, nil
 }
 
@@ -153,24 +157,24 @@ func setsMaxConns(url string) bool {
 
 // migrate applies the embedded migrations under a session advisory lock,
 // so that instances starting together do not race to create tables. It
-// returns the names of those it applied.
-func (s *Driver) migrate(ctx context.Context) ([]string, error) {
+// returns what it did.
+func (s *Driver) migrate(ctx context.Context) (store.SchemaChange, error) {
 	ms, err := sqlfile.LoadMigrations(files, "migrations")
 	if err != nil {
-		return nil, err
+		return store.SchemaChange{}, err
 	}
 	s.migrations = ms
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
-		return nil, err
+		return store.SchemaChange{}, err
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrateLock); err != nil {
-		return nil, fmt.Errorf("migrate lock: %w", err)
+		return store.SchemaChange{}, fmt.Errorf("migrate lock: %w", err)
 	}
-	applied, err := sqlfile.Migrate(ctx, conn, dialect, ms)
+	change, err := sqlfile.Migrate(ctx, conn, dialect, ms)
 	_, unlockErr := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrateLock)
-	return applied, errors.Join(err, unlockErr)
+	return change, errors.Join(err, unlockErr)
 }
 
 // Close closes the pools.
@@ -185,12 +189,8 @@ func (s *Driver) Close() error {
 // Ready reports whether the database answers and every migration is
 // applied.
 func (s *Driver) Ready(ctx context.Context) error {
-	pending, err := sqlfile.Pending(ctx, s.db, s.migrations)
-	if err != nil {
-		return err
-	}
-	if len(pending) > 0 {
-		return fmt.Errorf("postgres: migration %s not applied", pending[0].Name)
+	if err := sqlfile.Check(ctx, s.db, s.migrations); err != nil {
+		return fmt.Errorf("postgres: %w", err)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/postgres/internal/dbsqlc"
 )
 
 // InsertTemplate stores a new template.
@@ -16,9 +17,11 @@ func (t *tx) InsertTemplate(tp coupon.Template) error {
 	if tp.Duration > 0 {
 		duration = &tp.Duration
 	}
-	_, err := t.exec("InsertTemplate", tp.ID, tp.Name, tp.Value, tp.MinSpend, tp.StartsAt,
-		nullTime(tp.EndsAt), duration, tp.PerUserLimit, tp.Total, notNull(tp.Reminders), tp.CreatedAt)
-	return err
+	return t.q().InsertTemplate(t.ctx, dbsqlc.InsertTemplateParams{
+		ID: tp.ID, Name: tp.Name, Value: tp.Value, MinSpend: tp.MinSpend, StartsAt: tp.StartsAt,
+		EndsAt: nullTime(tp.EndsAt), Duration: duration, PerUserLimit: tp.PerUserLimit, Total: tp.Total,
+		Reminders: notNull(tp.Reminders), CreatedAt: tp.CreatedAt,
+	})
 }
 
 // notNull is reminders as the NOT NULL column takes them: none is {}.
@@ -31,18 +34,22 @@ func notNull(reminders []time.Duration) []time.Duration {
 
 // Templates reads a page of templates by ID.
 func (s *Driver) Templates(ctx context.Context, p store.TemplatesParams) ([]coupon.Template, error) {
-	rows, err := s.read(ctx, "ListTemplates", p.After, p.Limit)
-	if err != nil {
-		return nil, err
+	rows, err := s.readq().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, PageSize: int32(p.Limit)})
+	tps := make([]coupon.Template, len(rows))
+	for i, r := range rows {
+		tps[i] = template(dbsqlc.GetTemplateRow(r))
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Template, error) { return scanTemplate(row) })
+	return tps, err
 }
 
 // SetTemplate stores next over from: a compare-and-set on from's version,
 // guarded on the coupons issued.
 func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
-	return t.execOne("SetTemplate", from.ID, from.Version, next.Name, next.Value, next.Total,
-		notNull(next.Reminders), nullTime(next.ClosedAt))
+	n, err := t.q().SetTemplate(t.ctx, dbsqlc.SetTemplateParams{
+		ID: from.ID, Version: from.Version, Name: next.Name, Value: next.Value, Total: next.Total,
+		Reminders: notNull(next.Reminders), ClosedAt: nullTime(next.ClosedAt),
+	})
+	return n > 0, err
 }
 
 // Template reads a template, its stored counts and how many of its unused
@@ -55,11 +62,11 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.
 		return store.TemplateInfo{}, 0, err
 	}
 	defer rtx.Rollback(context.WithoutCancel(ctx))
-	tp, err := scanTemplate(rtx.QueryRow(ctx, queries.Get("GetTemplate"), id))
+	r, err := dbsqlc.New(rtx).GetTemplate(ctx, id)
 	if err != nil {
 		return store.TemplateInfo{}, 0, interpret(err)
 	}
-	info := store.TemplateInfo{Template: tp, Counts: map[coupon.State]int64{}}
+	info := store.TemplateInfo{Template: template(r), Counts: map[coupon.State]int64{}}
 	rows, err := rtx.Query(ctx, queries.Get("GetCounts"), id)
 	if err != nil {
 		return info, 0, err
@@ -83,29 +90,28 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.
 
 // Template reads a template.
 func (t *tx) Template(id string) (coupon.Template, error) {
-	tp, err := scanTemplate(t.queryRow("GetTemplate", id))
-	return tp, interpret(err)
+	r, err := t.q().GetTemplate(t.ctx, id)
+	return template(r), interpret(err)
 }
 
 // ClaimTemplate reads a template claimed from and holds it until the
 // transaction ends, so that claims of one template queue.
 func (t *tx) ClaimTemplate(id string) (coupon.Template, error) {
-	tp, err := scanTemplate(t.queryRow("GetTemplateForClaim", id))
-	return tp, interpret(err)
+	r, err := t.q().GetTemplateForClaim(t.ctx, id)
+	return template(dbsqlc.GetTemplateRow(r)), interpret(err)
 }
 
-func scanTemplate(row scanner) (coupon.Template, error) {
-	var (
-		tp       coupon.Template
-		endsAt   *time.Time
-		closedAt *time.Time
-		duration *time.Duration
-	)
-	err := row.Scan(&tp.ID, &tp.Name, &tp.Value, &tp.MinSpend, &tp.StartsAt, &endsAt, &duration,
-		&tp.PerUserLimit, &tp.Total, &tp.Reminders, &tp.CreatedAt, &closedAt, &tp.Version)
-	tp.EndsAt, tp.Duration, tp.ClosedAt = orZero(endsAt), orZero(duration), orZero(closedAt)
+// template is a template as read; every read of one has GetTemplate's
+// columns.
+func template(r dbsqlc.GetTemplateRow) coupon.Template {
+	tp := coupon.Template{
+		ID: r.ID, Name: r.Name, Value: r.Value, MinSpend: r.MinSpend, StartsAt: r.StartsAt,
+		EndsAt: orZero(r.EndsAt), Duration: orZero(r.Duration), PerUserLimit: r.PerUserLimit,
+		Total: r.Total, Reminders: r.Reminders, CreatedAt: r.CreatedAt, ClosedAt: orZero(r.ClosedAt),
+		Version: r.Version,
+	}
 	if len(tp.Reminders) == 0 {
 		tp.Reminders = nil
 	}
-	return tp, err
+	return tp
 }

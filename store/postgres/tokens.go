@@ -4,46 +4,40 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/postgres/internal/dbsqlc"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Tokens reads every token, by name.
 func (s *Driver) Tokens(ctx context.Context) ([]store.Token, error) {
-	rows, err := s.read(ctx, "ListTokens")
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Token, error) { return scanToken(row) })
+	rows, err := s.readq().ListTokens(ctx)
+	return sqlfile.Convert(rows, err, token)
 }
 
 // Token reads one token in the transaction.
 func (t *tx) Token(name string) (store.Token, error) {
-	tk, err := scanToken(t.queryRow("GetToken", name))
-	return tk, interpret(err)
+	r, err := t.q().GetToken(t.ctx, name)
+	if err != nil {
+		return store.Token{}, interpret(err)
+	}
+	return token(r)
 }
 
 // InsertToken stores a new token; false if one of its name exists.
 func (t *tx) InsertToken(tk store.Token) (bool, error) {
-	return t.execOne("InsertToken", tk.Name, tk.Hash, credential.Join(tk.Scopes), tk.CreatedAt)
+	n, err := t.q().InsertToken(t.ctx, dbsqlc.InsertTokenParams{
+		Name: tk.Name, Hash: tk.Hash, Scopes: credential.Join(tk.Scopes), CreatedAt: tk.CreatedAt,
+	})
+	return n > 0, err
 }
 
 // RevokeToken revokes the named token at now unless it is revoked.
 func (t *tx) RevokeToken(name string, now time.Time) error {
-	_, err := t.exec("RevokeToken", now, name)
-	return err
+	return t.q().RevokeToken(t.ctx, dbsqlc.RevokeTokenParams{Now: now, Name: name})
 }
 
-func scanToken(row scanner) (store.Token, error) {
-	var (
-		name, hash, scopes string
-		created            time.Time
-		revoked            *time.Time
-	)
-	if err := row.Scan(&name, &hash, &scopes, &created, &revoked); err != nil {
-		return store.Token{}, err
-	}
-	return store.StoredToken(name, hash, scopes, created, orZero(revoked))
+func token(r dbsqlc.Token) (store.Token, error) {
+	return store.StoredToken(r.Name, r.Hash, r.Scopes, r.CreatedAt, orZero(r.RevokedAt))
 }

@@ -5,18 +5,19 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/store/postgres/internal/dbsqlc"
 )
 
 // User returns one user; store.ErrNotFound if lapse has not met them.
 func (s *Driver) User(ctx context.Context, id string) (remind.User, error) {
-	u, err := scanUser(s.readRow(ctx, "GetUser", id))
-	return u, interpret(err)
+	r, err := s.readq().GetUser(ctx, id)
+	return user(r), interpret(err)
 }
 
 // User reads a user; store.ErrNotFound if lapse has not met them.
 func (t *tx) User(id string) (remind.User, error) {
-	u, err := scanUser(t.queryRow("GetUser", id))
-	return u, interpret(err)
+	r, err := t.q().GetUser(t.ctx, id)
+	return user(r), interpret(err)
 }
 
 // PutUser stores u's timezone and channels, keeping their last activity,
@@ -26,29 +27,21 @@ func (t *tx) PutUser(u remind.User) (remind.User, error) {
 	for i, c := range u.Channels {
 		channels[i] = string(c)
 	}
-	return scanUser(t.queryRow("PutUser", u.ID, u.Timezone, channels))
+	r, err := t.q().PutUser(t.ctx, dbsqlc.PutUserParams{ID: u.ID, Timezone: u.Timezone, Channels: channels})
+	return user(r), err
 }
 
 // TouchUser records that a user acted at now, creating them with the
 // default profile if new; their last activity never moves back.
 func (t *tx) TouchUser(id string, now time.Time) error {
-	_, err := t.exec("TouchUser", id, now)
-	return err
+	return t.q().TouchUser(t.ctx, dbsqlc.TouchUserParams{ID: id, Now: now})
 }
 
-func scanUser(row scanner) (remind.User, error) {
-	var (
-		u        remind.User
-		channels []string
-		active   *time.Time
-	)
-	if err := row.Scan(&u.ID, &u.Timezone, &channels, &active); err != nil {
-		return u, err
-	}
-	u.LastActiveAt = orZero(active)
-	u.Channels = make([]remind.Channel, len(channels))
-	for i, c := range channels {
+func user(r dbsqlc.User) remind.User {
+	u := remind.User{ID: r.ID, Timezone: r.Timezone, LastActiveAt: orZero(r.LastActiveAt)}
+	u.Channels = make([]remind.Channel, len(r.Channels))
+	for i, c := range r.Channels {
 		u.Channels[i] = remind.Channel(c)
 	}
-	return u, nil
+	return u
 }

@@ -3,12 +3,16 @@ package sqlfile
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lapsehq/lapse/store"
 )
 
 // Migration is one numbered schema step, from a file named NNNN_what.sql.
@@ -19,8 +23,14 @@ type Migration struct {
 }
 
 // LoadMigrations reads the migrations in dir of fsys, in version order.
-// Versions must be distinct but may have gaps: numbers are handed out to
-// changes ahead of time, so a branch may lack one that lands later.
+//
+// A schema change has one number on every store, so versions run 1, 2,
+// 3… without a gap and each backend has the same files: a change that
+// one store does not need is a file there saying why, with nothing to
+// run. A change takes the next number free on the main branch when it
+// lands there; a branch whose number was taken meanwhile renumbers its
+// files before it lands. A number is never reused nor moved once
+// released: databases record it.
 func LoadMigrations(fsys fs.FS, dir string) ([]Migration, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
@@ -40,9 +50,9 @@ func LoadMigrations(fsys fs.FS, dir string) ([]Migration, error) {
 		ms = append(ms, Migration{Version: v, Name: e.Name(), SQL: string(b)})
 	}
 	slices.SortFunc(ms, func(a, b Migration) int { return a.Version - b.Version })
-	for i := 1; i < len(ms); i++ {
-		if ms[i].Version == ms[i-1].Version {
-			return nil, fmt.Errorf("migrations %s and %s: same version", ms[i-1].Name, ms[i].Name)
+	for i, m := range ms {
+		if m.Version != i+1 {
+			return nil, fmt.Errorf("migration %s: want version %d, as versions run 1, 2, 3… without a gap", m.Name, i+1)
 		}
 	}
 	return ms, nil
@@ -57,60 +67,158 @@ type Dialect struct {
 	// Split, if set, splits a migration into statements for drivers that
 	// run one statement per Exec.
 	Split func(string) []string
+	// Renumbered maps each version the store recorded before every store
+	// shared one numbering (each backend had its own until then) to its
+	// shared one.
+	Renumbered map[int]int
 }
+
+// shared is the version recorded, besides the migrations, by a database
+// whose versions are the shared numbering: one without it recorded its
+// store's own, and Migrate renumbers it.
+const shared = 0
+
+// ErrNewer is the error of a database that records a migration this lapse
+// does not have: a newer lapse migrated it.
+var ErrNewer = errors.New("the database schema is newer than this lapse")
 
 // DB is what Migrate runs on: a *sql.DB, or one *sql.Conn of it when the
 // caller holds a session lock around the migration.
 type DB interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 }
 
-// Migrate applies, each in its own transaction and in version order, the
-// migrations the database has not recorded, a late-landing lower version
-// included. It returns the names of those it applied, in order.
-func Migrate(ctx context.Context, db DB, d Dialect, ms []Migration) ([]string, error) {
+// Migrate brings the database's schema to ms. It renumbers, once and in
+// one transaction, the versions a database recorded in its store's own
+// numbering; refuses, with ErrNewer, a database that records a version ms
+// lacks; then applies, each in its own transaction and in version order,
+// the migrations the database has not recorded.
+func Migrate(ctx context.Context, db DB, d Dialect, ms []Migration) (store.SchemaChange, error) {
+	var change store.SchemaChange
 	if _, err := db.ExecContext(ctx, d.CreateTable); err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
+		return change, fmt.Errorf("migrate: %w", err)
 	}
-	todo, err := Pending(ctx, db, ms)
+	recorded, renumbered, err := renumber(ctx, db, d)
 	if err != nil {
-		return nil, err
+		return change, fmt.Errorf("migrate: %w", err)
 	}
-	var applied []string
+	change.From, change.To, change.Renumbered = latest(recorded), latest(recorded), renumbered
+	todo, err := pending(recorded, ms)
+	if err != nil {
+		return change, err
+	}
 	for _, m := range todo {
 		if err := apply(ctx, db, d, m); err != nil {
-			return applied, fmt.Errorf("migrate %s: %w", m.Name, err)
+			return change, fmt.Errorf("migrate %s: %w", m.Name, err)
 		}
-		applied = append(applied, m.Name)
+		change.Applied = append(change.Applied, m.Name)
+		change.To = max(change.To, m.Version)
 	}
-	return applied, nil
+	return change, nil
 }
 
-// Pending returns the migrations of ms the database has not recorded.
-func Pending(ctx context.Context, db DB, ms []Migration) ([]Migration, error) {
-	rows, err := db.QueryContext(ctx, "SELECT version FROM schema_migrations")
+// Check reports whether the database records every migration of ms. A
+// version ms lacks is no error here: an instance that started before a
+// newer lapse migrated the database keeps serving while the instances
+// roll over to the newer one; only Migrate, as a store opens, refuses it.
+func Check(ctx context.Context, db DB, ms []Migration) error {
+	recorded, err := versions(ctx, db)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if !recorded[m.Version] {
+			return fmt.Errorf("migration %s not applied", m.Name)
+		}
+	}
+	return nil
+}
+
+// renumber returns the versions the database records, in the shared
+// numbering: a new database, recording none, is marked as numbered so;
+// one that records its store's own numbering is renumbered through
+// d.Renumbered. It reports whether it renumbered.
+func renumber(ctx context.Context, db DB, d Dialect) (map[int]bool, bool, error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	defer tx.Rollback()
+	own, err := versions(ctx, tx)
+	if err != nil || own[shared] {
+		return own, false, err
+	}
+	recorded := map[int]bool{shared: true}
+	for v := range own {
+		n, ok := d.Renumbered[v]
+		if !ok {
+			return nil, false, fmt.Errorf("%w: it records version %d in its store's own numbering, which this lapse does not know", ErrNewer, v)
+		}
+		recorded[n] = true
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM schema_migrations"); err != nil {
+		return nil, false, err
+	}
+	for _, v := range slices.Sorted(maps.Keys(recorded)) {
+		if _, err := tx.ExecContext(ctx, d.Insert, v); err != nil {
+			return nil, false, err
+		}
+	}
+	return recorded, len(own) > 0, tx.Commit()
+}
+
+// querier is a pool, a connection or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// versions returns the versions schema_migrations records.
+func versions(ctx context.Context, q querier) (map[int]bool, error) {
+	rows, err := q.QueryContext(ctx, "SELECT version FROM schema_migrations")
 	if err != nil {
 		return nil, fmt.Errorf("migration versions: %w", err)
 	}
 	defer rows.Close()
-	applied := map[int]bool{}
+	recorded := map[int]bool{}
 	for rows.Next() {
 		var v int
 		if err := rows.Scan(&v); err != nil {
 			return nil, fmt.Errorf("migration versions: %w", err)
 		}
-		applied[v] = true
+		recorded[v] = true
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("migration versions: %w", err)
 	}
+	return recorded, nil
+}
+
+// latest is the schema's version: the highest recorded, 0 for none.
+func latest(recorded map[int]bool) int {
+	v := shared
+	for r := range recorded {
+		v = max(v, r)
+	}
+	return v
+}
+
+// pending returns the migrations of ms not recorded, and ErrNewer if a
+// version recorded is not in ms.
+func pending(recorded map[int]bool, ms []Migration) ([]Migration, error) {
+	known := map[int]bool{shared: true}
 	var todo []Migration
 	for _, m := range ms {
-		if !applied[m.Version] {
+		known[m.Version] = true
+		if !recorded[m.Version] {
 			todo = append(todo, m)
+		}
+	}
+	for _, v := range slices.Sorted(maps.Keys(recorded)) {
+		if !known[v] {
+			return nil, fmt.Errorf("%w: it records migration %d, and this lapse knows them up to %d; "+
+				"run a lapse that knows it, or restore the backup taken before the upgrade", ErrNewer, v, latest(known))
 		}
 	}
 	return todo, nil

@@ -78,3 +78,18 @@ func Each[T any](rows *sql.Rows, err error, scan func(Scanner) (T, error), each 
 	}
 	return rows.Err()
 }
+
+// Convert turns the rows a sqlc-generated query returned, with its error,
+// into the store's values, stopping at the first error.
+func Convert[R, T any](rows []R, err error, conv func(R) (T, error)) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, len(rows))
+	for i, r := range rows {
+		if out[i], err = conv(r); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/store/sqlite/internal/dbsqlc"
 )
 
 //go:embed migrations/*.sql queries/*.sql
@@ -24,6 +25,9 @@ var queries = sqlfile.MustLoadQueries(files, "queries/*.sql")
 var dialect = sqlfile.Dialect{
 	CreateTable: "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)",
 	Insert:      "INSERT INTO schema_migrations (version) VALUES (?)",
+	// SQLite's own numbering had no 0004 and shards as 0007_leases.
+	Renumbered: map[int]int{1: 1, 2: 2, 3: 3, 5: 7, 6: 6, 7: 4, 8: 8, 9: 10, 10: 12,
+		11: 13, 12: 14, 13: 15, 14: 16, 15: 17, 16: 18, 17: 19},
 }
 
 // Options tune a store on SQLite. The zero value works.
@@ -41,6 +45,7 @@ type Options struct {
 type Driver struct {
 	w, r       *sql.DB
 	stmts      map[string]*sql.Stmt // every query, prepared on the writer
+	sqlc       *dbsqlc.Queries      // sqlc's queries, prepared on the writer
 	gate       *gate                // orders users and background work on the writer
 	ckpt       *checkpointer
 	migrations []sqlfile.Migration
@@ -55,7 +60,8 @@ var _ store.Driver = (*Driver)(nil)
 const writerCacheKiB = 32 << 10
 
 // Open opens (creating if needed) the database file at path, brings its
-// schema up to date and returns the store over it.
+// schema up to date (refusing one newer than this lapse,
+// sqlfile.ErrNewer) and returns the store over it.
 func Open(ctx context.Context, path string, opts Options) (*store.DB, error) {
 	d, err := OpenDriver(ctx, path, opts)
 	if err != nil {
@@ -82,12 +88,12 @@ func OpenDriver(ctx context.Context, path string, opts Options) (*Driver, error)
 		w.Close()
 		return nil, err
 	}
-	applied, err := sqlfile.Migrate(ctx, w, dialect, ms)
+	change, err := sqlfile.Migrate(ctx, w, dialect, ms)
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite %s: %w", path, err)
 	}
-	opts.Hooks.Migrated(applied)
+	opts.Hooks.Migrated(change)
 	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
 	if err != nil {
 		w.Close()
@@ -109,6 +115,10 @@ func OpenDriver(ctx context.Context, path string, opts Options) (*Driver, error)
 		}
 		s.stmts[name] = st
 	}
+	if s.sqlc, err = dbsqlc.Prepare(ctx, w); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlite prepare: %w", err)
+	}
 	return s, nil
 }
 
@@ -124,6 +134,9 @@ func (s *Driver) Close() error {
 	for _, st := range s.stmts {
 		st.Close()
 	}
+	if s.sqlc != nil {
+		s.sqlc.Close()
+	}
 	return errors.Join(s.ckpt.stop(), s.r.Close(), s.w.Close())
 }
 
@@ -132,12 +145,8 @@ func (s *Driver) Ready(ctx context.Context) error {
 	if err := s.r.PingContext(ctx); err != nil {
 		return err
 	}
-	pending, err := sqlfile.Pending(ctx, s.w, s.migrations)
-	if err != nil {
-		return err
-	}
-	if len(pending) > 0 {
-		return fmt.Errorf("sqlite: migration %s not applied", pending[0].Name)
+	if err := sqlfile.Check(ctx, s.w, s.migrations); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
 	}
 	return nil
 }

@@ -2,10 +2,8 @@ package sqlite_test
 
 import (
 	"database/sql"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -73,7 +71,11 @@ func TestReopen(t *testing.T) {
 	}
 
 	for i := range 2 {
-		s := open(t, path, sqlite.Options{})
+		var change store.SchemaChange
+		s := open(t, path, sqlite.Options{Hooks: store.Hooks{OnMigrated: func(c store.SchemaChange) { change = c }}})
+		if change.From == 0 || change.To != change.From || len(change.Applied) > 0 {
+			t.Fatalf("reopen %d: got %+v, want the version it had and nothing applied", i, change)
+		}
 		if err := s.Ready(ctx); err != nil {
 			t.Fatalf("reopen %d: Ready: %v", i, err)
 		}
@@ -95,24 +97,10 @@ func TestReopen(t *testing.T) {
 			t.Fatalf("reopen %d: Close: %v", i, err)
 		}
 	}
-
-	files, err := os.ReadDir("migrations")
-	if err != nil {
-		t.Fatalf("read migrations: %v", err)
-	}
-	db := rawDB(t, path)
-	var rows, version int
-	if err := db.QueryRowContext(ctx, "SELECT count(*), max(version) FROM schema_migrations").Scan(&rows, &version); err != nil {
-		t.Fatalf("schema_migrations: %v", err)
-	}
-	last, _, _ := strings.Cut(files[len(files)-1].Name(), "_")
-	if want, _ := strconv.Atoi(last); rows != len(files) || version != want {
-		t.Fatalf("schema_migrations: got %d rows up to version %d, want %d rows up to %d", rows, version, len(files), want)
-	}
 }
 
 // rawDB opens the file at path directly, for what only SQL can see.
-func rawDB(t *testing.T, path string) *sql.DB {
+func rawDB(t testing.TB, path string) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
 	if err != nil {

@@ -8,14 +8,16 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/store/sqlite/internal/dbsqlc"
 )
 
 // InsertTemplate stores a new template.
 func (t *tx) InsertTemplate(tp coupon.Template) error {
-	_, err := t.exec("InsertTemplate", tp.ID, tp.Name, tp.Value, tp.MinSpend, ms(tp.StartsAt),
-		nullMS(tp.EndsAt), sql.NullInt64{Int64: tp.Duration.Milliseconds(), Valid: tp.Duration > 0},
-		tp.PerUserLimit, tp.Total, sqlfile.DurationsJSON(tp.Reminders), ms(tp.CreatedAt))
-	return err
+	return t.q().InsertTemplate(t.ctx, dbsqlc.InsertTemplateParams{
+		ID: tp.ID, Name: tp.Name, Value: tp.Value, MinSpend: tp.MinSpend, StartsAt: ms(tp.StartsAt),
+		EndsAt: nullMS(tp.EndsAt), DurationMs: sql.NullInt64{Int64: tp.Duration.Milliseconds(), Valid: tp.Duration > 0},
+		PerUserLimit: tp.PerUserLimit, Total: tp.Total, Reminders: sqlfile.DurationsJSON(tp.Reminders), CreatedAt: ms(tp.CreatedAt),
+	})
 }
 
 // Template reads a template, its stored counts and how many of its unused
@@ -28,9 +30,13 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.
 		return store.TemplateInfo{}, 0, err
 	}
 	defer rtx.Rollback()
-	tp, err := scanTemplate(rtx.QueryRowContext(ctx, queries.Get("GetTemplate"), id))
+	r, err := dbsqlc.New(rtx).GetTemplate(ctx, id)
 	if err != nil {
 		return store.TemplateInfo{}, 0, interpret(err)
+	}
+	tp, err := template(r)
+	if err != nil {
+		return store.TemplateInfo{}, 0, err
 	}
 	info := store.TemplateInfo{Template: tp, Counts: map[coupon.State]int64{}}
 	rows, err := rtx.QueryContext(ctx, queries.Get("GetCounts"), id)
@@ -62,21 +68,29 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.
 
 // Templates reads a page of templates by ID.
 func (s *Driver) Templates(ctx context.Context, p store.TemplatesParams) ([]coupon.Template, error) {
-	rows, err := s.read(ctx, "ListTemplates", p.After, p.Limit)
-	return sqlfile.Collect(rows, err, scanTemplate)
+	rows, err := s.readq().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, PageSize: int64(p.Limit)})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.ListTemplatesRow) (coupon.Template, error) {
+		return template(dbsqlc.GetTemplateRow(r))
+	})
 }
 
 // SetTemplate stores next over from: a compare-and-set on from's version,
 // guarded on the coupons issued.
 func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
-	return t.execOne("SetTemplate", from.ID, from.Version, next.Name, next.Value, next.Total,
-		sqlfile.DurationsJSON(next.Reminders), nullMS(next.ClosedAt))
+	n, err := t.q().SetTemplate(t.ctx, dbsqlc.SetTemplateParams{
+		ID: from.ID, Version: from.Version, Name: next.Name, Value: next.Value, Total: next.Total,
+		Reminders: sqlfile.DurationsJSON(next.Reminders), ClosedAt: nullMS(next.ClosedAt),
+	})
+	return n > 0, err
 }
 
 // Template reads a template.
 func (t *tx) Template(id string) (coupon.Template, error) {
-	tp, err := scanTemplate(t.queryRow("GetTemplate", id))
-	return tp, interpret(err)
+	r, err := t.q().GetTemplate(t.ctx, id)
+	if err != nil {
+		return coupon.Template{}, interpret(err)
+	}
+	return template(r)
 }
 
 // ClaimTemplate reads a template claimed from: the one writer already
@@ -85,21 +99,16 @@ func (t *tx) ClaimTemplate(id string) (coupon.Template, error) { return t.Templa
 
 type scanner = sqlfile.Scanner
 
-func scanTemplate(row scanner) (coupon.Template, error) {
-	var (
-		tp                  coupon.Template
-		startsAt, createdAt int64
-		endsAt, durationMS  sql.NullInt64
-		closedAt            sql.NullInt64
-		reminders           string
-	)
-	err := row.Scan(&tp.ID, &tp.Name, &tp.Value, &tp.MinSpend, &startsAt, &endsAt, &durationMS,
-		&tp.PerUserLimit, &tp.Total, &reminders, &createdAt, &closedAt, &tp.Version)
-	if err != nil {
-		return tp, err
+// template is a template as read; every read of one has GetTemplate's
+// columns.
+func template(r dbsqlc.GetTemplateRow) (coupon.Template, error) {
+	tp := coupon.Template{
+		ID: r.ID, Name: r.Name, Value: r.Value, MinSpend: r.MinSpend, StartsAt: at(r.StartsAt),
+		EndsAt: atNull(r.EndsAt), Duration: time.Duration(r.DurationMs.Int64) * time.Millisecond,
+		PerUserLimit: r.PerUserLimit, Total: r.Total, CreatedAt: at(r.CreatedAt), ClosedAt: atNull(r.ClosedAt),
+		Version: r.Version,
 	}
-	tp.StartsAt, tp.EndsAt, tp.CreatedAt, tp.ClosedAt = at(startsAt), atNull(endsAt), at(createdAt), atNull(closedAt)
-	tp.Duration = time.Duration(durationMS.Int64) * time.Millisecond
-	tp.Reminders, err = sqlfile.ParseDurations(reminders)
+	var err error
+	tp.Reminders, err = sqlfile.ParseDurations(r.Reminders)
 	return tp, err
 }

@@ -2,46 +2,47 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"time"
 
 	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/store/sqlite/internal/dbsqlc"
 )
 
 // User reads one user.
 func (s *Driver) User(ctx context.Context, id string) (remind.User, error) {
-	u, err := scanUser(s.readRow(ctx, "GetUser", id))
-	return u, interpret(err)
+	r, err := s.readq().GetUser(ctx, id)
+	if err != nil {
+		return remind.User{}, interpret(err)
+	}
+	return user(r)
 }
 
 // User reads one user in the transaction.
 func (t *tx) User(id string) (remind.User, error) {
-	u, err := scanUser(t.queryRow("GetUser", id))
-	return u, interpret(err)
+	r, err := t.q().GetUser(t.ctx, id)
+	if err != nil {
+		return remind.User{}, interpret(err)
+	}
+	return user(r)
 }
 
 // PutUser stores a user's timezone and channels.
 func (t *tx) PutUser(u remind.User) (remind.User, error) {
 	channels, _ := json.Marshal(append([]remind.Channel{}, u.Channels...))
-	return scanUser(t.queryRow("PutUser", u.ID, u.Timezone, string(channels)))
+	r, err := t.q().PutUser(t.ctx, dbsqlc.PutUserParams{ID: u.ID, Timezone: u.Timezone, Channels: string(channels)})
+	if err != nil {
+		return remind.User{}, err
+	}
+	return user(r)
 }
 
 // TouchUser records that a user acted at now.
 func (t *tx) TouchUser(id string, now time.Time) error {
-	_, err := scanUser(t.queryRow("TouchUser", id, ms(now)))
-	return err
+	return t.q().TouchUser(t.ctx, dbsqlc.TouchUserParams{ID: id, Now: nullMS(now)})
 }
 
-func scanUser(row scanner) (remind.User, error) {
-	var (
-		u        remind.User
-		channels string
-		active   sql.NullInt64
-	)
-	if err := row.Scan(&u.ID, &u.Timezone, &channels, &active); err != nil {
-		return u, err
-	}
-	u.LastActiveAt = atNull(active)
-	return u, json.Unmarshal([]byte(channels), &u.Channels)
+func user(r dbsqlc.User) (remind.User, error) {
+	u := remind.User{ID: r.ID, Timezone: r.Timezone, LastActiveAt: atNull(r.LastActiveAt)}
+	return u, json.Unmarshal([]byte(r.Channels), &u.Channels)
 }

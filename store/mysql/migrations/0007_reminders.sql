@@ -1,6 +1,6 @@
 -- Reminders before a coupon expires, as store/sqlite keeps them (see its
--- 0005_reminders.sql): users, planned reminders, their coupons and the
--- (coupon, lead) pairs reminded. IDs are VARBINARY as 0004_byte_ids made
+-- 0007_reminders.sql): users, planned reminders, their coupons and the
+-- (coupon, lead) pairs reminded. IDs are VARBINARY as 0005_byte_ids made
 -- them; leads are whole milliseconds, so a pair's key compares integers.
 -- Each statement may run again.
 
@@ -18,7 +18,7 @@ CREATE TABLE IF NOT EXISTS users (
 -- earliest and latest crossing (expires_at - lead) of its coupons; due_at is
 -- first_at moved by the quiet hours. A planned reminder becomes sent or
 -- dropped (reason) once, at done_at. Its shard is its user's, computed as
--- a coupon's is from its ID (0003_shards.sql).
+-- a coupon's is from its ID (0004_shards.sql).
 CREATE TABLE IF NOT EXISTS reminders (
     id       BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
     user_id  VARBINARY(1020) NOT NULL,

@@ -1,6 +1,6 @@
 -- The due indexes lead with the shard, after the state: a drain walks one
 -- shard's due rows in due order, a range that holds no other shard's
--- entry. With the shard after the due time (0003_shards.sql), the claim of
+-- entry. With the shard after the due time (0004_shards.sql), the claim of
 -- one shard walked every shard's due entries, interleaved, and InnoDB
 -- locks each entry a locking read passes before it tests the shard: a
 -- batch held the due rows of every shard it passed (TestClaimLocksBounded:

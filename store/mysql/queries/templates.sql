@@ -1,17 +1,7 @@
--- name: InsertTemplate
-INSERT INTO templates (id, name, value, min_spend, starts_at, ends_at, duration_ms,
-                       per_user_limit, total, reminders, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
-
 -- name: InsertCounts
 -- A zero count per state and slot: every later change is then an UPDATE,
 -- which cannot deadlock the way two concurrent upserts of a new row can.
 INSERT INTO template_counts (template_id, status, slot, n) VALUES (?, ?, ?, 0), ...;
-
--- name: GetTemplate
-SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
-       per_user_limit, total, reminders, created_at, closed_at, version
-FROM templates WHERE id = ?;
 
 -- name: TakeIssues
 -- n, template, n: counts n more coupons issued, unless that passes the
@@ -35,21 +25,3 @@ SELECT status, CAST(SUM(n) AS SIGNED) FROM template_counts WHERE template_id = ?
 SELECT count(*) FROM coupons FORCE INDEX (coupons_due)
 WHERE status = 'unused' AND expires_at <= ? AND template_id = ?
   AND shard IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-
--- name: LockTemplate
-SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
-       per_user_limit, total, reminders, created_at, closed_at, version
-FROM templates WHERE id = ? FOR UPDATE;
-
--- name: ListTemplates
--- The ID after which the page starts ('' for the first), its size.
-SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
-       per_user_limit, total, reminders, created_at, closed_at, version
-FROM templates WHERE id > ? ORDER BY id LIMIT ?;
-
--- name: SetTemplate
--- A compare-and-set on the version read, refused if the coupons issued
--- pass the new total: name, value, total, reminders, closed_at, id,
--- version read, total, total.
-UPDATE templates SET name = ?, value = ?, total = ?, reminders = ?, closed_at = ?, version = version + 1
-WHERE id = ? AND version = ? AND (? = 0 OR issued <= ?);

@@ -1,6 +1,6 @@
 -- Outbox delivery: where each sink of the relay is in the feed, and the
 -- events it gave up on. Sink names are looked up and IDs compared, so
--- they are VARBINARY, as 0004_byte_ids made every such column; sizes are
+-- they are VARBINARY, as 0005_byte_ids makes every such column; sizes are
 -- those of the columns they come from (events) or of a name from outside.
 
 CREATE TABLE IF NOT EXISTS sinks (

@@ -1,5 +1,5 @@
 -- Reminders before a coupon expires, as store/sqlite keeps them (see its
--- 0005_reminders.sql): users, planned reminders, their coupons and the
+-- 0007_reminders.sql): users, planned reminders, their coupons and the
 -- (coupon, lead) pairs reminded. Leads are whole milliseconds, as the
 -- rules compute them, so a pair's key compares integers.
 

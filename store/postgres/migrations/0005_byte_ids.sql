@@ -1,0 +1,3 @@
+-- Nothing to do on PostgreSQL: IDs are text COLLATE "C", which compares
+-- byte for byte and never pads, so 'c1 ' is not 'c1'. On MySQL this
+-- change makes ID columns VARBINARY, as utf8mb4_bin pads there.

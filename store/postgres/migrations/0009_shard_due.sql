@@ -1,0 +1,5 @@
+-- Nothing to do on PostgreSQL: FOR UPDATE SKIP LOCKED locks only the rows
+-- a drain returns, not the index entries it passes, so the due indexes
+-- keep the shard after the due time (0004_shards.sql) and a drain walks a
+-- range of shards in due order. On MySQL this change puts the shard first,
+-- as InnoDB locks every entry a locking read passes.

@@ -1,0 +1,3 @@
+-- Nothing to do on SQLite: IDs are TEXT under the BINARY collation, which
+-- compares byte for byte and never pads, so 'c1 ' is not 'c1'. On MySQL
+-- this change makes ID columns VARBINARY, as utf8mb4_bin pads there.

@@ -1,0 +1,5 @@
+-- Nothing to do on SQLite: rows carry no shard (0004_shards.sql) and its
+-- one writer takes no row locks, so a drain walking other shards' due
+-- rows holds none of them. On MySQL this change puts the shard before the
+-- due time in the due indexes, as InnoDB locks every entry a locking read
+-- passes.

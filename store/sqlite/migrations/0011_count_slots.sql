@@ -1,0 +1,4 @@
+-- Nothing to do on SQLite: its one writer runs one transaction at a time,
+-- so no two wait on one another for a count row and a template keeps one
+-- row a status. On PostgreSQL and MySQL this change splits the counts
+-- over store.CountSlots slots.
