@@ -11,6 +11,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // tx is one write transaction, the store.Tx the service's rules run in.
@@ -161,7 +162,7 @@ func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, er
 	if err != nil {
 		return nil, err
 	}
-	return &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[store.Timer]bool{}, slot: store.CountSlot()}, nil
+	return &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[store.Timer]bool{}, slot: sqlfile.CountSlot()}, nil
 }
 
 // Commit sends what the transaction buffered and records, commits, and

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // tx is one write transaction, the store.Tx the service's rules run in.
@@ -153,7 +154,7 @@ func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, er
 	if err != nil {
 		return nil, err
 	}
-	return &tx{pg: pgTx, ctx: ctx, slot: store.CountSlot()}, nil
+	return &tx{pg: pgTx, ctx: ctx, slot: sqlfile.CountSlot()}, nil
 }
 
 // Commit sends what the transaction buffered and records, commits, and
