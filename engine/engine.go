@@ -446,7 +446,7 @@ func (e *Engine) drainHeld(ctx context.Context, kind store.TimerKind, held func(
 			if !d.Next.IsZero() {
 				e.cfg.Wheel.Add(timer.Key{Kind: string(kind), Due: d.Next})
 			}
-			return store.ShardsOf(ls)
+			return store.Leases(ls).Shards()
 		}
 	}
 	return nil

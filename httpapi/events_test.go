@@ -246,14 +246,13 @@ func (e *env) writeEvents(reasons ...string) {
 	}
 	defer tx.Rollback()
 	now := e.clock.Now()
+	var events []store.Event
 	for i, reason := range reasons {
 		data, _ := json.Marshal(map[string]string{"reason": reason})
-		ev := store.Event{ID: store.NewID("evt", now), Type: "test.large", Subject: fmt.Sprintf("s%d", i), Time: now, Data: data}
-		if err := tx.Event(ev); err != nil {
-			e.t.Fatalf("event: %v", err)
-		}
+		events = append(events, store.Event{ID: store.NewID("evt", now), Type: "test.large", Subject: fmt.Sprintf("s%d", i), Time: now, Data: data})
 	}
-	if _, err := tx.Commit(); err != nil {
+	record := store.Record{N: len(events), ID: events[0].ID, Time: now, Body: store.EncodeRecord(events)}
+	if _, err := tx.Commit([]store.Record{record}); err != nil {
 		e.t.Fatalf("commit: %v", err)
 	}
 }

@@ -68,7 +68,7 @@ func dropTimers(t *testing.T, st store.Store) {
 	if err := tx.DeleteTimers(store.TimerExpire, t0.AddDate(10, 0, 0)); err != nil {
 		t.Fatalf("delete timers: %v", err)
 	}
-	if _, err := tx.Commit(); err != nil {
+	if _, err := tx.Commit(nil); err != nil {
 		t.Fatalf("commit: %v", err)
 	}
 }

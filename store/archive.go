@@ -37,7 +37,7 @@ type ArchiveParams struct {
 	// DryRun counts what would move and be deleted, and changes nothing.
 	DryRun bool
 	// Leases, if set, fence every batch: see Store.Lease.
-	Leases []Lease
+	Leases Leases
 }
 
 // Archived counts what one archive run moved or deleted (or, in a dry
@@ -105,7 +105,7 @@ func (db *DB) Archive(ctx context.Context, p ArchiveParams) (Archived, error) {
 				if err != nil {
 					return 0, err
 				}
-				return n, t.Fence(p.Leases)
+				return n, t.fence(p.Leases)
 			})
 			if err != nil {
 				return total, err

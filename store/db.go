@@ -40,10 +40,12 @@ func New(d Driver, opts Options) *DB {
 // Driver returns the driver db runs on.
 func (db *DB) Driver() Driver { return db.d }
 
-// txn is one write transaction as the rules see it: the driver's, and
-// what it did to reminders, for the hooks.
+// txn is one write transaction as the rules see it: the driver's, the
+// events it buffers for the driver to write at its commit, and what it
+// did to reminders, for the hooks.
 type txn struct {
 	DriverTx
+	outbox    outbox
 	policy    *remind.Config
 	reminders ReminderCounts
 	buckets   *bucketCounts
@@ -63,21 +65,33 @@ func (t *txn) Event(e Event) error { return t.eventBy(t.actor, e) }
 // eventBy adds e to the outbox, with actor in its data.
 func (t *txn) eventBy(actor string, e Event) error {
 	e.Data = withActor(e.Data, actor)
-	return t.DriverTx.Event(e)
+	t.outbox.add(e)
+	return nil
 }
 
 // EventOnce adds e, with the transaction's actor in its data, unless an
-// event with its ID is there.
+// event with its ID is stored: first in a record, so that its ID is the
+// record's.
 func (t *txn) EventOnce(e Event) error {
+	if stored, err := t.EventStored(e.ID); err != nil || stored {
+		return err
+	}
 	e.Data = withActor(e.Data, t.actor)
-	return t.DriverTx.EventOnce(e)
+	t.outbox.start(e)
+	return nil
 }
 
 // CouponEvents adds b's events, with the transaction's actor in their
 // data.
 func (t *txn) CouponEvents(b CouponEvents) error {
 	b.Actor = t.actor
-	return t.DriverTx.CouponEvents(b)
+	t.outbox.addCoupons(b)
+	return nil
+}
+
+// Timer makes sure the group timer of kind for due's bucket exists.
+func (t *txn) Timer(kind TimerKind, due time.Time) error {
+	return t.PutTimer(Timer{Kind: kind, Due: BucketOf(due)})
 }
 
 // attempts is how often run runs a transaction that keeps losing
@@ -136,11 +150,11 @@ func attempt[T any](ctx context.Context, db *DB, background bool, locked map[str
 	if err != nil {
 		return zero, err
 	}
-	c, err := dt.Commit()
+	timers, err := dt.Commit(t.outbox.Records())
 	if err != nil {
 		return zero, err
 	}
-	db.hooks.Committed(c.Timers, c.Events)
+	db.hooks.Committed(timers, t.outbox.Events())
 	if h := db.hooks.OnReminders; h != nil && t.reminders.Any() {
 		h(t.reminders)
 	}

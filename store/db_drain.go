@@ -6,9 +6,15 @@ import (
 )
 
 // ExpireDue expires up to p.Limit due unused coupons in one transaction,
-// with the dialect's drain.
+// each with its coupon.expired event and the counts.
 func (db *DB) ExpireDue(ctx context.Context, p DueParams) (Drained, error) {
-	return drain(ctx, db, TimerExpire, p, func(t *txn) ([]time.Time, error) { return t.ExpireDue(p) })
+	return drain(ctx, db, TimerExpire, p, func(t *txn) ([]time.Time, error) {
+		expired, err := t.ExpireDue(p)
+		if err != nil {
+			return nil, err
+		}
+		return expiredIn(t, expired, p.Now)
+	})
 }
 
 // ReleaseLocks gives back up to p.Limit locked coupons whose lock TTL has
@@ -51,7 +57,7 @@ func drain(ctx context.Context, db *DB, kind TimerKind, p DueParams, fn func(*tx
 		if d.Next, err = t.NextDue(kind, p.Leases); err != nil {
 			return d, err
 		}
-		return d, t.Fence(p.Leases)
+		return d, t.fence(p.Leases)
 	})
 }
 

@@ -105,15 +105,10 @@ type Driver interface {
 // DriverTx is one write transaction of a Driver.
 type DriverTx interface {
 	Tx
-	// Commit writes what the transaction buffered and commits it, and
-	// returns the group timers and events it wrote, for the hooks.
-	Commit() (Committed, error)
+	// Commit writes what the driver buffered and records, the
+	// transaction's outbox records in order, and commits; it returns the
+	// group timers the transaction wrote, for the hooks.
+	Commit(records []Record) ([]Timer, error)
 	// Rollback ends the transaction unless it committed.
 	Rollback()
-}
-
-// Committed is what one committed transaction wrote, as Hooks hear it.
-type Committed struct {
-	Timers []Timer
-	Events []Event
 }

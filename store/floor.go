@@ -26,6 +26,6 @@ func FloorOrder(ctx context.Context, d Driver, o order.Order, event func(DriverT
 	if ok, err := take(t); err != nil || !ok {
 		return false, err
 	}
-	_, err = t.Commit()
+	_, err = t.Commit(nil)
 	return err == nil, err
 }

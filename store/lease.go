@@ -25,9 +25,12 @@ type Lease struct {
 	Token  int64
 }
 
-// ShardsOf returns the shards a drain under ls covers: theirs, or every
+// Leases are the leases a drain runs under.
+type Leases []Lease
+
+// Shards returns the shards a drain under ls covers: theirs, or every
 // shard when there are none.
-func ShardsOf(ls []Lease) []int {
+func (ls Leases) Shards() []int {
 	out := make([]int, 0, Shards)
 	for _, l := range ls {
 		out = append(out, l.Shard)
@@ -40,10 +43,23 @@ func ShardsOf(ls []Lease) []int {
 	return out
 }
 
-// Fenced checks, for a backend's fence, that held, read from the store at
-// a drain's commit, has every lease of ls with its token: else the drain
-// must write nothing, ErrLeaseLost.
-func Fenced(ls, held []Lease) error {
+// fence fails with ErrLeaseLost unless every lease of ls is held, with its
+// token and unexpired, and keeps them from changing hands until t ends:
+// the drain it ends must then write nothing.
+func (t *txn) fence(ls Leases) error {
+	if len(ls) == 0 {
+		return nil
+	}
+	held, err := t.LockLeases(ls[0].Holder, ls.Shards())
+	if err != nil {
+		return err
+	}
+	return fenced(ls, held)
+}
+
+// fenced checks that held, the leases the store has at a drain's commit,
+// has every lease of ls with its token: else ErrLeaseLost.
+func fenced(ls, held []Lease) error {
 	for _, l := range ls {
 		if !slices.ContainsFunc(held, func(h Lease) bool { return h.Shard == l.Shard && h.Token == l.Token }) {
 			return ErrLeaseLost

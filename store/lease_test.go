@@ -46,7 +46,7 @@ func TestFenced(t *testing.T) {
 		{nil, ErrLeaseLost},
 	}
 	for _, c := range cases {
-		if got := Fenced(ls, c.held); got != c.want {
+		if got := fenced(ls, c.held); got != c.want {
 			t.Fatalf("held %v: got %v, want %v", c.held, got, c.want)
 		}
 	}

@@ -18,7 +18,7 @@ const RequestWait = 10 * time.Second
 // payment to a closed order), with the refusal under its key if kept.
 type RefusalError struct {
 	Err    error
-	Record func(Tx) error
+	Record func(*txn) error
 }
 
 func (e *RefusalError) Error() string { return e.Err.Error() }
@@ -44,7 +44,7 @@ func (e *RefusalError) Unwrap() error { return e.Err }
 //     ErrIdempotencyConflict.
 //
 // A key holds its request for Idempotency.TTL; past that it is unknown.
-func Mutate[X Tx, T any](ctx context.Context, idem *Idempotency, run func(func(X) (T, error)) (T, error), fn func(X) (T, error)) (T, error) {
+func Mutate[T any](ctx context.Context, idem *Idempotency, run func(func(*txn) (T, error)) (T, error), fn func(*txn) (T, error)) (T, error) {
 	if idem == nil {
 		res, err := run(fn)
 		return res, refuse(run, err, nil)
@@ -54,7 +54,7 @@ func Mutate[X Tx, T any](ctx context.Context, idem *Idempotency, run func(func(X
 	bound := time.NewTimer(RequestWait)
 	defer bound.Stop()
 	for attempt := 0; ; attempt++ {
-		res, err := run(func(t X) (T, error) {
+		res, err := run(func(t *txn) (T, error) {
 			if err := replayIn(t, *idem); err != nil {
 				return zero, err
 			}
@@ -110,7 +110,7 @@ func answered(err error) bool {
 // its text, so that a caller answers it as a failure (and logs it), and
 // a retry records it, rather than answer the refusal with nothing
 // recorded.
-func refuse[X Tx, T any](run func(func(X) (T, error)) (T, error), err error, idem *Idempotency) error {
+func refuse[T any](run func(func(*txn) (T, error)) (T, error), err error, idem *Idempotency) error {
 	var refusal *RefusalError
 	record := errors.As(err, &refusal)
 	var (
@@ -123,7 +123,7 @@ func refuse[X Tx, T any](run func(func(X) (T, error)) (T, error), err error, ide
 	if !record && !keep {
 		return err
 	}
-	_, rerr := run(func(t X) (T, error) {
+	_, rerr := run(func(t *txn) (T, error) {
 		var zero T
 		if keep {
 			if err := replayIn(t, *idem); err != nil {

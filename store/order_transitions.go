@@ -81,7 +81,7 @@ func payOrderIn(t *txn, p PayOrderParams) (order.Order, error) {
 	}
 	if err := order.CanPay(o, amount, p.Confirmed, p.Now); err != nil {
 		if errors.Is(err, order.ErrClosed) {
-			err = &RefusalError{Err: err, Record: func(t Tx) error { return latePaymentIn(t, p) }}
+			err = &RefusalError{Err: err, Record: func(t *txn) error { return latePaymentIn(t, p) }}
 		}
 		return o, err
 	}
@@ -110,7 +110,7 @@ func payOrderIn(t *txn, p PayOrderParams) (order.Order, error) {
 // latePaymentIn writes, in t, the order.late_payment event of a payment
 // payOrderIn refused with order.ErrClosed, once however often it is
 // retried.
-func latePaymentIn(t Tx, p PayOrderParams) error {
+func latePaymentIn(t *txn, p PayOrderParams) error {
 	o, err := t.Order(p.OrderID)
 	if err != nil {
 		return err
@@ -135,8 +135,8 @@ func closeOrderIn(t *txn, p CloseOrderParams) (order.Order, error) {
 	return closeOrder(t, o, p.Reason, p.Now)
 }
 
-// closeDueIn closes on timeout, in t, unpaid orders a backend's drain
-// found past their deadline at now. It returns their due times.
+// closeDueIn closes on timeout, in t, unpaid orders Tx.OrdersDue found
+// past their deadline at now. It returns their due times.
 func closeDueIn(t *txn, due []order.Order, now time.Time) ([]time.Time, error) {
 	var deadlines []time.Time
 	for _, o := range due {

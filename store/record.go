@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 )
 
@@ -25,7 +24,7 @@ type Record struct {
 	Last int64
 	N    int
 	// ID is the first event's ID, which a driver stores to look a
-	// once-only event up (Tx.EventOnce); reads leave it empty.
+	// once-only event up (Tx.EventStored); reads leave it empty.
 	ID string
 	// Time is the latest time of its events, what retention goes by.
 	Time time.Time
@@ -94,85 +93,6 @@ func decodeBody(body []byte) ([]Event, error) {
 		e.Time, e.Data = time.UnixMilli(ms).UTC(), it[4]
 	}
 	return out, nil
-}
-
-// Outbox buffers a transaction's events as the records they will be
-// stored in: one record for the transaction's events, cut at MaxRecord
-// events, and one for each MaxRecord of each CouponEvents. An event
-// Started begins a record of its own, so that its ID is the record's,
-// which a driver looks up to write an event only once.
-type Outbox struct {
-	records []pending
-}
-
-// pending is one record to be: events, or coupons' events.
-type pending struct {
-	events  []Event
-	coupons *CouponEvents
-}
-
-// Event adds e to the transaction's current record: a driver's tx that
-// embeds an Outbox has store.Tx's Event.
-func (o *Outbox) Event(e Event) error {
-	if n := len(o.records); n > 0 && o.records[n-1].coupons == nil && len(o.records[n-1].events) < MaxRecord {
-		o.records[n-1].events = append(o.records[n-1].events, e)
-	} else {
-		o.Start(e)
-	}
-	return nil
-}
-
-// Start adds e as the first event of a new record.
-func (o *Outbox) Start(e Event) { o.records = append(o.records, pending{events: []Event{e}}) }
-
-// CouponEvents adds b's events, as records of their own: store.Tx's
-// CouponEvents.
-func (o *Outbox) CouponEvents(b CouponEvents) error {
-	for cs := range slices.Chunk(b.Coupons, MaxRecord) {
-		part := b
-		part.Coupons = cs
-		o.records = append(o.records, pending{coupons: &part})
-	}
-	return nil
-}
-
-// Records returns the buffered records in order, without positions.
-func (o *Outbox) Records() []Record {
-	out := make([]Record, len(o.records))
-	for i, p := range o.records {
-		if p.coupons != nil {
-			b := p.coupons
-			out[i] = Record{N: len(b.Coupons), ID: CouponEventID(b.Coupons[0].ID, b.At), Time: b.At, Body: b.body()}
-			continue
-		}
-		out[i] = Record{N: len(p.events), ID: p.events[0].ID, Time: latest(p.events), Body: EncodeRecord(p.events)}
-	}
-	return out
-}
-
-// Events returns the buffered events in order, those of CouponEvents
-// without data (see Hooks).
-func (o *Outbox) Events() []Event {
-	var out []Event
-	for _, p := range o.records {
-		if p.coupons != nil {
-			out = append(out, p.coupons.events(false)...)
-		} else {
-			out = append(out, p.events...)
-		}
-	}
-	return out
-}
-
-// latest returns the latest time of events.
-func latest(events []Event) time.Time {
-	var t time.Time
-	for _, e := range events {
-		if e.Time.After(t) {
-			t = e.Time
-		}
-	}
-	return t
 }
 
 // page gathers the events a read of the feed asks for out of the records

@@ -11,21 +11,21 @@ import (
 )
 
 // TestOutboxRecords: what a transaction buffers comes back out of its
-// records, event for event: plain events (cut at MaxRecord, a Started one
+// records, event for event: plain events (cut at MaxRecord, a once-only one
 // beginning its own record) and CouponEvents (cut at MaxRecord, templates
 // and expiries that differ from the first kept), with data and IDs as
 // CouponEvent and CouponEventID make them.
 func TestOutboxRecords(t *testing.T) {
 	at := time.Date(2026, 11, 11, 0, 0, 0, 123e6, time.UTC)
-	var o Outbox
+	var o outbox
 	var want []Event
 	for i := range MaxRecord + 2 {
 		e := Event{ID: fmt.Sprintf("evt_%d", i), Type: "t", Subject: fmt.Sprintf("s\"ü<%d", i), Time: at.Add(time.Duration(i) * time.Millisecond), Data: json.RawMessage(`{"a":[1, 2]}`)}
-		o.Event(e)
+		o.add(e)
 		want = append(want, e)
 	}
 	once := Event{ID: "evt_once", Type: "t", Subject: "s", Time: at, Data: json.RawMessage(`{}`)}
-	o.Start(once)
+	o.start(once)
 	want = append(want, once)
 	var cs []coupon.Coupon
 	for i := range MaxRecord + 1 {
@@ -38,7 +38,7 @@ func TestOutboxRecords(t *testing.T) {
 		e.ID = CouponEventID(c.ID, at)
 		want = append(want, e)
 	}
-	o.CouponEvents(ExpiredEvents(cs, at))
+	o.addCoupons(ExpiredEvents(cs, at))
 
 	records := o.Records()
 	if ns := []int{records[0].N, records[1].N, records[2].N, records[3].N, records[4].N}; len(records) != 5 || !slices.Equal(ns, []int{MaxRecord, 2, 1, MaxRecord, 1}) {

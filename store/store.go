@@ -309,7 +309,7 @@ type DueParams struct {
 	Limit int
 	// Leases, if set, limit the drain to their shards and fence it: see
 	// Store.Lease.
-	Leases []Lease
+	Leases Leases
 }
 
 // Drained is what one drain batch did.

@@ -7,9 +7,8 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 )
 
-// Apply returns c as it is after moving to state `to` on p: the part of a
-// transition every backend shares. The backend decides `to` with
-// coupon.Decide and stores the result with a compare-and-set.
+// Apply returns c as it is after moving to state `to` on p, as transition
+// decides it with coupon.Decide and stores it with Tx.SetCoupon.
 func Apply(c coupon.Coupon, to coupon.State, p TransitionParams) coupon.Coupon {
 	c.Status = to
 	c.UpdatedAt = p.Now

@@ -58,7 +58,7 @@ func claimed(tp coupon.Template, id, user string, now time.Time) coupon.Coupon {
 
 // insertClaimed stores new coupons of one template, claimed at one
 // instant, with their coupon.claimed events.
-func insertClaimed(t Tx, cs []coupon.Coupon) error {
+func insertClaimed(t *txn, cs []coupon.Coupon) error {
 	if err := t.InsertClaimed(cs); err != nil {
 		return err
 	}
@@ -155,10 +155,10 @@ func transition(t *txn, c coupon.Coupon, p TransitionParams) (coupon.Coupon, err
 	return next, t.eventBy(actor, e)
 }
 
-// ExpiredIn writes, in t, what goes with coupons a backend's drain has
-// just moved from unused to expired at now: an event each and the counts.
-// It returns their due times.
-func ExpiredIn(t Tx, expired []coupon.Coupon, now time.Time) ([]time.Time, error) {
+// expiredIn writes, in t, what goes with coupons ExpireDue has just moved
+// from unused to expired at now: an event each and the counts. It returns
+// their due times.
+func expiredIn(t *txn, expired []coupon.Coupon, now time.Time) ([]time.Time, error) {
 	if len(expired) == 0 {
 		return nil, nil
 	}

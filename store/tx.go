@@ -48,14 +48,13 @@ type Tx interface {
 	SetCoupon(from, next coupon.Coupon) (bool, error)
 	// Count moves n coupons of a template into a state (n < 0: out of it).
 	Count(templateID string, st coupon.State, n int64) error
-	// Timer makes sure the group timer of kind for due's bucket exists.
-	Timer(kind TimerKind, due time.Time) error
-	// Event adds e to the outbox.
-	Event(e Event) error
-	// EventOnce adds e to the outbox unless an event with its ID is there.
-	EventOnce(e Event) error
-	// CouponEvents adds b's events to the outbox.
-	CouponEvents(b CouponEvents) error
+	// PutTimer makes sure the group timer tm exists.
+	PutTimer(tm Timer) error
+	// EventStored reports whether the outbox holds a record whose ID is
+	// id, and keeps a concurrent transaction from storing one until this
+	// one ends where the database can (else its commit fails on the ID,
+	// worth running again).
+	EventStored(id string) (bool, error)
 
 	// Request reads the request recorded under an idempotency key.
 	Request(key string) (Request, error)
@@ -112,12 +111,12 @@ type Tx interface {
 	// Token reads one token.
 	Token(name string) (Token, error)
 
-	// ExpireDue is the dialect's expiry drain: it moves up to p.Limit
-	// unused coupons of p's shards with expires_at at or before p.Now to
-	// expired, oldest due first, each with its coupon.expired event and
-	// the counts (what ExpiredIn writes), and returns their due times. A
-	// backend with one writer may stop early for a user's write.
-	ExpireDue(p DueParams) ([]time.Time, error)
+	// ExpireDue moves up to p.Limit unused coupons of p's shards with
+	// expires_at at or before p.Now to expired, oldest due first, and
+	// returns them, each with its ID, template, user and expires_at (rows
+	// another transaction holds are skipped). A backend with one writer
+	// may stop early for a user's write.
+	ExpireDue(p DueParams) ([]coupon.Coupon, error)
 	// LocksDue reads up to p.Limit locked coupons of p's shards whose
 	// locked_until is at or before p.Now, oldest due first, holding them
 	// (rows another transaction holds are skipped).
@@ -128,11 +127,10 @@ type Tx interface {
 	OrdersDue(p DueParams) ([]order.Order, error)
 	// NextDue reads the earliest due time of kind's pending work in the
 	// shards of ls (all if none): zero if none is pending.
-	NextDue(kind TimerKind, ls []Lease) (time.Time, error)
-	// Fence fails with ErrLeaseLost unless every lease of ls is held, with
-	// its token and unexpired, and keeps them from changing hands until
-	// the transaction ends (see Fenced).
-	Fence(ls []Lease) error
+	NextDue(kind TimerKind, ls Leases) (time.Time, error)
+	// LockLeases reads holder's unexpired leases of shards and keeps them
+	// from changing hands until the transaction ends.
+	LockLeases(holder string, shards []int) ([]Lease, error)
 	// DeleteTimers removes the group timers of kind whose whole bucket lies
 	// at or before through.
 	DeleteTimers(kind TimerKind, through time.Time) error

@@ -11,10 +11,10 @@ import (
 	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
-// ExpireDue expires up to p.Limit due unused coupons of p's shards, with a
-// coupon.expired event each. Rows another instance has claimed are
-// skipped, not waited for.
-func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
+// ExpireDue expires up to p.Limit due unused coupons of p's shards and
+// returns them. Rows another instance has claimed are skipped, not waited
+// for.
+func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
 	expired, err := readDue(t.ctx, t.sql, p, "DueExpiryShards", "ClaimExpiries", func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
 		return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
 	}, func(c coupon.Coupon) time.Time { return c.ExpiresAt })
@@ -40,7 +40,7 @@ func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
 			return nil, fmt.Errorf("expire: changed %d of %d claimed coupons", n, len(expired))
 		}
 	}
-	return store.ExpiredIn(t, expired, p.Now)
+	return expired, nil
 }
 
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now,
@@ -56,9 +56,9 @@ var nextQueries = map[store.TimerKind]string{
 }
 
 // NextDue reads the earliest pending due time of kind in the shards of ls.
-func (t *tx) NextDue(kind store.TimerKind, ls []store.Lease) (time.Time, error) {
+func (t *tx) NextDue(kind store.TimerKind, ls store.Leases) (time.Time, error) {
 	var v time.Time
-	shards := store.ShardsOf(ls)
+	shards := ls.Shards()
 	err := t.sql.QueryRowContext(t.ctx, expand(queries.Get(nextQueries[kind]), len(shards)), withShards(nil, shards)...).Scan(&v)
 	if err != nil && err != sql.ErrNoRows {
 		return v, err

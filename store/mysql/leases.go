@@ -88,7 +88,7 @@ func scanLease(row sqlfile.Scanner) (l store.Lease, err error) {
 }
 
 // shardsOf lists the shards of ls as statement arguments.
-func shardsOf(ls []store.Lease) []any {
+func shardsOf(ls store.Leases) []any {
 	out := make([]any, len(ls))
 	for i, l := range ls {
 		out[i] = l.Shard
@@ -96,18 +96,9 @@ func shardsOf(ls []store.Lease) []any {
 	return out
 }
 
-// Fence refuses the drain's commit unless every lease of ls is still held
-// with its token and unexpired, and then keeps them from changing hands
-// until the commit.
-func (t *tx) Fence(ls []store.Lease) error {
-	if len(ls) == 0 {
-		return nil
-	}
-	shards := store.ShardsOf(ls)
-	rows, err := t.queryList("CheckLeases", len(shards), withShards(ls[0].Holder, shards)...)
-	held, err := sqlfile.Collect(rows, err, scanLease)
-	if err != nil {
-		return err
-	}
-	return store.Fenced(ls, held)
+// LockLeases reads holder's unexpired leases of shards and keeps them
+// from changing hands until the transaction ends.
+func (t *tx) LockLeases(holder string, shards []int) ([]store.Lease, error) {
+	rows, err := t.queryList("CheckLeases", len(shards), withShards(holder, shards)...)
+	return sqlfile.Collect(rows, err, scanLease)
 }

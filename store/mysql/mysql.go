@@ -42,14 +42,14 @@ type Options struct {
 	// Remind is the reminder policy; nil means remind.Default().
 	Remind *remind.Config
 	// Conns bounds the request pool, the connections of the users'
-	// transactions; 0 means store.RequestConns().
+	// transactions; 0 means sqlfile.RequestConns().
 	Conns int
 	// ReadConns bounds the read pool, the connections of reads outside
-	// a transaction (see store.ReadConns); 0 means store.ReadConns().
+	// a transaction (see sqlfile.ReadConns); 0 means sqlfile.ReadConns().
 	ReadConns int
 	// EngineConns bounds the engine pool, the connections of background
-	// transactions and of the engine's reads (see store.EngineConns); 0
-	// means store.EngineConns().
+	// transactions and of the engine's reads (see sqlfile.EngineConns); 0
+	// means sqlfile.EngineConns().
 	EngineConns int
 	// IdleTxTimeout, if set, has the server end a session whose
 	// transaction sits idle longer (in whole seconds, at least one): an
@@ -63,7 +63,7 @@ type Options struct {
 // Driver is the MySQL driver of store.DB.
 type Driver struct {
 	// db is the request pool, reads the read pool, engine the engine
-	// pool (see store.RequestConns).
+	// pool (see sqlfile.RequestConns).
 	db, reads, engine *sql.DB
 	migrations        []sqlfile.Migration
 }
@@ -95,9 +95,9 @@ func OpenDriver(ctx context.Context, rawURL string, opts Options) (*Driver, erro
 	}
 	rc := readCommitted{conn, opts.IdleTxTimeout}
 	s := &Driver{
-		db:     pool(rc, opts.Conns, store.RequestConns()),
-		reads:  pool(rc, opts.ReadConns, store.ReadConns()),
-		engine: pool(rc, opts.EngineConns, store.EngineConns()),
+		db:     pool(rc, opts.Conns, sqlfile.RequestConns()),
+		reads:  pool(rc, opts.ReadConns, sqlfile.ReadConns()),
+		engine: pool(rc, opts.EngineConns, sqlfile.EngineConns()),
 	}
 	ms, err := sqlfile.LoadMigrations(files, "migrations")
 	if err != nil {

@@ -33,7 +33,7 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 	if err != nil {
 		return d, err
 	}
-	shards := store.ShardsOf(p.Leases)
+	shards := p.Leases.Shards()
 	err = s.engine.QueryRowContext(ctx, expand(queries.Get("DeadlineAfter"), len(shards)), withShards(p.Now, shards)...).Scan(&d.Next)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, nil

@@ -32,7 +32,7 @@ func readDue[T any](ctx context.Context, q querier, p store.DueParams, shards, r
 		return nil, err
 	}
 	out := []T{}
-	for _, s := range store.ShardsOf(p.Leases) {
+	for _, s := range p.Leases.Shards() {
 		if counts[s] == 0 {
 			continue
 		}
@@ -51,7 +51,7 @@ func readDue[T any](ctx context.Context, q querier, p store.DueParams, shards, r
 // rows over p's shards each shard holds, by the union of the query
 // shards over them (see readDue).
 func dueCounts(ctx context.Context, q querier, p store.DueParams, shards string) (map[int]int, error) {
-	list := store.ShardsOf(p.Leases)
+	list := p.Leases.Shards()
 	parts := make([]string, len(list))
 	args := make([]any, 0, 3*len(list)+1)
 	for i, s := range list {

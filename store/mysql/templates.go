@@ -23,11 +23,11 @@ func (t *tx) InsertTemplate(tp coupon.Template) error {
 	}
 	var args []any
 	for _, st := range coupon.States {
-		for slot := range store.CountSlots {
+		for slot := range sqlfile.CountSlots {
 			args = append(args, tp.ID, st.String(), slot)
 		}
 	}
-	_, err = t.execList("InsertCounts", len(coupon.States)*store.CountSlots, args...)
+	_, err = t.execList("InsertCounts", len(coupon.States)*sqlfile.CountSlots, args...)
 	return err
 }
 

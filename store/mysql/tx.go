@@ -11,11 +11,12 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
-// tx is one write transaction, the store.Tx the shared transitions run
-// in. It buffers the counts, timers and events it writes and flushes them
-// at its end (see flush).
+// tx is one write transaction, the store.Tx the service's rules run in.
+// It buffers the counts and timers it writes and flushes them, with the
+// outbox records it is handed, at its end (see flush).
 type tx struct {
 	sql    *sql.Tx
 	ctx    context.Context
@@ -23,8 +24,6 @@ type tx struct {
 	// slot is the template_counts slot the transaction adds to.
 	slot   int
 	timers map[store.Timer]bool
-	// Outbox buffers the events; it is the tx's Event and CouponEvents.
-	store.Outbox
 }
 
 var _ store.DriverTx = (*tx)(nil)
@@ -82,27 +81,21 @@ func (t *tx) queryList(name string, n int, args ...any) (*sql.Rows, error) {
 	return t.sql.QueryContext(t.ctx, expand(queries.Get(name), n), args...)
 }
 
-// Timer makes sure, at flush, that the group timer for kind at due's
-// bucket exists.
-func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
-	t.timers[store.Timer{Kind: kind, Due: store.BucketOf(due).UTC()}] = true
+// PutTimer makes sure, at flush, that the group timer tm exists.
+func (t *tx) PutTimer(tm store.Timer) error {
+	tm.Due = tm.Due.UTC()
+	t.timers[tm] = true
 	return nil
 }
 
-// EventOnce adds e to the outbox, first in a record so that its ID is
-// the record's, unless an event with its ID is there.
+// EventStored reports whether the outbox holds a record whose ID is id.
 // Callers hold the row of what the event is about (the order of a late
 // payment), so two of them do not race; if two did, the second's flush
 // would fail on the ID and its retry find the event.
-func (t *tx) EventOnce(e store.Event) error {
+func (t *tx) EventStored(id string) (bool, error) {
 	var n int
-	if err := t.queryRow("HasEvent", e.ID).Scan(&n); err != nil {
-		return err
-	}
-	if n == 0 {
-		t.Outbox.Start(e)
-	}
-	return nil
+	err := t.queryRow("HasEvent", id).Scan(&n)
+	return n > 0, err
 }
 
 // Count moves, at flush, n coupons of a template into st (n < 0: out of
@@ -114,9 +107,9 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 
 // flush writes what the transaction buffered, in the one order every
 // transaction takes its locks in: counts by (template, status), timers by
-// (due, kind), then the outbox records, which take their feed positions
-// after the commit (see Records).
-func (t *tx) flush() error {
+// (due, kind), then records, which take their feed positions after the
+// commit (see Records).
+func (t *tx) flush(records []store.Record) error {
 	keys := slices.SortedFunc(maps.Keys(t.counts), func(a, b countKey) int {
 		return cmp.Or(cmp.Compare(a.template, b.template), cmp.Compare(a.status, b.status))
 	})
@@ -136,10 +129,10 @@ func (t *tx) flush() error {
 			return err
 		}
 	}
-	for _, r := range t.Outbox.Records() {
+	for _, r := range records {
 		if _, err := t.exec("InsertRecord", r.N, r.ID, r.Time, r.Body); err != nil {
 			if isCode(err, errDuplicate) {
-				err = errTaken // an EventOnce another transaction wrote first
+				err = errTaken // a once-only event another transaction wrote first
 			}
 			return err
 		}
@@ -169,19 +162,19 @@ func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, er
 	if err != nil {
 		return nil, err
 	}
-	return &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[store.Timer]bool{}, slot: store.CountSlot()}, nil
+	return &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[store.Timer]bool{}, slot: sqlfile.CountSlot()}, nil
 }
 
-// Commit sends what the transaction buffered, commits, and returns the
-// timers and events it wrote.
-func (t *tx) Commit() (store.Committed, error) {
-	if err := t.flush(); err != nil {
-		return store.Committed{}, err
+// Commit sends what the transaction buffered and records, commits, and
+// returns the timers it wrote.
+func (t *tx) Commit(records []store.Record) ([]store.Timer, error) {
+	if err := t.flush(records); err != nil {
+		return nil, err
 	}
 	if err := t.sql.Commit(); err != nil {
-		return store.Committed{}, err
+		return nil, err
 	}
-	return store.Committed{Timers: t.sortedTimers(), Events: t.Outbox.Events()}, nil
+	return t.sortedTimers(), nil
 }
 
 // Rollback rolls the transaction back unless it committed.

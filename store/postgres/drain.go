@@ -10,10 +10,10 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// ExpireDue expires up to p.Limit due unused coupons of p's shards, with
-// a coupon.expired event each.
-func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
-	expired, err := claimRanges(p, func(limit, lo, hi int) ([]coupon.Coupon, error) {
+// ExpireDue expires up to p.Limit due unused coupons of p's shards and
+// returns them; rows another transaction holds are skipped.
+func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
+	return claimRanges(p, func(limit, lo, hi int) ([]coupon.Coupon, error) {
 		rows, err := t.query("ExpireDue", p.Now, limit, lo, hi)
 		if err != nil {
 			return nil, err
@@ -22,10 +22,6 @@ func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
 			return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
 		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	return store.ExpiredIn(t, expired, p.Now)
 }
 
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now,
@@ -47,7 +43,7 @@ var nextQueries = map[store.TimerKind]string{
 }
 
 // NextDue reads the earliest pending due time of kind in the shards of ls.
-func (t *tx) NextDue(kind store.TimerKind, ls []store.Lease) (time.Time, error) {
+func (t *tx) NextDue(kind store.TimerKind, ls store.Leases) (time.Time, error) {
 	return earliest(ls, func(lo, hi int) pgx.Row { return t.queryRow(nextQueries[kind], lo, hi) })
 }
 

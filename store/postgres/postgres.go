@@ -46,14 +46,14 @@ type Options struct {
 	Remind *remind.Config
 	// MaxConns bounds the request pool, the connections of the users'
 	// transactions; 0 means the URL's pool_max_conns or
-	// store.RequestConns().
+	// sqlfile.RequestConns().
 	MaxConns int32
 	// ReadConns bounds the read pool, the connections of reads outside
-	// a transaction (see store.ReadConns); 0 means store.ReadConns().
+	// a transaction (see sqlfile.ReadConns); 0 means sqlfile.ReadConns().
 	ReadConns int32
 	// EngineConns bounds the engine pool, the connections of background
-	// transactions and of the engine's reads (see store.EngineConns); 0
-	// means store.EngineConns().
+	// transactions and of the engine's reads (see sqlfile.EngineConns); 0
+	// means sqlfile.EngineConns().
 	EngineConns int32
 	// IdleTxTimeout, if set, has the server end a session whose
 	// transaction sits idle longer: an instance paused or cut off in the
@@ -66,7 +66,7 @@ type Options struct {
 // Driver is the PostgreSQL driver of store.DB.
 type Driver struct {
 	// pool is the request pool, reads the read pool, engine the engine
-	// pool (see store.RequestConns).
+	// pool (see sqlfile.RequestConns).
 	pool, reads, engine *pgxpool.Pool
 	// db is the pool seen through database/sql, for the shared migrator.
 	db         *sql.DB
@@ -98,7 +98,7 @@ func OpenDriver(ctx context.Context, url string, opts Options) (*Driver, error) 
 	case opts.MaxConns > 0:
 		cfg.MaxConns = opts.MaxConns
 	case !setsMaxConns(url):
-		cfg.MaxConns = int32(store.RequestConns())
+		cfg.MaxConns = int32(sqlfile.RequestConns())
 	}
 	if opts.IdleTxTimeout > 0 {
 		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.FormatInt(opts.IdleTxTimeout.Milliseconds(), 10)
@@ -111,7 +111,7 @@ func OpenDriver(ctx context.Context, url string, opts Options) (*Driver, error) 
 		})
 		return nil
 	}
-	pools, err := newPools(ctx, cfg, cmp.Or(opts.ReadConns, int32(store.ReadConns())), cmp.Or(opts.EngineConns, int32(store.EngineConns())))
+	pools, err := newPools(ctx, cfg, cmp.Or(opts.ReadConns, int32(sqlfile.ReadConns())), cmp.Or(opts.EngineConns, int32(sqlfile.EngineConns())))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}

@@ -12,9 +12,9 @@ import (
 // of consecutive shards: a drain walks each run as a range, which the due
 // indexes test in due order (see queries/drain.sql). The fair shares
 // taken lowest shard first make one run per instance the usual case.
-func ranges(ls []store.Lease) [][2]int {
+func ranges(ls store.Leases) [][2]int {
 	var out [][2]int
-	for _, s := range store.ShardsOf(ls) {
+	for _, s := range ls.Shards() {
 		if n := len(out); n > 0 && out[n-1][1] == s-1 {
 			out[n-1][1] = s
 			continue
@@ -44,7 +44,7 @@ func claimRanges[T any](p store.DueParams, claim func(limit, lo, hi int) ([]T, e
 
 // earliest returns the earliest time row(lo, hi) reads over the shard
 // ranges of ls, zero if none reads one.
-func earliest(ls []store.Lease, row func(lo, hi int) pgx.Row) (time.Time, error) {
+func earliest(ls store.Leases, row func(lo, hi int) pgx.Row) (time.Time, error) {
 	var first time.Time
 	for _, r := range ranges(ls) {
 		var v time.Time

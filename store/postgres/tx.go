@@ -12,12 +12,13 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
-// tx is one write transaction, the store.Tx the shared transitions run
-// in. What it adds to rows other transactions share (group timers,
-// template counts, events) it buffers, and flush writes them just before
-// the commit.
+// tx is one write transaction, the store.Tx the service's rules run in.
+// What it adds to rows other transactions share (group timers, template
+// counts) it buffers, and flush writes them, with the outbox records it
+// is handed, just before the commit.
 type tx struct {
 	pg     pgx.Tx
 	ctx    context.Context
@@ -25,8 +26,6 @@ type tx struct {
 	counts map[countKey]int64
 	// slot is the template_counts slot the transaction adds to.
 	slot int
-	// Outbox buffers the events; it is the tx's Event and CouponEvents.
-	store.Outbox
 	// requests holds the writes under idempotency keys, sent in order
 	// first thing at flush.
 	requests []statement
@@ -64,29 +63,25 @@ func (t *tx) query(name string, args ...any) (pgx.Rows, error) {
 	return t.pg.Query(t.ctx, queries.Get(name), args...)
 }
 
-// Timer makes sure the group timer for kind at due exists once the
-// transaction commits.
-func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
-	tm := store.Timer{Kind: kind, Due: store.BucketOf(due)}
+// PutTimer makes sure the group timer tm exists once the transaction
+// commits.
+func (t *tx) PutTimer(tm store.Timer) error {
 	if !slices.Contains(t.timers, tm) {
 		t.timers = append(t.timers, tm)
 	}
 	return nil
 }
 
-// EventOnce adds e to the outbox, first in a record so that its ID is
-// the record's, unless an event with its ID is there or on its way:
-// writers of one ID queue on a lock until the first commits.
-func (t *tx) EventOnce(e store.Event) error {
-	if _, err := t.exec("LockEventID", e.ID); err != nil {
-		return err
+// EventStored reports whether the outbox holds a record whose ID is id,
+// holding a lock on the ID until the transaction ends: writers of one ID
+// queue on it until the first commits.
+func (t *tx) EventStored(id string) (bool, error) {
+	if _, err := t.exec("LockEventID", id); err != nil {
+		return false, err
 	}
 	var exists bool
-	if err := t.queryRow("EventExists", e.ID).Scan(&exists); err != nil || exists {
-		return err
-	}
-	t.Outbox.Start(e)
-	return nil
+	err := t.queryRow("EventExists", id).Scan(&exists)
+	return exists, err
 }
 
 // Count moves n coupons of a template into st (n < 0: out of it) when the
@@ -101,9 +96,9 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 
 // flush sends what the transaction buffered, in one round trip: the
 // writes under idempotency keys, timers and counts, each sorted so that
-// transactions lock shared rows in one order, and the outbox records,
-// which take their feed positions after the commit (see Records).
-func (t *tx) flush() error {
+// transactions lock shared rows in one order, and records, which take
+// their feed positions after the commit (see Records).
+func (t *tx) flush(records []store.Record) error {
 	b := &pgx.Batch{}
 	for _, st := range t.requests {
 		b.Queue(queries.Get(st.name), st.args...)
@@ -125,7 +120,7 @@ func (t *tx) flush() error {
 		}
 		b.Queue(queries.Get("AddCounts"), ids, states, ns, t.slot)
 	}
-	for _, r := range t.Outbox.Records() {
+	for _, r := range records {
 		b.Queue(queries.Get("InsertRecord"), r.N, r.ID, r.Time, string(r.Body))
 	}
 	if b.Len() == 0 {
@@ -159,19 +154,19 @@ func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, er
 	if err != nil {
 		return nil, err
 	}
-	return &tx{pg: pgTx, ctx: ctx, slot: store.CountSlot()}, nil
+	return &tx{pg: pgTx, ctx: ctx, slot: sqlfile.CountSlot()}, nil
 }
 
-// Commit sends what the transaction buffered, commits, and returns the
-// timers and events it wrote.
-func (t *tx) Commit() (store.Committed, error) {
-	if err := t.flush(); err != nil {
-		return store.Committed{}, err
+// Commit sends what the transaction buffered and records, commits, and
+// returns the timers it wrote.
+func (t *tx) Commit(records []store.Record) ([]store.Timer, error) {
+	if err := t.flush(records); err != nil {
+		return nil, err
 	}
 	if err := t.pg.Commit(t.ctx); err != nil {
-		return store.Committed{}, err
+		return nil, err
 	}
-	return store.Committed{Timers: t.timers, Events: t.Outbox.Events()}, nil
+	return t.timers, nil
 }
 
 // Rollback rolls the transaction back unless it committed.

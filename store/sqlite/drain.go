@@ -15,10 +15,10 @@ import (
 // one does, commits what it has: a user waits for one chunk, not a batch.
 const expireChunk = 100
 
-// ExpireDue expires up to p.Limit due unused coupons of p's shards, with a
-// coupon.expired event each, a chunk at a time; it ends the batch early
-// for a user waiting to write.
-func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
+// ExpireDue expires up to p.Limit due unused coupons of p's shards, a
+// chunk at a time, and returns them; it ends the batch early for a user
+// waiting to write.
+func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
 	var expired []coupon.Coupon
 	shards := shardFilter(p.Leases)
 	for len(expired) < p.Limit {
@@ -38,7 +38,7 @@ func (t *tx) ExpireDue(p store.DueParams) ([]time.Time, error) {
 			break
 		}
 	}
-	return store.ExpiredIn(t, expired, p.Now)
+	return expired, nil
 }
 
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now.
@@ -55,7 +55,7 @@ var nextQueries = map[store.TimerKind]string{
 }
 
 // NextDue reads the earliest pending due time of kind in the shards of ls.
-func (t *tx) NextDue(kind store.TimerKind, ls []store.Lease) (time.Time, error) {
+func (t *tx) NextDue(kind store.TimerKind, ls store.Leases) (time.Time, error) {
 	var v int64
 	err := t.queryRow(nextQueries[kind], shardFilter(ls)).Scan(&v)
 	if err == sql.ErrNoRows {

@@ -40,9 +40,9 @@ func (t *tx) takeSeq(n int) (int64, error) {
 	return last, err
 }
 
-// flush writes the transaction's buffered outbox records.
-func (t *tx) flush() error {
-	for _, r := range t.Outbox.Records() {
+// writeRecords writes outbox records, each at the positions it takes.
+func (t *tx) writeRecords(records []store.Record) error {
+	for _, r := range records {
 		last, err := t.takeSeq(r.N)
 		if err != nil {
 			return err

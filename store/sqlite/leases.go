@@ -64,16 +64,8 @@ func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
 	})
 }
 
-// Fence refuses the drain's commit unless every lease of ls is still held
-// with its token and unexpired. SQLite has one writer: no other instance
-// can take a lease between this check and the drain's commit.
-func (t *tx) Fence(ls []store.Lease) error {
-	if len(ls) == 0 {
-		return nil
-	}
-	held, err := t.leases("CheckLeases", ls[0].Holder, jsonShards(store.ShardsOf(ls)))
-	if err != nil {
-		return err
-	}
-	return store.Fenced(ls, held)
+// LockLeases reads holder's unexpired leases of shards. SQLite has one
+// writer: no other instance can take one before the transaction ends.
+func (t *tx) LockLeases(holder string, shards []int) ([]store.Lease, error) {
+	return t.leases("CheckLeases", holder, jsonShards(shards))
 }

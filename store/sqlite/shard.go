@@ -39,11 +39,11 @@ func shardFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, er
 // shardFilter is the argument a drain's query takes for the shards of ls:
 // their JSON array, or the empty string when there are none and the drain
 // covers every shard, which keeps lapse_shard out of the walk.
-func shardFilter(ls []store.Lease) string {
+func shardFilter(ls store.Leases) string {
 	if len(ls) == 0 {
 		return ""
 	}
-	return jsonShards(store.ShardsOf(ls))
+	return jsonShards(ls.Shards())
 }
 
 // jsonShards is shards as a JSON array, for json_each.

@@ -9,9 +9,9 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// tx is one write transaction, the store.Tx the shared transitions run
-// in: it remembers the group timers and events it wrote so they can be
-// announced once it commits.
+// tx is one write transaction, the store.Tx the service's rules run in:
+// it remembers the group timers it wrote so they can be announced once it
+// commits.
 var _ store.DriverTx = (*tx)(nil)
 
 type tx struct {
@@ -22,8 +22,6 @@ type tx struct {
 	// leave ends a foreground transaction's turn at the gate.
 	leave  func()
 	timers []store.Timer
-	// Outbox buffers the events; it is the tx's Event and CouponEvents.
-	store.Outbox
 }
 
 func (t *tx) stmt(name string) *sql.Stmt {
@@ -61,25 +59,21 @@ func (t *tx) query(name string, args ...any) (*sql.Rows, error) {
 	return t.stmt(name).QueryContext(t.ctx, args...)
 }
 
-// Timer makes sure the group timer for kind at due exists.
-func (t *tx) Timer(kind store.TimerKind, due time.Time) error {
-	tm := store.Timer{Kind: kind, Due: store.BucketOf(due)}
-	if _, err := t.exec("InsertTimer", ms(tm.Due), string(kind)); err != nil {
+// PutTimer makes sure the group timer tm exists.
+func (t *tx) PutTimer(tm store.Timer) error {
+	if _, err := t.exec("InsertTimer", ms(tm.Due), string(tm.Kind)); err != nil {
 		return err
 	}
 	t.timers = append(t.timers, tm)
 	return nil
 }
 
-// EventOnce adds e to the outbox, first in a record so that its ID is
-// the record's, unless an event with its ID is there.
-func (t *tx) EventOnce(e store.Event) error {
+// EventStored reports whether the outbox holds a record whose ID is id.
+// Writers take turns: none stores one before the transaction ends.
+func (t *tx) EventStored(id string) (bool, error) {
 	var exists bool
-	if err := t.queryRow("HasEvent", e.ID).Scan(&exists); err != nil || exists {
-		return err
-	}
-	t.Outbox.Start(e)
-	return nil
+	err := t.queryRow("HasEvent", id).Scan(&exists)
+	return exists, err
 }
 
 // Count moves n coupons of a template into st (n < 0: out of it).
@@ -107,18 +101,18 @@ func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, er
 	return &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts, driver: s, leave: leave}, nil
 }
 
-// Commit writes the buffered outbox records, commits the transaction and
-// returns the timers and events it wrote.
-func (t *tx) Commit() (store.Committed, error) {
+// Commit writes records, commits the transaction and returns the timers
+// it wrote.
+func (t *tx) Commit(records []store.Record) ([]store.Timer, error) {
 	defer t.end()
-	if err := t.flush(); err != nil {
-		return store.Committed{}, err
+	if err := t.writeRecords(records); err != nil {
+		return nil, err
 	}
 	if err := t.sql.Commit(); err != nil {
-		return store.Committed{}, err
+		return nil, err
 	}
 	t.driver.ckpt.committed()
-	return store.Committed{Timers: t.timers, Events: t.Outbox.Events()}, nil
+	return t.timers, nil
 }
 
 // Rollback rolls the transaction back unless it committed.

@@ -45,8 +45,8 @@ func runRefusalRecordFails(t *testing.T, newDriver NewDriver) {
 var errEventRefused = errors.New("storetest: once-only event refused")
 
 // failingEventsDriver is a real driver whose transactions fail to store
-// a once-only event (Tx.EventOnce) while fail is set: a database that
-// will not take a refusal's record.
+// a once-only event (their Tx.EventStored fails) while fail is set: a
+// database that will not take a refusal's record.
 type failingEventsDriver struct {
 	store.Driver
 	fail bool
@@ -60,7 +60,7 @@ func (d *failingEventsDriver) Begin(ctx context.Context, background bool) (store
 	return failingEventsTx{tx}, nil
 }
 
-// failingEventsTx fails every EventOnce.
+// failingEventsTx fails every EventStored.
 type failingEventsTx struct{ store.DriverTx }
 
-func (failingEventsTx) EventOnce(store.Event) error { return errEventRefused }
+func (failingEventsTx) EventStored(string) (bool, error) { return false, errEventRefused }

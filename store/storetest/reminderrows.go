@@ -63,7 +63,7 @@ func (f *rowsFixture) inTx(ctx context.Context, fn func(tx ReminderRowsTx) error
 	if err := fn(tx); err != nil {
 		return err
 	}
-	_, err = tx.Commit()
+	_, err = tx.Commit(nil)
 	return err
 }
 

@@ -1,4 +1,4 @@
--- Template counts split over store.CountSlots (8) slots: a transaction
+-- Template counts split over sqlfile.CountSlots (8) slots: a transaction
 -- adds its moves to one slot, picked at random, so that the drains of
 -- many instances (each batch moving every storm template's counts) and
 -- users' transitions seldom wait on one another for a count row. A count

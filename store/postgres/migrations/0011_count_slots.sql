@@ -1,4 +1,4 @@
--- Template counts split over store.CountSlots slots: a transaction adds
+-- Template counts split over sqlfile.CountSlots slots: a transaction adds
 -- its moves to one slot, picked at random, so that the drains of many
 -- instances (each batch moving every storm template's counts) and users'
 -- transitions seldom wait on one another for a count row. A count is the

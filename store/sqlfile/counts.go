@@ -1,4 +1,4 @@
-package store
+package sqlfile
 
 import "math/rand/v2"
 
