@@ -139,8 +139,9 @@ type Tx interface {
 	// p.Before, oldest first, and returns how many.
 	PruneRequests(p PruneRequestsParams) (int64, error)
 	// ArchiveCoupons moves up to p.Limit terminal coupons (used, expired,
-	// voided) last changed at or before p.Before, oldest change first, to
-	// the archive with p.Now as their archived_at, deletes the record of
+	// voided) last changed at or before p.Before to the archive (in any
+	// order: MySQL walks its (status, updated_at) index; every such coupon
+	// goes in some batch) with p.Now as their archived_at, deletes the record of
 	// the reminders they had (they are never reminded again), and returns
 	// how many it moved. Rows another transaction holds are skipped.
 	ArchiveCoupons(p MoveParams) (int64, error)

@@ -78,9 +78,9 @@ var later = t0.AddDate(1, 0, 0)
 
 // testArchiveCoupons: ArchiveCoupons moves up to Limit terminal coupons
 // changed at or before Before, as they were, still in their user's
-// wallet with Archived; Archivable counts them beforehand. The order of a batch is not checked: MySQL moves coupons in
-// the order of its index on (status, updated_at), not oldest change first
-// as Tx.ArchiveCoupons says.
+// wallet with Archived; Archivable counts them beforehand. The order of a
+// batch is not part of the contract (MySQL moves coupons in the order of
+// its index on (status, updated_at)).
 func testArchiveCoupons(f *fixture) {
 	f.insertTemplates(newTemplate("tp1", 0))
 	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u1", t0), newCoupon("c3", "tp1", "u1", t0),

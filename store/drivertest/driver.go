@@ -47,7 +47,7 @@ func testRollback(f *fixture) {
 	tx, err := f.d.Begin(f.ctx, true)
 	ok(f.t, "Begin", err)
 	ok(f.t, "InsertTemplate", tx.InsertTemplate(newTemplate("kept", 0)))
-	_, err = tx.Commit()
+	_, err = tx.Commit(nil)
 	ok(f.t, "Commit", err)
 	tx.Rollback()
 	got, err := f.d.Templates(f.ctx, store.TemplatesParams{Limit: 10})

@@ -78,7 +78,7 @@ func (f *fixture) tx(fn func(tx store.DriverTx)) {
 	ok(f.t, "Begin", err)
 	defer tx.Rollback()
 	fn(tx)
-	_, err = tx.Commit()
+	_, err = tx.Commit(nil)
 	ok(f.t, "Commit", err)
 }
 

@@ -34,16 +34,16 @@ func (f *fixture) wantTimers(what string, got []store.Timer, want ...store.Timer
 	}
 }
 
-// testTimers: Timer stores one timer per kind and bucket (the bucket's
-// start), Timers reads them due first up to Limit, HasTimer finds one.
+// testTimers: PutTimer stores a timer once however often it is put,
+// Timers reads them due first up to Limit, HasTimer finds one.
 func testTimers(f *fixture) {
-	f.tx(func(tx store.DriverTx) {
-		ok(f.t, "Timer", tx.Timer(store.TimerExpire, t0.Add(2*time.Second+300*time.Millisecond)))
-		ok(f.t, "Timer", tx.Timer(store.TimerExpire, t0.Add(2*time.Second+700*time.Millisecond)))
-		ok(f.t, "Timer", tx.Timer(store.TimerRelease, t0.Add(time.Second)))
-	})
 	expire := store.Timer{Kind: store.TimerExpire, Due: t0.Add(2 * time.Second)}
 	release := store.Timer{Kind: store.TimerRelease, Due: t0.Add(time.Second)}
+	f.tx(func(tx store.DriverTx) {
+		for _, tm := range []store.Timer{expire, expire, release} {
+			ok(f.t, "PutTimer", tx.PutTimer(tm))
+		}
+	})
 	f.wantTimers("all", f.timers(t0.Add(time.Hour), 10), release, expire)
 	f.wantTimers("limit", f.timers(t0.Add(time.Hour), 1), release)
 	f.wantTimers("before", f.timers(t0.Add(time.Second), 10), release)
@@ -62,9 +62,9 @@ func testTimers(f *fixture) {
 func testDeleteTimers(f *fixture) {
 	f.tx(func(tx store.DriverTx) {
 		for _, s := range []time.Duration{0, time.Second, 2 * time.Second} {
-			ok(f.t, "Timer", tx.Timer(store.TimerExpire, t0.Add(s)))
+			ok(f.t, "PutTimer", tx.PutTimer(store.Timer{Kind: store.TimerExpire, Due: t0.Add(s)}))
 		}
-		ok(f.t, "Timer", tx.Timer(store.TimerRelease, t0))
+		ok(f.t, "PutTimer", tx.PutTimer(store.Timer{Kind: store.TimerRelease, Due: t0}))
 	})
 	f.tx(func(tx store.DriverTx) {
 		ok(f.t, "DeleteTimers", tx.DeleteTimers(store.TimerExpire, t0.Add(1500*time.Millisecond)))
