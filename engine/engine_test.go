@@ -32,6 +32,9 @@ type rig struct {
 	metrics *engine.Metrics
 }
 
+// dbPath is a fresh SQLite database file in the test's temporary directory.
+func dbPath(t testing.TB) string { return filepath.Join(t.TempDir(), "lapse.db") }
+
 // setup opens a store at path with the wheel hooked in; the engine is
 // built but not started. Call it inside a synctest bubble.
 func setup(t *testing.T, path string, cfg engine.Config) *rig {
@@ -134,7 +137,7 @@ func (r *rig) feed(t *testing.T) []store.Event {
 // its expires_at and no later than one wheel tick after it.
 func TestExpiresOnTimeNeverEarly(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{BatchSize: 7})
+		r := setup(t, dbPath(t), engine.Config{BatchSize: 7})
 		tp := r.template(t, coupon.Template{Duration: 2 * time.Second})
 		if err := r.eng.Start(context.Background()); err != nil {
 			t.Fatalf("start: %v", err)
@@ -178,7 +181,7 @@ func TestExpiresOnTimeNeverEarly(t *testing.T) {
 // and one released after it.
 func TestLockTTLReleases(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{})
+		r := setup(t, dbPath(t), engine.Config{})
 		tp := r.template(t, coupon.Template{Duration: time.Minute})
 		early, late := r.claim(t, tp.ID, "u1"), r.claim(t, tp.ID, "u2")
 		if err := r.eng.Start(context.Background()); err != nil {
@@ -231,7 +234,7 @@ func TestLockTTLReleases(t *testing.T) {
 // every one from the durable timers.
 func TestRestartCatchesUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "lapse.db")
+		path := dbPath(t)
 		r := setup(t, path, engine.Config{BatchSize: 50})
 		tp := r.template(t, coupon.Template{Duration: time.Second})
 		for range 300 {
@@ -256,7 +259,7 @@ func TestRestartCatchesUp(t *testing.T) {
 // everything, and count it as repairs.
 func TestSweeperRepairsLostTimers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "lapse.db")
+		path := dbPath(t)
 		st, err := sqlite.Open(context.Background(), path, sqlite.Options{})
 		if err != nil {
 			t.Fatalf("open: %v", err)
@@ -298,7 +301,7 @@ func TestSweeperRepairsLostTimers(t *testing.T) {
 // (goleak checks the last part).
 func TestStopIsIdempotent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{})
+		r := setup(t, dbPath(t), engine.Config{})
 		if err := r.eng.Start(context.Background()); err != nil {
 			t.Fatalf("start: %v", err)
 		}

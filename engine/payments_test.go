@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -208,7 +207,7 @@ func (r *rig) metric(t *testing.T, name, label, value string) float64 {
 func paymentRig(t *testing.T, h *hook, cfg engine.Config) (*rig, coupon.Coupon) {
 	t.Helper()
 	cfg.Payments = h.client
-	r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), cfg)
+	r := setup(t, dbPath(t), cfg)
 	r.putSKU(t, "a", 10)
 	c := r.claim(t, r.template(t, coupon.Template{Duration: time.Hour}).ID, "u1")
 	if err := r.eng.Start(context.Background()); err != nil {
