@@ -597,9 +597,7 @@ func TestIdempotentCreateOrder(t *testing.T) {
 
 	e.clock.Add(time.Minute) // a re-rendered answer would show the new time
 	again := e.post("/v1/orders", body, "Idempotency-Key", "o1")
-	if again.status != first.status || string(again.body) != string(first.body) {
-		t.Fatalf("replay: got %d %s, want %d %s", again.status, again.body, first.status, first.body)
-	}
+	wantReplayed(t, first, again)
 	e.wantSKU("a", 7, 3, 0)
 	if got := len(e.eventsOf(store.EventOrderCreated)); got != 1 {
 		t.Fatalf("order.created events: got %d, want 1", got)
@@ -619,9 +617,7 @@ func TestIdempotentPay(t *testing.T) {
 	e.ok(first, http.StatusOK, &orderJSON{})
 	e.clock.Add(time.Minute)
 	again := e.pay(o.ID, "p1", 3000, "Idempotency-Key", "pay-1")
-	if again.status != first.status || string(again.body) != string(first.body) {
-		t.Fatalf("replay: got %d %s, want %d %s", again.status, again.body, first.status, first.body)
-	}
+	wantReplayed(t, first, again)
 	e.wantSKU("a", 7, 0, 3)
 	if got := len(e.eventsOf(store.EventOrderPaid)); got != 1 {
 		t.Fatalf("order.paid events: got %d, want 1", got)

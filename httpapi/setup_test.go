@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -94,6 +95,15 @@ type response struct {
 	status int
 	header http.Header
 	body   []byte
+}
+
+// wantReplayed fails t unless again, a retry under first's idempotency
+// key, is answered as first was, to the byte.
+func wantReplayed(t *testing.T, first, again response) {
+	t.Helper()
+	if again.status != first.status || !bytes.Equal(again.body, first.body) {
+		t.Fatalf("replay: got %d %.300s, want %d %.300s", again.status, again.body, first.status, first.body)
+	}
 }
 
 // do sends a request; header holds key, value pairs.
