@@ -19,9 +19,7 @@ import (
 // issued decodes a successful bulk issuance.
 func (e *env) issued(res response) issuedJSON {
 	e.t.Helper()
-	var v issuedJSON
-	e.ok(res, http.StatusOK, &v)
-	return v
+	return okJSON[issuedJSON](e, res, http.StatusOK)
 }
 
 // wantIssued fails unless got issued n and refused exactly refused, all

@@ -31,9 +31,7 @@ func (e *env) work() {
 // operation reads an operation through the API.
 func (e *env) operation(id string) operationJSON {
 	e.t.Helper()
-	var op operationJSON
-	e.ok(e.get("/v1/operations/"+id), http.StatusOK, &op)
-	return op
+	return okJSON[operationJSON](e, e.get("/v1/operations/"+id), http.StatusOK)
 }
 
 // TestOperations: on every store, a dry run counts and changes nothing;

@@ -22,17 +22,13 @@ import (
 // putSKU sets a SKU's stock.
 func (e *env) putSKU(sku string, stock int64) skuJSON {
 	e.t.Helper()
-	var k skuJSON
-	e.ok(e.do(http.MethodPut, "/v1/skus/"+sku, fmt.Sprintf(`{"stock": %d}`, stock)), http.StatusOK, &k)
-	return k
+	return okJSON[skuJSON](e, e.do(http.MethodPut, "/v1/skus/"+sku, fmt.Sprintf(`{"stock": %d}`, stock)), http.StatusOK)
 }
 
 // sku reads a SKU's counters.
 func (e *env) sku(sku string) skuJSON {
 	e.t.Helper()
-	var k skuJSON
-	e.ok(e.get("/v1/skus/"+sku), http.StatusOK, &k)
-	return k
+	return okJSON[skuJSON](e, e.get("/v1/skus/"+sku), http.StatusOK)
 }
 
 // wantSKU fails unless sku reads available, reserved, sold.
@@ -58,9 +54,7 @@ func (e *env) createOrder(body string, header ...string) (orderJSON, string) {
 // order reads an order.
 func (e *env) order(id string) orderJSON {
 	e.t.Helper()
-	var o orderJSON
-	e.ok(e.get("/v1/orders/"+id), http.StatusOK, &o)
-	return o
+	return okJSON[orderJSON](e, e.get("/v1/orders/"+id), http.StatusOK)
 }
 
 // pay pays an order and returns the answer.

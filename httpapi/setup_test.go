@@ -174,6 +174,14 @@ func (e *env) ok(res response, status int, v any) {
 	}
 }
 
+// okJSON checks res as ok does and returns the JSON it decodes.
+func okJSON[T any](e *env, res response, status int) T {
+	e.t.Helper()
+	var v T
+	e.ok(res, status, &v)
+	return v
+}
+
 // problem checks res is the problem document of status and slug and
 // returns it.
 func (e *env) problem(res response, status int, slug string) problem {
@@ -208,9 +216,7 @@ const hourTemplate = `{"name": "¥20 off", "value": 2000, "validity": {"duration
 // claim claims a coupon of templateID for user.
 func (e *env) claim(user, templateID string) couponJSON {
 	e.t.Helper()
-	var c couponJSON
-	e.ok(e.post("/v1/users/"+user+"/coupons", `{"template_id": "`+templateID+`"}`), http.StatusCreated, &c)
-	return c
+	return okJSON[couponJSON](e, e.post("/v1/users/"+user+"/coupons", `{"template_id": "`+templateID+`"}`), http.StatusCreated)
 }
 
 // coupon reads a coupon, returning the raw answer to compare whole.

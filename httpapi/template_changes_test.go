@@ -17,9 +17,7 @@ type templatesPage struct {
 // page reads one page of the template list.
 func (e *env) page(query string) templatesPage {
 	e.t.Helper()
-	var p templatesPage
-	e.ok(e.get("/v1/templates"+query), http.StatusOK, &p)
-	return p
+	return okJSON[templatesPage](e, e.get("/v1/templates"+query), http.StatusOK)
 }
 
 // patch sends PATCH path with body.
