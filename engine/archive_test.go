@@ -52,9 +52,7 @@ func TestArchivesPeriodically(t *testing.T) {
 			t.Fatalf("hot wallet: got %d coupons (%v), want the unused and the young voided", len(cs), err)
 		}
 		for _, c := range append(old, young) {
-			if got := r.status(t, c.ID); got != coupon.Voided {
-				t.Fatalf("coupon %s by ID: got %s, want voided", c.ID, got)
-			}
+			r.wantStatus(t, c.ID, coupon.Voided, "coupon "+c.ID+" by ID")
 		}
 	})
 }

@@ -108,9 +108,7 @@ func TestExtendAcceptedBeforeExpiry(t *testing.T) {
 			t.Fatalf("operation: %s, counts %+v, progress %d of %d; want done, 3 missed, 1 extended, 4 of 4", op.State, op.Counts, op.Done, op.Total)
 		}
 		for _, c := range soon {
-			if got := r.status(t, c.ID); got != coupon.Expired {
-				t.Fatalf("coupon %s: got %s, want expired", c.ID, got)
-			}
+			r.wantStatus(t, c.ID, coupon.Expired, "coupon "+c.ID)
 		}
 		if got, err := r.st.Coupon(context.Background(), kept.ID); err != nil || !got.ExpiresAt.Equal(kept.ExpiresAt.Add(time.Hour)) {
 			t.Fatalf("coupon still unused when worked: %+v, %v; want it extended by 1h", got, err)

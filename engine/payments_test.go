@@ -246,9 +246,7 @@ func TestHookSaysPaid(t *testing.T) {
 				got.Status, got.PaymentID, got.UpdatedAt, o.Deadline)
 		}
 		r.wantSKU(t, "a", 7, 0, 3)
-		if got := r.status(t, c.ID); got != coupon.Used {
-			t.Fatalf("coupon: got %s, want used", got)
-		}
+		r.wantStatus(t, c.ID, coupon.Used, "coupon")
 		if got := len(r.events(t, store.EventOrderClosed)); got != 0 {
 			t.Fatalf("order.closed events: got %d, want 0", got)
 		}
@@ -289,9 +287,7 @@ func TestHookSaysUnpaid(t *testing.T) {
 			t.Fatalf("order.closed at %s, want within %s after the deadline %s", ev.Time, 2*tick, o.Deadline)
 		}
 		r.wantSKU(t, "a", 10, 0, 0)
-		if got := r.status(t, c.ID); got != coupon.Unused {
-			t.Fatalf("coupon: got %s, want unused", got)
-		}
+		r.wantStatus(t, c.ID, coupon.Unused, "coupon")
 		if got := h.calls.Load(); got != 1 {
 			t.Fatalf("hook calls: got %d, want 1", got)
 		}
@@ -328,9 +324,7 @@ func TestHookDownWaitsOutTheGrace(t *testing.T) {
 			t.Fatalf("order: got %s (%q), want closed (timeout)", got.Status, got.CloseReason)
 		}
 		r.wantSKU(t, "a", 10, 0, 0)
-		if got := r.status(t, c.ID); got != coupon.Unused {
-			t.Fatalf("coupon: got %s, want unused", got)
-		}
+		r.wantStatus(t, c.ID, coupon.Unused, "coupon")
 		if got := r.metric(t, "lapse_order_unconfirmed_closes_total", "", ""); got != 1 {
 			t.Fatalf("unconfirmed closes: got %v, want 1", got)
 		}
