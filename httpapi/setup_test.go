@@ -182,6 +182,27 @@ func okJSON[T any](e *env, res response, status int) T {
 	return v
 }
 
+// rejection is a body a route refuses: the status and problem slug of its
+// answer, and the field the detail of an invalid names first ("" for none).
+type rejection struct {
+	body   string
+	status int
+	slug   string
+	field  string
+}
+
+// wantRejected sends the body of each case by send and checks the answer
+// is the case's refusal.
+func (e *env) wantRejected(cases []rejection, send func(body string) response) {
+	e.t.Helper()
+	for _, c := range cases {
+		p := e.problem(send(c.body), c.status, c.slug)
+		if !strings.HasPrefix(p.Detail, c.field) {
+			e.t.Fatalf("%s: detail %q, want it to name %q", c.body, p.Detail, c.field)
+		}
+	}
+}
+
 // problem checks res is the problem document of status and slug and
 // returns it.
 func (e *env) problem(res response, status int, slug string) problem {
