@@ -140,11 +140,7 @@ func (s *server) transition(act coupon.Action) http.HandlerFunc {
 func (s *server) getCoupon(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	c, err := s.store.Coupon(r.Context(), r.PathValue("id"))
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, couponView(c, now))
+	s.writeResult(w, r, err, func() any { return couponView(c, now) })
 }
 
 // parseStatusQuery returns the status filter of a coupon list; zero lists
