@@ -1,8 +1,6 @@
 package bench
 
 import (
-	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -40,20 +38,6 @@ func TestHotSKURunOf(t *testing.T) {
 		}
 		if got.Orders != 3 || got.Short != 1 || got.Rate != 1.5 || got.Latency.Max != 0.030 {
 			t.Fatalf("%s: got %+v, want 3 orders at 1.5/s, 1 short, max 30ms", c.name, got)
-		}
-	}
-}
-
-// TestRunHotSKURefusesBadConfig: a target RunHotSKU cannot open, or a
-// bucket count out of range, is refused.
-func TestRunHotSKURefusesBadConfig(t *testing.T) {
-	if _, err := RunHotSKU(context.Background(), HotSKUConfig{}); err == nil || !strings.Contains(err.Error(), "needs Open") {
-		t.Fatalf("got %v, want an error about Open", err)
-	}
-	open := Target{Open: func(context.Context, store.Hooks) (Store, Raw, error) { return nil, nil, nil }}
-	for _, n := range []int{-1, 65} {
-		if _, err := RunHotSKU(context.Background(), HotSKUConfig{Target: open, Buckets: n}); err == nil || !strings.Contains(err.Error(), "buckets") {
-			t.Fatalf("%d buckets: got %v, want an error about buckets", n, err)
 		}
 	}
 }

@@ -28,6 +28,5 @@ type Archived struct {
 
 // Archive runs one archive run now and answers once it is done.
 func (c *Client) Archive(ctx context.Context, run ArchiveRun) (Archived, error) {
-	var out Archived
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/archive", in: run, out: &out})
+	return decoded[Archived](ctx, c, call{method: http.MethodPost, path: "/v1/archive", in: run})
 }

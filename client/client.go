@@ -92,6 +92,14 @@ type call struct {
 	out    any
 }
 
+// decoded sends cl as c.do does and returns the JSON answer, decoded as T.
+func decoded[T any](ctx context.Context, c *Client, cl call) (T, error) {
+	var out T
+	cl.out = &out
+	err := c.do(ctx, cl)
+	return out, err
+}
+
 // do sends cl, retrying as c.retry says; a mutation sends one
 // Idempotency-Key on every attempt.
 func (c *Client) do(ctx context.Context, cl call) error {

@@ -76,12 +76,10 @@ func (c *Client) Forecast(ctx context.Context, minutes int) (Forecast, error) {
 	if minutes > 0 {
 		q.Set("minutes", strconv.Itoa(minutes))
 	}
-	var out Forecast
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/console/forecast", query: q, out: &out})
+	return decoded[Forecast](ctx, c, call{method: http.MethodGet, path: "/v1/console/forecast", query: q})
 }
 
 // Status reads the instance's metrics and the shards' leases.
 func (c *Client) Status(ctx context.Context) (Status, error) {
-	var out Status
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/console/status", out: &out})
+	return decoded[Status](ctx, c, call{method: http.MethodGet, path: "/v1/console/status"})
 }

@@ -26,11 +26,10 @@ type Coupon struct {
 
 // Claim claims a coupon of the template for user.
 func (c *Client) Claim(ctx context.Context, userID, templateID string) (Coupon, error) {
-	var out Coupon
 	in := struct {
 		TemplateID string `json:"template_id"`
 	}{templateID}
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/users/" + seg(userID) + "/coupons", in: in, out: &out})
+	return decoded[Coupon](ctx, c, call{method: http.MethodPost, path: "/v1/users/" + seg(userID) + "/coupons", in: in})
 }
 
 // WalletQuery is what a read of a wallet asks: which coupons, and which
@@ -61,7 +60,6 @@ type CouponPage struct {
 
 // WalletPage reads one page of a user's coupons, as q asks.
 func (c *Client) WalletPage(ctx context.Context, userID string, q WalletQuery) (CouponPage, error) {
-	var out CouponPage
 	query := pageQuery(q.After, q.Limit)
 	if q.Status != "" {
 		query.Set("status", q.Status)
@@ -69,7 +67,7 @@ func (c *Client) WalletPage(ctx context.Context, userID string, q WalletQuery) (
 	if q.Archived {
 		query.Set("include", "archived")
 	}
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/users/" + seg(userID) + "/coupons", query: query, out: &out})
+	return decoded[CouponPage](ctx, c, call{method: http.MethodGet, path: "/v1/users/" + seg(userID) + "/coupons", query: query})
 }
 
 // Wallet iterates over a user's coupons as q asks, from q.After, reading
@@ -85,8 +83,7 @@ func (c *Client) Wallet(ctx context.Context, userID string, q WalletQuery) iter.
 
 // Coupon reads a coupon.
 func (c *Client) Coupon(ctx context.Context, id string) (Coupon, error) {
-	var out Coupon
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/coupons/" + seg(id), out: &out})
+	return decoded[Coupon](ctx, c, call{method: http.MethodGet, path: "/v1/coupons/" + seg(id)})
 }
 
 // Lock locks a coupon for an order, for ttl (0: the server's default).
@@ -128,6 +125,5 @@ type orderBody struct {
 
 // transition posts body to a coupon's action.
 func (c *Client) transition(ctx context.Context, id, action string, body any) (Coupon, error) {
-	var out Coupon
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/coupons/" + seg(id) + "/" + action, in: body, out: &out})
+	return decoded[Coupon](ctx, c, call{method: http.MethodPost, path: "/v1/coupons/" + seg(id) + "/" + action, in: body})
 }

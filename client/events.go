@@ -57,8 +57,7 @@ func (c *Client) Events(ctx context.Context, after string, limit int) (EventPage
 // filters the page it read, so a page may hold none while more follow;
 // its Next is past every event read.
 func (c *Client) EventsOf(ctx context.Context, f EventFilter, after string, limit int) (EventPage, error) {
-	var out EventPage
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/events", query: f.query(after, limit), out: &out})
+	return decoded[EventPage](ctx, c, call{method: http.MethodGet, path: "/v1/events", query: f.query(after, limit)})
 }
 
 // Feed iterates over the events after the cursor after ("" for all), in

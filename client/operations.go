@@ -98,19 +98,17 @@ type DryRun struct {
 // background; the same call again under the same Idempotency-Key
 // (WithIdempotencyKey) is the same operation, resumed if it stopped.
 func (c *Client) StartOperation(ctx context.Context, op NewOperation) (Operation, error) {
-	var out Operation
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/operations", in: op, out: &out})
+	return decoded[Operation](ctx, c, call{method: http.MethodPost, path: "/v1/operations", in: op})
 }
 
 // PreviewOperation answers what op would target, by state, and starts
 // nothing: a dry run.
 func (c *Client) PreviewOperation(ctx context.Context, op NewOperation) (DryRun, error) {
-	var out DryRun
 	in := struct {
 		NewOperation
 		DryRun bool `json:"dry_run"`
 	}{op, true}
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/operations", in: in, out: &out})
+	return decoded[DryRun](ctx, c, call{method: http.MethodPost, path: "/v1/operations", in: in})
 }
 
 // VoidTemplate starts the void of a template's coupons, giving reason.
@@ -128,14 +126,12 @@ func (c *Client) ExtendTemplate(ctx context.Context, templateID string, ext Exte
 
 // templateOperation starts the operation action on a template's coupons.
 func (c *Client) templateOperation(ctx context.Context, templateID, action string, in any) (Operation, error) {
-	var out Operation
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/templates/" + seg(templateID) + "/" + action, in: in, out: &out})
+	return decoded[Operation](ctx, c, call{method: http.MethodPost, path: "/v1/templates/" + seg(templateID) + "/" + action, in: in})
 }
 
 // Operation reads an operation.
 func (c *Client) Operation(ctx context.Context, id string) (Operation, error) {
-	var out Operation
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/operations/" + seg(id), out: &out})
+	return decoded[Operation](ctx, c, call{method: http.MethodGet, path: "/v1/operations/" + seg(id)})
 }
 
 // WaitOperation reads operation id every OperationPoll until it is done,

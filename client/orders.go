@@ -54,41 +54,35 @@ type Order struct {
 
 // PutSKU sets a SKU's stock.
 func (c *Client) PutSKU(ctx context.Context, sku string, s Stock) (SKU, error) {
-	var out SKU
-	return out, c.do(ctx, call{method: http.MethodPut, path: "/v1/skus/" + seg(sku), in: s, out: &out})
+	return decoded[SKU](ctx, c, call{method: http.MethodPut, path: "/v1/skus/" + seg(sku), in: s})
 }
 
 // SKU reads a SKU's stock.
 func (c *Client) SKU(ctx context.Context, sku string) (SKU, error) {
-	var out SKU
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/skus/" + seg(sku), out: &out})
+	return decoded[SKU](ctx, c, call{method: http.MethodGet, path: "/v1/skus/" + seg(sku)})
 }
 
 // CreateOrder creates an unpaid order, reserving its stock and locking its
 // coupons.
 func (c *Client) CreateOrder(ctx context.Context, o NewOrder) (Order, error) {
-	var out Order
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/orders", in: o, out: &out})
+	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders", in: o})
 }
 
 // Order reads an order.
 func (c *Client) Order(ctx context.Context, id string) (Order, error) {
-	var out Order
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/orders/" + seg(id), out: &out})
+	return decoded[Order](ctx, c, call{method: http.MethodGet, path: "/v1/orders/" + seg(id)})
 }
 
 // Pay records an order's payment of amount.
 func (c *Client) Pay(ctx context.Context, id, paymentID string, amount int64) (Order, error) {
-	var out Order
 	in := struct {
 		PaymentID string `json:"payment_id"`
 		Amount    int64  `json:"amount"`
 	}{paymentID, amount}
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/pay", in: in, out: &out})
+	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/pay", in: in})
 }
 
 // Cancel closes an unpaid order, giving back its stock and coupons.
 func (c *Client) Cancel(ctx context.Context, id string) (Order, error) {
-	var out Order
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/cancel", in: struct{}{}, out: &out})
+	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/cancel", in: struct{}{}})
 }

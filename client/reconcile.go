@@ -29,15 +29,13 @@ type Reconciliation struct {
 
 // Reconcile runs the checks and repairs nothing.
 func (c *Client) Reconcile(ctx context.Context) (Reconciliation, error) {
-	var out Reconciliation
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/reconcile", out: &out})
+	return decoded[Reconciliation](ctx, c, call{method: http.MethodGet, path: "/v1/reconcile"})
 }
 
 // Repair runs the checks and repairs what they find.
 func (c *Client) Repair(ctx context.Context) (Reconciliation, error) {
-	var out Reconciliation
 	in := struct {
 		Repair bool `json:"repair"`
 	}{true}
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/reconcile", in: in, out: &out})
+	return decoded[Reconciliation](ctx, c, call{method: http.MethodPost, path: "/v1/reconcile", in: in})
 }

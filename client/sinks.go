@@ -38,6 +38,5 @@ func (c *Client) Sinks(ctx context.Context) ([]Sink, error) {
 // Replay queues a sink's dead letters for redelivery, which happens after
 // the answer.
 func (c *Client) Replay(ctx context.Context, sink string) (Replayed, error) {
-	var out Replayed
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/sinks/" + seg(sink) + "/replay", in: struct{}{}, out: &out})
+	return decoded[Replayed](ctx, c, call{method: http.MethodPost, path: "/v1/sinks/" + seg(sink) + "/replay", in: struct{}{}})
 }

@@ -93,21 +93,18 @@ type Refusal struct {
 
 // CreateTemplate creates a template.
 func (c *Client) CreateTemplate(ctx context.Context, t NewTemplate) (Template, error) {
-	var out Template
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/templates", in: t, out: &out})
+	return decoded[Template](ctx, c, call{method: http.MethodPost, path: "/v1/templates", in: t})
 }
 
 // Template reads a template with its counts.
 func (c *Client) Template(ctx context.Context, id string) (Template, error) {
-	var out Template
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/templates/" + seg(id), out: &out})
+	return decoded[Template](ctx, c, call{method: http.MethodGet, path: "/v1/templates/" + seg(id)})
 }
 
 // TemplatePage reads up to limit templates after the cursor after (by ID;
 // "" for the first); limit 0 takes the server's default.
 func (c *Client) TemplatePage(ctx context.Context, after string, limit int) (TemplatePage, error) {
-	var out TemplatePage
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/templates", query: pageQuery(after, limit), out: &out})
+	return decoded[TemplatePage](ctx, c, call{method: http.MethodGet, path: "/v1/templates", query: pageQuery(after, limit)})
 }
 
 // Templates iterates over every template after the cursor after ("" for
@@ -123,26 +120,23 @@ func (c *Client) Templates(ctx context.Context, after string, limit int) iter.Se
 
 // ChangeTemplate changes a template's name, value, total or reminders.
 func (c *Client) ChangeTemplate(ctx context.Context, id string, ch TemplateChange) (Template, error) {
-	var out Template
-	return out, c.do(ctx, call{method: http.MethodPatch, path: "/v1/templates/" + seg(id), in: ch, out: &out})
+	return decoded[Template](ctx, c, call{method: http.MethodPatch, path: "/v1/templates/" + seg(id), in: ch})
 }
 
 // CloseTemplate closes a template to claims and issuance, giving reason.
 func (c *Client) CloseTemplate(ctx context.Context, id, reason string) (Template, error) {
-	var out Template
 	in := struct {
 		Reason string `json:"reason,omitempty"`
 	}{reason}
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/templates/" + seg(id) + "/close", in: in, out: &out})
+	return decoded[Template](ctx, c, call{method: http.MethodPost, path: "/v1/templates/" + seg(id) + "/close", in: in})
 }
 
 // Issue issues a coupon of the template to each of users, under its rules.
 func (c *Client) Issue(ctx context.Context, templateID string, users []string) (Issued, error) {
-	var out Issued
 	in := struct {
 		UserIDs []string `json:"user_ids"`
 	}{users}
-	return out, c.do(ctx, call{method: http.MethodPost, path: "/v1/templates/" + seg(templateID) + "/issue", in: in, out: &out})
+	return decoded[Issued](ctx, c, call{method: http.MethodPost, path: "/v1/templates/" + seg(templateID) + "/issue", in: in})
 }
 
 // pageQuery is ?after=&limit= of a page, each left out when zero.

@@ -19,16 +19,14 @@ type User struct {
 
 // PutUser replaces the profile of u.ID.
 func (c *Client) PutUser(ctx context.Context, u User) (User, error) {
-	var out User
 	in := struct {
 		Timezone string   `json:"timezone,omitempty"`
 		Channels []string `json:"channels"`
 	}{u.Timezone, u.Channels}
-	return out, c.do(ctx, call{method: http.MethodPut, path: "/v1/users/" + seg(u.ID), in: in, out: &out})
+	return decoded[User](ctx, c, call{method: http.MethodPut, path: "/v1/users/" + seg(u.ID), in: in})
 }
 
 // User reads a user's profile.
 func (c *Client) User(ctx context.Context, id string) (User, error) {
-	var out User
-	return out, c.do(ctx, call{method: http.MethodGet, path: "/v1/users/" + seg(id), out: &out})
+	return decoded[User](ctx, c, call{method: http.MethodGet, path: "/v1/users/" + seg(id)})
 }

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -20,7 +19,7 @@ import (
 // other, and counts them; they are still found by ID.
 func TestArchivesPeriodically(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{ArchiveAfter: time.Hour, ArchiveInterval: time.Minute})
+		r := setup(t, dbPath(t), engine.Config{ArchiveAfter: time.Hour, ArchiveInterval: time.Minute})
 		tp := r.template(t, coupon.Template{Duration: 24 * time.Hour})
 		void := func() coupon.Coupon {
 			c := r.claim(t, tp.ID, "u")
@@ -53,9 +52,7 @@ func TestArchivesPeriodically(t *testing.T) {
 			t.Fatalf("hot wallet: got %d coupons (%v), want the unused and the young voided", len(cs), err)
 		}
 		for _, c := range append(old, young) {
-			if got := r.status(t, c.ID); got != coupon.Voided {
-				t.Fatalf("coupon %s by ID: got %s, want voided", c.ID, got)
-			}
+			r.wantStatus(t, c.ID, coupon.Voided, "coupon "+c.ID+" by ID")
 		}
 	})
 }

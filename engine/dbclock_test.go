@@ -68,6 +68,18 @@ type aheadInstance struct {
 	api http.Handler
 }
 
+// aheadOnEach runs test on each shared store, as a subtest of its name,
+// with an aheadInstance on it and now, the database's time to the
+// millisecond.
+func aheadOnEach(t *testing.T, test func(t *testing.T, in *aheadInstance, now time.Time)) {
+	for _, s := range sharedStores {
+		t.Run(s.name, func(t *testing.T) {
+			in := startAhead(t, s.open)
+			test(t, in, in.dbNow(t).Truncate(time.Millisecond))
+		})
+	}
+}
+
 // startAhead starts an aheadInstance on the store open opens.
 func startAhead(t *testing.T, open func(*testing.T, store.Hooks) store.Store) *aheadInstance {
 	t.Helper()
@@ -136,38 +148,34 @@ func (in *aheadInstance) order(t *testing.T, now, deadline time.Time) order.Orde
 // lock and closes an order, all due at one instant on the database's
 // clock, none before the database's clock reaches it and all soon after.
 func TestAheadNeverEarly(t *testing.T) {
-	for _, s := range sharedStores {
-		t.Run(s.name, func(t *testing.T) {
-			in := startAhead(t, s.open)
-			now := in.dbNow(t).Truncate(time.Millisecond)
-			due := now.Add(2 * time.Second).Truncate(time.Millisecond)
-			expiring := in.claim(t, now, due)
-			locked := in.claim(t, now, now.Add(time.Hour))
-			if _, err := in.st.Transition(t.Context(), store.TransitionParams{CouponID: locked.ID, Action: coupon.Lock,
-				OrderID: "o1", LockTTL: due.Sub(now), Now: now}); err != nil {
-				t.Fatalf("lock: %v", err)
+	aheadOnEach(t, func(t *testing.T, in *aheadInstance, now time.Time) {
+		due := now.Add(2 * time.Second).Truncate(time.Millisecond)
+		expiring := in.claim(t, now, due)
+		locked := in.claim(t, now, now.Add(time.Hour))
+		if _, err := in.st.Transition(t.Context(), store.TransitionParams{CouponID: locked.ID, Action: coupon.Lock,
+			OrderID: "o1", LockTTL: due.Sub(now), Now: now}); err != nil {
+			t.Fatalf("lock: %v", err)
+		}
+		unpaid := in.order(t, now, due)
+		for {
+			// What a read shows done was done before the clock read
+			// after it says.
+			c1, c2, o := in.coupon(t, expiring.ID), in.coupon(t, locked.ID), in.orderNow(t, unpaid.ID)
+			at := in.dbNow(t)
+			done := c1.Status == coupon.Expired && c2.Status == coupon.Unused && o.Status == order.Closed
+			if (c1.Status != coupon.Unused || c2.Status != coupon.Locked || o.Status != order.Unpaid) && at.Before(due) {
+				t.Fatalf("at %s on the database's clock, %s before the due time %s: coupon %s, locked coupon %s, order %s",
+					at.Format(time.StampMilli), due.Sub(at), due.Format(time.StampMilli), c1.Status, c2.Status, o.Status)
 			}
-			unpaid := in.order(t, now, due)
-			for {
-				// What a read shows done was done before the clock read
-				// after it says.
-				c1, c2, o := in.coupon(t, expiring.ID), in.coupon(t, locked.ID), in.orderNow(t, unpaid.ID)
-				at := in.dbNow(t)
-				done := c1.Status == coupon.Expired && c2.Status == coupon.Unused && o.Status == order.Closed
-				if (c1.Status != coupon.Unused || c2.Status != coupon.Locked || o.Status != order.Unpaid) && at.Before(due) {
-					t.Fatalf("at %s on the database's clock, %s before the due time %s: coupon %s, locked coupon %s, order %s",
-						at.Format(time.StampMilli), due.Sub(at), due.Format(time.StampMilli), c1.Status, c2.Status, o.Status)
-				}
-				if done {
-					break
-				}
-				if at.After(due.Add(10 * time.Second)) {
-					t.Fatalf("10s past due: coupon %s, locked coupon %s, order %s", c1.Status, c2.Status, o.Status)
-				}
-				time.Sleep(10 * time.Millisecond)
+			if done {
+				break
 			}
-		})
-	}
+			if at.After(due.Add(10 * time.Second)) {
+				t.Fatalf("10s past due: coupon %s, locked coupon %s, order %s", c1.Status, c2.Status, o.Status)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
 }
 
 // coupon reads a coupon from the store.
@@ -195,21 +203,17 @@ func (in *aheadInstance) orderNow(t *testing.T, id string) order.Order {
 // 500ms later on the database's clock, and takes the payment of an order
 // due then: by its own clock, both are past.
 func TestAheadAPIDecidesByTheDatabase(t *testing.T) {
-	for _, s := range sharedStores {
-		t.Run(s.name, func(t *testing.T) {
-			in := startAhead(t, s.open)
-			now := in.dbNow(t).Truncate(time.Millisecond)
-			due := now.Add(500 * time.Millisecond)
-			c := in.claim(t, now, due)
-			o := in.order(t, now, due)
-			in.post(t, "/v1/coupons/"+c.ID+"/lock", `{"order_id": "o1", "ttl": "1m"}`)
-			in.post(t, "/v1/coupons/"+c.ID+"/redeem", `{"order_id": "o1"}`)
-			in.post(t, "/v1/orders/"+o.ID+"/pay", `{"payment_id": "p1", "amount": 500}`)
-			if at := in.dbNow(t); !at.Before(due) {
-				t.Fatalf("the requests took until %s past the due time on the database's clock: too slow to tell", at.Sub(due))
-			}
-		})
-	}
+	aheadOnEach(t, func(t *testing.T, in *aheadInstance, now time.Time) {
+		due := now.Add(500 * time.Millisecond)
+		c := in.claim(t, now, due)
+		o := in.order(t, now, due)
+		in.post(t, "/v1/coupons/"+c.ID+"/lock", `{"order_id": "o1", "ttl": "1m"}`)
+		in.post(t, "/v1/coupons/"+c.ID+"/redeem", `{"order_id": "o1"}`)
+		in.post(t, "/v1/orders/"+o.ID+"/pay", `{"payment_id": "p1", "amount": 500}`)
+		if at := in.dbNow(t); !at.Before(due) {
+			t.Fatalf("the requests took until %s past the due time on the database's clock: too slow to tell", at.Sub(due))
+		}
+	})
 }
 
 // post posts body to the instance's API at path, as JSON from this

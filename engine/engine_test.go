@@ -32,6 +32,9 @@ type rig struct {
 	metrics *engine.Metrics
 }
 
+// dbPath is a fresh SQLite database file in the test's temporary directory.
+func dbPath(t testing.TB) string { return filepath.Join(t.TempDir(), "lapse.db") }
+
 // setup opens a store at path with the wheel hooked in; the engine is
 // built but not started. Call it inside a synctest bubble.
 func setup(t *testing.T, path string, cfg engine.Config) *rig {
@@ -87,13 +90,17 @@ func (r *rig) claim(t *testing.T, templateID, user string) coupon.Coupon {
 	return c
 }
 
-func (r *rig) status(t *testing.T, id string) coupon.State {
+// wantStatus fails t unless coupon id is in state want; what says which
+// coupon, when.
+func (r *rig) wantStatus(t *testing.T, id string, want coupon.State, what string) {
 	t.Helper()
 	c, err := r.st.Coupon(context.Background(), id)
 	if err != nil {
 		t.Fatalf("get coupon: %v", err)
 	}
-	return c.Status
+	if c.Status != want {
+		t.Fatalf("%s: got %s, want %s", what, c.Status, want)
+	}
 }
 
 // events returns every event of a type, by subject.
@@ -134,7 +141,7 @@ func (r *rig) feed(t *testing.T) []store.Event {
 // its expires_at and no later than one wheel tick after it.
 func TestExpiresOnTimeNeverEarly(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{BatchSize: 7})
+		r := setup(t, dbPath(t), engine.Config{BatchSize: 7})
 		tp := r.template(t, coupon.Template{Duration: 2 * time.Second})
 		if err := r.eng.Start(context.Background()); err != nil {
 			t.Fatalf("start: %v", err)
@@ -147,9 +154,7 @@ func TestExpiresOnTimeNeverEarly(t *testing.T) {
 		last := coupons[len(coupons)-1]
 		time.Sleep(time.Until(last.ExpiresAt) - time.Millisecond)
 		synctest.Wait()
-		if got := r.status(t, last.ID); got != coupon.Unused {
-			t.Fatalf("last coupon 1ms before expiry: got %s, want unused", got)
-		}
+		r.wantStatus(t, last.ID, coupon.Unused, "last coupon 1ms before expiry")
 		time.Sleep(time.Second)
 		synctest.Wait()
 		expired := r.events(t, store.EventCouponExpired)
@@ -164,9 +169,7 @@ func TestExpiresOnTimeNeverEarly(t *testing.T) {
 			if lag := e.Time.Sub(c.ExpiresAt); lag > 2*tick {
 				t.Fatalf("coupon %s expired %s after due, want within %s", c.ID, lag, 2*tick)
 			}
-			if got := r.status(t, c.ID); got != coupon.Expired {
-				t.Fatalf("coupon %s: got %s, want expired", c.ID, got)
-			}
+			r.wantStatus(t, c.ID, coupon.Expired, "coupon "+c.ID)
 		}
 		if n := testutil.CollectAndCount(r.reg, "lapse_lag_seconds"); n != len(kinds) {
 			t.Fatalf("lag histogram series: got %d, want one per kind of work, %d", n, len(kinds))
@@ -178,7 +181,7 @@ func TestExpiresOnTimeNeverEarly(t *testing.T) {
 // and one released after it.
 func TestLockTTLReleases(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{})
+		r := setup(t, dbPath(t), engine.Config{})
 		tp := r.template(t, coupon.Template{Duration: time.Minute})
 		early, late := r.claim(t, tp.ID, "u1"), r.claim(t, tp.ID, "u2")
 		if err := r.eng.Start(context.Background()); err != nil {
@@ -194,27 +197,17 @@ func TestLockTTLReleases(t *testing.T) {
 		lock(late.ID, 2*time.Minute)
 		time.Sleep(10*time.Second - time.Millisecond)
 		synctest.Wait()
-		if got := r.status(t, early.ID); got != coupon.Locked {
-			t.Fatalf("before lock TTL: got %s, want locked", got)
-		}
+		r.wantStatus(t, early.ID, coupon.Locked, "before lock TTL")
 		time.Sleep(50 * time.Millisecond)
 		synctest.Wait()
-		if got := r.status(t, early.ID); got != coupon.Unused {
-			t.Fatalf("after lock TTL: got %s, want unused", got)
-		}
+		r.wantStatus(t, early.ID, coupon.Unused, "after lock TTL")
 		time.Sleep(time.Minute)
 		synctest.Wait()
-		if got := r.status(t, late.ID); got != coupon.Locked {
-			t.Fatalf("locked past expiry: got %s, want still locked", got)
-		}
-		if got := r.status(t, early.ID); got != coupon.Expired {
-			t.Fatalf("released coupon past expiry: got %s, want expired", got)
-		}
+		r.wantStatus(t, late.ID, coupon.Locked, "locked past expiry")
+		r.wantStatus(t, early.ID, coupon.Expired, "released coupon past expiry")
 		time.Sleep(time.Minute)
 		synctest.Wait()
-		if got := r.status(t, late.ID); got != coupon.Expired {
-			t.Fatalf("lock released past expiry: got %s, want expired", got)
-		}
+		r.wantStatus(t, late.ID, coupon.Expired, "lock released past expiry")
 		var data store.CouponEventData
 		ev := r.events(t, store.EventCouponExpired)[late.ID]
 		if err := json.Unmarshal(ev.Data, &data); err != nil || data.From != "locked" || data.Reason != store.ReasonLockTTL {
@@ -231,7 +224,7 @@ func TestLockTTLReleases(t *testing.T) {
 // every one from the durable timers.
 func TestRestartCatchesUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "lapse.db")
+		path := dbPath(t)
 		r := setup(t, path, engine.Config{BatchSize: 50})
 		tp := r.template(t, coupon.Template{Duration: time.Second})
 		for range 300 {
@@ -256,7 +249,7 @@ func TestRestartCatchesUp(t *testing.T) {
 // everything, and count it as repairs.
 func TestSweeperRepairsLostTimers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "lapse.db")
+		path := dbPath(t)
 		st, err := sqlite.Open(context.Background(), path, sqlite.Options{})
 		if err != nil {
 			t.Fatalf("open: %v", err)
@@ -298,7 +291,7 @@ func TestSweeperRepairsLostTimers(t *testing.T) {
 // (goleak checks the last part).
 func TestStopIsIdempotent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{})
+		r := setup(t, dbPath(t), engine.Config{})
 		if err := r.eng.Start(context.Background()); err != nil {
 			t.Fatalf("start: %v", err)
 		}

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"path/filepath"
 	"testing"
 	"testing/synctest"
 
@@ -21,12 +20,12 @@ var kinds = []store.TimerKind{store.TimerExpire, store.TimerRelease, store.Timer
 // results at zero too.
 func TestSeriesFromStart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{})
+		r := setup(t, dbPath(t), engine.Config{})
 		if n := testutil.CollectAndCount(r.reg, "lapse_payment_checks_total"); n != 0 {
 			t.Fatalf("payment check series without a hook: got %d, want 0", n)
 		}
 		h := newHook(t, answerUnpaid)
-		withHook := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{Payments: h.client})
+		withHook := setup(t, dbPath(t), engine.Config{Payments: h.client})
 		if n := testutil.CollectAndCount(withHook.reg, "lapse_payment_checks_total"); n != 3 {
 			t.Fatalf("payment check series with a hook: got %d, want paid, unpaid and error", n)
 		}

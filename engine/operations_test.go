@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -21,7 +20,7 @@ import (
 // coupons' events, until every coupon is voided.
 func TestOperationInBatches(t *testing.T) {
 	// SQLite is no shared store, but opens as one does.
-	embedded := sharedStore{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "lapse.db") },
+	embedded := sharedStore{"sqlite", dbPath,
 		func(ctx context.Context, path string, hooks store.Hooks) (*store.DB, error) {
 			return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks})
 		}}
@@ -86,7 +85,7 @@ func TestOperationInBatches(t *testing.T) {
 // comes is extended; on the bubble's fake clock.
 func TestExtendAcceptedBeforeExpiry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{OperationPoll: time.Second})
+		r := setup(t, dbPath(t), engine.Config{OperationPoll: time.Second})
 		tp := r.template(t, coupon.Template{Duration: 2 * time.Second})
 		soon := []coupon.Coupon{r.claim(t, tp.ID, "u1"), r.claim(t, tp.ID, "u2"), r.claim(t, tp.ID, "u3")}
 		if err := r.eng.Start(context.Background()); err != nil {
@@ -109,9 +108,7 @@ func TestExtendAcceptedBeforeExpiry(t *testing.T) {
 			t.Fatalf("operation: %s, counts %+v, progress %d of %d; want done, 3 missed, 1 extended, 4 of 4", op.State, op.Counts, op.Done, op.Total)
 		}
 		for _, c := range soon {
-			if got := r.status(t, c.ID); got != coupon.Expired {
-				t.Fatalf("coupon %s: got %s, want expired", c.ID, got)
-			}
+			r.wantStatus(t, c.ID, coupon.Expired, "coupon "+c.ID)
 		}
 		if got, err := r.st.Coupon(context.Background(), kept.ID); err != nil || !got.ExpiresAt.Equal(kept.ExpiresAt.Add(time.Hour)) {
 			t.Fatalf("coupon still unused when worked: %+v, %v; want it extended by 1h", got, err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -208,7 +207,7 @@ func (r *rig) metric(t *testing.T, name, label, value string) float64 {
 func paymentRig(t *testing.T, h *hook, cfg engine.Config) (*rig, coupon.Coupon) {
 	t.Helper()
 	cfg.Payments = h.client
-	r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), cfg)
+	r := setup(t, dbPath(t), cfg)
 	r.putSKU(t, "a", 10)
 	c := r.claim(t, r.template(t, coupon.Template{Duration: time.Hour}).ID, "u1")
 	if err := r.eng.Start(context.Background()); err != nil {
@@ -247,9 +246,7 @@ func TestHookSaysPaid(t *testing.T) {
 				got.Status, got.PaymentID, got.UpdatedAt, o.Deadline)
 		}
 		r.wantSKU(t, "a", 7, 0, 3)
-		if got := r.status(t, c.ID); got != coupon.Used {
-			t.Fatalf("coupon: got %s, want used", got)
-		}
+		r.wantStatus(t, c.ID, coupon.Used, "coupon")
 		if got := len(r.events(t, store.EventOrderClosed)); got != 0 {
 			t.Fatalf("order.closed events: got %d, want 0", got)
 		}
@@ -290,9 +287,7 @@ func TestHookSaysUnpaid(t *testing.T) {
 			t.Fatalf("order.closed at %s, want within %s after the deadline %s", ev.Time, 2*tick, o.Deadline)
 		}
 		r.wantSKU(t, "a", 10, 0, 0)
-		if got := r.status(t, c.ID); got != coupon.Unused {
-			t.Fatalf("coupon: got %s, want unused", got)
-		}
+		r.wantStatus(t, c.ID, coupon.Unused, "coupon")
 		if got := h.calls.Load(); got != 1 {
 			t.Fatalf("hook calls: got %d, want 1", got)
 		}
@@ -329,9 +324,7 @@ func TestHookDownWaitsOutTheGrace(t *testing.T) {
 			t.Fatalf("order: got %s (%q), want closed (timeout)", got.Status, got.CloseReason)
 		}
 		r.wantSKU(t, "a", 10, 0, 0)
-		if got := r.status(t, c.ID); got != coupon.Unused {
-			t.Fatalf("coupon: got %s, want unused", got)
-		}
+		r.wantStatus(t, c.ID, coupon.Unused, "coupon")
 		if got := r.metric(t, "lapse_order_unconfirmed_closes_total", "", ""); got != 1 {
 			t.Fatalf("unconfirmed closes: got %v, want 1", got)
 		}

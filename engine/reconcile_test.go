@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -21,7 +20,7 @@ import (
 // says what each run found.
 func TestReconcileRepairs(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{ReconcileInterval: time.Minute, Repair: true})
+		r := setup(t, dbPath(t), engine.Config{ReconcileInterval: time.Minute, Repair: true})
 		tp := r.template(t, coupon.Template{Name: "t", Value: 1, StartsAt: time.Now(), Duration: time.Hour})
 		r.claim(t, tp.ID, "u")
 		ctx := context.Background()

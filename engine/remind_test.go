@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -65,7 +64,7 @@ func TestRemindersDoneWhen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rmReg := prometheus.NewRegistry()
 		rm := engine.NewReminderMetrics(rmReg)
-		r := setupWith(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{}, sqlite.Options{Hooks: store.Hooks{OnReminders: rm.Record}})
+		r := setupWith(t, dbPath(t), engine.Config{}, sqlite.Options{Hooks: store.Hooks{OnReminders: rm.Record}})
 		tp := r.template(t, coupon.Template{Duration: 10 * time.Second, Reminders: []time.Duration{5 * time.Second}})
 		if err := r.eng.Start(context.Background()); err != nil {
 			t.Fatalf("start: %v", err)
@@ -171,7 +170,7 @@ func TestReminderPolicyThroughEngine(t *testing.T) {
 		rmReg := prometheus.NewRegistry()
 		rm := engine.NewReminderMetrics(rmReg)
 		cfg := engine.Config{Wheel: timer.NewWheel(time.Second, 4096, time.Now), SweepInterval: time.Hour}
-		r := setupWith(t, filepath.Join(t.TempDir(), "lapse.db"), cfg, sqlite.Options{Hooks: store.Hooks{OnReminders: rm.Record}})
+		r := setupWith(t, dbPath(t), cfg, sqlite.Options{Hooks: store.Hooks{OnReminders: rm.Record}})
 		start := time.Now() // 08:00 in Shanghai
 		r.putUser(t, "night", "Asia/Shanghai", remind.SMS, remind.Push, remind.InApp)
 		r.putUser(t, "early", "Asia/Shanghai", remind.Push)
@@ -238,7 +237,7 @@ func TestReminderPolicyThroughEngine(t *testing.T) {
 // later sends nothing again.
 func TestRemindersRestartAndInstances(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "lapse.db")
+		path := dbPath(t)
 		r := setup(t, path, engine.Config{})
 		tp := r.template(t, coupon.Template{Duration: time.Hour, Reminders: []time.Duration{30 * time.Minute}})
 		const users = 30

@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -21,7 +20,7 @@ import (
 // gone: its request runs anew.
 func TestPrunesExpiredKeys(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, filepath.Join(t.TempDir(), "lapse.db"), engine.Config{IdempotencyTTL: time.Hour, PruneInterval: time.Minute})
+		r := setup(t, dbPath(t), engine.Config{IdempotencyTTL: time.Hour, PruneInterval: time.Minute})
 		tp := r.template(t, coupon.Template{Duration: 24 * time.Hour})
 		claim := func(key string) error {
 			now := time.Now()

@@ -11,9 +11,7 @@ import (
 // archived runs POST /v1/archive with body and returns its answer.
 func (e *env) archived(body string) archiveJSON {
 	e.t.Helper()
-	var a archiveJSON
-	e.ok(e.post("/v1/archive", body), http.StatusOK, &a)
-	return a
+	return okJSON[archiveJSON](e, e.post("/v1/archive", body), http.StatusOK)
 }
 
 // couponIDs lists the IDs of cs, sorted.

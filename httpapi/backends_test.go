@@ -23,3 +23,12 @@ func backends(t *testing.T) []backend {
 	}
 	return out
 }
+
+// onEveryStore runs test once per backend, as a subtest of its name,
+// against a server over a fresh store of that backend.
+func onEveryStore(t *testing.T, test func(t *testing.T, e *env)) {
+	t.Helper()
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) { test(t, serveStore(t, b.open(t))) })
+	}
+}

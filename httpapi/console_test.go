@@ -24,36 +24,33 @@ type forecastPage struct {
 // of their expires_at, a lock in that of its end; a span past 24 hours or
 // not a number is 422 naming minutes.
 func TestConsoleForecast(t *testing.T) {
-	for _, b := range backends(t) {
-		t.Run(b.name, func(t *testing.T) {
-			e := serveStore(t, b.open(t))
-			tpl := e.template(hourTemplate)
-			for _, u := range []string{"u1", "u2", "u3"} {
-				e.claim(u, tpl)
+	onEveryStore(t, func(t *testing.T, e *env) {
+		tpl := e.template(hourTemplate)
+		for _, u := range []string{"u1", "u2", "u3"} {
+			e.claim(u, tpl)
+		}
+		c := e.claim("u4", tpl)
+		e.ok(e.post("/v1/coupons/"+c.ID+"/lock", `{"order_id": "o1", "ttl": "15m"}`), http.StatusOK, &c)
+		var f forecastPage
+		e.ok(e.get("/v1/console/forecast"), http.StatusOK, &f)
+		from := t0.Truncate(time.Minute)
+		want := []dueJSON{
+			{Kind: "coupon.expire", Minute: 60, At: formatTime(from.Add(time.Hour)), Count: 3},
+			{Kind: "coupon.release", Minute: 15, At: formatTime(from.Add(15 * time.Minute)), Count: 1},
+		}
+		if f.From != formatTime(from) || f.Minutes != 1440 || len(f.Due) != 2 || !containsDue(f.Due, want[0]) || !containsDue(f.Due, want[1]) {
+			t.Fatalf("forecast: got %+v, want from %s, 1440 minutes, due %+v", f, formatTime(from), want)
+		}
+		e.ok(e.get("/v1/console/forecast?minutes=30"), http.StatusOK, &f)
+		if len(f.Due) != 1 || f.Due[0] != want[1] {
+			t.Fatalf("forecast of 30 minutes: got %+v, want only %+v", f.Due, want[1])
+		}
+		for _, q := range []string{"minutes=0", "minutes=1441", "minutes=x"} {
+			if p := e.problem(e.get("/v1/console/forecast?"+q), http.StatusUnprocessableEntity, "invalid"); !strings.Contains(p.Detail, "minutes") {
+				t.Fatalf("?%s: the problem does not name minutes: %+v", q, p)
 			}
-			c := e.claim("u4", tpl)
-			e.ok(e.post("/v1/coupons/"+c.ID+"/lock", `{"order_id": "o1", "ttl": "15m"}`), http.StatusOK, &c)
-			var f forecastPage
-			e.ok(e.get("/v1/console/forecast"), http.StatusOK, &f)
-			from := t0.Truncate(time.Minute)
-			want := []dueJSON{
-				{Kind: "coupon.expire", Minute: 60, At: formatTime(from.Add(time.Hour)), Count: 3},
-				{Kind: "coupon.release", Minute: 15, At: formatTime(from.Add(15 * time.Minute)), Count: 1},
-			}
-			if f.From != formatTime(from) || f.Minutes != 1440 || len(f.Due) != 2 || !containsDue(f.Due, want[0]) || !containsDue(f.Due, want[1]) {
-				t.Fatalf("forecast: got %+v, want from %s, 1440 minutes, due %+v", f, formatTime(from), want)
-			}
-			e.ok(e.get("/v1/console/forecast?minutes=30"), http.StatusOK, &f)
-			if len(f.Due) != 1 || f.Due[0] != want[1] {
-				t.Fatalf("forecast of 30 minutes: got %+v, want only %+v", f.Due, want[1])
-			}
-			for _, q := range []string{"minutes=0", "minutes=1441", "minutes=x"} {
-				if p := e.problem(e.get("/v1/console/forecast?"+q), http.StatusUnprocessableEntity, "invalid"); !strings.Contains(p.Detail, "minutes") {
-					t.Fatalf("?%s: the problem does not name minutes: %+v", q, p)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 func containsDue(ds []dueJSON, d dueJSON) bool {

@@ -140,11 +140,7 @@ func (s *server) transition(act coupon.Action) http.HandlerFunc {
 func (s *server) getCoupon(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	c, err := s.store.Coupon(r.Context(), r.PathValue("id"))
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, couponView(c, now))
+	s.writeResult(w, r, err, func() any { return couponView(c, now) })
 }
 
 // parseStatusQuery returns the status filter of a coupon list; zero lists
@@ -196,10 +192,7 @@ func parseWalletQuery(q url.Values) (store.UserCouponsParams, error) {
 }
 
 // userCoupons serves GET /v1/users/{user_id}/coupons[?status=…][&include=archived][&after=…&limit=…]:
-// a page of the user's coupons by ID, the lazy check applied. next is the
-// ID of the page's last coupon, or the cursor itself on an empty page: a
-// client following it skips none, and an empty page is the end of the
-// wallet for now.
+// a page of the user's coupons by ID, the lazy check applied.
 func (s *server) userCoupons(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	p, err := parseWalletQuery(r.URL.Query())
@@ -213,13 +206,6 @@ func (s *server) userCoupons(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	page := struct {
-		Coupons []couponJSON `json:"coupons"`
-		Next    string       `json:"next"`
-	}{Coupons: make([]couponJSON, 0, len(cs)), Next: p.After}
-	for _, c := range cs {
-		page.Coupons = append(page.Coupons, couponView(c, now))
-		page.Next = c.ID
-	}
-	writeJSON(w, http.StatusOK, page)
+	writePage(w, "coupons", cs, p.After, func(c coupon.Coupon) string { return c.ID },
+		func(c coupon.Coupon) couponJSON { return couponView(c, now) })
 }

@@ -39,6 +39,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	write(w, status, "application/json", mustJSON(v))
 }
 
+// writeResult answers 200 with the JSON of view(), or, if err is not nil,
+// the problem err is.
+func (s *server) writeResult(w http.ResponseWriter, r *http.Request, err error, view func() any) {
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, view())
+}
+
 func write(w http.ResponseWriter, status int, contentType string, body []byte) {
 	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(status)

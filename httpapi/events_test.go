@@ -29,9 +29,7 @@ type eventsPage struct {
 
 func (e *env) events(pathAndQuery string) eventsPage {
 	e.t.Helper()
-	var p eventsPage
-	e.ok(e.get(pathAndQuery), http.StatusOK, &p)
-	return p
+	return okJSON[eventsPage](e, e.get(pathAndQuery), http.StatusOK)
 }
 
 func TestEventsEmpty(t *testing.T) {

@@ -72,9 +72,5 @@ func (s *server) forecast(w http.ResponseWriter, r *http.Request) {
 		}
 		return out, nil
 	})
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	s.writeResult(w, r, err, func() any { return out })
 }

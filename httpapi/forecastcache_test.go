@@ -15,34 +15,31 @@ import (
 // request for forecastTTL with its computed_at, a claim since unseen;
 // from forecastTTL on the forecast is counted again and shows it.
 func TestConsoleForecastCached(t *testing.T) {
-	for _, b := range backends(t) {
-		t.Run(b.name, func(t *testing.T) {
-			e := serveStore(t, b.open(t))
-			tpl := e.template(hourTemplate)
-			e.claim("u1", tpl)
-			read := func() forecastJSON {
-				t.Helper()
-				var f forecastJSON
-				e.ok(e.get("/v1/console/forecast"), http.StatusOK, &f)
-				return f
-			}
-			first := read()
-			e.claim("u2", tpl)
-			e.clock.Add(forecastTTL - time.Millisecond)
-			cached := read()
-			e.clock.Add(time.Millisecond)
-			fresh := read()
-			if first.ComputedAt != formatTime(t0) || len(first.Due) != 1 || first.Due[0].Count != 1 {
-				t.Fatalf("first forecast: got %+v, want one coupon due, computed at %s", first, formatTime(t0))
-			}
-			if cached.ComputedAt != first.ComputedAt || len(cached.Due) != 1 || cached.Due[0].Count != 1 {
-				t.Fatalf("within %s: got %+v, want the first forecast %+v", forecastTTL, cached, first)
-			}
-			if want := formatTime(t0.Add(forecastTTL)); fresh.ComputedAt != want || len(fresh.Due) != 1 || fresh.Due[0].Count != 2 {
-				t.Fatalf("after %s: got %+v, want both coupons due, computed at %s", forecastTTL, fresh, want)
-			}
-		})
-	}
+	onEveryStore(t, func(t *testing.T, e *env) {
+		tpl := e.template(hourTemplate)
+		e.claim("u1", tpl)
+		read := func() forecastJSON {
+			t.Helper()
+			var f forecastJSON
+			e.ok(e.get("/v1/console/forecast"), http.StatusOK, &f)
+			return f
+		}
+		first := read()
+		e.claim("u2", tpl)
+		e.clock.Add(forecastTTL - time.Millisecond)
+		cached := read()
+		e.clock.Add(time.Millisecond)
+		fresh := read()
+		if first.ComputedAt != formatTime(t0) || len(first.Due) != 1 || first.Due[0].Count != 1 {
+			t.Fatalf("first forecast: got %+v, want one coupon due, computed at %s", first, formatTime(t0))
+		}
+		if cached.ComputedAt != first.ComputedAt || len(cached.Due) != 1 || cached.Due[0].Count != 1 {
+			t.Fatalf("within %s: got %+v, want the first forecast %+v", forecastTTL, cached, first)
+		}
+		if want := formatTime(t0.Add(forecastTTL)); fresh.ComputedAt != want || len(fresh.Due) != 1 || fresh.Due[0].Count != 2 {
+			t.Fatalf("after %s: got %+v, want both coupons due, computed at %s", forecastTTL, fresh, want)
+		}
+	})
 }
 
 // slowForecasts is a store whose Forecast counts its calls and waits for

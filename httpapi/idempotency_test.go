@@ -19,9 +19,7 @@ func TestIdempotentClaim(t *testing.T) {
 
 	e.clock.Add(time.Minute) // a re-rendered answer would show the new time
 	again := e.post("/v1/users/u1/coupons", body, "Idempotency-Key", "k1")
-	if again.status != first.status || string(again.body) != string(first.body) {
-		t.Fatalf("replay: got %d %s, want %d %s", again.status, again.body, first.status, first.body)
-	}
+	wantReplayed(t, first, again)
 	if got := again.header.Get("Content-Type"); got != "application/json" {
 		t.Fatalf("replay content type: got %q, want application/json", got)
 	}
@@ -118,9 +116,7 @@ func TestIdempotentTransition(t *testing.T) {
 	_, unlocked := e.coupon(c.ID)
 
 	again := lock() // answered from the first lock, not locked again
-	if again.status != first.status || string(again.body) != string(first.body) {
-		t.Fatalf("replay: got %d %s, want %d %s", again.status, again.body, first.status, first.body)
-	}
+	wantReplayed(t, first, again)
 	if _, got := e.coupon(c.ID); got != unlocked {
 		t.Fatalf("replay changed the coupon:\n got %s\nwant %s", got, unlocked)
 	}

@@ -8,34 +8,12 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store/mysql"
-	"github.com/lapsehq/lapse/store/mysql/mysqltest"
-	"github.com/lapsehq/lapse/store/postgres"
-	"github.com/lapsehq/lapse/store/postgres/pgtest"
 )
 
 // TestInputRules: every value from outside that breaks the input rules
 // (API.md) is refused, 422 invalid naming its field, or 400 malformed for
 // a body that is not JSON, and changes nothing, the same on every store.
-func TestInputRules(t *testing.T) {
-	t.Run("sqlite", func(t *testing.T) { inputRules(t, setup(t)) })
-	t.Run("postgres", func(t *testing.T) {
-		st, err := postgres.Open(t.Context(), pgtest.SchemaURL(t), postgres.Options{})
-		if err != nil {
-			t.Fatalf("open postgres: %v", err)
-		}
-		t.Cleanup(func() { st.Close() })
-		inputRules(t, setup(t, func(c *Config) { c.Store = st }))
-	})
-	t.Run("mysql", func(t *testing.T) {
-		st, err := mysql.Open(t.Context(), mysqltest.FreshDB(t), mysql.Options{})
-		if err != nil {
-			t.Fatalf("open mysql: %v", err)
-		}
-		t.Cleanup(func() { st.Close() })
-		inputRules(t, setup(t, func(c *Config) { c.Store = st }))
-	})
-}
+func TestInputRules(t *testing.T) { onEveryStore(t, inputRules) }
 
 // inputRules is TestInputRules on e's store.
 func inputRules(t *testing.T, e *env) {

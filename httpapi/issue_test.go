@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,9 +19,7 @@ import (
 // issued decodes a successful bulk issuance.
 func (e *env) issued(res response) issuedJSON {
 	e.t.Helper()
-	var v issuedJSON
-	e.ok(res, http.StatusOK, &v)
-	return v
+	return okJSON[issuedJSON](e, res, http.StatusOK)
 }
 
 // wantIssued fails unless got issued n and refused exactly refused, all
@@ -128,9 +125,7 @@ func TestIssueIdempotent(t *testing.T) {
 	wantIssued(t, e.issued(first), 2, refusalJSON{"c", "sold-out"})
 	e.clock.Add(time.Minute)
 	again := e.post(path, body, "Idempotency-Key", "bulk-1")
-	if again.status != first.status || !bytes.Equal(again.body, first.body) {
-		t.Fatalf("replay: got %d %s, want %d %s", again.status, again.body, first.status, first.body)
-	}
+	wantReplayed(t, first, again)
 	if n := len(e.events("/v1/events").Events); n != 2 {
 		t.Fatalf("events after the replay: got %d, want 2", n)
 	}
@@ -209,9 +204,7 @@ func TestIssueRefusalsBounded(t *testing.T) {
 		}
 	}
 	again := e.post(path, body, "Idempotency-Key", "bulk")
-	if again.status != first.status || !bytes.Equal(again.body, first.body) {
-		t.Fatalf("replay: got %d %.100s, want %d %.100s", again.status, again.body, first.status, first.body)
-	}
+	wantReplayed(t, first, again)
 }
 
 // userListJSON returns a reader of {"user_ids": ["u0", …, "u<n-1>"]}, made

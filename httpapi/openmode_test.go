@@ -18,76 +18,72 @@ import (
 // lapse's own clients, which send JSON to 127.0.0.1 or localhost, pass.
 // Once a token exists none of this is asked: the token is the proof.
 func TestOpenModeBrowser(t *testing.T) {
-	for _, b := range backends(t) {
-		t.Run(b.name, func(t *testing.T) {
-			st := b.open(t)
-			e := serveStore(t, st)
-			f := newAuthFixture(e, "")
-			u, err := url.Parse(e.url)
-			if err != nil {
-				t.Fatal(err)
+	onEveryStore(t, func(t *testing.T, e *env) {
+		f := newAuthFixture(e, "")
+		u, err := url.Parse(e.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := u.Port()
+		claim := `{"template_id": "` + f.tpl + `"}`
+		refused := []struct {
+			name   string
+			method string
+			header []string
+		}{
+			{"no Content-Type", "POST", []string{"Content-Type", ""}},
+			{"another origin", "POST", []string{"Origin", "http://evil.example"}},
+			{"another port", "POST", []string{"Origin", "http://127.0.0.1:1"}},
+			{"an opaque origin", "POST", []string{"Origin", "null"}},
+			{"cross-site", "POST", []string{"Sec-Fetch-Site", "cross-site"}},
+			{"same-site: another local server", "POST", []string{"Sec-Fetch-Site", "same-site"}},
+			{"a rebound name", "POST", []string{"Host", "evil.example:" + port}},
+			{"a rebound name, read", "GET", []string{"Host", "evil.example:" + port}},
+			{"a loopback name on another port", "GET", []string{"Host", "localhost:1"}},
+			{"no port", "GET", []string{"Host", "127.0.0.1"}},
+			{"a cross-site read", "GET", []string{"Sec-Fetch-Site", "cross-site"}},
+		}
+		for _, c := range refused {
+			before := snapshot(t, e.store)
+			p := e.problem(e.do(c.method, "/v1/users/u1/coupons", claim, c.header...), http.StatusForbidden, "forbidden")
+			if !strings.HasPrefix(p.Detail, "open mode") {
+				t.Fatalf("%s: detail %q, want it to say open mode", c.name, p.Detail)
 			}
-			port := u.Port()
-			claim := `{"template_id": "` + f.tpl + `"}`
-			refused := []struct {
-				name   string
-				method string
-				header []string
-			}{
-				{"no Content-Type", "POST", []string{"Content-Type", ""}},
-				{"another origin", "POST", []string{"Origin", "http://evil.example"}},
-				{"another port", "POST", []string{"Origin", "http://127.0.0.1:1"}},
-				{"an opaque origin", "POST", []string{"Origin", "null"}},
-				{"cross-site", "POST", []string{"Sec-Fetch-Site", "cross-site"}},
-				{"same-site: another local server", "POST", []string{"Sec-Fetch-Site", "same-site"}},
-				{"a rebound name", "POST", []string{"Host", "evil.example:" + port}},
-				{"a rebound name, read", "GET", []string{"Host", "evil.example:" + port}},
-				{"a loopback name on another port", "GET", []string{"Host", "localhost:1"}},
-				{"no port", "GET", []string{"Host", "127.0.0.1"}},
-				{"a cross-site read", "GET", []string{"Sec-Fetch-Site", "cross-site"}},
+			if after := snapshot(t, e.store); after != before {
+				t.Fatalf("%s changed state:\n before %s\n after %s", c.name, before, after)
 			}
-			for _, c := range refused {
-				before := snapshot(t, st)
-				p := e.problem(e.do(c.method, "/v1/users/u1/coupons", claim, c.header...), http.StatusForbidden, "forbidden")
-				if !strings.HasPrefix(p.Detail, "open mode") {
-					t.Fatalf("%s: detail %q, want it to say open mode", c.name, p.Detail)
-				}
-				if after := snapshot(t, st); after != before {
-					t.Fatalf("%s changed state:\n before %s\n after %s", c.name, before, after)
-				}
+		}
+		// Every change, on every route, needs the Content-Type;
+		// another type than JSON is malformed, in either mode.
+		for _, rt := range routes {
+			if rt.method == "GET" || rt.scope == public {
+				continue
 			}
-			// Every change, on every route, needs the Content-Type;
-			// another type than JSON is malformed, in either mode.
-			for _, rt := range routes {
-				if rt.method == "GET" || rt.scope == public {
-					continue
-				}
-				before := snapshot(t, st)
-				e.problem(e.do(rt.method, rt.path(f), rt.body, "Content-Type", ""), http.StatusForbidden, "forbidden")
-				e.problem(e.do(rt.method, rt.path(f), rt.body, "Content-Type", "text/plain"), http.StatusBadRequest, "malformed")
-				if after := snapshot(t, st); after != before {
-					t.Fatalf("%s changed state:\n before %s\n after %s", rt.pattern, before, after)
-				}
+			before := snapshot(t, e.store)
+			e.problem(e.do(rt.method, rt.path(f), rt.body, "Content-Type", ""), http.StatusForbidden, "forbidden")
+			e.problem(e.do(rt.method, rt.path(f), rt.body, "Content-Type", "text/plain"), http.StatusBadRequest, "malformed")
+			if after := snapshot(t, e.store); after != before {
+				t.Fatalf("%s changed state:\n before %s\n after %s", rt.pattern, before, after)
 			}
-			served := [][]string{
-				{"Origin", e.url},
-				{"Sec-Fetch-Site", "same-origin", "Origin", e.url},
-				{"Sec-Fetch-Site", "none"},
-				{"Host", "localhost:" + port, "Origin", "http://localhost:" + port},
-				{"Host", "[::1]:" + port},
-			}
-			for _, h := range served {
-				e.ok(e.do("POST", "/v1/users/u1/coupons", claim, h...), http.StatusCreated, &couponJSON{})
-			}
+		}
+		served := [][]string{
+			{"Origin", e.url},
+			{"Sec-Fetch-Site", "same-origin", "Origin", e.url},
+			{"Sec-Fetch-Site", "none"},
+			{"Host", "localhost:" + port, "Origin", "http://localhost:" + port},
+			{"Host", "[::1]:" + port},
+		}
+		for _, h := range served {
+			e.ok(e.do("POST", "/v1/users/u1/coupons", claim, h...), http.StatusCreated, &couponJSON{})
+		}
 
-			// Once a token exists, the token decides, and a body without
-			// Content-Type is read as JSON again.
-			secret := e.createToken("checkout", credential.Wallet)
-			e.clock.Add(DefaultTokenRefresh)
-			e.ok(e.do("POST", "/v1/users/u1/coupons", claim, append(as(secret), "Content-Type", "")...), http.StatusCreated, &couponJSON{})
-			e.problem(e.do("POST", "/v1/users/u1/coupons", claim, "Host", "evil.example:"+port), http.StatusUnauthorized, "unauthorized")
-		})
-	}
+		// Once a token exists, the token decides, and a body without
+		// Content-Type is read as JSON again.
+		secret := e.createToken("checkout", credential.Wallet)
+		e.clock.Add(DefaultTokenRefresh)
+		e.ok(e.do("POST", "/v1/users/u1/coupons", claim, append(as(secret), "Content-Type", "")...), http.StatusCreated, &couponJSON{})
+		e.problem(e.do("POST", "/v1/users/u1/coupons", claim, "Host", "evil.example:"+port), http.StatusUnauthorized, "unauthorized")
+	})
 }
 
 // TestSecurityHeaders (issue 23, defect 6): every answer, the console's
@@ -120,40 +116,36 @@ func TestSecurityHeaders(t *testing.T) {
 // unauthorized on every store, in open mode and once tokens exist, even if
 // one holds a valid token: which one names the caller would be a guess.
 func TestAuthorizationTwice(t *testing.T) {
-	for _, b := range backends(t) {
-		t.Run(b.name, func(t *testing.T) {
-			st := b.open(t)
-			e := serveStore(t, st)
-			secret := credential.New()
-			twice := func() response {
-				t.Helper()
-				req, err := http.NewRequest(http.MethodGet, e.url+"/v1/templates?limit=1", nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				req.Header.Add("Authorization", "Bearer "+secret)
-				req.Header.Add("Authorization", "Bearer "+credential.New())
-				res, err := http.DefaultClient.Do(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer res.Body.Close()
-				body, err := io.ReadAll(res.Body)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return response{status: res.StatusCode, header: res.Header, body: body}
+	onEveryStore(t, func(t *testing.T, e *env) {
+		secret := credential.New()
+		twice := func() response {
+			t.Helper()
+			req, err := http.NewRequest(http.MethodGet, e.url+"/v1/templates?limit=1", nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-			e.problem(twice(), http.StatusUnauthorized, "unauthorized")
-			secret = e.createToken("admin", credential.Admin)
-			e.clock.Add(DefaultTokenRefresh)
-			res := twice()
-			e.problem(res, http.StatusUnauthorized, "unauthorized")
-			if got := res.header.Get("WWW-Authenticate"); got != `Bearer realm="lapse", error="invalid_request"` {
-				t.Fatalf("WWW-Authenticate: %q", got)
+			req.Header.Add("Authorization", "Bearer "+secret)
+			req.Header.Add("Authorization", "Bearer "+credential.New())
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
 			}
-		})
-	}
+			defer res.Body.Close()
+			body, err := io.ReadAll(res.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return response{status: res.StatusCode, header: res.Header, body: body}
+		}
+		e.problem(twice(), http.StatusUnauthorized, "unauthorized")
+		secret = e.createToken("admin", credential.Admin)
+		e.clock.Add(DefaultTokenRefresh)
+		res := twice()
+		e.problem(res, http.StatusUnauthorized, "unauthorized")
+		if got := res.header.Get("WWW-Authenticate"); got != `Bearer realm="lapse", error="invalid_request"` {
+			t.Fatalf("WWW-Authenticate: %q", got)
+		}
+	})
 }
 
 // TestOpenModeDecidedOnce (issue 23): a server told it started with tokens

@@ -104,11 +104,7 @@ func (s *server) startOperation(w http.ResponseWriter, r *http.Request, decode f
 // getOperation serves GET /v1/operations/{id}.
 func (s *server) getOperation(w http.ResponseWriter, r *http.Request) {
 	op, err := s.store.Operation(r.Context(), r.PathValue("id"))
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, operationView(op, s.now()))
+	s.writeResult(w, r, err, func() any { return operationView(op, s.now()) })
 }
 
 // operationJSON is an operation as the API writes it.

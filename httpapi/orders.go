@@ -43,11 +43,7 @@ func (s *server) putSKU(w http.ResponseWriter, r *http.Request) {
 	}
 	p.SKU, p.Now = r.PathValue("sku"), s.now()
 	k, err := s.store.PutSKU(r.Context(), p)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, skuView(k))
+	s.writeResult(w, r, err, func() any { return skuView(k) })
 }
 
 // decodeSKU returns the params of a SKU's new stock, less SKU and Now:
@@ -77,11 +73,7 @@ func decodeSKU(body []byte) (store.PutSKUParams, error) {
 // getSKU serves GET /v1/skus/{sku}.
 func (s *server) getSKU(w http.ResponseWriter, r *http.Request) {
 	k, err := s.store.SKU(r.Context(), r.PathValue("sku"))
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, skuView(k))
+	s.writeResult(w, r, err, func() any { return skuView(k) })
 }
 
 // orderJSON is an order as the API writes it.
@@ -160,11 +152,7 @@ func (s *server) createOrder(w http.ResponseWriter, r *http.Request) {
 // getOrder serves GET /v1/orders/{id}.
 func (s *server) getOrder(w http.ResponseWriter, r *http.Request) {
 	o, err := s.store.Order(r.Context(), r.PathValue("id"))
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, orderView(o, s.now()))
+	s.writeResult(w, r, err, func() any { return orderView(o, s.now()) })
 }
 
 // payRequest is the body of POST /v1/orders/{id}/pay.

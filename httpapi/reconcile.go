@@ -73,9 +73,5 @@ func (s *server) postReconcile(w http.ResponseWriter, r *http.Request) {
 // what they found.
 func (s *server) reconcile(w http.ResponseWriter, r *http.Request, repair bool, now time.Time) {
 	rec, err := s.store.Reconcile(r.Context(), store.ReconcileParams{Repair: repair, Now: now})
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, reconcileView(rec))
+	s.writeResult(w, r, err, func() any { return reconcileView(rec) })
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -96,6 +97,15 @@ type response struct {
 	body   []byte
 }
 
+// wantReplayed fails t unless again, a retry under first's idempotency
+// key, is answered as first was, to the byte.
+func wantReplayed(t *testing.T, first, again response) {
+	t.Helper()
+	if again.status != first.status || !bytes.Equal(again.body, first.body) {
+		t.Fatalf("replay: got %d %.300s, want %d %.300s", again.status, again.body, first.status, first.body)
+	}
+}
+
 // do sends a request; header holds key, value pairs.
 func (e *env) do(method, path, body string, header ...string) response {
 	e.t.Helper()
@@ -164,6 +174,35 @@ func (e *env) ok(res response, status int, v any) {
 	}
 }
 
+// okJSON checks res as ok does and returns the JSON it decodes.
+func okJSON[T any](e *env, res response, status int) T {
+	e.t.Helper()
+	var v T
+	e.ok(res, status, &v)
+	return v
+}
+
+// rejection is a body a route refuses: the status and problem slug of its
+// answer, and the field the detail of an invalid names first ("" for none).
+type rejection struct {
+	body   string
+	status int
+	slug   string
+	field  string
+}
+
+// wantRejected sends the body of each case by send and checks the answer
+// is the case's refusal.
+func (e *env) wantRejected(cases []rejection, send func(body string) response) {
+	e.t.Helper()
+	for _, c := range cases {
+		p := e.problem(send(c.body), c.status, c.slug)
+		if !strings.HasPrefix(p.Detail, c.field) {
+			e.t.Fatalf("%s: detail %q, want it to name %q", c.body, p.Detail, c.field)
+		}
+	}
+}
+
 // problem checks res is the problem document of status and slug and
 // returns it.
 func (e *env) problem(res response, status int, slug string) problem {
@@ -198,9 +237,7 @@ const hourTemplate = `{"name": "¥20 off", "value": 2000, "validity": {"duration
 // claim claims a coupon of templateID for user.
 func (e *env) claim(user, templateID string) couponJSON {
 	e.t.Helper()
-	var c couponJSON
-	e.ok(e.post("/v1/users/"+user+"/coupons", `{"template_id": "`+templateID+`"}`), http.StatusCreated, &c)
-	return c
+	return okJSON[couponJSON](e, e.post("/v1/users/"+user+"/coupons", `{"template_id": "`+templateID+`"}`), http.StatusCreated)
 }
 
 // coupon reads a coupon, returning the raw answer to compare whole.

@@ -157,9 +157,7 @@ func parseTemplatesQuery(q url.Values) (store.TemplatesParams, error) {
 
 // listTemplates serves GET /v1/templates: up to the limit asked, the
 // templates after the cursor by ID (so by creation, to the millisecond),
-// without counts. next is the ID of the page's last template, or the
-// cursor itself on an empty page: a client following it skips none, and
-// an empty page is the end of the list for now.
+// without counts.
 func (s *server) listTemplates(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	p, err := parseTemplatesQuery(r.URL.Query())
@@ -172,15 +170,8 @@ func (s *server) listTemplates(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	page := struct {
-		Templates []templateJSON `json:"templates"`
-		Next      string         `json:"next"`
-	}{Templates: make([]templateJSON, 0, len(tps)), Next: p.After}
-	for _, tp := range tps {
-		page.Templates = append(page.Templates, templateView(tp, now))
-		page.Next = tp.ID
-	}
-	writeJSON(w, http.StatusOK, page)
+	writePage(w, "templates", tps, p.After, func(tp coupon.Template) string { return tp.ID },
+		func(tp coupon.Template) templateJSON { return templateView(tp, now) })
 }
 
 // templateChangeRequest is the body of PATCH /v1/templates/{id}: a field

@@ -45,12 +45,7 @@ func TestCreateTemplateDefaults(t *testing.T) {
 
 func TestCreateTemplateRejected(t *testing.T) {
 	e := setup(t)
-	cases := []struct {
-		body   string
-		status int
-		slug   string
-		field  string // named in the detail of an invalid
-	}{
+	cases := []rejection{
 		{`not json`, 400, "malformed", ""},
 		{`[]`, 400, "malformed", ""},
 		{`null`, 400, "malformed", ""},
@@ -69,12 +64,7 @@ func TestCreateTemplateRejected(t *testing.T) {
 		{`{"name": "n", "value": 1, "validity": {"duration": "1h"}, "total": -1}`, 422, "invalid", "total"},
 		{`{"name": "n", "value": 1, "validity": {"duration": "1h"}, "reminders": ["0s"]}`, 422, "invalid", "reminders"},
 	}
-	for _, c := range cases {
-		p := e.problem(e.post("/v1/templates", c.body), c.status, c.slug)
-		if !strings.HasPrefix(p.Detail, c.field) {
-			t.Fatalf("%s: detail %q, want it to name %q", c.body, p.Detail, c.field)
-		}
-	}
+	e.wantRejected(cases, func(body string) response { return e.post("/v1/templates", body) })
 }
 
 func TestGetTemplateNotFound(t *testing.T) {

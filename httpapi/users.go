@@ -67,9 +67,5 @@ func (s *server) putUser(w http.ResponseWriter, r *http.Request) {
 // getUser serves GET /v1/users/{user_id}.
 func (s *server) getUser(w http.ResponseWriter, r *http.Request) {
 	u, err := s.store.User(r.Context(), r.PathValue("user_id"))
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, userView(u))
+	s.writeResult(w, r, err, func() any { return userView(u) })
 }

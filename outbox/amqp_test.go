@@ -74,9 +74,7 @@ func TestAMQP(t *testing.T) {
 	url, ch := amqpBroker(t)
 	exchange := unique("lapse-test")
 	msgs := bindQueue(t, ch, exchange)
-	st := openStore(t, nil)
-	history(t, st, 10, 2)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 10, 2)
 	r := startRelay(t, relayConfig(st, outbox.Named{Name: "mq", Type: "amqp", Sink: outbox.NewAMQP(url, exchange)}))
 	got := consume(t, msgs, len(want))
 	waitFor(t, 5*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "mq").Lag == 0 })
@@ -89,9 +87,7 @@ func TestAMQP(t *testing.T) {
 func TestAMQPMissingExchange(t *testing.T) {
 	url, ch := amqpBroker(t)
 	exchange := unique("lapse-test")
-	st := openStore(t, nil)
-	history(t, st, 10, 1)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 10, 1)
 	r := startRelay(t, relayConfig(st, outbox.Named{Name: "mq", Type: "amqp", Sink: outbox.NewAMQP(url, exchange)}))
 	waitFor(t, 5*time.Second, "failed attempts", func() bool { return sinkStatus(t, r, "mq").Failures >= 2 })
 	if s := sinkStatus(t, r, "mq"); !strings.Contains(s.LastError, "NOT_FOUND") {

@@ -81,9 +81,7 @@ func readNATS(t testing.TB, s jetstream.Stream, prefix string) []outboxtest.Even
 func TestNATS(t *testing.T) {
 	url, js := natsServer(t)
 	prefix := strings.ReplaceAll(unique("lapse_test"), "-", "_")
-	st := openStore(t, nil)
-	history(t, st, 10, 2)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 10, 2)
 	r := startRelay(t, relayConfig(st, outbox.Named{Name: "js", Type: "nats", Sink: outbox.NewNATS(url, prefix)}))
 	waitFor(t, 5*time.Second, "failed attempts", func() bool { return sinkStatus(t, r, "js").Failures >= 2 })
 	s := natsStream(t, js, prefix)
@@ -97,9 +95,7 @@ func TestNATSDeduplicates(t *testing.T) {
 	url, js := natsServer(t)
 	prefix := strings.ReplaceAll(unique("lapse_test"), "-", "_")
 	s := natsStream(t, js, prefix)
-	st := openStore(t, nil)
-	history(t, st, 5, 1)
-	want := outboxtest.Feed(t, st)
+	_, want := storeWithHistory(t, 5, 1)
 	sink := outbox.NewNATS(url, prefix)
 	defer sink.Close()
 	for round := range 2 {

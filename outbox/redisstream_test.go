@@ -49,9 +49,7 @@ func readStream(t testing.TB, rdb *redis.Client, stream string) []outboxtest.Eve
 // TestRedisStream: every event is XADDed once, in feed order.
 func TestRedisStream(t *testing.T) {
 	rdb, stream, sink := redisSink(t, 0)
-	st := openStore(t, nil)
-	history(t, st, 10, 2)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 10, 2)
 	r := startRelay(t, relayConfig(st, sink))
 	waitFor(t, 10*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "stream").Lag == 0 })
 	outboxtest.CheckOnce(t, "delivery", want, readStream(t, rdb, stream))
@@ -65,9 +63,7 @@ func TestRedisStreamRecovers(t *testing.T) {
 	if err := rdb.Set(ctx, stream, "in the way", 0).Err(); err != nil {
 		t.Fatalf("SET: %v", err)
 	}
-	st := openStore(t, nil)
-	history(t, st, 10, 1)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 10, 1)
 	r := startRelay(t, relayConfig(st, sink))
 	waitFor(t, 5*time.Second, "failed attempts", func() bool { return sinkStatus(t, r, "stream").Failures >= 3 })
 	if err := rdb.Del(ctx, stream).Err(); err != nil {

@@ -25,9 +25,7 @@ import (
 // nothing, and one that succeeds delivers the subject in order.
 func TestDeadLettersKeepSubjectOrder(t *testing.T) {
 	rc := outboxtest.NewReceiver(t, "")
-	st := openStore(t, nil)
-	history(t, st, 3, 2)
-	evs := outboxtest.Feed(t, st)
+	st, evs := storeWithHistory(t, 3, 2)
 	poison := evs[1].Subject
 	var fixed atomic.Bool
 	rc.SetAnswer(func(n int, got []outboxtest.Event) (int, time.Duration) {
@@ -142,9 +140,7 @@ func metric(t testing.TB, reg *prometheus.Registry, name, sink string) float64 {
 func TestSlowSinkHoldsNoOtherBack(t *testing.T) {
 	stuck, fast := outboxtest.NewReceiver(t, ""), outboxtest.NewReceiver(t, "")
 	free := hang(t, stuck)
-	st := openStore(t, nil)
-	history(t, st, 10, 2)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 10, 2)
 	r := startRelay(t, relayConfig(st, webhook(stuck, "stuck", 10), webhook(fast, "fast", 10)))
 	outboxtest.Check(t, want, fast.WaitDistinct(t, len(want), 10*time.Second))
 	if s := sinkStatus(t, r, "stuck"); s.Position != 0 || s.Lag != int64(len(want)) || len(stuck.Events()) != 0 {
@@ -158,9 +154,7 @@ func TestSlowSinkHoldsNoOtherBack(t *testing.T) {
 // each sink from its stored position: nothing delivered is sent again.
 func TestRestartResumes(t *testing.T) {
 	rc := outboxtest.NewReceiver(t, "")
-	st := openStore(t, nil)
-	history(t, st, 10, 1)
-	first := outboxtest.Feed(t, st)
+	st, first := storeWithHistory(t, 10, 1)
 	r := startRelay(t, relayConfig(st, webhook(rc, "hook", 10)))
 	rc.WaitDistinct(t, len(first), 10*time.Second)
 	waitFor(t, 5*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "hook").Lag == 0 })
@@ -176,9 +170,7 @@ func TestRestartResumes(t *testing.T) {
 // the position the first stored.
 func TestDeliversOnlyWhileLeading(t *testing.T) {
 	rc := outboxtest.NewReceiver(t, "")
-	st := openStore(t, nil)
-	history(t, st, 10, 1)
-	first := outboxtest.Feed(t, st)
+	st, first := storeWithHistory(t, 10, 1)
 	var aLeads atomic.Bool
 	aLeads.Store(true)
 	a, b := relayConfig(st, webhook(rc, "hook", 10)), relayConfig(st, webhook(rc, "hook", 10))
@@ -209,9 +201,7 @@ func TestDeliversOnlyWhileLeading(t *testing.T) {
 func TestStopMidBatch(t *testing.T) {
 	rc := outboxtest.NewReceiver(t, "")
 	rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) { return http.StatusOK, 50 * time.Millisecond })
-	st := openStore(t, nil)
-	history(t, st, 10, 2)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 10, 2)
 	r := startRelay(t, relayConfig(st, webhook(rc, "hook", 1)))
 	waitFor(t, 10*time.Second, "a few events received", func() bool { return len(rc.Events()) >= 3 })
 	r.Stop()
@@ -257,9 +247,7 @@ func TestConcurrentCommitsDelivered(t *testing.T) {
 // TestPrune: retention deletes, from the front, events older than it that
 // every sink has passed, and stops at the first that must stay.
 func TestPrune(t *testing.T) {
-	st := openStore(t, nil)
-	history(t, st, 10, 2) // claims at t0, rounds at t0+1s and t0+2s
-	evs := outboxtest.Feed(t, st)
+	st, evs := storeWithHistory(t, 10, 2) // claims at t0, rounds at t0+1s and t0+2s
 	ctx := context.Background()
 	for name, pos := range map[string]int64{"ahead": evs[len(evs)-1].Seq, "behind": evs[24].Seq} {
 		if err := st.AdvanceSink(ctx, store.AdvanceSinkParams{Sink: name, Position: pos}); err != nil {

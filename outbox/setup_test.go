@@ -73,6 +73,15 @@ func history(t testing.TB, st store.Store, n, rounds int) {
 	}
 }
 
+// storeWithHistory opens a store, writes history(n, rounds) in it and
+// returns it with its feed.
+func storeWithHistory(t testing.TB, n, rounds int) (*store.DB, []store.Event) {
+	t.Helper()
+	st := openStore(t, nil)
+	history(t, st, n, rounds)
+	return st, outboxtest.Feed(t, st)
+}
+
 // relayConfig is a relay over st with fast retries, for tests.
 func relayConfig(st store.Store, sinks ...outbox.Named) outbox.Config {
 	return outbox.Config{

@@ -27,9 +27,7 @@ func TestWebhookSigned(t *testing.T) {
 		for _, batch := range []int{1, 7} {
 			t.Run(fmt.Sprintf("%q/batch=%d", secret, batch), func(t *testing.T) {
 				rc := outboxtest.NewReceiver(t, secret)
-				st := openStore(t, nil)
-				history(t, st, 5, 2)
-				want := outboxtest.Feed(t, st)
+				st, want := storeWithHistory(t, 5, 2)
 				startRelay(t, relayConfig(st, webhook(rc, "hook", batch)))
 				outboxtest.CheckOnce(t, "delivery", want, rc.WaitDistinct(t, len(want), 10*time.Second))
 				if n := len(rc.IDs()); n != (len(want)+batch-1)/batch {
@@ -48,9 +46,7 @@ func TestWebhookRedeliverySameID(t *testing.T) {
 		t.Run(fmt.Sprintf("batch=%d", batch), func(t *testing.T) {
 			rc := outboxtest.NewReceiver(t, outboxtest.TestSecret)
 			rc.SetAnswer(outboxtest.FailFirst(3))
-			st := openStore(t, nil)
-			history(t, st, 5, 1)
-			want := outboxtest.Feed(t, st)
+			st, want := storeWithHistory(t, 5, 1)
 			startRelay(t, relayConfig(st, webhook(rc, "hook", batch)))
 			outboxtest.Check(t, want, rc.WaitDistinct(t, len(want), 10*time.Second))
 			ids := rc.IDs()
@@ -74,9 +70,7 @@ func TestWebhookRedeliverySameID(t *testing.T) {
 // once, in order.
 func TestWebhookStructured(t *testing.T) {
 	rc := outboxtest.NewReceiver(t, outboxtest.TestSecret)
-	st := openStore(t, nil)
-	history(t, st, 5, 2)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 5, 2)
 	startRelay(t, relayConfig(st, webhook(rc, "hook", 1)))
 	got := rc.WaitDistinct(t, len(want), 10*time.Second)
 	outboxtest.CheckOnce(t, "delivery", want, got)
@@ -96,9 +90,7 @@ func TestWebhookBatched(t *testing.T) {
 		mu.Unlock()
 		return http.StatusOK, 0
 	})
-	st := openStore(t, nil)
-	history(t, st, 20, 2)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 20, 2)
 	startRelay(t, relayConfig(st, webhook(rc, "hook", 7)))
 	outboxtest.Check(t, want, rc.WaitDistinct(t, len(want), 10*time.Second))
 	if largest != 7 {
@@ -112,9 +104,7 @@ func TestWebhookBatched(t *testing.T) {
 func TestWebhookFailsFirst(t *testing.T) {
 	rc := outboxtest.NewReceiver(t, "")
 	rc.SetAnswer(outboxtest.FailFirst(5))
-	st := openStore(t, nil)
-	history(t, st, 10, 3)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 10, 3)
 	r := startRelay(t, relayConfig(st, webhook(rc, "hook", 10)))
 	outboxtest.Check(t, want, rc.WaitDistinct(t, len(want), 10*time.Second))
 	waitFor(t, 5*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "hook").Lag == 0 })
@@ -129,9 +119,7 @@ func TestWebhookFailsFirst(t *testing.T) {
 func TestWebhookSlow(t *testing.T) {
 	rc := outboxtest.NewReceiver(t, "")
 	rc.SetAnswer(func(int, []outboxtest.Event) (int, time.Duration) { return http.StatusOK, 300 * time.Millisecond })
-	st := openStore(t, nil)
-	history(t, st, 20, 1)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 20, 1)
 	startRelay(t, relayConfig(st, webhook(rc, "hook", 20)))
 	outboxtest.CheckOnce(t, "delivery", want, rc.WaitDistinct(t, len(want), 20*time.Second))
 }
@@ -147,9 +135,7 @@ func TestWebhookTimeout(t *testing.T) {
 		}
 		return http.StatusOK, 0
 	})
-	st := openStore(t, nil)
-	history(t, st, 10, 1)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 10, 1)
 	hook := outbox.Named{Name: "hook", Type: "webhook", Sink: outbox.NewWebhook(outbox.WebhookConfig{
 		URL: rc.URL, Batch: 10, Timeout: 150 * time.Millisecond, Now: time.Now,
 	})}
@@ -167,9 +153,7 @@ func TestWebhookDown(t *testing.T) {
 	rc := outboxtest.NewReceiver(t, "")
 	addr := rc.Server.Listener.Addr().String()
 	rc.Server.Close()
-	st := openStore(t, nil)
-	history(t, st, 10, 2)
-	want := outboxtest.Feed(t, st)
+	st, want := storeWithHistory(t, 10, 2)
 	r := startRelay(t, relayConfig(st, outbox.Named{Name: "hook", Type: "webhook", Sink: outbox.NewWebhook(outbox.WebhookConfig{
 		URL: "http://" + addr + "/hook", Batch: 5, Now: time.Now,
 	})}))

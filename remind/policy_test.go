@@ -24,57 +24,44 @@ func at(t *testing.T, zone, clock string) time.Time {
 func TestDueAtQuietHours(t *testing.T) {
 	pushUser := func(zone string) User { return User{Timezone: zone, Channels: []Channel{Push}} }
 	night := QuietHours{Start: 22 * time.Hour, End: 8 * time.Hour}
+	// first, expiry and want are wall-clock times in zone.
 	cases := []struct {
-		name          string
-		quiet         QuietHours
-		u             User
-		first, expiry time.Time
-		want          time.Time
+		name                string
+		quiet               QuietHours
+		u                   User
+		zone                string
+		first, expiry, want string
 	}{
-		{"outside quiet hours: at the crossing", night, pushUser("UTC"),
-			at(t, "UTC", "2026-11-11 21:59"), at(t, "UTC", "2026-11-12 21:59"), at(t, "UTC", "2026-11-11 21:59")},
-		{"at the quiet end: not quiet", night, pushUser("UTC"),
-			at(t, "UTC", "2026-11-12 08:00"), at(t, "UTC", "2026-11-13 08:00"), at(t, "UTC", "2026-11-12 08:00")},
-		{"evening: to the end, next morning", night, pushUser("UTC"),
-			at(t, "UTC", "2026-11-11 23:00"), at(t, "UTC", "2026-11-12 23:00"), at(t, "UTC", "2026-11-12 08:00")},
-		{"at the quiet start: quiet", night, pushUser("UTC"),
-			at(t, "UTC", "2026-11-11 22:00"), at(t, "UTC", "2026-11-12 22:00"), at(t, "UTC", "2026-11-12 08:00")},
-		{"after midnight: to the end, same morning", night, pushUser("UTC"),
-			at(t, "UTC", "2026-11-12 03:00"), at(t, "UTC", "2026-11-13 03:00"), at(t, "UTC", "2026-11-12 08:00")},
-		{"user's timezone: 23:00 in Shanghai is 15:00 UTC", night, pushUser("Asia/Shanghai"),
-			at(t, "Asia/Shanghai", "2026-11-11 23:00"), at(t, "Asia/Shanghai", "2026-11-12 23:00"), at(t, "Asia/Shanghai", "2026-11-12 08:00")},
-		{"03:00 UTC, quiet in UTC, is 11:00 in Shanghai", night, pushUser("Asia/Shanghai"),
-			at(t, "UTC", "2026-11-12 03:00"), at(t, "UTC", "2026-11-13 03:00"), at(t, "UTC", "2026-11-12 03:00")},
-		{"expiry before the end: before the start", night, pushUser("UTC"),
-			at(t, "UTC", "2026-11-11 23:00"), at(t, "UTC", "2026-11-12 07:00"), at(t, "UTC", "2026-11-11 21:59")},
-		{"expiry at the end: before the start", night, pushUser("UTC"),
-			at(t, "UTC", "2026-11-12 03:00"), at(t, "UTC", "2026-11-12 08:00"), at(t, "UTC", "2026-11-11 21:59")},
-		{"in_app only: quiet hours do not apply", night, User{Timezone: "UTC"},
-			at(t, "UTC", "2026-11-11 23:00"), at(t, "UTC", "2026-11-12 23:00"), at(t, "UTC", "2026-11-11 23:00")},
-		{"sms only: quiet hours apply", night, User{Timezone: "UTC", Channels: []Channel{SMS}},
-			at(t, "UTC", "2026-11-11 23:00"), at(t, "UTC", "2026-11-12 23:00"), at(t, "UTC", "2026-11-12 08:00")},
-		{"daytime quiet hours, no wrap", QuietHours{Start: 12 * time.Hour, End: 14 * time.Hour}, pushUser("UTC"),
-			at(t, "UTC", "2026-11-11 13:00"), at(t, "UTC", "2026-11-12 13:00"), at(t, "UTC", "2026-11-11 14:00")},
-		{"daytime quiet hours, before them", QuietHours{Start: 12 * time.Hour, End: 14 * time.Hour}, pushUser("UTC"),
-			at(t, "UTC", "2026-11-11 11:00"), at(t, "UTC", "2026-11-12 13:00"), at(t, "UTC", "2026-11-11 11:00")},
-		{"off", QuietHours{}, pushUser("UTC"),
-			at(t, "UTC", "2026-11-11 23:00"), at(t, "UTC", "2026-11-12 23:00"), at(t, "UTC", "2026-11-11 23:00")},
+		{"outside quiet hours: at the crossing", night, pushUser("UTC"), "UTC", "2026-11-11 21:59", "2026-11-12 21:59", "2026-11-11 21:59"},
+		{"at the quiet end: not quiet", night, pushUser("UTC"), "UTC", "2026-11-12 08:00", "2026-11-13 08:00", "2026-11-12 08:00"},
+		{"evening: to the end, next morning", night, pushUser("UTC"), "UTC", "2026-11-11 23:00", "2026-11-12 23:00", "2026-11-12 08:00"},
+		{"at the quiet start: quiet", night, pushUser("UTC"), "UTC", "2026-11-11 22:00", "2026-11-12 22:00", "2026-11-12 08:00"},
+		{"after midnight: to the end, same morning", night, pushUser("UTC"), "UTC", "2026-11-12 03:00", "2026-11-13 03:00", "2026-11-12 08:00"},
+		{"user's timezone: 23:00 in Shanghai is 15:00 UTC", night, pushUser("Asia/Shanghai"), "Asia/Shanghai", "2026-11-11 23:00", "2026-11-12 23:00", "2026-11-12 08:00"},
+		{"03:00 UTC, quiet in UTC, is 11:00 in Shanghai", night, pushUser("Asia/Shanghai"), "UTC", "2026-11-12 03:00", "2026-11-13 03:00", "2026-11-12 03:00"},
+		{"expiry before the end: before the start", night, pushUser("UTC"), "UTC", "2026-11-11 23:00", "2026-11-12 07:00", "2026-11-11 21:59"},
+		{"expiry at the end: before the start", night, pushUser("UTC"), "UTC", "2026-11-12 03:00", "2026-11-12 08:00", "2026-11-11 21:59"},
+		{"in_app only: quiet hours do not apply", night, User{Timezone: "UTC"}, "UTC", "2026-11-11 23:00", "2026-11-12 23:00", "2026-11-11 23:00"},
+		{"sms only: quiet hours apply", night, User{Timezone: "UTC", Channels: []Channel{SMS}}, "UTC", "2026-11-11 23:00", "2026-11-12 23:00", "2026-11-12 08:00"},
+		{"daytime quiet hours, no wrap", QuietHours{Start: 12 * time.Hour, End: 14 * time.Hour}, pushUser("UTC"), "UTC", "2026-11-11 13:00", "2026-11-12 13:00", "2026-11-11 14:00"},
+		{"daytime quiet hours, before them", QuietHours{Start: 12 * time.Hour, End: 14 * time.Hour}, pushUser("UTC"), "UTC", "2026-11-11 11:00", "2026-11-12 13:00", "2026-11-11 11:00"},
+		{"off", QuietHours{}, pushUser("UTC"), "UTC", "2026-11-11 23:00", "2026-11-12 23:00", "2026-11-11 23:00"},
 		// New York springs forward at 02:00 on 2026-03-08: the wall clock
 		// reads 08:00 five hours after midnight, not six.
-		{"daylight saving: the end is 08:00 wall time", night, pushUser("America/New_York"),
-			at(t, "America/New_York", "2026-03-08 01:00"), at(t, "America/New_York", "2026-03-09 01:00"), at(t, "America/New_York", "2026-03-08 08:00")},
+		{"daylight saving: the end is 08:00 wall time", night, pushUser("America/New_York"), "America/New_York", "2026-03-08 01:00", "2026-03-09 01:00", "2026-03-08 08:00"},
 	}
 	for _, c := range cases {
+		first, expiry, want := at(t, c.zone, c.first), at(t, c.zone, c.expiry), at(t, c.zone, c.want)
 		cfg := Default()
 		cfg.Quiet = c.quiet
-		if got := cfg.DueAt(c.first, c.expiry, c.u); !got.Equal(c.want) {
-			t.Fatalf("%s: got %s, want %s", c.name, got, c.want.UTC())
+		if got := cfg.DueAt(first, expiry, c.u); !got.Equal(want) {
+			t.Fatalf("%s: got %s, want %s", c.name, got, want.UTC())
 		}
-		if got := cfg.PlannedDue(c.first, c.expiry.Sub(c.first), c.u, c.want); !got.Equal(c.want) {
-			t.Fatalf("%s: PlannedDue: got %s, want %s", c.name, got, c.want.UTC())
+		if got := cfg.PlannedDue(first, expiry.Sub(first), c.u, want); !got.Equal(want) {
+			t.Fatalf("%s: PlannedDue: got %s, want %s", c.name, got, want.UTC())
 		}
-		if late := c.want.Add(time.Minute); !cfg.PlannedDue(c.first, c.expiry.Sub(c.first), c.u, late).Equal(late) {
-			t.Fatalf("%s: PlannedDue a minute after: got %s, want that minute", c.name, cfg.PlannedDue(c.first, c.expiry.Sub(c.first), c.u, late))
+		if late := want.Add(time.Minute); !cfg.PlannedDue(first, expiry.Sub(first), c.u, late).Equal(late) {
+			t.Fatalf("%s: PlannedDue a minute after: got %s, want that minute", c.name, cfg.PlannedDue(first, expiry.Sub(first), c.u, late))
 		}
 	}
 }

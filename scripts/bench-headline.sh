@@ -8,20 +8,10 @@
 #
 # usage: scripts/bench-headline.sh [storm|servers|orders|all] (default all;
 #        servers: the storms on PostgreSQL and MariaDB only)
-# env:   LAPSE_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432)
-#        LAPSE_BENCH_MYSQL    (default mysql://root@127.0.0.1:3306)
-#        COUPONS              (default 1000000)
+# env:   as scripts/bench-setup.sh says
 set -euo pipefail
-cd "$(dirname "$0")/.."
 what=${1:-all}
-pg=${LAPSE_BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432}
-my=${LAPSE_BENCH_MYSQL:-mysql://root@127.0.0.1:3306}
-coupons=${COUPONS:-1000000}
-out=docs/bench
-mkdir -p "$out"
-bin=$(mktemp -d)/lapse
-go build -o "$bin" ./cmd/lapse
-stamp=$(date +%s)
+source "$(dirname "$0")/bench-setup.sh"
 
 storm() { # name store-url [flags]
   local name=$1 url=$2
@@ -35,7 +25,7 @@ orders() { # name store-url
 }
 
 if [[ $what == storm || $what == all ]]; then
-  storm sqlite-1m "sqlite:$(mktemp -d)/storm.db"
+  storm sqlite-1m "sqlite:$tmp/storm.db"
 fi
 if [[ $what == storm || $what == servers || $what == all ]]; then
   storm postgres-1m "$pg/lapse_storm_$stamp?sslmode=disable"

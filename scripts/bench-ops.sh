@@ -7,24 +7,12 @@
 # quiet machine; each JSON records the load average with its figures.
 #
 # usage: scripts/bench-ops.sh [sqlite|postgres|mariadb|all] (default all)
-# env:   LAPSE_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432)
-#        LAPSE_BENCH_MYSQL    (default mysql://root@127.0.0.1:3306)
-#        COUPONS              (default 1000000)
+# env:   as scripts/bench-setup.sh says, and
 #        IDLE                 (default 20s)
 set -euo pipefail
-cd "$(dirname "$0")/.."
 what=${1:-all}
-pg=${LAPSE_BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432}
-my=${LAPSE_BENCH_MYSQL:-mysql://root@127.0.0.1:3306}
-coupons=${COUPONS:-1000000}
 idle=${IDLE:-20s}
-out=docs/bench
-mkdir -p "$out"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-bin=$tmp/lapse
-go build -o "$bin" ./cmd/lapse
-stamp=$(date +%s)
+source "$(dirname "$0")/bench-setup.sh"
 
 ops() { # name store-url
   echo "== ops $1" >&2

@@ -363,6 +363,15 @@ func waitExpired(t *testing.T, s *server, n int) {
 	t.Fatalf("fewer than %d coupons expired in time; log:\n%s", n, s.log.String())
 }
 
+// restartExpiresAll starts lapse again on db and checks that it expires
+// every coupon of cs, each once.
+func restartExpiresAll(t *testing.T, db string, cs []client.Coupon) {
+	t.Helper()
+	s := start(t, db)
+	waitExpired(t, s, len(cs))
+	checkAllExpiredOnce(t, s, cs)
+}
+
 // TestGracefulStopLosesNothing stops lapse with SIGTERM before its coupons
 // are due; it must exit 0, and a later start must expire all of them.
 func TestGracefulStopLosesNothing(t *testing.T) { onEach(t, testGracefulStop) }
@@ -378,9 +387,7 @@ func testGracefulStop(t *testing.T, be backend) {
 		t.Fatalf("exit after SIGTERM: %v; log:\n%s", err, s.log.String())
 	}
 	time.Sleep(time.Until(cs[0].ExpiresAt))
-	s2 := start(t, db)
-	waitExpired(t, s2, len(cs))
-	checkAllExpiredOnce(t, s2, cs)
+	restartExpiresAll(t, db, cs)
 }
 
 // TestKill9MidStormLosesNothing kills lapse with SIGKILL while it drains a
@@ -394,9 +401,7 @@ func testKill9MidStorm(t *testing.T, be backend) {
 	_, cs := s.seed(t, be.coupons, time.Now().Add(be.lead))
 	s.waitEventAfter(t, "the engine's first stored expiry", s.cursor(t))
 	s.killMidway(t, be, db, store.EventCouponExpired, len(cs))
-	s2 := start(t, db)
-	waitExpired(t, s2, len(cs))
-	checkAllExpiredOnce(t, s2, cs)
+	restartExpiresAll(t, db, cs)
 }
 
 // TestKill9OrdersCloseOnce kills lapse while it closes a storm of unpaid orders
