@@ -43,6 +43,8 @@ func Run(t *testing.T, open Open) {
 		{"Operations", operationTests},
 		{"Leases", leaseTests},
 		{"Timers", timerTests},
+		{"Expire", expireTests},
+		{"Feed", feedTests},
 		{"Sinks", sinkTests},
 		{"Archive", archiveTests},
 		{"Pages", pageTests},
