@@ -54,7 +54,7 @@ func testExpireDue(f *fixture) {
 	} {
 		got := f.expireDue(store.DueParams{Now: tc.now, Limit: tc.limit})
 		what := "ExpireDue at " + tc.now.String()
-		wantIDs(f.t, what, got, couponID, ids(tc.wanted)...)
+		wantIDs(f.t, what, got, couponID, keys(tc.wanted, couponID)...)
 		for i, c := range got {
 			want(f.t, what+": TemplateID", c.TemplateID, tc.wanted[i].TemplateID)
 			want(f.t, what+": UserID", c.UserID, tc.wanted[i].UserID)
@@ -66,15 +66,6 @@ func testExpireDue(f *fixture) {
 	want(f.t, "locked kept", f.coupon("c5").Status, coupon.Locked)
 	want(f.t, "used kept", f.coupon("c6").Status, coupon.Used)
 	want(f.t, "no event", f.feedEnd(), 0)
-}
-
-// ids returns the IDs of cs.
-func ids(cs []coupon.Coupon) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.ID
-	}
-	return out
 }
 
 // testExpireDueShards: ExpireDue with leases expires only coupons of

@@ -160,7 +160,7 @@ func testEventStored(f *fixture) {
 func testPruneEvents(f *fixture) {
 	a, b, c := record("a", 2, 1), record("b", 1, 2), record("c", 3, 3)
 	f.commit(a, b, c)
-	f.feed(0, 1)
+	f.feed(0, 1) // hands out the positions, where that waits for a read
 	for _, tc := range []struct {
 		through int64
 		pruned  int64

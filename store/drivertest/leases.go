@@ -32,7 +32,7 @@ func (f *fixture) leaseTx(what string, fn func(tx store.DriverTx) ([]store.Lease
 // wantShards fails unless ls are of shards, in order.
 func (f *fixture) wantShards(what string, ls []store.Lease, shards ...int) {
 	f.t.Helper()
-	got := shardsOf(ls)
+	got := keys(ls, leaseShard)
 	if !slices.Equal(got, shards) && !(len(got) == 0 && len(shards) == 0) {
 		f.t.Fatalf("%s: got shards %v, want %v", what, got, shards)
 	}
@@ -106,21 +106,14 @@ func testLockLeases(f *fixture) {
 		{"d", []int{0, 1, 2, 3, 4}, nil},
 	} {
 		got := f.leaseTx("LockLeases "+tc.holder, func(tx store.DriverTx) ([]store.Lease, error) { return tx.LockLeases(tc.holder, tc.shards) })
-		f.wantShards("LockLeases "+tc.holder, got, shardsOf(tc.wanted)...)
+		f.wantShards("LockLeases "+tc.holder, got, keys(tc.wanted, leaseShard)...)
 		for i, l := range got {
 			want(f.t, "LockLeases token", l.Token, tc.wanted[i].Token)
 		}
 	}
 }
 
-// shardsOf returns the shards of ls.
-func shardsOf(ls []store.Lease) []int {
-	out := make([]int, len(ls))
-	for i, l := range ls {
-		out[i] = l.Shard
-	}
-	return out
-}
+func leaseShard(l store.Lease) int { return l.Shard }
 
 // testInstances: SeenInstance and MeasuredSkew record an instance alive
 // now; LiveInstances and Instances read those seen within a span, by
