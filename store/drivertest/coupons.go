@@ -183,18 +183,19 @@ func testLocksDue(f *fixture) {
 	}
 }
 
-// testLocksDueShards: LocksDue with leases reads only their shards.
+// testLocksDueShards: LocksDue with leases reads only their shards,
+// oldest due first across them.
 func testLocksDueShards(f *fixture) {
 	f.insertTemplates(newTemplate("tp1", 0))
 	in3, in5, in7 := inShard("c", 3, 0), inShard("c", 5, 0), inShard("c", 7, 0)
 	f.insertCoupons(newCoupon(in3, "tp1", "u1", t0), newCoupon(in5, "tp1", "u1", t0), newCoupon(in7, "tp1", "u1", t0))
-	f.lock(in3, t0)
+	f.lock(in3, t0.Add(2*time.Second))
 	f.lock(in5, t0.Add(time.Second))
-	f.lock(in7, t0.Add(2*time.Second))
+	f.lock(in7, t0)
 	f.tx(func(tx store.DriverTx) {
 		got, err := tx.LocksDue(store.DueParams{Now: t0.Add(time.Hour), Limit: 10,
 			Leases: []store.Lease{{Shard: 3, Holder: "h", Token: 1}, {Shard: 7, Holder: "h", Token: 1}}})
 		ok(f.t, "LocksDue", err)
-		wantIDs(f.t, "LocksDue shards 3, 7", got, couponID, in3, in7)
+		wantIDs(f.t, "LocksDue shards 3, 7", got, couponID, in7, in3)
 	})
 }

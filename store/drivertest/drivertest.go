@@ -43,6 +43,8 @@ func Run(t *testing.T, open Open) {
 		{"Operations", operationTests},
 		{"Leases", leaseTests},
 		{"Timers", timerTests},
+		{"Expire", expireTests},
+		{"Feed", feedTests},
 		{"Sinks", sinkTests},
 		{"Archive", archiveTests},
 		{"Pages", pageTests},
@@ -140,13 +142,19 @@ func wantTime(t testing.TB, what string, got, want time.Time) {
 // wantIDs fails t unless the IDs of got, in order, are want.
 func wantIDs[T any](t testing.TB, what string, got []T, id func(T) string, want ...string) {
 	t.Helper()
-	ids := make([]string, len(got))
-	for i, g := range got {
-		ids[i] = id(g)
-	}
+	ids := keys(got, id)
 	if !slices.Equal(ids, want) && !(len(ids) == 0 && len(want) == 0) {
 		t.Fatalf("%s: got %q, want %q", what, ids, want)
 	}
+}
+
+// keys returns the key of each of xs, in order.
+func keys[T, K any](xs []T, key func(T) K) []K {
+	out := make([]K, len(xs))
+	for i, x := range xs {
+		out[i] = key(x)
+	}
+	return out
 }
 
 // inShard returns the first of the IDs prefix0, prefix1, ... from from on

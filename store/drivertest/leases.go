@@ -12,6 +12,7 @@ import (
 var leaseTests = []test{
 	{"TakeRenewDrop", testLeases},
 	{"Expired", testLeasesExpired},
+	{"Lock", testLockLeases},
 	{"Instances", testInstances},
 }
 
@@ -31,10 +32,7 @@ func (f *fixture) leaseTx(what string, fn func(tx store.DriverTx) ([]store.Lease
 // wantShards fails unless ls are of shards, in order.
 func (f *fixture) wantShards(what string, ls []store.Lease, shards ...int) {
 	f.t.Helper()
-	got := make([]int, len(ls))
-	for i, l := range ls {
-		got[i] = l.Shard
-	}
+	got := keys(ls, leaseShard)
 	if !slices.Equal(got, shards) && !(len(got) == 0 && len(shards) == 0) {
 		f.t.Fatalf("%s: got shards %v, want %v", what, got, shards)
 	}
@@ -88,6 +86,34 @@ func testLeasesExpired(f *fixture) {
 	f.wantShards("b takes", b, 0)
 	want(f.t, "b's token is new", b[0].Token > a[0].Token, true)
 }
+
+// testLockLeases: LockLeases returns, with their tokens, the holder's
+// unexpired leases among the shards asked, and no other.
+func testLockLeases(f *fixture) {
+	take := func(holder string, ttl time.Duration, n int) []store.Lease {
+		return f.leaseTx("TakeLeases "+holder, func(tx store.DriverTx) ([]store.Lease, error) { return tx.TakeLeases(holder, ttl, n) })
+	}
+	a, c := take("a", time.Hour, 3), take("c", time.Hour, 1)
+	f.wantShards("b takes", take("b", -time.Minute, 1), 4)
+	for _, tc := range []struct {
+		holder string
+		shards []int
+		wanted []store.Lease
+	}{
+		{"a", []int{0, 2, 3, 4, 9}, []store.Lease{a[0], a[2]}},
+		{"c", []int{0, 3}, c},
+		{"b", []int{4}, nil},
+		{"d", []int{0, 1, 2, 3, 4}, nil},
+	} {
+		got := f.leaseTx("LockLeases "+tc.holder, func(tx store.DriverTx) ([]store.Lease, error) { return tx.LockLeases(tc.holder, tc.shards) })
+		f.wantShards("LockLeases "+tc.holder, got, keys(tc.wanted, leaseShard)...)
+		for i, l := range got {
+			want(f.t, "LockLeases token", l.Token, tc.wanted[i].Token)
+		}
+	}
+}
+
+func leaseShard(l store.Lease) int { return l.Shard }
 
 // testInstances: SeenInstance and MeasuredSkew record an instance alive
 // now; LiveInstances and Instances read those seen within a span, by

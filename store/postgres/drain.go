@@ -13,7 +13,7 @@ import (
 // ExpireDue expires up to p.Limit due unused coupons of p's shards and
 // returns them; rows another transaction holds are skipped.
 func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
-	return claimRanges(p, func(limit, lo, hi int) ([]coupon.Coupon, error) {
+	return claimRanges(p, func(c coupon.Coupon) time.Time { return c.ExpiresAt }, func(limit, lo, hi int) ([]coupon.Coupon, error) {
 		rows, err := t.query("ExpireDue", p.Now, limit, lo, hi)
 		if err != nil {
 			return nil, err
@@ -27,7 +27,7 @@ func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now,
 // holding them; rows another transaction holds are skipped.
 func (t *tx) LocksDue(p store.DueParams) ([]coupon.Coupon, error) {
-	return claimRanges(p, func(limit, lo, hi int) ([]coupon.Coupon, error) {
+	return claimRanges(p, func(c coupon.Coupon) time.Time { return c.LockedUntil }, func(limit, lo, hi int) ([]coupon.Coupon, error) {
 		rows, err := t.query("LocksDue", p.Now, limit, lo, hi)
 		if err != nil {
 			return nil, err

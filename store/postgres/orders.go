@@ -29,7 +29,7 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 		d   store.DueOrders
 		err error
 	)
-	d.Orders, err = claimRanges(p, func(limit, lo, hi int) ([]order.Order, error) {
+	d.Orders, err = claimRanges(p, orderDeadline, func(limit, lo, hi int) ([]order.Order, error) {
 		rows, err := s.engineRead(ctx, "OrdersDue", p.Now, limit, lo, hi)
 		if err != nil {
 			return nil, err
@@ -43,11 +43,14 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 	return d, err
 }
 
+// orderDeadline is when o falls due.
+func orderDeadline(o order.Order) time.Time { return o.Deadline }
+
 // OrdersDue reads up to p.Limit unpaid orders of p's shards past their
 // deadline, holding them; those a payment or another drain holds are
 // skipped.
 func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
-	return claimRanges(p, func(limit, lo, hi int) ([]order.Order, error) {
+	return claimRanges(p, orderDeadline, func(limit, lo, hi int) ([]order.Order, error) {
 		rows, err := t.query("ClaimOrdersDue", p.Now, limit, lo, hi)
 		if err != nil {
 			return nil, err

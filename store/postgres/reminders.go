@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -53,15 +52,11 @@ func (t *tx) UserReminders(user string) ([]store.PlannedReminder, error) {
 
 // RemindersDue lists up to p.Limit planned reminders due at or before
 // p.Now of the shards of p.Leases, and holds them until the transaction
-// ends: another instance skips them. The shard ranges are taken in turn,
-// each earliest first (see claimRanges), and the list is sorted by due
-// time.
+// ends: another instance skips them (see claimRanges).
 func (t *tx) RemindersDue(p store.DueParams) ([]store.PlannedReminder, error) {
-	due, err := claimRanges(p, func(limit, lo, hi int) ([]store.PlannedReminder, error) {
+	return claimRanges(p, func(r store.PlannedReminder) time.Time { return r.Due }, func(limit, lo, hi int) ([]store.PlannedReminder, error) {
 		return t.reminders("RemindersDue", p.Now, limit, lo, hi)
 	})
-	slices.SortStableFunc(due, func(a, b store.PlannedReminder) int { return a.Due.Compare(b.Due) })
-	return due, err
 }
 
 // PlannedOrReminded reports whether the pair (coupon, lead) is in a

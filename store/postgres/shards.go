@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -26,8 +27,11 @@ func ranges(ls store.Leases) [][2]int {
 
 // claimRanges claims due rows over the shard ranges of p's leases, with
 // claim(limit, lo, hi), until p.Limit rows are claimed: each range in due
-// order, one after the other.
-func claimRanges[T any](p store.DueParams, claim func(limit, lo, hi int) ([]T, error)) ([]T, error) {
+// order, one after the other. It returns them earliest due first, due
+// being a row's due time. (With more than one range and rows past
+// p.Limit, the earliest range's rows are claimed first, not the earliest
+// due of all ranges.)
+func claimRanges[T any](p store.DueParams, due func(T) time.Time, claim func(limit, lo, hi int) ([]T, error)) ([]T, error) {
 	var out []T
 	for _, r := range ranges(p.Leases) {
 		if len(out) >= p.Limit {
@@ -39,6 +43,7 @@ func claimRanges[T any](p store.DueParams, claim func(limit, lo, hi int) ([]T, e
 		}
 		out = append(out, got...)
 	}
+	slices.SortStableFunc(out, func(a, b T) int { return due(a).Compare(due(b)) })
 	return out, nil
 }
 

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -38,6 +39,9 @@ func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
 			break
 		}
 	}
+	// RETURNING gives no order: each chunk is the earliest due left, so
+	// sorting them all sorts the batch.
+	slices.SortStableFunc(expired, func(a, b coupon.Coupon) int { return a.ExpiresAt.Compare(b.ExpiresAt) })
 	return expired, nil
 }
 

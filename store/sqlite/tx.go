@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -59,8 +60,12 @@ func (t *tx) query(name string, args ...any) (*sql.Rows, error) {
 	return t.stmt(name).QueryContext(t.ctx, args...)
 }
 
-// PutTimer makes sure the group timer tm exists.
+// PutTimer makes sure the group timer tm exists, once however often the
+// transaction puts it.
 func (t *tx) PutTimer(tm store.Timer) error {
+	if slices.Contains(t.timers, tm) {
+		return nil
+	}
 	if _, err := t.exec("InsertTimer", ms(tm.Due), string(tm.Kind)); err != nil {
 		return err
 	}
