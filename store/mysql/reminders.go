@@ -78,7 +78,7 @@ func (t *tx) InsertReminderItem(it store.ReminderItem) error {
 // those they were in.
 func (t *tx) UnplanCoupons(couponIDs []string) ([]int64, error) {
 	rows, err := t.queryList("CouponReminders", len(couponIDs), listArgs(couponIDs)...)
-	ids, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id int64, err error) { return id, row.Scan(&id) })
+	ids, err := sqlfile.Collect(rows, err, sqlfile.ScanInt64)
 	if err != nil {
 		return nil, err
 	}

@@ -8,11 +8,12 @@ import (
 
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // SKU returns one SKU's counters.
 func (s *Driver) SKU(ctx context.Context, sku string) (store.SKU, error) {
-	k, err := scanSKU(s.readRow(ctx, "GetSKU", sku))
+	k, err := sqlfile.ScanSKU(s.readRow(ctx, "GetSKU", sku))
 	return k, interpret(err)
 }
 
@@ -63,7 +64,7 @@ func (t *tx) StockBuckets(sku string) ([]store.StockBucket, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.StockBucket, error) { return scanStockBucket(row) })
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.StockBucket, error) { return sqlfile.ScanStockBucket(row) })
 }
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
@@ -108,18 +109,6 @@ func (t *tx) Order(id string) (order.Order, error) {
 func (t *tx) SetOrder(from, next order.Order) (bool, error) {
 	return t.execOne("SetOrderStatus", next.Status.String(), nullString(next.CloseReason), nullString(next.PaymentID),
 		next.UpdatedAt, from.ID, from.Version)
-}
-
-func scanSKU(row scanner) (store.SKU, error) {
-	var k store.SKU
-	err := row.Scan(&k.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets)
-	return k, err
-}
-
-func scanStockBucket(row scanner) (store.StockBucket, error) {
-	var b store.StockBucket
-	err := row.Scan(&b.Bucket, &b.Buckets, &b.Available, &b.Reserved, &b.Sold)
-	return b, err
 }
 
 func scanOrders(rows pgx.Rows) ([]order.Order, error) {

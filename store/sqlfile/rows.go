@@ -93,3 +93,9 @@ func Convert[R, T any](rows []R, err error, conv func(R) (T, error)) ([]T, error
 	}
 	return out, nil
 }
+
+// ScanString scans a row of one text column.
+func ScanString(row Scanner) (s string, err error) { return s, row.Scan(&s) }
+
+// ScanInt64 scans a row of one integer column.
+func ScanInt64(row Scanner) (n int64, err error) { return n, row.Scan(&n) }

@@ -26,7 +26,7 @@ func (t *tx) ArchiveOrders(p store.MoveParams) (int64, error) {
 // the IDs copied, then runs each of deletes over them.
 func (t *tx) move(archive string, p store.MoveParams, deletes ...string) (int64, error) {
 	rows, err := t.query(archive, ms(p.Before), p.Limit, ms(p.Now))
-	ids, err := sqlfile.Collect(rows, err, func(row scanner) (id string, err error) { return id, row.Scan(&id) })
+	ids, err := sqlfile.Collect(rows, err, sqlfile.ScanString)
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}

@@ -93,7 +93,7 @@ func (t *tx) InsertReminderItem(it store.ReminderItem) error {
 // those they were in.
 func (t *tx) UnplanCoupons(couponIDs []string) ([]int64, error) {
 	rows, err := t.queryList("UnplanCoupons", couponIDs)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id int64, err error) { return id, row.Scan(&id) })
+	return sqlfile.Collect(rows, err, sqlfile.ScanInt64)
 }
 
 // ItemSpan reads how many coupons a reminder lists and their expiry span.
