@@ -39,9 +39,7 @@ func (s *Driver) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]
 
 // CountUserCoupons counts a user's coupons of a template.
 func (t *tx) CountUserCoupons(userID, templateID string) (int64, error) {
-	var n int64
-	err := t.queryRow("CountUserTemplate", userID, templateID).Scan(&n)
-	return n, err
+	return sqlfile.ScanInt64(t.queryRow("CountUserTemplate", userID, templateID))
 }
 
 // TakeIssues counts n more coupons of a template issued, unless that

@@ -23,9 +23,7 @@ func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time)
 
 // InsertReminder stores r as planned and returns its ID.
 func (t *tx) InsertReminder(r store.PlannedReminder) (int64, error) {
-	var id int64
-	err := t.queryRow("InsertReminder", r.UserID, r.Lead.Milliseconds(), ms(r.First), ms(r.Last), ms(r.Due)).Scan(&id)
-	return id, err
+	return sqlfile.ScanInt64(t.queryRow("InsertReminder", r.UserID, r.Lead.Milliseconds(), ms(r.First), ms(r.Last), ms(r.Due)))
 }
 
 // SetReminderSpan stores r's span and due time.
