@@ -13,14 +13,12 @@ import (
 
 // Operation reads one bulk operation.
 func (s *Driver) Operation(ctx context.Context, id string) (store.OperationRow, error) {
-	r, err := scanOperation(s.queryRow(ctx, "GetOperation", id))
-	return r, interpret(err)
+	return sqlfile.ScanOne(s.queryRow(ctx, "GetOperation", id), scanOperation, interpret)
 }
 
 // Operation reads one bulk operation in the transaction, holding it.
 func (t *tx) Operation(id string) (store.OperationRow, error) {
-	r, err := scanOperation(t.queryRow("LockOperation", id))
-	return r, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("LockOperation", id), scanOperation, interpret)
 }
 
 // InsertOperation stores a new operation.

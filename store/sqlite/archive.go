@@ -57,12 +57,10 @@ func (s *Driver) Archivable(ctx context.Context, p store.MoveParams, reminders t
 
 // ArchivedCoupon reads one archived coupon.
 func (s *Driver) ArchivedCoupon(ctx context.Context, id string) (coupon.Coupon, error) {
-	c, err := scanCoupon(s.readRow(ctx, "GetArchivedCoupon", id))
-	return c, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetArchivedCoupon", id), scanCoupon, interpret)
 }
 
 // ArchivedOrder reads one archived order.
 func (s *Driver) ArchivedOrder(ctx context.Context, id string) (order.Order, error) {
-	o, err := scanOrder(s.readRow(ctx, "GetArchivedOrder", id))
-	return o, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetArchivedOrder", id), scanOrder, interpret)
 }

@@ -13,15 +13,13 @@ import (
 
 // Operation reads one bulk operation.
 func (s *Driver) Operation(ctx context.Context, id string) (store.OperationRow, error) {
-	r, err := scanOperation(s.readRow(ctx, "GetOperation", id))
-	return r, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetOperation", id), scanOperation, interpret)
 }
 
 // Operation reads one bulk operation in the transaction (the writer is
 // held: nothing else changes it).
 func (t *tx) Operation(id string) (store.OperationRow, error) {
-	r, err := scanOperation(t.queryRow("GetOperation", id))
-	return r, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("GetOperation", id), scanOperation, interpret)
 }
 
 // InsertOperation stores a new operation.

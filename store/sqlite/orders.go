@@ -14,14 +14,12 @@ import (
 
 // SKU returns one SKU's counters.
 func (s *Driver) SKU(ctx context.Context, sku string) (store.SKU, error) {
-	k, err := sqlfile.ScanSKU(s.readRow(ctx, "GetSKU", sku))
-	return k, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetSKU", sku), sqlfile.ScanSKU, interpret)
 }
 
 // Order returns one order.
 func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
-	o, err := scanOrder(s.readRow(ctx, "GetOrder", id))
-	return o, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetOrder", id), scanOrder, interpret)
 }
 
 // DueOrders lists unpaid orders past their deadline.
@@ -89,8 +87,7 @@ func (t *tx) InsertOrder(o order.Order) error {
 
 // Order reads one order.
 func (t *tx) Order(id string) (order.Order, error) {
-	o, err := scanOrder(t.queryRow("GetOrder", id))
-	return o, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("GetOrder", id), scanOrder, interpret)
 }
 
 // SetOrder stores next over from with a compare-and-set on unpaid and
