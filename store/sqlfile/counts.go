@@ -19,20 +19,17 @@ func CountSlot() int { return rand.IntN(CountSlots) }
 // ScanStateCounts reads rows of a GetCounts query, a state and its count,
 // into a template's counts by state.
 func ScanStateCounts(rows Rows) (map[coupon.State]int64, error) {
-	counts := map[coupon.State]int64{}
-	for rows.Next() {
-		var (
-			status string
-			n      int64
-		)
-		if err := rows.Scan(&status, &n); err != nil {
-			return counts, err
-		}
-		st, err := coupon.ParseState(status)
+	byName, err := ScanCounts(rows)
+	if err != nil {
+		return nil, err
+	}
+	counts := make(map[coupon.State]int64, len(byName))
+	for name, n := range byName {
+		st, err := coupon.ParseState(name)
 		if err != nil {
-			return counts, err
+			return nil, err
 		}
 		counts[st] = n
 	}
-	return counts, rows.Err()
+	return counts, nil
 }
