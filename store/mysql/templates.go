@@ -84,10 +84,7 @@ func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
 // Template reads a template.
 func (t *tx) Template(id string) (coupon.Template, error) {
 	r, err := t.q().GetTemplate(t.ctx, id)
-	if err != nil {
-		return coupon.Template{}, interpret(err)
-	}
-	return template(r)
+	return sqlfile.ConvertOne(r, err, template, interpret)
 }
 
 // ClaimTemplate reads a template claimed from and holds its row until the

@@ -107,3 +107,14 @@ func ScanOne[T any](row Scanner, scan func(Scanner) (T, error), interpret func(e
 	v, err := scan(row)
 	return v, interpret(err)
 }
+
+// ConvertOne turns the row a sqlc-generated point read returned, with its
+// error, into the store's value; interpret translates the error (no row:
+// store.ErrNotFound).
+func ConvertOne[R, T any](r R, err error, conv func(R) (T, error), interpret func(error) error) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, interpret(err)
+	}
+	return conv(r)
+}
