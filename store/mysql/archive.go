@@ -62,12 +62,10 @@ func (s *Driver) Archivable(ctx context.Context, p store.MoveParams, reminders t
 
 // ArchivedCoupon reads one archived coupon.
 func (s *Driver) ArchivedCoupon(ctx context.Context, id string) (coupon.Coupon, error) {
-	c, err := scanCoupon(s.queryRow(ctx, "GetArchivedCoupon", id))
-	return c, interpret(err)
+	return sqlfile.ScanOne(s.queryRow(ctx, "GetArchivedCoupon", id), scanCoupon, interpret)
 }
 
 // ArchivedOrder reads one archived order.
 func (s *Driver) ArchivedOrder(ctx context.Context, id string) (order.Order, error) {
-	o, err := scanOrder(s.queryRow(ctx, "GetArchivedOrder", id))
-	return o, interpret(err)
+	return sqlfile.ScanOne(s.queryRow(ctx, "GetArchivedOrder", id), scanOrder, interpret)
 }

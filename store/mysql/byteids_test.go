@@ -8,6 +8,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/store/storetest"
 )
 
 // TestIDsCompareBytes: an ID with a trailing space is another ID.
@@ -18,7 +19,7 @@ func TestIDsCompareBytes(t *testing.T) {
 	url := freshDB(t)
 	d := openDriver(t, url, mysql.Options{})
 	s := open(t, url, mysql.Options{})
-	tp := template(t, s, nil)
+	tp := storetest.Template(t, s, t0, nil)
 	c := claim(t, s, tp.ID, "alice")
 	ctx := t.Context()
 

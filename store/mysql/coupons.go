@@ -12,8 +12,7 @@ import (
 
 // Coupon returns one coupon as stored.
 func (s *Driver) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
-	c, err := scanCoupon(s.queryRow(ctx, "GetCoupon", id))
-	return c, interpret(err)
+	return sqlfile.ScanOne(s.queryRow(ctx, "GetCoupon", id), scanCoupon, interpret)
 }
 
 // UserCoupons reads a page of a user's wallet (see store.Driver).
@@ -29,9 +28,7 @@ func (s *Driver) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]
 
 // CountUserCoupons counts a user's coupons of a template.
 func (t *tx) CountUserCoupons(userID, templateID string) (int64, error) {
-	var n int64
-	err := t.queryRow("CountUserTemplate", userID, templateID, userID, templateID).Scan(&n)
-	return n, err
+	return sqlfile.ScanInt64(t.queryRow("CountUserTemplate", userID, templateID, userID, templateID))
 }
 
 // TakeIssues counts n more coupons of a template issued, unless that
@@ -42,8 +39,7 @@ func (t *tx) TakeIssues(templateID string, n int64) (bool, error) {
 
 // Coupon reads one coupon and holds its row until the transaction ends.
 func (t *tx) Coupon(id string) (coupon.Coupon, error) {
-	c, err := scanCoupon(t.queryRow("LockCoupon", id))
-	return c, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("LockCoupon", id), scanCoupon, interpret)
 }
 
 // SetCoupon stores next over from with a compare-and-set on from's state

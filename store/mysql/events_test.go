@@ -22,7 +22,7 @@ func TestEventsLateCommit(t *testing.T) {
 	ctx := t.Context()
 	url := freshDB(t)
 	s := open(t, url, mysql.Options{})
-	a, b := template(t, s, nil), template(t, s, nil)
+	a, b := storetest.Template(t, s, t0, nil), storetest.Template(t, s, t0, nil)
 
 	// The late transaction: its claim is written when its key is recorded
 	// (just before its commit), and it waits there.
@@ -73,7 +73,7 @@ func TestEventsFeedTail(t *testing.T) {
 	s := open(t, freshDB(t), mysql.Options{})
 	var wg sync.WaitGroup
 	for w := range writers {
-		tp := template(t, s, nil)
+		tp := storetest.Template(t, s, t0, nil)
 		wg.Go(func() {
 			for i := range claims {
 				if _, err := s.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: fmt.Sprintf("w%d-%d", w, i), Now: t0}); err != nil {
@@ -122,7 +122,7 @@ func TestEventsNoCommitLock(t *testing.T) {
 	ctx := t.Context()
 	url := freshDB(t)
 	s := open(t, url, mysql.Options{})
-	tp := template(t, s, nil)
+	tp := storetest.Template(t, s, t0, nil)
 
 	held, err := rawDB(t, url).BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
 	if err != nil {

@@ -9,9 +9,7 @@ import (
 
 // IssuedCount reads how many coupons of a template are issued.
 func (t *tx) IssuedCount(templateID string) (int64, error) {
-	var n int64
-	err := t.queryRow("TemplateIssued", templateID).Scan(&n)
-	return n, err
+	return sqlfile.ScanInt64(t.queryRow("TemplateIssued", templateID))
 }
 
 // ExistingCoupons returns which of ids name a stored coupon, archived or

@@ -37,7 +37,7 @@ func (t *tx) ForgetInstances(d time.Duration) error {
 // table's collation is binary).
 func (t *tx) LiveInstances(ttl time.Duration) ([]string, error) {
 	rows, err := t.query("LiveInstances", ttl.Microseconds())
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (h string, err error) { return h, row.Scan(&h) })
+	return sqlfile.Collect(rows, err, sqlfile.ScanString)
 }
 
 // RenewLeases extends holder's unexpired leases to ttl from now.
@@ -79,12 +79,7 @@ func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]store.Lease,
 // leases runs a lease query returning (shard, token) rows.
 func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
 	rows, err := t.query(name, args...)
-	return sqlfile.Collect(rows, err, scanLease)
-}
-
-// scanLease reads a (shard, token) row.
-func scanLease(row sqlfile.Scanner) (l store.Lease, err error) {
-	return l, row.Scan(&l.Shard, &l.Token)
+	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
 }
 
 // shardsOf lists the shards of ls as statement arguments.
@@ -100,5 +95,5 @@ func shardsOf(ls store.Leases) []any {
 // from changing hands until the transaction ends.
 func (t *tx) LockLeases(holder string, shards []int) ([]store.Lease, error) {
 	rows, err := t.queryList("CheckLeases", len(shards), withShards(holder, shards)...)
-	return sqlfile.Collect(rows, err, scanLease)
+	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
 }

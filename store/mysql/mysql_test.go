@@ -45,20 +45,6 @@ func TestDriver(t *testing.T) {
 	drivertest.Run(t, func(t *testing.T) store.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
 }
 
-// template creates a 24h template claimable from a day before t0.
-func template(t testing.TB, s store.Store, edit func(*coupon.Template)) coupon.Template {
-	t.Helper()
-	tp := coupon.Template{Name: "t", Value: 100, StartsAt: t0.Add(-24 * time.Hour), Duration: 24 * time.Hour}
-	if edit != nil {
-		edit(&tp)
-	}
-	got, err := s.CreateTemplate(t.Context(), store.CreateTemplateParams{Template: tp, Now: tp.StartsAt})
-	if err != nil {
-		t.Fatalf("CreateTemplate: %v", err)
-	}
-	return got
-}
-
 func claim(t testing.TB, s store.Store, tplID, user string) coupon.Coupon {
 	t.Helper()
 	c, err := s.Claim(t.Context(), store.ClaimParams{TemplateID: tplID, UserID: user, Now: t0})
@@ -124,7 +110,7 @@ func TestMigrateTogether(t *testing.T) {
 			t.Fatalf("Ready %d: %v", i, err)
 		}
 	}
-	c := claim(t, stores[0], template(t, stores[1], nil).ID, "u1")
+	c := claim(t, stores[0], storetest.Template(t, stores[1], t0, nil).ID, "u1")
 	stores[0].Close()
 
 	s := open(t, dbURL, mysql.Options{})

@@ -13,14 +13,12 @@ import (
 
 // Operation reads one bulk operation.
 func (s *Driver) Operation(ctx context.Context, id string) (store.OperationRow, error) {
-	r, err := scanOperation(s.queryRow(ctx, "GetOperation", id))
-	return r, interpret(err)
+	return sqlfile.ScanOne(s.queryRow(ctx, "GetOperation", id), scanOperation, interpret)
 }
 
 // Operation reads one bulk operation in the transaction, holding it.
 func (t *tx) Operation(id string) (store.OperationRow, error) {
-	r, err := scanOperation(t.queryRow("LockOperation", id))
-	return r, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("LockOperation", id), scanOperation, interpret)
 }
 
 // InsertOperation stores a new operation.
@@ -40,20 +38,20 @@ func (t *tx) SetOperation(r store.OperationRow) error {
 // OperationsDue lists running operations holder may take at now.
 func (t *tx) OperationsDue(holder string, now time.Time, limit int) ([]string, error) {
 	rows, err := t.query("OperationsDue", holder, now, limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id string, err error) { return id, row.Scan(&id) })
+	return sqlfile.Collect(rows, err, sqlfile.ScanString)
 }
 
 // CouponsAfter reads a page of a template's coupons by ID.
 func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
 	rows, err := t.query("CouponsAfter", p.TemplateID, p.After, p.Until, p.Limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
+	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // UsersCoupons reads the coupons the listed users hold up to an ID,
 // holding them.
 func (t *tx) UsersCoupons(userIDs []string, until string) ([]coupon.Coupon, error) {
 	rows, err := t.queryList("UsersCoupons", len(userIDs), listArgs(userIDs, until)...)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
+	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // VoidCoupons voids the listed coupons still unused at now.

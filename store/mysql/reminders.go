@@ -14,8 +14,7 @@ var _ store.ReminderTx = (*tx)(nil)
 // whose first crossing lies in [lo, hi] and last crossing at or before
 // hi; store.ErrNotFound if none.
 func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time) (store.PlannedReminder, error) {
-	r, err := sqlfile.ScanReminder(t.queryRow("JoinableReminder", user, lead.Milliseconds(), lo, hi, hi))
-	return r, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("JoinableReminder", user, lead.Milliseconds(), lo, hi, hi), sqlfile.ScanReminder, interpret)
 }
 
 // InsertReminder stores r as planned and returns its ID.
@@ -42,8 +41,7 @@ func (t *tx) SetReminderDue(id int64, due time.Time) error {
 // Reminder reads reminder id, whatever its state; store.ErrNotFound if
 // there is none.
 func (t *tx) Reminder(id int64) (store.PlannedReminder, error) {
-	r, err := sqlfile.ScanReminder(t.queryRow("GetReminder", id))
-	return r, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("GetReminder", id), sqlfile.ScanReminder, interpret)
 }
 
 // UserReminders lists a user's planned reminders, oldest first.
@@ -78,7 +76,7 @@ func (t *tx) InsertReminderItem(it store.ReminderItem) error {
 // those they were in.
 func (t *tx) UnplanCoupons(couponIDs []string) ([]int64, error) {
 	rows, err := t.queryList("CouponReminders", len(couponIDs), listArgs(couponIDs)...)
-	ids, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id int64, err error) { return id, row.Scan(&id) })
+	ids, err := sqlfile.Collect(rows, err, sqlfile.ScanInt64)
 	if err != nil {
 		return nil, err
 	}

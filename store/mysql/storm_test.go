@@ -15,6 +15,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/store/storetest"
 )
 
 // envInt reads a benchmark knob from the environment.
@@ -120,7 +121,7 @@ func seedDueCoupons(b testing.TB, n int, due time.Time) (*store.DB, *sql.DB, str
 	dbURL := freshDB(b)
 	s := open(b, dbURL, mysql.Options{})
 	db := rawDB(b, dbURL)
-	tp := template(b, s, func(tp *coupon.Template) { tp.EndsAt = due; tp.Duration = 0 })
+	tp := storetest.Template(b, s, t0, func(tp *coupon.Template) { tp.EndsAt = due; tp.Duration = 0 })
 	start := time.Now()
 	const rowsPerInsert = 2000
 	var rows []string

@@ -22,7 +22,7 @@ func TestDeadlockRetried(t *testing.T) {
 	dbURL := freshDB(t)
 	s := open(t, dbURL, mysql.Options{})
 	raw := rawDB(t, dbURL)
-	tp := template(t, s, nil)
+	tp := storetest.Template(t, s, t0, nil)
 	c := claim(t, s, tp.ID, "victim")
 	for range 20 {
 		claim(t, s, tp.ID, "other")
@@ -106,7 +106,7 @@ func TestIdempotencyRace(t *testing.T) {
 	ctx := t.Context()
 	url := freshDB(t)
 	s := open(t, url, mysql.Options{})
-	a, b := template(t, s, nil), template(t, s, nil)
+	a, b := storetest.Template(t, s, t0, nil), storetest.Template(t, s, t0, nil)
 
 	ran, release := make(chan struct{}), make(chan struct{})
 	paused := storetest.Paused(openDriver(t, url, mysql.Options{}), ran, release)

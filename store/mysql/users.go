@@ -8,24 +8,19 @@ import (
 
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store/mysql/internal/dbsqlc"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // User returns one user; store.ErrNotFound if lapse has not met them.
 func (s *Driver) User(ctx context.Context, id string) (remind.User, error) {
 	r, err := s.readq().GetUser(ctx, id)
-	if err != nil {
-		return remind.User{}, interpret(err)
-	}
-	return user(r)
+	return sqlfile.ConvertOne(r, err, user, interpret)
 }
 
 // User reads a user; store.ErrNotFound if lapse has not met them.
 func (t *tx) User(id string) (remind.User, error) {
 	r, err := t.q().GetUser(t.ctx, id)
-	if err != nil {
-		return remind.User{}, interpret(err)
-	}
-	return user(r)
+	return sqlfile.ConvertOne(r, err, user, interpret)
 }
 
 // PutUser stores u's timezone and channels, keeping their last activity,

@@ -7,6 +7,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // ArchiveCoupons moves a batch of terminal coupons to the archive and
@@ -39,12 +40,10 @@ func (s *Driver) Archivable(ctx context.Context, p store.MoveParams, reminders t
 
 // ArchivedCoupon reads one archived coupon.
 func (s *Driver) ArchivedCoupon(ctx context.Context, id string) (coupon.Coupon, error) {
-	c, err := scanCoupon(s.readRow(ctx, "GetArchivedCoupon", id))
-	return c, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetArchivedCoupon", id), scanCoupon, interpret)
 }
 
 // ArchivedOrder reads one archived order.
 func (s *Driver) ArchivedOrder(ctx context.Context, id string) (order.Order, error) {
-	o, err := scanOrder(s.readRow(ctx, "GetArchivedOrder", id))
-	return o, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetArchivedOrder", id), scanOrder, interpret)
 }

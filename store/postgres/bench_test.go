@@ -17,6 +17,7 @@ import (
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
+	"github.com/lapsehq/lapse/store/storetest"
 )
 
 // parallel runs fn(worker) on workers goroutines until they have made b.N
@@ -58,7 +59,7 @@ func BenchmarkTransitions(b *testing.B) {
 			s := open(b, pgtest.SchemaURL(b), postgres.Options{MaxConns: int32(workers)})
 			ids := make([]string, workers)
 			for w := range ids {
-				c, err := s.Claim(ctx, store.ClaimParams{TemplateID: template(b, s).ID, UserID: "u", Now: t0})
+				c, err := s.Claim(ctx, store.ClaimParams{TemplateID: storetest.Template(b, s, t0, nil).ID, UserID: "u", Now: t0})
 				if err != nil {
 					b.Fatalf("Claim: %v", err)
 				}

@@ -35,7 +35,7 @@ func TestEventsLateCommit(t *testing.T) {
 	url := pgtest.SchemaURL(t)
 	s := open(t, url, postgres.Options{})
 	// Two templates, so that the claims do not queue on one template row.
-	slowTpl, fastTpl := template(t, s), template(t, s)
+	slowTpl, fastTpl := storetest.Template(t, s, t0, nil), storetest.Template(t, s, t0, nil)
 
 	rendering, release := make(chan struct{}), make(chan struct{})
 	paused := storetest.Paused(openDriver(t, url, postgres.Options{}), rendering, release)
@@ -81,7 +81,7 @@ func TestEventsNoCommitLock(t *testing.T) {
 	ctx := t.Context()
 	u := pgtest.SchemaURL(t)
 	s := open(t, u, postgres.Options{})
-	tp := template(t, s)
+	tp := storetest.Template(t, s, t0, nil)
 	base := events(t, s, 0)
 
 	held, err := pgtest.Connect(t, u).Begin(ctx)
@@ -152,7 +152,7 @@ func TestEventsTail(t *testing.T) {
 	const writers, rounds = 8, 15
 	tps := make([]coupon.Template, writers)
 	for i := range tps {
-		tps[i] = template(t, s)
+		tps[i] = storetest.Template(t, s, t0, nil)
 	}
 	base := len(events(t, s, 0))
 
@@ -227,7 +227,7 @@ func TestIdempotencyInFlight(t *testing.T) {
 	ctx := t.Context()
 	url := pgtest.SchemaURL(t)
 	s := open(t, url, postgres.Options{})
-	tp := template(t, s)
+	tp := storetest.Template(t, s, t0, nil)
 
 	rendering, release := make(chan struct{}), make(chan struct{})
 	paused := storetest.Paused(openDriver(t, url, postgres.Options{}), rendering, release)
@@ -241,7 +241,7 @@ func TestIdempotencyInFlight(t *testing.T) {
 	// Of another template and user, so that the second does not queue
 	// behind the first on the template's or the user's row: it runs
 	// through and stores first.
-	other := template(t, s)
+	other := storetest.Template(t, s, t0, nil)
 	idem := &store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0}
 	second, err := s.Claim(ctx, store.ClaimParams{TemplateID: other.ID, UserID: "u2", Now: t0, Idem: idem})
 	if err != nil {

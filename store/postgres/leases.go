@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Clock reads the database's clock.
@@ -65,11 +66,7 @@ func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Lease, error) {
-		var l store.Lease
-		err := row.Scan(&l.Shard, &l.Token)
-		return l, err
-	})
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Lease, error) { return sqlfile.ScanLease(row) })
 }
 
 // LockLeases reads holder's unexpired leases of shards and keeps them

@@ -9,6 +9,7 @@ import (
 	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/store/sqlfile/migratetest"
+	"github.com/lapsehq/lapse/store/storetest"
 )
 
 // TestOpenTogether: instances starting at once on an empty schema all
@@ -39,7 +40,7 @@ func TestOpenTogether(t *testing.T) {
 			t.Fatalf("instance %d: Ready: %v", i, err)
 		}
 	}
-	tp := template(t, stores[0])
+	tp := storetest.Template(t, stores[0], t0, nil)
 	c, err := stores[1].Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0})
 	if err != nil {
 		t.Fatalf("Claim: %v", err)

@@ -9,18 +9,17 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // Operation reads one bulk operation.
 func (s *Driver) Operation(ctx context.Context, id string) (store.OperationRow, error) {
-	r, err := scanOperation(s.readRow(ctx, "GetOperation", id))
-	return r, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetOperation", id), scanOperation, interpret)
 }
 
 // Operation reads one bulk operation in the transaction, holding it.
 func (t *tx) Operation(id string) (store.OperationRow, error) {
-	r, err := scanOperation(t.queryRow("GetOperationForUpdate", id))
-	return r, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("GetOperationForUpdate", id), scanOperation, interpret)
 }
 
 // InsertOperation stores a new operation.

@@ -8,18 +8,17 @@ import (
 
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // SKU returns one SKU's counters.
 func (s *Driver) SKU(ctx context.Context, sku string) (store.SKU, error) {
-	k, err := scanSKU(s.readRow(ctx, "GetSKU", sku))
-	return k, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetSKU", sku), sqlfile.ScanSKU, interpret)
 }
 
 // Order returns one order.
 func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
-	o, err := scanOrder(s.readRow(ctx, "GetOrder", id))
-	return o, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetOrder", id), scanOrder, interpret)
 }
 
 // DueOrders lists unpaid orders past their deadline, on the engine pool:
@@ -66,7 +65,7 @@ func (t *tx) StockBuckets(sku string) ([]store.StockBucket, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.StockBucket, error) { return scanStockBucket(row) })
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.StockBucket, error) { return sqlfile.ScanStockBucket(row) })
 }
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
@@ -102,8 +101,7 @@ func (t *tx) InsertOrder(o order.Order) error {
 // Order reads one order and holds it until the transaction ends: a
 // payment and a close of one order queue here.
 func (t *tx) Order(id string) (order.Order, error) {
-	o, err := scanOrder(t.queryRow("GetOrderForUpdate", id))
-	return o, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("GetOrderForUpdate", id), scanOrder, interpret)
 }
 
 // SetOrder stores next over from with a compare-and-set on unpaid and
@@ -111,18 +109,6 @@ func (t *tx) Order(id string) (order.Order, error) {
 func (t *tx) SetOrder(from, next order.Order) (bool, error) {
 	return t.execOne("SetOrderStatus", next.Status.String(), nullString(next.CloseReason), nullString(next.PaymentID),
 		next.UpdatedAt, from.ID, from.Version)
-}
-
-func scanSKU(row scanner) (store.SKU, error) {
-	var k store.SKU
-	err := row.Scan(&k.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets)
-	return k, err
-}
-
-func scanStockBucket(row scanner) (store.StockBucket, error) {
-	var b store.StockBucket
-	err := row.Scan(&b.Bucket, &b.Buckets, &b.Available, &b.Reserved, &b.Sold)
-	return b, err
 }
 
 func scanOrders(rows pgx.Rows) ([]order.Order, error) {

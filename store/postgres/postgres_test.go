@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/drivertest"
 	"github.com/lapsehq/lapse/store/postgres"
@@ -36,17 +35,6 @@ func TestStore(t *testing.T) {
 // TestDriver runs the driver contract's own tests.
 func TestDriver(t *testing.T) {
 	drivertest.Run(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
-}
-
-// template creates a 24h template claimable from a day before t0.
-func template(t testing.TB, s store.Store) coupon.Template {
-	t.Helper()
-	tp := coupon.Template{Name: "t", Value: 100, StartsAt: t0.Add(-24 * time.Hour), Duration: 24 * time.Hour}
-	got, err := s.CreateTemplate(t.Context(), store.CreateTemplateParams{Template: tp, Now: tp.StartsAt})
-	if err != nil {
-		t.Fatalf("CreateTemplate: %v", err)
-	}
-	return got
 }
 
 // TestSkipLocked: a drain skips the due reminders another holds.

@@ -15,15 +15,12 @@ var _ store.ReminderTx = (*tx)(nil)
 // whose first crossing lies in [lo, hi] and last crossing at or before
 // hi; store.ErrNotFound if none.
 func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time) (store.PlannedReminder, error) {
-	r, err := sqlfile.ScanReminder(t.queryRow("JoinableReminder", user, lead.Milliseconds(), lo, hi))
-	return r, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("JoinableReminder", user, lead.Milliseconds(), lo, hi), sqlfile.ScanReminder, interpret)
 }
 
 // InsertReminder stores r as planned and returns its ID.
 func (t *tx) InsertReminder(r store.PlannedReminder) (int64, error) {
-	var id int64
-	err := t.queryRow("InsertReminder", r.UserID, r.Lead.Milliseconds(), r.First, r.Last, r.Due).Scan(&id)
-	return id, err
+	return sqlfile.ScanInt64(t.queryRow("InsertReminder", r.UserID, r.Lead.Milliseconds(), r.First, r.Last, r.Due))
 }
 
 // SetReminderSpan stores r's First, Last and Due, if r is still planned.
@@ -41,8 +38,7 @@ func (t *tx) SetReminderDue(id int64, due time.Time) error {
 // Reminder reads reminder id, whatever its state; store.ErrNotFound if
 // there is none.
 func (t *tx) Reminder(id int64) (store.PlannedReminder, error) {
-	r, err := sqlfile.ScanReminder(t.queryRow("GetReminder", id))
-	return r, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("GetReminder", id), sqlfile.ScanReminder, interpret)
 }
 
 // UserReminders lists a user's planned reminders, oldest first.

@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // SinkState reads a sink's position, lag and dead-letter counts.
@@ -56,7 +57,5 @@ func (t *tx) ReplayDeadLetters(sink string) (int64, error) {
 // PruneEvents deletes the records ending at or before through and
 // returns how many events they held.
 func (t *tx) PruneEvents(through int64) (int64, error) {
-	var n int64
-	err := t.queryRow("PruneEvents", through).Scan(&n)
-	return n, err
+	return sqlfile.ScanInt64(t.queryRow("PruneEvents", through))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/postgres/internal/dbsqlc"
+	"github.com/lapsehq/lapse/store/sqlfile"
 )
 
 // InsertTemplate stores a new template.
@@ -66,21 +67,13 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.
 	if err != nil {
 		return store.TemplateInfo{}, 0, interpret(err)
 	}
-	info := store.TemplateInfo{Template: template(r), Counts: map[coupon.State]int64{}}
+	info := store.TemplateInfo{Template: template(r)}
 	rows, err := rtx.Query(ctx, queries.Get("GetCounts"), id)
 	if err != nil {
 		return info, 0, err
 	}
-	var (
-		status string
-		n      int64
-	)
-	_, err = pgx.ForEachRow(rows, []any{&status, &n}, func() error {
-		st, err := coupon.ParseState(status)
-		info.Counts[st] = n
-		return err
-	})
-	if err != nil {
+	defer rows.Close()
+	if info.Counts, err = sqlfile.ScanStateCounts(rows); err != nil {
 		return info, 0, err
 	}
 	var due int64

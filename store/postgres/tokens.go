@@ -19,10 +19,7 @@ func (s *Driver) Tokens(ctx context.Context) ([]store.Token, error) {
 // Token reads one token in the transaction.
 func (t *tx) Token(name string) (store.Token, error) {
 	r, err := t.q().GetToken(t.ctx, name)
-	if err != nil {
-		return store.Token{}, interpret(err)
-	}
-	return token(r)
+	return sqlfile.ConvertOne(r, err, token, interpret)
 }
 
 // InsertToken stores a new token; false if one of its name exists.

@@ -1,6 +1,10 @@
 package sqlfile
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/lapsehq/lapse/coupon"
+)
 
 // CountSlots is how many rows a template's count of one state is split
 // over on the drivers of many writers (PostgreSQL, MySQL): a transaction
@@ -11,3 +15,21 @@ const CountSlots = 8
 
 // CountSlot picks a transaction's slot.
 func CountSlot() int { return rand.IntN(CountSlots) }
+
+// ScanStateCounts reads rows of a GetCounts query, a state and its count,
+// into a template's counts by state.
+func ScanStateCounts(rows Rows) (map[coupon.State]int64, error) {
+	byName, err := ScanCounts(rows)
+	if err != nil {
+		return nil, err
+	}
+	counts := make(map[coupon.State]int64, len(byName))
+	for name, n := range byName {
+		st, err := coupon.ParseState(name)
+		if err != nil {
+			return nil, err
+		}
+		counts[st] = n
+	}
+	return counts, nil
+}

@@ -93,3 +93,28 @@ func Convert[R, T any](rows []R, err error, conv func(R) (T, error)) ([]T, error
 	}
 	return out, nil
 }
+
+// ScanString scans a row of one text column.
+func ScanString(row Scanner) (s string, err error) { return s, row.Scan(&s) }
+
+// ScanInt64 scans a row of one integer column.
+func ScanInt64(row Scanner) (n int64, err error) { return n, row.Scan(&n) }
+
+// ScanOne scans the one row a point read returned with scan, and hands
+// its error to interpret, the driver's translation of its errors (no row:
+// store.ErrNotFound).
+func ScanOne[T any](row Scanner, scan func(Scanner) (T, error), interpret func(error) error) (T, error) {
+	v, err := scan(row)
+	return v, interpret(err)
+}
+
+// ConvertOne turns the row a sqlc-generated point read returned, with its
+// error, into the store's value; interpret translates the error (no row:
+// store.ErrNotFound).
+func ConvertOne[R, T any](r R, err error, conv func(R) (T, error), interpret func(error) error) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, interpret(err)
+	}
+	return conv(r)
+}

@@ -9,3 +9,19 @@ func ScanStockSum(row Scanner) (store.StockSum, error) {
 	err := row.Scan(&k.SKU.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets, &k.Stock)
 	return k, err
 }
+
+// ScanSKU scans a row of a GetSKU query: sku, available, reserved, sold
+// and the bucket count.
+func ScanSKU(row Scanner) (store.SKU, error) {
+	var k store.SKU
+	err := row.Scan(&k.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets)
+	return k, err
+}
+
+// ScanStockBucket scans a row of one stock bucket: its number, the bucket
+// count, available, reserved and sold.
+func ScanStockBucket(row Scanner) (store.StockBucket, error) {
+	var b store.StockBucket
+	err := row.Scan(&b.Bucket, &b.Buckets, &b.Available, &b.Reserved, &b.Sold)
+	return b, err
+}

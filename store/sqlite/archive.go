@@ -26,7 +26,7 @@ func (t *tx) ArchiveOrders(p store.MoveParams) (int64, error) {
 // the IDs copied, then runs each of deletes over them.
 func (t *tx) move(archive string, p store.MoveParams, deletes ...string) (int64, error) {
 	rows, err := t.query(archive, ms(p.Before), p.Limit, ms(p.Now))
-	ids, err := sqlfile.Collect(rows, err, func(row scanner) (id string, err error) { return id, row.Scan(&id) })
+	ids, err := sqlfile.Collect(rows, err, sqlfile.ScanString)
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
@@ -57,12 +57,10 @@ func (s *Driver) Archivable(ctx context.Context, p store.MoveParams, reminders t
 
 // ArchivedCoupon reads one archived coupon.
 func (s *Driver) ArchivedCoupon(ctx context.Context, id string) (coupon.Coupon, error) {
-	c, err := scanCoupon(s.readRow(ctx, "GetArchivedCoupon", id))
-	return c, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetArchivedCoupon", id), scanCoupon, interpret)
 }
 
 // ArchivedOrder reads one archived order.
 func (s *Driver) ArchivedOrder(ctx context.Context, id string) (order.Order, error) {
-	o, err := scanOrder(s.readRow(ctx, "GetArchivedOrder", id))
-	return o, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetArchivedOrder", id), scanOrder, interpret)
 }

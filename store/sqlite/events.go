@@ -35,9 +35,7 @@ func (t *tx) FrontRecords(limit int) ([]store.Record, error) {
 // last; the writer is the transaction's alone, so they follow commit
 // order.
 func (t *tx) takeSeq(n int) (int64, error) {
-	var last int64
-	err := t.queryRow("TakeSeq", n).Scan(&last)
-	return last, err
+	return sqlfile.ScanInt64(t.queryRow("TakeSeq", n))
 }
 
 // writeRecords writes outbox records, each at the positions it takes.

@@ -36,7 +36,7 @@ func (t *tx) ForgetInstances(d time.Duration) error {
 // LiveInstances names the instances seen within ttl, in byte order.
 func (t *tx) LiveInstances(ttl time.Duration) ([]string, error) {
 	rows, err := t.query("LiveInstances", ttl.Milliseconds())
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (h string, err error) { return h, row.Scan(&h) })
+	return sqlfile.Collect(rows, err, sqlfile.ScanString)
 }
 
 // RenewLeases extends holder's unexpired leases to ttl from now.
@@ -59,9 +59,7 @@ func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]store.Lease,
 // leases runs a lease query returning (shard, token) rows.
 func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
 	rows, err := t.query(name, args...)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (l store.Lease, err error) {
-		return l, row.Scan(&l.Shard, &l.Token)
-	})
+	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
 }
 
 // LockLeases reads holder's unexpired leases of shards. SQLite has one

@@ -13,15 +13,13 @@ import (
 
 // Operation reads one bulk operation.
 func (s *Driver) Operation(ctx context.Context, id string) (store.OperationRow, error) {
-	r, err := scanOperation(s.readRow(ctx, "GetOperation", id))
-	return r, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetOperation", id), scanOperation, interpret)
 }
 
 // Operation reads one bulk operation in the transaction (the writer is
 // held: nothing else changes it).
 func (t *tx) Operation(id string) (store.OperationRow, error) {
-	r, err := scanOperation(t.queryRow("GetOperation", id))
-	return r, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("GetOperation", id), scanOperation, interpret)
 }
 
 // InsertOperation stores a new operation.
@@ -41,19 +39,19 @@ func (t *tx) SetOperation(r store.OperationRow) error {
 // OperationsDue lists running operations holder may take at now.
 func (t *tx) OperationsDue(holder string, now time.Time, limit int) ([]string, error) {
 	rows, err := t.query("OperationsDue", holder, ms(now), limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id string, err error) { return id, row.Scan(&id) })
+	return sqlfile.Collect(rows, err, sqlfile.ScanString)
 }
 
 // CouponsAfter reads a page of a template's coupons by ID.
 func (t *tx) CouponsAfter(p store.CouponsAfterParams) ([]coupon.Coupon, error) {
 	rows, err := t.query("CouponsAfter", p.TemplateID, p.After, p.Limit, p.Until)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
+	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // UsersCoupons reads the coupons the listed users hold up to an ID.
 func (t *tx) UsersCoupons(userIDs []string, until string) ([]coupon.Coupon, error) {
 	rows, err := t.queryList("UsersCoupons", userIDs, until)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (coupon.Coupon, error) { return scanCoupon(row) })
+	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // VoidCoupons voids the listed coupons still unused at now.

@@ -14,14 +14,12 @@ import (
 
 // SKU returns one SKU's counters.
 func (s *Driver) SKU(ctx context.Context, sku string) (store.SKU, error) {
-	k, err := scanSKU(s.readRow(ctx, "GetSKU", sku))
-	return k, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetSKU", sku), sqlfile.ScanSKU, interpret)
 }
 
 // Order returns one order.
 func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
-	o, err := scanOrder(s.readRow(ctx, "GetOrder", id))
-	return o, interpret(err)
+	return sqlfile.ScanOne(s.readRow(ctx, "GetOrder", id), scanOrder, interpret)
 }
 
 // DueOrders lists unpaid orders past their deadline.
@@ -52,7 +50,7 @@ func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
 // writer holds them.
 func (t *tx) StockBuckets(sku string) ([]store.StockBucket, error) {
 	rows, err := t.query("StockBuckets", sku)
-	return sqlfile.Collect(rows, err, scanStockBucket)
+	return sqlfile.Collect(rows, err, sqlfile.ScanStockBucket)
 }
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
@@ -89,8 +87,7 @@ func (t *tx) InsertOrder(o order.Order) error {
 
 // Order reads one order.
 func (t *tx) Order(id string) (order.Order, error) {
-	o, err := scanOrder(t.queryRow("GetOrder", id))
-	return o, interpret(err)
+	return sqlfile.ScanOne(t.queryRow("GetOrder", id), scanOrder, interpret)
 }
 
 // SetOrder stores next over from with a compare-and-set on unpaid and
@@ -98,18 +95,6 @@ func (t *tx) Order(id string) (order.Order, error) {
 func (t *tx) SetOrder(from, next order.Order) (bool, error) {
 	return t.execOne("SetOrderStatus", next.Status.String(), nullString(next.CloseReason), nullString(next.PaymentID),
 		ms(next.UpdatedAt), from.ID, from.Version)
-}
-
-func scanSKU(row scanner) (store.SKU, error) {
-	var k store.SKU
-	err := row.Scan(&k.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets)
-	return k, err
-}
-
-func scanStockBucket(row scanner) (store.StockBucket, error) {
-	var b store.StockBucket
-	err := row.Scan(&b.Bucket, &b.Buckets, &b.Available, &b.Reserved, &b.Sold)
-	return b, err
 }
 
 func scanOrder(row scanner) (order.Order, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/store/storetest"
 )
 
 // BenchmarkReminderStorm measures the reminder planner on a storm: coupons
@@ -31,7 +32,7 @@ func BenchmarkReminderStorm(b *testing.B) {
 		b.Run(fmt.Sprintf("coupons=%d/per_user=%d", n, perUser), func(b *testing.B) {
 			for range b.N {
 				s := open(b, tempPath(b), sqlite.Options{})
-				tp := template(b, s, func(tp *coupon.Template) { tp.Duration, tp.Reminders = 48*time.Hour, []time.Duration{24 * time.Hour} })
+				tp := storetest.Template(b, s, t0, func(tp *coupon.Template) { tp.Duration, tp.Reminders = 48*time.Hour, []time.Duration{24 * time.Hour} })
 				start := time.Now()
 				for i := range n {
 					claimAt(b, s, tp.ID, fmt.Sprintf("u%07d", i%(n/perUser)), t0.Add(time.Duration(i)*time.Hour/time.Duration(n)))
@@ -66,7 +67,7 @@ func BenchmarkClaimPlanning(b *testing.B) {
 	for _, leads := range [][]time.Duration{nil, {24 * time.Hour}, {72 * time.Hour, 24 * time.Hour, time.Hour}} {
 		b.Run(fmt.Sprintf("leads=%d", len(leads)), func(b *testing.B) {
 			s := open(b, tempPath(b), sqlite.Options{})
-			tp := template(b, s, func(tp *coupon.Template) { tp.Duration, tp.Reminders = 96*time.Hour, leads })
+			tp := storetest.Template(b, s, t0, func(tp *coupon.Template) { tp.Duration, tp.Reminders = 96*time.Hour, leads })
 			for i := range b.N {
 				claimAt(b, s, tp.ID, fmt.Sprintf("u%07d", i/10), t0.Add(time.Duration(i)*time.Millisecond))
 			}

@@ -23,9 +23,7 @@ func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time)
 
 // InsertReminder stores r as planned and returns its ID.
 func (t *tx) InsertReminder(r store.PlannedReminder) (int64, error) {
-	var id int64
-	err := t.queryRow("InsertReminder", r.UserID, r.Lead.Milliseconds(), ms(r.First), ms(r.Last), ms(r.Due)).Scan(&id)
-	return id, err
+	return sqlfile.ScanInt64(t.queryRow("InsertReminder", r.UserID, r.Lead.Milliseconds(), ms(r.First), ms(r.Last), ms(r.Due)))
 }
 
 // SetReminderSpan stores r's span and due time.
@@ -93,7 +91,7 @@ func (t *tx) InsertReminderItem(it store.ReminderItem) error {
 // those they were in.
 func (t *tx) UnplanCoupons(couponIDs []string) ([]int64, error) {
 	rows, err := t.queryList("UnplanCoupons", couponIDs)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (id int64, err error) { return id, row.Scan(&id) })
+	return sqlfile.Collect(rows, err, sqlfile.ScanInt64)
 }
 
 // ItemSpan reads how many coupons a reminder lists and their expiry span.

@@ -43,20 +43,6 @@ func TestDriver(t *testing.T) {
 	drivertest.Run(t, func(t *testing.T) store.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
 }
 
-// template creates a 24h template claimable from a day before t0.
-func template(t testing.TB, s store.Store, edit func(*coupon.Template)) coupon.Template {
-	t.Helper()
-	tp := coupon.Template{Name: "t", Value: 100, StartsAt: t0.Add(-24 * time.Hour), Duration: 24 * time.Hour}
-	if edit != nil {
-		edit(&tp)
-	}
-	got, err := s.CreateTemplate(t.Context(), store.CreateTemplateParams{Template: tp, Now: tp.StartsAt})
-	if err != nil {
-		t.Fatalf("CreateTemplate: %v", err)
-	}
-	return got
-}
-
 // TestReopen: a reopened file keeps its data and its schema version, and
 // opening it does not run the migrations again (they would fail on the
 // existing tables).
@@ -67,7 +53,7 @@ func TestReopen(t *testing.T) {
 	if err != nil {
 		t.Fatalf("first Open: %v", err)
 	}
-	tp := template(t, s, nil)
+	tp := storetest.Template(t, s, t0, nil)
 	c, err := s.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0})
 	if err != nil {
 		t.Fatalf("Claim: %v", err)

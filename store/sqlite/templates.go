@@ -38,27 +38,13 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.
 	if err != nil {
 		return store.TemplateInfo{}, 0, err
 	}
-	info := store.TemplateInfo{Template: tp, Counts: map[coupon.State]int64{}}
+	info := store.TemplateInfo{Template: tp}
 	rows, err := rtx.QueryContext(ctx, queries.Get("GetCounts"), id)
 	if err != nil {
 		return info, 0, err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var (
-			status string
-			n      int64
-		)
-		if err := rows.Scan(&status, &n); err != nil {
-			return info, 0, err
-		}
-		st, err := coupon.ParseState(status)
-		if err != nil {
-			return info, 0, err
-		}
-		info.Counts[st] = n
-	}
-	if err := rows.Err(); err != nil {
+	if info.Counts, err = sqlfile.ScanStateCounts(rows); err != nil {
 		return info, 0, err
 	}
 	var due int64
@@ -87,10 +73,7 @@ func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
 // Template reads a template.
 func (t *tx) Template(id string) (coupon.Template, error) {
 	r, err := t.q().GetTemplate(t.ctx, id)
-	if err != nil {
-		return coupon.Template{}, interpret(err)
-	}
-	return template(r)
+	return sqlfile.ConvertOne(r, err, template, interpret)
 }
 
 // ClaimTemplate reads a template claimed from: the one writer already

@@ -6,25 +6,20 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/store/sqlfile"
 	"github.com/lapsehq/lapse/store/sqlite/internal/dbsqlc"
 )
 
 // User reads one user.
 func (s *Driver) User(ctx context.Context, id string) (remind.User, error) {
 	r, err := s.readq().GetUser(ctx, id)
-	if err != nil {
-		return remind.User{}, interpret(err)
-	}
-	return user(r)
+	return sqlfile.ConvertOne(r, err, user, interpret)
 }
 
 // User reads one user in the transaction.
 func (t *tx) User(id string) (remind.User, error) {
 	r, err := t.q().GetUser(t.ctx, id)
-	if err != nil {
-		return remind.User{}, interpret(err)
-	}
-	return user(r)
+	return sqlfile.ConvertOne(r, err, user, interpret)
 }
 
 // PutUser stores a user's timezone and channels.

@@ -1,0 +1,8 @@
+package sqlfile
+
+import "github.com/lapsehq/lapse/store"
+
+// ScanLease scans a row of a lease query: the shard and its token.
+func ScanLease(row Scanner) (l store.Lease, err error) {
+	return l, row.Scan(&l.Shard, &l.Token)
+}
