@@ -113,9 +113,11 @@ type Tx interface {
 
 	// ExpireDue moves up to p.Limit unused coupons of p's shards with
 	// expires_at at or before p.Now to expired, oldest due first, and
-	// returns them, each with its ID, template, user and expires_at (rows
-	// another transaction holds are skipped). A backend with one writer
-	// may stop early for a user's write.
+	// returns them in that order, each with its ID, template, user and
+	// expires_at (rows another transaction holds are skipped). A backend
+	// with one writer may stop early for a user's write. PostgreSQL takes
+	// the leased shards a run of consecutive shards at a time: past
+	// p.Limit, an earlier run's rows go before older ones of a later run.
 	ExpireDue(p DueParams) ([]coupon.Coupon, error)
 	// LocksDue reads up to p.Limit locked coupons of p's shards whose
 	// locked_until is at or before p.Now, oldest due first, holding them
@@ -139,11 +141,12 @@ type Tx interface {
 	// p.Before, oldest first, and returns how many.
 	PruneRequests(p PruneRequestsParams) (int64, error)
 	// ArchiveCoupons moves up to p.Limit terminal coupons (used, expired,
-	// voided) last changed at or before p.Before to the archive (in any
-	// order: MySQL walks its (status, updated_at) index; every such coupon
-	// goes in some batch) with p.Now as their archived_at, deletes the record of
-	// the reminders they had (they are never reminded again), and returns
-	// how many it moved. Rows another transaction holds are skipped.
+	// voided) last changed at or before p.Before to the archive, with p.Now
+	// as their archived_at, deletes the record of the reminders they had
+	// (they are never reminded again), and returns how many it moved. Rows
+	// another transaction holds are skipped. A batch has no order (MySQL
+	// walks its (status, updated_at) index): every such coupon goes in
+	// some batch.
 	ArchiveCoupons(p MoveParams) (int64, error)
 	// ArchiveOrders moves up to p.Limit paid or closed orders last
 	// changed at or before p.Before, as ArchiveCoupons does coupons.
