@@ -201,20 +201,5 @@ func (r *reconciler) found(ctx context.Context, d Drift, repair func(context.Con
 // pageOpenOrders calls each with every unpaid order, a page at a time.
 func (r *reconciler) pageOpenOrders(ctx context.Context, each func(order.Order) error) error {
 	p := PageParams{At: time.Unix(0, 0).UTC(), Limit: r.p.Batch}
-	for {
-		os, err := r.db.d.OpenOrderPage(ctx, p)
-		if err != nil {
-			return err
-		}
-		for _, o := range os {
-			if err := each(o); err != nil {
-				return err
-			}
-		}
-		if len(os) < p.Limit {
-			return nil
-		}
-		last := os[len(os)-1]
-		p.At, p.After = last.Deadline, last.ID
-	}
+	return eachRow(ctx, p, r.db.d.OpenOrderPage, func(last order.Order, p *PageParams) { p.At, p.After = last.Deadline, last.ID }, each)
 }

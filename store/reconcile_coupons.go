@@ -18,22 +18,8 @@ import (
 // order, is drift, not a transition under way.
 func (r *reconciler) locks(ctx context.Context) error {
 	p := PageParams{At: time.Unix(0, 0).UTC(), Limit: r.p.Batch}
-	for {
-		cs, err := r.db.d.LockedPage(ctx, p)
-		if err != nil {
-			return err
-		}
-		for _, c := range cs {
-			if err := r.lock(ctx, c); err != nil {
-				return err
-			}
-		}
-		if len(cs) < p.Limit {
-			return nil
-		}
-		last := cs[len(cs)-1]
-		p.At, p.After = last.LockedUntil, last.ID
-	}
+	return eachRow(ctx, p, r.db.d.LockedPage, func(last coupon.Coupon, p *PageParams) { p.At, p.After = last.LockedUntil, last.ID },
+		func(c coupon.Coupon) error { return r.lock(ctx, c) })
 }
 
 // lock checks one locked coupon (see locks).
@@ -139,22 +125,8 @@ func (r *reconciler) orderCoupons(ctx context.Context) error {
 // is drift, not a transition under way. A coupon archived is read from
 // the archive.
 func (r *reconciler) finishedOrderCoupons(ctx context.Context) error {
-	p := PageParams{Limit: r.p.Batch}
-	for {
-		os, err := r.db.d.FinishedOrderPage(ctx, p)
-		if err != nil {
-			return err
-		}
-		for _, o := range os {
-			if err := r.finishedOrder(ctx, o); err != nil {
-				return err
-			}
-		}
-		if len(os) < p.Limit {
-			return nil
-		}
-		p.After = os[len(os)-1].ID
-	}
+	return eachRow(ctx, PageParams{Limit: r.p.Batch}, r.db.d.FinishedOrderPage, func(last order.Order, p *PageParams) { p.After = last.ID },
+		func(o order.Order) error { return r.finishedOrder(ctx, o) })
 }
 
 // finishedOrder checks the coupons of one paid or closed order (see

@@ -30,13 +30,8 @@ func (r *reconciler) stock(ctx context.Context) error {
 	}
 	var drifts []*stockDrift
 	candidates := map[string]*stockDrift{}
-	p := PageParams{Limit: r.p.Batch}
-	for {
-		ks, err := r.db.d.StockPage(ctx, p)
-		if err != nil {
-			return err
-		}
-		for _, k := range ks {
+	err = eachRow(ctx, PageParams{Limit: r.p.Batch}, r.db.d.StockPage, func(last StockSum, p *PageParams) { p.After = last.SKU.SKU },
+		func(k StockSum) error {
 			d := &stockDrift{seen: k}
 			if k.Available+k.Reserved+k.Sold != k.Stock {
 				d.checks = append(d.checks, CheckStockTotal)
@@ -50,11 +45,10 @@ func (r *reconciler) stock(ctx context.Context) error {
 			if len(d.checks) > 0 || candidates[k.SKU.SKU] == d {
 				drifts = append(drifts, d)
 			}
-		}
-		if len(ks) < p.Limit {
-			break
-		}
-		p.After = ks[len(ks)-1].SKU.SKU
+			return nil
+		})
+	if err != nil {
+		return err
 	}
 	if len(candidates) > 0 {
 		if open, err = r.openStock(ctx, candidates); err != nil {

@@ -151,6 +151,21 @@ func (f *reconcileFixture) setOrder(o order.Order, status order.Status) {
 	})
 }
 
+// setCoupons stores each of nexts over the coupon of its ID as read now,
+// past every rule.
+func (f *reconcileFixture) setCoupons(nexts ...coupon.Coupon) {
+	f.t.Helper()
+	f.raw.tx(func(tx ReminderRowsTx) {
+		for _, next := range nexts {
+			ok, err := tx.SetCoupon(f.coupon(next.ID), next)
+			f.raw.ok("SetCoupon", err)
+			if !ok {
+				f.t.Fatalf("SetCoupon %s changed nothing", next.ID)
+			}
+		}
+	})
+}
+
 // testReconcileClean: a store in step, with open, paid and cancelled
 // orders, a lock of an outside order and more SKUs than a page, shows no
 // drift, and a repair run writes nothing.
@@ -270,16 +285,9 @@ func testReconcileLockPaid(f *reconcileFixture) {
 func testReconcileOrderCoupon(f *reconcileFixture) {
 	c := f.claim(f.tpl.ID, buyer, t0)
 	o := f.create(c.ID)
-	locked := f.coupon(c.ID)
-	next := locked
+	next := f.coupon(c.ID)
 	next.Status, next.OrderID, next.LockedUntil = coupon.Unused, "", time.Time{}
-	f.raw.tx(func(tx ReminderRowsTx) {
-		ok, err := tx.SetCoupon(locked, next)
-		f.raw.ok("SetCoupon", err)
-		if !ok {
-			f.t.Fatalf("SetCoupon %s changed nothing", c.ID)
-		}
-	})
+	f.setCoupons(next)
 	found := map[string]int64{store.CheckOrderCoupon: 1}
 	f.wantDrift("order's coupon unlocked", f.reconcile(false), found)
 	cursor := f.cursor()
@@ -309,15 +317,7 @@ func testReconcileFinishedOrderCoupon(f *reconcileFixture) {
 	refunded, used := f.coupon(c1.ID), f.coupon(c2.ID)
 	refunded.Status, refunded.OrderID = coupon.Unused, ""
 	used.Status, used.OrderID = coupon.Used, closed.ID
-	f.raw.tx(func(tx ReminderRowsTx) {
-		for _, next := range []coupon.Coupon{refunded, used} {
-			ok, err := tx.SetCoupon(f.coupon(next.ID), next)
-			f.raw.ok("SetCoupon", err)
-			if !ok {
-				f.t.Fatalf("SetCoupon %s changed nothing", next.ID)
-			}
-		}
-	})
+	f.setCoupons(refunded, used)
 	found := map[string]int64{store.CheckFinishedOrderCoupon: 2}
 	f.wantDrift("finished orders' coupons moved", f.reconcile(false), found)
 	cursor := f.cursor()
