@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
 
@@ -72,7 +73,7 @@ func (r *run) moreInstances(ctx context.Context, p *phase) ([]*engine.Engine, fu
 // expiryHooks are the hooks of a store the lapse phase drains: its timers
 // go to wheel and its expiries count into p.
 func expiryHooks(p *phase, wheel *timer.Wheel) store.Hooks {
-	return store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []store.Event) {
+	return store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []storetype.Event) {
 		p.commit(countOf(events, store.EventCouponExpired), time.Now())
 	}}
 }
@@ -80,7 +81,7 @@ func expiryHooks(p *phase, wheel *timer.Wheel) store.Hooks {
 // awaitShared waits until every engine holds its share of the shards, at
 // most a minute.
 func awaitShared(ctx context.Context, engs []*engine.Engine) error {
-	share := store.Shards / len(engs)
+	share := storetype.Shards / len(engs)
 	for deadline := time.Now().Add(time.Minute); ; {
 		shared := true
 		for _, e := range engs {

@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // HotSKUResult is what a hot-SKU run measured: lapse's orders of one SKU,
@@ -59,7 +59,7 @@ type HotSKURun struct {
 // took took, and checks sku, its SKU's counters at the end, against
 // stock: each order took a unit from available, and reserved it if
 // reserves.
-func hotSKURunOf(ops []sample, took time.Duration, stock int64, reserves bool, sku store.SKU) HotSKURun {
+func hotSKURunOf(ops []sample, took time.Duration, stock int64, reserves bool, sku storetype.SKU) HotSKURun {
 	st := stats(ops)
 	r := HotSKURun{Seconds: took.Seconds(), Orders: st.N - st.Failed, Short: st.Failed, Latency: st.Quantiles,
 		Available: sku.Available, Reserved: sku.Reserved, Sold: sku.Sold}

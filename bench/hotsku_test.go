@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestHotSKURunOf: a hot-SKU run counts the orders created and refused
@@ -20,16 +20,16 @@ func TestHotSKURunOf(t *testing.T) {
 	cases := []struct {
 		name     string
 		reserves bool
-		sku      store.SKU
+		sku      storetype.SKU
 		ok       bool
 	}{
-		{"lapse", true, store.SKU{Available: 7, Reserved: 3}, true},
-		{"floor", false, store.SKU{Available: 7}, true},
-		{"oversold", false, store.SKU{Available: -1}, false},
-		{"lost units", false, store.SKU{Available: 6}, false},
-		{"lapse reserved too few", true, store.SKU{Available: 7, Reserved: 2}, false},
-		{"floor reserved", false, store.SKU{Available: 7, Reserved: 3}, false},
-		{"sold", true, store.SKU{Available: 7, Reserved: 3, Sold: 1}, false},
+		{"lapse", true, storetype.SKU{Available: 7, Reserved: 3}, true},
+		{"floor", false, storetype.SKU{Available: 7}, true},
+		{"oversold", false, storetype.SKU{Available: -1}, false},
+		{"lost units", false, storetype.SKU{Available: 6}, false},
+		{"lapse reserved too few", true, storetype.SKU{Available: 7, Reserved: 2}, false},
+		{"floor reserved", false, storetype.SKU{Available: 7, Reserved: 3}, false},
+		{"sold", true, storetype.SKU{Available: 7, Reserved: 3, Sold: 1}, false},
 	}
 	for _, c := range cases {
 		got := hotSKURunOf(ops, 2*time.Second, 10, c.reserves, c.sku)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // maxSessions caps the sessions in flight; the load skips (and counts) a
@@ -88,7 +89,7 @@ func (l *load) session(ctx context.Context, user string) {
 	opCtx := context.WithoutCancel(ctx)
 	var wallet []coupon.Coupon
 	err := l.timed(opRead, func() (err error) {
-		wallet, err = l.st.UserCoupons(opCtx, store.UserCouponsParams{UserID: user, Now: l.now(), Limit: walletPage})
+		wallet, err = l.st.UserCoupons(opCtx, storetype.UserCouponsParams{UserID: user, Now: l.now(), Limit: walletPage})
 		return err
 	})
 	i := liveCoupon(wallet, l.live)

@@ -14,6 +14,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // extendBy is how much the bulk extend adds to each coupon's expires_at.
@@ -147,7 +148,7 @@ func RunOps(ctx context.Context, cfg OpsConfig) (OpsResult, error) {
 }
 
 // tally counts events in o.events.
-func (o *opsRun) tally(events []store.Event) {
+func (o *opsRun) tally(events []storetype.Event) {
 	now := time.Now().UnixNano()
 	for _, e := range events {
 		if t, ok := o.events[e.Type]; ok {
@@ -245,14 +246,14 @@ func (o *opsRun) phases(ctx context.Context, start time.Time) error {
 			return err
 		}
 	}
-	o.res.Void, err = o.bulk(ctx, "void", store.OperationVoid, o.void, store.OperationArgs{Reason: "bench"}, coupon.Voided)
+	o.res.Void, err = o.bulk(ctx, "void", storetype.OperationVoid, o.void, storetype.OperationArgs{Reason: "bench"}, coupon.Voided)
 	if o.cfg.CPUProfile != nil {
 		pprof.StopCPUProfile()
 	}
 	if err != nil {
 		return fmt.Errorf("bench void: %w", err)
 	}
-	if o.res.Extend, err = o.bulk(ctx, "extend", store.OperationExtend, o.extend, store.OperationArgs{By: extendBy}, coupon.Unused); err != nil {
+	if o.res.Extend, err = o.bulk(ctx, "extend", storetype.OperationExtend, o.extend, storetype.OperationArgs{By: extendBy}, coupon.Unused); err != nil {
 		return fmt.Errorf("bench extend: %w", err)
 	}
 	idle := o.res.Idle.Writes.P99
@@ -271,9 +272,9 @@ func (o *opsRun) users(from, to time.Time) UserLoad {
 // the engine work it to the end and measures it: from when the engine
 // took it to when its last batch committed. Every coupon must have been
 // worked once, with one event each, and left in state after.
-func (o *opsRun) bulk(ctx context.Context, label string, kind store.OperationKind, tpl string, args store.OperationArgs, after coupon.State) (BulkRun, error) {
-	events := o.events[map[store.OperationKind]string{store.OperationVoid: store.EventCouponVoided, store.OperationExtend: store.EventCouponExtended}[kind]]
-	op, err := o.st.StartOperation(ctx, store.StartOperationParams{Kind: kind, Target: store.OperationTarget{TemplateID: tpl}, Args: args, Now: o.clock.Now()})
+func (o *opsRun) bulk(ctx context.Context, label string, kind storetype.OperationKind, tpl string, args storetype.OperationArgs, after coupon.State) (BulkRun, error) {
+	events := o.events[map[storetype.OperationKind]string{storetype.OperationVoid: store.EventCouponVoided, storetype.OperationExtend: store.EventCouponExtended}[kind]]
+	op, err := o.st.StartOperation(ctx, store.StartOperationParams{Kind: kind, Target: storetype.OperationTarget{TemplateID: tpl}, Args: args, Now: o.clock.Now()})
 	if err != nil {
 		return BulkRun{}, err
 	}
@@ -312,7 +313,7 @@ func (o *opsRun) await(ctx context.Context, id string) (store.Operation, error) 
 	progressed := time.Now()
 	for {
 		op, err := o.st.Operation(ctx, id)
-		if err != nil || op.State == store.OperationDone {
+		if err != nil || op.State == storetype.OperationDone {
 			return op, err
 		}
 		if op.Done > done {

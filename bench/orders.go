@@ -17,6 +17,7 @@ import (
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // The orders the orders bench creates: each of one or two of orderSKUs
@@ -92,7 +93,7 @@ func RunOrders(ctx context.Context, cfg OrdersConfig) (OrdersResult, error) {
 		PayShare: cfg.PayShare, CPUs: runtime.NumCPU(), LoadAvg: loadAvg()}
 	wheel := newWheel(o.clock.Now)
 	var settled atomic.Int64
-	st, _, err := cfg.Target.Open(ctx, store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []store.Event) {
+	st, _, err := cfg.Target.Open(ctx, store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []storetype.Event) {
 		settled.Add(countOf(events, store.EventOrderPaid) + countOf(events, store.EventOrderClosed))
 	}})
 	if err != nil {

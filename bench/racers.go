@@ -11,6 +11,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // The racers of each drain phase: racerCount sessions that lock, then
@@ -97,7 +98,7 @@ type racers struct {
 func newRacers(ctx context.Context, st Store, now func() time.Time, live string, holders int) (*racers, error) {
 	rs := &racers{st: st, now: now}
 	for _, u := range rand.Perm(holders)[:min(racerCount, holders)] {
-		wallet, err := st.UserCoupons(ctx, store.UserCouponsParams{UserID: userID(u), Status: coupon.Unused, Now: now(), Limit: walletPage})
+		wallet, err := st.UserCoupons(ctx, storetype.UserCouponsParams{UserID: userID(u), Status: coupon.Unused, Now: now(), Limit: walletPage})
 		if err != nil {
 			return nil, err
 		}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Raw is what a backend offers the bench beyond Store: the ways of
@@ -29,7 +29,7 @@ type Raw interface {
 	// where available >= qty), in one plain transaction with nothing else;
 	// false, and nothing stored, if the SKU is short. Run by many clients
 	// on one SKU, it is the floor of a flash sale on this database.
-	FloorOrder(ctx context.Context, o order.Order, e store.Event) (bool, error)
+	FloorOrder(ctx context.Context, o order.Order, e storetype.Event) (bool, error)
 	// Settle brings a store just seeded to where one whose rows are old
 	// would be: what the seeding wrote flushed from the log into the
 	// database's files, and its statistics current, so that a phase

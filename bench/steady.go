@@ -9,6 +9,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // steadyLife is how long a coupon of the steady phase lives.
@@ -27,7 +28,7 @@ func (r *run) steady(ctx context.Context) error {
 	r.clock.jumpTo(r.t0.Add(-30 * time.Minute))
 	wheel := newWheel(r.clock.Now)
 	var expired atomic.Int64
-	st, raw, err := r.open(ctx, store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []store.Event) {
+	st, raw, err := r.open(ctx, store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []storetype.Event) {
 		expired.Add(countOf(events, store.EventCouponExpired))
 	}})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
 
@@ -152,7 +153,7 @@ type run struct {
 func userID(i int) string { return "u" + strconv.Itoa(i) }
 
 // countOf counts the events of type typ.
-func countOf(events []store.Event, typ string) int64 {
+func countOf(events []storetype.Event, typ string) int64 {
 	var n int64
 	for _, e := range events {
 		if e.Type == typ {
@@ -172,7 +173,7 @@ func (r *run) open(ctx context.Context, h store.Hooks) (Store, Raw, error) {
 // saves the seed.
 func (r *run) seed(ctx context.Context) error {
 	var claimed atomic.Int64
-	st, _, err := r.open(ctx, store.Hooks{OnEvents: func(events []store.Event) { claimed.Add(countOf(events, store.EventCouponClaimed)) }})
+	st, _, err := r.open(ctx, store.Hooks{OnEvents: func(events []storetype.Event) { claimed.Add(countOf(events, store.EventCouponClaimed)) }})
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 	"net"
 
 	"github.com/lapsehq/lapse/httpapi"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // checkCredentials decides whether serve may serve on c.listen with the
@@ -65,5 +65,5 @@ func loopback(addr string) bool {
 // tokenReader reads the API tokens: what checkCredentials needs of the
 // store.
 type tokenReader interface {
-	Tokens(ctx context.Context) ([]store.Token, error)
+	Tokens(ctx context.Context) ([]storetype.Token, error)
 }

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestServeLoaderInterval: --loader-interval, or LAPSE_LOADER_INTERVAL,
@@ -95,11 +95,11 @@ func waitShared(t *testing.T, instances ...*served) {
 			total += held
 			each = each && held > 0
 		}
-		if total == store.Shards && each {
+		if total == storetype.Shards && each {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the instances hold %d of %d shards after 30s", total, store.Shards)
+			t.Fatalf("the instances hold %d of %d shards after 30s", total, storetype.Shards)
 		}
 	}
 }

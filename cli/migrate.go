@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // migrateUsage is the help of `lapse migrate`.
@@ -39,8 +40,8 @@ func migrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	} else if err != nil {
 		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
-	var change store.SchemaChange
-	st, err := openStore(ctx, serveConfig{store: *url}, store.Hooks{OnMigrated: func(c store.SchemaChange) { change = c }}, nil)
+	var change storetype.SchemaChange
+	st, err := openStore(ctx, serveConfig{store: *url}, store.Hooks{OnMigrated: func(c storetype.SchemaChange) { change = c }}, nil)
 	if err != nil {
 		return err
 	}

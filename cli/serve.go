@@ -30,6 +30,7 @@ import (
 	"github.com/lapsehq/lapse/store/mysql"
 	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
 
@@ -212,14 +213,14 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	defer closeQueue() // after the engine, deferred later, stopped
 	if accel != nil {
 		wheelHint := hint
-		hint = func(tm store.Timer) {
+		hint = func(tm storetype.Timer) {
 			wheelHint(tm)
 			accel.Hint(tm)
 		}
 	}
 	st, err := openStore(ctx, c, store.Hooks{
 		OnTimer: hint,
-		OnEvents: func(evs []store.Event) {
+		OnEvents: func(evs []storetype.Event) {
 			metrics.Committed(evs)
 			relay.Notify()
 		},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // tokensUsage is the help of `lapse tokens`.
@@ -96,7 +97,7 @@ func tokensCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stdout, secret)
 	case "revoke":
 		tk, err := st.RevokeToken(ctx, store.RevokeTokenParams{Name: *name, Now: now})
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, storetype.ErrNotFound) {
 			return fmt.Errorf("no token named %q", *name)
 		}
 		if err != nil {

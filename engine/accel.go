@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/delayq"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Queue is a delay queue the instances share (delayq/redis, delayq/amqp).
@@ -28,12 +28,12 @@ type Queue interface {
 type Accel struct {
 	q    Queue
 	log  *slog.Logger
-	ch   chan store.Timer
-	seen map[store.Timer]bool // timers fed already
+	ch   chan storetype.Timer
+	seen map[storetype.Timer]bool // timers fed already
 
 	mu      sync.Mutex
-	pending map[store.TimerKind][]delayq.Item // claimed, not yet drained
-	failing bool                              // the last queue call failed
+	pending map[storetype.TimerKind][]delayq.Item // claimed, not yet drained
+	failing bool                                  // the last queue call failed
 }
 
 // NewAccel returns an Accel over q; the engine it is given to runs it.
@@ -41,13 +41,13 @@ func NewAccel(q Queue, log *slog.Logger) *Accel {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Accel{q: q, log: log, ch: make(chan store.Timer, 4096), seen: map[store.Timer]bool{}, pending: map[store.TimerKind][]delayq.Item{}}
+	return &Accel{q: q, log: log, ch: make(chan storetype.Timer, 4096), seen: map[storetype.Timer]bool{}, pending: map[storetype.TimerKind][]delayq.Item{}}
 }
 
 // Hint is the store hook: it queues a timer a commit wrote for the feed,
 // without waiting. A timer that finds the buffer full is left to the
 // loader.
-func (a *Accel) Hint(tm store.Timer) {
+func (a *Accel) Hint(tm storetype.Timer) {
 	select {
 	case a.ch <- tm:
 	default:
@@ -58,7 +58,7 @@ func (a *Accel) Hint(tm store.Timer) {
 // done. A timer fed once is not fed again while it is remembered.
 func (a *Accel) feed(ctx context.Context) {
 	for {
-		var tm store.Timer
+		var tm storetype.Timer
 		select {
 		case <-ctx.Done():
 			return
@@ -67,7 +67,7 @@ func (a *Accel) feed(ctx context.Context) {
 		if a.seen[tm] {
 			continue
 		}
-		items := make([]delayq.Item, store.Shards)
+		items := make([]delayq.Item, storetype.Shards)
 		for s := range items {
 			items[s] = delayq.Item{Kind: string(tm.Kind), Shard: s, Due: tm.Due}
 		}
@@ -79,7 +79,7 @@ func (a *Accel) feed(ctx context.Context) {
 
 // remember records tm as fed, forgetting timers long past once many are
 // remembered.
-func (a *Accel) remember(tm store.Timer) {
+func (a *Accel) remember(tm storetype.Timer) {
 	if len(a.seen) >= 4096 {
 		for old := range a.seen {
 			if old.Due.Before(tm.Due.Add(-time.Minute)) {
@@ -107,8 +107,8 @@ func (a *Accel) result(op string, err error) bool {
 }
 
 // claim takes the due items of the shards held and returns their kinds.
-func (a *Accel) claim(ctx context.Context, held []store.Lease, now time.Time) []store.TimerKind {
-	var kinds []store.TimerKind
+func (a *Accel) claim(ctx context.Context, held []storetype.Lease, now time.Time) []storetype.TimerKind {
+	var kinds []storetype.TimerKind
 	for _, l := range held {
 		items, err := a.q.Claim(ctx, l.Shard, now, 64)
 		if !a.result("claim", err) {
@@ -116,7 +116,7 @@ func (a *Accel) claim(ctx context.Context, held []store.Lease, now time.Time) []
 		}
 		a.mu.Lock()
 		for _, it := range items {
-			k := store.TimerKind(it.Kind)
+			k := storetype.TimerKind(it.Kind)
 			a.pending[k] = append(a.pending[k], it)
 			if !slices.Contains(kinds, k) {
 				kinds = append(kinds, k)
@@ -129,7 +129,7 @@ func (a *Accel) claim(ctx context.Context, held []store.Lease, now time.Time) []
 
 // take hands over the claimed items of kind a drain is about to cover;
 // none on a nil Accel.
-func (a *Accel) take(kind store.TimerKind) []delayq.Item {
+func (a *Accel) take(kind storetype.TimerKind) []delayq.Item {
 	if a == nil {
 		return nil
 	}

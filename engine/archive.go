@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // archive moves the coupons and orders terminal for longer than
@@ -17,7 +18,7 @@ func (e *Engine) archive(ctx context.Context) {
 	if e.cfg.ArchiveAfter <= 0 || e.Err() != nil || !e.Leads() {
 		return
 	}
-	var lead []store.Lease
+	var lead []storetype.Lease
 	if e.leases != nil {
 		for _, l := range e.leases.Held() {
 			if l.Shard == 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestArchivesPeriodically: every ArchiveInterval the engine moves the
@@ -47,7 +48,7 @@ func TestArchivesPeriodically(t *testing.T) {
 		if got := testutil.ToFloat64(counter); got != 2 {
 			t.Fatalf("archived: got %v, want 2", got)
 		}
-		cs, err := r.st.UserCoupons(context.Background(), store.UserCouponsParams{UserID: "u", Now: time.Now(), Limit: store.MaxWalletPage})
+		cs, err := r.st.UserCoupons(context.Background(), storetype.UserCouponsParams{UserID: "u", Now: time.Now(), Limit: storetype.MaxWalletPage})
 		if err != nil || len(cs) != 2 {
 			t.Fatalf("hot wallet: got %d coupons (%v), want the unused and the young voided", len(cs), err)
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
+	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
 
@@ -52,13 +53,13 @@ func startWith(t *testing.T, s sharedStore, url string, cfg engine.Config) *inst
 	wheel := timer.NewWheel(tick, 1024, cfg.Now)
 	var err error
 	in.st, err = s.openURL(t.Context(), url, store.Hooks{
-		OnTimer: func(tm store.Timer) {
+		OnTimer: func(tm storetype.Timer) {
 			engine.Hint(wheel)(tm)
 			if cfg.Accel != nil {
 				cfg.Accel.Hint(tm)
 			}
 		},
-		OnEvents:   func(es []store.Event) { in.metrics.Committed(es) },
+		OnEvents:   func(es []storetype.Event) { in.metrics.Committed(es) },
 		OnArchived: func(what string, n int64) { in.metrics.Archived(what, n) },
 	})
 	if err != nil {
@@ -115,7 +116,7 @@ func TestEnginesShareShards(t *testing.T) {
 	}
 	issueDue(t, ins[0].st, n, time.Now().Add(3*time.Second))
 	deadline := time.Now().Add(30 * time.Second)
-	var feed []store.Event
+	var feed []storetype.Event
 	for {
 		feed = outboxtest.Feed(t, ins[0].st)
 		if countType(feed, store.EventCouponExpired) >= n || time.Now().After(deadline) {
@@ -156,7 +157,7 @@ func TestEnginesShareShards(t *testing.T) {
 }
 
 // countType counts the events of one type.
-func countType(feed []store.Event, typ string) int {
+func countType(feed []storetype.Event, typ string) int {
 	n := 0
 	for _, e := range feed {
 		if e.Type == typ {
@@ -216,7 +217,7 @@ func TestAccelTellsTheOthers(t *testing.T) {
 				if got := b.expired(); got == 0 {
 					t.Fatalf("b expired nothing: it did not hear of its shards' coupons")
 				}
-				if got := testutil.ToFloat64(engine.RepairsOf(b.metrics, store.TimerExpire)); got != 0 {
+				if got := testutil.ToFloat64(engine.RepairsOf(b.metrics, storetype.TimerExpire)); got != 0 {
 					t.Fatalf("b's sweeper repaired %v: the queue did not tell it", got)
 				}
 			})
@@ -237,7 +238,7 @@ func TestAccelDroppedHintsRepaired(t *testing.T) {
 			q := amqpQueue(t, amqpq.Options{MaxLength: 1})
 			qa, qb := &watchedQueue{Queue: q}, &watchedQueue{Queue: q}
 			a, b := startSlowPair(t, s, qa, qb, 2*time.Second)
-			if !slices.ContainsFunc(engine.HeldOf(a.eng), func(l store.Lease) bool { return l.Shard == 0 }) {
+			if !slices.ContainsFunc(engine.HeldOf(a.eng), func(l storetype.Lease) bool { return l.Shard == 0 }) {
 				a, b, qa, qb = b, a, qb, qa
 			}
 			// Due in distinct seconds, each hinted while a second or more
@@ -317,7 +318,7 @@ func waitBalanced(t *testing.T, ins ...*instance) {
 	for range 100 {
 		balanced := true
 		for _, in := range ins {
-			balanced = balanced && len(engine.HeldOf(in.eng)) == store.Shards/len(ins)
+			balanced = balanced && len(engine.HeldOf(in.eng)) == storetype.Shards/len(ins)
 		}
 		if balanced {
 			return

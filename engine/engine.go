@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
 
@@ -98,8 +99,8 @@ type Config struct {
 type Engine struct {
 	cfg    Config
 	ctx    context.Context // the running engine's; done once it stops
-	drains map[store.TimerKind]drainFunc
-	wake   map[store.TimerKind]chan struct{}
+	drains map[storetype.TimerKind]drainFunc
+	wake   map[storetype.TimerKind]chan struct{}
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	once   sync.Once
@@ -107,7 +108,7 @@ type Engine struct {
 	clock  *clockGuard // nil: the engine's clock is the authority
 }
 
-type drainFunc func(context.Context, store.DueParams) (store.Drained, error)
+type drainFunc func(context.Context, storetype.DueParams) (store.Drained, error)
 
 // New returns an Engine for cfg.
 func New(cfg Config) *Engine {
@@ -156,15 +157,15 @@ func New(cfg Config) *Engine {
 	if cfg.Holder != "" {
 		cfg.Instance = cfg.Holder
 	}
-	e := &Engine{cfg: cfg, wake: map[store.TimerKind]chan struct{}{}}
-	e.drains = map[store.TimerKind]drainFunc{
-		store.TimerExpire:  cfg.Store.ExpireDue,
-		store.TimerRelease: cfg.Store.ReleaseLocks,
-		store.TimerClose:   cfg.Store.CloseDueOrders,
-		store.TimerRemind:  cfg.Store.SendDueReminders,
+	e := &Engine{cfg: cfg, wake: map[storetype.TimerKind]chan struct{}{}}
+	e.drains = map[storetype.TimerKind]drainFunc{
+		storetype.TimerExpire:  cfg.Store.ExpireDue,
+		storetype.TimerRelease: cfg.Store.ReleaseLocks,
+		storetype.TimerClose:   cfg.Store.CloseDueOrders,
+		storetype.TimerRemind:  cfg.Store.SendDueReminders,
 	}
 	if cfg.Payments != nil {
-		e.drains[store.TimerClose] = e.closeCheckingPayments
+		e.drains[storetype.TimerClose] = e.closeCheckingPayments
 		cfg.Metrics.trackPayments()
 	}
 	for kind := range e.drains {
@@ -222,7 +223,7 @@ func (e *Engine) Leads() bool {
 	if e.leases == nil {
 		return true
 	}
-	return slices.ContainsFunc(e.leases.Held(), func(l store.Lease) bool { return l.Shard == 0 })
+	return slices.ContainsFunc(e.leases.Held(), func(l storetype.Lease) bool { return l.Shard == 0 })
 }
 
 // Err says why the engine is not firing, nil while it is: its clock is
@@ -236,8 +237,8 @@ func (e *Engine) Err() error {
 
 // Hint returns a store hook that puts each timer a commit wrote straight
 // into w, so near work is fired without waiting for the loader.
-func Hint(w *timer.Wheel) func(store.Timer) {
-	return func(t store.Timer) { w.Add(timer.Key{Kind: string(t.Kind), Due: t.Due}) }
+func Hint(w *timer.Wheel) func(storetype.Timer) {
+	return func(t storetype.Timer) { w.Add(timer.Key{Kind: string(t.Kind), Due: t.Due}) }
 }
 
 // Start runs the engine until Stop or until ctx is done. It returns at once.
@@ -312,12 +313,12 @@ func (e *Engine) dispatch(ctx context.Context) {
 			if !ok { // the wheel stopped with ctx
 				return
 			}
-			e.signal(store.TimerKind(k.Kind))
+			e.signal(storetype.TimerKind(k.Kind))
 		}
 	}
 }
 
-func (e *Engine) signal(kind store.TimerKind) {
+func (e *Engine) signal(kind storetype.TimerKind) {
 	wake, ok := e.wake[kind]
 	if !ok {
 		e.cfg.Log.Warn("engine: unknown timer kind", slog.String("kind", string(kind)))
@@ -331,7 +332,7 @@ func (e *Engine) signal(kind store.TimerKind) {
 
 // load offers the wheel every timer due within its horizon.
 func (e *Engine) load(ctx context.Context) {
-	timers, err := e.cfg.Store.Timers(ctx, store.TimersParams{Before: e.cfg.Now().Add(e.cfg.Wheel.Horizon()), Limit: 10000})
+	timers, err := e.cfg.Store.Timers(ctx, storetype.TimersParams{Before: e.cfg.Now().Add(e.cfg.Wheel.Horizon()), Limit: 10000})
 	if err != nil {
 		e.logErr("engine: load timers", err)
 	}
@@ -342,7 +343,7 @@ func (e *Engine) load(ctx context.Context) {
 
 // work is the worker of one kind: it drains when woken, and sweeps at start
 // and every SweepInterval whatever the timers say.
-func (e *Engine) work(ctx context.Context, kind store.TimerKind) {
+func (e *Engine) work(ctx context.Context, kind storetype.TimerKind) {
 	sweep := time.NewTicker(e.cfg.SweepInterval)
 	defer sweep.Stop()
 	e.drain(ctx, kind, true)
@@ -363,11 +364,11 @@ func (e *Engine) work(ctx context.Context, kind store.TimerKind) {
 // delay queue, then retires the timers whose buckets are done: at once
 // when the engine is alone, or once every other engine has had time to
 // load them.
-func (e *Engine) drain(ctx context.Context, kind store.TimerKind, sweeping bool) {
+func (e *Engine) drain(ctx context.Context, kind storetype.TimerKind, sweeping bool) {
 	start := e.cfg.Now()
 	through := start
 	if e.leases == nil {
-		e.drainHeld(ctx, kind, func() []store.Lease { return nil }, sweeping)
+		e.drainHeld(ctx, kind, func() []storetype.Lease { return nil }, sweeping)
 	} else {
 		claimed := e.cfg.Accel.take(kind)
 		drained := e.drainHeld(ctx, kind, e.leases.Held, sweeping)
@@ -415,7 +416,7 @@ func every(ctx context.Context, d time.Duration, f func()) {
 // has begun always commits, unless a lease of it was lost: then the
 // leases are renewed and the drain goes on under those still held. A stop
 // takes effect between batches, and so does a clock found skewed.
-func (e *Engine) drainHeld(ctx context.Context, kind store.TimerKind, held func() []store.Lease, sweeping bool) []int {
+func (e *Engine) drainHeld(ctx context.Context, kind storetype.TimerKind, held func() []storetype.Lease, sweeping bool) []int {
 	fn := e.drains[kind]
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil && e.Err() == nil {
@@ -424,7 +425,7 @@ func (e *Engine) drainHeld(ctx context.Context, kind store.TimerKind, held func(
 			return nil
 		}
 		now := e.cfg.Now()
-		d, err := fn(context.WithoutCancel(ctx), store.DueParams{Now: now, Limit: e.cfg.BatchSize, Leases: ls})
+		d, err := fn(context.WithoutCancel(ctx), storetype.DueParams{Now: now, Limit: e.cfg.BatchSize, Leases: ls})
 		if errors.Is(err, store.ErrLeaseLost) {
 			e.leases.lost(ctx)
 			continue
@@ -446,7 +447,7 @@ func (e *Engine) drainHeld(ctx context.Context, kind store.TimerKind, held func(
 			if !d.Next.IsZero() {
 				e.cfg.Wheel.Add(timer.Key{Kind: string(kind), Due: d.Next})
 			}
-			return store.Leases(ls).Shards()
+			return storetype.Leases(ls).Shards()
 		}
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
 
@@ -104,9 +105,9 @@ func (r *rig) wantStatus(t *testing.T, id string, want coupon.State, what string
 }
 
 // events returns every event of a type, by subject.
-func (r *rig) events(t *testing.T, typ string) map[string]store.Event {
+func (r *rig) events(t *testing.T, typ string) map[string]storetype.Event {
 	t.Helper()
-	out := map[string]store.Event{}
+	out := map[string]storetype.Event{}
 	for _, e := range r.feed(t) {
 		if e.Type == typ {
 			if _, dup := out[e.Subject]; dup {
@@ -119,9 +120,9 @@ func (r *rig) events(t *testing.T, typ string) map[string]store.Event {
 }
 
 // feed returns the whole outbox in order.
-func (r *rig) feed(t *testing.T) []store.Event {
+func (r *rig) feed(t *testing.T) []storetype.Event {
 	t.Helper()
-	var out []store.Event
+	var out []storetype.Event
 	var after int64
 	for {
 		evs, err := r.st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
@@ -265,7 +266,7 @@ func TestSweeperRepairsLostTimers(t *testing.T) {
 				t.Fatalf("claim: %v", err)
 			}
 		}
-		if err := st.DeleteTimers(context.Background(), store.DeleteTimersParams{Kind: store.TimerExpire, Through: now.Add(time.Hour)}); err != nil {
+		if err := st.DeleteTimers(context.Background(), store.DeleteTimersParams{Kind: storetype.TimerExpire, Through: now.Add(time.Hour)}); err != nil {
 			t.Fatalf("delete timers: %v", err)
 		}
 		st.Close()
@@ -280,7 +281,7 @@ func TestSweeperRepairsLostTimers(t *testing.T) {
 		if got := len(r.events(t, store.EventCouponExpired)); got != 25 {
 			t.Fatalf("expired with timers lost: got %d, want 25", got)
 		}
-		repairs := testutil.ToFloat64(engine.RepairsOf(r.metrics, store.TimerExpire))
+		repairs := testutil.ToFloat64(engine.RepairsOf(r.metrics, storetype.TimerExpire))
 		if repairs != 25 {
 			t.Fatalf("sweeper repairs: got %v, want 25", repairs)
 		}

@@ -1,13 +1,12 @@
 package engine
 
 import (
+	"github.com/lapsehq/lapse/storetype"
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/lapsehq/lapse/store"
 )
 
 // RepairsOf exposes the sweeper repair counter of kind to tests.
-func RepairsOf(m *Metrics, kind store.TimerKind) prometheus.Counter {
+func RepairsOf(m *Metrics, kind storetype.TimerKind) prometheus.Counter {
 	return m.repairs.WithLabelValues(string(kind))
 }
 
@@ -31,7 +30,7 @@ func ArchivedOf(m *Metrics, table string) prometheus.Counter {
 }
 
 // HeldOf exposes the leases an engine holds to tests.
-func HeldOf(e *Engine) []store.Lease { return e.leases.Held() }
+func HeldOf(e *Engine) []storetype.Lease { return e.leases.Held() }
 
 // DriftOf exposes the reconciliation drift gauge of a check to tests.
 func DriftOf(m *Metrics, check string) prometheus.Gauge { return m.drift.WithLabelValues(check) }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // leases keeps this instance's shard leases: it renews them every third
@@ -25,12 +26,12 @@ type leases struct {
 	gained func() // called when shards are gained, to drain them at once
 
 	mu    sync.Mutex
-	held  []store.Lease
+	held  []storetype.Lease
 	until time.Time
 }
 
 // Held returns the leases this instance may drain under now.
-func (l *leases) Held() []store.Lease {
+func (l *leases) Held() []storetype.Lease {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if time.Now().After(l.until) {
@@ -61,7 +62,7 @@ func (l *leases) renew(ctx context.Context) {
 		return
 	}
 	l.mu.Lock()
-	gained := slices.ContainsFunc(got, func(x store.Lease) bool { return !slices.Contains(l.held, x) })
+	gained := slices.ContainsFunc(got, func(x storetype.Lease) bool { return !slices.Contains(l.held, x) })
 	if len(got) != len(l.held) || gained {
 		l.log.Info("engine: shard leases", slog.Int("held", len(got)), slog.Any("shards", shardsOf(got)))
 	}
@@ -74,7 +75,7 @@ func (l *leases) renew(ctx context.Context) {
 }
 
 // shardsOf lists the shards of ls.
-func shardsOf(ls []store.Lease) []int {
+func shardsOf(ls []storetype.Lease) []int {
 	out := make([]int, len(ls))
 	for i, x := range ls {
 		out[i] = x.Shard

@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Metrics are the engine's Prometheus collectors. A nil *Metrics records
@@ -114,7 +115,7 @@ func NewMetrics(reg prometheus.Registerer, st StatsReader, now func() time.Time)
 
 // Committed counts the events of a commit: the store hook for transitions
 // made anywhere in this process.
-func (m *Metrics) Committed(events []store.Event) {
+func (m *Metrics) Committed(events []storetype.Event) {
 	if m == nil {
 		return
 	}
@@ -131,7 +132,7 @@ func (m *Metrics) Committed(events []store.Event) {
 
 // operationBatch counts the n coupons a batch of a bulk operation of
 // kind changed.
-func (m *Metrics) operationBatch(kind store.OperationKind, n int64) {
+func (m *Metrics) operationBatch(kind storetype.OperationKind, n int64) {
 	if m != nil {
 		m.operations.WithLabelValues(string(kind)).Add(float64(n))
 	}
@@ -139,7 +140,7 @@ func (m *Metrics) operationBatch(kind store.OperationKind, n int64) {
 
 // track exports the series of a kind of work the engine drains from the
 // start, at zero, so that an alert on their increase sees the first one.
-func (m *Metrics) track(kind store.TimerKind) {
+func (m *Metrics) track(kind storetype.TimerKind) {
 	if m != nil {
 		m.lag.WithLabelValues(string(kind))
 		m.repairs.WithLabelValues(string(kind))
@@ -194,7 +195,7 @@ func (m *Metrics) unconfirmedClose() {
 	}
 }
 
-func (m *Metrics) drained(kind store.TimerKind, now time.Time, due []time.Time, sweeping bool) {
+func (m *Metrics) drained(kind storetype.TimerKind, now time.Time, due []time.Time, sweeping bool) {
 	if m == nil || len(due) == 0 {
 		return
 	}
@@ -255,7 +256,7 @@ func (m *Metrics) Archived(what string, n int64) {
 	}
 }
 
-func (m *Metrics) drainFailed(kind store.TimerKind) {
+func (m *Metrics) drainFailed(kind storetype.TimerKind) {
 	if m != nil {
 		m.failures.WithLabelValues(string(kind)).Inc()
 	}

@@ -7,11 +7,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/lapsehq/lapse/engine"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // kinds are the kinds of work an engine drains.
-var kinds = []store.TimerKind{store.TimerExpire, store.TimerRelease, store.TimerClose, store.TimerRemind}
+var kinds = []storetype.TimerKind{storetype.TimerExpire, storetype.TimerRelease, storetype.TimerClose, storetype.TimerRemind}
 
 // TestSeriesFromStart: an engine that has fired nothing yet exports its
 // per-kind series at zero, so that an alert on their increase (the

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // localHolder is the name an engine alone on its store works operations
@@ -67,7 +68,7 @@ func (e *Engine) workOperations(ctx context.Context) {
 			return
 		}
 		e.cfg.Log.Info("engine: working operation", slog.String("id", op.ID), slog.String("kind", string(op.Kind)), slog.Int64("done", op.Done))
-		for op.State == store.OperationRunning && ctx.Err() == nil {
+		for op.State == storetype.OperationRunning && ctx.Err() == nil {
 			before, began := op.Counts, time.Now()
 			op, err = e.cfg.Store.WorkOperation(ctx, store.WorkOperationParams{ID: op.ID, Holder: holder, TTL: e.operationTTL(), Now: e.cfg.Now(), Limit: e.cfg.OperationBatch})
 			if err != nil {
@@ -77,7 +78,7 @@ func (e *Engine) workOperations(ctx context.Context) {
 				return
 			}
 			e.cfg.Metrics.operationBatch(op.Kind, op.Counts.Voided+op.Counts.Extended-before.Voided-before.Extended)
-			if op.State == store.OperationRunning {
+			if op.State == storetype.OperationRunning {
 				e.rest(ctx, time.Since(began))
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
 
@@ -30,7 +31,7 @@ func TestOperationInBatches(t *testing.T) {
 				mu      sync.Mutex
 				batches []int
 			)
-			st := s.open(t, store.Hooks{OnEvents: func(es []store.Event) {
+			st := s.open(t, store.Hooks{OnEvents: func(es []storetype.Event) {
 				voided := 0
 				for _, e := range es {
 					if e.Type == store.EventCouponVoided {
@@ -44,8 +45,8 @@ func TestOperationInBatches(t *testing.T) {
 				}
 			}})
 			tpl := issueDue(t, st, 30, time.Now().Add(time.Hour))
-			op, err := st.StartOperation(t.Context(), store.StartOperationParams{Kind: store.OperationVoid,
-				Target: store.OperationTarget{TemplateID: tpl}, Now: time.Now()})
+			op, err := st.StartOperation(t.Context(), store.StartOperationParams{Kind: storetype.OperationVoid,
+				Target: storetype.OperationTarget{TemplateID: tpl}, Now: time.Now()})
 			if err != nil {
 				t.Fatalf("start operation: %v", err)
 			}
@@ -60,7 +61,7 @@ func TestOperationInBatches(t *testing.T) {
 			}
 			t.Cleanup(eng.Stop)
 			deadline := time.Now().Add(15 * time.Second)
-			for op.State != store.OperationDone {
+			for op.State != storetype.OperationDone {
 				if time.Now().After(deadline) {
 					t.Fatalf("operation not done in 15s: %+v", op)
 				}
@@ -94,8 +95,8 @@ func TestExtendAcceptedBeforeExpiry(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 		kept := r.claim(t, tp.ID, "u4")
 		time.Sleep(time.Until(soon[0].ExpiresAt) - 800*time.Millisecond)
-		op, err := r.st.StartOperation(context.Background(), store.StartOperationParams{Kind: store.OperationExtend,
-			Target: store.OperationTarget{TemplateID: tp.ID}, Args: store.OperationArgs{By: time.Hour}, Now: time.Now()})
+		op, err := r.st.StartOperation(context.Background(), store.StartOperationParams{Kind: storetype.OperationExtend,
+			Target: storetype.OperationTarget{TemplateID: tp.ID}, Args: storetype.OperationArgs{By: time.Hour}, Now: time.Now()})
 		if err != nil {
 			t.Fatalf("start operation: %v", err)
 		}
@@ -104,7 +105,7 @@ func TestExtendAcceptedBeforeExpiry(t *testing.T) {
 		if op, err = r.st.Operation(context.Background(), op.ID); err != nil {
 			t.Fatal(err)
 		}
-		if op.State != store.OperationDone || op.Counts.Missed != 3 || op.Counts.Extended != 1 || op.Done != 4 || op.Total != 4 {
+		if op.State != storetype.OperationDone || op.Counts.Missed != 3 || op.Counts.Extended != 1 || op.Done != 4 || op.Total != 4 {
 			t.Fatalf("operation: %s, counts %+v, progress %d of %d; want done, 3 missed, 1 extended, 4 of 4", op.State, op.Counts, op.Done, op.Total)
 		}
 		for _, c := range soon {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // PaymentChecker answers whether an order was paid, from the payment
@@ -22,7 +23,7 @@ type PaymentChecker interface {
 // paid, it closes. When the check fails the order is left for a retry, and
 // closed anyway, counted as unconfirmed, once PaymentGrace has passed since
 // its deadline: no blind close while the payment system may answer.
-func (e *Engine) closeCheckingPayments(ctx context.Context, p store.DueParams) (store.Drained, error) {
+func (e *Engine) closeCheckingPayments(ctx context.Context, p storetype.DueParams) (store.Drained, error) {
 	var d store.Drained
 	due, err := e.cfg.Store.DueOrders(ctx, p)
 	if err != nil {
@@ -101,7 +102,7 @@ func (e *Engine) askPayment(ctx context.Context, o order.Order) (bool, string, e
 
 // retryAfter spaces the checks of an order whose check failed: doubling
 // with its time past the deadline, from 250ms, never past the grace.
-func (e *Engine) retryAfter(o order.Order, p store.DueParams) time.Duration {
+func (e *Engine) retryAfter(o order.Order, p storetype.DueParams) time.Duration {
 	late := p.Now.Sub(o.Deadline)
 	wait := max(250*time.Millisecond, late)
 	return min(wait, e.cfg.PaymentGrace-late)

@@ -17,6 +17,7 @@ import (
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/payhook"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // pipeListener is a net.Listener whose connections are in-memory pipes, so
@@ -149,7 +150,7 @@ func (r *rig) wantSKU(t *testing.T, sku string, available, reserved, sold int64)
 	if err != nil {
 		t.Fatalf("get sku: %v", err)
 	}
-	if want := (store.SKU{SKU: sku, Available: available, Reserved: reserved, Sold: sold, Buckets: 1}); got != want {
+	if want := (storetype.SKU{SKU: sku, Available: available, Reserved: reserved, Sold: sold, Buckets: 1}); got != want {
 		t.Fatalf("sku: got %+v, want %+v", got, want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestReconcileRepairs: the engine reconciles every ReconcileInterval;
@@ -24,7 +25,7 @@ func TestReconcileRepairs(t *testing.T) {
 		tp := r.template(t, coupon.Template{Name: "t", Value: 1, StartsAt: time.Now(), Duration: time.Hour})
 		r.claim(t, tp.ID, "u")
 		ctx := context.Background()
-		if err := r.st.DeleteTimers(ctx, store.DeleteTimersParams{Kind: store.TimerExpire, Through: time.Now().Add(2 * time.Hour)}); err != nil {
+		if err := r.st.DeleteTimers(ctx, store.DeleteTimersParams{Kind: storetype.TimerExpire, Through: time.Now().Add(2 * time.Hour)}); err != nil {
 			t.Fatalf("delete timers: %v", err)
 		}
 		drift := engine.DriftOf(r.metrics, store.CheckTimer)
@@ -41,7 +42,7 @@ func TestReconcileRepairs(t *testing.T) {
 		}
 		wantRepaired := func(what string) {
 			t.Helper()
-			var got []store.Event
+			var got []storetype.Event
 			for _, e := range r.feed(t) {
 				if e.Type == store.EventTimerRepaired {
 					got = append(got, e)

@@ -15,6 +15,7 @@ import (
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
 
@@ -77,7 +78,7 @@ func TestRemindersDoneWhen(t *testing.T) {
 				time.Sleep(10 * time.Millisecond)
 			}
 		}
-		cs, err := r.st.UserCoupons(context.Background(), store.UserCouponsParams{UserID: "u0", Now: time.Now(), Limit: store.MaxWalletPage})
+		cs, err := r.st.UserCoupons(context.Background(), storetype.UserCouponsParams{UserID: "u0", Now: time.Now(), Limit: storetype.MaxWalletPage})
 		if err != nil {
 			t.Fatalf("u0's coupons: %v", err)
 		}
@@ -119,7 +120,7 @@ func TestRemindersDoneWhen(t *testing.T) {
 			{rmReg, "lapse_reminders_sent_total", []string{"channel", "in_app"}, 5},
 			{rmReg, "lapse_reminders_sent_total", []string{"channel", "sms"}, 0},
 			{rmReg, "lapse_reminder_coupons_dropped_total", []string{"reason", "used"}, 1},
-			{r.reg, "lapse_lag_seconds", []string{"kind", string(store.TimerRemind)}, 5},
+			{r.reg, "lapse_lag_seconds", []string{"kind", string(storetype.TimerRemind)}, 5},
 		} {
 			if got := metric(t, c.reg, c.name, c.labels...); got != c.want {
 				t.Fatalf("%s%v: got %v, want %v", c.name, c.labels, got, c.want)

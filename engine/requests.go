@@ -3,7 +3,7 @@ package engine
 import (
 	"context"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // pruneBatch is how many expired idempotency keys one statement deletes,
@@ -20,7 +20,7 @@ func (e *Engine) pruneRequests(ctx context.Context) {
 	}
 	before := e.cfg.Now().Add(-e.cfg.IdempotencyTTL)
 	for ctx.Err() == nil {
-		n, err := e.cfg.Store.PruneRequests(ctx, store.PruneRequestsParams{Before: before, Limit: pruneBatch})
+		n, err := e.cfg.Store.PruneRequests(ctx, storetype.PruneRequestsParams{Before: before, Limit: pruneBatch})
 		e.cfg.Metrics.requestsPruned(n)
 		if err != nil {
 			e.logErr("engine: prune idempotency keys", err)

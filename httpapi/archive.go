@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // archiveRequest is the body of POST /v1/archive; every field is
@@ -56,10 +57,10 @@ type archiveJSON struct {
 // moves only what is left.
 func (s *server) archive(w http.ResponseWriter, r *http.Request) {
 	var p store.ArchiveParams
-	mutate(s, w, r, http.StatusOK, func(ctx context.Context, _ *store.Idempotency, body []byte, now time.Time) (store.Archived, error) {
+	mutate(s, w, r, http.StatusOK, func(ctx context.Context, _ *store.Idempotency, body []byte, now time.Time) (storetype.Archived, error) {
 		var err error
 		if p, err = decodeArchive(body, now, s.archiveAfter); err != nil {
-			return store.Archived{}, err
+			return storetype.Archived{}, err
 		}
 		a, err := s.store.Archive(ctx, p)
 		if err == nil && !p.DryRun {
@@ -68,7 +69,7 @@ func (s *server) archive(w http.ResponseWriter, r *http.Request) {
 				slog.Int64("orders", a.Orders), slog.Int64("reminders", a.Reminders), slog.String("actor", store.Actor(ctx)))
 		}
 		return a, err
-	}, func(a store.Archived, _ time.Time) archiveJSON {
+	}, func(a storetype.Archived, _ time.Time) archiveJSON {
 		return archiveJSON{Before: formatTime(p.Before), DryRun: p.DryRun, Coupons: a.Coupons, Orders: a.Orders, Reminders: a.Reminders}
 	})
 }

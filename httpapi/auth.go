@@ -12,6 +12,7 @@ import (
 
 	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // DefaultTokenRefresh is how often, when Config.TokenRefresh is 0, a
@@ -57,13 +58,13 @@ type tokens struct {
 
 	mu     sync.Mutex
 	read   time.Time // when the copy was read; zero: never
-	byHash map[string]store.Token
+	byHash map[string]storetype.Token
 	closed bool // tokens exist or existed: no open mode
 }
 
 // at returns the tokens as of now, reading them again if the copy is
 // stale, and whether the server is open.
-func (ts *tokens) at(ctx context.Context, now time.Time) (byHash map[string]store.Token, open bool, err error) {
+func (ts *tokens) at(ctx context.Context, now time.Time) (byHash map[string]storetype.Token, open bool, err error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.read.IsZero() || now.Sub(ts.read) >= ts.refresh || now.Before(ts.read) {
@@ -71,7 +72,7 @@ func (ts *tokens) at(ctx context.Context, now time.Time) (byHash map[string]stor
 		if err != nil {
 			return nil, false, fmt.Errorf("httpapi: read tokens: %w", err)
 		}
-		ts.byHash = make(map[string]store.Token, len(all))
+		ts.byHash = make(map[string]storetype.Token, len(all))
 		for _, tk := range all {
 			ts.byHash[tk.Hash] = tk
 		}

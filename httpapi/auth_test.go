@@ -11,6 +11,7 @@ import (
 
 	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // creds are tokens of a store, by who holds them: one per scope, "all"
@@ -237,15 +238,15 @@ func snapshot(t *testing.T, st store.Store) string {
 	var parts []any
 	add := func(v any, err error) {
 		t.Helper()
-		if err != nil && err != store.ErrNotFound {
+		if err != nil && err != storetype.ErrNotFound {
 			t.Fatalf("snapshot: %v", err)
 		}
 		parts = append(parts, v)
 	}
 	add(st.Events(ctx, store.EventsParams{Limit: 10000}))
-	add(st.Templates(ctx, store.TemplatesParams{Limit: 1000}))
+	add(st.Templates(ctx, storetype.TemplatesParams{Limit: 1000}))
 	for _, u := range []string{"u1", "u9"} {
-		add(st.UserCoupons(ctx, store.UserCouponsParams{UserID: u, Now: t0, Limit: store.MaxWalletPage, Archived: true}))
+		add(st.UserCoupons(ctx, storetype.UserCouponsParams{UserID: u, Now: t0, Limit: storetype.MaxWalletPage, Archived: true}))
 		add(st.User(ctx, u))
 	}
 	add(st.SKU(ctx, "apple"))

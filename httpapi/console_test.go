@@ -11,6 +11,7 @@ import (
 
 	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // forecastPage is GET /v1/console/forecast's answer.
@@ -113,7 +114,7 @@ func TestConsoleInstances(t *testing.T) {
 				t.Fatalf("instances: got %+v, want i1 and i2", s.Instances)
 			}
 			i1, i2 := s.Instances[0], s.Instances[1]
-			if i1.Name != "i1" || i1.SkewMS != nil || i1.SkewAt != nil || len(i1.Shards) != store.Shards/2 || !slices.IsSorted(i1.Shards) {
+			if i1.Name != "i1" || i1.SkewMS != nil || i1.SkewAt != nil || len(i1.Shards) != storetype.Shards/2 || !slices.IsSorted(i1.Shards) {
 				t.Fatalf("i1: got %+v, want its fair half of the shards (i2 is live too) and no skew", i1)
 			}
 			if i2.Name != "i2" || i2.SkewMS == nil || *i2.SkewMS != -7 || i2.SkewAt == nil || *i2.SkewAt == "" || len(i2.Shards) != 0 {

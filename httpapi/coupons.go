@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Lock TTLs.
@@ -169,14 +170,14 @@ func parseIncludeQuery(q url.Values) (bool, error) {
 }
 
 // defaultWalletLimit is the page size of a wallet when the request names
-// none; the most is store.MaxWalletPage.
+// none; the most is storetype.MaxWalletPage.
 const defaultWalletLimit = 100
 
 // parseWalletQuery reads ?status=<state>&include=archived&after=<id>&limit=<n>:
 // a page of a wallet, by coupon ID, after the ID of the last coupon a
 // client has seen (see parseAfterID). Now and UserID are the caller's.
-func parseWalletQuery(q url.Values) (store.UserCouponsParams, error) {
-	var p store.UserCouponsParams
+func parseWalletQuery(q url.Values) (storetype.UserCouponsParams, error) {
+	var p storetype.UserCouponsParams
 	var err error
 	if p.Status, err = parseStatusQuery(q); err != nil {
 		return p, err
@@ -187,7 +188,7 @@ func parseWalletQuery(q url.Values) (store.UserCouponsParams, error) {
 	if p.After, err = parseAfterID(q); err != nil {
 		return p, err
 	}
-	p.Limit, err = parseLimit(q, defaultWalletLimit, store.MaxWalletPage)
+	p.Limit, err = parseLimit(q, defaultWalletLimit, storetype.MaxWalletPage)
 	return p, err
 }
 

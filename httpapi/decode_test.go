@@ -17,6 +17,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // refusedAsInput fails t unless err is nil or a malformed or invalid
@@ -97,7 +98,7 @@ func FuzzDecodeTemplateOperation(f *testing.F) {
 	f.Add([]byte(`{"by": "72h"}`))
 	f.Add([]byte(`{"expires_at": "2030-01-01T00:00:00Z", "dry_run": true}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		for _, kind := range []store.OperationKind{store.OperationVoid, store.OperationExtend} {
+		for _, kind := range []storetype.OperationKind{storetype.OperationVoid, storetype.OperationExtend} {
 			p, _, err := decodeTemplateOperation(kind, "tpl_1", body, t0)
 			if err == nil {
 				err = p.Validate()
@@ -197,7 +198,7 @@ func FuzzDecodeWalletQuery(f *testing.F) {
 		refusedAsInput(t, string(raw), err)
 		if err == nil && ((p.Status != 0 && p.Status.String() != q.Get("status")) || (p.Status == 0) == q.Has("status") ||
 			p.Archived != (q.Get("include") == "archived") || p.After != q.Get("after") ||
-			p.Limit < 1 || p.Limit > store.MaxWalletPage) {
+			p.Limit < 1 || p.Limit > storetype.MaxWalletPage) {
 			t.Fatalf("%q: accepted %+v", raw, p)
 		}
 	})
@@ -398,7 +399,7 @@ func TestDecodeJSONHostile(t *testing.T) {
 		}
 	}
 	for _, body := range []string{`{"dry_run": null}`, `{"reason": "r", "dry_run": null}`} {
-		_, _, err := decodeTemplateOperation(store.OperationVoid, "tpl_1", []byte(body), t0)
+		_, _, err := decodeTemplateOperation(storetype.OperationVoid, "tpl_1", []byte(body), t0)
 		if p := toProblem(err); p.Type != problemPath+"malformed" || p.Detail != "dry_run: cannot take a JSON null: want true or false" {
 			t.Fatalf("%q: got %s %q, want malformed naming dry_run", body, p.Type, p.Detail)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Page sizes of the event feed.
@@ -36,7 +37,7 @@ type eventsQuery struct {
 }
 
 // keeps reports whether e passes q's filters.
-func (q eventsQuery) keeps(e store.Event) bool {
+func (q eventsQuery) keeps(e storetype.Event) bool {
 	return (q.Type == "" || e.Type == q.Type) && (q.Subject == "" || e.Subject == q.Subject)
 }
 
@@ -145,7 +146,7 @@ func (s *server) events(w http.ResponseWriter, r *http.Request) {
 }
 
 // encodeEvent writes e as the feed shows it; data it lacks is {}.
-func encodeEvent(e store.Event) ([]byte, error) {
+func encodeEvent(e storetype.Event) ([]byte, error) {
 	data := e.Data
 	if len(data) == 0 {
 		data = json.RawMessage("{}")

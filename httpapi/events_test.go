@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // eventsPage is a page of the feed as a client reads it.
@@ -244,13 +245,13 @@ func (e *env) writeEvents(reasons ...string) {
 	}
 	defer tx.Rollback()
 	now := e.clock.Now()
-	var events []store.Event
+	var events []storetype.Event
 	for i, reason := range reasons {
 		data, _ := json.Marshal(map[string]string{"reason": reason})
-		events = append(events, store.Event{ID: store.NewID("evt", now), Type: "test.large", Subject: fmt.Sprintf("s%d", i), Time: now, Data: data})
+		events = append(events, storetype.Event{ID: store.NewID("evt", now), Type: "test.large", Subject: fmt.Sprintf("s%d", i), Time: now, Data: data})
 	}
-	record := store.Record{N: len(events), ID: events[0].ID, Time: now, Body: store.EncodeRecord(events)}
-	if _, err := tx.Commit([]store.Record{record}); err != nil {
+	record := storetype.Record{N: len(events), ID: events[0].ID, Time: now, Body: store.EncodeRecord(events)}
+	if _, err := tx.Commit([]storetype.Record{record}); err != nil {
 		e.t.Fatalf("commit: %v", err)
 	}
 }

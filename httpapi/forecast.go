@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // The console's storm forecast: a bucket a minute, 24 hours unless asked
@@ -59,7 +59,7 @@ func (s *server) forecast(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	out, err := s.forecasts.get(now, minutes, func() (forecastJSON, error) {
-		p := store.ForecastParams{From: now.Truncate(forecastWidth), Width: forecastWidth, Buckets: minutes}
+		p := storetype.ForecastParams{From: now.Truncate(forecastWidth), Width: forecastWidth, Buckets: minutes}
 		counts, err := s.store.Forecast(r.Context(), p)
 		if err != nil {
 			return forecastJSON{}, err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestConsoleForecastCached: on every store, a forecast answers every
@@ -50,7 +51,7 @@ type slowForecasts struct {
 	release chan struct{}
 }
 
-func (s *slowForecasts) Forecast(ctx context.Context, p store.ForecastParams) ([]store.DueCount, error) {
+func (s *slowForecasts) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
 	s.calls.Add(1)
 	<-s.release
 	return s.Store.Forecast(ctx, p)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // templateOperationRequest is the body of POST /v1/templates/{id}/void
@@ -35,9 +36,9 @@ type operationRequest struct {
 // params returns the operation req asks at now.
 func (req operationRequest) params(now time.Time) store.StartOperationParams {
 	return store.StartOperationParams{
-		Kind:   store.OperationKind(req.Kind),
-		Target: store.OperationTarget{TemplateID: req.TemplateID, CouponIDs: req.CouponIDs, UserIDs: req.UserIDs},
-		Args:   store.OperationArgs{Reason: req.Reason, ExpiresAt: truncate(req.ExpiresAt), By: time.Duration(req.By)},
+		Kind:   storetype.OperationKind(req.Kind),
+		Target: storetype.OperationTarget{TemplateID: req.TemplateID, CouponIDs: req.CouponIDs, UserIDs: req.UserIDs},
+		Args:   storetype.OperationArgs{Reason: req.Reason, ExpiresAt: truncate(req.ExpiresAt), By: time.Duration(req.By)},
 		Now:    now,
 	}
 }
@@ -51,14 +52,14 @@ func decodeOperation(body []byte, now time.Time) (p store.StartOperationParams, 
 
 // decodeTemplateOperation decodes the body of the operation of kind on
 // template id's coupons; dry is whether it asks for a dry run.
-func decodeTemplateOperation(kind store.OperationKind, id string, body []byte, now time.Time) (p store.StartOperationParams, dry bool, err error) {
+func decodeTemplateOperation(kind storetype.OperationKind, id string, body []byte, now time.Time) (p store.StartOperationParams, dry bool, err error) {
 	req, err := decodeJSON[templateOperationRequest](body)
 	full := operationRequest{Kind: string(kind), TemplateID: id, Reason: req.Reason, ExpiresAt: req.ExpiresAt, By: req.By}
 	return full.params(now), req.DryRun, err
 }
 
 // templateOperation serves POST /v1/templates/{id}/void and /extend.
-func (s *server) templateOperation(kind store.OperationKind) http.HandlerFunc {
+func (s *server) templateOperation(kind storetype.OperationKind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		s.startOperation(w, r, func(body []byte, now time.Time) (store.StartOperationParams, bool, error) {
 			return decodeTemplateOperation(kind, r.PathValue("id"), body, now)
@@ -109,19 +110,19 @@ func (s *server) getOperation(w http.ResponseWriter, r *http.Request) {
 
 // operationJSON is an operation as the API writes it.
 type operationJSON struct {
-	ID         string                `json:"id"`
-	Kind       string                `json:"kind"`
-	State      string                `json:"state"`
-	Target     store.OperationTarget `json:"target"`
-	Reason     *string               `json:"reason"`
-	ExpiresAt  *string               `json:"expires_at"`
-	By         *string               `json:"by"`
-	Actor      *string               `json:"actor"`
-	CreatedAt  string                `json:"created_at"`
-	StartedAt  *string               `json:"started_at"`
-	FinishedAt *string               `json:"finished_at"`
-	Counts     store.OperationCounts `json:"counts"`
-	Progress   progressJSON          `json:"progress"`
+	ID         string                    `json:"id"`
+	Kind       string                    `json:"kind"`
+	State      string                    `json:"state"`
+	Target     storetype.OperationTarget `json:"target"`
+	Reason     *string                   `json:"reason"`
+	ExpiresAt  *string                   `json:"expires_at"`
+	By         *string                   `json:"by"`
+	Actor      *string                   `json:"actor"`
+	CreatedAt  string                    `json:"created_at"`
+	StartedAt  *string                   `json:"started_at"`
+	FinishedAt *string                   `json:"finished_at"`
+	Counts     storetype.OperationCounts `json:"counts"`
+	Progress   progressJSON              `json:"progress"`
 }
 
 // progressJSON is how far an operation has come: done of total coupons.
@@ -151,11 +152,11 @@ func operationView(op store.Operation, _ time.Time) operationJSON {
 // dryRunJSON answers a dry run: what the operation would target, by
 // state.
 type dryRunJSON struct {
-	DryRun bool                  `json:"dry_run"`
-	Kind   string                `json:"kind"`
-	Target store.OperationTarget `json:"target"`
-	Counts countsJSON            `json:"counts"`
-	Total  int64                 `json:"total"`
+	DryRun bool                      `json:"dry_run"`
+	Kind   string                    `json:"kind"`
+	Target storetype.OperationTarget `json:"target"`
+	Counts countsJSON                `json:"counts"`
+	Total  int64                     `json:"total"`
 }
 
 // dryRunView is the answer to a dry run of p that found counts.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // work works every operation the store holds to its end, as the engine
@@ -20,7 +21,7 @@ func (e *env) work() {
 		if !ok {
 			return
 		}
-		for op.State == store.OperationRunning {
+		for op.State == storetype.OperationRunning {
 			if op, err = e.store.WorkOperation(e.t.Context(), store.WorkOperationParams{ID: op.ID, Holder: "test", TTL: time.Minute, Now: e.clock.Now(), Limit: 2}); err != nil {
 				e.t.Fatal(err)
 			}
@@ -59,7 +60,7 @@ func TestOperations(t *testing.T) {
 		key := []string{"Idempotency-Key", "void-1"}
 		var op operationJSON
 		e.ok(e.post("/v1/templates/"+tpl+"/void", `{"reason": "leaked"}`, key...), http.StatusAccepted, &op)
-		if op.State != store.OperationRunning || op.Kind != "void" || op.Target.TemplateID != tpl || op.Progress.Total != 3 || op.Reason == nil || *op.Reason != "leaked" {
+		if op.State != storetype.OperationRunning || op.Kind != "void" || op.Target.TemplateID != tpl || op.Progress.Total != 3 || op.Reason == nil || *op.Reason != "leaked" {
 			t.Fatalf("started: got %+v", op)
 		}
 		var again operationJSON
@@ -69,7 +70,7 @@ func TestOperations(t *testing.T) {
 		}
 		e.work()
 		done := e.operation(op.ID)
-		if done.State != store.OperationDone || done.Progress.Done != 3 || done.Counts.Voided != 2 || done.Counts.PendingLocked != 1 || done.FinishedAt == nil {
+		if done.State != storetype.OperationDone || done.Progress.Done != 3 || done.Counts.Voided != 2 || done.Counts.PendingLocked != 1 || done.FinishedAt == nil {
 			t.Fatalf("done: got %+v", done)
 		}
 		for id, want := range map[string]string{c1.ID: "voided", c2.ID: "voided", c3.ID: "locked"} {
@@ -168,7 +169,7 @@ func TestOperationsWhileClaiming(t *testing.T) {
 			}
 		}
 		done := e.operation(op.ID)
-		if done.State != store.OperationDone || done.Progress != (progressJSON{Done: 3, Total: 3}) || done.Counts.Voided != 3 {
+		if done.State != storetype.OperationDone || done.Progress != (progressJSON{Done: 3, Total: 3}) || done.Counts.Voided != 3 {
 			t.Fatalf("void: got %s, progress %+v, counts %+v; want done, 3 of 3, 3 voided", done.State, done.Progress, done.Counts)
 		}
 		for _, c := range before {

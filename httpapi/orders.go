@@ -9,6 +9,7 @@ import (
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // defaultOrderTimeout is how long an order stays payable when the request
@@ -24,7 +25,7 @@ type skuJSON struct {
 	Buckets   int    `json:"buckets"`
 }
 
-func skuView(k store.SKU) skuJSON {
+func skuView(k storetype.SKU) skuJSON {
 	return skuJSON{SKU: k.SKU, Available: k.Available, Reserved: k.Reserved, Sold: k.Sold, Buckets: k.Buckets}
 }
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Errors of this package's own making; the store's and the coupon
@@ -57,7 +57,7 @@ type kind struct {
 }
 
 var kinds = []kind{
-	{store.ErrNotFound, "not-found", "the id names nothing"},
+	{storetype.ErrNotFound, "not-found", "the id names nothing"},
 	{errNoRoute, "not-found", "no such route"},
 	{errMethodNotAllowed, "method-not-allowed", "the route does not accept this method"},
 	{coupon.ErrExpired, "coupon-expired", "the coupon is at or past its expires_at"},
@@ -69,7 +69,7 @@ var kinds = []kind{
 	{order.ErrInvalidState, "invalid-state", "the order is not unpaid"},
 	{order.ErrInsufficientStock, "insufficient-stock", "an item asks for more than is available"},
 	{order.ErrClosed, "order-closed", "the order is closed or past its deadline; the payment is recorded as order.late_payment"},
-	{store.ErrIdempotencyConflict, "idempotency-conflict", "the Idempotency-Key was used with a different request, or its first request is still in flight"},
+	{storetype.ErrIdempotencyConflict, "idempotency-conflict", "the Idempotency-Key was used with a different request, or its first request is still in flight"},
 	{errUnauthorized, "unauthorized", "a valid bearer token is required: Authorization: Bearer <token>"},
 	{errAuthorizationTwice, "unauthorized", "Authorization is given more than once: send one bearer token"},
 	{errNotReady, "not-ready", "the store is unreachable or not migrated"},

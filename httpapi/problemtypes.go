@@ -4,7 +4,7 @@ import (
 	"html/template"
 	"net/http"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // problemPath prefixes a problem's slug in its type URI, which resolves
@@ -83,7 +83,7 @@ var problemPage = template.Must(template.New("problem").Parse(`<!doctype html>
 func (s *server) problemDoc(w http.ResponseWriter, r *http.Request) {
 	pt, ok := findType(r.PathValue("slug"))
 	if !ok {
-		s.fail(w, r, store.ErrNotFound)
+		s.fail(w, r, storetype.ErrNotFound)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")

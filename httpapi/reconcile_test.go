@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestReconcile: on every store, GET /v1/reconcile of a store in step
@@ -61,7 +62,7 @@ func dropTimers(t *testing.T, st store.Store) {
 		t.Fatalf("begin: %v", err)
 	}
 	defer tx.Rollback()
-	if err := tx.DeleteTimers(store.TimerExpire, t0.AddDate(10, 0, 0)); err != nil {
+	if err := tx.DeleteTimers(storetype.TimerExpire, t0.AddDate(10, 0, 0)); err != nil {
 		t.Fatalf("delete timers: %v", err)
 	}
 	if _, err := tx.Commit(nil); err != nil {

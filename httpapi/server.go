@@ -12,7 +12,7 @@ import (
 	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/httpapi/console"
 	"github.com/lapsehq/lapse/input"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Config is what New needs.
@@ -118,8 +118,8 @@ func New(cfg Config) http.Handler {
 	s.handle("GET /v1/templates", credential.Admin, s.listTemplates)
 	s.handle("PATCH /v1/templates/{id}", credential.Admin, s.changeTemplate)
 	s.handle("POST /v1/templates/{id}/close", credential.Admin, s.closeTemplate)
-	s.handle("POST /v1/templates/{id}/void", credential.Admin, s.templateOperation(store.OperationVoid))
-	s.handle("POST /v1/templates/{id}/extend", credential.Admin, s.templateOperation(store.OperationExtend))
+	s.handle("POST /v1/templates/{id}/void", credential.Admin, s.templateOperation(storetype.OperationVoid))
+	s.handle("POST /v1/templates/{id}/extend", credential.Admin, s.templateOperation(storetype.OperationExtend))
 	s.handle("POST /v1/operations", credential.Admin, s.operations)
 	s.handle("GET /v1/operations/{id}", credential.Admin, s.getOperation)
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Relay is the outbox relay as the API reports and replays it.
@@ -70,7 +71,7 @@ func (s *server) replay(w http.ResponseWriter, r *http.Request) {
 			return 0, err
 		}
 		if s.relay == nil {
-			return 0, store.ErrNotFound
+			return 0, storetype.ErrNotFound
 		}
 		n, err := s.relay.Replay(ctx, name, idem)
 		if err == nil {

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lapsehq/lapse/storetype"
 	dto "github.com/prometheus/client_model/go"
-
-	"github.com/lapsehq/lapse/store"
 )
 
 // sampleJSON is one series of a metric: a counter's or gauge's value, or
@@ -121,7 +120,7 @@ func samples(mf *dto.MetricFamily) []sampleJSON {
 
 // instanceOf is in as the status shows it, with the shards of leases it
 // holds at dbNow.
-func instanceOf(in store.Instance, leases []store.ShardLease, dbNow time.Time) instanceJSON {
+func instanceOf(in storetype.Instance, leases []storetype.ShardLease, dbNow time.Time) instanceJSON {
 	out := instanceJSON{Name: in.Name, SeenAt: formatTime(in.SeenAt), Shards: []int{}}
 	if !in.SkewAt.IsZero() {
 		ms, at := in.Skew.Milliseconds(), formatTime(in.SkewAt)

@@ -8,6 +8,7 @@ import (
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Store is what the API calls of the store (*store.DB implements it),
@@ -16,8 +17,8 @@ import (
 type Store interface {
 	// Templates (templates.go).
 	CreateTemplate(ctx context.Context, p store.CreateTemplateParams) (coupon.Template, error)
-	Template(ctx context.Context, p store.TemplateParams) (store.TemplateInfo, error)
-	Templates(ctx context.Context, p store.TemplatesParams) ([]coupon.Template, error)
+	Template(ctx context.Context, p store.TemplateParams) (storetype.TemplateInfo, error)
+	Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error)
 	ChangeTemplate(ctx context.Context, p store.ChangeTemplateParams) (coupon.Template, error)
 	CloseTemplate(ctx context.Context, p store.CloseTemplateParams) (coupon.Template, error)
 
@@ -25,12 +26,12 @@ type Store interface {
 	Claim(ctx context.Context, p store.ClaimParams) (coupon.Coupon, error)
 	Issue(ctx context.Context, p store.IssueParams) (store.Issued, error)
 	Coupon(ctx context.Context, id string) (coupon.Coupon, error)
-	UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]coupon.Coupon, error)
+	UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error)
 	Transition(ctx context.Context, p store.TransitionParams) (coupon.Coupon, error)
 
 	// Stock and orders (orders.go).
-	PutSKU(ctx context.Context, p store.PutSKUParams) (store.SKU, error)
-	SKU(ctx context.Context, sku string) (store.SKU, error)
+	PutSKU(ctx context.Context, p store.PutSKUParams) (storetype.SKU, error)
+	SKU(ctx context.Context, sku string) (storetype.SKU, error)
 	CreateOrder(ctx context.Context, p store.CreateOrderParams) (order.Order, error)
 	Order(ctx context.Context, id string) (order.Order, error)
 	PayOrder(ctx context.Context, p store.PayOrderParams) (order.Order, error)
@@ -46,24 +47,24 @@ type Store interface {
 	Operation(ctx context.Context, id string) (store.Operation, error)
 
 	// The feed (events.go).
-	Events(ctx context.Context, p store.EventsParams) ([]store.Event, error)
+	Events(ctx context.Context, p store.EventsParams) ([]storetype.Event, error)
 
 	// Operators: the forecast, the archive, reconciliation, the console's
 	// status and readiness (forecast.go, archive.go, reconcile.go,
 	// status.go, health.go).
-	Forecast(ctx context.Context, p store.ForecastParams) ([]store.DueCount, error)
-	Archive(ctx context.Context, p store.ArchiveParams) (store.Archived, error)
+	Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error)
+	Archive(ctx context.Context, p store.ArchiveParams) (storetype.Archived, error)
 	Reconcile(ctx context.Context, p store.ReconcileParams) (store.Reconciliation, error)
 	Clock(ctx context.Context) (time.Time, error)
-	ShardLeases(ctx context.Context) ([]store.ShardLease, error)
-	Instances(ctx context.Context, d time.Duration) ([]store.Instance, error)
+	ShardLeases(ctx context.Context) ([]storetype.ShardLease, error)
+	Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error)
 	Ready(ctx context.Context) error
 
 	// Credentials (auth.go).
-	Tokens(ctx context.Context) ([]store.Token, error)
+	Tokens(ctx context.Context) ([]storetype.Token, error)
 }
 
 // tokenReader reads the API credentials: what tokens needs of Store.
 type tokenReader interface {
-	Tokens(ctx context.Context) ([]store.Token, error)
+	Tokens(ctx context.Context) ([]storetype.Token, error)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // templateRequest is the body of POST /v1/templates.
@@ -146,13 +147,13 @@ const (
 
 // parseTemplatesQuery reads ?after=<id>&limit=<n>. The cursor is the ID of
 // the last template a client has seen (see parseAfterID).
-func parseTemplatesQuery(q url.Values) (store.TemplatesParams, error) {
+func parseTemplatesQuery(q url.Values) (storetype.TemplatesParams, error) {
 	after, err := parseAfterID(q)
 	if err != nil {
-		return store.TemplatesParams{}, err
+		return storetype.TemplatesParams{}, err
 	}
 	limit, err := parseLimit(q, defaultTemplatesLimit, maxTemplatesLimit)
-	return store.TemplatesParams{After: after, Limit: limit}, err
+	return storetype.TemplatesParams{After: after, Limit: limit}, err
 }
 
 // listTemplates serves GET /v1/templates: up to the limit asked, the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // whaleCoupons is the size of the wallet TestWalletReadBounded reads: the
@@ -43,7 +44,7 @@ func TestWalletReadBounded(t *testing.T) {
 				alloc uint64
 			}{
 				{"", defaultWalletLimit, 2 << 20},
-				{"?limit=1000", store.MaxWalletPage, 16 << 20},
+				{"?limit=1000", storetype.MaxWalletPage, 16 << 20},
 				{"?status=used", 0, 2 << 20},
 			}
 			for _, c := range cases {

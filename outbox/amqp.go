@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/lapsehq/lapse/storetype"
 	amqp "github.com/rabbitmq/amqp091-go"
-
-	"github.com/lapsehq/lapse/store"
 )
 
 // AMQP publishes events to a RabbitMQ exchange, which must exist: routing
@@ -33,13 +32,13 @@ func NewAMQP(url, exchange string) *AMQP {
 
 // Deliver publishes evs and waits for their confirms, in order. Any
 // failure drops the connection, so the next delivery dials again.
-func (a *AMQP) Deliver(ctx context.Context, evs []store.Event) (int, error) {
+func (a *AMQP) Deliver(ctx context.Context, evs []storetype.Event) (int, error) {
 	ch, err := a.channel()
 	if err != nil {
 		return 0, err
 	}
 	n, err := pipeline(evs,
-		func(e store.Event, b []byte) (*amqp.DeferredConfirmation, error) {
+		func(e storetype.Event, b []byte) (*amqp.DeferredConfirmation, error) {
 			dc, err := ch.PublishWithDeferredConfirmWithContext(ctx, a.exchange, e.Type, false, false, amqp.Publishing{
 				ContentType:  ContentType,
 				DeliveryMode: amqp.Persistent,

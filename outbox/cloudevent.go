@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Content types of CloudEvents in JSON: one event (structured mode), or
@@ -34,7 +34,7 @@ type CloudEvent struct {
 // Encode returns e as a CloudEvents 1.0 JSON object: its id, type (as the
 // feed names it, e.g. coupon.expired), subject and time as the attributes
 // of the same names, its data as data.
-func Encode(e store.Event) ([]byte, error) {
+func Encode(e storetype.Event) ([]byte, error) {
 	data := e.Data
 	if len(data) == 0 {
 		data = json.RawMessage("{}")
@@ -45,7 +45,7 @@ func Encode(e store.Event) ([]byte, error) {
 		Source:          Source,
 		Type:            e.Type,
 		Subject:         e.Subject,
-		Time:            e.Time.UTC().Format(store.TimeFormat),
+		Time:            e.Time.UTC().Format(storetype.TimeFormat),
 		DataContentType: "application/json",
 		Data:            data,
 	})
@@ -56,7 +56,7 @@ func Encode(e store.Event) ([]byte, error) {
 }
 
 // EncodeBatch returns evs as a JSON array of CloudEvents.
-func EncodeBatch(evs []store.Event) ([]byte, error) {
+func EncodeBatch(evs []storetype.Event) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte('[')
 	for i, e := range evs {

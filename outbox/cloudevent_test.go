@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/outbox"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 func TestEncode(t *testing.T) {
-	e := store.Event{Seq: 7, ID: "evt_1", Type: "coupon.expired", Subject: "cpn_1",
+	e := storetype.Event{Seq: 7, ID: "evt_1", Type: "coupon.expired", Subject: "cpn_1",
 		Time: time.Date(2026, 11, 11, 0, 0, 1, 234_000_000, time.UTC), Data: json.RawMessage(`{"from":"unused"}`)}
 	got, err := outbox.Encode(e)
 	if err != nil {
@@ -21,7 +21,7 @@ func TestEncode(t *testing.T) {
 	if string(got) != want {
 		t.Fatalf("Encode:\n got %s\nwant %s", got, want)
 	}
-	batch, err := outbox.EncodeBatch([]store.Event{e, e})
+	batch, err := outbox.EncodeBatch([]storetype.Event{e, e})
 	if err != nil {
 		t.Fatalf("EncodeBatch: %v", err)
 	}

@@ -6,10 +6,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lapsehq/lapse/storetype"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-
-	"github.com/lapsehq/lapse/store"
 )
 
 // NATS publishes events to JetStream on subject <prefix>.<event type>,
@@ -32,13 +31,13 @@ func NewNATS(url, prefix string) *NATS {
 }
 
 // Deliver publishes evs asynchronously and waits for their acks, in order.
-func (s *NATS) Deliver(ctx context.Context, evs []store.Event) (int, error) {
+func (s *NATS) Deliver(ctx context.Context, evs []storetype.Event) (int, error) {
 	js, err := s.jetStream()
 	if err != nil {
 		return 0, err
 	}
 	return pipeline(evs,
-		func(e store.Event, b []byte) (jetstream.PubAckFuture, error) {
+		func(e storetype.Event, b []byte) (jetstream.PubAckFuture, error) {
 			msg := nats.NewMsg(s.prefix + "." + e.Type)
 			msg.Data = b
 			msg.Header.Set("Content-Type", ContentType)

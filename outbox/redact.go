@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // redactedMark stands for a secret in what lapse shows of a sink URL, as
@@ -85,7 +85,7 @@ type redacting struct {
 	r    *strings.Replacer
 }
 
-func (s redacting) Deliver(ctx context.Context, evs []store.Event) (int, error) {
+func (s redacting) Deliver(ctx context.Context, evs []storetype.Event) (int, error) {
 	n, err := s.sink.Deliver(ctx, evs)
 	return n, redactErr(s.r, err)
 }

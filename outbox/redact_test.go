@@ -13,6 +13,7 @@ import (
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 func TestSinkRedacted(t *testing.T) {
@@ -101,7 +102,7 @@ func deadLetterErrors(t *testing.T, st store.Store) string {
 	t.Helper()
 	var errs []string
 	for _, sink := range []string{"down", "echo"} {
-		ls, err := st.DeadLetters(context.Background(), store.DeadLettersParams{Sink: sink, Limit: 100})
+		ls, err := st.DeadLetters(context.Background(), storetype.DeadLettersParams{Sink: sink, Limit: 100})
 		if err != nil {
 			t.Fatalf("dead letters of %s: %v", sink, err)
 		}

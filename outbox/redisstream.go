@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lapsehq/lapse/storetype"
 	"github.com/redis/go-redis/v9"
-
-	"github.com/lapsehq/lapse/store"
 )
 
 // RedisStream appends events to a Redis stream with XADD, one field
@@ -25,10 +24,10 @@ func NewRedisStream(client *redis.Client, stream string, maxLen int64) *RedisStr
 }
 
 // Deliver XADDs evs in one pipeline; Redis runs them in order.
-func (s *RedisStream) Deliver(ctx context.Context, evs []store.Event) (int, error) {
+func (s *RedisStream) Deliver(ctx context.Context, evs []storetype.Event) (int, error) {
 	pipe := s.client.Pipeline()
 	return pipeline(evs,
-		func(_ store.Event, b []byte) (*redis.StringCmd, error) {
+		func(_ storetype.Event, b []byte) (*redis.StringCmd, error) {
 			return pipe.XAdd(ctx, &redis.XAddArgs{Stream: s.stream, MaxLen: s.maxLen, Approx: s.maxLen > 0, Values: []any{"event", b}}), nil
 		},
 		func() { pipe.Exec(ctx) }, // each command carries its own error

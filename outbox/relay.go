@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // maxBatchBytes bounds the data of the events a sink is handed at once,
@@ -159,7 +160,7 @@ func (r *Relay) Notify() {
 type SinkStatus struct {
 	Name string
 	Type string
-	store.SinkState
+	storetype.SinkState
 	// Failures counts the failed delivery attempts since the relay started.
 	Failures int64
 	// LastError is the error of the latest attempt, "" if it succeeded.
@@ -186,7 +187,7 @@ func (r *Relay) Status(ctx context.Context) ([]SinkStatus, error) {
 func (r *Relay) Replay(ctx context.Context, name string, idem *store.Idempotency) (int64, error) {
 	run, ok := r.byName[name]
 	if !ok {
-		return 0, fmt.Errorf("replay sink %q: %w", name, store.ErrNotFound)
+		return 0, fmt.Errorf("replay sink %q: %w", name, storetype.ErrNotFound)
 	}
 	n, err := r.cfg.Store.ReplayDeadLetters(ctx, store.ReplayDeadLettersParams{Sink: name, Idem: idem})
 	if err != nil {

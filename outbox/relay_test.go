@@ -17,6 +17,7 @@ import (
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestDeadLettersKeepSubjectOrder: an event its receiver keeps refusing
@@ -47,14 +48,14 @@ func TestDeadLettersKeepSubjectOrder(t *testing.T) {
 		}
 	}
 	waitFor(t, 5*time.Second, "five dead letters", settled(5))
-	var others []store.Event
+	var others []storetype.Event
 	for _, e := range evs {
 		if e.Subject != poison {
 			others = append(others, e)
 		}
 	}
 	outboxtest.Check(t, others, rc.Events())
-	letters, err := st.DeadLetters(context.Background(), store.DeadLettersParams{Sink: "hook", Limit: 100})
+	letters, err := st.DeadLetters(context.Background(), storetype.DeadLettersParams{Sink: "hook", Limit: 100})
 	if err != nil {
 		t.Fatalf("DeadLetters: %v", err)
 	}
@@ -101,8 +102,8 @@ func TestDeadLettersKeepSubjectOrder(t *testing.T) {
 	if got := metric(t, reg, "lapse_outbox_dead_lettered_total", "hook"); got != 12 {
 		t.Fatalf("dead lettered: got %v, want 12 (six, then the same six again)", got)
 	}
-	if _, err := r.Replay(context.Background(), "nope", nil); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("Replay of an unknown sink: got %v, want %v", err, store.ErrNotFound)
+	if _, err := r.Replay(context.Background(), "nope", nil); !errors.Is(err, storetype.ErrNotFound) {
+		t.Fatalf("Replay of an unknown sink: got %v, want %v", err, storetype.ErrNotFound)
 	}
 }
 
@@ -250,7 +251,7 @@ func TestPrune(t *testing.T) {
 	st, evs := storeWithHistory(t, 10, 2) // claims at t0, rounds at t0+1s and t0+2s
 	ctx := context.Background()
 	for name, pos := range map[string]int64{"ahead": evs[len(evs)-1].Seq, "behind": evs[24].Seq} {
-		if err := st.AdvanceSink(ctx, store.AdvanceSinkParams{Sink: name, Position: pos}); err != nil {
+		if err := st.AdvanceSink(ctx, storetype.AdvanceSinkParams{Sink: name, Position: pos}); err != nil {
 			t.Fatalf("AdvanceSink: %v", err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // parkedError is the error of an event put in dead letters without an
@@ -112,7 +113,7 @@ func (u *runner) load(ctx context.Context) error {
 	u.parked = map[string]int{}
 	after := int64(0)
 	for {
-		ls, err := u.relay.cfg.Store.DeadLetters(ctx, store.DeadLettersParams{Sink: u.Name, After: after, Limit: 1000})
+		ls, err := u.relay.cfg.Store.DeadLetters(ctx, storetype.DeadLettersParams{Sink: u.Name, After: after, Limit: 1000})
 		if err != nil || len(ls) == 0 {
 			return err
 		}
@@ -133,14 +134,14 @@ func (u *runner) replay(ctx context.Context) error {
 	fail := func(subject string) { failed[subject] = true }
 	after := int64(0)
 	for {
-		ls, err := u.relay.cfg.Store.DeadLetters(ctx, store.DeadLettersParams{Sink: u.Name, QueuedOnly: true, After: after, Limit: u.relay.cfg.BatchSize})
+		ls, err := u.relay.cfg.Store.DeadLetters(ctx, storetype.DeadLettersParams{Sink: u.Name, QueuedOnly: true, After: after, Limit: u.relay.cfg.BatchSize})
 		if err != nil {
 			return err
 		}
 		if len(ls) == 0 {
 			break
 		}
-		evs := make([]store.Event, len(ls))
+		evs := make([]storetype.Event, len(ls))
 		for i, l := range ls {
 			evs[i] = l.Event
 		}
@@ -157,9 +158,9 @@ func (u *runner) isParked(subject string) bool { return u.parked[subject] > 0 }
 func (u *runner) park(subject string) { u.parked[subject]++ }
 
 // advance moves the position past settled, storing its dead letters.
-func (u *runner) advance(ctx context.Context, settled []store.Event, dead []store.DeadLetter) error {
+func (u *runner) advance(ctx context.Context, settled []storetype.Event, dead []storetype.DeadLetter) error {
 	pos := settled[len(settled)-1].Seq
-	err := u.relay.cfg.Store.AdvanceSink(ctx, store.AdvanceSinkParams{Sink: u.Name, Position: pos, Dead: dead})
+	err := u.relay.cfg.Store.AdvanceSink(ctx, storetype.AdvanceSinkParams{Sink: u.Name, Position: pos, Dead: dead})
 	if err == nil {
 		u.pos = pos
 	}
@@ -168,7 +169,7 @@ func (u *runner) advance(ctx context.Context, settled []store.Event, dead []stor
 
 // replayed removes the delivered letters among settled and stores the
 // others again.
-func (u *runner) replayed(ctx context.Context, settled []store.Event, dead []store.DeadLetter) error {
+func (u *runner) replayed(ctx context.Context, settled []storetype.Event, dead []storetype.DeadLetter) error {
 	isDead := map[int64]bool{}
 	for _, d := range dead {
 		isDead[d.Event.Seq] = true
@@ -179,7 +180,7 @@ func (u *runner) replayed(ctx context.Context, settled []store.Event, dead []sto
 			delivered = append(delivered, e.Seq)
 		}
 	}
-	return u.relay.cfg.Store.AdvanceSink(ctx, store.AdvanceSinkParams{Sink: u.Name, Replayed: delivered, Dead: dead})
+	return u.relay.cfg.Store.AdvanceSink(ctx, storetype.AdvanceSinkParams{Sink: u.Name, Replayed: delivered, Dead: dead})
 }
 
 // deliver hands evs to the sink in order until each is delivered or a
@@ -188,13 +189,13 @@ func (u *runner) replayed(ctx context.Context, settled []store.Event, dead []sto
 // after MaxAttempts it becomes a dead letter, fail is told its subject,
 // and delivery goes on. An event whose subject is blocked becomes a dead
 // letter without an attempt. It returns false if ctx ended first.
-func (u *runner) deliver(ctx context.Context, evs []store.Event, blocked func(string) bool, fail func(string),
-	settle func(context.Context, []store.Event, []store.DeadLetter) error) bool {
+func (u *runner) deliver(ctx context.Context, evs []storetype.Event, blocked func(string) bool, fail func(string),
+	settle func(context.Context, []storetype.Event, []storetype.DeadLetter) error) bool {
 	cfg := &u.relay.cfg
 	i, attempt, limit := 0, 0, len(evs)
 	for i < len(evs) {
 		start := i
-		var dead []store.DeadLetter
+		var dead []storetype.DeadLetter
 		for i < len(evs) && blocked(evs[i].Subject) {
 			dead = append(dead, u.letter(evs[i], 0, parkedError))
 			fail(evs[i].Subject)
@@ -251,8 +252,8 @@ func (u *runner) deliver(ctx context.Context, evs []store.Event, blocked func(st
 // settle stores an outcome, retrying until the store takes it: a dead
 // letter must not be passed over unrecorded. It gives up only when ctx
 // ends, and then the events are delivered again after a restart.
-func (u *runner) settle(ctx context.Context, settle func(context.Context, []store.Event, []store.DeadLetter) error,
-	settled []store.Event, dead []store.DeadLetter) bool {
+func (u *runner) settle(ctx context.Context, settle func(context.Context, []storetype.Event, []storetype.DeadLetter) error,
+	settled []storetype.Event, dead []storetype.DeadLetter) bool {
 	ok := u.retry(ctx, "save progress", func(ctx context.Context) error {
 		return settle(context.WithoutCancel(ctx), settled, dead)
 	})
@@ -281,8 +282,8 @@ func (u *runner) retry(ctx context.Context, what string, fn func(context.Context
 	}
 }
 
-func (u *runner) letter(e store.Event, attempts int, reason string) store.DeadLetter {
-	return store.DeadLetter{Event: e, Attempts: attempts, Error: reason, FailedAt: u.relay.cfg.Now()}
+func (u *runner) letter(e storetype.Event, attempts int, reason string) storetype.DeadLetter {
+	return storetype.DeadLetter{Event: e, Attempts: attempts, Error: reason, FailedAt: u.relay.cfg.Now()}
 }
 
 // idle waits for a poke, the poll interval or the end of ctx.

@@ -16,6 +16,7 @@ import (
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
 
@@ -30,7 +31,7 @@ func openStore(t testing.TB, notify func()) *store.DB {
 	t.Helper()
 	opts := sqlite.Options{}
 	if notify != nil {
-		opts.Hooks.OnEvents = func([]store.Event) { notify() }
+		opts.Hooks.OnEvents = func([]storetype.Event) { notify() }
 	}
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), opts)
 	if err != nil {
@@ -75,7 +76,7 @@ func history(t testing.TB, st store.Store, n, rounds int) {
 
 // storeWithHistory opens a store, writes history(n, rounds) in it and
 // returns it with its feed.
-func storeWithHistory(t testing.TB, n, rounds int) (*store.DB, []store.Event) {
+func storeWithHistory(t testing.TB, n, rounds int) (*store.DB, []storetype.Event) {
 	t.Helper()
 	st := openStore(t, nil)
 	history(t, st, n, rounds)
@@ -133,7 +134,7 @@ func newStorm(t testing.TB, n int, notify func()) (*store.DB, *engine.Engine) {
 	now := func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
 	wheel := timer.NewWheel(10*time.Millisecond, 1024, now)
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{Hooks: store.Hooks{
-		OnTimer: engine.Hint(wheel), OnEvents: func([]store.Event) { notify() },
+		OnTimer: engine.Hint(wheel), OnEvents: func([]storetype.Event) { notify() },
 	}})
 	if err != nil {
 		t.Fatalf("open store: %v", err)

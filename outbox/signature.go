@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // The Standard Webhooks headers (https://www.standardwebhooks.com) of
@@ -140,7 +140,7 @@ func (s WebhookSecret) hidden() []string {
 // ambiguous), msg_ then 32 hex digits of a SHA-256 of the IDs. Not the
 // first event's ID for a batch: a batch sent again after a crash may
 // start with the same event and hold more.
-func webhookID(evs []store.Event) string {
+func webhookID(evs []storetype.Event) string {
 	if len(evs) == 1 && plainID(evs[0].ID) {
 		return evs[0].ID
 	}

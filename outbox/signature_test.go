@@ -13,6 +13,7 @@ import (
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 func TestSign(t *testing.T) {
@@ -81,7 +82,7 @@ func TestWebhookIDWithDot(t *testing.T) {
 	rc := outboxtest.NewReceiver(t, outboxtest.TestSecret)
 	w := outbox.NewWebhook(outbox.WebhookConfig{URL: rc.URL, Secret: rc.WebhookSecret(), Now: time.Now})
 	defer w.Close()
-	evs := []store.Event{{ID: "evt_late_ord_1_pay.1700000000", Type: store.EventOrderLatePayment, Subject: "ord_1", Time: t0, Data: []byte("{}")}}
+	evs := []storetype.Event{{ID: "evt_late_ord_1_pay.1700000000", Type: store.EventOrderLatePayment, Subject: "ord_1", Time: t0, Data: []byte("{}")}}
 	for range 2 {
 		if n, err := w.Deliver(context.Background(), evs); n != 1 || err != nil {
 			t.Fatalf("Deliver: got %d, %v; want 1 delivered", n, err)

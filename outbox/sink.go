@@ -3,7 +3,7 @@ package outbox
 import (
 	"context"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Sink is a system the relay delivers events to.
@@ -12,7 +12,7 @@ type Sink interface {
 	// front, the target acknowledged. With an error, the events after those
 	// were not acknowledged, though some may have arrived: the relay sends
 	// them again, with the same IDs.
-	Deliver(ctx context.Context, evs []store.Event) (int, error)
+	Deliver(ctx context.Context, evs []storetype.Event) (int, error)
 	// Close releases the sink's connections.
 	Close() error
 }
@@ -29,7 +29,7 @@ type Named struct {
 // without waiting for the target, then flush (if set) sends what is
 // queued, then wait takes each acknowledgement in order. It returns how
 // many events, from the front, were acknowledged.
-func pipeline[A any](evs []store.Event, send func(store.Event, []byte) (A, error), flush func(), wait func(A) error) (int, error) {
+func pipeline[A any](evs []storetype.Event, send func(storetype.Event, []byte) (A, error), flush func(), wait func(A) error) (int, error) {
 	acks := make([]A, 0, len(evs))
 	var sendErr error
 	for _, e := range evs {

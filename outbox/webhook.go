@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Webhook POSTs events as CloudEvents: one per request in structured mode
@@ -58,7 +58,7 @@ func NewWebhook(cfg WebhookConfig) *Webhook {
 }
 
 // Deliver POSTs evs a request at a time, in order.
-func (w *Webhook) Deliver(ctx context.Context, evs []store.Event) (int, error) {
+func (w *Webhook) Deliver(ctx context.Context, evs []storetype.Event) (int, error) {
 	done := 0
 	for done < len(evs) {
 		n := min(w.batch, len(evs)-done)
@@ -70,7 +70,7 @@ func (w *Webhook) Deliver(ctx context.Context, evs []store.Event) (int, error) {
 	return done, nil
 }
 
-func (w *Webhook) post(ctx context.Context, evs []store.Event) error {
+func (w *Webhook) post(ctx context.Context, evs []storetype.Event) error {
 	body, ctype, err := w.encode(evs)
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func (w *Webhook) post(ctx context.Context, evs []store.Event) error {
 // stamp sets the Standard Webhooks headers of a request carrying evs as
 // body and, for a legacy secret, the deprecated SignatureHeader, both
 // signed at the same time.
-func (w *Webhook) stamp(h http.Header, evs []store.Event, body []byte) {
+func (w *Webhook) stamp(h http.Header, evs []storetype.Event, body []byte) {
 	id, at := webhookID(evs), w.now()
 	h.Set(HeaderWebhookID, id)
 	h.Set(HeaderWebhookTimestamp, strconv.FormatInt(at.Unix(), 10))
@@ -111,7 +111,7 @@ func (w *Webhook) stamp(h http.Header, evs []store.Event, body []byte) {
 	}
 }
 
-func (w *Webhook) encode(evs []store.Event) ([]byte, string, error) {
+func (w *Webhook) encode(evs []storetype.Event) ([]byte, string, error) {
 	if w.batch == 1 {
 		b, err := Encode(evs[0])
 		return b, ContentType, err

@@ -13,7 +13,7 @@ import (
 
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestWebhookSigned: with a whsec_ secret, one of earlier releases or
@@ -181,7 +181,7 @@ func TestWebhookRedirectFails(t *testing.T) {
 	defer srv.Close()
 	w := outbox.NewWebhook(outbox.WebhookConfig{URL: srv.URL, Now: time.Now})
 	defer w.Close()
-	n, err := w.Deliver(context.Background(), []store.Event{{ID: "evt_1", Type: "coupon.claimed", Subject: "cpn_1", Data: []byte("{}")}})
+	n, err := w.Deliver(context.Background(), []storetype.Event{{ID: "evt_1", Type: "coupon.claimed", Subject: "cpn_1", Data: []byte("{}")}})
 	if n != 0 || err == nil || !strings.Contains(err.Error(), "307") {
 		t.Fatalf("Deliver to a redirect: got %d, %v; want 0 and a 307 error", n, err)
 	}

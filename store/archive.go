@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // DefaultArchiveAfter is how long a terminal coupon or a paid or closed
@@ -37,17 +39,7 @@ type ArchiveParams struct {
 	// DryRun counts what would move and be deleted, and changes nothing.
 	DryRun bool
 	// Leases, if set, fence every batch: see Store.Lease.
-	Leases Leases
-}
-
-// Archived counts what one archive run moved or deleted (or, in a dry
-// run, would have).
-type Archived struct {
-	// Coupons and Orders moved to the archive.
-	Coupons int64
-	Orders  int64
-	// Reminders deleted: sent and dropped ones.
-	Reminders int64
+	Leases storetype.Leases
 }
 
 // What an archive batch moved or deleted, as the hook OnArchived hears
@@ -58,15 +50,6 @@ const (
 	PrunedReminders = "reminders"
 )
 
-// MoveParams are the inputs of one archive batch of a Tx.
-type MoveParams struct {
-	// Before: rows last changed at or before it move.
-	Before time.Time
-	// Now is each moved row's archived_at.
-	Now   time.Time
-	Limit int
-}
-
 // Archive moves terminal coupons and paid or closed orders last changed
 // at or before p.Before to the archive tables, and deletes sent and
 // dropped reminders done by then, a batch of p.Limit rows per background
@@ -76,19 +59,19 @@ type MoveParams struct {
 // towards its template's per-user limit, and leaves its template's counts
 // as they were. The archive's rows are read-only: a transition of an
 // archived coupon or order finds nothing.
-func (db *DB) Archive(ctx context.Context, p ArchiveParams) (Archived, error) {
+func (db *DB) Archive(ctx context.Context, p ArchiveParams) (storetype.Archived, error) {
 	if p.Limit <= 0 {
 		p.Limit = ArchiveBatch
 	}
-	reminders := PruneRequestsParams{Before: p.Before, Limit: p.Limit}
+	reminders := storetype.PruneRequestsParams{Before: p.Before, Limit: p.Limit}
 	if last := p.Now.Add(-ReminderHistory); last.Before(reminders.Before) {
 		reminders.Before = last
 	}
 	if p.DryRun {
-		return db.d.Archivable(ctx, MoveParams{Before: p.Before, Now: p.Now}, reminders.Before)
+		return db.d.Archivable(ctx, driver.MoveParams{Before: p.Before, Now: p.Now}, reminders.Before)
 	}
-	move := MoveParams{Before: p.Before, Now: p.Now, Limit: p.Limit}
-	var total Archived
+	move := driver.MoveParams{Before: p.Before, Now: p.Now, Limit: p.Limit}
+	var total storetype.Archived
 	steps := []struct {
 		what string
 		n    *int64
@@ -138,7 +121,7 @@ func (db *DB) Order(ctx context.Context, id string) (order.Order, error) {
 // second read finds what the first missed.
 func hotThenArchive[T any](ctx context.Context, id string, hot, archived func(context.Context, string) (T, error)) (T, error) {
 	v, err := hot(ctx, id)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, storetype.ErrNotFound) {
 		return archived(ctx, id)
 	}
 	return v, err

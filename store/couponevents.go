@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // CouponEvents are the events of one type at one instant about many
@@ -50,8 +51,8 @@ func CouponEventID(couponID string, t time.Time) string {
 
 // events returns b's events; without data if data is false (for the
 // hooks, which count them).
-func (b CouponEvents) events(data bool) []Event {
-	out := make([]Event, len(b.Coupons))
+func (b CouponEvents) events(data bool) []storetype.Event {
+	out := make([]storetype.Event, len(b.Coupons))
 	for i, c := range b.Coupons {
 		if data {
 			out[i] = CouponEvent(c, b.Type, b.From, b.Reason, "", b.At)

@@ -6,13 +6,15 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // DB is the service layer: every Store method, its rules written once over
 // a Driver.
 type DB struct {
-	d       Driver
+	d       driver.Driver
 	hooks   Hooks
 	policy  remind.Config
 	buckets bucketCounts
@@ -29,7 +31,7 @@ type Options struct {
 }
 
 // New returns the service layer over d.
-func New(d Driver, opts Options) *DB {
+func New(d driver.Driver, opts Options) *DB {
 	db := &DB{d: d, hooks: opts.Hooks, policy: remind.Default()}
 	if opts.Remind != nil {
 		db.policy = *opts.Remind
@@ -38,13 +40,13 @@ func New(d Driver, opts Options) *DB {
 }
 
 // Driver returns the driver db runs on.
-func (db *DB) Driver() Driver { return db.d }
+func (db *DB) Driver() driver.Driver { return db.d }
 
 // txn is one write transaction as the rules see it: the driver's, the
 // events it buffers for the driver to write at its commit, and what it
 // did to reminders, for the hooks.
 type txn struct {
-	DriverTx
+	driver.DriverTx
 	outbox    outbox
 	policy    *remind.Config
 	reminders ReminderCounts
@@ -60,10 +62,10 @@ type txn struct {
 }
 
 // Event adds e to the outbox, with the transaction's actor in its data.
-func (t *txn) Event(e Event) error { return t.eventBy(t.actor, e) }
+func (t *txn) Event(e storetype.Event) error { return t.eventBy(t.actor, e) }
 
 // eventBy adds e to the outbox, with actor in its data.
-func (t *txn) eventBy(actor string, e Event) error {
+func (t *txn) eventBy(actor string, e storetype.Event) error {
 	e.Data = withActor(e.Data, actor)
 	t.outbox.add(e)
 	return nil
@@ -72,7 +74,7 @@ func (t *txn) eventBy(actor string, e Event) error {
 // EventOnce adds e, with the transaction's actor in its data, unless an
 // event with its ID is stored: first in a record, so that its ID is the
 // record's.
-func (t *txn) EventOnce(e Event) error {
+func (t *txn) EventOnce(e storetype.Event) error {
 	if stored, err := t.EventStored(e.ID); err != nil || stored {
 		return err
 	}
@@ -90,8 +92,8 @@ func (t *txn) CouponEvents(b CouponEvents) error {
 }
 
 // Timer makes sure the group timer of kind for due's bucket exists.
-func (t *txn) Timer(kind TimerKind, due time.Time) error {
-	return t.PutTimer(Timer{Kind: kind, Due: BucketOf(due)})
+func (t *txn) Timer(kind storetype.TimerKind, due time.Time) error {
+	return t.PutTimer(storetype.Timer{Kind: kind, Due: storetype.BucketOf(due)})
 }
 
 // attempts is how often run runs a transaction that keeps losing

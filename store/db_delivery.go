@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/lapsehq/lapse/input"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Events returns the outbox after a cursor, in commit order, read out of
@@ -14,8 +15,8 @@ import (
 // be empty however long a client waits. Only an empty page asks, with one
 // row read after the page's, so no cursor a page answered is refused,
 // whatever commits meanwhile.
-func (db *DB) Events(ctx context.Context, p EventsParams) ([]Event, error) {
-	pg := &page{p: p, events: []Event{}}
+func (db *DB) Events(ctx context.Context, p EventsParams) ([]storetype.Event, error) {
+	pg := &page{p: p, events: []storetype.Event{}}
 	if err := db.d.Records(ctx, p.After, p.Limit, pg.add); err != nil || pg.err != nil {
 		return nil, cmp.Or(err, pg.err)
 	}
@@ -54,18 +55,18 @@ func (db *DB) PruneEvents(ctx context.Context, p PruneParams) (int64, error) {
 }
 
 // SinkState reads a sink's position, lag and dead-letter counts.
-func (db *DB) SinkState(ctx context.Context, sink string) (SinkState, error) {
+func (db *DB) SinkState(ctx context.Context, sink string) (storetype.SinkState, error) {
 	return db.d.SinkState(ctx, sink)
 }
 
 // AdvanceSink stores a sink's progress in one transaction.
-func (db *DB) AdvanceSink(ctx context.Context, p AdvanceSinkParams) error {
+func (db *DB) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) error {
 	_, err := background(ctx, db, func(t *txn) (struct{}, error) { return struct{}{}, t.AdvanceSink(p) })
 	return err
 }
 
 // DeadLetters lists a sink's dead letters in feed order.
-func (db *DB) DeadLetters(ctx context.Context, p DeadLettersParams) ([]DeadLetter, error) {
+func (db *DB) DeadLetters(ctx context.Context, p storetype.DeadLettersParams) ([]storetype.DeadLetter, error) {
 	return db.d.DeadLetters(ctx, p)
 }
 

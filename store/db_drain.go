@@ -3,12 +3,14 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // ExpireDue expires up to p.Limit due unused coupons in one transaction,
 // each with its coupon.expired event and the counts.
-func (db *DB) ExpireDue(ctx context.Context, p DueParams) (Drained, error) {
-	return drain(ctx, db, TimerExpire, p, func(t *txn) ([]time.Time, error) {
+func (db *DB) ExpireDue(ctx context.Context, p storetype.DueParams) (Drained, error) {
+	return drain(ctx, db, storetype.TimerExpire, p, func(t *txn) ([]time.Time, error) {
 		expired, err := t.ExpireDue(p)
 		if err != nil {
 			return nil, err
@@ -19,8 +21,8 @@ func (db *DB) ExpireDue(ctx context.Context, p DueParams) (Drained, error) {
 
 // ReleaseLocks gives back up to p.Limit locked coupons whose lock TTL has
 // passed, to unused or, past their expires_at, to expired.
-func (db *DB) ReleaseLocks(ctx context.Context, p DueParams) (Drained, error) {
-	return drain(ctx, db, TimerRelease, p, func(t *txn) ([]time.Time, error) {
+func (db *DB) ReleaseLocks(ctx context.Context, p storetype.DueParams) (Drained, error) {
+	return drain(ctx, db, storetype.TimerRelease, p, func(t *txn) ([]time.Time, error) {
 		locked, err := t.LocksDue(p)
 		if err != nil {
 			return nil, err
@@ -31,8 +33,8 @@ func (db *DB) ReleaseLocks(ctx context.Context, p DueParams) (Drained, error) {
 
 // CloseDueOrders closes up to p.Limit unpaid orders past their deadline
 // with reason timeout.
-func (db *DB) CloseDueOrders(ctx context.Context, p DueParams) (Drained, error) {
-	return drain(ctx, db, TimerClose, p, func(t *txn) ([]time.Time, error) {
+func (db *DB) CloseDueOrders(ctx context.Context, p storetype.DueParams) (Drained, error) {
+	return drain(ctx, db, storetype.TimerClose, p, func(t *txn) ([]time.Time, error) {
 		due, err := t.OrdersDue(p)
 		if err != nil {
 			return nil, err
@@ -45,7 +47,7 @@ func (db *DB) CloseDueOrders(ctx context.Context, p DueParams) (Drained, error) 
 // the work and returns the due times of what it did; then the batch reads
 // what is due next in its shards, and commits only if it still holds
 // p.Leases.
-func drain(ctx context.Context, db *DB, kind TimerKind, p DueParams, fn func(*txn) ([]time.Time, error)) (Drained, error) {
+func drain(ctx context.Context, db *DB, kind storetype.TimerKind, p storetype.DueParams, fn func(*txn) ([]time.Time, error)) (Drained, error) {
 	return background(ctx, db, func(t *txn) (Drained, error) {
 		var (
 			d   Drained
@@ -62,7 +64,7 @@ func drain(ctx context.Context, db *DB, kind TimerKind, p DueParams, fn func(*tx
 }
 
 // Timers returns group timers due at or before p.Before.
-func (db *DB) Timers(ctx context.Context, p TimersParams) ([]Timer, error) {
+func (db *DB) Timers(ctx context.Context, p storetype.TimersParams) ([]storetype.Timer, error) {
 	return db.d.Timers(ctx, p)
 }
 
@@ -74,21 +76,23 @@ func (db *DB) DeleteTimers(ctx context.Context, p DeleteTimersParams) error {
 }
 
 // PruneRequests deletes up to p.Limit expired requests, oldest first.
-func (db *DB) PruneRequests(ctx context.Context, p PruneRequestsParams) (int64, error) {
+func (db *DB) PruneRequests(ctx context.Context, p storetype.PruneRequestsParams) (int64, error) {
 	return background(ctx, db, func(t *txn) (int64, error) { return t.PruneRequests(p) })
 }
 
 // Lease renews, gives up and takes shard leases for p.Holder in one
 // transaction; see LeaseIn.
-func (db *DB) Lease(ctx context.Context, p LeaseParams) ([]Lease, error) {
-	return background(ctx, db, func(t *txn) ([]Lease, error) { return LeaseIn(t, p) })
+func (db *DB) Lease(ctx context.Context, p LeaseParams) ([]storetype.Lease, error) {
+	return background(ctx, db, func(t *txn) ([]storetype.Lease, error) { return LeaseIn(t, p) })
 }
 
 // Clock reads the database's clock.
 func (db *DB) Clock(ctx context.Context) (time.Time, error) { return db.d.Clock(ctx) }
 
 // Stats reads the gauges the engine exports.
-func (db *DB) Stats(ctx context.Context, now time.Time) (Stats, error) { return db.d.Stats(ctx, now) }
+func (db *DB) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
+	return db.d.Stats(ctx, now)
+}
 
 // Ready reports whether the database answers and is migrated.
 func (db *DB) Ready(ctx context.Context) error { return db.d.Ready(ctx) }

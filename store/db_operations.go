@@ -9,14 +9,15 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/input"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // StartOperationParams are the inputs of StartOperation and
 // PreviewOperation.
 type StartOperationParams struct {
-	Kind   OperationKind
-	Target OperationTarget
-	Args   OperationArgs
+	Kind   storetype.OperationKind
+	Target storetype.OperationTarget
+	Args   storetype.OperationArgs
 	Now    time.Time
 	// Idem, if set, is the idempotency key the call runs under.
 	Idem *Idempotency
@@ -71,7 +72,7 @@ func (p StartOperationParams) Validate() error {
 		}
 	}
 	switch p.Kind {
-	case OperationVoid:
+	case storetype.OperationVoid:
 		switch {
 		case !p.Args.ExpiresAt.IsZero():
 			return invalid("expires_at", "a void takes none")
@@ -79,7 +80,7 @@ func (p StartOperationParams) Validate() error {
 			return invalid("by", "a void takes none")
 		}
 		return input.Text("reason", p.Args.Reason, input.MaxReason)
-	case OperationExtend:
+	case storetype.OperationExtend:
 		switch {
 		case p.Args.ExpiresAt.IsZero() == (p.Args.By == 0):
 			return invalid("expires_at", "give expires_at or by, exactly one")
@@ -105,7 +106,7 @@ func (db *DB) PreviewOperation(ctx context.Context, p StartOperationParams) (map
 	counts := map[coupon.State]int64{}
 	for _, id := range distinct(p.Target.UserIDs) {
 		// A page at a time: a user's wallet may be large.
-		for page := (UserCouponsParams{UserID: id, Now: p.Now, Limit: MaxWalletPage}); ; {
+		for page := (storetype.UserCouponsParams{UserID: id, Now: p.Now, Limit: storetype.MaxWalletPage}); ; {
 			cs, err := db.d.UserCoupons(ctx, page)
 			if err != nil {
 				return nil, err
@@ -122,7 +123,7 @@ func (db *DB) PreviewOperation(ctx context.Context, p StartOperationParams) (map
 	for _, id := range distinct(p.Target.CouponIDs) {
 		c, err := db.d.Coupon(ctx, id)
 		switch {
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(err, storetype.ErrNotFound):
 			continue
 		case err != nil:
 			return nil, err
@@ -144,7 +145,7 @@ func (db *DB) StartOperation(ctx context.Context, p StartOperationParams) (Opera
 	}
 	return mutate(ctx, db, p.Idem, func(t *txn) (Operation, error) {
 		op := Operation{ID: NewID("op", p.Now), Kind: p.Kind, Target: p.Target, Args: p.Args, Actor: t.actor,
-			State: OperationRunning, CreatedAt: p.Now, Counts: OperationCounts{Skipped: map[string]int64{}}}
+			State: storetype.OperationRunning, CreatedAt: p.Now, Counts: storetype.OperationCounts{Skipped: map[string]int64{}}}
 		if id := p.Target.TemplateID; id != "" {
 			if _, err := t.Template(id); err != nil {
 				return op, err
@@ -168,7 +169,7 @@ func (db *DB) Operation(ctx context.Context, id string) (Operation, error) {
 	if err != nil {
 		return Operation{}, err
 	}
-	return r.operation()
+	return operationOf(r)
 }
 
 // ClaimOperation takes the first running operation p.Holder may take.
@@ -183,7 +184,7 @@ func (db *DB) ClaimOperation(ctx context.Context, p ClaimOperationParams) (Opera
 			return claim{}, err
 		}
 		op, err := heldOperation(t, ids[0])
-		if err != nil || op.State != OperationRunning || (op.Holder != p.Holder && p.Now.Before(op.LeaseUntil)) {
+		if err != nil || op.State != storetype.OperationRunning || (op.Holder != p.Holder && p.Now.Before(op.LeaseUntil)) {
 			return claim{}, err
 		}
 		op.Holder, op.LeaseUntil = p.Holder, p.Now.Add(p.TTL)
@@ -199,7 +200,7 @@ func (db *DB) ClaimOperation(ctx context.Context, p ClaimOperationParams) (Opera
 func (db *DB) WorkOperation(ctx context.Context, p WorkOperationParams) (Operation, error) {
 	return background(ctx, db, func(t *txn) (Operation, error) {
 		op, err := heldOperation(t, p.ID)
-		if err != nil || op.State != OperationRunning {
+		if err != nil || op.State != storetype.OperationRunning {
 			return op, err
 		}
 		if op.Holder != p.Holder || !p.Now.Before(op.LeaseUntil) {
@@ -217,5 +218,5 @@ func heldOperation(t *txn, id string) (Operation, error) {
 	if err != nil {
 		return Operation{}, err
 	}
-	return r.operation()
+	return operationOf(r)
 }

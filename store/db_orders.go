@@ -4,17 +4,18 @@ import (
 	"context"
 
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // PutSKU sets a SKU's total stock and bucket count (see putSKUIn).
-func (db *DB) PutSKU(ctx context.Context, p PutSKUParams) (SKU, error) {
-	return validated(p, func() (SKU, error) {
-		return mutate(ctx, db, nil, func(t *txn) (SKU, error) { return putSKUIn(t, p) })
+func (db *DB) PutSKU(ctx context.Context, p PutSKUParams) (storetype.SKU, error) {
+	return validated(p, func() (storetype.SKU, error) {
+		return mutate(ctx, db, nil, func(t *txn) (storetype.SKU, error) { return putSKUIn(t, p) })
 	})
 }
 
 // SKU returns one SKU's counters, summed over its buckets.
-func (db *DB) SKU(ctx context.Context, sku string) (SKU, error) { return db.d.SKU(ctx, sku) }
+func (db *DB) SKU(ctx context.Context, sku string) (storetype.SKU, error) { return db.d.SKU(ctx, sku) }
 
 // CreateOrder reserves stock, locks coupons and stores the order.
 func (db *DB) CreateOrder(ctx context.Context, p CreateOrderParams) (order.Order, error) {
@@ -39,6 +40,6 @@ func (db *DB) CloseOrder(ctx context.Context, p CloseOrderParams) (order.Order, 
 }
 
 // DueOrders lists unpaid orders past their deadline.
-func (db *DB) DueOrders(ctx context.Context, p DueParams) (DueOrders, error) {
+func (db *DB) DueOrders(ctx context.Context, p storetype.DueParams) (storetype.DueOrders, error) {
 	return db.d.DueOrders(ctx, p)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // CreateTemplate stores p.Template under a new ID.
@@ -21,7 +22,7 @@ func (db *DB) CreateTemplate(ctx context.Context, p CreateTemplateParams) (coupo
 
 // Template returns a template and its counts, unused coupons past their
 // expires_at at p.Now counted as expired.
-func (db *DB) Template(ctx context.Context, p TemplateParams) (TemplateInfo, error) {
+func (db *DB) Template(ctx context.Context, p TemplateParams) (storetype.TemplateInfo, error) {
 	info, due, err := db.d.Template(ctx, p.ID, p.Now)
 	if err != nil {
 		return info, err
@@ -32,7 +33,7 @@ func (db *DB) Template(ctx context.Context, p TemplateParams) (TemplateInfo, err
 }
 
 // Templates lists a page of templates by ID.
-func (db *DB) Templates(ctx context.Context, p TemplatesParams) ([]coupon.Template, error) {
+func (db *DB) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
 	return db.d.Templates(ctx, p)
 }
 

@@ -5,17 +5,18 @@ import (
 	"fmt"
 
 	"github.com/lapsehq/lapse/credential"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // CreateToken stores a new token of p.Name with p.Scopes and returns it
 // with its secret, which is stored only as its hash: the caller shows it
 // once.
-func (db *DB) CreateToken(ctx context.Context, p CreateTokenParams) (Token, string, error) {
+func (db *DB) CreateToken(ctx context.Context, p CreateTokenParams) (storetype.Token, string, error) {
 	if err := p.Validate(); err != nil {
-		return Token{}, "", err
+		return storetype.Token{}, "", err
 	}
 	secret := credential.New()
-	tk := Token{Name: p.Name, Hash: credential.Hash(secret), Scopes: p.Scopes, CreatedAt: p.Now}
+	tk := storetype.Token{Name: p.Name, Hash: credential.Hash(secret), Scopes: p.Scopes, CreatedAt: p.Now}
 	_, err := mutate(ctx, db, nil, func(t *txn) (struct{}, error) {
 		ok, err := t.InsertToken(tk)
 		if err == nil && !ok {
@@ -24,21 +25,21 @@ func (db *DB) CreateToken(ctx context.Context, p CreateTokenParams) (Token, stri
 		return struct{}{}, err
 	})
 	if err != nil {
-		return Token{}, "", err
+		return storetype.Token{}, "", err
 	}
 	return tk, secret, nil
 }
 
 // RevokeToken revokes the token p.Name at p.Now, unless it is revoked
 // already, and returns it.
-func (db *DB) RevokeToken(ctx context.Context, p RevokeTokenParams) (Token, error) {
-	return mutate(ctx, db, nil, func(t *txn) (Token, error) {
+func (db *DB) RevokeToken(ctx context.Context, p RevokeTokenParams) (storetype.Token, error) {
+	return mutate(ctx, db, nil, func(t *txn) (storetype.Token, error) {
 		if err := t.RevokeToken(p.Name, p.Now); err != nil {
-			return Token{}, err
+			return storetype.Token{}, err
 		}
 		return t.Token(p.Name)
 	})
 }
 
 // Tokens lists every token, live and revoked, by name.
-func (db *DB) Tokens(ctx context.Context) ([]Token, error) { return db.d.Tokens(ctx) }
+func (db *DB) Tokens(ctx context.Context) ([]storetype.Token, error) { return db.d.Tokens(ctx) }

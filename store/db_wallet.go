@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Claim issues one coupon of p.TemplateID to p.UserID.
@@ -26,7 +27,7 @@ func (db *DB) Issue(ctx context.Context, p IssueParams) (Issued, error) {
 
 // UserCoupons reads a page of a user's wallet (see UserCouponsParams),
 // as the lazy check reads it at p.Now.
-func (db *DB) UserCoupons(ctx context.Context, p UserCouponsParams) ([]coupon.Coupon, error) {
+func (db *DB) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
 	return validated(p, func() ([]coupon.Coupon, error) {
 		cs, err := db.d.UserCoupons(ctx, p)
 		for i := range cs {

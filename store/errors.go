@@ -1,26 +1,13 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
 )
 
-// Errors every backend returns in place of its driver's. Domain refusals
-// (coupon.ErrExpired and the rest) pass through unchanged.
 var (
-	// ErrNotFound: the ID names nothing.
-	ErrNotFound = errors.New("not found")
-	// ErrIdempotencyConflict: an idempotency key was reused with another
-	// request, or its first request is still in flight.
-	ErrIdempotencyConflict = errors.New("idempotency key reused with a different request")
-	// ErrRequestTaken: a concurrent transaction recorded a request under
-	// the key this one was recording under. Mutate runs the request again,
-	// which finds that one; elsewhere (a bulk issuance) it is an
-	// ErrIdempotencyConflict.
-	ErrRequestTaken = fmt.Errorf("%w: recorded by a concurrent request", ErrIdempotencyConflict)
 	// ErrLapseOrder: a wallet transition (Store.Transition) named a
 	// lapse order, whose coupons move only with it (see transitionIn).
 	// It is coupon.ErrInvalidState.

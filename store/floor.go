@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
 )
 
@@ -11,7 +12,7 @@ import (
 // for it: o's row, then event (its event row), then take (the guarded
 // update that takes o's items from the stock) last, and commits; false,
 // and rolled back, if take changed nothing. For the bench only.
-func FloorOrder(ctx context.Context, d Driver, o order.Order, event func(DriverTx) error, take func(DriverTx) (bool, error)) (bool, error) {
+func FloorOrder(ctx context.Context, d driver.Driver, o order.Order, event func(driver.DriverTx) error, take func(driver.DriverTx) (bool, error)) (bool, error) {
 	t, err := d.Begin(ctx, false)
 	if err != nil {
 		return false, err

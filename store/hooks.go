@@ -1,5 +1,7 @@
 package store
 
+import "github.com/lapsehq/lapse/storetype"
+
 // Hooks tell the rest of the process what a DB committed: it calls
 // Committed after each commit, never for a transaction that rolled back.
 // The zero value does nothing.
@@ -7,13 +9,13 @@ type Hooks struct {
 	// OnTimer, if set, is called with every group timer a committed
 	// transaction wrote, so an in-process wheel learns of near work without
 	// polling.
-	OnTimer func(Timer)
+	OnTimer func(storetype.Timer)
 	// OnEvents, if set, is called with the events a committed transaction
 	// wrote (for counters, and to wake the outbox relay). The events of a
 	// CouponEvents record (a drain's expiries, an issuance's claims) come
 	// with their ID, type, subject and time but without Data: read the
 	// outbox for it.
-	OnEvents func([]Event)
+	OnEvents func([]storetype.Event)
 	// OnReminders, if set, is called after each commit that planned, sent
 	// or dropped reminders, with what it did (for metrics).
 	OnReminders func(ReminderCounts)
@@ -23,34 +25,19 @@ type Hooks struct {
 	OnArchived func(what string, n int64)
 	// OnMigrated, if set, is called as the store opens with what its
 	// opening did to the schema.
-	OnMigrated func(SchemaChange)
-}
-
-// SchemaChange is what opening a store did to its schema. A version is a
-// migration's number, the same on every store; the schema's is the
-// highest its database records, 0 for a new one.
-type SchemaChange struct {
-	// From and To are the schema's versions before and after.
-	From, To int
-	// Applied names the migrations applied, in order: none if the schema
-	// was up to date.
-	Applied []string
-	// Renumbered is set when the database recorded its store's own
-	// numbering, from before every store shared one, and now records the
-	// shared one.
-	Renumbered bool
+	OnMigrated func(storetype.SchemaChange)
 }
 
 // Migrated calls OnMigrated, if set, with what an opening did to the
 // schema.
-func (h Hooks) Migrated(c SchemaChange) {
+func (h Hooks) Migrated(c storetype.SchemaChange) {
 	if h.OnMigrated != nil {
 		h.OnMigrated(c)
 	}
 }
 
 // Committed calls the hooks for one committed transaction.
-func (h Hooks) Committed(timers []Timer, events []Event) {
+func (h Hooks) Committed(timers []storetype.Timer, events []storetype.Event) {
 	if h.OnTimer != nil {
 		for _, tm := range timers {
 			h.OnTimer(tm)

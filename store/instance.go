@@ -3,18 +3,9 @@ package store
 import (
 	"context"
 	"time"
-)
 
-// Instance is one lapse instance as the store last saw it: when, on the
-// database's clock, and the skew of its clock against the database's as
-// it last measured it (the local clock ahead positive), at SkewAt; a zero
-// SkewAt: it has not measured.
-type Instance struct {
-	Name   string
-	SeenAt time.Time
-	Skew   time.Duration
-	SkewAt time.Time
-}
+	"github.com/lapsehq/lapse/storetype"
+)
 
 // MeasuredSkewParams are the inputs of MeasuredSkew.
 type MeasuredSkewParams struct {
@@ -33,6 +24,6 @@ func (db *DB) MeasuredSkew(ctx context.Context, p MeasuredSkewParams) error {
 
 // Instances reads the instances seen within d of the database's now, by
 // name.
-func (db *DB) Instances(ctx context.Context, d time.Duration) ([]Instance, error) {
+func (db *DB) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
 	return db.d.Instances(ctx, d)
 }

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/input"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // IssueParams are the inputs of Issue.
@@ -205,7 +207,7 @@ func issue(p IssueParams, busy func() bool,
 					return issueStep{}, err
 				}
 				if !inFlight {
-					r = Request{Fingerprint: idem.Fingerprint, Status: InFlight, Body: []byte{}, Created: p.Now}
+					r = driver.Request{Fingerprint: idem.Fingerprint, Status: driver.InFlight, Body: []byte{}, Created: p.Now}
 					if err := t.PutRequest(idem.storedKey(), r); err != nil {
 						return issueStep{}, err
 					}
@@ -330,7 +332,7 @@ func issueIn(t *txn, b issueBatch, busy func() bool) (issueStep, error) {
 	if err := t.Count(tp.ID, coupon.Unused, added); err != nil {
 		return out, err
 	}
-	return out, t.Timer(TimerExpire, tp.ExpiresAt(b.now))
+	return out, t.Timer(storetype.TimerExpire, tp.ExpiresAt(b.now))
 }
 
 // planIssued plans the reminders of bulk-issued coupons, as a claim does,
@@ -347,7 +349,7 @@ func planIssued(t *txn, cs []coupon.Coupon, tp coupon.Template, now time.Time) e
 
 // heldCounts adds to held how many coupons of templateID each of users not
 // in it yet holds.
-func heldCounts(t Tx, templateID string, users []string, held map[string]int64) error {
+func heldCounts(t driver.Tx, templateID string, users []string, held map[string]int64) error {
 	var unseen []string
 	for _, u := range users {
 		if _, ok := held[u]; !ok {

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // RequestWait bounds how long Mutate waits for the answer of a request
@@ -87,7 +90,7 @@ func Mutate[T any](ctx context.Context, idem *Idempotency, run func(func(*txn) (
 // waiting reports whether err says that another request under the key
 // has recorded, or is about to record, the answer to replay.
 func waiting(err error) bool {
-	return errors.Is(err, ErrRequestTaken) || errors.Is(err, errInFlight)
+	return errors.Is(err, driver.ErrRequestTaken) || errors.Is(err, errInFlight)
 }
 
 // answered reports whether err answers the request from what its key
@@ -97,7 +100,7 @@ func answered(err error) bool {
 		replay   *ReplayError
 		replayed *Replayed
 	)
-	return errors.As(err, &replay) || errors.As(err, &replayed) || errors.Is(err, ErrIdempotencyConflict)
+	return errors.As(err, &replay) || errors.As(err, &replayed) || errors.Is(err, storetype.ErrIdempotencyConflict)
 }
 
 // refuse records what the refusal err of a mutation leaves, in a
@@ -114,7 +117,7 @@ func refuse[T any](run func(func(*txn) (T, error)) (T, error), err error, idem *
 	var refusal *RefusalError
 	record := errors.As(err, &refusal)
 	var (
-		resp Request
+		resp driver.Request
 		keep bool
 	)
 	if err != nil && idem != nil {

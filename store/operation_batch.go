@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // EventCouponExtended is the event of a coupon whose expires_at an
@@ -17,12 +19,12 @@ const EventCouponExtended = "coupon.extended"
 
 // CouponExtendedData is the data of a coupon.extended event.
 type CouponExtendedData struct {
-	From       Timestamp `json:"from"`
-	To         Timestamp `json:"to"`
-	Status     string    `json:"status"`
-	UserID     string    `json:"user_id"`
-	TemplateID string    `json:"template_id"`
-	Operation  string    `json:"operation"`
+	From       storetype.Timestamp `json:"from"`
+	To         storetype.Timestamp `json:"to"`
+	Status     string              `json:"status"`
+	UserID     string              `json:"user_id"`
+	TemplateID string              `json:"template_id"`
+	Operation  string              `json:"operation"`
 }
 
 // skippedMissing counts, in OperationCounts.Skipped, the listed coupon
@@ -77,7 +79,7 @@ func (b *batch) run(p WorkOperationParams, busy func() bool) error {
 	op.Done += int64(looked)
 	op.Total = max(op.Total, op.Done)
 	if short {
-		op.State, op.FinishedAt, op.Total = OperationDone, b.now, op.Done
+		op.State, op.FinishedAt, op.Total = storetype.OperationDone, b.now, op.Done
 	}
 	op.LeaseUntil = p.Now.Add(p.TTL)
 	return b.t.SetOperation(op.row())
@@ -92,7 +94,7 @@ func (b *batch) run(p WorkOperationParams, busy func() bool) error {
 func (b *batch) next(limit int) ([]coupon.Coupon, int, error) {
 	op := b.op
 	if id := op.Target.TemplateID; id != "" {
-		cs, err := b.t.CouponsAfter(CouponsAfterParams{TemplateID: id, After: op.Cursor, Until: op.LastCoupon(), Limit: limit})
+		cs, err := b.t.CouponsAfter(driver.CouponsAfterParams{TemplateID: id, After: op.Cursor, Until: op.LastCoupon(), Limit: limit})
 		if len(cs) > 0 {
 			op.Cursor = cs[len(cs)-1].ID
 		}
@@ -112,7 +114,7 @@ func (b *batch) next(limit int) ([]coupon.Coupon, int, error) {
 	for _, id := range ids {
 		c, err := b.t.Coupon(id)
 		switch {
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(err, storetype.ErrNotFound):
 			op.Counts.Skipped[skippedMissing]++
 		case err != nil:
 			return nil, 0, err
@@ -135,7 +137,7 @@ func after(ids []string, cursor string, limit int) []string {
 
 // work does the operation's kind to cs, as held in the transaction.
 func (b *batch) work(cs []coupon.Coupon) error {
-	if b.op.Kind == OperationVoid {
+	if b.op.Kind == storetype.OperationVoid {
 		return b.void(cs)
 	}
 	return b.extend(cs)
@@ -156,7 +158,7 @@ func (b *batch) void(cs []coupon.Coupon) error {
 		case coupon.Unused:
 			unused = append(unused, c)
 		case coupon.Locked:
-			pv := PendingVoid{CouponID: c.ID, Operation: b.op.ID, Reason: b.op.Args.Reason, Actor: b.op.Actor}
+			pv := driver.PendingVoid{CouponID: c.ID, Operation: b.op.ID, Reason: b.op.Args.Reason, Actor: b.op.Actor}
 			if err := b.t.PutPendingVoid(pv); err != nil {
 				return err
 			}
@@ -244,7 +246,7 @@ func (b *batch) extend(cs []coupon.Coupon) error {
 		return nil
 	}
 	t, ids := b.t, couponIDs(moved)
-	p := ExtendCouponsParams{IDs: ids, By: b.op.Args.By, Now: b.now}
+	p := driver.ExtendCouponsParams{IDs: ids, By: b.op.Args.By, Now: b.now}
 	if p.By == 0 {
 		p.To = b.op.Args.ExpiresAt
 	}
@@ -253,9 +255,9 @@ func (b *batch) extend(cs []coupon.Coupon) error {
 	}
 	buckets := map[time.Time]bool{}
 	for _, c := range moved {
-		if c.Status == coupon.Unused && !buckets[BucketOf(c.ExpiresAt)] {
-			buckets[BucketOf(c.ExpiresAt)] = true
-			if err := t.Timer(TimerExpire, c.ExpiresAt); err != nil {
+		if c.Status == coupon.Unused && !buckets[storetype.BucketOf(c.ExpiresAt)] {
+			buckets[storetype.BucketOf(c.ExpiresAt)] = true
+			if err := t.Timer(storetype.TimerExpire, c.ExpiresAt); err != nil {
 				return err
 			}
 		}
@@ -266,8 +268,8 @@ func (b *batch) extend(cs []coupon.Coupon) error {
 	b.op.Counts.Extended += int64(len(moved))
 	for i, c := range moved {
 		st := from[i].View(b.now).Status
-		d := CouponExtendedData{From: Timestamp(from[i].ExpiresAt), To: Timestamp(c.ExpiresAt), Status: st.String(), UserID: c.UserID, TemplateID: c.TemplateID, Operation: b.op.ID}
-		if err := t.Event(Event{ID: NewID("evt", b.now), Type: EventCouponExtended, Subject: c.ID, Time: b.now, Data: mustJSON(d)}); err != nil {
+		d := CouponExtendedData{From: storetype.Timestamp(from[i].ExpiresAt), To: storetype.Timestamp(c.ExpiresAt), Status: st.String(), UserID: c.UserID, TemplateID: c.TemplateID, Operation: b.op.ID}
+		if err := t.Event(storetype.Event{ID: NewID("evt", b.now), Type: EventCouponExtended, Subject: c.ID, Time: b.now, Data: mustJSON(d)}); err != nil {
 			return err
 		}
 	}

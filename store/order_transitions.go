@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // createOrderIn locks coupons, stores the order and reserves stock, in
@@ -23,7 +24,7 @@ func createOrderIn(t *txn, p CreateOrderParams) (order.Order, error) {
 	values := make([]int64, len(p.CouponIDs))
 	for i, id := range p.CouponIDs {
 		c, err := t.Coupon(id)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, storetype.ErrNotFound) {
 			return o, &coupon.InvalidError{Field: fmt.Sprintf("coupon_ids[%d]", i), Reason: "no such coupon"}
 		}
 		if err != nil {
@@ -52,7 +53,7 @@ func createOrderIn(t *txn, p CreateOrderParams) (order.Order, error) {
 	if err := t.InsertOrder(o); err != nil {
 		return o, err
 	}
-	if err := t.Timer(TimerClose, o.Deadline); err != nil {
+	if err := t.Timer(storetype.TimerClose, o.Deadline); err != nil {
 		return o, err
 	}
 	if err := t.TouchUser(o.UserID, p.Now); err != nil {

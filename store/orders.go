@@ -4,19 +4,8 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/storetype"
 )
-
-// SKU is the stock of one SKU in its three counters, each the sum over
-// the SKU's buckets (see StockBucket). Their sum is the stock last set by
-// PutSKU.
-type SKU struct {
-	SKU       string
-	Available int64
-	Reserved  int64
-	Sold      int64
-	// Buckets is how many buckets the stock is split into.
-	Buckets int
-}
 
 // PutSKUParams are the inputs of PutSKU: Stock is the new total, Buckets
 // how many buckets it is split into (0 keeps the SKU's count, 1 for a new
@@ -66,13 +55,6 @@ type CloseOrderParams struct {
 	Idem *Idempotency
 }
 
-// DueOrders is what DueOrders found: unpaid orders past their deadline,
-// and the first deadline after now of those not yet due.
-type DueOrders struct {
-	Orders []order.Order
-	Next   time.Time
-}
-
 // OrderLockMargin is how much longer than its order's deadline a coupon
 // lock lasts: the order's close gives the coupon back; the lock TTL is only
 // the backstop.
@@ -85,9 +67,6 @@ const (
 	EventOrderClosed      = "order.closed"
 	EventOrderLatePayment = "order.late_payment"
 )
-
-// TimerClose fires unpaid-order timeouts.
-const TimerClose TimerKind = "order.close"
 
 // OrderEventData is the data of every order.* event.
 type OrderEventData struct {
@@ -102,20 +81,20 @@ type OrderEventData struct {
 }
 
 // OrderEvent builds the event of one order transition.
-func OrderEvent(o order.Order, typ string, from order.Status, reason string, at time.Time) Event {
+func OrderEvent(o order.Order, typ string, from order.Status, reason string, at time.Time) storetype.Event {
 	d := OrderEventData{Reason: reason, UserID: o.UserID, Total: o.Total, AmountDue: o.AmountDue, CouponIDs: o.CouponIDs, PaymentID: o.PaymentID}
 	if from != 0 {
 		d.From = from.String()
 	}
-	return Event{ID: NewID("evt", at), Type: typ, Subject: o.ID, Time: at, Data: mustJSON(d)}
+	return storetype.Event{ID: NewID("evt", at), Type: typ, Subject: o.ID, Time: at, Data: mustJSON(d)}
 }
 
 // LatePaymentEvent records a payment refused because its order had
 // closed. Its ID is a digest of the order and the payment (see
 // DigestID), so a retried payment writes it once, and it fits the
 // events' ID column however long the payment ID is.
-func LatePaymentEvent(o order.Order, paymentID string, amount int64, at time.Time) Event {
+func LatePaymentEvent(o order.Order, paymentID string, amount int64, at time.Time) storetype.Event {
 	d := OrderEventData{From: o.Status.String(), Reason: "payment_after_close", UserID: o.UserID, Total: o.Total,
 		AmountDue: o.AmountDue, CouponIDs: o.CouponIDs, PaymentID: paymentID, Amount: amount}
-	return Event{ID: DigestID("evt_late", o.ID, paymentID), Type: EventOrderLatePayment, Subject: o.ID, Time: at, Data: mustJSON(d)}
+	return storetype.Event{ID: DigestID("evt_late", o.ID, paymentID), Type: EventOrderLatePayment, Subject: o.ID, Time: at, Data: mustJSON(d)}
 }

@@ -3,6 +3,8 @@ package store
 import (
 	"slices"
 	"time"
+
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // outbox buffers a transaction's events as the records they will be
@@ -16,13 +18,13 @@ type outbox struct {
 
 // pending is one record to be: events, or coupons' events.
 type pending struct {
-	events  []Event
+	events  []storetype.Event
 	coupons *CouponEvents
 }
 
 // add adds e to the transaction's current record.
-func (o *outbox) add(e Event) {
-	if n := len(o.records); n > 0 && o.records[n-1].coupons == nil && len(o.records[n-1].events) < MaxRecord {
+func (o *outbox) add(e storetype.Event) {
+	if n := len(o.records); n > 0 && o.records[n-1].coupons == nil && len(o.records[n-1].events) < storetype.MaxRecord {
 		o.records[n-1].events = append(o.records[n-1].events, e)
 	} else {
 		o.start(e)
@@ -30,11 +32,13 @@ func (o *outbox) add(e Event) {
 }
 
 // start adds e as the first event of a new record.
-func (o *outbox) start(e Event) { o.records = append(o.records, pending{events: []Event{e}}) }
+func (o *outbox) start(e storetype.Event) {
+	o.records = append(o.records, pending{events: []storetype.Event{e}})
+}
 
 // addCoupons adds b's events, as records of their own.
 func (o *outbox) addCoupons(b CouponEvents) {
-	for cs := range slices.Chunk(b.Coupons, MaxRecord) {
+	for cs := range slices.Chunk(b.Coupons, storetype.MaxRecord) {
 		part := b
 		part.Coupons = cs
 		o.records = append(o.records, pending{coupons: &part})
@@ -42,23 +46,23 @@ func (o *outbox) addCoupons(b CouponEvents) {
 }
 
 // Records returns the buffered records in order, without positions.
-func (o *outbox) Records() []Record {
-	out := make([]Record, len(o.records))
+func (o *outbox) Records() []storetype.Record {
+	out := make([]storetype.Record, len(o.records))
 	for i, p := range o.records {
 		if p.coupons != nil {
 			b := p.coupons
-			out[i] = Record{N: len(b.Coupons), ID: CouponEventID(b.Coupons[0].ID, b.At), Time: b.At, Body: b.body()}
+			out[i] = storetype.Record{N: len(b.Coupons), ID: CouponEventID(b.Coupons[0].ID, b.At), Time: b.At, Body: b.body()}
 			continue
 		}
-		out[i] = Record{N: len(p.events), ID: p.events[0].ID, Time: latest(p.events), Body: EncodeRecord(p.events)}
+		out[i] = storetype.Record{N: len(p.events), ID: p.events[0].ID, Time: latest(p.events), Body: EncodeRecord(p.events)}
 	}
 	return out
 }
 
 // Events returns the buffered events in order, those of CouponEvents
 // without data (see Hooks).
-func (o *outbox) Events() []Event {
-	var out []Event
+func (o *outbox) Events() []storetype.Event {
+	var out []storetype.Event
 	for _, p := range o.records {
 		if p.coupons != nil {
 			out = append(out, p.coupons.events(false)...)
@@ -70,7 +74,7 @@ func (o *outbox) Events() []Event {
 }
 
 // latest returns the latest time of events.
-func latest(events []Event) time.Time {
+func latest(events []storetype.Event) time.Time {
 	var t time.Time
 	for _, e := range events {
 		if e.Time.After(t) {

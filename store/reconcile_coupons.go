@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // locks checks every locked coupon against the order it is locked for:
@@ -17,15 +19,15 @@ import (
 // redeems its coupons, so a coupon still locked, as read again after its
 // order, is drift, not a transition under way.
 func (r *reconciler) locks(ctx context.Context) error {
-	p := PageParams{At: time.Unix(0, 0).UTC(), Limit: r.p.Batch}
-	return eachRow(ctx, p, r.db.d.LockedPage, func(last coupon.Coupon, p *PageParams) { p.At, p.After = last.LockedUntil, last.ID },
+	p := driver.PageParams{At: time.Unix(0, 0).UTC(), Limit: r.p.Batch}
+	return eachRow(ctx, p, r.db.d.LockedPage, func(last coupon.Coupon, p *driver.PageParams) { p.At, p.After = last.LockedUntil, last.ID },
 		func(c coupon.Coupon) error { return r.lock(ctx, c) })
 }
 
 // lock checks one locked coupon (see locks).
 func (r *reconciler) lock(ctx context.Context, c coupon.Coupon) error {
 	o, err := r.db.d.Order(ctx, c.OrderID)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, storetype.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
@@ -98,7 +100,7 @@ func (r *reconciler) orderCoupons(ctx context.Context) error {
 		}
 		for _, id := range o.CouponIDs {
 			c, err := r.db.d.Coupon(ctx, id)
-			if err != nil && !errors.Is(err, ErrNotFound) {
+			if err != nil && !errors.Is(err, storetype.ErrNotFound) {
 				return err
 			}
 			if c.Status == coupon.Locked && c.OrderID == o.ID {
@@ -125,7 +127,7 @@ func (r *reconciler) orderCoupons(ctx context.Context) error {
 // is drift, not a transition under way. A coupon archived is read from
 // the archive.
 func (r *reconciler) finishedOrderCoupons(ctx context.Context) error {
-	return eachRow(ctx, PageParams{Limit: r.p.Batch}, r.db.d.FinishedOrderPage, func(last order.Order, p *PageParams) { p.After = last.ID },
+	return eachRow(ctx, driver.PageParams{Limit: r.p.Batch}, r.db.d.FinishedOrderPage, func(last order.Order, p *driver.PageParams) { p.After = last.ID },
 		func(o order.Order) error { return r.finishedOrder(ctx, o) })
 }
 
@@ -134,7 +136,7 @@ func (r *reconciler) finishedOrderCoupons(ctx context.Context) error {
 func (r *reconciler) finishedOrder(ctx context.Context, o order.Order) error {
 	for _, id := range o.CouponIDs {
 		c, err := r.db.Coupon(ctx, id)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		if err != nil && !errors.Is(err, storetype.ErrNotFound) {
 			return err
 		}
 		used := c.Status == coupon.Used && c.OrderID == o.ID
@@ -168,7 +170,7 @@ func couponHolder(c coupon.Coupon) string {
 
 // ignoreNotFound returns err unless it is ErrNotFound.
 func ignoreNotFound(err error) error {
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, storetype.ErrNotFound) {
 		return nil
 	}
 	return err

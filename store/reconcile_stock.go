@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // stockDrift is a SKU found out of step, as read, and the reserved its
 // open orders hold, once confirmed.
 type stockDrift struct {
-	seen   StockSum
+	seen   driver.StockSum
 	checks []string
 	open   int64
 }
@@ -30,8 +32,8 @@ func (r *reconciler) stock(ctx context.Context) error {
 	}
 	var drifts []*stockDrift
 	candidates := map[string]*stockDrift{}
-	err = eachRow(ctx, PageParams{Limit: r.p.Batch}, r.db.d.StockPage, func(last StockSum, p *PageParams) { p.After = last.SKU.SKU },
-		func(k StockSum) error {
+	err = eachRow(ctx, driver.PageParams{Limit: r.p.Batch}, r.db.d.StockPage, func(last driver.StockSum, p *driver.PageParams) { p.After = last.SKU.SKU },
+		func(k driver.StockSum) error {
 			d := &stockDrift{seen: k}
 			if k.Available+k.Reserved+k.Sold != k.Stock {
 				d.checks = append(d.checks, CheckStockTotal)
@@ -156,7 +158,7 @@ func (r *reconciler) repairStock(ctx context.Context, d *stockDrift) (bool, erro
 		if cur != d.seen.SKU || d.open < 0 || d.seen.Stock < d.open+cur.Sold {
 			return false, nil
 		}
-		next, err := writeStock(t, sku, SKU{Reserved: d.open, Sold: cur.Sold, Buckets: cur.Buckets}, d.seen.Stock, r.p.Now)
+		next, err := writeStock(t, sku, storetype.SKU{Reserved: d.open, Sold: cur.Sold, Buckets: cur.Buckets}, d.seen.Stock, r.p.Now)
 		if err != nil {
 			return false, err
 		}
@@ -165,6 +167,6 @@ func (r *reconciler) repairStock(ctx context.Context, d *stockDrift) (bool, erro
 			Before: StockRepairSum{cur.Available, cur.Reserved, cur.Sold},
 			After:  StockRepairSum{next.Available, next.Reserved, next.Sold},
 		}
-		return true, t.Event(Event{ID: NewID("evt", r.p.Now), Type: EventStockRepaired, Subject: sku, Time: r.p.Now, Data: mustJSON(data)})
+		return true, t.Event(storetype.Event{ID: NewID("evt", r.p.Now), Type: EventStockRepaired, Subject: sku, Time: r.p.Now, Data: mustJSON(data)})
 	})
 }

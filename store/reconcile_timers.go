@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // timers checks that every bucket in which pending coupons fall due, from
@@ -14,8 +16,8 @@ import (
 // is looked for again after the bucket's due times are read again, so
 // that a drain that finished the bucket in between is not drift.
 func (r *reconciler) timers(ctx context.Context) error {
-	for _, kind := range []TimerKind{TimerExpire, TimerRelease} {
-		from := BucketOf(r.p.Now).Add(TimerBucket)
+	for _, kind := range []storetype.TimerKind{storetype.TimerExpire, storetype.TimerRelease} {
+		from := storetype.BucketOf(r.p.Now).Add(storetype.TimerBucket)
 		for {
 			due, err := r.db.d.PendingFrom(ctx, kind, from)
 			if err != nil {
@@ -24,8 +26,8 @@ func (r *reconciler) timers(ctx context.Context) error {
 			if due.IsZero() {
 				break
 			}
-			tm := Timer{Kind: kind, Due: BucketOf(due)}
-			from = tm.Due.Add(TimerBucket)
+			tm := storetype.Timer{Kind: kind, Due: storetype.BucketOf(due)}
+			from = tm.Due.Add(storetype.TimerBucket)
 			missing, err := r.timerMissing(ctx, tm)
 			if err != nil {
 				return err
@@ -34,7 +36,7 @@ func (r *reconciler) timers(ctx context.Context) error {
 				continue
 			}
 			d := Drift{Check: CheckTimer, Subject: timerSubject(tm), Expected: 1, Actual: 0,
-				Detail: fmt.Sprintf("%s coupons fall due from %s without a timer", kind, tm.Due.UTC().Format(TimeFormat))}
+				Detail: fmt.Sprintf("%s coupons fall due from %s without a timer", kind, tm.Due.UTC().Format(storetype.TimeFormat))}
 			if err := r.found(ctx, d, func(ctx context.Context) (bool, error) { return r.repairTimer(ctx, tm) }); err != nil {
 				return err
 			}
@@ -45,32 +47,34 @@ func (r *reconciler) timers(ctx context.Context) error {
 
 // timerMissing reports whether tm is missing while coupons of its kind
 // are pending in its bucket, read in that order.
-func (r *reconciler) timerMissing(ctx context.Context, tm Timer) (bool, error) {
+func (r *reconciler) timerMissing(ctx context.Context, tm storetype.Timer) (bool, error) {
 	ok, err := r.db.d.HasTimer(ctx, tm)
 	if err != nil || ok {
 		return false, err
 	}
 	due, err := r.db.d.PendingFrom(ctx, tm.Kind, tm.Due)
-	return !due.IsZero() && BucketOf(due).Equal(tm.Due), err
+	return !due.IsZero() && storetype.BucketOf(due).Equal(tm.Due), err
 }
 
 // timerSubject names a group timer in a drift or an event.
-func timerSubject(tm Timer) string { return string(tm.Kind) + "@" + tm.Due.UTC().Format(TimeFormat) }
+func timerSubject(tm storetype.Timer) string {
+	return string(tm.Kind) + "@" + tm.Due.UTC().Format(storetype.TimeFormat)
+}
 
 // TimerRepair is the data of a timer.repaired event.
 type TimerRepair struct {
-	Kind TimerKind `json:"kind"`
-	Due  Timestamp `json:"due"`
+	Kind storetype.TimerKind `json:"kind"`
+	Due  storetype.Timestamp `json:"due"`
 }
 
 // repairTimer puts back the group timer tm with a timer.repaired event.
-func (r *reconciler) repairTimer(ctx context.Context, tm Timer) (bool, error) {
+func (r *reconciler) repairTimer(ctx context.Context, tm storetype.Timer) (bool, error) {
 	return background(ctx, r.db, func(t *txn) (bool, error) {
 		if err := t.Timer(tm.Kind, tm.Due); err != nil {
 			return false, err
 		}
-		e := Event{ID: NewID("evt", r.p.Now), Type: EventTimerRepaired, Subject: timerSubject(tm), Time: r.p.Now,
-			Data: mustJSON(TimerRepair{Kind: tm.Kind, Due: Timestamp(tm.Due)})}
+		e := storetype.Event{ID: NewID("evt", r.p.Now), Type: EventTimerRepaired, Subject: timerSubject(tm), Time: r.p.Now,
+			Data: mustJSON(TimerRepair{Kind: tm.Kind, Due: storetype.Timestamp(tm.Due)})}
 		return true, t.Event(e)
 	})
 }

@@ -4,35 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/lapsehq/lapse/storetype"
 )
 
-// MaxRecord bounds the events of one outbox record, so that a read of a
-// few events never fetches an unbounded record, and that a page's records
-// lie in a bounded range of positions.
-const MaxRecord = 1000
-
-// Record is how the outbox stores events: the events of one transaction
-// (or a MaxRecord of them) in one row, at the consecutive feed positions
-// Last-N+1 … Last. A drain's thousand coupon.expired events cost one row,
-// not a thousand rows and two thousand index entries; readers see the
-// events one by one, each with its own position, ID and data.
-//
-// Body is either a JSON array of the events, each [id, type, subject,
-// time in Unix milliseconds, data], or, for CouponEvents, the object
-// their body method writes.
-type Record struct {
-	Last int64
-	N    int
-	// ID is the first event's ID, which a driver stores to look a
-	// once-only event up (Tx.EventStored); reads leave it empty.
-	ID string
-	// Time is the latest time of its events, what retention goes by.
-	Time time.Time
-	Body []byte
-}
-
 // EncodeRecord returns the body of a record of events.
-func EncodeRecord(events []Event) []byte {
+func EncodeRecord(events []storetype.Event) []byte {
 	b := []byte{'['}
 	for i, e := range events {
 		if i > 0 {
@@ -56,8 +33,8 @@ func appendString(b []byte, s string) []byte {
 	return append(b, q...)
 }
 
-// Events decodes the record's events, at their positions.
-func (r Record) Events() ([]Event, error) {
+// recordEvents decodes a record's events, at their positions.
+func recordEvents(r storetype.Record) ([]storetype.Event, error) {
 	out, err := decodeBody(r.Body)
 	if err != nil {
 		return nil, fmt.Errorf("store: outbox record at %d: %w", r.Last, err)
@@ -72,7 +49,7 @@ func (r Record) Events() ([]Event, error) {
 }
 
 // decodeBody reads the events of a record's body.
-func decodeBody(body []byte) ([]Event, error) {
+func decodeBody(body []byte) ([]storetype.Event, error) {
 	if len(body) > 0 && body[0] == '{' {
 		b, err := decodeCouponEvents(body)
 		return b.events(true), err
@@ -81,7 +58,7 @@ func decodeBody(body []byte) ([]Event, error) {
 	if err := json.Unmarshal(body, &items); err != nil {
 		return nil, err
 	}
-	out := make([]Event, len(items))
+	out := make([]storetype.Event, len(items))
 	for i, it := range items {
 		e := &out[i]
 		var ms int64
@@ -99,15 +76,15 @@ func decodeBody(body []byte) ([]Event, error) {
 // that hold them, one record at a time.
 type page struct {
 	p      EventsParams
-	events []Event
+	events []storetype.Event
 	size   int
 	err    error
 }
 
 // add adds r's events after p.After, up to p.Limit and p.MaxBytes, and
 // reports whether the page takes more.
-func (pg *page) add(r Record) bool {
-	events, err := r.Events()
+func (pg *page) add(r storetype.Record) bool {
+	events, err := recordEvents(r)
 	if err != nil {
 		pg.err = err
 		return false

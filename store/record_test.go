@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestOutboxRecords: what a transaction buffers comes back out of its
@@ -18,17 +19,17 @@ import (
 func TestOutboxRecords(t *testing.T) {
 	at := time.Date(2026, 11, 11, 0, 0, 0, 123e6, time.UTC)
 	var o outbox
-	var want []Event
-	for i := range MaxRecord + 2 {
-		e := Event{ID: fmt.Sprintf("evt_%d", i), Type: "t", Subject: fmt.Sprintf("s\"ü<%d", i), Time: at.Add(time.Duration(i) * time.Millisecond), Data: json.RawMessage(`{"a":[1, 2]}`)}
+	var want []storetype.Event
+	for i := range storetype.MaxRecord + 2 {
+		e := storetype.Event{ID: fmt.Sprintf("evt_%d", i), Type: "t", Subject: fmt.Sprintf("s\"ü<%d", i), Time: at.Add(time.Duration(i) * time.Millisecond), Data: json.RawMessage(`{"a":[1, 2]}`)}
 		o.add(e)
 		want = append(want, e)
 	}
-	once := Event{ID: "evt_once", Type: "t", Subject: "s", Time: at, Data: json.RawMessage(`{}`)}
+	once := storetype.Event{ID: "evt_once", Type: "t", Subject: "s", Time: at, Data: json.RawMessage(`{}`)}
 	o.start(once)
 	want = append(want, once)
 	var cs []coupon.Coupon
-	for i := range MaxRecord + 1 {
+	for i := range storetype.MaxRecord + 1 {
 		c := coupon.Coupon{ID: NewID("cpn", at), UserID: fmt.Sprintf("u\\%d", i), TemplateID: "tpl_a", ExpiresAt: at.Add(-time.Hour)}
 		if i%3 == 1 {
 			c.TemplateID, c.ExpiresAt = "tpl_b", at.Add(-time.Minute)
@@ -41,15 +42,15 @@ func TestOutboxRecords(t *testing.T) {
 	o.addCoupons(ExpiredEvents(cs, at))
 
 	records := o.Records()
-	if ns := []int{records[0].N, records[1].N, records[2].N, records[3].N, records[4].N}; len(records) != 5 || !slices.Equal(ns, []int{MaxRecord, 2, 1, MaxRecord, 1}) {
+	if ns := []int{records[0].N, records[1].N, records[2].N, records[3].N, records[4].N}; len(records) != 5 || !slices.Equal(ns, []int{storetype.MaxRecord, 2, 1, storetype.MaxRecord, 1}) {
 		t.Fatalf("records: got %d, want 5 of MaxRecord, 2, 1, MaxRecord and 1 events", len(records))
 	}
-	var got []Event
+	var got []storetype.Event
 	last := int64(0)
 	for i, r := range records {
 		last += int64(r.N)
 		r.Last = last
-		es, err := r.Events()
+		es, err := recordEvents(r)
 		if err != nil {
 			t.Fatalf("record %d: %v", i, err)
 		}

@@ -5,10 +5,8 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/storetype"
 )
-
-// TimerRemind fires planned reminders.
-const TimerRemind TimerKind = "reminder.due"
 
 // EventReminderDue is the event of a reminder sent; its subject is the
 // user reminded.
@@ -43,15 +41,15 @@ const MaxRemindedListed = 100
 
 // RemindedCoupon is one coupon a reminder lists.
 type RemindedCoupon struct {
-	ID         string    `json:"id"`
-	TemplateID string    `json:"template_id"`
-	ExpiresAt  Timestamp `json:"expires_at"`
-	Value      int64     `json:"value"`
+	ID         string              `json:"id"`
+	TemplateID string              `json:"template_id"`
+	ExpiresAt  storetype.Timestamp `json:"expires_at"`
+	Value      int64               `json:"value"`
 }
 
 // ReminderEvent builds the event of a reminder sent at at.
-func ReminderEvent(d ReminderEventData, at time.Time) Event {
-	return Event{ID: NewID("evt", at), Type: EventReminderDue, Subject: d.UserID, Time: at, Data: mustJSON(d)}
+func ReminderEvent(d ReminderEventData, at time.Time) storetype.Event {
+	return storetype.Event{ID: NewID("evt", at), Type: EventReminderDue, Subject: d.UserID, Time: at, Data: mustJSON(d)}
 }
 
 // ReminderCounts is what one commit did to reminders, for metrics. Its

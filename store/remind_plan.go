@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // plan plans c's reminders, one for each lead of tp whose crossing
@@ -41,7 +43,7 @@ func (t *txn) plan(c coupon.Coupon, tp coupon.Template, fresh bool, now time.Tim
 		if err != nil {
 			return err
 		}
-		it := ReminderItem{CouponID: c.ID, Lead: lead, ReminderID: id, ExpiresAt: c.ExpiresAt, LastLead: i == len(leads)-1}
+		it := driver.ReminderItem{CouponID: c.ID, Lead: lead, ReminderID: id, ExpiresAt: c.ExpiresAt, LastLead: i == len(leads)-1}
 		if err := t.InsertReminderItem(it); err != nil {
 			return err
 		}
@@ -56,13 +58,13 @@ func (t *txn) plan(c coupon.Coupon, tp coupon.Template, fresh bool, now time.Tim
 func (t *txn) joinReminder(u remind.User, lead time.Duration, x, now time.Time) (int64, error) {
 	lo, hi := t.policy.Joinable(x)
 	r, err := t.JoinableReminder(u.ID, lead, lo, hi)
-	if errors.Is(err, ErrNotFound) {
-		r = PlannedReminder{UserID: u.ID, Lead: lead, First: x, Last: x, Due: t.policy.PlannedDue(x, lead, u, now)}
+	if errors.Is(err, storetype.ErrNotFound) {
+		r = driver.PlannedReminder{UserID: u.ID, Lead: lead, First: x, Last: x, Due: t.policy.PlannedDue(x, lead, u, now)}
 		if r.ID, err = t.InsertReminder(r); err != nil {
 			return 0, err
 		}
 		t.reminders.Planned++
-		return r.ID, t.Timer(TimerRemind, r.Due)
+		return r.ID, t.Timer(storetype.TimerRemind, r.Due)
 	}
 	was := r.Due
 	switch {
@@ -78,14 +80,14 @@ func (t *txn) joinReminder(u remind.User, lead time.Duration, x, now time.Time) 
 
 // setSpan stores the crossings a planned reminder spans and its due time,
 // arming its timer if that moved from was.
-func (t *txn) setSpan(r PlannedReminder, was time.Time) error {
+func (t *txn) setSpan(r driver.PlannedReminder, was time.Time) error {
 	if err := t.SetReminderSpan(r); err != nil {
 		return err
 	}
 	if r.Due.Equal(was) {
 		return nil
 	}
-	return t.Timer(TimerRemind, r.Due)
+	return t.Timer(storetype.TimerRemind, r.Due)
 }
 
 // unplan takes coupons out of their planned reminders and re-spans each
@@ -116,7 +118,7 @@ func (t *txn) respan(id int64, now time.Time) error {
 		return err
 	}
 	if n == 0 {
-		return t.finishReminder(FinishedReminder{ID: id, Status: ReminderDropped, Reason: remind.DropEmpty, At: now}, nil)
+		return t.finishReminder(driver.FinishedReminder{ID: id, Status: driver.ReminderDropped, Reason: remind.DropEmpty, At: now}, nil)
 	}
 	u, err := t.user(r.UserID)
 	if err != nil {
@@ -143,7 +145,7 @@ func (t *txn) retimeReminders(u remind.User, now time.Time) error {
 		if err := t.SetReminderDue(r.ID, due); err != nil {
 			return err
 		}
-		if err := t.Timer(TimerRemind, due); err != nil {
+		if err := t.Timer(storetype.TimerRemind, due); err != nil {
 			return err
 		}
 	}
@@ -152,7 +154,7 @@ func (t *txn) retimeReminders(u remind.User, now time.Time) error {
 
 // finishReminder marks a planned reminder sent or dropped, lets go of its
 // coupons and counts it, with the coupons left out of it by reason.
-func (t *txn) finishReminder(f FinishedReminder, leftOut map[string]int) error {
+func (t *txn) finishReminder(f driver.FinishedReminder, leftOut map[string]int) error {
 	ok, err := t.FinishReminder(f)
 	if err != nil {
 		return err
@@ -161,7 +163,7 @@ func (t *txn) finishReminder(f FinishedReminder, leftOut map[string]int) error {
 		return fmt.Errorf("finish reminder %d: no longer planned", f.ID)
 	}
 	c := &t.reminders
-	if f.Status == ReminderSent {
+	if f.Status == driver.ReminderSent {
 		count(&c.Sent, f.Channel, 1)
 	} else {
 		count(&c.Dropped, f.Reason, 1)
@@ -184,7 +186,7 @@ func count[K comparable](m *map[K]int, k K, n int) {
 // met yet has the default profile and no activity.
 func (t *txn) user(id string) (remind.User, error) {
 	u, err := t.User(id)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, storetype.ErrNotFound) {
 		return remind.User{ID: id, Timezone: "UTC"}, nil
 	}
 	return u, err

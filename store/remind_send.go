@@ -4,13 +4,15 @@ import (
 	"context"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // SendDueReminders sends, drops or holds back up to p.Limit due reminders
 // in one transaction.
-func (db *DB) SendDueReminders(ctx context.Context, p DueParams) (Drained, error) {
-	return drain(ctx, db, TimerRemind, p, func(t *txn) ([]time.Time, error) {
+func (db *DB) SendDueReminders(ctx context.Context, p storetype.DueParams) (Drained, error) {
+	return drain(ctx, db, storetype.TimerRemind, p, func(t *txn) ([]time.Time, error) {
 		due, err := t.RemindersDue(p)
 		if err != nil {
 			return nil, err
@@ -31,7 +33,7 @@ func (db *DB) SendDueReminders(ctx context.Context, p DueParams) (Drained, error
 
 // sendReminder sends or drops one due reminder, or holds it back to the
 // end of the quiet hours now falls in; done is false if it held it back.
-func (t *txn) sendReminder(r PlannedReminder, now time.Time) (done bool, err error) {
+func (t *txn) sendReminder(r driver.PlannedReminder, now time.Time) (done bool, err error) {
 	u, err := t.user(r.UserID)
 	if err != nil {
 		return false, err
@@ -40,7 +42,7 @@ func (t *txn) sendReminder(r PlannedReminder, now time.Time) (done bool, err err
 	if err != nil {
 		return false, err
 	}
-	finished := FinishedReminder{ID: r.ID, Status: ReminderDropped, At: now}
+	finished := driver.FinishedReminder{ID: r.ID, Status: driver.ReminderDropped, At: now}
 	if len(kept) == 0 {
 		finished.Reason = remind.DropEmpty
 		return true, t.finishReminder(finished, leftOut)
@@ -50,7 +52,7 @@ func (t *txn) sendReminder(r PlannedReminder, now time.Time) (done bool, err err
 		if err := t.SetReminderDue(r.ID, due); err != nil {
 			return false, err
 		}
-		return false, t.Timer(TimerRemind, due)
+		return false, t.Timer(storetype.TimerRemind, due)
 	}
 	start, end := remind.Day(now, u)
 	sent, err := t.SentBetween(u.ID, start, end)
@@ -75,7 +77,7 @@ func (t *txn) sendReminder(r PlannedReminder, now time.Time) (done bool, err err
 	if err := t.Event(ReminderEvent(data, now)); err != nil {
 		return false, err
 	}
-	finished.Status, finished.Channel = ReminderSent, ch
+	finished.Status, finished.Channel = driver.ReminderSent, ch
 	return true, t.finishReminder(finished, leftOut)
 }
 
@@ -93,7 +95,7 @@ func (t *txn) reminderCoupons(id int64, now time.Time) (kept []RemindedCoupon, s
 			count(&leftOut, why, 1)
 			continue
 		}
-		kept = append(kept, RemindedCoupon{ID: c.ID, TemplateID: c.TemplateID, ExpiresAt: Timestamp(c.ExpiresAt), Value: rc.Value})
+		kept = append(kept, RemindedCoupon{ID: c.ID, TemplateID: c.TemplateID, ExpiresAt: storetype.Timestamp(c.ExpiresAt), Value: rc.Value})
 		soon = soon || rc.LastLead
 	}
 	return kept, soon, leftOut, nil

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // A SKU's stock is split into buckets, one row each, so that the orders
@@ -19,31 +21,6 @@ import (
 // close gives back what an order reserved in its own transaction's
 // bucket, not the one the order reserved in, so a bucket's reserved may
 // go negative while the sums over the SKU stay exact.
-
-// StockBucket is one bucket of a SKU's stock: its number, the SKU's
-// bucket count, and its share of the three counters. Stock, the SKU's
-// total as last put, is written with every bucket (PutStockBucket) for
-// reconciliation; reads of buckets leave it zero.
-type StockBucket struct {
-	Bucket    int
-	Buckets   int
-	Available int64
-	Reserved  int64
-	Sold      int64
-	Stock     int64
-}
-
-// StockDelta is a change of one bucket's counters: the amounts to add to
-// each, to bucket Bucket of SKU as long as the SKU has Buckets buckets.
-type StockDelta struct {
-	SKU       string
-	Bucket    int
-	Buckets   int
-	Available int64
-	Reserved  int64
-	Sold      int64
-	Now       time.Time
-}
 
 // StockMove names one of the moves between a SKU's counters.
 type StockMove string
@@ -59,8 +36,8 @@ const (
 )
 
 // delta is move of qty units in bucket b of n.
-func (m StockMove) delta(sku string, qty int64, b, n int, now time.Time) StockDelta {
-	d := StockDelta{SKU: sku, Bucket: b, Buckets: n, Now: now}
+func (m StockMove) delta(sku string, qty int64, b, n int, now time.Time) driver.StockDelta {
+	d := driver.StockDelta{SKU: sku, Bucket: b, Buckets: n, Now: now}
 	switch m {
 	case Reserve:
 		d.Available, d.Reserved = -qty, qty
@@ -160,10 +137,10 @@ func moveStock(t *txn, move StockMove, it order.Item, now time.Time) error {
 // lockedMove returns the change of each of bs, a SKU's locked buckets,
 // that runs move of it.Qty units in bucket own; a reserve takes the
 // units where reserveFrom says. errNoRow if the buckets are short.
-func lockedMove(bs []StockBucket, move StockMove, it order.Item, own int, now time.Time) ([]StockDelta, error) {
-	ds := make([]StockDelta, len(bs))
+func lockedMove(bs []driver.StockBucket, move StockMove, it order.Item, own int, now time.Time) ([]driver.StockDelta, error) {
+	ds := make([]driver.StockDelta, len(bs))
 	for b := range ds {
-		ds[b] = StockDelta{SKU: it.SKU, Bucket: b, Buckets: len(bs), Now: now}
+		ds[b] = driver.StockDelta{SKU: it.SKU, Bucket: b, Buckets: len(bs), Now: now}
 	}
 	ds[own] = move.delta(it.SKU, it.Qty, own, len(bs), now)
 	if move != Reserve {
@@ -184,7 +161,7 @@ func lockedMove(bs []StockBucket, move StockMove, it order.Item, own int, now ti
 // buckets, to reserve qty: all from own if it holds them, else all from
 // the first other bucket that does, else from each bucket in bucket
 // order until qty is gathered. Nil if the buckets hold fewer in all.
-func reserveFrom(bs []StockBucket, own int, qty int64) []int64 {
+func reserveFrom(bs []driver.StockBucket, own int, qty int64) []int64 {
 	takes := make([]int64, len(bs))
 	if bs[own].Available >= qty {
 		takes[own] = qty
@@ -217,14 +194,14 @@ const lockReads = 10
 // waited for a PutSKU adding buckets misses the rows that PutSKU inserted
 // (they are not in its statement's snapshot): a read short of the SKU's
 // bucket count is read again.
-func lockStock(t *txn, sku string) ([]StockBucket, error) {
+func lockStock(t *txn, sku string) ([]driver.StockBucket, error) {
 	for range lockReads {
 		bs, err := t.StockBuckets(sku)
 		if err != nil {
 			return nil, err
 		}
 		if len(bs) == 0 {
-			return nil, ErrNotFound
+			return nil, storetype.ErrNotFound
 		}
 		if complete(bs) {
 			return bs, nil
@@ -234,7 +211,7 @@ func lockStock(t *txn, sku string) ([]StockBucket, error) {
 }
 
 // complete reports whether bs holds every bucket of its SKU, in order.
-func complete(bs []StockBucket) bool {
+func complete(bs []driver.StockBucket) bool {
 	for i, b := range bs {
 		if b.Bucket != i || b.Buckets != len(bs) {
 			return false
@@ -244,8 +221,8 @@ func complete(bs []StockBucket) bool {
 }
 
 // sumStock adds up a SKU's buckets.
-func sumStock(sku string, bs []StockBucket) SKU {
-	k := SKU{SKU: sku, Buckets: len(bs)}
+func sumStock(sku string, bs []driver.StockBucket) storetype.SKU {
+	k := storetype.SKU{SKU: sku, Buckets: len(bs)}
 	for _, b := range bs {
 		k.Available += b.Available
 		k.Reserved += b.Reserved
@@ -258,15 +235,15 @@ func sumStock(sku string, bs []StockBucket) SKU {
 // new; a stock below what is reserved and sold is refused. It locks the
 // SKU's buckets and writes them anew: the available units spread evenly,
 // reserved and sold (whatever the buckets held of them) in bucket 0.
-func putSKUIn(t *txn, p PutSKUParams) (SKU, error) {
+func putSKUIn(t *txn, p PutSKUParams) (storetype.SKU, error) {
 	bs, err := lockStock(t, p.SKU)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, storetype.ErrNotFound) {
 		if err = t.NewStock(p.SKU, p.Now); err == nil {
 			bs, err = lockStock(t, p.SKU)
 		}
 	}
 	if err != nil {
-		return SKU{}, err
+		return storetype.SKU{}, err
 	}
 	cur := sumStock(p.SKU, bs)
 	if p.Stock < cur.Reserved+cur.Sold {
@@ -276,7 +253,7 @@ func putSKUIn(t *txn, p PutSKUParams) (SKU, error) {
 	if n == 0 {
 		n = cur.Buckets
 	}
-	next, err := writeStock(t, p.SKU, SKU{Reserved: cur.Reserved, Sold: cur.Sold, Buckets: n}, p.Stock, p.Now)
+	next, err := writeStock(t, p.SKU, storetype.SKU{Reserved: cur.Reserved, Sold: cur.Sold, Buckets: n}, p.Stock, p.Now)
 	if err != nil {
 		return cur, err
 	}
@@ -286,16 +263,16 @@ func putSKUIn(t *txn, p PutSKUParams) (SKU, error) {
 // writeStock writes a SKU's buckets anew, k.Buckets of them, in t, whose
 // buckets it holds: stock in all, k.Reserved and k.Sold in bucket 0, and
 // what they leave of stock available, spread evenly. It returns the sums.
-func writeStock(t *txn, sku string, k SKU, stock int64, now time.Time) (SKU, error) {
+func writeStock(t *txn, sku string, k storetype.SKU, stock int64, now time.Time) (storetype.SKU, error) {
 	next := spreadStock(stock-k.Reserved-k.Sold, k.Buckets, stock)
 	next[0].Reserved, next[0].Sold = k.Reserved, k.Sold
 	for _, b := range next {
 		if err := t.PutStockBucket(sku, b, now); err != nil {
-			return SKU{}, err
+			return storetype.SKU{}, err
 		}
 	}
 	if err := t.DropStockBuckets(sku, k.Buckets); err != nil {
-		return SKU{}, err
+		return storetype.SKU{}, err
 	}
 	t.buckets.set(sku, k.Buckets)
 	return sumStock(sku, next), nil
@@ -303,10 +280,10 @@ func writeStock(t *txn, sku string, k SKU, stock int64, now time.Time) (SKU, err
 
 // spreadStock returns n buckets of a SKU of stock sharing available
 // evenly, the first ones a unit more where it does not divide.
-func spreadStock(available int64, n int, stock int64) []StockBucket {
-	bs := make([]StockBucket, n)
+func spreadStock(available int64, n int, stock int64) []driver.StockBucket {
+	bs := make([]driver.StockBucket, n)
 	for i := range bs {
-		bs[i] = StockBucket{Bucket: i, Buckets: n, Available: available / int64(n), Stock: stock}
+		bs[i] = driver.StockBucket{Bucket: i, Buckets: n, Available: available / int64(n), Stock: stock}
 		if int64(i) < available%int64(n) {
 			bs[i].Available++
 		}
@@ -318,7 +295,7 @@ func spreadStock(available int64, n int, stock int64) []StockBucket {
 // a short one is out of stock.
 func stockError(items []order.Item, it order.Item, err error) error {
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, storetype.ErrNotFound):
 		for i := range items {
 			if items[i].SKU == it.SKU {
 				return &coupon.InvalidError{Field: fmt.Sprintf("items[%d].sku", i), Reason: "no such SKU"}

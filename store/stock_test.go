@@ -3,22 +3,24 @@ package store
 import (
 	"slices"
 	"testing"
+
+	"github.com/lapsehq/lapse/driver"
 )
 
 // TestReserveFrom: a reserve takes its units from its own bucket if it
 // holds them, else from the first other bucket that does, else gathers
 // them in bucket order; nil when the buckets hold fewer in all.
 func TestReserveFrom(t *testing.T) {
-	bs := func(avail ...int64) []StockBucket {
-		out := make([]StockBucket, len(avail))
+	bs := func(avail ...int64) []driver.StockBucket {
+		out := make([]driver.StockBucket, len(avail))
 		for i, a := range avail {
-			out[i] = StockBucket{Bucket: i, Buckets: len(avail), Available: a}
+			out[i] = driver.StockBucket{Bucket: i, Buckets: len(avail), Available: a}
 		}
 		return out
 	}
 	cases := []struct {
 		name  string
-		bs    []StockBucket
+		bs    []driver.StockBucket
 		own   int
 		qty   int64
 		takes []int64

@@ -7,6 +7,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Store is the service's whole surface and its contract: DB, the service
@@ -19,10 +20,10 @@ type Store interface {
 	CreateTemplate(ctx context.Context, p CreateTemplateParams) (coupon.Template, error)
 	// Template returns a template with its coupon counts by state, the
 	// lazy check applied at p.Now.
-	Template(ctx context.Context, p TemplateParams) (TemplateInfo, error)
+	Template(ctx context.Context, p TemplateParams) (storetype.TemplateInfo, error)
 	// Templates lists up to p.Limit templates by ID after p.After (""
 	// from the first), without counts.
-	Templates(ctx context.Context, p TemplatesParams) ([]coupon.Template, error)
+	Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error)
 	// ChangeTemplate changes a template's name, value, total or reminders
 	// (see coupon.TemplateChange) with a compare-and-set, and writes a
 	// template.updated event if anything changed. A total below what is
@@ -46,7 +47,7 @@ type Store interface {
 	// reads in that state; with p.Archived, their archived coupons are
 	// in the same order among them. What it holds is one page, however
 	// large the wallet.
-	UserCoupons(ctx context.Context, p UserCouponsParams) ([]coupon.Coupon, error)
+	UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error)
 	// Transition applies one action of the coupon table to one coupon,
 	// for an order of an outside order system: an order ID that names a
 	// lapse order is refused with ErrLapseOrder, as its coupons move only
@@ -55,12 +56,12 @@ type Store interface {
 
 	// ExpireDue moves up to p.Limit unused coupons with expires_at <= p.Now
 	// to expired, oldest due first, with a coupon.expired event each.
-	ExpireDue(ctx context.Context, p DueParams) (Drained, error)
+	ExpireDue(ctx context.Context, p storetype.DueParams) (Drained, error)
 	// ReleaseLocks gives back up to p.Limit locked coupons whose
 	// locked_until <= p.Now: to unused, or expired past expires_at.
-	ReleaseLocks(ctx context.Context, p DueParams) (Drained, error)
+	ReleaseLocks(ctx context.Context, p storetype.DueParams) (Drained, error)
 	// Timers returns group timers due at or before p.Before, earliest first.
-	Timers(ctx context.Context, p TimersParams) ([]Timer, error)
+	Timers(ctx context.Context, p storetype.TimersParams) ([]storetype.Timer, error)
 	// DeleteTimers removes the timers of p.Kind whose whole bucket lies at
 	// or before p.Through: their work is done.
 	DeleteTimers(ctx context.Context, p DeleteTimersParams) error
@@ -68,9 +69,9 @@ type Store interface {
 	// PutSKU sets a SKU's total stock and, if p.Buckets is set, how many
 	// buckets it is split into: available becomes what reserved and sold
 	// leave of it. A stock below reserved + sold is refused.
-	PutSKU(ctx context.Context, p PutSKUParams) (SKU, error)
+	PutSKU(ctx context.Context, p PutSKUParams) (storetype.SKU, error)
 	// SKU returns one SKU's counters, summed over its buckets.
-	SKU(ctx context.Context, sku string) (SKU, error)
+	SKU(ctx context.Context, sku string) (storetype.SKU, error)
 	// CreateOrder reserves the items' stock, locks the coupons for the
 	// order and stores it unpaid, all in one transaction.
 	CreateOrder(ctx context.Context, p CreateOrderParams) (order.Order, error)
@@ -85,23 +86,23 @@ type Store interface {
 	CloseOrder(ctx context.Context, p CloseOrderParams) (order.Order, error)
 	// DueOrders lists up to p.Limit unpaid orders past their deadline,
 	// earliest first, without changing them.
-	DueOrders(ctx context.Context, p DueParams) (DueOrders, error)
+	DueOrders(ctx context.Context, p storetype.DueParams) (storetype.DueOrders, error)
 	// CloseDueOrders closes up to p.Limit unpaid orders past their
 	// deadline with reason timeout, in one transaction.
-	CloseDueOrders(ctx context.Context, p DueParams) (Drained, error)
+	CloseDueOrders(ctx context.Context, p storetype.DueParams) (Drained, error)
 
 	// Events returns the outbox after a cursor, in commit order. It never
 	// skips a committed event: a later call never returns an event at or
 	// before a cursor an earlier call returned.
-	Events(ctx context.Context, p EventsParams) ([]Event, error)
+	Events(ctx context.Context, p EventsParams) ([]storetype.Event, error)
 	// PruneRequests deletes up to p.Limit of the requests recorded under
 	// idempotency keys at or before p.Before, oldest first, and returns
 	// how many it deleted.
-	PruneRequests(ctx context.Context, p PruneRequestsParams) (int64, error)
+	PruneRequests(ctx context.Context, p storetype.PruneRequestsParams) (int64, error)
 	// Archive moves terminal coupons and paid or closed orders last
 	// changed at or before p.Before to the archive, and prunes reminder
 	// history, in batches; see DB.Archive.
-	Archive(ctx context.Context, p ArchiveParams) (Archived, error)
+	Archive(ctx context.Context, p ArchiveParams) (storetype.Archived, error)
 	// PruneEvents deletes, from the front of the feed, up to p.Limit
 	// records of events all at or before the cursor p.Through and
 	// written before p.Before, stopping at the first record that must
@@ -109,13 +110,13 @@ type Store interface {
 	PruneEvents(ctx context.Context, p PruneParams) (int64, error)
 	// SinkState returns what is stored of the named sink; a sink never
 	// seen reads as the zero state.
-	SinkState(ctx context.Context, sink string) (SinkState, error)
+	SinkState(ctx context.Context, sink string) (storetype.SinkState, error)
 	// AdvanceSink records, in one transaction, a sink's progress: its new
 	// position, the events it gave up on and the dead letters a replay
 	// delivered.
-	AdvanceSink(ctx context.Context, p AdvanceSinkParams) error
+	AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) error
 	// DeadLetters lists a sink's dead letters in feed order.
-	DeadLetters(ctx context.Context, p DeadLettersParams) ([]DeadLetter, error)
+	DeadLetters(ctx context.Context, p storetype.DeadLettersParams) ([]storetype.DeadLetter, error)
 	// ReplayDeadLetters queues every dead letter of the sink for
 	// redelivery and returns how many are queued.
 	ReplayDeadLetters(ctx context.Context, p ReplayDeadLettersParams) (int64, error)
@@ -132,7 +133,7 @@ type Store interface {
 	// dropped (nothing left, daily cap reached), or is held back to the
 	// end of quiet hours p.Now falls in. Due holds the due times of those
 	// sent or dropped.
-	SendDueReminders(ctx context.Context, p DueParams) (Drained, error)
+	SendDueReminders(ctx context.Context, p storetype.DueParams) (Drained, error)
 
 	// Lease renews p.Holder's leases, takes free or expired shards up to
 	// a fair share of the live instances, gives up those above it, and
@@ -141,20 +142,20 @@ type Store interface {
 	// shards' rows and commits only if, at its commit, every one is still
 	// held with its token and has not expired: a paused instance that
 	// wakes with a stale lease writes nothing.
-	Lease(ctx context.Context, p LeaseParams) ([]Lease, error)
+	Lease(ctx context.Context, p LeaseParams) ([]storetype.Lease, error)
 	// Clock reads the database's clock.
 	Clock(ctx context.Context) (time.Time, error)
 
 	// CreateToken stores a new API credential and returns it with its
 	// secret, which only the caller ever sees: the store keeps its hash.
 	// ErrTokenExists if a token of its name exists, live or revoked.
-	CreateToken(ctx context.Context, p CreateTokenParams) (tk Token, secret string, err error)
+	CreateToken(ctx context.Context, p CreateTokenParams) (tk storetype.Token, secret string, err error)
 	// RevokeToken revokes the named token at p.Now (a token already
 	// revoked keeps its first revocation) and returns it; ErrNotFound if
 	// no token has that name.
-	RevokeToken(ctx context.Context, p RevokeTokenParams) (Token, error)
+	RevokeToken(ctx context.Context, p RevokeTokenParams) (storetype.Token, error)
 	// Tokens lists every token, live and revoked, by name.
-	Tokens(ctx context.Context) ([]Token, error)
+	Tokens(ctx context.Context) ([]storetype.Token, error)
 
 	// PreviewOperation counts by state, the lazy check applied, the
 	// coupons an operation of p would target, and changes nothing.
@@ -181,19 +182,19 @@ type Store interface {
 	// what it finds if p.Repair (see Reconciliation).
 	Reconcile(ctx context.Context, p ReconcileParams) (Reconciliation, error)
 	// Stats reads the gauges the engine exports.
-	Stats(ctx context.Context, now time.Time) (Stats, error)
+	Stats(ctx context.Context, now time.Time) (storetype.Stats, error)
 	// Forecast counts the coupons, locks and orders falling due in each
 	// bucket of p, by kind; see DB.Forecast.
-	Forecast(ctx context.Context, p ForecastParams) ([]DueCount, error)
+	Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error)
 	// ShardLeases reads every shard's lease as stored, by shard: which
 	// instance holds it, under what token, until when.
-	ShardLeases(ctx context.Context) ([]ShardLease, error)
+	ShardLeases(ctx context.Context) ([]storetype.ShardLease, error)
 	// MeasuredSkew records an instance alive with its clock skew just
 	// measured; see DB.MeasuredSkew.
 	MeasuredSkew(ctx context.Context, p MeasuredSkewParams) error
 	// Instances reads the instances seen within d, by name, with their
 	// last measured clock skew.
-	Instances(ctx context.Context, d time.Duration) ([]Instance, error)
+	Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error)
 	// Ready reports whether the store is reachable and migrated.
 	Ready(ctx context.Context) error
 	// Close releases the store's connections.
@@ -212,13 +213,6 @@ type CreateTemplateParams struct {
 type TemplateParams struct {
 	ID  string
 	Now time.Time
-}
-
-// TemplatesParams are the inputs of Templates.
-type TemplatesParams struct {
-	// After is the ID of the last template a caller has seen; "" for none.
-	After string
-	Limit int
 }
 
 // ChangeTemplateParams are the inputs of ChangeTemplate.
@@ -240,12 +234,6 @@ type CloseTemplateParams struct {
 	Idem *Idempotency
 }
 
-// TemplateInfo is a template with how many of its coupons are in each state.
-type TemplateInfo struct {
-	Template coupon.Template
-	Counts   map[coupon.State]int64
-}
-
 // ClaimParams are the inputs of Claim.
 type ClaimParams struct {
 	TemplateID string
@@ -253,35 +241,6 @@ type ClaimParams struct {
 	Now        time.Time
 	// Idem, if set, is the idempotency key the call runs under.
 	Idem *Idempotency
-}
-
-// MaxWalletPage is the most coupons one page of a wallet holds.
-const MaxWalletPage = 1000
-
-// UserCouponsParams are the inputs of UserCoupons: one page of a user's
-// wallet, by coupon ID.
-type UserCouponsParams struct {
-	UserID string
-	// Status, if set, keeps the coupons the lazy check reads at Now in
-	// that state: an unused coupon at or past its expires_at is expired.
-	Status coupon.State
-	Now    time.Time
-	// After is the ID of the last coupon a caller has seen; "" for none.
-	After string
-	// Limit is the most coupons the page holds, 1 to MaxWalletPage.
-	Limit int
-	// Archived lists the user's archived coupons too, among the others
-	// by ID: a coupon archived while a caller pages is seen once.
-	Archived bool
-}
-
-// StatusFilter is p.Status as the drivers' queries compare it with a
-// coupon's state: its name, or "" to keep every coupon.
-func (p UserCouponsParams) StatusFilter() string {
-	if p.Status == 0 {
-		return ""
-	}
-	return p.Status.String()
 }
 
 // TransitionParams are the inputs of Transition.
@@ -303,15 +262,6 @@ type TransitionParams struct {
 	Idem *Idempotency
 }
 
-// DueParams are the inputs of the drains.
-type DueParams struct {
-	Now   time.Time
-	Limit int
-	// Leases, if set, limit the drain to their shards and fence it: see
-	// Store.Lease.
-	Leases Leases
-}
-
 // Drained is what one drain batch did.
 type Drained struct {
 	// Due holds the due time of each transitioned coupon, for lag metrics.
@@ -321,15 +271,9 @@ type Drained struct {
 	Next time.Time
 }
 
-// TimersParams are the inputs of Timers.
-type TimersParams struct {
-	Before time.Time
-	Limit  int
-}
-
 // DeleteTimersParams are the inputs of DeleteTimers.
 type DeleteTimersParams struct {
-	Kind    TimerKind
+	Kind    storetype.TimerKind
 	Through time.Time
 }
 
@@ -346,21 +290,3 @@ type EventsParams struct {
 // Full reports whether a read of events whose data add up to size bytes
 // is to stop by p.MaxBytes.
 func (p EventsParams) Full(size int) bool { return p.MaxBytes > 0 && size >= p.MaxBytes }
-
-// PruneRequestsParams are the inputs of PruneRequests.
-type PruneRequestsParams struct {
-	Before time.Time
-	Limit  int
-}
-
-// Stats are gauges read from the store.
-type Stats struct {
-	// DueBacklog counts work due but not yet done: unused coupons past
-	// expires_at, locked coupons past locked_until, unpaid orders past
-	// their deadline, planned reminders past their due time.
-	DueBacklog int64
-	// Outbox counts events held in the outbox.
-	Outbox int64
-	// OpenOrders counts unpaid orders.
-	OpenOrders int64
-}

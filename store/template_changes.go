@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // changeTemplateIn applies p.Change to template p.ID in t. It holds the
@@ -32,7 +33,7 @@ func changeTemplateIn(t *txn, p ChangeTemplateParams) (coupon.Template, error) {
 			return tp, &coupon.InvalidError{Field: "total", Reason: fmt.Sprintf("below the %d coupons already issued", issued)}
 		}
 	}
-	return setTemplate(t, tp, next, Event{Type: EventTemplateUpdated, Data: mustJSON(data)}, p.Now)
+	return setTemplate(t, tp, next, storetype.Event{Type: EventTemplateUpdated, Data: mustJSON(data)}, p.Now)
 }
 
 // closeTemplateIn closes template p.ID in t, holding its row as a claim
@@ -50,12 +51,12 @@ func closeTemplateIn(t *txn, p CloseTemplateParams) (coupon.Template, error) {
 	next := tp
 	next.ClosedAt = p.Now
 	data := TemplateClosedData{From: "open", Reason: p.Reason, Issued: issued}
-	return setTemplate(t, tp, next, Event{Type: EventTemplateClosed, Data: mustJSON(data)}, p.Now)
+	return setTemplate(t, tp, next, storetype.Event{Type: EventTemplateClosed, Data: mustJSON(data)}, p.Now)
 }
 
 // setTemplate stores next over tp with a compare-and-set and writes e, the
 // event of the change, about it at now.
-func setTemplate(t *txn, tp, next coupon.Template, e Event, now time.Time) (coupon.Template, error) {
+func setTemplate(t *txn, tp, next coupon.Template, e storetype.Event, now time.Time) (coupon.Template, error) {
 	next.Version = tp.Version + 1
 	ok, err := t.SetTemplate(tp, next)
 	if err == nil && !ok {

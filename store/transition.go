@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Apply returns c as it is after moving to state `to` on p, as transition
@@ -47,17 +48,17 @@ func CouponEventType(act coupon.Action, to coupon.State) string {
 }
 
 // CouponEvent builds the event of one coupon transition.
-func CouponEvent(c coupon.Coupon, typ string, from coupon.State, reason, orderID string, at time.Time) Event {
-	d := CouponEventData{Reason: reason, UserID: c.UserID, TemplateID: c.TemplateID, OrderID: orderID, ExpiresAt: Timestamp(c.ExpiresAt)}
+func CouponEvent(c coupon.Coupon, typ string, from coupon.State, reason, orderID string, at time.Time) storetype.Event {
+	d := CouponEventData{Reason: reason, UserID: c.UserID, TemplateID: c.TemplateID, OrderID: orderID, ExpiresAt: storetype.Timestamp(c.ExpiresAt)}
 	if from != 0 {
 		d.From = from.String()
 	}
-	return Event{ID: NewID("evt", at), Type: typ, Subject: c.ID, Time: at, Data: mustJSON(d)}
+	return storetype.Event{ID: NewID("evt", at), Type: typ, Subject: c.ID, Time: at, Data: mustJSON(d)}
 }
 
 // withOperation returns e, a coupon event, with its data naming the bulk
 // operation op.
-func withOperation(e Event, op string) Event {
+func withOperation(e storetype.Event, op string) storetype.Event {
 	var d CouponEventData
 	if err := json.Unmarshal(e.Data, &d); err != nil {
 		panic(err) // CouponEvent wrote it

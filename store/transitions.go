@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // claimIn issues one coupon of p.TemplateID to p.UserID in t.
@@ -45,7 +47,7 @@ func claimIn(t *txn, p ClaimParams) (coupon.Coupon, error) {
 	if err := t.plan(c, tp, true, p.Now); err != nil {
 		return c, err
 	}
-	return c, t.Timer(TimerExpire, c.ExpiresAt)
+	return c, t.Timer(storetype.TimerExpire, c.ExpiresAt)
 }
 
 // claimed is coupon id of tp as claimed by user at now.
@@ -84,7 +86,7 @@ func transitionIn(t *txn, p TransitionParams) (coupon.Coupon, error) {
 		if err == nil {
 			return coupon.Coupon{}, ErrLapseOrder
 		}
-		if !errors.Is(err, ErrNotFound) {
+		if !errors.Is(err, storetype.ErrNotFound) {
 			return coupon.Coupon{}, err
 		}
 	}
@@ -130,9 +132,9 @@ func transition(t *txn, c coupon.Coupon, p TransitionParams) (coupon.Coupon, err
 	}
 	switch to {
 	case coupon.Locked:
-		err = t.Timer(TimerRelease, next.LockedUntil)
+		err = t.Timer(storetype.TimerRelease, next.LockedUntil)
 	case coupon.Unused:
-		err = t.Timer(TimerExpire, next.ExpiresAt)
+		err = t.Timer(storetype.TimerExpire, next.ExpiresAt)
 	}
 	if err == nil {
 		err = t.replan(next, p.Now)
@@ -191,7 +193,7 @@ func releaseIn(t *txn, locked []coupon.Coupon, now time.Time) ([]time.Time, erro
 
 // MoveCounts moves, in t, n coupons per template from one state's count
 // to another's, templates in order.
-func MoveCounts(t Tx, perTemplate map[string]int64, from, to coupon.State) error {
+func MoveCounts(t driver.Tx, perTemplate map[string]int64, from, to coupon.State) error {
 	for _, id := range slices.Sorted(maps.Keys(perTemplate)) {
 		if err := t.Count(id, from, -perTemplate[id]); err != nil {
 			return err

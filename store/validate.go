@@ -40,21 +40,6 @@ func (p ClaimParams) Validate() error {
 	return input.ID("user_id", p.UserID)
 }
 
-// Validate checks a page of a wallet: its cursor if set, and its size.
-// (Its user is not checked: a read finds nothing for an ID no write
-// accepts, and still finds a user stored before the rules, if any.)
-func (p UserCouponsParams) Validate() error {
-	if p.After != "" {
-		if err := input.ID("after", p.After); err != nil {
-			return err
-		}
-	}
-	if p.Limit < 1 || p.Limit > MaxWalletPage {
-		return input.Invalid("limit", fmt.Sprintf("must be an integer from 1 to %d", MaxWalletPage))
-	}
-	return nil
-}
-
 // Validate checks a bulk issuance (each user is checked as it is read).
 func (p IssueParams) Validate() error { return input.ID("template_id", p.TemplateID) }
 

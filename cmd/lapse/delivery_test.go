@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // sinkOutage is how long the webhook of TestSharedDeliverySinkDown is
@@ -41,7 +42,7 @@ func TestSharedDeliverySinkDown(t *testing.T) {
 		rc.WaitDistinct(t, 2*n, time.Minute) // the backoff after the outage may be as long as half a minute
 		ss[0].waitSinksCaughtUp(t, 1)
 		feed := feedOf(t, be, db)
-		if got := byType(feed, func(e store.Event) string { return e.Type }); got[store.EventCouponClaimed] != n || got[store.EventCouponExpired] != n {
+		if got := byType(feed, func(e storetype.Event) string { return e.Type }); got[store.EventCouponClaimed] != n || got[store.EventCouponExpired] != n {
 			t.Fatalf("feed: got %v, want %d claimed and %d expired", got, n, n)
 		}
 		dups := outboxtest.Check(t, feed, rc.Events())

@@ -27,6 +27,7 @@ import (
 	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // These tests run the real binary: signals, exit codes and restarts are
@@ -313,7 +314,7 @@ func openStopped(t *testing.T, be backend, url string) store.Store {
 }
 
 // feedOf reads the whole outbox of the store of a stopped lapse.
-func feedOf(t *testing.T, be backend, url string) []store.Event {
+func feedOf(t *testing.T, be backend, url string) []storetype.Event {
 	t.Helper()
 	st := openStopped(t, be, url)
 	defer st.Close()

@@ -17,6 +17,7 @@ import (
 	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // stop sends SIGTERM and waits for a clean exit.
@@ -95,7 +96,7 @@ func TestSinksDeliverEachEventOnce(t *testing.T) {
 	s.stop(t)
 
 	feed := feedOf(t, backends[0], "sqlite:"+db)
-	if got := byType(feed, func(e store.Event) string { return e.Type }); got[store.EventCouponClaimed] != n || got[store.EventCouponExpired] != n || len(feed) != 2*n {
+	if got := byType(feed, func(e storetype.Event) string { return e.Type }); got[store.EventCouponClaimed] != n || got[store.EventCouponExpired] != n || len(feed) != 2*n {
 		t.Fatalf("feed: got %v, want %d claimed and %d expired", got, n, n)
 	}
 	outboxtest.CheckOnce(t, "webhook", feed, rc.Events())

@@ -7,15 +7,16 @@ import (
 
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Check fails t unless got holds every event of want and nothing else,
 // each as its CloudEvent and each copy of an ID equal to the first, and,
 // taking each ID's first arrival, every subject's events in feed order.
 // It returns how many duplicates got holds.
-func Check(t testing.TB, want []store.Event, got []Event) int {
+func Check(t testing.TB, want []storetype.Event, got []Event) int {
 	t.Helper()
-	byID := map[string]store.Event{}
+	byID := map[string]storetype.Event{}
 	wantOrder := map[string][]string{}
 	for _, e := range want {
 		byID[e.ID] = e
@@ -53,7 +54,7 @@ func Check(t testing.TB, want []store.Event, got []Event) int {
 
 // CheckOnce is Check, and fails t if got holds any duplicate: what was
 // delivered without a failure arrives once.
-func CheckOnce(t testing.TB, what string, want []store.Event, got []Event) {
+func CheckOnce(t testing.TB, what string, want []storetype.Event, got []Event) {
 	t.Helper()
 	if dups := Check(t, want, got); dups != 0 {
 		t.Fatalf("%s: %d duplicates, want each event once", what, dups)
@@ -61,9 +62,9 @@ func CheckOnce(t testing.TB, what string, want []store.Event, got []Event) {
 }
 
 // Feed reads the whole outbox of st.
-func Feed(t testing.TB, st outbox.Store) []store.Event {
+func Feed(t testing.TB, st outbox.Store) []storetype.Event {
 	t.Helper()
-	var out []store.Event
+	var out []storetype.Event
 	after := int64(0)
 	for {
 		page, err := st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
@@ -83,10 +84,10 @@ func same(a, b Event) bool {
 }
 
 // wantCloudEvent fails unless g is e as a CloudEvent.
-func wantCloudEvent(t testing.TB, e store.Event, g Event) {
+func wantCloudEvent(t testing.TB, e storetype.Event, g Event) {
 	t.Helper()
 	if g.SpecVersion != "1.0" || g.Source != outbox.Source || g.Type != e.Type || g.Subject != e.Subject ||
-		g.Time != e.Time.UTC().Format(store.TimeFormat) || g.DataContentType != "application/json" || string(g.Data) != string(e.Data) {
+		g.Time != e.Time.UTC().Format(storetype.TimeFormat) || g.DataContentType != "application/json" || string(g.Data) != string(e.Data) {
 		t.Fatalf("event %s: got %+v, want the CloudEvent of %+v", e.ID, g, e)
 	}
 }

@@ -6,9 +6,10 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/remind"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // archiveTests test the moves to the archive: which rows, how many, in
@@ -25,7 +26,7 @@ func (f *fixture) setCoupon(id string, st coupon.State, at time.Time) coupon.Cou
 	from := f.coupon(id)
 	next := from
 	next.Status, next.UpdatedAt = st, at
-	got := read(f, "SetCoupon", func(tx store.DriverTx) (bool, error) { return tx.SetCoupon(from, next) })
+	got := read(f, "SetCoupon", func(tx driver.DriverTx) (bool, error) { return tx.SetCoupon(from, next) })
 	want(f.t, "SetCoupon "+id, got, true)
 	next.Version++
 	return next
@@ -40,26 +41,26 @@ func (f *fixture) setOrder(id string, st order.Status, at time.Time) order.Order
 	if st == order.Closed {
 		next.CloseReason = order.ReasonTimeout
 	}
-	got := read(f, "SetOrder", func(tx store.DriverTx) (bool, error) { return tx.SetOrder(from, next) })
+	got := read(f, "SetOrder", func(tx driver.DriverTx) (bool, error) { return tx.SetOrder(from, next) })
 	want(f.t, "SetOrder "+id, got, true)
 	next.Version++
 	return next
 }
 
 // archivable reads what an archive at before would move.
-func (f *fixture) archivable(before time.Time) store.Archived {
+func (f *fixture) archivable(before time.Time) storetype.Archived {
 	f.t.Helper()
-	a, err := f.d.Archivable(f.ctx, store.MoveParams{Before: before, Now: later}, before)
+	a, err := f.d.Archivable(f.ctx, driver.MoveParams{Before: before, Now: later}, before)
 	ok(f.t, "Archivable", err)
 	return a
 }
 
 // moveBatches runs move with p once per batch, each in a transaction of
 // its own, and fails unless the batches moved as many rows as moved says.
-func (f *fixture) moveBatches(what string, move func(store.DriverTx, store.MoveParams) (int64, error), p store.MoveParams, moved ...int64) {
+func (f *fixture) moveBatches(what string, move func(driver.DriverTx, driver.MoveParams) (int64, error), p driver.MoveParams, moved ...int64) {
 	f.t.Helper()
 	for i, n := range moved {
-		got := read(f, what, func(tx store.DriverTx) (int64, error) { return move(tx, p) })
+		got := read(f, what, func(tx driver.DriverTx) (int64, error) { return move(tx, p) })
 		want(f.t, fmt.Sprintf("%s batch %d", what, i), got, n)
 	}
 }
@@ -91,13 +92,13 @@ func testArchiveCoupons(f *fixture) {
 	f.setCoupon("c4", coupon.Voided, t0.Add(9*time.Hour))
 	f.lock("c5", t0)
 	want(f.t, "Archivable", f.archivable(t0.Add(3*time.Hour)).Coupons, 3)
-	f.moveBatches("ArchiveCoupons", store.DriverTx.ArchiveCoupons, store.MoveParams{Before: t0.Add(3 * time.Hour), Now: later, Limit: 2}, 2, 1, 0)
+	f.moveBatches("ArchiveCoupons", driver.DriverTx.ArchiveCoupons, driver.MoveParams{Before: t0.Add(3 * time.Hour), Now: later, Limit: 2}, 2, 1, 0)
 	gone(f, f.d.Coupon, "c1", "c2", "c3")
 	for _, tc := range []struct {
 		archived bool
 		want     []string
 	}{{false, []string{"c4", "c5"}}, {true, []string{"c1", "c2", "c3", "c4", "c5"}}} {
-		got, err := f.d.UserCoupons(f.ctx, store.UserCouponsParams{UserID: "u1", Now: t0, Limit: 10, Archived: tc.archived})
+		got, err := f.d.UserCoupons(f.ctx, storetype.UserCouponsParams{UserID: "u1", Now: t0, Limit: 10, Archived: tc.archived})
 		ok(f.t, "UserCoupons", err)
 		wantIDs(f.t, fmt.Sprintf("UserCoupons archived=%v", tc.archived), got, couponID, tc.want...)
 	}
@@ -118,7 +119,7 @@ func testArchiveOrders(f *fixture) {
 	f.setOrder("o2", order.Closed, t0.Add(1*time.Hour))
 	f.setOrder("o3", order.Paid, t0.Add(9*time.Hour))
 	want(f.t, "Archivable", f.archivable(t0.Add(2*time.Hour)).Orders, 2)
-	f.moveBatches("ArchiveOrders", store.DriverTx.ArchiveOrders, store.MoveParams{Before: t0.Add(2 * time.Hour), Now: later, Limit: 1}, 1, 1, 0)
+	f.moveBatches("ArchiveOrders", driver.DriverTx.ArchiveOrders, driver.MoveParams{Before: t0.Add(2 * time.Hour), Now: later, Limit: 1}, 1, 1, 0)
 	gone(f, f.d.Order, "o1", "o2")
 	got, err := f.d.ArchivedOrder(f.ctx, "o1")
 	ok(f.t, "ArchivedOrder", err)
@@ -132,18 +133,18 @@ func testArchiveOrders(f *fixture) {
 // them beforehand.
 func testPruneReminders(f *fixture) {
 	var ids []int64
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		ok(f.t, "TouchUser", tx.TouchUser("u1", t0))
 		for i := range 4 {
 			due := t0.Add(time.Duration(i) * time.Hour)
-			id, err := tx.InsertReminder(store.PlannedReminder{UserID: "u1", Lead: time.Hour, First: due, Last: due, Due: due})
+			id, err := tx.InsertReminder(driver.PlannedReminder{UserID: "u1", Lead: time.Hour, First: due, Last: due, Due: due})
 			ok(f.t, "InsertReminder", err)
 			ids = append(ids, id)
 		}
 	})
-	f.tx(func(tx store.DriverTx) {
-		for i, st := range []string{store.ReminderSent, store.ReminderDropped, store.ReminderSent} {
-			done, err := tx.FinishReminder(store.FinishedReminder{ID: ids[i], Status: st, Channel: remind.InApp, Reason: "r",
+	f.tx(func(tx driver.DriverTx) {
+		for i, st := range []string{driver.ReminderSent, driver.ReminderDropped, driver.ReminderSent} {
+			done, err := tx.FinishReminder(driver.FinishedReminder{ID: ids[i], Status: st, Channel: remind.InApp, Reason: "r",
 				At: t0.Add(time.Duration(i) * time.Hour)})
 			ok(f.t, "FinishReminder", err)
 			want(f.t, "FinishReminder", done, true)
@@ -151,12 +152,12 @@ func testPruneReminders(f *fixture) {
 	})
 	want(f.t, "Archivable", f.archivable(t0.Add(time.Hour)).Reminders, 2)
 	for _, pruned := range []int64{1, 1, 0} {
-		got := read(f, "PruneReminders", func(tx store.DriverTx) (int64, error) {
-			return tx.PruneReminders(store.PruneRequestsParams{Before: t0.Add(time.Hour), Limit: 1})
+		got := read(f, "PruneReminders", func(tx driver.DriverTx) (int64, error) {
+			return tx.PruneReminders(storetype.PruneRequestsParams{Before: t0.Add(time.Hour), Limit: 1})
 		})
 		want(f.t, "PruneReminders", got, pruned)
 	}
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		for i, kept := range []bool{false, false, true, true} {
 			_, err := tx.Reminder(ids[i])
 			if kept {

@@ -4,7 +4,8 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // couponTests test the coupon rows: insert and read, the compare-and-set
@@ -29,7 +30,7 @@ func newCoupon(id, tp, user string, claimed time.Time) coupon.Coupon {
 // coupons claimed at one instant), in one transaction.
 func (f *fixture) insertCoupons(cs ...coupon.Coupon) {
 	f.t.Helper()
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		for _, c := range cs {
 			ok(f.t, "InsertClaimed", tx.InsertClaimed([]coupon.Coupon{c}))
 		}
@@ -50,7 +51,7 @@ func (f *fixture) lock(id string, until time.Time) {
 	from := f.coupon(id)
 	next := from
 	next.Status, next.LockedUntil, next.UpdatedAt = coupon.Locked, until, until.Add(-time.Hour)
-	want(f.t, "lock "+id, read(f, "SetCoupon", func(tx store.DriverTx) (bool, error) { return tx.SetCoupon(from, next) }), true)
+	want(f.t, "lock "+id, read(f, "SetCoupon", func(tx driver.DriverTx) (bool, error) { return tx.SetCoupon(from, next) }), true)
 }
 
 // wantCoupon fails unless got has want's stored fields.
@@ -73,14 +74,14 @@ func couponID(c coupon.Coupon) string { return c.ID }
 func testCouponInsertRead(f *fixture) {
 	f.insertTemplates(newTemplate("tp1", 0))
 	a, b := newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u2", t0)
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		ok(f.t, "InsertClaimed", tx.InsertClaimed([]coupon.Coupon{a, b}))
 		ok(f.t, "InsertClaimed none", tx.InsertClaimed(nil))
 	})
 	stored := f.coupon("c1")
 	a.Version, b.Version = stored.Version, stored.Version
 	f.wantCoupon("Driver.Coupon", stored, a)
-	f.wantCoupon("Tx.Coupon", read(f, "Tx.Coupon", func(tx store.DriverTx) (coupon.Coupon, error) { return tx.Coupon("c2") }), b)
+	f.wantCoupon("Tx.Coupon", read(f, "Tx.Coupon", func(tx driver.DriverTx) (coupon.Coupon, error) { return tx.Coupon("c2") }), b)
 }
 
 // testSetCoupon: SetCoupon writes next with the version plus one, and
@@ -104,7 +105,7 @@ func testSetCoupon(f *fixture) {
 		{"applies", from, true},
 		{"applied already", from, false},
 	} {
-		set := read(f, tc.name, func(tx store.DriverTx) (bool, error) { return tx.SetCoupon(tc.from, next) })
+		set := read(f, tc.name, func(tx driver.DriverTx) (bool, error) { return tx.SetCoupon(tc.from, next) })
 		want(f.t, tc.name, set, tc.set)
 	}
 	next.Version = from.Version + 1
@@ -117,7 +118,7 @@ func testCouponsHeld(f *fixture) {
 	f.insertTemplates(newTemplate("tp1", 0), newTemplate("tp2", 0))
 	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u1", t0),
 		newCoupon("c3", "tp1", "u2", t0), newCoupon("c4", "tp2", "u1", t0))
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		n, err := tx.CountUserCoupons("u1", "tp1")
 		ok(f.t, "CountUserCoupons", err)
 		want(f.t, "CountUserCoupons", n, 2)
@@ -141,15 +142,15 @@ func testUserCoupons(f *fixture) {
 		newCoupon("c2", "tp1", "u1", t0), newCoupon("c9", "tp1", "u2", t0))
 	for _, tc := range []struct {
 		name   string
-		p      store.UserCouponsParams
+		p      storetype.UserCouponsParams
 		wanted []string
 	}{
-		{"all", store.UserCouponsParams{UserID: "u1", Now: t0, Limit: 10}, []string{"c1", "c2", "c3"}},
-		{"limit", store.UserCouponsParams{UserID: "u1", Now: t0, Limit: 2}, []string{"c1", "c2"}},
-		{"after", store.UserCouponsParams{UserID: "u1", Now: t0, After: "c1", Limit: 10}, []string{"c2", "c3"}},
-		{"unused", store.UserCouponsParams{UserID: "u1", Now: t0, Status: coupon.Unused, Limit: 10}, []string{"c2", "c3"}},
-		{"expired", store.UserCouponsParams{UserID: "u1", Now: t0, Status: coupon.Expired, Limit: 10}, []string{"c1"}},
-		{"none", store.UserCouponsParams{UserID: "u3", Now: t0, Limit: 10}, nil},
+		{"all", storetype.UserCouponsParams{UserID: "u1", Now: t0, Limit: 10}, []string{"c1", "c2", "c3"}},
+		{"limit", storetype.UserCouponsParams{UserID: "u1", Now: t0, Limit: 2}, []string{"c1", "c2"}},
+		{"after", storetype.UserCouponsParams{UserID: "u1", Now: t0, After: "c1", Limit: 10}, []string{"c2", "c3"}},
+		{"unused", storetype.UserCouponsParams{UserID: "u1", Now: t0, Status: coupon.Unused, Limit: 10}, []string{"c2", "c3"}},
+		{"expired", storetype.UserCouponsParams{UserID: "u1", Now: t0, Status: coupon.Expired, Limit: 10}, []string{"c1"}},
+		{"none", storetype.UserCouponsParams{UserID: "u3", Now: t0, Limit: 10}, nil},
 	} {
 		got, err := f.d.UserCoupons(f.ctx, tc.p)
 		ok(f.t, tc.name, err)
@@ -176,8 +177,8 @@ func testLocksDue(f *fixture) {
 		{t0.Add(3 * time.Hour), 10, []string{"c2", "c3", "c1"}},
 		{t0.Add(3 * time.Hour), 2, []string{"c2", "c3"}},
 	} {
-		got := read(f, "LocksDue", func(tx store.DriverTx) ([]coupon.Coupon, error) {
-			return tx.LocksDue(store.DueParams{Now: tc.now, Limit: tc.limit})
+		got := read(f, "LocksDue", func(tx driver.DriverTx) ([]coupon.Coupon, error) {
+			return tx.LocksDue(storetype.DueParams{Now: tc.now, Limit: tc.limit})
 		})
 		wantIDs(f.t, "LocksDue at "+tc.now.String(), got, couponID, tc.wanted...)
 	}
@@ -192,9 +193,9 @@ func testLocksDueShards(f *fixture) {
 	f.lock(in3, t0.Add(2*time.Second))
 	f.lock(in5, t0.Add(time.Second))
 	f.lock(in7, t0)
-	f.tx(func(tx store.DriverTx) {
-		got, err := tx.LocksDue(store.DueParams{Now: t0.Add(time.Hour), Limit: 10,
-			Leases: []store.Lease{{Shard: 3, Holder: "h", Token: 1}, {Shard: 7, Holder: "h", Token: 1}}})
+	f.tx(func(tx driver.DriverTx) {
+		got, err := tx.LocksDue(storetype.DueParams{Now: t0.Add(time.Hour), Limit: 10,
+			Leases: []storetype.Lease{{Shard: 3, Holder: "h", Token: 1}, {Shard: 7, Holder: "h", Token: 1}}})
 		ok(f.t, "LocksDue", err)
 		wantIDs(f.t, "LocksDue shards 3, 7", got, couponID, in7, in3)
 	})

@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // driverTests test the driver's reads of itself and its gauges.
@@ -50,7 +51,7 @@ func testRollback(f *fixture) {
 	_, err = tx.Commit(nil)
 	ok(f.t, "Commit", err)
 	tx.Rollback()
-	got, err := f.d.Templates(f.ctx, store.TemplatesParams{Limit: 10})
+	got, err := f.d.Templates(f.ctx, storetype.TemplatesParams{Limit: 10})
 	ok(f.t, "Templates", err)
 	wantIDs(f.t, "Templates", got, templateID, "kept")
 }
@@ -58,7 +59,7 @@ func testRollback(f *fixture) {
 // testClassify: the errors a transaction returns as they are, not worth
 // a retry.
 func testClassify(f *fixture) {
-	for _, err := range []error{store.ErrNotFound, store.ErrRequestTaken, coupon.ErrSoldOut, errors.New("other")} {
+	for _, err := range []error{storetype.ErrNotFound, driver.ErrRequestTaken, coupon.ErrSoldOut, errors.New("other")} {
 		out, retry := f.d.Classify(err)
 		want(f.t, "Classify "+err.Error(), errors.Is(out, err), true)
 		want(f.t, "Classify retry "+err.Error(), retry, false)
@@ -94,12 +95,12 @@ func testForecast(f *fixture) {
 		newCoupon("c5", "tp1", "u1", t0))
 	f.lock("c5", t0.Add(24*time.Hour+30*time.Minute))
 	f.insertOrders(newOrder("o1", t0.Add(26*time.Hour)))
-	got, err := f.d.Forecast(f.ctx, store.ForecastParams{From: t0.Add(24 * time.Hour), Width: time.Hour, Buckets: 3})
+	got, err := f.d.Forecast(f.ctx, storetype.ForecastParams{From: t0.Add(24 * time.Hour), Width: time.Hour, Buckets: 3})
 	ok(f.t, "Forecast", err)
 	slices.SortFunc(got, byKindBucket)
-	wanted := []store.DueCount{
-		{Kind: store.TimerExpire, Bucket: 0, N: 1}, {Kind: store.TimerExpire, Bucket: 1, N: 2},
-		{Kind: store.TimerRelease, Bucket: 0, N: 1}, {Kind: store.TimerClose, Bucket: 2, N: 1},
+	wanted := []storetype.DueCount{
+		{Kind: storetype.TimerExpire, Bucket: 0, N: 1}, {Kind: storetype.TimerExpire, Bucket: 1, N: 2},
+		{Kind: storetype.TimerRelease, Bucket: 0, N: 1}, {Kind: storetype.TimerClose, Bucket: 2, N: 1},
 	}
 	slices.SortFunc(wanted, byKindBucket)
 	if !slices.Equal(got, wanted) {
@@ -108,7 +109,7 @@ func testForecast(f *fixture) {
 }
 
 // byKindBucket orders due counts by kind, then bucket.
-func byKindBucket(a, b store.DueCount) int {
+func byKindBucket(a, b storetype.DueCount) int {
 	if c := strings.Compare(string(a.Kind), string(b.Kind)); c != 0 {
 		return c
 	}

@@ -16,7 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // t0 is the suite's reference instant; every other time is relative to it.
@@ -24,7 +25,7 @@ var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 
 // Open opens a driver of a fresh, empty, migrated database that it closes
 // and removes when t ends.
-type Open func(t *testing.T) store.Driver
+type Open func(t *testing.T) driver.Driver
 
 // Run runs every test of the suite, each on a driver of its own.
 func Run(t *testing.T, open Open) {
@@ -70,11 +71,11 @@ type test struct {
 type fixture struct {
 	t   *testing.T
 	ctx context.Context
-	d   store.Driver
+	d   driver.Driver
 }
 
 // tx runs fn in one write transaction and commits it.
-func (f *fixture) tx(fn func(tx store.DriverTx)) {
+func (f *fixture) tx(fn func(tx driver.DriverTx)) {
 	f.t.Helper()
 	tx, err := f.d.Begin(f.ctx, false)
 	ok(f.t, "Begin", err)
@@ -86,10 +87,10 @@ func (f *fixture) tx(fn func(tx store.DriverTx)) {
 
 // read returns what fn returned in one committed transaction; what
 // names the call.
-func read[T any](f *fixture, what string, fn func(tx store.DriverTx) (T, error)) T {
+func read[T any](f *fixture, what string, fn func(tx driver.DriverTx) (T, error)) T {
 	f.t.Helper()
 	var v T
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		var err error
 		v, err = fn(tx)
 		ok(f.t, what, err)
@@ -98,9 +99,9 @@ func read[T any](f *fixture, what string, fn func(tx store.DriverTx) (T, error))
 }
 
 // insert stores rows with put in one transaction.
-func insert[T any](f *fixture, what string, put func(store.DriverTx, T) error, rows ...T) {
+func insert[T any](f *fixture, what string, put func(driver.DriverTx, T) error, rows ...T) {
 	f.t.Helper()
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		for _, r := range rows {
 			ok(f.t, what, put(tx, r))
 		}
@@ -118,7 +119,7 @@ func ok(t testing.TB, what string, err error) {
 // notFound fails t unless err is store.ErrNotFound.
 func notFound(t testing.TB, what string, err error) {
 	t.Helper()
-	if !errors.Is(err, store.ErrNotFound) {
+	if !errors.Is(err, storetype.ErrNotFound) {
 		t.Fatalf("%s: got %v, want ErrNotFound", what, err)
 	}
 }

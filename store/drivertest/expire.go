@@ -4,7 +4,8 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // expireTests test the expiry drain: which coupons it moves to expired,
@@ -22,9 +23,9 @@ func expiring(id, user string, expires time.Time) coupon.Coupon {
 }
 
 // expireDue runs ExpireDue with p in a transaction of its own.
-func (f *fixture) expireDue(p store.DueParams) []coupon.Coupon {
+func (f *fixture) expireDue(p storetype.DueParams) []coupon.Coupon {
 	f.t.Helper()
-	return read(f, "ExpireDue", func(tx store.DriverTx) ([]coupon.Coupon, error) { return tx.ExpireDue(p) })
+	return read(f, "ExpireDue", func(tx driver.DriverTx) ([]coupon.Coupon, error) { return tx.ExpireDue(p) })
 }
 
 // testExpireDue: ExpireDue expires the unused coupons due at the Now
@@ -52,7 +53,7 @@ func testExpireDue(f *fixture) {
 		{at, 10, nil},
 		{later, 10, []coupon.Coupon{c4, c7}},
 	} {
-		got := f.expireDue(store.DueParams{Now: tc.now, Limit: tc.limit})
+		got := f.expireDue(storetype.DueParams{Now: tc.now, Limit: tc.limit})
 		what := "ExpireDue at " + tc.now.String()
 		wantIDs(f.t, what, got, couponID, keys(tc.wanted, couponID)...)
 		for i, c := range got {
@@ -76,8 +77,8 @@ func testExpireDueShards(f *fixture) {
 	f.insertTemplates(newTemplate("tp1", 0))
 	in3, in5, in7 := inShard("c", 3, 0), inShard("c", 5, 0), inShard("c", 7, 0)
 	f.insertCoupons(expiring(in3, "u1", t0.Add(2*time.Second)), expiring(in5, "u1", t0), expiring(in7, "u1", t0.Add(time.Second)))
-	got := f.expireDue(store.DueParams{Now: t0.Add(time.Hour), Limit: 10,
-		Leases: []store.Lease{{Shard: 3, Holder: "h", Token: 1}, {Shard: 7, Holder: "h", Token: 1}}})
+	got := f.expireDue(storetype.DueParams{Now: t0.Add(time.Hour), Limit: 10,
+		Leases: []storetype.Lease{{Shard: 3, Holder: "h", Token: 1}, {Shard: 7, Holder: "h", Token: 1}}})
 	wantIDs(f.t, "ExpireDue shards 3, 7", got, couponID, in7, in3)
 	want(f.t, "other shard kept", f.coupon(in5).Status, coupon.Unused)
 }

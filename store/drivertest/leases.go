@@ -4,7 +4,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // leaseTests test the shard lease and instance rows. Their times are the
@@ -17,20 +18,20 @@ var leaseTests = []test{
 }
 
 // leaseTx runs fn in a transaction and returns the leases it returned.
-func (f *fixture) leaseTx(what string, fn func(tx store.DriverTx) ([]store.Lease, error)) []store.Lease {
+func (f *fixture) leaseTx(what string, fn func(tx driver.DriverTx) ([]storetype.Lease, error)) []storetype.Lease {
 	f.t.Helper()
-	var ls []store.Lease
-	f.tx(func(tx store.DriverTx) {
+	var ls []storetype.Lease
+	f.tx(func(tx driver.DriverTx) {
 		var err error
 		ls, err = fn(tx)
 		ok(f.t, what, err)
 	})
-	slices.SortFunc(ls, func(a, b store.Lease) int { return a.Shard - b.Shard })
+	slices.SortFunc(ls, func(a, b storetype.Lease) int { return a.Shard - b.Shard })
 	return ls
 }
 
 // wantShards fails unless ls are of shards, in order.
-func (f *fixture) wantShards(what string, ls []store.Lease, shards ...int) {
+func (f *fixture) wantShards(what string, ls []storetype.Lease, shards ...int) {
 	f.t.Helper()
 	got := keys(ls, leaseShard)
 	if !slices.Equal(got, shards) && !(len(got) == 0 && len(shards) == 0) {
@@ -43,7 +44,7 @@ func (f *fixture) holders() []string {
 	f.t.Helper()
 	ls, err := f.d.ShardLeases(f.ctx)
 	ok(f.t, "ShardLeases", err)
-	want(f.t, "ShardLeases", len(ls), store.Shards)
+	want(f.t, "ShardLeases", len(ls), storetype.Shards)
 	out := make([]string, len(ls))
 	for i, l := range ls {
 		want(f.t, "ShardLeases order", l.Shard, i)
@@ -55,22 +56,22 @@ func (f *fixture) holders() []string {
 // testLeases: TakeLeases takes the lowest free shards up to n, each under
 // a new token; RenewLeases returns the holder's; DropLeases frees some.
 func testLeases(f *fixture) {
-	a := f.leaseTx("TakeLeases a", func(tx store.DriverTx) ([]store.Lease, error) { return tx.TakeLeases("a", time.Hour, 3) })
+	a := f.leaseTx("TakeLeases a", func(tx driver.DriverTx) ([]storetype.Lease, error) { return tx.TakeLeases("a", time.Hour, 3) })
 	f.wantShards("a takes", a, 0, 1, 2)
-	b := f.leaseTx("TakeLeases b", func(tx store.DriverTx) ([]store.Lease, error) { return tx.TakeLeases("b", time.Hour, 100) })
-	want(f.t, "b takes the rest", len(b), store.Shards-3)
+	b := f.leaseTx("TakeLeases b", func(tx driver.DriverTx) ([]storetype.Lease, error) { return tx.TakeLeases("b", time.Hour, 100) })
+	want(f.t, "b takes the rest", len(b), storetype.Shards-3)
 	want(f.t, "b's first", b[0].Shard, 3)
-	renewed := f.leaseTx("RenewLeases a", func(tx store.DriverTx) ([]store.Lease, error) { return tx.RenewLeases("a", time.Hour) })
+	renewed := f.leaseTx("RenewLeases a", func(tx driver.DriverTx) ([]storetype.Lease, error) { return tx.RenewLeases("a", time.Hour) })
 	f.wantShards("a renews", renewed, 0, 1, 2)
 	for i := range a {
 		want(f.t, "renewed token", renewed[i].Token, a[i].Token)
 	}
-	f.leaseTx("DropLeases", func(tx store.DriverTx) ([]store.Lease, error) {
+	f.leaseTx("DropLeases", func(tx driver.DriverTx) ([]storetype.Lease, error) {
 		return nil, tx.DropLeases("a", []int{1, 5})
 	})
 	want(f.t, "dropped shard 1", f.holders()[1], "")
 	want(f.t, "shard 5 is b's", f.holders()[5], "b")
-	c := f.leaseTx("TakeLeases c", func(tx store.DriverTx) ([]store.Lease, error) { return tx.TakeLeases("c", time.Hour, 100) })
+	c := f.leaseTx("TakeLeases c", func(tx driver.DriverTx) ([]storetype.Lease, error) { return tx.TakeLeases("c", time.Hour, 100) })
 	f.wantShards("c takes the free", c, 1)
 	want(f.t, "c's token is new", c[0].Token > a[1].Token, true)
 }
@@ -78,11 +79,11 @@ func testLeases(f *fixture) {
 // testLeasesExpired: an expired lease is renewed by nobody and taken by
 // anyone, under a new token.
 func testLeasesExpired(f *fixture) {
-	a := f.leaseTx("TakeLeases a", func(tx store.DriverTx) ([]store.Lease, error) { return tx.TakeLeases("a", -time.Minute, 1) })
+	a := f.leaseTx("TakeLeases a", func(tx driver.DriverTx) ([]storetype.Lease, error) { return tx.TakeLeases("a", -time.Minute, 1) })
 	f.wantShards("a takes", a, 0)
-	renewed := f.leaseTx("RenewLeases a", func(tx store.DriverTx) ([]store.Lease, error) { return tx.RenewLeases("a", time.Hour) })
+	renewed := f.leaseTx("RenewLeases a", func(tx driver.DriverTx) ([]storetype.Lease, error) { return tx.RenewLeases("a", time.Hour) })
 	f.wantShards("a renews its expired", renewed)
-	b := f.leaseTx("TakeLeases b", func(tx store.DriverTx) ([]store.Lease, error) { return tx.TakeLeases("b", time.Hour, 1) })
+	b := f.leaseTx("TakeLeases b", func(tx driver.DriverTx) ([]storetype.Lease, error) { return tx.TakeLeases("b", time.Hour, 1) })
 	f.wantShards("b takes", b, 0)
 	want(f.t, "b's token is new", b[0].Token > a[0].Token, true)
 }
@@ -90,22 +91,22 @@ func testLeasesExpired(f *fixture) {
 // testLockLeases: LockLeases returns, with their tokens, the holder's
 // unexpired leases among the shards asked, and no other.
 func testLockLeases(f *fixture) {
-	take := func(holder string, ttl time.Duration, n int) []store.Lease {
-		return f.leaseTx("TakeLeases "+holder, func(tx store.DriverTx) ([]store.Lease, error) { return tx.TakeLeases(holder, ttl, n) })
+	take := func(holder string, ttl time.Duration, n int) []storetype.Lease {
+		return f.leaseTx("TakeLeases "+holder, func(tx driver.DriverTx) ([]storetype.Lease, error) { return tx.TakeLeases(holder, ttl, n) })
 	}
 	a, c := take("a", time.Hour, 3), take("c", time.Hour, 1)
 	f.wantShards("b takes", take("b", -time.Minute, 1), 4)
 	for _, tc := range []struct {
 		holder string
 		shards []int
-		wanted []store.Lease
+		wanted []storetype.Lease
 	}{
-		{"a", []int{0, 2, 3, 4, 9}, []store.Lease{a[0], a[2]}},
+		{"a", []int{0, 2, 3, 4, 9}, []storetype.Lease{a[0], a[2]}},
 		{"c", []int{0, 3}, c},
 		{"b", []int{4}, nil},
 		{"d", []int{0, 1, 2, 3, 4}, nil},
 	} {
-		got := f.leaseTx("LockLeases "+tc.holder, func(tx store.DriverTx) ([]store.Lease, error) { return tx.LockLeases(tc.holder, tc.shards) })
+		got := f.leaseTx("LockLeases "+tc.holder, func(tx driver.DriverTx) ([]storetype.Lease, error) { return tx.LockLeases(tc.holder, tc.shards) })
 		f.wantShards("LockLeases "+tc.holder, got, keys(tc.wanted, leaseShard)...)
 		for i, l := range got {
 			want(f.t, "LockLeases token", l.Token, tc.wanted[i].Token)
@@ -113,18 +114,18 @@ func testLockLeases(f *fixture) {
 	}
 }
 
-func leaseShard(l store.Lease) int { return l.Shard }
+func leaseShard(l storetype.Lease) int { return l.Shard }
 
 // testInstances: SeenInstance and MeasuredSkew record an instance alive
 // now; LiveInstances and Instances read those seen within a span, by
 // name; ForgetInstances forgets those unseen for longer.
 func testInstances(f *fixture) {
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		ok(f.t, "SeenInstance", tx.SeenInstance("b"))
 		ok(f.t, "MeasuredSkew", tx.MeasuredSkew("a", 250*time.Millisecond))
 	})
 	var live []string
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		var err error
 		live, err = tx.LiveInstances(time.Hour)
 		ok(f.t, "LiveInstances", err)
@@ -136,7 +137,7 @@ func testInstances(f *fixture) {
 	want(f.t, "Instances[0]", ins[0].Name, "a")
 	want(f.t, "skew", ins[0].Skew, 250*time.Millisecond)
 	want(f.t, "Instances[1]", ins[1].Name, "b")
-	f.tx(func(tx store.DriverTx) { ok(f.t, "ForgetInstances", tx.ForgetInstances(-time.Hour)) })
+	f.tx(func(tx driver.DriverTx) { ok(f.t, "ForgetInstances", tx.ForgetInstances(-time.Hour)) })
 	ins, err = f.d.Instances(f.ctx, time.Hour)
 	ok(f.t, "Instances", err)
 	want(f.t, "Instances forgotten", len(ins), 0)

@@ -3,7 +3,7 @@ package drivertest
 import (
 	"testing"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
 )
 
 // missingTests: every read by key of a row that is not there is
@@ -25,23 +25,23 @@ func testNotFound(f *fixture) {
 			return err
 		},
 	}
-	txReads := map[string]func(tx store.DriverTx) error{
-		"Tx.Template":   func(tx store.DriverTx) error { _, err := tx.Template("nope"); return err },
-		"ClaimTemplate": func(tx store.DriverTx) error { _, err := tx.ClaimTemplate("nope"); return err },
-		"Tx.Coupon":     func(tx store.DriverTx) error { _, err := tx.Coupon("nope"); return err },
-		"Tx.Order":      func(tx store.DriverTx) error { _, err := tx.Order("nope"); return err },
-		"Token":         func(tx store.DriverTx) error { _, err := tx.Token("nope"); return err },
-		"Request":       func(tx store.DriverTx) error { _, err := tx.Request("nope"); return err },
-		"Tx.Operation":  func(tx store.DriverTx) error { _, err := tx.Operation("nope"); return err },
-		"Tx.User":       func(tx store.DriverTx) error { _, err := tx.User("nope"); return err },
-		"Reminder":      func(tx store.DriverTx) error { _, err := tx.Reminder(404); return err },
+	txReads := map[string]func(tx driver.DriverTx) error{
+		"Tx.Template":   func(tx driver.DriverTx) error { _, err := tx.Template("nope"); return err },
+		"ClaimTemplate": func(tx driver.DriverTx) error { _, err := tx.ClaimTemplate("nope"); return err },
+		"Tx.Coupon":     func(tx driver.DriverTx) error { _, err := tx.Coupon("nope"); return err },
+		"Tx.Order":      func(tx driver.DriverTx) error { _, err := tx.Order("nope"); return err },
+		"Token":         func(tx driver.DriverTx) error { _, err := tx.Token("nope"); return err },
+		"Request":       func(tx driver.DriverTx) error { _, err := tx.Request("nope"); return err },
+		"Tx.Operation":  func(tx driver.DriverTx) error { _, err := tx.Operation("nope"); return err },
+		"Tx.User":       func(tx driver.DriverTx) error { _, err := tx.User("nope"); return err },
+		"Reminder":      func(tx driver.DriverTx) error { _, err := tx.Reminder(404); return err },
 	}
 	for name, read := range reads {
 		f.t.Run(name, func(t *testing.T) { notFound(t, name, read()) })
 	}
 	for name, read := range txReads {
 		f.t.Run(name, func(t *testing.T) {
-			f.tx(func(tx store.DriverTx) { notFound(t, name, read(tx)) })
+			f.tx(func(tx driver.DriverTx) { notFound(t, name, read(tx)) })
 		})
 	}
 }

@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // operationTests test the rows of bulk operations: the operation row, its
@@ -23,19 +24,19 @@ var operationTests = []test{
 
 // newOperation returns a running operation of ID id held by holder until
 // leaseUntil.
-func newOperation(id, holder string, leaseUntil time.Time) store.OperationRow {
-	return store.OperationRow{ID: id, Kind: string(store.OperationVoid), Target: `{"template_id":"tp1"}`, Args: `{"reason":"r"}`,
-		Counts: `{}`, Actor: "admin", State: store.OperationRunning, Holder: holder, CreatedAt: t0, LeaseUntil: leaseUntil, Total: 10}
+func newOperation(id, holder string, leaseUntil time.Time) driver.OperationRow {
+	return driver.OperationRow{ID: id, Kind: string(storetype.OperationVoid), Target: `{"template_id":"tp1"}`, Args: `{"reason":"r"}`,
+		Counts: `{}`, Actor: "admin", State: storetype.OperationRunning, Holder: holder, CreatedAt: t0, LeaseUntil: leaseUntil, Total: 10}
 }
 
 // insertOperations stores rs in one transaction.
-func (f *fixture) insertOperations(rs ...store.OperationRow) {
+func (f *fixture) insertOperations(rs ...driver.OperationRow) {
 	f.t.Helper()
-	insert(f, "InsertOperation", store.DriverTx.InsertOperation, rs...)
+	insert(f, "InsertOperation", driver.DriverTx.InsertOperation, rs...)
 }
 
 // wantOperation fails unless got is want.
-func (f *fixture) wantOperation(what string, got, want store.OperationRow) {
+func (f *fixture) wantOperation(what string, got, want driver.OperationRow) {
 	f.t.Helper()
 	times := [][2]time.Time{{got.CreatedAt, want.CreatedAt}, {got.StartedAt, want.StartedAt},
 		{got.FinishedAt, want.FinishedAt}, {got.LeaseUntil, want.LeaseUntil}}
@@ -57,10 +58,10 @@ func testOperationRow(f *fixture) {
 	ok(f.t, "Driver.Operation", err)
 	f.wantOperation("inserted", got, op)
 	op.Counts, op.Cursor, op.Holder, op.StartedAt, op.LeaseUntil, op.Done = `{"voided":3}`, "c3", "h1", t0.Add(time.Minute), t0.Add(time.Hour), 3
-	f.tx(func(tx store.DriverTx) { ok(f.t, "SetOperation", tx.SetOperation(op)) })
-	op.State, op.FinishedAt = store.OperationDone, t0.Add(2*time.Hour)
-	f.tx(func(tx store.DriverTx) { ok(f.t, "SetOperation", tx.SetOperation(op)) })
-	f.wantOperation("set", read(f, "Tx.Operation", func(tx store.DriverTx) (store.OperationRow, error) { return tx.Operation("op1") }), op)
+	f.tx(func(tx driver.DriverTx) { ok(f.t, "SetOperation", tx.SetOperation(op)) })
+	op.State, op.FinishedAt = storetype.OperationDone, t0.Add(2*time.Hour)
+	f.tx(func(tx driver.DriverTx) { ok(f.t, "SetOperation", tx.SetOperation(op)) })
+	f.wantOperation("set", read(f, "Tx.Operation", func(tx driver.DriverTx) (driver.OperationRow, error) { return tx.Operation("op1") }), op)
 }
 
 // testOperationsDue: the running operations holder may take at the now
@@ -68,7 +69,7 @@ func testOperationRow(f *fixture) {
 // limit.
 func testOperationsDue(f *fixture) {
 	done := newOperation("op0", "", time.Time{})
-	done.State = store.OperationDone
+	done.State = storetype.OperationDone
 	f.insertOperations(done, newOperation("op4", "", time.Time{}), newOperation("op3", "h1", t0.Add(time.Hour)),
 		newOperation("op2", "h2", t0.Add(time.Hour)), newOperation("op1", "h2", t0))
 	for _, tc := range []struct {
@@ -81,7 +82,7 @@ func testOperationsDue(f *fixture) {
 		{"h3", 10, []string{"op1", "op4"}},
 		{"h1", 2, []string{"op1", "op3"}},
 	} {
-		f.tx(func(tx store.DriverTx) {
+		f.tx(func(tx driver.DriverTx) {
 			got, err := tx.OperationsDue(tc.holder, t0, tc.limit)
 			ok(f.t, "OperationsDue", err)
 			want(f.t, "OperationsDue "+tc.holder, slices.Equal(got, tc.want), true)
@@ -102,15 +103,15 @@ func (f *fixture) insertBatchCoupons() {
 func testCouponsAfter(f *fixture) {
 	f.insertBatchCoupons()
 	for _, tc := range []struct {
-		p    store.CouponsAfterParams
+		p    driver.CouponsAfterParams
 		want []string
 	}{
-		{store.CouponsAfterParams{TemplateID: "tp1", Until: "c9", Limit: 10}, []string{"c1", "c2", "c3", "c4"}},
-		{store.CouponsAfterParams{TemplateID: "tp1", After: "c1", Until: "c3", Limit: 10}, []string{"c2", "c3"}},
-		{store.CouponsAfterParams{TemplateID: "tp1", After: "c1", Until: "c9", Limit: 2}, []string{"c2", "c3"}},
-		{store.CouponsAfterParams{TemplateID: "tp2", Until: "c9", Limit: 10}, []string{"c5"}},
+		{driver.CouponsAfterParams{TemplateID: "tp1", Until: "c9", Limit: 10}, []string{"c1", "c2", "c3", "c4"}},
+		{driver.CouponsAfterParams{TemplateID: "tp1", After: "c1", Until: "c3", Limit: 10}, []string{"c2", "c3"}},
+		{driver.CouponsAfterParams{TemplateID: "tp1", After: "c1", Until: "c9", Limit: 2}, []string{"c2", "c3"}},
+		{driver.CouponsAfterParams{TemplateID: "tp2", Until: "c9", Limit: 10}, []string{"c5"}},
 	} {
-		f.tx(func(tx store.DriverTx) {
+		f.tx(func(tx driver.DriverTx) {
 			got, err := tx.CouponsAfter(tc.p)
 			ok(f.t, "CouponsAfter", err)
 			wantIDs(f.t, "CouponsAfter", got, couponID, tc.want...)
@@ -122,7 +123,7 @@ func testCouponsAfter(f *fixture) {
 // in any order.
 func testUsersCoupons(f *fixture) {
 	f.insertBatchCoupons()
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		got, err := tx.UsersCoupons([]string{"u1", "u9"}, "c3")
 		ok(f.t, "UsersCoupons", err)
 		slices.SortFunc(got, func(a, b coupon.Coupon) int { return strings.Compare(a.ID, b.ID) })
@@ -139,7 +140,7 @@ func testVoidCoupons(f *fixture) {
 	f.insertCoupons(late)
 	before := f.coupon("c1")
 	now := t0.Add(time.Minute)
-	got := read(f, "VoidCoupons", func(tx store.DriverTx) (int64, error) { return tx.VoidCoupons([]string{"c1", "c2", "c6", "c9"}, now) })
+	got := read(f, "VoidCoupons", func(tx driver.DriverTx) (int64, error) { return tx.VoidCoupons([]string{"c1", "c2", "c6", "c9"}, now) })
 	want(f.t, "VoidCoupons", got, 1)
 	voided := before
 	voided.Status, voided.UpdatedAt, voided.Version = coupon.Voided, now, before.Version+1
@@ -156,17 +157,17 @@ func testExtendCoupons(f *fixture) {
 	from := f.coupon("c3")
 	next := from
 	next.Status, next.UpdatedAt = coupon.Used, t0
-	got := read(f, "SetCoupon", func(tx store.DriverTx) (bool, error) { return tx.SetCoupon(from, next) })
+	got := read(f, "SetCoupon", func(tx driver.DriverTx) (bool, error) { return tx.SetCoupon(from, next) })
 	want(f.t, "SetCoupon", got, true)
 	to := t0.Add(72 * time.Hour)
 	for _, tc := range []struct {
-		p       store.ExtendCouponsParams
+		p       driver.ExtendCouponsParams
 		changed int64
 	}{
-		{store.ExtendCouponsParams{IDs: []string{"c1", "c3"}, To: to, Now: t0}, 1},
-		{store.ExtendCouponsParams{IDs: []string{"c2", "c3", "c9"}, By: time.Hour, Now: t0}, 1},
+		{driver.ExtendCouponsParams{IDs: []string{"c1", "c3"}, To: to, Now: t0}, 1},
+		{driver.ExtendCouponsParams{IDs: []string{"c2", "c3", "c9"}, By: time.Hour, Now: t0}, 1},
 	} {
-		got := read(f, "ExtendCoupons", func(tx store.DriverTx) (int64, error) { return tx.ExtendCoupons(tc.p) })
+		got := read(f, "ExtendCoupons", func(tx driver.DriverTx) (int64, error) { return tx.ExtendCoupons(tc.p) })
 		want(f.t, "ExtendCoupons", got, tc.changed)
 	}
 	wantTime(f.t, "c1 to", f.coupon("c1").ExpiresAt, to)
@@ -176,16 +177,16 @@ func testExtendCoupons(f *fixture) {
 
 // testPendingVoid: a coupon's mark is put once and taken once.
 func testPendingVoid(f *fixture) {
-	first := store.PendingVoid{CouponID: "c1", Operation: "op1", Reason: "r1", Actor: "a1"}
-	f.tx(func(tx store.DriverTx) {
+	first := driver.PendingVoid{CouponID: "c1", Operation: "op1", Reason: "r1", Actor: "a1"}
+	f.tx(func(tx driver.DriverTx) {
 		ok(f.t, "PutPendingVoid", tx.PutPendingVoid(first))
-		ok(f.t, "PutPendingVoid again", tx.PutPendingVoid(store.PendingVoid{CouponID: "c1", Operation: "op2", Reason: "r2", Actor: "a2"}))
+		ok(f.t, "PutPendingVoid again", tx.PutPendingVoid(driver.PendingVoid{CouponID: "c1", Operation: "op2", Reason: "r2", Actor: "a2"}))
 	})
 	for _, tc := range []struct {
-		want  store.PendingVoid
+		want  driver.PendingVoid
 		taken bool
-	}{{first, true}, {store.PendingVoid{}, false}} {
-		f.tx(func(tx store.DriverTx) {
+	}{{first, true}, {driver.PendingVoid{}, false}} {
+		f.tx(func(tx driver.DriverTx) {
 			got, taken, err := tx.TakePendingVoid("c1")
 			ok(f.t, "TakePendingVoid", err)
 			want(f.t, "taken", taken, tc.taken)

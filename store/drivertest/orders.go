@@ -4,8 +4,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // orderTests test the order rows: insert and read, the compare-and-set
@@ -29,7 +30,7 @@ func newOrder(id string, deadline time.Time) order.Order {
 // insertOrders stores os in one transaction.
 func (f *fixture) insertOrders(os ...order.Order) {
 	f.t.Helper()
-	insert(f, "InsertOrder", store.DriverTx.InsertOrder, os...)
+	insert(f, "InsertOrder", driver.DriverTx.InsertOrder, os...)
 }
 
 // order reads order id on the driver.
@@ -63,7 +64,7 @@ func testOrderInsertRead(f *fixture) {
 	stored := f.order("o1")
 	o.Version = stored.Version
 	f.wantOrder("Driver.Order", stored, o)
-	f.wantOrder("Tx.Order", read(f, "Tx.Order", func(tx store.DriverTx) (order.Order, error) { return tx.Order("o1") }), o)
+	f.wantOrder("Tx.Order", read(f, "Tx.Order", func(tx driver.DriverTx) (order.Order, error) { return tx.Order("o1") }), o)
 }
 
 // testSetOrder: SetOrder writes next's status, reason, payment and update
@@ -85,7 +86,7 @@ func testSetOrder(f *fixture) {
 		{"applies", from, true},
 		{"left unpaid", from, false},
 	} {
-		set := read(f, tc.name, func(tx store.DriverTx) (bool, error) { return tx.SetOrder(tc.from, next) })
+		set := read(f, tc.name, func(tx driver.DriverTx) (bool, error) { return tx.SetOrder(tc.from, next) })
 		want(f.t, tc.name, set, tc.set)
 	}
 	next.Version = from.Version + 1
@@ -100,7 +101,7 @@ func testOrdersDue(f *fixture) {
 	from := f.order("o4")
 	next := from
 	next.Status, next.CloseReason = order.Closed, order.ReasonCancelled
-	want(f.t, "SetOrder", read(f, "SetOrder", func(tx store.DriverTx) (bool, error) { return tx.SetOrder(from, next) }), true)
+	want(f.t, "SetOrder", read(f, "SetOrder", func(tx driver.DriverTx) (bool, error) { return tx.SetOrder(from, next) }), true)
 	for _, tc := range []struct {
 		now    time.Time
 		limit  int
@@ -111,8 +112,8 @@ func testOrdersDue(f *fixture) {
 		{t0.Add(3 * time.Hour), 10, []string{"o2", "o3", "o1"}},
 		{t0.Add(3 * time.Hour), 2, []string{"o2", "o3"}},
 	} {
-		got := read(f, "OrdersDue", func(tx store.DriverTx) ([]order.Order, error) {
-			return tx.OrdersDue(store.DueParams{Now: tc.now, Limit: tc.limit})
+		got := read(f, "OrdersDue", func(tx driver.DriverTx) ([]order.Order, error) {
+			return tx.OrdersDue(storetype.DueParams{Now: tc.now, Limit: tc.limit})
 		})
 		wantIDs(f.t, "OrdersDue at "+tc.now.String(), got, orderID, tc.wanted...)
 	}
@@ -122,8 +123,8 @@ func testOrdersDue(f *fixture) {
 func testOrdersDueShards(f *fixture) {
 	in0, in9 := inShard("o", 0, 0), inShard("o", 9, 0)
 	f.insertOrders(newOrder(in0, t0), newOrder(in9, t0))
-	f.tx(func(tx store.DriverTx) {
-		got, err := tx.OrdersDue(store.DueParams{Now: t0, Limit: 10, Leases: []store.Lease{{Shard: 9, Holder: "h", Token: 1}}})
+	f.tx(func(tx driver.DriverTx) {
+		got, err := tx.OrdersDue(storetype.DueParams{Now: t0, Limit: 10, Leases: []storetype.Lease{{Shard: 9, Holder: "h", Token: 1}}})
 		ok(f.t, "OrdersDue", err)
 		wantIDs(f.t, "OrdersDue shard 9", got, orderID, in9)
 	})
@@ -144,7 +145,7 @@ func testDueOrders(f *fixture) {
 		{t0.Add(time.Hour), 1, []string{"o2"}, t0.Add(2 * time.Hour)},
 		{t0.Add(2 * time.Hour), 10, []string{"o2", "o1", "o3"}, time.Time{}},
 	} {
-		got, err := f.d.DueOrders(f.ctx, store.DueParams{Now: tc.now, Limit: tc.limit})
+		got, err := f.d.DueOrders(f.ctx, storetype.DueParams{Now: tc.now, Limit: tc.limit})
 		ok(f.t, "DueOrders", err)
 		wantIDs(f.t, "DueOrders at "+tc.now.String(), got.Orders, orderID, tc.wanted...)
 		wantTime(f.t, "DueOrders next at "+tc.now.String(), got.Next, tc.next)

@@ -4,8 +4,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // pageTests test the reads reconciliation pages through, and the reads
@@ -21,18 +22,18 @@ var pageTests = []test{
 // testStockPage: SKUs after After by SKU, up to Limit, with the sums of
 // their buckets and the stock last put.
 func testStockPage(f *fixture) {
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		for _, sku := range []string{"b", "a", "c"} {
 			for b := range 2 {
-				ok(f.t, "PutStockBucket", tx.PutStockBucket(sku, store.StockBucket{Bucket: b, Buckets: 2, Available: 3, Reserved: 1, Sold: 2, Stock: 12}, t0))
+				ok(f.t, "PutStockBucket", tx.PutStockBucket(sku, driver.StockBucket{Bucket: b, Buckets: 2, Available: 3, Reserved: 1, Sold: 2, Stock: 12}, t0))
 			}
 		}
 	})
-	got, err := f.d.StockPage(f.ctx, store.PageParams{After: "a", Limit: 1})
+	got, err := f.d.StockPage(f.ctx, driver.PageParams{After: "a", Limit: 1})
 	ok(f.t, "StockPage", err)
 	want(f.t, "StockPage", len(got), 1)
-	want(f.t, "StockPage", got[0], store.StockSum{SKU: store.SKU{SKU: "b", Available: 6, Reserved: 2, Sold: 4, Buckets: 2}, Stock: 12})
-	got, err = f.d.StockPage(f.ctx, store.PageParams{After: "c", Limit: 10})
+	want(f.t, "StockPage", got[0], driver.StockSum{SKU: storetype.SKU{SKU: "b", Available: 6, Reserved: 2, Sold: 4, Buckets: 2}, Stock: 12})
+	got, err = f.d.StockPage(f.ctx, driver.PageParams{After: "c", Limit: 10})
 	ok(f.t, "StockPage", err)
 	want(f.t, "StockPage past the end", len(got), 0)
 }
@@ -44,21 +45,21 @@ func testOrderPages(f *fixture) {
 	f.setOrder("o4", order.Paid, t0)
 	f.setOrder("o5", order.Closed, t0)
 	for _, tc := range []struct {
-		p    store.PageParams
+		p    driver.PageParams
 		want []string
 	}{
-		{store.PageParams{Limit: 10}, []string{"o2", "o3", "o1"}},
-		{store.PageParams{At: t0, After: "o2", Limit: 10}, []string{"o3", "o1"}},
-		{store.PageParams{At: t0, After: "o3", Limit: 1}, []string{"o1"}},
+		{driver.PageParams{Limit: 10}, []string{"o2", "o3", "o1"}},
+		{driver.PageParams{At: t0, After: "o2", Limit: 10}, []string{"o3", "o1"}},
+		{driver.PageParams{At: t0, After: "o3", Limit: 1}, []string{"o1"}},
 	} {
 		got, err := f.d.OpenOrderPage(f.ctx, tc.p)
 		ok(f.t, "OpenOrderPage", err)
 		wantIDs(f.t, "OpenOrderPage", got, orderID, tc.want...)
 	}
-	got, err := f.d.FinishedOrderPage(f.ctx, store.PageParams{Limit: 10})
+	got, err := f.d.FinishedOrderPage(f.ctx, driver.PageParams{Limit: 10})
 	ok(f.t, "FinishedOrderPage", err)
 	wantIDs(f.t, "FinishedOrderPage", got, orderID, "o4", "o5")
-	got, err = f.d.FinishedOrderPage(f.ctx, store.PageParams{After: "o4", Limit: 10})
+	got, err = f.d.FinishedOrderPage(f.ctx, driver.PageParams{After: "o4", Limit: 10})
 	ok(f.t, "FinishedOrderPage", err)
 	wantIDs(f.t, "FinishedOrderPage after", got, orderID, "o5")
 }
@@ -73,12 +74,12 @@ func testLockedPage(f *fixture) {
 	f.lock("c2", t0.Add(time.Hour))
 	f.lock("c3", t0.Add(time.Hour))
 	for _, tc := range []struct {
-		p    store.PageParams
+		p    driver.PageParams
 		want []string
 	}{
-		{store.PageParams{Limit: 10}, []string{"c2", "c3", "c1"}},
-		{store.PageParams{At: t0.Add(time.Hour), After: "c2", Limit: 10}, []string{"c3", "c1"}},
-		{store.PageParams{At: t0.Add(time.Hour), After: "c2", Limit: 1}, []string{"c3"}},
+		{driver.PageParams{Limit: 10}, []string{"c2", "c3", "c1"}},
+		{driver.PageParams{At: t0.Add(time.Hour), After: "c2", Limit: 10}, []string{"c3", "c1"}},
+		{driver.PageParams{At: t0.Add(time.Hour), After: "c2", Limit: 1}, []string{"c3"}},
 	} {
 		got, err := f.d.LockedPage(f.ctx, tc.p)
 		ok(f.t, "LockedPage", err)
@@ -95,20 +96,20 @@ func testNextDue(f *fixture) {
 		newCoupon("locked", "tp1", "u1", t0))
 	f.lock("locked", t0.Add(5*time.Minute))
 	f.insertOrders(newOrder("o1", t0.Add(time.Minute)))
-	shard2 := []store.Lease{{Shard: 2, Holder: "h", Token: 1}}
+	shard2 := []storetype.Lease{{Shard: 2, Holder: "h", Token: 1}}
 	for _, tc := range []struct {
 		name string
-		kind store.TimerKind
-		ls   []store.Lease
+		kind storetype.TimerKind
+		ls   []storetype.Lease
 		want time.Time
 	}{
-		{"expire", store.TimerExpire, nil, t0.Add(24 * time.Hour)},
-		{"expire shard 2", store.TimerExpire, shard2, t0.Add(25 * time.Hour)},
-		{"release", store.TimerRelease, nil, t0.Add(5 * time.Minute)},
-		{"close", store.TimerClose, nil, t0.Add(time.Minute)},
-		{"remind none", store.TimerRemind, nil, time.Time{}},
+		{"expire", storetype.TimerExpire, nil, t0.Add(24 * time.Hour)},
+		{"expire shard 2", storetype.TimerExpire, shard2, t0.Add(25 * time.Hour)},
+		{"release", storetype.TimerRelease, nil, t0.Add(5 * time.Minute)},
+		{"close", storetype.TimerClose, nil, t0.Add(time.Minute)},
+		{"remind none", storetype.TimerRemind, nil, time.Time{}},
 	} {
-		f.tx(func(tx store.DriverTx) {
+		f.tx(func(tx driver.DriverTx) {
 			got, err := tx.NextDue(tc.kind, tc.ls)
 			ok(f.t, tc.name, err)
 			wantTime(f.t, tc.name, got, tc.want)
@@ -124,15 +125,15 @@ func testPendingFrom(f *fixture) {
 	f.lock("c3", t0.Add(time.Minute))
 	f.setCoupon("c1", coupon.Used, t0)
 	for _, tc := range []struct {
-		kind store.TimerKind
+		kind storetype.TimerKind
 		from time.Time
 		want time.Time
 	}{
-		{store.TimerExpire, t0, t0.Add(25 * time.Hour)},
-		{store.TimerExpire, t0.Add(25 * time.Hour), t0.Add(25 * time.Hour)},
-		{store.TimerExpire, t0.Add(26 * time.Hour), time.Time{}},
-		{store.TimerRelease, t0, t0.Add(time.Minute)},
-		{store.TimerRelease, t0.Add(2 * time.Minute), time.Time{}},
+		{storetype.TimerExpire, t0, t0.Add(25 * time.Hour)},
+		{storetype.TimerExpire, t0.Add(25 * time.Hour), t0.Add(25 * time.Hour)},
+		{storetype.TimerExpire, t0.Add(26 * time.Hour), time.Time{}},
+		{storetype.TimerRelease, t0, t0.Add(time.Minute)},
+		{storetype.TimerRelease, t0.Add(2 * time.Minute), time.Time{}},
 	} {
 		got, err := f.d.PendingFrom(f.ctx, tc.kind, tc.from)
 		ok(f.t, "PendingFrom", err)

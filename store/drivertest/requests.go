@@ -3,7 +3,8 @@ package drivertest
 import (
 	"time"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // requestTests test the idempotency rows: record, finish, forget if
@@ -17,19 +18,19 @@ var requestTests = []test{
 // putRequest records a request in flight under key, created at created.
 func (f *fixture) putRequest(key string, created time.Time) {
 	f.t.Helper()
-	f.tx(func(tx store.DriverTx) {
-		ok(f.t, "PutRequest", tx.PutRequest(key, store.Request{Fingerprint: "fp " + key, Status: store.InFlight, Body: []byte{}, Created: created}))
+	f.tx(func(tx driver.DriverTx) {
+		ok(f.t, "PutRequest", tx.PutRequest(key, driver.Request{Fingerprint: "fp " + key, Status: driver.InFlight, Body: []byte{}, Created: created}))
 	})
 }
 
 // request reads the request under key; ErrNotFound if none.
-func (f *fixture) request(key string) (store.Request, error) {
+func (f *fixture) request(key string) (driver.Request, error) {
 	f.t.Helper()
 	var (
-		r   store.Request
+		r   driver.Request
 		err error
 	)
-	f.tx(func(tx store.DriverTx) { r, err = tx.Request(key) })
+	f.tx(func(tx driver.DriverTx) { r, err = tx.Request(key) })
 	return r, err
 }
 
@@ -43,15 +44,15 @@ func testRequestPutFinish(f *fixture) {
 	r, err := f.request("k1")
 	ok(f.t, "Request", err)
 	want(f.t, "Fingerprint", r.Fingerprint, "fp k1")
-	want(f.t, "Status", r.Status, store.InFlight)
+	want(f.t, "Status", r.Status, driver.InFlight)
 	wantTime(f.t, "Created", r.Created, t0)
-	f.tx(func(tx store.DriverTx) {
-		ok(f.t, "FinishRequest", tx.FinishRequest("k1", store.Request{Status: store.RecordedResult, Body: []byte(`{"ok":true}`)}))
+	f.tx(func(tx driver.DriverTx) {
+		ok(f.t, "FinishRequest", tx.FinishRequest("k1", driver.Request{Status: driver.RecordedResult, Body: []byte(`{"ok":true}`)}))
 	})
 	r, err = f.request("k1")
 	ok(f.t, "Request", err)
 	want(f.t, "Fingerprint", r.Fingerprint, "fp k1")
-	want(f.t, "Status", r.Status, store.RecordedResult)
+	want(f.t, "Status", r.Status, driver.RecordedResult)
 	want(f.t, "Body", string(r.Body), `{"ok":true}`)
 	wantTime(f.t, "Created", r.Created, t0)
 }
@@ -64,7 +65,7 @@ func testRequestForget(f *fixture) {
 		before time.Time
 		kept   bool
 	}{{t0.Add(-time.Millisecond), true}, {t0, false}} {
-		f.tx(func(tx store.DriverTx) { ok(f.t, "ForgetRequest", tx.ForgetRequest("k1", tc.before)) })
+		f.tx(func(tx driver.DriverTx) { ok(f.t, "ForgetRequest", tx.ForgetRequest("k1", tc.before)) })
 		_, err := f.request("k1")
 		if tc.kept {
 			ok(f.t, "Request kept", err)
@@ -91,8 +92,8 @@ func testPruneRequests(f *fixture) {
 		{t0.Add(3 * time.Hour), 2, 2, []string{"k1", "k2"}},
 		{t0.Add(3 * time.Hour), 2, 1, []string{"k3"}},
 	} {
-		got := read(f, "PruneRequests", func(tx store.DriverTx) (int64, error) {
-			return tx.PruneRequests(store.PruneRequestsParams{Before: tc.before, Limit: tc.limit})
+		got := read(f, "PruneRequests", func(tx driver.DriverTx) (int64, error) {
+			return tx.PruneRequests(storetype.PruneRequestsParams{Before: tc.before, Limit: tc.limit})
 		})
 		want(f.t, "PruneRequests", got, tc.pruned)
 		for _, k := range tc.gone {

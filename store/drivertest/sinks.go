@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // sinkTests test a sink's rows: its position, which only moves forward,
@@ -15,13 +17,13 @@ var sinkTests = []test{
 }
 
 // advance stores p in one transaction.
-func (f *fixture) advance(p store.AdvanceSinkParams) {
+func (f *fixture) advance(p storetype.AdvanceSinkParams) {
 	f.t.Helper()
-	f.tx(func(tx store.DriverTx) { ok(f.t, "AdvanceSink", tx.AdvanceSink(p)) })
+	f.tx(func(tx driver.DriverTx) { ok(f.t, "AdvanceSink", tx.AdvanceSink(p)) })
 }
 
 // sink reads a sink's state.
-func (f *fixture) sink(name string) store.SinkState {
+func (f *fixture) sink(name string) storetype.SinkState {
 	f.t.Helper()
 	st, err := f.d.SinkState(f.ctx, name)
 	ok(f.t, "SinkState", err)
@@ -33,20 +35,20 @@ func (f *fixture) sink(name string) store.SinkState {
 func testSinkPosition(f *fixture) {
 	want(f.t, "unseen", f.sink("s1").Position, 0)
 	for _, tc := range []struct{ to, want int64 }{{5, 5}, {3, 5}, {0, 5}, {9, 9}} {
-		f.advance(store.AdvanceSinkParams{Sink: "s1", Position: tc.to})
+		f.advance(storetype.AdvanceSinkParams{Sink: "s1", Position: tc.to})
 		want(f.t, "position", f.sink("s1").Position, tc.want)
 	}
 	want(f.t, "other sink", f.sink("s2").Position, 0)
 }
 
 // letter is a dead letter of event seq.
-func letter(seq int64, attempts int) store.DeadLetter {
-	return store.DeadLetter{Event: store.Event{Seq: seq, ID: "ev" + string(rune('0'+seq)), Type: store.EventCouponClaimed,
+func letter(seq int64, attempts int) storetype.DeadLetter {
+	return storetype.DeadLetter{Event: storetype.Event{Seq: seq, ID: "ev" + string(rune('0'+seq)), Type: store.EventCouponClaimed,
 		Subject: "c1", Time: t0, Data: json.RawMessage(`{"a":1}`)}, Attempts: attempts, Error: "refused", FailedAt: t0.Add(time.Minute)}
 }
 
 // deadLetters reads a sink's dead letters.
-func (f *fixture) deadLetters(p store.DeadLettersParams) []store.DeadLetter {
+func (f *fixture) deadLetters(p storetype.DeadLettersParams) []storetype.DeadLetter {
 	f.t.Helper()
 	got, err := f.d.DeadLetters(f.ctx, p)
 	ok(f.t, "DeadLetters", err)
@@ -54,7 +56,7 @@ func (f *fixture) deadLetters(p store.DeadLettersParams) []store.DeadLetter {
 }
 
 // wantSeqs fails unless got are the letters of seqs, in order.
-func (f *fixture) wantSeqs(what string, got []store.DeadLetter, seqs ...int64) {
+func (f *fixture) wantSeqs(what string, got []storetype.DeadLetter, seqs ...int64) {
 	f.t.Helper()
 	want(f.t, what+": count", len(got), len(seqs))
 	for i, s := range seqs {
@@ -66,10 +68,10 @@ func (f *fixture) wantSeqs(what string, got []store.DeadLetter, seqs ...int64) {
 // event replaced) and removes the replayed; DeadLetters pages them in
 // feed order; ReplayDeadLetters queues them.
 func testDeadLetters(f *fixture) {
-	f.advance(store.AdvanceSinkParams{Sink: "s1", Dead: []store.DeadLetter{letter(3, 1), letter(1, 1), letter(2, 1)}})
-	f.advance(store.AdvanceSinkParams{Sink: "s1", Dead: []store.DeadLetter{letter(2, 4)}})
-	f.advance(store.AdvanceSinkParams{Sink: "s2", Dead: []store.DeadLetter{letter(1, 1)}})
-	got := f.deadLetters(store.DeadLettersParams{Sink: "s1", Limit: 10})
+	f.advance(storetype.AdvanceSinkParams{Sink: "s1", Dead: []storetype.DeadLetter{letter(3, 1), letter(1, 1), letter(2, 1)}})
+	f.advance(storetype.AdvanceSinkParams{Sink: "s1", Dead: []storetype.DeadLetter{letter(2, 4)}})
+	f.advance(storetype.AdvanceSinkParams{Sink: "s2", Dead: []storetype.DeadLetter{letter(1, 1)}})
+	got := f.deadLetters(storetype.DeadLettersParams{Sink: "s1", Limit: 10})
 	f.wantSeqs("all", got, 1, 2, 3)
 	l := got[1]
 	want(f.t, "replaced attempts", l.Attempts, 4)
@@ -80,15 +82,15 @@ func testDeadLetters(f *fixture) {
 	want(f.t, "Data", string(l.Event.Data), `{"a":1}`)
 	wantTime(f.t, "Time", l.Event.Time, t0)
 	wantTime(f.t, "FailedAt", l.FailedAt, t0.Add(time.Minute))
-	f.wantSeqs("page", f.deadLetters(store.DeadLettersParams{Sink: "s1", After: 1, Limit: 1}), 2)
-	f.wantSeqs("none queued", f.deadLetters(store.DeadLettersParams{Sink: "s1", QueuedOnly: true, Limit: 10}))
-	replayed := read(f, "ReplayDeadLetters", func(tx store.DriverTx) (int64, error) { return tx.ReplayDeadLetters("s1") })
+	f.wantSeqs("page", f.deadLetters(storetype.DeadLettersParams{Sink: "s1", After: 1, Limit: 1}), 2)
+	f.wantSeqs("none queued", f.deadLetters(storetype.DeadLettersParams{Sink: "s1", QueuedOnly: true, Limit: 10}))
+	replayed := read(f, "ReplayDeadLetters", func(tx driver.DriverTx) (int64, error) { return tx.ReplayDeadLetters("s1") })
 	want(f.t, "ReplayDeadLetters", replayed, 3)
-	f.wantSeqs("queued", f.deadLetters(store.DeadLettersParams{Sink: "s1", QueuedOnly: true, Limit: 10}), 1, 2, 3)
-	f.advance(store.AdvanceSinkParams{Sink: "s1", Replayed: []int64{1, 3}})
-	f.wantSeqs("replayed removed", f.deadLetters(store.DeadLettersParams{Sink: "s1", Limit: 10}), 2)
+	f.wantSeqs("queued", f.deadLetters(storetype.DeadLettersParams{Sink: "s1", QueuedOnly: true, Limit: 10}), 1, 2, 3)
+	f.advance(storetype.AdvanceSinkParams{Sink: "s1", Replayed: []int64{1, 3}})
+	f.wantSeqs("replayed removed", f.deadLetters(storetype.DeadLettersParams{Sink: "s1", Limit: 10}), 2)
 	st := f.sink("s1")
 	want(f.t, "SinkState dead letters", st.DeadLetters, 1)
 	want(f.t, "SinkState queued", st.Queued, 1)
-	f.wantSeqs("other sink", f.deadLetters(store.DeadLettersParams{Sink: "s2", Limit: 10}), 1)
+	f.wantSeqs("other sink", f.deadLetters(storetype.DeadLettersParams{Sink: "s2", Limit: 10}), 1)
 }

@@ -3,7 +3,8 @@ package drivertest
 import (
 	"slices"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // stockTests test the stock rows: a SKU's buckets, the guarded add to one
@@ -15,10 +16,10 @@ var stockTests = []test{
 }
 
 // buckets reads the buckets of sku in a transaction.
-func (f *fixture) buckets(sku string) []store.StockBucket {
+func (f *fixture) buckets(sku string) []driver.StockBucket {
 	f.t.Helper()
-	var bs []store.StockBucket
-	f.tx(func(tx store.DriverTx) {
+	var bs []driver.StockBucket
+	f.tx(func(tx driver.DriverTx) {
 		var err error
 		bs, err = tx.StockBuckets(sku)
 		ok(f.t, "StockBuckets", err)
@@ -27,7 +28,7 @@ func (f *fixture) buckets(sku string) []store.StockBucket {
 }
 
 // wantBuckets fails unless sku's buckets are want, in bucket order.
-func (f *fixture) wantBuckets(what, sku string, want ...store.StockBucket) {
+func (f *fixture) wantBuckets(what, sku string, want ...driver.StockBucket) {
 	f.t.Helper()
 	// Stock is the stock last put, which StockBuckets does not read.
 	got := f.buckets(sku)
@@ -46,8 +47,8 @@ func testNewStock(f *fixture) {
 	_, err := f.d.SKU(f.ctx, "sku1")
 	notFound(f.t, "SKU", err)
 	for range 2 {
-		f.tx(func(tx store.DriverTx) { ok(f.t, "NewStock", tx.NewStock("sku1", t0)) })
-		f.wantBuckets("new", "sku1", store.StockBucket{Bucket: 0, Buckets: 1})
+		f.tx(func(tx driver.DriverTx) { ok(f.t, "NewStock", tx.NewStock("sku1", t0)) })
+		f.wantBuckets("new", "sku1", driver.StockBucket{Bucket: 0, Buckets: 1})
 	}
 }
 
@@ -55,51 +56,51 @@ func testNewStock(f *fixture) {
 // bucket is missing, the bucket count differs or available would go
 // negative.
 func testAddStock(f *fixture) {
-	f.tx(func(tx store.DriverTx) {
-		ok(f.t, "PutStockBucket", tx.PutStockBucket("sku1", store.StockBucket{Bucket: 0, Buckets: 2, Available: 5, Stock: 10}, t0))
-		ok(f.t, "PutStockBucket", tx.PutStockBucket("sku1", store.StockBucket{Bucket: 1, Buckets: 2, Available: 5, Stock: 10}, t0))
+	f.tx(func(tx driver.DriverTx) {
+		ok(f.t, "PutStockBucket", tx.PutStockBucket("sku1", driver.StockBucket{Bucket: 0, Buckets: 2, Available: 5, Stock: 10}, t0))
+		ok(f.t, "PutStockBucket", tx.PutStockBucket("sku1", driver.StockBucket{Bucket: 1, Buckets: 2, Available: 5, Stock: 10}, t0))
 	})
 	for _, tc := range []struct {
 		name string
-		d    store.StockDelta
+		d    driver.StockDelta
 		add  bool
 	}{
-		{"reserve", store.StockDelta{SKU: "sku1", Bucket: 1, Buckets: 2, Available: -3, Reserved: 3, Now: t0}, true},
-		{"sell", store.StockDelta{SKU: "sku1", Bucket: 1, Buckets: 2, Reserved: -1, Sold: 1, Now: t0}, true},
-		{"below zero", store.StockDelta{SKU: "sku1", Bucket: 1, Buckets: 2, Available: -3, Reserved: 3, Now: t0}, false},
-		{"other bucket count", store.StockDelta{SKU: "sku1", Bucket: 0, Buckets: 1, Available: -1, Reserved: 1, Now: t0}, false},
-		{"missing bucket", store.StockDelta{SKU: "sku1", Bucket: 2, Buckets: 2, Available: 1, Now: t0}, false},
-		{"unknown SKU", store.StockDelta{SKU: "sku9", Bucket: 0, Buckets: 1, Available: 1, Now: t0}, false},
+		{"reserve", driver.StockDelta{SKU: "sku1", Bucket: 1, Buckets: 2, Available: -3, Reserved: 3, Now: t0}, true},
+		{"sell", driver.StockDelta{SKU: "sku1", Bucket: 1, Buckets: 2, Reserved: -1, Sold: 1, Now: t0}, true},
+		{"below zero", driver.StockDelta{SKU: "sku1", Bucket: 1, Buckets: 2, Available: -3, Reserved: 3, Now: t0}, false},
+		{"other bucket count", driver.StockDelta{SKU: "sku1", Bucket: 0, Buckets: 1, Available: -1, Reserved: 1, Now: t0}, false},
+		{"missing bucket", driver.StockDelta{SKU: "sku1", Bucket: 2, Buckets: 2, Available: 1, Now: t0}, false},
+		{"unknown SKU", driver.StockDelta{SKU: "sku9", Bucket: 0, Buckets: 1, Available: 1, Now: t0}, false},
 	} {
-		f.tx(func(tx store.DriverTx) {
+		f.tx(func(tx driver.DriverTx) {
 			added, err := tx.AddStock(tc.d)
 			ok(f.t, tc.name, err)
 			want(f.t, tc.name, added, tc.add)
 		})
 	}
 	f.wantBuckets("after AddStock", "sku1",
-		store.StockBucket{Bucket: 0, Buckets: 2, Available: 5},
-		store.StockBucket{Bucket: 1, Buckets: 2, Available: 2, Reserved: 2, Sold: 1})
+		driver.StockBucket{Bucket: 0, Buckets: 2, Available: 5},
+		driver.StockBucket{Bucket: 1, Buckets: 2, Available: 2, Reserved: 2, Sold: 1})
 	sku, err := f.d.SKU(f.ctx, "sku1")
 	ok(f.t, "SKU", err)
-	want(f.t, "SKU", sku, store.SKU{SKU: "sku1", Available: 7, Reserved: 2, Sold: 1, Buckets: 2})
+	want(f.t, "SKU", sku, storetype.SKU{SKU: "sku1", Available: 7, Reserved: 2, Sold: 1, Buckets: 2})
 }
 
 // testStockBuckets: PutStockBucket writes a bucket whether it exists or
 // not; DropStockBuckets deletes the buckets from a number on.
 func testStockBuckets(f *fixture) {
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		ok(f.t, "NewStock", tx.NewStock("sku1", t0))
 		for b := range 3 {
-			ok(f.t, "PutStockBucket", tx.PutStockBucket("sku1", store.StockBucket{Bucket: b, Buckets: 3, Available: int64(b + 1), Sold: 1}, t0))
+			ok(f.t, "PutStockBucket", tx.PutStockBucket("sku1", driver.StockBucket{Bucket: b, Buckets: 3, Available: int64(b + 1), Sold: 1}, t0))
 		}
 		ok(f.t, "NewStock", tx.NewStock("sku2", t0))
 	})
 	f.wantBuckets("put", "sku1",
-		store.StockBucket{Bucket: 0, Buckets: 3, Available: 1, Sold: 1},
-		store.StockBucket{Bucket: 1, Buckets: 3, Available: 2, Sold: 1},
-		store.StockBucket{Bucket: 2, Buckets: 3, Available: 3, Sold: 1})
-	f.tx(func(tx store.DriverTx) { ok(f.t, "DropStockBuckets", tx.DropStockBuckets("sku1", 1)) })
-	f.wantBuckets("dropped", "sku1", store.StockBucket{Bucket: 0, Buckets: 3, Available: 1, Sold: 1})
-	f.wantBuckets("other SKU", "sku2", store.StockBucket{Bucket: 0, Buckets: 1})
+		driver.StockBucket{Bucket: 0, Buckets: 3, Available: 1, Sold: 1},
+		driver.StockBucket{Bucket: 1, Buckets: 3, Available: 2, Sold: 1},
+		driver.StockBucket{Bucket: 2, Buckets: 3, Available: 3, Sold: 1})
+	f.tx(func(tx driver.DriverTx) { ok(f.t, "DropStockBuckets", tx.DropStockBuckets("sku1", 1)) })
+	f.wantBuckets("dropped", "sku1", driver.StockBucket{Bucket: 0, Buckets: 3, Available: 1, Sold: 1})
+	f.wantBuckets("other SKU", "sku2", driver.StockBucket{Bucket: 0, Buckets: 1})
 }

@@ -4,7 +4,8 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // templateTests test the template rows: insert and read, the page by ID,
@@ -25,7 +26,7 @@ func newTemplate(id string, total int64) coupon.Template {
 // insertTemplates stores tps in one transaction.
 func (f *fixture) insertTemplates(tps ...coupon.Template) {
 	f.t.Helper()
-	insert(f, "InsertTemplate", store.DriverTx.InsertTemplate, tps...)
+	insert(f, "InsertTemplate", driver.DriverTx.InsertTemplate, tps...)
 }
 
 // wantTemplate fails unless got has want's stored fields.
@@ -61,7 +62,7 @@ func testTemplateInsertRead(f *fixture) {
 	tp := newTemplate("tp1", 10)
 	tp.EndsAt = t0.Add(48 * time.Hour)
 	f.insertTemplates(tp)
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		got, err := tx.Template(tp.ID)
 		ok(f.t, "Tx.Template", err)
 		f.wantTemplate("Tx.Template", got, tp)
@@ -70,7 +71,7 @@ func testTemplateInsertRead(f *fixture) {
 		f.wantTemplate("ClaimTemplate", got, tp)
 	})
 	f.insertCoupons(newCoupon("c1", tp.ID, "u1", t0), newCoupon("c2", tp.ID, "u1", t0.Add(time.Hour)))
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		ok(f.t, "Count", tx.Count(tp.ID, coupon.Unused, 3))
 		ok(f.t, "Count", tx.Count(tp.ID, coupon.Unused, -1))
 	})
@@ -100,7 +101,7 @@ func testTemplatesPage(f *fixture) {
 		{"tp_a", 2, []string{"tp_b", "tp_c"}},
 		{"tp_c", 2, nil},
 	} {
-		got, err := f.d.Templates(f.ctx, store.TemplatesParams{After: tc.after, Limit: tc.limit})
+		got, err := f.d.Templates(f.ctx, storetype.TemplatesParams{After: tc.after, Limit: tc.limit})
 		ok(f.t, "Templates", err)
 		wantIDs(f.t, "Templates after "+tc.after, got, templateID, tc.want...)
 	}
@@ -111,7 +112,7 @@ func testTemplatesPage(f *fixture) {
 func testSetTemplate(f *fixture) {
 	tp := newTemplate("tp1", 10)
 	f.insertTemplates(tp)
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		took, err := tx.TakeIssues(tp.ID, 5)
 		ok(f.t, "TakeIssues", err)
 		want(f.t, "TakeIssues", took, true)
@@ -133,7 +134,7 @@ func testSetTemplate(f *fixture) {
 	} {
 		n := next
 		n.Total = tc.total
-		f.tx(func(tx store.DriverTx) {
+		f.tx(func(tx driver.DriverTx) {
 			set, err := tx.SetTemplate(tc.from, n)
 			ok(f.t, tc.name, err)
 			want(f.t, tc.name+": set", set, tc.wantSet)
@@ -142,7 +143,7 @@ func testSetTemplate(f *fixture) {
 			f.wantTemplate(tc.name, got, tc.wantStore)
 		})
 	}
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		got, err := tx.Template(tp.ID)
 		ok(f.t, "Template", err)
 		want(f.t, "version after one change", got.Version, tp.Version+1)
@@ -164,7 +165,7 @@ func testTakeIssues(f *fixture) {
 		{"tp1", 1, true, 3},
 		{"tp0", 1000, true, 1000},
 	} {
-		f.tx(func(tx store.DriverTx) {
+		f.tx(func(tx driver.DriverTx) {
 			took, err := tx.TakeIssues(tc.id, tc.n)
 			ok(f.t, "TakeIssues", err)
 			want(f.t, "TakeIssues", took, tc.took)

@@ -3,7 +3,8 @@ package drivertest
 import (
 	"time"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // timerTests test the group timer rows: one per kind and bucket, read by
@@ -14,15 +15,15 @@ var timerTests = []test{
 }
 
 // timers reads the timers due at or before before.
-func (f *fixture) timers(before time.Time, limit int) []store.Timer {
+func (f *fixture) timers(before time.Time, limit int) []storetype.Timer {
 	f.t.Helper()
-	got, err := f.d.Timers(f.ctx, store.TimersParams{Before: before, Limit: limit})
+	got, err := f.d.Timers(f.ctx, storetype.TimersParams{Before: before, Limit: limit})
 	ok(f.t, "Timers", err)
 	return got
 }
 
 // wantTimers fails unless got are want, in order.
-func (f *fixture) wantTimers(what string, got []store.Timer, want ...store.Timer) {
+func (f *fixture) wantTimers(what string, got []storetype.Timer, want ...storetype.Timer) {
 	f.t.Helper()
 	if len(got) != len(want) {
 		f.t.Fatalf("%s: got %v, want %v", what, got, want)
@@ -37,10 +38,10 @@ func (f *fixture) wantTimers(what string, got []store.Timer, want ...store.Timer
 // testTimers: PutTimer stores a timer once however often it is put,
 // Timers reads them due first up to Limit, HasTimer finds one.
 func testTimers(f *fixture) {
-	expire := store.Timer{Kind: store.TimerExpire, Due: t0.Add(2 * time.Second)}
-	release := store.Timer{Kind: store.TimerRelease, Due: t0.Add(time.Second)}
-	f.tx(func(tx store.DriverTx) {
-		for _, tm := range []store.Timer{expire, expire, release} {
+	expire := storetype.Timer{Kind: storetype.TimerExpire, Due: t0.Add(2 * time.Second)}
+	release := storetype.Timer{Kind: storetype.TimerRelease, Due: t0.Add(time.Second)}
+	f.tx(func(tx driver.DriverTx) {
+		for _, tm := range []storetype.Timer{expire, expire, release} {
 			ok(f.t, "PutTimer", tx.PutTimer(tm))
 		}
 	})
@@ -48,9 +49,9 @@ func testTimers(f *fixture) {
 	f.wantTimers("limit", f.timers(t0.Add(time.Hour), 1), release)
 	f.wantTimers("before", f.timers(t0.Add(time.Second), 10), release)
 	for _, tc := range []struct {
-		tm  store.Timer
+		tm  storetype.Timer
 		has bool
-	}{{expire, true}, {release, true}, {store.Timer{Kind: store.TimerRelease, Due: expire.Due}, false}} {
+	}{{expire, true}, {release, true}, {storetype.Timer{Kind: storetype.TimerRelease, Due: expire.Due}, false}} {
 		has, err := f.d.HasTimer(f.ctx, tc.tm)
 		ok(f.t, "HasTimer", err)
 		want(f.t, "HasTimer", has, tc.has)
@@ -60,16 +61,16 @@ func testTimers(f *fixture) {
 // testDeleteTimers: DeleteTimers removes the timers of its kind whose
 // whole bucket lies at or before through.
 func testDeleteTimers(f *fixture) {
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		for _, s := range []time.Duration{0, time.Second, 2 * time.Second} {
-			ok(f.t, "PutTimer", tx.PutTimer(store.Timer{Kind: store.TimerExpire, Due: t0.Add(s)}))
+			ok(f.t, "PutTimer", tx.PutTimer(storetype.Timer{Kind: storetype.TimerExpire, Due: t0.Add(s)}))
 		}
-		ok(f.t, "PutTimer", tx.PutTimer(store.Timer{Kind: store.TimerRelease, Due: t0}))
+		ok(f.t, "PutTimer", tx.PutTimer(storetype.Timer{Kind: storetype.TimerRelease, Due: t0}))
 	})
-	f.tx(func(tx store.DriverTx) {
-		ok(f.t, "DeleteTimers", tx.DeleteTimers(store.TimerExpire, t0.Add(1500*time.Millisecond)))
+	f.tx(func(tx driver.DriverTx) {
+		ok(f.t, "DeleteTimers", tx.DeleteTimers(storetype.TimerExpire, t0.Add(1500*time.Millisecond)))
 	})
 	f.wantTimers("after delete", f.timers(t0.Add(time.Hour), 10),
-		store.Timer{Kind: store.TimerRelease, Due: t0}, store.Timer{Kind: store.TimerExpire, Due: t0.Add(time.Second)},
-		store.Timer{Kind: store.TimerExpire, Due: t0.Add(2 * time.Second)})
+		storetype.Timer{Kind: storetype.TimerRelease, Due: t0}, storetype.Timer{Kind: storetype.TimerExpire, Due: t0.Add(time.Second)},
+		storetype.Timer{Kind: storetype.TimerExpire, Due: t0.Add(2 * time.Second)})
 }

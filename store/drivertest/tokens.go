@@ -5,7 +5,8 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/credential"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // tokenTests test the token rows: insert once by name, read, list by
@@ -16,7 +17,7 @@ var tokenTests = []test{
 }
 
 // wantToken fails unless got is want.
-func (f *fixture) wantToken(what string, got, want store.Token) {
+func (f *fixture) wantToken(what string, got, want storetype.Token) {
 	f.t.Helper()
 	if got.Name != want.Name || got.Hash != want.Hash || !slices.Equal(got.Scopes, want.Scopes) {
 		f.t.Fatalf("%s: got %+v, want %+v", what, got, want)
@@ -28,16 +29,16 @@ func (f *fixture) wantToken(what string, got, want store.Token) {
 // testTokenInsertRead: InsertToken stores a token unless its name is
 // taken; Token reads one, Tokens all by name.
 func testTokenInsertRead(f *fixture) {
-	b := store.Token{Name: "b", Hash: "hb", Scopes: []credential.Scope{credential.Wallet, credential.Orders}, CreatedAt: t0}
-	a := store.Token{Name: "a", Hash: "ha", Scopes: []credential.Scope{credential.Admin}, CreatedAt: t0.Add(time.Hour)}
+	b := storetype.Token{Name: "b", Hash: "hb", Scopes: []credential.Scope{credential.Wallet, credential.Orders}, CreatedAt: t0}
+	a := storetype.Token{Name: "a", Hash: "ha", Scopes: []credential.Scope{credential.Admin}, CreatedAt: t0.Add(time.Hour)}
 	for _, tc := range []struct {
-		tk       store.Token
+		tk       storetype.Token
 		inserted bool
-	}{{b, true}, {a, true}, {store.Token{Name: "b", Hash: "other", CreatedAt: t0}, false}} {
-		got := read(f, "InsertToken "+tc.tk.Name, func(tx store.DriverTx) (bool, error) { return tx.InsertToken(tc.tk) })
+	}{{b, true}, {a, true}, {storetype.Token{Name: "b", Hash: "other", CreatedAt: t0}, false}} {
+		got := read(f, "InsertToken "+tc.tk.Name, func(tx driver.DriverTx) (bool, error) { return tx.InsertToken(tc.tk) })
 		want(f.t, "InsertToken "+tc.tk.Name, got, tc.inserted)
 	}
-	f.wantToken("Token", read(f, "Token", func(tx store.DriverTx) (store.Token, error) { return tx.Token("b") }), b)
+	f.wantToken("Token", read(f, "Token", func(tx driver.DriverTx) (storetype.Token, error) { return tx.Token("b") }), b)
 	all, err := f.d.Tokens(f.ctx)
 	ok(f.t, "Tokens", err)
 	want(f.t, "Tokens", len(all), 2)
@@ -47,16 +48,16 @@ func testTokenInsertRead(f *fixture) {
 
 // testTokenRevoke: RevokeToken sets revoked_at to the now passed, once.
 func testTokenRevoke(f *fixture) {
-	tk := store.Token{Name: "a", Hash: "ha", Scopes: []credential.Scope{credential.Admin}, CreatedAt: t0}
-	f.tx(func(tx store.DriverTx) {
+	tk := storetype.Token{Name: "a", Hash: "ha", Scopes: []credential.Scope{credential.Admin}, CreatedAt: t0}
+	f.tx(func(tx driver.DriverTx) {
 		_, err := tx.InsertToken(tk)
 		ok(f.t, "InsertToken", err)
 	})
 	for _, at := range []time.Time{t0.Add(time.Hour), t0.Add(2 * time.Hour)} {
-		f.tx(func(tx store.DriverTx) { ok(f.t, "RevokeToken", tx.RevokeToken("a", at)) })
+		f.tx(func(tx driver.DriverTx) { ok(f.t, "RevokeToken", tx.RevokeToken("a", at)) })
 	}
 	tk.RevokedAt = t0.Add(time.Hour)
-	f.tx(func(tx store.DriverTx) {
+	f.tx(func(tx driver.DriverTx) {
 		got, err := tx.Token("a")
 		ok(f.t, "Token", err)
 		f.wantToken("revoked twice", got, tk)

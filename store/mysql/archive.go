@@ -5,25 +5,26 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // ArchiveCoupons moves a batch of terminal coupons to the archive and
 // deletes their record of reminders.
-func (t *tx) ArchiveCoupons(p store.MoveParams) (int64, error) {
+func (t *tx) ArchiveCoupons(p driver.MoveParams) (int64, error) {
 	return t.move("TerminalCoupons", "CopyCoupons", p, "DeleteCoupons", "DeleteReminded")
 }
 
 // ArchiveOrders moves a batch of paid or closed orders to the archive.
-func (t *tx) ArchiveOrders(p store.MoveParams) (int64, error) {
+func (t *tx) ArchiveOrders(p driver.MoveParams) (int64, error) {
 	return t.move("FinishedOrders", "CopyOrders", p, "DeleteOrders")
 }
 
 // move holds the IDs of a batch with the query pick, copies them to the
 // archive with copy, then runs each of deletes over them.
-func (t *tx) move(pick, copy string, p store.MoveParams, deletes ...string) (int64, error) {
+func (t *tx) move(pick, copy string, p driver.MoveParams, deletes ...string) (int64, error) {
 	rows, err := t.query(pick, p.Before, p.Limit)
 	ids, err := sqlfile.Collect(rows, err, func(row scanner) (id any, err error) {
 		var s string
@@ -44,7 +45,7 @@ func (t *tx) move(pick, copy string, p store.MoveParams, deletes ...string) (int
 }
 
 // PruneReminders deletes a batch of sent or dropped reminders.
-func (t *tx) PruneReminders(p store.PruneRequestsParams) (int64, error) {
+func (t *tx) PruneReminders(p storetype.PruneRequestsParams) (int64, error) {
 	res, err := t.exec("PruneReminders", p.Before, p.Limit)
 	if err != nil {
 		return 0, err
@@ -54,8 +55,8 @@ func (t *tx) PruneReminders(p store.PruneRequestsParams) (int64, error) {
 
 // Archivable counts what an archive at p would move, and the reminders
 // done by reminders.
-func (s *Driver) Archivable(ctx context.Context, p store.MoveParams, reminders time.Time) (store.Archived, error) {
-	var a store.Archived
+func (s *Driver) Archivable(ctx context.Context, p driver.MoveParams, reminders time.Time) (storetype.Archived, error) {
+	var a storetype.Archived
 	err := s.queryRow(ctx, "Archivable", p.Before, p.Before, reminders).Scan(&a.Coupons, &a.Orders, &a.Reminders)
 	return a, err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
 	"github.com/lapsehq/lapse/store/storetest"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestIDsCompareBytes: an ID with a trailing space is another ID.
@@ -24,7 +25,7 @@ func TestIDsCompareBytes(t *testing.T) {
 	ctx := t.Context()
 
 	for _, id := range []string{c.ID + " ", c.ID + "  ", c.ID + "\t"} {
-		if got, err := d.Coupon(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		if got, err := d.Coupon(ctx, id); !errors.Is(err, storetype.ErrNotFound) {
 			t.Fatalf("Coupon(%q): got %+v, %v; want ErrNotFound", id, got, err)
 		}
 		_, err := s.Transition(ctx, store.TransitionParams{CouponID: id, Action: coupon.Void, Reason: "r", Now: t0})
@@ -36,11 +37,11 @@ func TestIDsCompareBytes(t *testing.T) {
 	if got, err := s.Coupon(ctx, c.ID); err != nil || got.Status != coupon.Unused {
 		t.Fatalf("Coupon(%q) after the voids of other IDs: got %v, %v; want it unused", c.ID, got.Status, err)
 	}
-	if _, _, err := d.Template(ctx, tp.ID+" ", t0); !errors.Is(err, store.ErrNotFound) {
+	if _, _, err := d.Template(ctx, tp.ID+" ", t0); !errors.Is(err, storetype.ErrNotFound) {
 		t.Fatalf("Template(%q): got %v, want ErrNotFound", tp.ID+" ", err)
 	}
 	for _, user := range []string{"alice ", "alice  "} {
-		cs, err := d.UserCoupons(ctx, store.UserCouponsParams{UserID: user, Now: t0, Limit: store.MaxWalletPage})
+		cs, err := d.UserCoupons(ctx, storetype.UserCouponsParams{UserID: user, Now: t0, Limit: storetype.MaxWalletPage})
 		if err != nil || len(cs) != 0 {
 			t.Fatalf("UserCoupons(%q): got %d coupons, %v; want none", user, len(cs), err)
 		}
@@ -48,7 +49,7 @@ func TestIDsCompareBytes(t *testing.T) {
 	if _, err := s.PutSKU(ctx, store.PutSKUParams{SKU: "sku", Stock: 1, Now: t0}); err != nil {
 		t.Fatalf("PutSKU: %v", err)
 	}
-	if got, err := d.SKU(ctx, "sku "); !errors.Is(err, store.ErrNotFound) {
+	if got, err := d.SKU(ctx, "sku "); !errors.Is(err, storetype.ErrNotFound) {
 		t.Fatalf(`SKU("sku "): got %+v, %v; want ErrNotFound`, got, err)
 	}
 }
@@ -77,10 +78,10 @@ func TestByteIDsMigration(t *testing.T) {
 	if err != nil || c.UserID != user {
 		t.Fatalf("Coupon after the migration: got user %q, %v; want the 255 emoji", c.UserID, err)
 	}
-	if _, err := s.Coupon(t.Context(), "cpn_1 "); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Coupon(t.Context(), "cpn_1 "); !errors.Is(err, storetype.ErrNotFound) {
 		t.Fatalf(`Coupon("cpn_1 ") after the migration: got %v, want ErrNotFound`, err)
 	}
-	cs, err := s.UserCoupons(t.Context(), store.UserCouponsParams{UserID: user, Now: t0, Limit: store.MaxWalletPage})
+	cs, err := s.UserCoupons(t.Context(), storetype.UserCouponsParams{UserID: user, Now: t0, Limit: storetype.MaxWalletPage})
 	if err != nil || len(cs) != 1 {
 		t.Fatalf("UserCoupons after the migration: got %d, %v; want 1", len(cs), err)
 	}

@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Coupon returns one coupon as stored.
@@ -16,7 +16,7 @@ func (s *Driver) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
 }
 
 // UserCoupons reads a page of a user's wallet (see store.Driver).
-func (s *Driver) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]coupon.Coupon, error) {
+func (s *Driver) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
 	page := []any{p.UserID, p.After, p.StatusFilter(), p.Now, p.StatusFilter(), p.Limit}
 	name, args := "UserCoupons", page
 	if p.Archived { // a page of each table, then the limit of the two

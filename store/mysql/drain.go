@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // ExpireDue expires up to p.Limit due unused coupons of p's shards and
 // returns them. Rows another instance has claimed are skipped, not waited
 // for.
-func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
+func (t *tx) ExpireDue(p storetype.DueParams) ([]coupon.Coupon, error) {
 	expired, err := readDue(t.ctx, t.sql, p, "DueExpiryShards", "ClaimExpiries", func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
 		return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
 	}, func(c coupon.Coupon) time.Time { return c.ExpiresAt })
@@ -45,18 +45,18 @@ func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
 
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now,
 // holding them; rows another instance holds are skipped.
-func (t *tx) LocksDue(p store.DueParams) ([]coupon.Coupon, error) {
+func (t *tx) LocksDue(p storetype.DueParams) ([]coupon.Coupon, error) {
 	return readDue(t.ctx, t.sql, p, "DueLockShards", "ClaimLocks", scanCoupon, func(c coupon.Coupon) time.Time { return c.LockedUntil })
 }
 
 // nextQueries names the query of each kind's earliest pending due time.
-var nextQueries = map[store.TimerKind]string{
-	store.TimerExpire: "NextExpiry", store.TimerRelease: "NextRelease",
-	store.TimerClose: "NextDeadline", store.TimerRemind: "NextReminder",
+var nextQueries = map[storetype.TimerKind]string{
+	storetype.TimerExpire: "NextExpiry", storetype.TimerRelease: "NextRelease",
+	storetype.TimerClose: "NextDeadline", storetype.TimerRemind: "NextReminder",
 }
 
 // NextDue reads the earliest pending due time of kind in the shards of ls.
-func (t *tx) NextDue(kind store.TimerKind, ls store.Leases) (time.Time, error) {
+func (t *tx) NextDue(kind storetype.TimerKind, ls storetype.Leases) (time.Time, error) {
 	var v time.Time
 	shards := ls.Shards()
 	err := t.sql.QueryRowContext(t.ctx, expand(queries.Get(nextQueries[kind]), len(shards)), withShards(nil, shards)...).Scan(&v)
@@ -81,8 +81,8 @@ func withShards(first any, shards []int, after ...any) []any {
 
 // Stats reads the due backlog and the outbox size, on the engine pool:
 // the engine's metrics read them.
-func (s *Driver) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
-	var st store.Stats
+func (s *Driver) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
+	var st storetype.Stats
 	if err := s.engineQueryRow(ctx, "DueBacklog", now, now, now, now).Scan(&st.DueBacklog); err != nil {
 		return st, err
 	}

@@ -3,8 +3,8 @@ package mysql
 import (
 	"context"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // sequenceBatch bounds the records one pass of sequence numbers.
@@ -13,21 +13,21 @@ const sequenceBatch = 1000
 // Records numbers the committed records that have no position yet, then
 // reads the records holding the events after the cursor after, one at a
 // time, until each has enough.
-func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(store.Record) bool) error {
+func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(storetype.Record) bool) error {
 	if err := s.sequence(ctx); err != nil {
 		return err
 	}
-	rows, err := s.query(ctx, "Records", after, after, after, limit, store.MaxRecord, limit)
-	return sqlfile.Each(rows, err, func(row sqlfile.Scanner) (r store.Record, err error) {
+	rows, err := s.query(ctx, "Records", after, after, after, limit, storetype.MaxRecord, limit)
+	return sqlfile.Each(rows, err, func(row sqlfile.Scanner) (r storetype.Record, err error) {
 		return r, row.Scan(&r.Last, &r.N, &r.Time, &r.Body)
 	}, each)
 }
 
 // FrontRecords reads the first limit records of the feed, without their
 // bodies.
-func (t *tx) FrontRecords(limit int) ([]store.Record, error) {
+func (t *tx) FrontRecords(limit int) ([]storetype.Record, error) {
 	rows, err := t.query("FrontRecords", limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (r store.Record, err error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (r storetype.Record, err error) {
 		return r, row.Scan(&r.Last, &r.N, &r.Time)
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
 	"github.com/lapsehq/lapse/store/storetest"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestEventsLateCommit: of two transactions, the one that started writing
@@ -129,8 +130,8 @@ func TestEventsNoCommitLock(t *testing.T) {
 		t.Fatalf("begin: %v", err)
 	}
 	defer held.Rollback()
-	heldEvent := store.Event{ID: "evt_held", Type: "test.held", Subject: "held", Time: t0, Data: json.RawMessage(`{}`)}
-	body := store.EncodeRecord([]store.Event{heldEvent})
+	heldEvent := storetype.Event{ID: "evt_held", Type: "test.held", Subject: "held", Time: t0, Data: json.RawMessage(`{}`)}
+	body := store.EncodeRecord([]storetype.Event{heldEvent})
 	if _, err := held.ExecContext(ctx, mysql.QueryText("InsertRecord", 0), 1, heldEvent.ID, t0, body); err != nil {
 		t.Fatalf("write a record: %v", err)
 	}

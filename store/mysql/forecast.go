@@ -6,33 +6,33 @@ import (
 
 	"context"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Forecast counts what falls due in each bucket of p, by kind.
-func (s *Driver) Forecast(ctx context.Context, p store.ForecastParams) ([]store.DueCount, error) {
+func (s *Driver) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
 	from, end, width := p.From, p.End(), p.Width.Milliseconds()
 	rows, err := s.query(ctx, "Forecast", from, width, from, end, from, width, from, end, from, width, from, end)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c store.DueCount, err error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c storetype.DueCount, err error) {
 		err = row.Scan(&c.Kind, &c.Bucket, &c.N)
 		return c, err
 	})
 }
 
 // ShardLeases reads every shard's lease.
-func (s *Driver) ShardLeases(ctx context.Context) ([]store.ShardLease, error) {
+func (s *Driver) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
 	rows, err := s.query(ctx, "ShardLeases")
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (l store.ShardLease, err error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (l storetype.ShardLease, err error) {
 		err = row.Scan(&l.Shard, &l.Holder, &l.Token, &l.ExpiresAt)
 		return l, err
 	})
 }
 
 // Instances reads the instances seen within d, by name.
-func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]store.Instance, error) {
+func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
 	rows, err := s.query(ctx, "Instances", d.Microseconds())
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (in store.Instance, err error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (in storetype.Instance, err error) {
 		var (
 			skew   sql.NullInt64
 			skewAt sql.NullTime

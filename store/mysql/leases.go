@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Clock reads the database's clock.
@@ -41,7 +41,7 @@ func (t *tx) LiveInstances(ttl time.Duration) ([]string, error) {
 }
 
 // RenewLeases extends holder's unexpired leases to ttl from now.
-func (t *tx) RenewLeases(holder string, ttl time.Duration) ([]store.Lease, error) {
+func (t *tx) RenewLeases(holder string, ttl time.Duration) ([]storetype.Lease, error) {
 	held, err := t.leases("HeldLeases", holder)
 	if err != nil || len(held) == 0 {
 		return nil, err
@@ -62,7 +62,7 @@ func (t *tx) DropLeases(holder string, shards []int) error {
 
 // TakeLeases takes up to n free or expired shards for holder, each under
 // the token after the one it had.
-func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]store.Lease, error) {
+func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]storetype.Lease, error) {
 	free, err := t.leases("FreeLeases", n)
 	if err != nil || len(free) == 0 {
 		return nil, err
@@ -77,13 +77,13 @@ func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]store.Lease,
 }
 
 // leases runs a lease query returning (shard, token) rows.
-func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
+func (t *tx) leases(name string, args ...any) ([]storetype.Lease, error) {
 	rows, err := t.query(name, args...)
 	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
 }
 
 // shardsOf lists the shards of ls as statement arguments.
-func shardsOf(ls store.Leases) []any {
+func shardsOf(ls storetype.Leases) []any {
 	out := make([]any, len(ls))
 	for i, l := range ls {
 		out[i] = l.Shard
@@ -93,7 +93,7 @@ func shardsOf(ls store.Leases) []any {
 
 // LockLeases reads holder's unexpired leases of shards and keeps them
 // from changing hands until the transaction ends.
-func (t *tx) LockLeases(holder string, shards []int) ([]store.Lease, error) {
+func (t *tx) LockLeases(holder string, shards []int) ([]storetype.Lease, error) {
 	rows, err := t.queryList("CheckLeases", len(shards), withShards(holder, shards)...)
 	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
 }

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestClaimLocksBounded: a drain batch's locking read holds the rows it
@@ -26,15 +27,15 @@ func TestClaimLocksBounded(t *testing.T) {
 	db := rawDB(t, dbURL)
 	seedDue(t, db, 200*16)
 	const limit, slack = 20, 2
-	p := store.DueParams{Now: t0, Limit: limit, Leases: []store.Lease{{Shard: 3}}}
+	p := storetype.DueParams{Now: t0, Limit: limit, Leases: []storetype.Lease{{Shard: 3}}}
 	drains := []struct {
 		name string
-		run  func(store.DriverTx) (int, error)
+		run  func(driver.DriverTx) (int, error)
 	}{
-		{"ExpireDue", func(tx store.DriverTx) (int, error) { due, err := tx.ExpireDue(p); return len(due), err }},
-		{"LocksDue", func(tx store.DriverTx) (int, error) { due, err := tx.LocksDue(p); return len(due), err }},
-		{"OrdersDue", func(tx store.DriverTx) (int, error) { due, err := tx.OrdersDue(p); return len(due), err }},
-		{"RemindersDue", func(tx store.DriverTx) (int, error) { due, err := tx.RemindersDue(p); return len(due), err }},
+		{"ExpireDue", func(tx driver.DriverTx) (int, error) { due, err := tx.ExpireDue(p); return len(due), err }},
+		{"LocksDue", func(tx driver.DriverTx) (int, error) { due, err := tx.LocksDue(p); return len(due), err }},
+		{"OrdersDue", func(tx driver.DriverTx) (int, error) { due, err := tx.OrdersDue(p); return len(due), err }},
+		{"RemindersDue", func(tx driver.DriverTx) (int, error) { due, err := tx.RemindersDue(p); return len(due), err }},
 	}
 	for _, c := range drains {
 		tx, err := d.Begin(t.Context(), false)
@@ -105,7 +106,7 @@ func TestClaimPassesHeldRows(t *testing.T) {
 	d := openDriver(t, dbURL, mysql.Options{})
 	seedDue(t, rawDB(t, dbURL), 200*16)
 	const limit = 20
-	p := store.DueParams{Now: t0, Limit: limit, Leases: []store.Lease{{Shard: 3}}}
+	p := storetype.DueParams{Now: t0, Limit: limit, Leases: []storetype.Lease{{Shard: 3}}}
 	var held []string
 	for range 2 {
 		tx, err := d.Begin(t.Context(), false)

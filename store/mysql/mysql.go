@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"database/sql/driver"
+	sqldriver "database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -13,11 +13,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
+
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 //go:embed migrations/*.sql queries/*.sql
@@ -68,7 +71,7 @@ type Driver struct {
 	migrations        []sqlfile.Migration
 }
 
-var _ store.Driver = (*Driver)(nil)
+var _ driver.Driver = (*Driver)(nil)
 
 // Open connects to the database a URL names,
 // mysql://user:password@host:port/database[?driver-params], brings its
@@ -115,7 +118,7 @@ func OpenDriver(ctx context.Context, rawURL string, opts Options) (*Driver, erro
 }
 
 // pool returns a pool of up to conns connections, def if conns is 0.
-func pool(c driver.Connector, conns, def int) *sql.DB {
+func pool(c sqldriver.Connector, conns, def int) *sql.DB {
 	db := sql.OpenDB(c)
 	conns = cmp.Or(conns, def)
 	db.SetMaxOpenConns(conns)
@@ -163,16 +166,16 @@ func Config(rawURL string) (*mysql.Config, error) {
 // no gap locks. (The session variable has another name on MariaDB than on
 // MySQL 8; the statement is the same on both.)
 type readCommitted struct {
-	driver.Connector
+	sqldriver.Connector
 	idleTx time.Duration
 }
 
-func (c readCommitted) Connect(ctx context.Context) (driver.Conn, error) {
+func (c readCommitted) Connect(ctx context.Context) (sqldriver.Conn, error) {
 	conn, err := c.Connector.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ex, ok := conn.(driver.ExecerContext)
+	ex, ok := conn.(sqldriver.ExecerContext)
 	if !ok {
 		conn.Close()
 		return nil, errors.New("mysql: driver connection cannot exec")
@@ -195,18 +198,18 @@ func (c readCommitted) Connect(ctx context.Context) (driver.Conn, error) {
 // migrate applies the migrations under a named lock, so that instances
 // starting together on one database migrate it once. It returns what it
 // did.
-func migrate(ctx context.Context, db *sql.DB, ms []sqlfile.Migration) (store.SchemaChange, error) {
+func migrate(ctx context.Context, db *sql.DB, ms []sqlfile.Migration) (storetype.SchemaChange, error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return store.SchemaChange{}, err
+		return storetype.SchemaChange{}, err
 	}
 	defer conn.Close()
 	var got sql.NullInt64
 	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK('lapse.migrate', 60)").Scan(&got); err != nil {
-		return store.SchemaChange{}, fmt.Errorf("migrate lock: %w", err)
+		return storetype.SchemaChange{}, fmt.Errorf("migrate lock: %w", err)
 	}
 	if got.Int64 != 1 {
-		return store.SchemaChange{}, errors.New("migrate lock: timed out")
+		return storetype.SchemaChange{}, errors.New("migrate lock: timed out")
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "DO RELEASE_LOCK('lapse.migrate')")
 	return sqlfile.Migrate(ctx, db, dialect, ms)
@@ -275,7 +278,7 @@ func isCode(err error, code uint16) bool {
 // interpret turns driver errors into store errors.
 func interpret(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
-		return store.ErrNotFound
+		return storetype.ErrNotFound
 	}
 	return err
 }

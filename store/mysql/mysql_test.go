@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
+
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/drivertest"
@@ -12,6 +14,7 @@ import (
 	"github.com/lapsehq/lapse/store/mysql/mysqltest"
 	"github.com/lapsehq/lapse/store/sqlfile/migratetest"
 	"github.com/lapsehq/lapse/store/storetest"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
@@ -35,14 +38,14 @@ func open(t testing.TB, rawURL string, opts mysql.Options) *store.DB {
 }
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Driver {
+	storetest.Run(t, func(t *testing.T) driver.Driver {
 		return openDriver(t, freshDB(t), mysql.Options{})
 	})
 }
 
 // TestDriver runs the driver contract's own tests.
 func TestDriver(t *testing.T) {
-	drivertest.Run(t, func(t *testing.T) store.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
+	drivertest.Run(t, func(t *testing.T) driver.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
 }
 
 func claim(t testing.TB, s store.Store, tplID, user string) coupon.Coupon {
@@ -94,10 +97,10 @@ func TestMigrateTogether(t *testing.T) {
 	dbURL := freshDB(t)
 	stores := make([]*store.DB, 3)
 	errs := make([]error, 3)
-	changes := make([]store.SchemaChange, 3)
+	changes := make([]storetype.SchemaChange, 3)
 	var wg sync.WaitGroup
 	for i := range stores {
-		hooks := store.Hooks{OnMigrated: func(c store.SchemaChange) { changes[i] = c }}
+		hooks := store.Hooks{OnMigrated: func(c storetype.SchemaChange) { changes[i] = c }}
 		wg.Go(func() { stores[i], errs[i] = mysql.Open(t.Context(), dbURL, mysql.Options{Hooks: hooks}) })
 	}
 	wg.Wait()
@@ -122,20 +125,20 @@ func TestMigrateTogether(t *testing.T) {
 
 // TestSkipLocked: a drain skips the due reminders another holds.
 func TestSkipLocked(t *testing.T) {
-	storetest.RunSkipLocked(t, func(t *testing.T) store.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
+	storetest.RunSkipLocked(t, func(t *testing.T) driver.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
 }
 
 // TestReadsBesideEngine: users read while the engine pool is held.
 func TestReadsBesideEngine(t *testing.T) {
-	storetest.RunReadsBesideEngine(t, func(t *testing.T) store.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
+	storetest.RunReadsBesideEngine(t, func(t *testing.T) driver.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
 }
 
 // TestWritesBesideEngine: users write while the engine pool is held.
 func TestWritesBesideEngine(t *testing.T) {
-	storetest.RunWritesBesideEngine(t, func(t *testing.T) store.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
+	storetest.RunWritesBesideEngine(t, func(t *testing.T) driver.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
 }
 
 // TestReadsBesideWrites: users read while the request pool is held.
 func TestReadsBesideWrites(t *testing.T) {
-	storetest.RunReadsBesideWrites(t, func(t *testing.T) store.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
+	storetest.RunReadsBesideWrites(t, func(t *testing.T) driver.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
 }

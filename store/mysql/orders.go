@@ -7,13 +7,14 @@ import (
 	"errors"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // SKU returns one SKU's counters.
-func (s *Driver) SKU(ctx context.Context, sku string) (store.SKU, error) {
+func (s *Driver) SKU(ctx context.Context, sku string) (storetype.SKU, error) {
 	return sqlfile.ScanOne(s.queryRow(ctx, "GetSKU", sku), sqlfile.ScanSKU, interpret)
 }
 
@@ -24,8 +25,8 @@ func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
 
 // DueOrders lists unpaid orders past their deadline, on the engine pool:
 // the engine's order-close drain reads them.
-func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
-	var d store.DueOrders
+func (s *Driver) DueOrders(ctx context.Context, p storetype.DueParams) (storetype.DueOrders, error) {
+	var d storetype.DueOrders
 	var err error
 	d.Orders, err = readDue(ctx, s.engine, p, "DueOrderShards", "OrdersDue", scanOrder, deadline)
 	if err != nil {
@@ -42,19 +43,19 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 // OrdersDue reads up to p.Limit unpaid orders of p's shards past their
 // deadline, holding them; orders another transaction holds are skipped,
 // not waited for.
-func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
+func (t *tx) OrdersDue(p storetype.DueParams) ([]order.Order, error) {
 	return readDue(t.ctx, t.sql, p, "DueOrderShards", "ClaimOrdersDue", scanOrder, deadline)
 }
 
 // StockBuckets reads every bucket of a SKU, in bucket order, and holds
 // them until the transaction ends.
-func (t *tx) StockBuckets(sku string) ([]store.StockBucket, error) {
+func (t *tx) StockBuckets(sku string) ([]driver.StockBucket, error) {
 	rows, err := t.query("StockBuckets", sku)
 	return sqlfile.Collect(rows, err, sqlfile.ScanStockBucket)
 }
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
-func (t *tx) AddStock(d store.StockDelta) (bool, error) {
+func (t *tx) AddStock(d driver.StockDelta) (bool, error) {
 	return t.execOne("AddStock", d.Available, d.Reserved, d.Sold, d.Now, d.SKU, d.Bucket, d.Buckets, d.Available)
 }
 
@@ -65,7 +66,7 @@ func (t *tx) NewStock(sku string, now time.Time) error {
 }
 
 // PutStockBucket stores one bucket of a SKU, new or not.
-func (t *tx) PutStockBucket(sku string, b store.StockBucket, now time.Time) error {
+func (t *tx) PutStockBucket(sku string, b driver.StockBucket, now time.Time) error {
 	_, err := t.exec("PutStockBucket", sku, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, now, b.Stock)
 	return err
 }

@@ -4,21 +4,22 @@ import (
 	"database/sql"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
-var _ store.ReminderTx = (*tx)(nil)
+var _ driver.ReminderTx = (*tx)(nil)
 
 // JoinableReminder returns the earliest planned reminder of user and lead
 // whose first crossing lies in [lo, hi] and last crossing at or before
 // hi; store.ErrNotFound if none.
-func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time) (store.PlannedReminder, error) {
+func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time) (driver.PlannedReminder, error) {
 	return sqlfile.ScanOne(t.queryRow("JoinableReminder", user, lead.Milliseconds(), lo, hi, hi), sqlfile.ScanReminder, interpret)
 }
 
 // InsertReminder stores r as planned and returns its ID.
-func (t *tx) InsertReminder(r store.PlannedReminder) (int64, error) {
+func (t *tx) InsertReminder(r driver.PlannedReminder) (int64, error) {
 	res, err := t.exec("InsertReminder", r.UserID, r.Lead.Milliseconds(), r.First, r.Last, r.Due)
 	if err != nil {
 		return 0, err
@@ -27,7 +28,7 @@ func (t *tx) InsertReminder(r store.PlannedReminder) (int64, error) {
 }
 
 // SetReminderSpan stores r's First, Last and Due, if r is still planned.
-func (t *tx) SetReminderSpan(r store.PlannedReminder) error {
+func (t *tx) SetReminderSpan(r driver.PlannedReminder) error {
 	_, err := t.exec("SetReminderSpan", r.First, r.Last, r.Due, r.ID)
 	return err
 }
@@ -40,12 +41,12 @@ func (t *tx) SetReminderDue(id int64, due time.Time) error {
 
 // Reminder reads reminder id, whatever its state; store.ErrNotFound if
 // there is none.
-func (t *tx) Reminder(id int64) (store.PlannedReminder, error) {
+func (t *tx) Reminder(id int64) (driver.PlannedReminder, error) {
 	return sqlfile.ScanOne(t.queryRow("GetReminder", id), sqlfile.ScanReminder, interpret)
 }
 
 // UserReminders lists a user's planned reminders, oldest first.
-func (t *tx) UserReminders(user string) ([]store.PlannedReminder, error) {
+func (t *tx) UserReminders(user string) ([]driver.PlannedReminder, error) {
 	rows, err := t.query("UserReminders", user)
 	return sqlfile.Collect(rows, err, sqlfile.ScanReminder)
 }
@@ -53,8 +54,8 @@ func (t *tx) UserReminders(user string) ([]store.PlannedReminder, error) {
 // RemindersDue lists up to p.Limit planned reminders due at or before
 // p.Now of the shards of p.Leases, earliest first, and holds them until
 // the transaction ends: another instance skips them.
-func (t *tx) RemindersDue(p store.DueParams) ([]store.PlannedReminder, error) {
-	return readDue(t.ctx, t.sql, p, "DueReminderShards", "RemindersDue", sqlfile.ScanReminder, func(r store.PlannedReminder) time.Time { return r.Due })
+func (t *tx) RemindersDue(p storetype.DueParams) ([]driver.PlannedReminder, error) {
+	return readDue(t.ctx, t.sql, p, "DueReminderShards", "RemindersDue", sqlfile.ScanReminder, func(r driver.PlannedReminder) time.Time { return r.Due })
 }
 
 // PlannedOrReminded reports whether the pair (coupon, lead) is in a
@@ -67,7 +68,7 @@ func (t *tx) PlannedOrReminded(couponID string, lead time.Duration) (bool, error
 }
 
 // InsertReminderItem adds a coupon to a planned reminder.
-func (t *tx) InsertReminderItem(it store.ReminderItem) error {
+func (t *tx) InsertReminderItem(it driver.ReminderItem) error {
 	_, err := t.exec("InsertReminderItem", it.CouponID, it.Lead.Milliseconds(), it.ReminderID, it.ExpiresAt, it.LastLead)
 	return err
 }
@@ -94,7 +95,7 @@ func (t *tx) ItemSpan(id int64) (n int64, first, last time.Time, err error) {
 
 // ReminderCoupons reads the coupons planned reminder id lists, as they are
 // now, earliest expires_at first, then by ID.
-func (t *tx) ReminderCoupons(id int64) ([]store.ReminderCoupon, error) {
+func (t *tx) ReminderCoupons(id int64) ([]driver.ReminderCoupon, error) {
 	rows, err := t.query("ReminderCoupons", id)
 	return sqlfile.Collect(rows, err, sqlfile.ScanReminderCoupon(scanCoupon))
 }
@@ -116,7 +117,7 @@ func (t *tx) InsertReminded(couponID string, lead time.Duration, id int64) error
 
 // FinishReminder marks planned reminder f.ID sent or dropped at f.At and
 // deletes its items; false if it was no longer planned.
-func (t *tx) FinishReminder(f store.FinishedReminder) (bool, error) {
+func (t *tx) FinishReminder(f driver.FinishedReminder) (bool, error) {
 	ok, err := t.execOne("FinishReminder", f.Status, nullString(string(f.Channel)), nullString(f.Reason), f.At, f.ID)
 	if err != nil || !ok {
 		return false, err

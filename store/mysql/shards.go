@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // querier runs a query in a transaction or on the pool.
@@ -26,7 +26,7 @@ type querier interface {
 // scans each row and at is its due time, which orders the result. A read
 // that claims (FOR UPDATE SKIP LOCKED) so locks the rows it returns and
 // no others (see queries/drain.sql).
-func readDue[T any](ctx context.Context, q querier, p store.DueParams, shards, read string, scan func(sqlfile.Scanner) (T, error), at func(T) time.Time) ([]T, error) {
+func readDue[T any](ctx context.Context, q querier, p storetype.DueParams, shards, read string, scan func(sqlfile.Scanner) (T, error), at func(T) time.Time) ([]T, error) {
 	counts, err := dueCounts(ctx, q, p, shards)
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func readDue[T any](ctx context.Context, q querier, p store.DueParams, shards, r
 // dueCounts reads, without locking, how many of the earliest p.Limit due
 // rows over p's shards each shard holds, by the union of the query
 // shards over them (see readDue).
-func dueCounts(ctx context.Context, q querier, p store.DueParams, shards string) (map[int]int, error) {
+func dueCounts(ctx context.Context, q querier, p storetype.DueParams, shards string) (map[int]int, error) {
 	list := p.Leases.Shards()
 	parts := make([]string, len(list))
 	args := make([]any, 0, 3*len(list)+1)

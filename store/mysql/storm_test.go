@@ -16,6 +16,7 @@ import (
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
 	"github.com/lapsehq/lapse/store/storetest"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // envInt reads a benchmark knob from the environment.
@@ -47,7 +48,7 @@ func BenchmarkStorm(b *testing.B) {
 		for b.Loop() {
 			drained := 0
 			for {
-				d, err := s.ExpireDue(b.Context(), store.DueParams{Now: due, Limit: batch})
+				d, err := s.ExpireDue(b.Context(), storetype.DueParams{Now: due, Limit: batch})
 				if err != nil {
 					b.Fatalf("ExpireDue: %v", err)
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestStormThreeInstances: 60,000 coupons due at one instant, drained by
@@ -34,7 +35,7 @@ func TestStormThreeInstances(t *testing.T) {
 	}
 	leases := fairLeases(t, stores)
 	for i, s := range stores {
-		d, err := s.ExpireDue(ctx, store.DueParams{Now: due.Add(-time.Millisecond), Limit: batch, Leases: leases[i]})
+		d, err := s.ExpireDue(ctx, storetype.DueParams{Now: due.Add(-time.Millisecond), Limit: batch, Leases: leases[i]})
 		if err != nil {
 			t.Fatalf("early ExpireDue: %v", err)
 		}
@@ -53,7 +54,7 @@ func TestStormThreeInstances(t *testing.T) {
 	for i, s := range stores {
 		wg.Go(func() {
 			for {
-				d, err := s.ExpireDue(ctx, store.DueParams{Now: due, Limit: batch, Leases: leases[i]})
+				d, err := s.ExpireDue(ctx, storetype.DueParams{Now: due, Limit: batch, Leases: leases[i]})
 				if err != nil {
 					errs <- err
 					return
@@ -119,10 +120,10 @@ func TestStormThreeInstances(t *testing.T) {
 // fairLeases has each store take its fair share of the shard leases,
 // under its own holder name, and returns each one's leases once they are
 // disjoint and cover every shard.
-func fairLeases(t *testing.T, stores []*store.DB) [][]store.Lease {
+func fairLeases(t *testing.T, stores []*store.DB) [][]storetype.Lease {
 	t.Helper()
 	holders := []string{"a", "b", "c", "d", "e", "f", "g", "h"}[:len(stores)]
-	out := make([][]store.Lease, len(stores))
+	out := make([][]storetype.Lease, len(stores))
 	for range 5 {
 		held := 0
 		for i, s := range stores {
@@ -133,7 +134,7 @@ func fairLeases(t *testing.T, stores []*store.DB) [][]store.Lease {
 			out[i] = ls
 			held += len(ls)
 		}
-		if held == store.Shards && len(out[len(out)-1]) == store.FairShare(holders, holders[len(holders)-1]) {
+		if held == storetype.Shards && len(out[len(out)-1]) == store.FairShare(holders, holders[len(holders)-1]) {
 			return out
 		}
 	}

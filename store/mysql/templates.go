@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // InsertTemplate stores a new template, with a zero count for each state.
@@ -33,23 +33,23 @@ func (t *tx) InsertTemplate(tp coupon.Template) error {
 
 // Template reads a template, its stored counts and how many of its unused
 // coupons are past expires_at at now, in one snapshot.
-func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.TemplateInfo, int64, error) {
+func (s *Driver) Template(ctx context.Context, id string, now time.Time) (storetype.TemplateInfo, int64, error) {
 	// One REPEATABLE READ snapshot, so that the stored counts and the lazy
 	// correction agree even while a drain commits between the two reads.
 	rtx, err := s.reads.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
 	if err != nil {
-		return store.TemplateInfo{}, 0, err
+		return storetype.TemplateInfo{}, 0, err
 	}
 	defer rtx.Rollback()
 	r, err := dbsqlc.New(rtx).GetTemplate(ctx, id)
 	if err != nil {
-		return store.TemplateInfo{}, 0, interpret(err)
+		return storetype.TemplateInfo{}, 0, interpret(err)
 	}
 	tp, err := template(r)
 	if err != nil {
-		return store.TemplateInfo{}, 0, err
+		return storetype.TemplateInfo{}, 0, err
 	}
-	info := store.TemplateInfo{Template: tp}
+	info := storetype.TemplateInfo{Template: tp}
 	rows, err := rtx.QueryContext(ctx, queries.Get("GetCounts"), id)
 	if err != nil {
 		return info, 0, err
@@ -64,7 +64,7 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.
 }
 
 // Templates reads a page of templates by ID.
-func (s *Driver) Templates(ctx context.Context, p store.TemplatesParams) ([]coupon.Template, error) {
+func (s *Driver) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
 	rows, err := s.readq().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, Limit: int32(p.Limit)})
 	return sqlfile.Convert(rows, err, func(r dbsqlc.ListTemplatesRow) (coupon.Template, error) {
 		return template(dbsqlc.GetTemplateRow(r))

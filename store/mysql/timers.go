@@ -4,26 +4,26 @@ import (
 	"context"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Timers returns group timers due at or before p.Before, on the engine
 // pool: the engine loads them.
-func (s *Driver) Timers(ctx context.Context, p store.TimersParams) ([]store.Timer, error) {
+func (s *Driver) Timers(ctx context.Context, p storetype.TimersParams) ([]storetype.Timer, error) {
 	rows, err := s.engineQuery(ctx, "DueTimers", p.Before, p.Limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.Timer, error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.Timer, error) {
 		var (
 			kind string
 			due  time.Time
 		)
 		err := row.Scan(&kind, &due)
-		return store.Timer{Kind: store.TimerKind(kind), Due: due}, err
+		return storetype.Timer{Kind: storetype.TimerKind(kind), Due: due}, err
 	})
 }
 
 // DeleteTimers removes the timers of kind whose bucket ended by through.
-func (t *tx) DeleteTimers(kind store.TimerKind, through time.Time) error {
-	_, err := t.exec("DeleteTimers", string(kind), through.Add(-store.TimerBucket))
+func (t *tx) DeleteTimers(kind storetype.TimerKind, through time.Time) error {
+	_, err := t.exec("DeleteTimers", string(kind), through.Add(-storetype.TimerBucket))
 	return err
 }

@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // tx is one write transaction, the store.Tx the service's rules run in.
@@ -23,10 +24,10 @@ type tx struct {
 	counts map[countKey]int64
 	// slot is the template_counts slot the transaction adds to.
 	slot   int
-	timers map[store.Timer]bool
+	timers map[storetype.Timer]bool
 }
 
-var _ store.DriverTx = (*tx)(nil)
+var _ driver.DriverTx = (*tx)(nil)
 
 type countKey struct{ template, status string }
 
@@ -82,7 +83,7 @@ func (t *tx) queryList(name string, n int, args ...any) (*sql.Rows, error) {
 }
 
 // PutTimer makes sure, at flush, that the group timer tm exists.
-func (t *tx) PutTimer(tm store.Timer) error {
+func (t *tx) PutTimer(tm storetype.Timer) error {
 	tm.Due = tm.Due.UTC()
 	t.timers[tm] = true
 	return nil
@@ -109,7 +110,7 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 // transaction takes its locks in: counts by (template, status), timers by
 // (due, kind), then records, which take their feed positions after the
 // commit (see Records).
-func (t *tx) flush(records []store.Record) error {
+func (t *tx) flush(records []storetype.Record) error {
 	keys := slices.SortedFunc(maps.Keys(t.counts), func(a, b countKey) int {
 		return cmp.Or(cmp.Compare(a.template, b.template), cmp.Compare(a.status, b.status))
 	})
@@ -140,8 +141,8 @@ func (t *tx) flush(records []store.Record) error {
 	return nil
 }
 
-func (t *tx) sortedTimers() []store.Timer {
-	return slices.SortedFunc(maps.Keys(t.timers), func(a, b store.Timer) int {
+func (t *tx) sortedTimers() []storetype.Timer {
+	return slices.SortedFunc(maps.Keys(t.timers), func(a, b storetype.Timer) int {
 		return cmp.Or(a.Due.Compare(b.Due), cmp.Compare(a.Kind, b.Kind))
 	})
 }
@@ -153,7 +154,7 @@ var errTaken = errors.New("event taken meanwhile")
 
 // Begin starts one write transaction: a user's on the request pool, a
 // background one on the engine pool.
-func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, error) {
+func (s *Driver) Begin(ctx context.Context, background bool) (driver.DriverTx, error) {
 	db := s.db
 	if background {
 		db = s.engine
@@ -162,12 +163,12 @@ func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, er
 	if err != nil {
 		return nil, err
 	}
-	return &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[store.Timer]bool{}, slot: sqlfile.CountSlot()}, nil
+	return &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[storetype.Timer]bool{}, slot: sqlfile.CountSlot()}, nil
 }
 
 // Commit sends what the transaction buffered and records, commits, and
 // returns the timers it wrote.
-func (t *tx) Commit(records []store.Record) ([]store.Timer, error) {
+func (t *tx) Commit(records []storetype.Record) ([]storetype.Timer, error) {
 	if err := t.flush(records); err != nil {
 		return nil, err
 	}
@@ -191,8 +192,8 @@ func (s *Driver) Classify(err error) (error, bool) {
 func (s *Driver) Busy() bool { return false }
 
 // Request reads the request recorded under an idempotency key.
-func (t *tx) Request(key string) (store.Request, error) {
-	var r store.Request
+func (t *tx) Request(key string) (driver.Request, error) {
+	var r driver.Request
 	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
 	r.Created = r.Created.UTC()
 	return r, interpret(err)
@@ -200,10 +201,10 @@ func (t *tx) Request(key string) (store.Request, error) {
 
 // PutRequest records r under key: store.ErrRequestTaken if a concurrent
 // transaction recorded a request under it meanwhile.
-func (t *tx) PutRequest(key string, r store.Request) error {
+func (t *tx) PutRequest(key string, r driver.Request) error {
 	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, r.Created)
 	if isCode(err, errDuplicate) {
-		err = store.ErrRequestTaken
+		err = driver.ErrRequestTaken
 	}
 	return err
 }
@@ -216,7 +217,7 @@ func (t *tx) ForgetRequest(key string, before time.Time) error {
 }
 
 // FinishRequest stores the response of the request in flight under key.
-func (t *tx) FinishRequest(key string, r store.Request) error {
+func (t *tx) FinishRequest(key string, r driver.Request) error {
 	_, err := t.exec("FinishIdempotency", r.Status, r.Body, key)
 	return err
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/mysql"
 	"github.com/lapsehq/lapse/store/storetest"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestDeadlockRetried: a store transaction chosen as a deadlock's victim
@@ -131,11 +132,11 @@ func TestIdempotencyRace(t *testing.T) {
 	if err := <-done; !errors.As(err, &re) || json.Unmarshal(re.Result, &replayed) != nil || replayed.ID != first.ID {
 		t.Fatalf("slow claim under the same key: got %v, want a replay of %s", err, first.ID)
 	}
-	cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u2", Now: t0, Limit: store.MaxWalletPage})
+	cs, err := s.UserCoupons(ctx, storetype.UserCouponsParams{UserID: "u2", Now: t0, Limit: storetype.MaxWalletPage})
 	if err != nil || len(cs) != 1 || cs[0].ID != first.ID {
 		t.Fatalf("u2's coupons: got %v (err %v), want only %s", cs, err, first.ID)
 	}
-	if cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: "u1", Now: t0, Limit: store.MaxWalletPage}); err != nil || len(cs) != 0 {
+	if cs, err := s.UserCoupons(ctx, storetype.UserCouponsParams{UserID: "u1", Now: t0, Limit: storetype.MaxWalletPage}); err != nil || len(cs) != 0 {
 		t.Fatalf("u1's coupons: got %v (err %v), want none", cs, err)
 	}
 	info, err := s.Template(ctx, store.TemplateParams{ID: a.ID, Now: t0})

@@ -5,35 +5,36 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // ArchiveCoupons moves a batch of terminal coupons to the archive and
 // deletes their record of reminders, in one statement.
-func (t *tx) ArchiveCoupons(p store.MoveParams) (int64, error) {
+func (t *tx) ArchiveCoupons(p driver.MoveParams) (int64, error) {
 	tag, err := t.exec("ArchiveCoupons", p.Before, p.Limit, p.Now)
 	return tag.RowsAffected(), err
 }
 
 // ArchiveOrders moves a batch of paid or closed orders to the archive, in
 // one statement.
-func (t *tx) ArchiveOrders(p store.MoveParams) (int64, error) {
+func (t *tx) ArchiveOrders(p driver.MoveParams) (int64, error) {
 	tag, err := t.exec("ArchiveOrders", p.Before, p.Limit, p.Now)
 	return tag.RowsAffected(), err
 }
 
 // PruneReminders deletes a batch of sent or dropped reminders.
-func (t *tx) PruneReminders(p store.PruneRequestsParams) (int64, error) {
+func (t *tx) PruneReminders(p storetype.PruneRequestsParams) (int64, error) {
 	tag, err := t.exec("PruneReminders", p.Before, p.Limit)
 	return tag.RowsAffected(), err
 }
 
 // Archivable counts what an archive at p would move, and the reminders
 // done by reminders.
-func (s *Driver) Archivable(ctx context.Context, p store.MoveParams, reminders time.Time) (store.Archived, error) {
-	var a store.Archived
+func (s *Driver) Archivable(ctx context.Context, p driver.MoveParams, reminders time.Time) (storetype.Archived, error) {
+	var a storetype.Archived
 	err := s.readRow(ctx, "Archivable", p.Before, reminders).Scan(&a.Coupons, &a.Orders, &a.Reminders)
 	return a, err
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -38,11 +40,11 @@ func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
 // SKU's available stock with a guarded UPDATE, in one plain transaction
 // with nothing else (see store.FloorOrder). For `lapse bench orders
 // --hot-sku` only.
-func (s *Driver) FloorOrder(ctx context.Context, o order.Order, e store.Event) (bool, error) {
-	return store.FloorOrder(ctx, s, o, func(t store.DriverTx) error {
+func (s *Driver) FloorOrder(ctx context.Context, o order.Order, e storetype.Event) (bool, error) {
+	return store.FloorOrder(ctx, s, o, func(t driver.DriverTx) error {
 		_, err := t.(*tx).exec("FloorEvent", e.ID, e.Type, e.Subject, e.Time, string(e.Data))
 		return err
-	}, func(t store.DriverTx) (bool, error) {
+	}, func(t driver.DriverTx) (bool, error) {
 		return t.(*tx).execOne("FloorTake", o.Items[0].SKU, o.Items[0].Qty)
 	})
 }

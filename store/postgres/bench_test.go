@@ -18,6 +18,7 @@ import (
 	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/store/storetest"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // parallel runs fn(worker) on workers goroutines until they have made b.N
@@ -199,7 +200,7 @@ func expireDue(limit, drainers int) func(context.Context, *store.DB, *pgx.Conn, 
 		for range drainers {
 			wg.Go(func() {
 				for {
-					d, err := s.ExpireDue(ctx, store.DueParams{Now: now, Limit: limit})
+					d, err := s.ExpireDue(ctx, storetype.DueParams{Now: now, Limit: limit})
 					if err != nil {
 						errs <- err
 						return

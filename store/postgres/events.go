@@ -4,8 +4,7 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // sequenceBatch bounds the records one pass of sequence numbers.
@@ -14,17 +13,17 @@ const sequenceBatch = 1000
 // Records numbers the committed records that have no position yet, then
 // reads the records holding the events after the cursor after, one at a
 // time, until each has enough.
-func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(store.Record) bool) error {
+func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(storetype.Record) bool) error {
 	if err := s.sequence(ctx); err != nil {
 		return err
 	}
-	rows, err := s.read(ctx, "Records", after, limit, store.MaxRecord)
+	rows, err := s.read(ctx, "Records", after, limit, storetype.MaxRecord)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var r store.Record
+		var r storetype.Record
 		if err := rows.Scan(&r.Last, &r.N, &r.Time, &r.Body); err != nil {
 			return err
 		}
@@ -37,12 +36,12 @@ func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(
 
 // FrontRecords reads the first limit records of the feed, without their
 // bodies.
-func (t *tx) FrontRecords(limit int) ([]store.Record, error) {
+func (t *tx) FrontRecords(limit int) ([]storetype.Record, error) {
 	rows, err := t.query("FrontRecords", limit)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (r store.Record, err error) {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (r storetype.Record, err error) {
 		return r, row.Scan(&r.Last, &r.N, &r.Time)
 	})
 }

@@ -15,10 +15,11 @@ import (
 	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/store/storetest"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // events reads the feed after a cursor, all of it.
-func events(t *testing.T, s store.Store, after int64) []store.Event {
+func events(t *testing.T, s store.Store, after int64) []storetype.Event {
 	t.Helper()
 	es, err := s.Events(t.Context(), store.EventsParams{After: after, Limit: 100000})
 	if err != nil {
@@ -89,8 +90,8 @@ func TestEventsNoCommitLock(t *testing.T) {
 		t.Fatalf("begin: %v", err)
 	}
 	defer held.Rollback(context.WithoutCancel(ctx))
-	heldEvent := store.Event{ID: "evt_held", Type: "test.held", Subject: "held", Time: t0, Data: json.RawMessage(`{}`)}
-	body := store.EncodeRecord([]store.Event{heldEvent})
+	heldEvent := storetype.Event{ID: "evt_held", Type: "test.held", Subject: "held", Time: t0, Data: json.RawMessage(`{}`)}
+	body := store.EncodeRecord([]storetype.Event{heldEvent})
 	if _, err := held.Exec(ctx, postgres.QueryText("InsertRecord"), 1, heldEvent.ID, t0, string(body)); err != nil {
 		t.Fatalf("write a record: %v", err)
 	}
@@ -178,7 +179,7 @@ func TestEventsTail(t *testing.T) {
 	writing := make(chan struct{})
 	go func() { wg.Wait(); close(writing) }()
 
-	var seen []store.Event
+	var seen []storetype.Event
 	cursor := int64(0)
 	for done := false; !done; {
 		select {
@@ -252,7 +253,7 @@ func TestIdempotencyInFlight(t *testing.T) {
 		t.Fatalf("first request, committing after the second: got %v, want a replay of %s", err, second.ID)
 	}
 	for user, want := range map[string][]string{"u1": nil, "u2": {second.ID}} {
-		cs, err := s.UserCoupons(ctx, store.UserCouponsParams{UserID: user, Now: t0, Limit: store.MaxWalletPage})
+		cs, err := s.UserCoupons(ctx, storetype.UserCouponsParams{UserID: user, Now: t0, Limit: storetype.MaxWalletPage})
 		if err != nil {
 			t.Fatalf("UserCoupons: %v", err)
 		}
@@ -266,7 +267,7 @@ func TestIdempotencyInFlight(t *testing.T) {
 	}
 }
 
-func fmtEvents(es []store.Event) string {
+func fmtEvents(es []storetype.Event) string {
 	out := make([]string, len(es))
 	for i, e := range es {
 		out[i] = fmt.Sprintf("%d:%s:%s", e.Seq, e.Type, e.Subject)

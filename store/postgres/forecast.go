@@ -6,41 +6,40 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Forecast counts what falls due in each bucket of p, by kind.
-func (s *Driver) Forecast(ctx context.Context, p store.ForecastParams) ([]store.DueCount, error) {
+func (s *Driver) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
 	rows, err := s.read(ctx, "Forecast", p.From, p.End(), p.Width.Milliseconds())
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (c store.DueCount, err error) {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (c storetype.DueCount, err error) {
 		err = row.Scan(&c.Kind, &c.Bucket, &c.N)
 		return c, err
 	})
 }
 
 // ShardLeases reads every shard's lease.
-func (s *Driver) ShardLeases(ctx context.Context) ([]store.ShardLease, error) {
+func (s *Driver) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
 	rows, err := s.read(ctx, "ShardLeases")
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (l store.ShardLease, err error) {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (l storetype.ShardLease, err error) {
 		err = row.Scan(&l.Shard, &l.Holder, &l.Token, &l.ExpiresAt)
 		return l, err
 	})
 }
 
 // Instances reads the instances seen within d, by name.
-func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]store.Instance, error) {
+func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
 	rows, err := s.read(ctx, "Instances", d.Milliseconds())
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (in store.Instance, err error) {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (in storetype.Instance, err error) {
 		var (
 			skew   *int64
 			skewAt *time.Time

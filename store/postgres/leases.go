@@ -6,8 +6,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Clock reads the database's clock.
@@ -45,7 +45,7 @@ func (t *tx) LiveInstances(ttl time.Duration) ([]string, error) {
 }
 
 // RenewLeases extends holder's unexpired leases to ttl from now.
-func (t *tx) RenewLeases(holder string, ttl time.Duration) ([]store.Lease, error) {
+func (t *tx) RenewLeases(holder string, ttl time.Duration) ([]storetype.Lease, error) {
 	return t.leases("RenewLeases", holder, ttl.Milliseconds())
 }
 
@@ -56,21 +56,21 @@ func (t *tx) DropLeases(holder string, shards []int) error {
 }
 
 // TakeLeases takes up to n free or expired shards for holder.
-func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]store.Lease, error) {
+func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]storetype.Lease, error) {
 	return t.leases("TakeLeases", holder, ttl.Milliseconds(), n)
 }
 
 // leases runs a lease query returning (shard, token) rows.
-func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
+func (t *tx) leases(name string, args ...any) ([]storetype.Lease, error) {
 	rows, err := t.query(name, args...)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Lease, error) { return sqlfile.ScanLease(row) })
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (storetype.Lease, error) { return sqlfile.ScanLease(row) })
 }
 
 // LockLeases reads holder's unexpired leases of shards and keeps them
 // from changing hands until the transaction ends.
-func (t *tx) LockLeases(holder string, shards []int) ([]store.Lease, error) {
+func (t *tx) LockLeases(holder string, shards []int) ([]storetype.Lease, error) {
 	return t.leases("CheckLeases", holder, shards)
 }

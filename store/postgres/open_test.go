@@ -10,6 +10,7 @@ import (
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/store/sqlfile/migratetest"
 	"github.com/lapsehq/lapse/store/storetest"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestOpenTogether: instances starting at once on an empty schema all
@@ -21,13 +22,13 @@ func TestOpenTogether(t *testing.T) {
 	const instances = 4
 	stores := make([]*store.DB, instances)
 	errs := make([]error, instances)
-	changes := make([]store.SchemaChange, instances)
+	changes := make([]storetype.SchemaChange, instances)
 	var wg sync.WaitGroup
 	for i := range instances {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			hooks := store.Hooks{OnMigrated: func(c store.SchemaChange) { changes[i] = c }}
+			hooks := store.Hooks{OnMigrated: func(c storetype.SchemaChange) { changes[i] = c }}
 			stores[i], errs[i] = postgres.Open(ctx, u, postgres.Options{Hooks: hooks})
 		}()
 	}

@@ -6,13 +6,14 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // SKU returns one SKU's counters.
-func (s *Driver) SKU(ctx context.Context, sku string) (store.SKU, error) {
+func (s *Driver) SKU(ctx context.Context, sku string) (storetype.SKU, error) {
 	return sqlfile.ScanOne(s.readRow(ctx, "GetSKU", sku), sqlfile.ScanSKU, interpret)
 }
 
@@ -23,9 +24,9 @@ func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
 
 // DueOrders lists unpaid orders past their deadline, on the engine pool:
 // the engine's order-close drain reads them.
-func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
+func (s *Driver) DueOrders(ctx context.Context, p storetype.DueParams) (storetype.DueOrders, error) {
 	var (
-		d   store.DueOrders
+		d   storetype.DueOrders
 		err error
 	)
 	d.Orders, err = claimRanges(p, orderDeadline, func(limit, lo, hi int) ([]order.Order, error) {
@@ -48,7 +49,7 @@ func orderDeadline(o order.Order) time.Time { return o.Deadline }
 // OrdersDue reads up to p.Limit unpaid orders of p's shards past their
 // deadline, holding them; those a payment or another drain holds are
 // skipped.
-func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
+func (t *tx) OrdersDue(p storetype.DueParams) ([]order.Order, error) {
 	return claimRanges(p, orderDeadline, func(limit, lo, hi int) ([]order.Order, error) {
 		rows, err := t.query("ClaimOrdersDue", p.Now, limit, lo, hi)
 		if err != nil {
@@ -60,16 +61,16 @@ func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
 
 // StockBuckets reads every bucket of a SKU, in bucket order, and holds
 // them until the transaction ends.
-func (t *tx) StockBuckets(sku string) ([]store.StockBucket, error) {
+func (t *tx) StockBuckets(sku string) ([]driver.StockBucket, error) {
 	rows, err := t.query("StockBuckets", sku)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.StockBucket, error) { return sqlfile.ScanStockBucket(row) })
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (driver.StockBucket, error) { return sqlfile.ScanStockBucket(row) })
 }
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
-func (t *tx) AddStock(d store.StockDelta) (bool, error) {
+func (t *tx) AddStock(d driver.StockDelta) (bool, error) {
 	return t.execOne("AddStock", d.SKU, d.Bucket, d.Buckets, d.Available, d.Reserved, d.Sold, d.Now)
 }
 
@@ -80,7 +81,7 @@ func (t *tx) NewStock(sku string, now time.Time) error {
 }
 
 // PutStockBucket stores one bucket of a SKU, new or not.
-func (t *tx) PutStockBucket(sku string, b store.StockBucket, now time.Time) error {
+func (t *tx) PutStockBucket(sku string, b driver.StockBucket, now time.Time) error {
 	_, err := t.exec("PutStockBucket", sku, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, now, b.Stock)
 	return err
 }

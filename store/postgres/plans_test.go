@@ -9,9 +9,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/postgres"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestQueryPlans: at a realistic size and mix, the drains, the lazy counts
@@ -58,12 +58,12 @@ func TestQueryPlans(t *testing.T) {
 		// sorts: the plan may sort (a user's few coupons).
 		sorts bool
 	}{
-		{"ExpireDue", []any{now, 1000, 0, store.Shards - 1}, []string{"coupons_due"}, false},
+		{"ExpireDue", []any{now, 1000, 0, storetype.Shards - 1}, []string{"coupons_due"}, false},
 		{"ExpireDue", []any{now, 1000, 3, 3}, []string{"coupons_due"}, false},
 		{"NextExpiry", []any{3, 3}, []string{"coupons_due"}, false},
 		{"CountDueUnused", []any{now, "tpl_a"}, []string{"coupons_due"}, false},
 		{"LocksDue", []any{now, 1000, 3, 3}, []string{"coupons_lock_due"}, false},
-		{"NextRelease", []any{0, store.Shards - 1}, []string{"coupons_lock_due"}, false},
+		{"NextRelease", []any{0, storetype.Shards - 1}, []string{"coupons_lock_due"}, false},
 		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due"}, false},
 		// A page of a wallet reads a whale's 20,000 coupons from its
 		// cursor on coupons_wallet, archive or not: unfiltered, in order
@@ -75,7 +75,7 @@ func TestQueryPlans(t *testing.T) {
 		{"UserCouponsWithArchived", []any{"whale", "cpn_a0000010000", "", now, 100}, []string{"coupons_wallet", "coupons_archive_wallet"}, false},
 		{"UserCoupons", []any{"whale", "cpn_w0000010000", "unused", now, 100}, []string{"coupons_wallet"}, true},
 		{"UserCoupons", []any{"u7919", "", "expired", now, 100}, []string{"coupons_wallet"}, true},
-		{"Records", []any{int64(20000), 100, store.MaxRecord}, []string{"events_seq"}, false},
+		{"Records", []any{int64(20000), 100, storetype.MaxRecord}, []string{"events_seq"}, false},
 		{"FrontRecords", []any{100}, []string{"events_seq"}, false},
 		{"CouponsAfter", []any{"tpl_a", "cpn_u2500", 100, "cpn_zzzzz"}, []string{"coupons_template"}, false},
 		{"UsersCoupons", []any{[]string{"u7919", "u13"}, "cpn_zzzzz"}, []string{"coupons_user|coupons_wallet"}, false},

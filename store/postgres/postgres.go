@@ -16,9 +16,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 //go:embed migrations/*.sql queries/*.sql
@@ -73,7 +75,7 @@ type Driver struct {
 	migrations []sqlfile.Migration
 }
 
-var _ store.Driver = (*Driver)(nil)
+var _ driver.Driver = (*Driver)(nil)
 
 // Open connects to the database a postgres:// URL names, brings its schema
 // up to date (refusing one newer than this lapse, sqlfile.ErrNewer) and
@@ -158,19 +160,19 @@ func setsMaxConns(url string) bool {
 // migrate applies the embedded migrations under a session advisory lock,
 // so that instances starting together do not race to create tables. It
 // returns what it did.
-func (s *Driver) migrate(ctx context.Context) (store.SchemaChange, error) {
+func (s *Driver) migrate(ctx context.Context) (storetype.SchemaChange, error) {
 	ms, err := sqlfile.LoadMigrations(files, "migrations")
 	if err != nil {
-		return store.SchemaChange{}, err
+		return storetype.SchemaChange{}, err
 	}
 	s.migrations = ms
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
-		return store.SchemaChange{}, err
+		return storetype.SchemaChange{}, err
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrateLock); err != nil {
-		return store.SchemaChange{}, fmt.Errorf("migrate lock: %w", err)
+		return storetype.SchemaChange{}, fmt.Errorf("migrate lock: %w", err)
 	}
 	change, err := sqlfile.Migrate(ctx, conn, dialect, ms)
 	_, unlockErr := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrateLock)
@@ -218,10 +220,10 @@ func interpret(err error) error {
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return store.ErrNotFound
+		return storetype.ErrNotFound
 	case errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "idempotency_pkey":
 		// A request under this key committed while this one ran.
-		return store.ErrRequestTaken
+		return driver.ErrRequestTaken
 	}
 	return err
 }

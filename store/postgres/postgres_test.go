@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/drivertest"
 	"github.com/lapsehq/lapse/store/postgres"
@@ -27,32 +28,32 @@ func open(t testing.TB, url string, opts postgres.Options) *store.DB {
 }
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Driver {
+	storetest.Run(t, func(t *testing.T) driver.Driver {
 		return openDriver(t, pgtest.SchemaURL(t), postgres.Options{})
 	})
 }
 
 // TestDriver runs the driver contract's own tests.
 func TestDriver(t *testing.T) {
-	drivertest.Run(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
+	drivertest.Run(t, func(t *testing.T) driver.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
 }
 
 // TestSkipLocked: a drain skips the due reminders another holds.
 func TestSkipLocked(t *testing.T) {
-	storetest.RunSkipLocked(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
+	storetest.RunSkipLocked(t, func(t *testing.T) driver.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
 }
 
 // TestReadsBesideEngine: users read while the engine pool is held.
 func TestReadsBesideEngine(t *testing.T) {
-	storetest.RunReadsBesideEngine(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
+	storetest.RunReadsBesideEngine(t, func(t *testing.T) driver.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
 }
 
 // TestWritesBesideEngine: users write while the engine pool is held.
 func TestWritesBesideEngine(t *testing.T) {
-	storetest.RunWritesBesideEngine(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
+	storetest.RunWritesBesideEngine(t, func(t *testing.T) driver.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
 }
 
 // TestReadsBesideWrites: users read while the request pool is held.
 func TestReadsBesideWrites(t *testing.T) {
-	storetest.RunReadsBesideWrites(t, func(t *testing.T) store.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
+	storetest.RunReadsBesideWrites(t, func(t *testing.T) driver.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
 }

@@ -5,26 +5,27 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
-var _ store.ReminderTx = (*tx)(nil)
+var _ driver.ReminderTx = (*tx)(nil)
 
 // JoinableReminder returns the earliest planned reminder of user and lead
 // whose first crossing lies in [lo, hi] and last crossing at or before
 // hi; store.ErrNotFound if none.
-func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time) (store.PlannedReminder, error) {
+func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time) (driver.PlannedReminder, error) {
 	return sqlfile.ScanOne(t.queryRow("JoinableReminder", user, lead.Milliseconds(), lo, hi), sqlfile.ScanReminder, interpret)
 }
 
 // InsertReminder stores r as planned and returns its ID.
-func (t *tx) InsertReminder(r store.PlannedReminder) (int64, error) {
+func (t *tx) InsertReminder(r driver.PlannedReminder) (int64, error) {
 	return sqlfile.ScanInt64(t.queryRow("InsertReminder", r.UserID, r.Lead.Milliseconds(), r.First, r.Last, r.Due))
 }
 
 // SetReminderSpan stores r's First, Last and Due, if r is still planned.
-func (t *tx) SetReminderSpan(r store.PlannedReminder) error {
+func (t *tx) SetReminderSpan(r driver.PlannedReminder) error {
 	_, err := t.exec("SetReminderSpan", r.First, r.Last, r.Due, r.ID)
 	return err
 }
@@ -37,20 +38,20 @@ func (t *tx) SetReminderDue(id int64, due time.Time) error {
 
 // Reminder reads reminder id, whatever its state; store.ErrNotFound if
 // there is none.
-func (t *tx) Reminder(id int64) (store.PlannedReminder, error) {
+func (t *tx) Reminder(id int64) (driver.PlannedReminder, error) {
 	return sqlfile.ScanOne(t.queryRow("GetReminder", id), sqlfile.ScanReminder, interpret)
 }
 
 // UserReminders lists a user's planned reminders, oldest first.
-func (t *tx) UserReminders(user string) ([]store.PlannedReminder, error) {
+func (t *tx) UserReminders(user string) ([]driver.PlannedReminder, error) {
 	return t.reminders("UserReminders", user)
 }
 
 // RemindersDue lists up to p.Limit planned reminders due at or before
 // p.Now of the shards of p.Leases, and holds them until the transaction
 // ends: another instance skips them (see claimRanges).
-func (t *tx) RemindersDue(p store.DueParams) ([]store.PlannedReminder, error) {
-	return claimRanges(p, func(r store.PlannedReminder) time.Time { return r.Due }, func(limit, lo, hi int) ([]store.PlannedReminder, error) {
+func (t *tx) RemindersDue(p storetype.DueParams) ([]driver.PlannedReminder, error) {
+	return claimRanges(p, func(r driver.PlannedReminder) time.Time { return r.Due }, func(limit, lo, hi int) ([]driver.PlannedReminder, error) {
 		return t.reminders("RemindersDue", p.Now, limit, lo, hi)
 	})
 }
@@ -64,7 +65,7 @@ func (t *tx) PlannedOrReminded(couponID string, lead time.Duration) (bool, error
 }
 
 // InsertReminderItem adds a coupon to a planned reminder.
-func (t *tx) InsertReminderItem(it store.ReminderItem) error {
+func (t *tx) InsertReminderItem(it driver.ReminderItem) error {
 	_, err := t.exec("InsertReminderItem", it.CouponID, it.Lead.Milliseconds(), it.ReminderID, it.ExpiresAt, it.LastLead)
 	return err
 }
@@ -89,13 +90,13 @@ func (t *tx) ItemSpan(id int64) (n int64, first, last time.Time, err error) {
 
 // ReminderCoupons reads the coupons planned reminder id lists, as they are
 // now, earliest expires_at first, then by ID.
-func (t *tx) ReminderCoupons(id int64) ([]store.ReminderCoupon, error) {
+func (t *tx) ReminderCoupons(id int64) ([]driver.ReminderCoupon, error) {
 	rows, err := t.query("ReminderCoupons", id)
 	if err != nil {
 		return nil, err
 	}
 	scan := sqlfile.ScanReminderCoupon(scanCoupon)
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.ReminderCoupon, error) { return scan(row) })
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (driver.ReminderCoupon, error) { return scan(row) })
 }
 
 // SentBetween counts the reminders sent to user with their done time in
@@ -115,7 +116,7 @@ func (t *tx) InsertReminded(couponID string, lead time.Duration, id int64) error
 
 // FinishReminder marks planned reminder f.ID sent or dropped at f.At and
 // deletes its items; false if it was no longer planned.
-func (t *tx) FinishReminder(f store.FinishedReminder) (bool, error) {
+func (t *tx) FinishReminder(f driver.FinishedReminder) (bool, error) {
 	ok, err := t.execOne("FinishReminder", f.ID, f.Status, nullString(string(f.Channel)), nullString(f.Reason), f.At)
 	if err != nil || !ok {
 		return false, err
@@ -125,10 +126,10 @@ func (t *tx) FinishReminder(f store.FinishedReminder) (bool, error) {
 }
 
 // reminders runs a query listing reminders.
-func (t *tx) reminders(name string, args ...any) ([]store.PlannedReminder, error) {
+func (t *tx) reminders(name string, args ...any) ([]driver.PlannedReminder, error) {
 	rows, err := t.query(name, args...)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.PlannedReminder, error) { return sqlfile.ScanReminder(row) })
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (driver.PlannedReminder, error) { return sqlfile.ScanReminder(row) })
 }

@@ -5,15 +5,14 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // ranges splits the shards of leases ls (every shard if none) into runs
 // of consecutive shards: a drain walks each run as a range, which the due
 // indexes test in due order (see queries/drain.sql). The fair shares
 // taken lowest shard first make one run per instance the usual case.
-func ranges(ls store.Leases) [][2]int {
+func ranges(ls storetype.Leases) [][2]int {
 	var out [][2]int
 	for _, s := range ls.Shards() {
 		if n := len(out); n > 0 && out[n-1][1] == s-1 {
@@ -31,7 +30,7 @@ func ranges(ls store.Leases) [][2]int {
 // being a row's due time. (With more than one range and rows past
 // p.Limit, the earliest range's rows are claimed first, not the earliest
 // due of all ranges.)
-func claimRanges[T any](p store.DueParams, due func(T) time.Time, claim func(limit, lo, hi int) ([]T, error)) ([]T, error) {
+func claimRanges[T any](p storetype.DueParams, due func(T) time.Time, claim func(limit, lo, hi int) ([]T, error)) ([]T, error) {
 	var out []T
 	for _, r := range ranges(p.Leases) {
 		if len(out) >= p.Limit {
@@ -49,7 +48,7 @@ func claimRanges[T any](p store.DueParams, due func(T) time.Time, claim func(lim
 
 // earliest returns the earliest time row(lo, hi) reads over the shard
 // ranges of ls, zero if none reads one.
-func earliest(ls store.Leases, row func(lo, hi int) pgx.Row) (time.Time, error) {
+func earliest(ls storetype.Leases, row func(lo, hi int) pgx.Row) (time.Time, error) {
 	var first time.Time
 	for _, r := range ranges(ls) {
 		var v time.Time

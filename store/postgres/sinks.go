@@ -5,20 +5,20 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // SinkState reads a sink's position, lag and dead-letter counts.
-func (s *Driver) SinkState(ctx context.Context, sink string) (store.SinkState, error) {
-	var st store.SinkState
+func (s *Driver) SinkState(ctx context.Context, sink string) (storetype.SinkState, error) {
+	var st storetype.SinkState
 	err := s.readRow(ctx, "SinkState", sink).Scan(&st.Position, &st.Lag, &st.DeadLetters, &st.Queued)
 	return st, err
 }
 
 // AdvanceSink stores a sink's new position, its new dead letters and the
 // removal of those a replay delivered, in one transaction.
-func (t *tx) AdvanceSink(p store.AdvanceSinkParams) error {
+func (t *tx) AdvanceSink(p storetype.AdvanceSinkParams) error {
 	b := &pgx.Batch{}
 	b.Queue(queries.Get("AdvanceSink"), p.Sink, p.Position)
 	for _, d := range p.Dead {
@@ -33,13 +33,13 @@ func (t *tx) AdvanceSink(p store.AdvanceSinkParams) error {
 }
 
 // DeadLetters lists a sink's dead letters after p.After, in feed order.
-func (s *Driver) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.DeadLetter, error) {
+func (s *Driver) DeadLetters(ctx context.Context, p storetype.DeadLettersParams) ([]storetype.DeadLetter, error) {
 	rows, err := s.read(ctx, "DeadLetters", p.Sink, p.After, p.QueuedOnly, p.Limit)
 	if err != nil {
 		return nil, err
 	}
-	out := []store.DeadLetter{}
-	var d store.DeadLetter
+	out := []storetype.DeadLetter{}
+	var d storetype.DeadLetter
 	e := &d.Event
 	_, err = pgx.ForEachRow(rows, []any{&e.Seq, &e.ID, &e.Type, &e.Subject, &e.Time, &e.Data, &d.Attempts, &d.Error, &d.FailedAt, &d.Queued}, func() error {
 		out = append(out, d)

@@ -7,9 +7,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/postgres/internal/dbsqlc"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // InsertTemplate stores a new template.
@@ -34,7 +34,7 @@ func notNull(reminders []time.Duration) []time.Duration {
 }
 
 // Templates reads a page of templates by ID.
-func (s *Driver) Templates(ctx context.Context, p store.TemplatesParams) ([]coupon.Template, error) {
+func (s *Driver) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
 	rows, err := s.readq().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, PageSize: int32(p.Limit)})
 	tps := make([]coupon.Template, len(rows))
 	for i, r := range rows {
@@ -55,19 +55,19 @@ func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
 
 // Template reads a template, its stored counts and how many of its unused
 // coupons are past expires_at at now, in one snapshot.
-func (s *Driver) Template(ctx context.Context, id string, now time.Time) (store.TemplateInfo, int64, error) {
+func (s *Driver) Template(ctx context.Context, id string, now time.Time) (storetype.TemplateInfo, int64, error) {
 	// One snapshot for the stored counts and the lazy correction, even
 	// while a drain commits.
 	rtx, err := s.reads.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return store.TemplateInfo{}, 0, err
+		return storetype.TemplateInfo{}, 0, err
 	}
 	defer rtx.Rollback(context.WithoutCancel(ctx))
 	r, err := dbsqlc.New(rtx).GetTemplate(ctx, id)
 	if err != nil {
-		return store.TemplateInfo{}, 0, interpret(err)
+		return storetype.TemplateInfo{}, 0, interpret(err)
 	}
-	info := store.TemplateInfo{Template: template(r)}
+	info := storetype.TemplateInfo{Template: template(r)}
 	rows, err := rtx.Query(ctx, queries.Get("GetCounts"), id)
 	if err != nil {
 		return info, 0, err

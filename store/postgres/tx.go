@@ -11,8 +11,9 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // tx is one write transaction, the store.Tx the service's rules run in.
@@ -22,7 +23,7 @@ import (
 type tx struct {
 	pg     pgx.Tx
 	ctx    context.Context
-	timers []store.Timer
+	timers []storetype.Timer
 	counts map[countKey]int64
 	// slot is the template_counts slot the transaction adds to.
 	slot int
@@ -37,7 +38,7 @@ type statement struct {
 	args []any
 }
 
-var _ store.DriverTx = (*tx)(nil)
+var _ driver.DriverTx = (*tx)(nil)
 
 // countKey names one row of template_counts.
 type countKey struct {
@@ -65,7 +66,7 @@ func (t *tx) query(name string, args ...any) (pgx.Rows, error) {
 
 // PutTimer makes sure the group timer tm exists once the transaction
 // commits.
-func (t *tx) PutTimer(tm store.Timer) error {
+func (t *tx) PutTimer(tm storetype.Timer) error {
 	if !slices.Contains(t.timers, tm) {
 		t.timers = append(t.timers, tm)
 	}
@@ -98,13 +99,13 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 // writes under idempotency keys, timers and counts, each sorted so that
 // transactions lock shared rows in one order, and records, which take
 // their feed positions after the commit (see Records).
-func (t *tx) flush(records []store.Record) error {
+func (t *tx) flush(records []storetype.Record) error {
 	b := &pgx.Batch{}
 	for _, st := range t.requests {
 		b.Queue(queries.Get(st.name), st.args...)
 	}
 	if len(t.timers) > 0 {
-		ts := slices.SortedFunc(slices.Values(t.timers), func(a, b store.Timer) int {
+		ts := slices.SortedFunc(slices.Values(t.timers), func(a, b storetype.Timer) int {
 			return cmp.Or(a.Due.Compare(b.Due), cmp.Compare(a.Kind, b.Kind))
 		})
 		dues, kinds := make([]time.Time, len(ts)), make([]string, len(ts))
@@ -145,7 +146,7 @@ func (t *tx) countKeys() []countKey {
 
 // Begin starts one write transaction: a user's on the request pool, a
 // background one on the engine pool.
-func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, error) {
+func (s *Driver) Begin(ctx context.Context, background bool) (driver.DriverTx, error) {
 	pool := s.pool
 	if background {
 		pool = s.engine
@@ -159,7 +160,7 @@ func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, er
 
 // Commit sends what the transaction buffered and records, commits, and
 // returns the timers it wrote.
-func (t *tx) Commit(records []store.Record) ([]store.Timer, error) {
+func (t *tx) Commit(records []storetype.Record) ([]storetype.Timer, error) {
 	if err := t.flush(records); err != nil {
 		return nil, err
 	}
@@ -185,8 +186,8 @@ func (s *Driver) Classify(err error) (error, bool) {
 func (s *Driver) Busy() bool { return false }
 
 // Request reads the request recorded under an idempotency key.
-func (t *tx) Request(key string) (store.Request, error) {
-	var r store.Request
+func (t *tx) Request(key string) (driver.Request, error) {
+	var r driver.Request
 	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
 	return r, interpret(err)
 }
@@ -194,14 +195,14 @@ func (t *tx) Request(key string) (store.Request, error) {
 // PutRequest records r under key at flush. A request under key that a
 // concurrent transaction has yet to commit makes the flush wait for it,
 // then fail with store.ErrRequestTaken if it committed.
-func (t *tx) PutRequest(key string, r store.Request) error {
+func (t *tx) PutRequest(key string, r driver.Request) error {
 	t.requests = append(t.requests, statement{"PutIdempotency", []any{key, r.Fingerprint, r.Status, r.Body, r.Created}})
 	return nil
 }
 
 // FinishRequest stores, at flush, the response of the request in flight
 // under key.
-func (t *tx) FinishRequest(key string, r store.Request) error {
+func (t *tx) FinishRequest(key string, r driver.Request) error {
 	t.requests = append(t.requests, statement{"FinishIdempotency", []any{key, r.Status, r.Body}})
 	return nil
 }

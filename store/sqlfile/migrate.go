@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Migration is one numbered schema step, from a file named NNNN_what.sql.
@@ -95,8 +95,8 @@ type DB interface {
 // numbering; refuses, with ErrNewer, a database that records a version ms
 // lacks; then applies, each in its own transaction and in version order,
 // the migrations the database has not recorded.
-func Migrate(ctx context.Context, db DB, d Dialect, ms []Migration) (store.SchemaChange, error) {
-	var change store.SchemaChange
+func Migrate(ctx context.Context, db DB, d Dialect, ms []Migration) (storetype.SchemaChange, error) {
+	var change storetype.SchemaChange
 	if _, err := db.ExecContext(ctx, d.CreateTable); err != nil {
 		return change, fmt.Errorf("migrate: %w", err)
 	}

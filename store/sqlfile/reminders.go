@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
 )
 
 // Scanner is one row as database/sql and pgx hand it out.
@@ -15,9 +15,9 @@ type Scanner interface {
 // ScanReminder reads a planned reminder from the columns id, user_id,
 // lead_ms (the lead in milliseconds), first_at, last_at and due_at, as
 // the reminder queries of the SQL backends list them.
-func ScanReminder(row Scanner) (store.PlannedReminder, error) {
+func ScanReminder(row Scanner) (driver.PlannedReminder, error) {
 	var (
-		r      store.PlannedReminder
+		r      driver.PlannedReminder
 		leadMS int64
 	)
 	err := row.Scan(&r.ID, &r.UserID, &leadMS, &r.First, &r.Last, &r.Due)
@@ -29,9 +29,9 @@ func ScanReminder(row Scanner) (store.PlannedReminder, error) {
 // coupon, read by the driver's scanCoupon from the row's first columns,
 // then the template's value, whether the lead is the template's last, and
 // whether the pair was reminded.
-func ScanReminderCoupon(scanCoupon func(Scanner) (coupon.Coupon, error)) func(Scanner) (store.ReminderCoupon, error) {
-	return func(row Scanner) (store.ReminderCoupon, error) {
-		var rc store.ReminderCoupon
+func ScanReminderCoupon(scanCoupon func(Scanner) (coupon.Coupon, error)) func(Scanner) (driver.ReminderCoupon, error) {
+	return func(row Scanner) (driver.ReminderCoupon, error) {
+		var rc driver.ReminderCoupon
 		c, err := scanCoupon(withMore{row, []any{&rc.Value, &rc.LastLead, &rc.Reminded}})
 		rc.Coupon = c
 		return rc, err

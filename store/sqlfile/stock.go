@@ -1,27 +1,30 @@
 package sqlfile
 
-import "github.com/lapsehq/lapse/store"
+import (
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
+)
 
 // ScanStockSum scans a row of a StockPage query: sku, the sums of
 // available, reserved and sold, the bucket count and the stock.
-func ScanStockSum(row Scanner) (store.StockSum, error) {
-	var k store.StockSum
+func ScanStockSum(row Scanner) (driver.StockSum, error) {
+	var k driver.StockSum
 	err := row.Scan(&k.SKU.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets, &k.Stock)
 	return k, err
 }
 
 // ScanSKU scans a row of a GetSKU query: sku, available, reserved, sold
 // and the bucket count.
-func ScanSKU(row Scanner) (store.SKU, error) {
-	var k store.SKU
+func ScanSKU(row Scanner) (storetype.SKU, error) {
+	var k storetype.SKU
 	err := row.Scan(&k.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets)
 	return k, err
 }
 
 // ScanStockBucket scans a row of one stock bucket: its number, the bucket
 // count, available, reserved and sold.
-func ScanStockBucket(row Scanner) (store.StockBucket, error) {
-	var b store.StockBucket
+func ScanStockBucket(row Scanner) (driver.StockBucket, error) {
+	var b driver.StockBucket
 	err := row.Scan(&b.Bucket, &b.Buckets, &b.Available, &b.Reserved, &b.Sold)
 	return b, err
 }

@@ -6,25 +6,26 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // ArchiveCoupons moves a batch of terminal coupons to the archive and
 // deletes their record of reminders.
-func (t *tx) ArchiveCoupons(p store.MoveParams) (int64, error) {
+func (t *tx) ArchiveCoupons(p driver.MoveParams) (int64, error) {
 	return t.move("ArchiveCoupons", p, "DeleteCoupons", "DeleteReminded")
 }
 
 // ArchiveOrders moves a batch of paid or closed orders to the archive.
-func (t *tx) ArchiveOrders(p store.MoveParams) (int64, error) {
+func (t *tx) ArchiveOrders(p driver.MoveParams) (int64, error) {
 	return t.move("ArchiveOrders", p, "DeleteOrders")
 }
 
 // move copies a batch to the archive with the named query, which returns
 // the IDs copied, then runs each of deletes over them.
-func (t *tx) move(archive string, p store.MoveParams, deletes ...string) (int64, error) {
+func (t *tx) move(archive string, p driver.MoveParams, deletes ...string) (int64, error) {
 	rows, err := t.query(archive, ms(p.Before), p.Limit, ms(p.Now))
 	ids, err := sqlfile.Collect(rows, err, sqlfile.ScanString)
 	if err != nil || len(ids) == 0 {
@@ -43,14 +44,14 @@ func (t *tx) move(archive string, p store.MoveParams, deletes ...string) (int64,
 }
 
 // PruneReminders deletes a batch of sent or dropped reminders.
-func (t *tx) PruneReminders(p store.PruneRequestsParams) (int64, error) {
+func (t *tx) PruneReminders(p storetype.PruneRequestsParams) (int64, error) {
 	return t.execCount("PruneReminders", ms(p.Before), p.Limit)
 }
 
 // Archivable counts what an archive at p would move, and the reminders
 // done by reminders.
-func (s *Driver) Archivable(ctx context.Context, p store.MoveParams, reminders time.Time) (store.Archived, error) {
-	var a store.Archived
+func (s *Driver) Archivable(ctx context.Context, p driver.MoveParams, reminders time.Time) (storetype.Archived, error) {
+	var a storetype.Archived
 	err := s.readRow(ctx, "Archivable", ms(p.Before), ms(reminders)).Scan(&a.Coupons, &a.Orders, &a.Reminders)
 	return a, err
 }

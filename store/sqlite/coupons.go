@@ -5,8 +5,8 @@ import (
 	"database/sql"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Coupon returns one coupon as stored.
@@ -15,7 +15,7 @@ func (s *Driver) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
 }
 
 // UserCoupons reads a page of a user's wallet (see store.Driver).
-func (s *Driver) UserCoupons(ctx context.Context, p store.UserCouponsParams) ([]coupon.Coupon, error) {
+func (s *Driver) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
 	name := "UserCoupons"
 	if p.Archived {
 		name = "UserCouponsWithArchived"

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // expireChunk is how many rows one statement of ExpireDue expires. Between
@@ -19,7 +19,7 @@ const expireChunk = 100
 // ExpireDue expires up to p.Limit due unused coupons of p's shards, a
 // chunk at a time, and returns them; it ends the batch early for a user
 // waiting to write.
-func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
+func (t *tx) ExpireDue(p storetype.DueParams) ([]coupon.Coupon, error) {
 	var expired []coupon.Coupon
 	shards := shardFilter(p.Leases)
 	for len(expired) < p.Limit {
@@ -47,19 +47,19 @@ func (t *tx) ExpireDue(p store.DueParams) ([]coupon.Coupon, error) {
 
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now.
 // The one writer holds them.
-func (t *tx) LocksDue(p store.DueParams) ([]coupon.Coupon, error) {
+func (t *tx) LocksDue(p storetype.DueParams) ([]coupon.Coupon, error) {
 	rows, err := t.query("LocksDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
 	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // nextQueries names the query of each kind's earliest pending due time.
-var nextQueries = map[store.TimerKind]string{
-	store.TimerExpire: "NextExpiry", store.TimerRelease: "NextRelease",
-	store.TimerClose: "NextDeadline", store.TimerRemind: "NextReminder",
+var nextQueries = map[storetype.TimerKind]string{
+	storetype.TimerExpire: "NextExpiry", storetype.TimerRelease: "NextRelease",
+	storetype.TimerClose: "NextDeadline", storetype.TimerRemind: "NextReminder",
 }
 
 // NextDue reads the earliest pending due time of kind in the shards of ls.
-func (t *tx) NextDue(kind store.TimerKind, ls store.Leases) (time.Time, error) {
+func (t *tx) NextDue(kind storetype.TimerKind, ls storetype.Leases) (time.Time, error) {
 	var v int64
 	err := t.queryRow(nextQueries[kind], shardFilter(ls)).Scan(&v)
 	if err == sql.ErrNoRows {
@@ -69,8 +69,8 @@ func (t *tx) NextDue(kind store.TimerKind, ls store.Leases) (time.Time, error) {
 }
 
 // Stats reads the due backlog and the outbox size.
-func (s *Driver) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
-	var st store.Stats
+func (s *Driver) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
+	var st storetype.Stats
 	if err := s.readRow(ctx, "DueBacklog", ms(now)).Scan(&st.DueBacklog); err != nil {
 		return st, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestExpireDueMakesWay: a drain batch that sees a user's write waiting
@@ -38,7 +39,7 @@ func TestExpireDueMakesWay(t *testing.T) {
 	now := t0.Add(time.Hour)
 
 	done := drv.gate.enter() // a user's write is waiting
-	d, err := s.ExpireDue(ctx, store.DueParams{Now: now, Limit: len(users)})
+	d, err := s.ExpireDue(ctx, storetype.DueParams{Now: now, Limit: len(users)})
 	done()
 	if err != nil {
 		t.Fatalf("ExpireDue with a user waiting: %v", err)
@@ -46,7 +47,7 @@ func TestExpireDueMakesWay(t *testing.T) {
 	if len(d.Due) != expireChunk || !d.Next.Equal(now) {
 		t.Fatalf("with a user waiting: expired %d, next %s; want %d and %s", len(d.Due), d.Next, expireChunk, now)
 	}
-	d, err = s.ExpireDue(ctx, store.DueParams{Now: now, Limit: len(users)})
+	d, err = s.ExpireDue(ctx, storetype.DueParams{Now: now, Limit: len(users)})
 	if err != nil {
 		t.Fatalf("ExpireDue: %v", err)
 	}
@@ -73,7 +74,7 @@ func TestIssueMakesWay(t *testing.T) {
 		t.Fatalf("Open: %v", err)
 	}
 	defer d.Close()
-	s := store.New(d, store.Options{Hooks: store.Hooks{OnEvents: func(events []store.Event) {
+	s := store.New(d, store.Options{Hooks: store.Hooks{OnEvents: func(events []storetype.Event) {
 		commits = append(commits, len(events))
 	}}})
 	t0 := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
@@ -143,7 +144,7 @@ func TestOperationMakesWay(t *testing.T) {
 		if _, err := s.Issue(ctx, store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users), Now: t0}); err != nil {
 			t.Fatalf("Issue: %v", err)
 		}
-		op, err := s.StartOperation(ctx, store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tp.ID}, Now: t0})
+		op, err := s.StartOperation(ctx, store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: tp.ID}, Now: t0})
 		if err != nil {
 			t.Fatalf("StartOperation: %v", err)
 		}
@@ -151,7 +152,7 @@ func TestOperationMakesWay(t *testing.T) {
 			t.Fatalf("ClaimOperation: %v, %v", ok, err)
 		}
 		var done []int64
-		for op.State == store.OperationRunning {
+		for op.State == storetype.OperationRunning {
 			if op, err = s.WorkOperation(ctx, store.WorkOperationParams{ID: op.ID, Holder: "h", TTL: time.Minute, Now: t0, Limit: 4 * store.OperationChunk}); err != nil {
 				t.Fatalf("WorkOperation: %v", err)
 			}

@@ -3,15 +3,15 @@ package sqlite
 import (
 	"context"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Records reads the records holding the events after the cursor after,
 // one at a time, until each has enough.
-func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(store.Record) bool) error {
-	rows, err := s.read(ctx, "Records", after, limit, store.MaxRecord)
-	return sqlfile.Each(rows, err, func(row sqlfile.Scanner) (r store.Record, err error) {
+func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(storetype.Record) bool) error {
+	rows, err := s.read(ctx, "Records", after, limit, storetype.MaxRecord)
+	return sqlfile.Each(rows, err, func(row sqlfile.Scanner) (r storetype.Record, err error) {
 		var t int64
 		err = row.Scan(&r.Last, &r.N, &t, &r.Body)
 		r.Time = at(t)
@@ -21,9 +21,9 @@ func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(
 
 // FrontRecords reads the first limit records of the feed, without their
 // bodies.
-func (t *tx) FrontRecords(limit int) ([]store.Record, error) {
+func (t *tx) FrontRecords(limit int) ([]storetype.Record, error) {
 	rows, err := t.query("FrontRecords", limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (r store.Record, err error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (r storetype.Record, err error) {
 		var t int64
 		err = row.Scan(&r.Last, &r.N, &t)
 		r.Time = at(t)
@@ -39,7 +39,7 @@ func (t *tx) takeSeq(n int) (int64, error) {
 }
 
 // writeRecords writes outbox records, each at the positions it takes.
-func (t *tx) writeRecords(records []store.Record) error {
+func (t *tx) writeRecords(records []storetype.Record) error {
 	for _, r := range records {
 		last, err := t.takeSeq(r.N)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Open a store, create a template, claim a coupon, and let it expire: the
@@ -29,8 +30,8 @@ func Example() {
 		Template: coupon.Template{Name: "¥20 off", Value: 2000, StartsAt: now, Duration: time.Hour}})
 	c, _ := s.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: now})
 
-	early, _ := s.ExpireDue(ctx, store.DueParams{Now: c.ExpiresAt.Add(-time.Millisecond), Limit: 100})
-	due, _ := s.ExpireDue(ctx, store.DueParams{Now: c.ExpiresAt, Limit: 100})
+	early, _ := s.ExpireDue(ctx, storetype.DueParams{Now: c.ExpiresAt.Add(-time.Millisecond), Limit: 100})
+	due, _ := s.ExpireDue(ctx, storetype.DueParams{Now: c.ExpiresAt, Limit: 100})
 	got, _ := s.Coupon(ctx, c.ID)
 	fmt.Println(len(early.Due), len(due.Due), got.Status)
 	// Output: 0 1 expired

@@ -6,26 +6,26 @@ import (
 
 	"context"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Forecast counts what falls due in each bucket of p, by kind.
-func (s *Driver) Forecast(ctx context.Context, p store.ForecastParams) ([]store.DueCount, error) {
+func (s *Driver) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
 	rows, err := s.read(ctx, "Forecast", ms(p.From), ms(p.End()), p.Width.Milliseconds())
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.DueCount, error) {
-		var c store.DueCount
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.DueCount, error) {
+		var c storetype.DueCount
 		err := row.Scan(&c.Kind, &c.Bucket, &c.N)
 		return c, err
 	})
 }
 
 // ShardLeases reads every shard's lease.
-func (s *Driver) ShardLeases(ctx context.Context) ([]store.ShardLease, error) {
+func (s *Driver) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
 	rows, err := s.read(ctx, "ShardLeases")
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.ShardLease, error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.ShardLease, error) {
 		var (
-			l       store.ShardLease
+			l       storetype.ShardLease
 			expires int64
 		)
 		err := row.Scan(&l.Shard, &l.Holder, &l.Token, &expires)
@@ -35,11 +35,11 @@ func (s *Driver) ShardLeases(ctx context.Context) ([]store.ShardLease, error) {
 }
 
 // Instances reads the instances seen within d, by name.
-func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]store.Instance, error) {
+func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
 	rows, err := s.read(ctx, "Instances", d.Milliseconds())
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.Instance, error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.Instance, error) {
 		var (
-			in           store.Instance
+			in           storetype.Instance
 			seen         int64
 			skew, skewAt sql.NullInt64
 		)

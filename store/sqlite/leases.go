@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Clock reads the database's clock: SQLite's, to the millisecond.
@@ -40,7 +40,7 @@ func (t *tx) LiveInstances(ttl time.Duration) ([]string, error) {
 }
 
 // RenewLeases extends holder's unexpired leases to ttl from now.
-func (t *tx) RenewLeases(holder string, ttl time.Duration) ([]store.Lease, error) {
+func (t *tx) RenewLeases(holder string, ttl time.Duration) ([]storetype.Lease, error) {
 	return t.leases("RenewLeases", holder, ttl.Milliseconds())
 }
 
@@ -52,18 +52,18 @@ func (t *tx) DropLeases(holder string, shards []int) error {
 
 // TakeLeases takes up to n free or expired shards for holder, each under
 // a new token.
-func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]store.Lease, error) {
+func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]storetype.Lease, error) {
 	return t.leases("TakeLeases", holder, ttl.Milliseconds(), n)
 }
 
 // leases runs a lease query returning (shard, token) rows.
-func (t *tx) leases(name string, args ...any) ([]store.Lease, error) {
+func (t *tx) leases(name string, args ...any) ([]storetype.Lease, error) {
 	rows, err := t.query(name, args...)
 	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
 }
 
 // LockLeases reads holder's unexpired leases of shards. SQLite has one
 // writer: no other instance can take one before the transaction ends.
-func (t *tx) LockLeases(holder string, shards []int) ([]store.Lease, error) {
+func (t *tx) LockLeases(holder string, shards []int) ([]storetype.Lease, error) {
 	return t.leases("CheckLeases", holder, jsonShards(shards))
 }

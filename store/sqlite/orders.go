@@ -7,13 +7,14 @@ import (
 	"errors"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // SKU returns one SKU's counters.
-func (s *Driver) SKU(ctx context.Context, sku string) (store.SKU, error) {
+func (s *Driver) SKU(ctx context.Context, sku string) (storetype.SKU, error) {
 	return sqlfile.ScanOne(s.readRow(ctx, "GetSKU", sku), sqlfile.ScanSKU, interpret)
 }
 
@@ -23,8 +24,8 @@ func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
 }
 
 // DueOrders lists unpaid orders past their deadline.
-func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrders, error) {
-	var d store.DueOrders
+func (s *Driver) DueOrders(ctx context.Context, p storetype.DueParams) (storetype.DueOrders, error) {
+	var d storetype.DueOrders
 	shards := shardFilter(p.Leases)
 	rows, err := s.read(ctx, "OrdersDue", ms(p.Now), p.Limit, shards)
 	if d.Orders, err = sqlfile.Collect(rows, err, scanOrder); err != nil {
@@ -41,20 +42,20 @@ func (s *Driver) DueOrders(ctx context.Context, p store.DueParams) (store.DueOrd
 
 // OrdersDue reads up to p.Limit unpaid orders of p's shards past their
 // deadline. The one writer holds them.
-func (t *tx) OrdersDue(p store.DueParams) ([]order.Order, error) {
+func (t *tx) OrdersDue(p storetype.DueParams) ([]order.Order, error) {
 	rows, err := t.query("OrdersDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
 	return sqlfile.Collect(rows, err, scanOrder)
 }
 
 // StockBuckets reads every bucket of a SKU, in bucket order. The one
 // writer holds them.
-func (t *tx) StockBuckets(sku string) ([]store.StockBucket, error) {
+func (t *tx) StockBuckets(sku string) ([]driver.StockBucket, error) {
 	rows, err := t.query("StockBuckets", sku)
 	return sqlfile.Collect(rows, err, sqlfile.ScanStockBucket)
 }
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
-func (t *tx) AddStock(d store.StockDelta) (bool, error) {
+func (t *tx) AddStock(d driver.StockDelta) (bool, error) {
 	return t.execOne("AddStock", d.SKU, d.Bucket, d.Buckets, d.Available, d.Reserved, d.Sold, ms(d.Now))
 }
 
@@ -65,7 +66,7 @@ func (t *tx) NewStock(sku string, now time.Time) error {
 }
 
 // PutStockBucket stores one bucket of a SKU, new or not.
-func (t *tx) PutStockBucket(sku string, b store.StockBucket, now time.Time) error {
+func (t *tx) PutStockBucket(sku string, b driver.StockBucket, now time.Time) error {
 	_, err := t.exec("PutStockBucket", sku, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, ms(now), b.Stock)
 	return err
 }

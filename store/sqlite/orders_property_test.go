@@ -15,6 +15,7 @@ import (
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // orderMachine drives a real store with random creates, payments, cancels,
@@ -149,7 +150,7 @@ func (m *orderMachine) Tick(t *rapid.T) {
 // Drain runs one timeout batch, as the engine does, small enough to leave
 // work behind sometimes.
 func (m *orderMachine) Drain(t *rapid.T) {
-	if _, err := m.s.CloseDueOrders(context.Background(), store.DueParams{Now: m.now, Limit: rapid.IntRange(1, 3).Draw(t, "limit")}); err != nil {
+	if _, err := m.s.CloseDueOrders(context.Background(), storetype.DueParams{Now: m.now, Limit: rapid.IntRange(1, 3).Draw(t, "limit")}); err != nil {
 		t.Fatalf("CloseDueOrders: %v", err)
 	}
 }
@@ -158,7 +159,7 @@ func (m *orderMachine) Drain(t *rapid.T) {
 func (m *orderMachine) CatchUp(t *rapid.T) {
 	ctx := context.Background()
 	for {
-		d, err := m.s.CloseDueOrders(ctx, store.DueParams{Now: m.now, Limit: 2})
+		d, err := m.s.CloseDueOrders(ctx, storetype.DueParams{Now: m.now, Limit: 2})
 		if err != nil {
 			t.Fatalf("CloseDueOrders: %v", err)
 		}

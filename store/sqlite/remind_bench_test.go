@@ -12,6 +12,7 @@ import (
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/store/storetest"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // BenchmarkReminderStorm measures the reminder planner on a storm: coupons
@@ -40,7 +41,7 @@ func BenchmarkReminderStorm(b *testing.B) {
 				b.ReportMetric(float64(n)/time.Since(start).Seconds(), "claims/s")
 				start, done := time.Now(), 0
 				for {
-					d, err := s.SendDueReminders(b.Context(), store.DueParams{Now: t0.Add(25 * time.Hour), Limit: 1000})
+					d, err := s.SendDueReminders(b.Context(), storetype.DueParams{Now: t0.Add(25 * time.Hour), Limit: 1000})
 					if err != nil {
 						b.Fatalf("SendDueReminders: %v", err)
 					}

@@ -4,8 +4,9 @@ import (
 	"database/sql"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // The rows of planned reminders, one statement each; the rules are
@@ -13,8 +14,8 @@ import (
 
 // JoinableReminder returns the earliest planned reminder of user and lead
 // a coupon crossing within [lo, hi] joins.
-func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time) (store.PlannedReminder, error) {
-	r := store.PlannedReminder{UserID: user, Lead: lead}
+func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time) (driver.PlannedReminder, error) {
+	r := driver.PlannedReminder{UserID: user, Lead: lead}
 	var first, last, due int64
 	err := t.queryRow("JoinableReminder", user, lead.Milliseconds(), ms(lo), ms(hi)).Scan(&r.ID, &first, &last, &due)
 	r.First, r.Last, r.Due = at(first), at(last), at(due)
@@ -22,12 +23,12 @@ func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time)
 }
 
 // InsertReminder stores r as planned and returns its ID.
-func (t *tx) InsertReminder(r store.PlannedReminder) (int64, error) {
+func (t *tx) InsertReminder(r driver.PlannedReminder) (int64, error) {
 	return sqlfile.ScanInt64(t.queryRow("InsertReminder", r.UserID, r.Lead.Milliseconds(), ms(r.First), ms(r.Last), ms(r.Due)))
 }
 
 // SetReminderSpan stores r's span and due time.
-func (t *tx) SetReminderSpan(r store.PlannedReminder) error {
+func (t *tx) SetReminderSpan(r driver.PlannedReminder) error {
 	_, err := t.exec("SetReminderSpan", ms(r.First), ms(r.Last), ms(r.Due), r.ID)
 	return err
 }
@@ -39,32 +40,32 @@ func (t *tx) SetReminderDue(id int64, due time.Time) error {
 }
 
 // Reminder reads one reminder.
-func (t *tx) Reminder(id int64) (store.PlannedReminder, error) {
+func (t *tx) Reminder(id int64) (driver.PlannedReminder, error) {
 	rs, err := t.reminders("GetReminder", id)
 	if err != nil || len(rs) == 0 {
-		return store.PlannedReminder{}, orNotFound(err)
+		return driver.PlannedReminder{}, orNotFound(err)
 	}
 	return rs[0], nil
 }
 
 // UserReminders lists a user's planned reminders.
-func (t *tx) UserReminders(user string) ([]store.PlannedReminder, error) {
+func (t *tx) UserReminders(user string) ([]driver.PlannedReminder, error) {
 	return t.reminders("UserReminders", user)
 }
 
 // RemindersDue lists up to p.Limit planned reminders of p's shards due at
 // p.Now, earliest first.
-func (t *tx) RemindersDue(p store.DueParams) ([]store.PlannedReminder, error) {
+func (t *tx) RemindersDue(p storetype.DueParams) ([]driver.PlannedReminder, error) {
 	return t.reminders("RemindersDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
 }
 
 // reminders runs a query of planned reminders (id, user, lead, first,
 // last, due).
-func (t *tx) reminders(name string, args ...any) ([]store.PlannedReminder, error) {
+func (t *tx) reminders(name string, args ...any) ([]driver.PlannedReminder, error) {
 	rows, err := t.query(name, args...)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.PlannedReminder, error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (driver.PlannedReminder, error) {
 		var (
-			r                      store.PlannedReminder
+			r                      driver.PlannedReminder
 			lead, first, last, due int64
 		)
 		err := row.Scan(&r.ID, &r.UserID, &lead, &first, &last, &due)
@@ -82,7 +83,7 @@ func (t *tx) PlannedOrReminded(couponID string, lead time.Duration) (bool, error
 }
 
 // InsertReminderItem adds a coupon to a planned reminder.
-func (t *tx) InsertReminderItem(it store.ReminderItem) error {
+func (t *tx) InsertReminderItem(it driver.ReminderItem) error {
 	_, err := t.exec("InsertReminderItem", it.CouponID, it.Lead.Milliseconds(), it.ReminderID, ms(it.ExpiresAt), it.LastLead)
 	return err
 }
@@ -105,7 +106,7 @@ func (t *tx) ItemSpan(id int64) (int64, time.Time, time.Time, error) {
 }
 
 // ReminderCoupons reads a reminder's coupons as they are now.
-func (t *tx) ReminderCoupons(id int64) ([]store.ReminderCoupon, error) {
+func (t *tx) ReminderCoupons(id int64) ([]driver.ReminderCoupon, error) {
 	rows, err := t.query("ReminderCoupons", id)
 	return sqlfile.Collect(rows, err, sqlfile.ScanReminderCoupon(scanCoupon))
 }
@@ -125,7 +126,7 @@ func (t *tx) InsertReminded(couponID string, lead time.Duration, id int64) error
 
 // FinishReminder marks a planned reminder sent or dropped and deletes its
 // items.
-func (t *tx) FinishReminder(f store.FinishedReminder) (bool, error) {
+func (t *tx) FinishReminder(f driver.FinishedReminder) (bool, error) {
 	ok, err := t.execOne("FinishReminder", f.ID, f.Status, nullString(string(f.Channel)), nullString(f.Reason), ms(f.At))
 	if err != nil || !ok {
 		return ok, err
@@ -139,5 +140,5 @@ func orNotFound(err error) error {
 	if err != nil {
 		return err
 	}
-	return store.ErrNotFound
+	return storetype.ErrNotFound
 }

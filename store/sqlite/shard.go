@@ -6,9 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/lapsehq/lapse/storetype"
 	"modernc.org/sqlite"
-
-	"github.com/lapsehq/lapse/store"
 )
 
 // The drains' queries call lapse_shard(id), so it is registered for every
@@ -21,7 +20,7 @@ func init() {
 // of the ID, as PostgreSQL and MySQL compute it (store.Shards is 16).
 func shardOf(id string) int64 {
 	sum := md5.Sum([]byte(id))
-	return int64(sum[len(sum)-1] % store.Shards)
+	return int64(sum[len(sum)-1] % storetype.Shards)
 }
 
 // shardFunc is lapse_shard in SQL: NULL for NULL, the shard of a text ID.
@@ -39,7 +38,7 @@ func shardFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, er
 // shardFilter is the argument a drain's query takes for the shards of ls:
 // their JSON array, or the empty string when there are none and the drain
 // covers every shard, which keeps lapse_shard out of the walk.
-func shardFilter(ls store.Leases) string {
+func shardFilter(ls storetype.Leases) string {
 	if len(ls) == 0 {
 		return ""
 	}

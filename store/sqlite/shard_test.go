@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestShardAsPostgres: lapse_shard gives each ID the shard PostgreSQL
@@ -51,7 +51,7 @@ func TestShardAsPostgres(t *testing.T) {
 		}
 		seen[got] = true
 	}
-	if len(seen) != store.Shards {
-		t.Fatalf("the ids fell in %d shards, want all %d", len(seen), store.Shards)
+	if len(seen) != storetype.Shards {
+		t.Fatalf("the ids fell in %d shards, want all %d", len(seen), storetype.Shards)
 	}
 }

@@ -3,20 +3,20 @@ package sqlite
 import (
 	"context"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // SinkState reads a sink's position, lag and dead-letter counts.
-func (s *Driver) SinkState(ctx context.Context, sink string) (store.SinkState, error) {
-	var st store.SinkState
+func (s *Driver) SinkState(ctx context.Context, sink string) (storetype.SinkState, error) {
+	var st storetype.SinkState
 	err := s.readRow(ctx, "SinkState", sink).Scan(&st.Position, &st.Lag, &st.DeadLetters, &st.Queued)
 	return st, err
 }
 
 // AdvanceSink stores a sink's new position, its new dead letters and the
 // removal of those a replay delivered, in one transaction.
-func (t *tx) AdvanceSink(p store.AdvanceSinkParams) error {
+func (t *tx) AdvanceSink(p storetype.AdvanceSinkParams) error {
 	if _, err := t.exec("AdvanceSink", p.Sink, p.Position); err != nil {
 		return err
 	}
@@ -36,11 +36,11 @@ func (t *tx) AdvanceSink(p store.AdvanceSinkParams) error {
 }
 
 // DeadLetters lists a sink's dead letters after p.After, in feed order.
-func (s *Driver) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.DeadLetter, error) {
+func (s *Driver) DeadLetters(ctx context.Context, p storetype.DeadLettersParams) ([]storetype.DeadLetter, error) {
 	rows, err := s.read(ctx, "DeadLetters", p.Sink, p.After, p.QueuedOnly, p.Limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (store.DeadLetter, error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.DeadLetter, error) {
 		var (
-			d         store.DeadLetter
+			d         storetype.DeadLetter
 			t, failed int64
 			data      string
 		)

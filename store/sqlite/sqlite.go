@@ -9,12 +9,15 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
+
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
 	"github.com/lapsehq/lapse/store/sqlite/internal/dbsqlc"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 //go:embed migrations/*.sql queries/*.sql
@@ -51,7 +54,7 @@ type Driver struct {
 	migrations []sqlfile.Migration
 }
 
-var _ store.Driver = (*Driver)(nil)
+var _ driver.Driver = (*Driver)(nil)
 
 // writerCacheKiB is the page cache of the writer connection. Bulk
 // issuance and drains touch index pages all over (the users' index is in
@@ -163,7 +166,7 @@ func (s *Driver) readRow(ctx context.Context, name string, args ...any) *sql.Row
 // interpret turns driver errors into store errors.
 func interpret(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
-		return store.ErrNotFound
+		return storetype.ErrNotFound
 	}
 	return err
 }

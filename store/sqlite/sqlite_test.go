@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/drivertest"
 	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/store/storetest"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
@@ -33,14 +35,14 @@ func open(t testing.TB, path string, opts sqlite.Options) *store.DB {
 func tempPath(t testing.TB) string { return filepath.Join(t.TempDir(), "lapse.db") }
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Driver {
+	storetest.Run(t, func(t *testing.T) driver.Driver {
 		return openDriver(t, tempPath(t), sqlite.Options{})
 	})
 }
 
 // TestDriver runs the driver contract's own tests.
 func TestDriver(t *testing.T) {
-	drivertest.Run(t, func(t *testing.T) store.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
+	drivertest.Run(t, func(t *testing.T) driver.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
 }
 
 // TestReopen: a reopened file keeps its data and its schema version, and
@@ -63,8 +65,8 @@ func TestReopen(t *testing.T) {
 	}
 
 	for i := range 2 {
-		var change store.SchemaChange
-		s := open(t, path, sqlite.Options{Hooks: store.Hooks{OnMigrated: func(c store.SchemaChange) { change = c }}})
+		var change storetype.SchemaChange
+		s := open(t, path, sqlite.Options{Hooks: store.Hooks{OnMigrated: func(c storetype.SchemaChange) { change = c }}})
 		if change.From == 0 || change.To != change.From || len(change.Applied) > 0 {
 			t.Fatalf("reopen %d: got %+v, want the version it had and nothing applied", i, change)
 		}
@@ -106,7 +108,7 @@ func rawDB(t testing.TB, path string) *sql.DB {
 // flight under its key for store.RequestWait at most (on the bubble's
 // clock).
 func TestIdempotencyWaitBounded(t *testing.T) {
-	newDriver := func(t *testing.T) store.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) }
+	newDriver := func(t *testing.T) driver.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) }
 	synctest.Test(t, func(t *testing.T) { storetest.RunIdempotencyWaitBounded(t, newDriver) })
 }
 
@@ -114,13 +116,13 @@ func TestIdempotencyWaitBounded(t *testing.T) {
 // transaction holds the one writer; their writes go before the next
 // background one (TestGate).
 func TestReadsBesideEngine(t *testing.T) {
-	storetest.RunReadsBesideEngine(t, func(t *testing.T) store.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
+	storetest.RunReadsBesideEngine(t, func(t *testing.T) driver.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
 }
 
 // TestReadsBesideWrites: users read, on the read pool, while a user's
 // transaction holds the one writer.
 func TestReadsBesideWrites(t *testing.T) {
-	storetest.RunReadsBesideWrites(t, func(t *testing.T) store.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
+	storetest.RunReadsBesideWrites(t, func(t *testing.T) driver.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
 }
 
 // TestQueryPlans: the drains and the lazy counts walk the partial indexes
@@ -159,7 +161,7 @@ func TestQueryPlans(t *testing.T) {
 		{"PruneReminders", []any{now, 1000}, []string{"reminders_done"}},
 		{"Archivable", []any{now, now}, []string{"coupons_done", "orders_done", "reminders_done"}},
 		{"CountUserTemplate", []any{"u", "tpl_x"}, []string{"coupons_user", "coupons_archive_user"}},
-		{"Records", []any{20000, 100, store.MaxRecord}, nil},
+		{"Records", []any{20000, 100, storetype.MaxRecord}, nil},
 		{"HeldCounts", []any{`["u1","u2"]`, "tpl_x"}, []string{"coupons_user"}},
 		{"RemindersDue", []any{now, 1000, ""}, []string{"reminders_due"}},
 		{"RemindersDue", []any{now, 1000, leased}, []string{"reminders_due"}},

@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // tx is one write transaction, the store.Tx the service's rules run in:
 // it remembers the group timers it wrote so they can be announced once it
 // commits.
-var _ store.DriverTx = (*tx)(nil)
+var _ driver.DriverTx = (*tx)(nil)
 
 type tx struct {
 	sql    *sql.Tx
@@ -22,7 +23,7 @@ type tx struct {
 	driver *Driver
 	// leave ends a foreground transaction's turn at the gate.
 	leave  func()
-	timers []store.Timer
+	timers []storetype.Timer
 }
 
 func (t *tx) stmt(name string) *sql.Stmt {
@@ -62,7 +63,7 @@ func (t *tx) query(name string, args ...any) (*sql.Rows, error) {
 
 // PutTimer makes sure the group timer tm exists, once however often the
 // transaction puts it.
-func (t *tx) PutTimer(tm store.Timer) error {
+func (t *tx) PutTimer(tm storetype.Timer) error {
 	if slices.Contains(t.timers, tm) {
 		return nil
 	}
@@ -91,7 +92,7 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 // (foreground), which background transactions make way for, or a
 // background one (a drain or issuance batch), which starts once no
 // user's write waits.
-func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, error) {
+func (s *Driver) Begin(ctx context.Context, background bool) (driver.DriverTx, error) {
 	leave := func() {}
 	if background {
 		s.gate.yield(ctx)
@@ -108,7 +109,7 @@ func (s *Driver) Begin(ctx context.Context, background bool) (store.DriverTx, er
 
 // Commit writes records, commits the transaction and returns the timers
 // it wrote.
-func (t *tx) Commit(records []store.Record) ([]store.Timer, error) {
+func (t *tx) Commit(records []storetype.Record) ([]storetype.Timer, error) {
 	defer t.end()
 	if err := t.writeRecords(records); err != nil {
 		return nil, err
@@ -133,9 +134,9 @@ func (t *tx) end() {
 }
 
 // Request reads the request recorded under an idempotency key.
-func (t *tx) Request(key string) (store.Request, error) {
+func (t *tx) Request(key string) (driver.Request, error) {
 	var (
-		r       store.Request
+		r       driver.Request
 		created int64
 	)
 	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &created)
@@ -145,7 +146,7 @@ func (t *tx) Request(key string) (store.Request, error) {
 
 // PutRequest records r under key. Writers take turns, so a transaction
 // that read no request under key finds none there when it puts one.
-func (t *tx) PutRequest(key string, r store.Request) error {
+func (t *tx) PutRequest(key string, r driver.Request) error {
 	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, ms(r.Created))
 	return err
 }
@@ -158,7 +159,7 @@ func (t *tx) ForgetRequest(key string, before time.Time) error {
 }
 
 // FinishRequest stores the response of the request in flight under key.
-func (t *tx) FinishRequest(key string, r store.Request) error {
+func (t *tx) FinishRequest(key string, r driver.Request) error {
 	_, err := t.exec("FinishIdempotency", key, r.Status, r.Body)
 	return err
 }

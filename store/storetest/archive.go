@@ -8,6 +8,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var archiveTests = []test{
@@ -19,7 +20,7 @@ var archiveTests = []test{
 
 // archive runs one archive of what was last changed at or before before,
 // at now, in batches of limit.
-func (f *fixture) archive(before, now time.Time, limit int, dryRun bool) store.Archived {
+func (f *fixture) archive(before, now time.Time, limit int, dryRun bool) storetype.Archived {
 	f.t.Helper()
 	a, err := f.s.Archive(f.ctx, store.ArchiveParams{Before: before, Now: now, Limit: limit, DryRun: dryRun})
 	if err != nil {
@@ -29,7 +30,7 @@ func (f *fixture) archive(before, now time.Time, limit int, dryRun bool) store.A
 }
 
 // wantArchived fails unless got is want.
-func (f *fixture) wantArchived(what string, got, want store.Archived) {
+func (f *fixture) wantArchived(what string, got, want storetype.Archived) {
 	f.t.Helper()
 	wantEqual(f, what, got, want)
 }
@@ -52,7 +53,7 @@ func testArchiveCoupons(t *testing.T, open opener) {
 	now := cut.Add(time.Hour)
 	before := f.counts(tp.ID, now)
 
-	want := store.Archived{Coupons: 3}
+	want := storetype.Archived{Coupons: 3}
 	f.wantArchived("dry run", f.archive(cut, now, 0, true), want)
 	f.wantArchived("dry run again", f.archive(cut, now, 0, true), want)
 	f.wantIDs("u1's wallet after a dry run", f.userCoupons("u1", 0, now), used.ID, voided.ID, expired.ID, late.ID, live.ID)
@@ -71,9 +72,9 @@ func testArchiveCoupons(t *testing.T, open opener) {
 		t.Fatalf("archived expired coupon read by ID: got %s", fmtCoupon(got))
 	}
 	f.wantCounts("counts after the archive", f.counts(tp.ID, now), before)
-	f.wantArchived("second run", f.archive(cut, now, 0, false), store.Archived{})
+	f.wantArchived("second run", f.archive(cut, now, 0, false), storetype.Archived{})
 	_, err := f.s.Transition(f.ctx, store.TransitionParams{CouponID: used.ID, Action: coupon.Refund, OrderID: "o1", Now: now})
-	if !errors.Is(err, store.ErrNotFound) {
+	if !errors.Is(err, storetype.ErrNotFound) {
 		t.Fatalf("refund of an archived coupon: got %v, want ErrNotFound", err)
 	}
 }
@@ -81,7 +82,7 @@ func testArchiveCoupons(t *testing.T, open opener) {
 // wallet reads a user's coupons, archived ones too.
 func (f *fixture) wallet(user string, status coupon.State, now time.Time) []coupon.Coupon {
 	f.t.Helper()
-	return f.walletPages(store.UserCouponsParams{UserID: user, Status: status, Now: now, Archived: true})
+	return f.walletPages(storetype.UserCouponsParams{UserID: user, Status: status, Now: now, Archived: true})
 }
 
 // testArchiveLimit: a user's archived coupons count towards the
@@ -91,7 +92,7 @@ func testArchiveLimit(t *testing.T, open opener) {
 	tp := f.template(func(tp *coupon.Template) { tp.PerUserLimit = 1 })
 	c := f.do(f.claim(tp.ID, "u1", t0).ID, act(coupon.Void, "", t0))
 	now := t0.Add(time.Hour)
-	f.wantArchived("archive", f.archive(now, now, 0, false), store.Archived{Coupons: 1})
+	f.wantArchived("archive", f.archive(now, now, 0, false), storetype.Archived{Coupons: 1})
 	if _, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: now}); !errors.Is(err, coupon.ErrLimitReached) {
 		t.Fatalf("claim past the limit held in the archive: got %v, want ErrLimitReached", err)
 	}
@@ -115,7 +116,7 @@ func testArchiveOrders(t *testing.T, open opener) {
 	}
 	open1 := f.create()
 	now := t0.Add(time.Hour)
-	want := store.Archived{Orders: 2}
+	want := storetype.Archived{Orders: 2}
 	f.wantArchived("dry run", f.archive(t0.Add(time.Minute), now, 0, true), want)
 	f.wantArchived("archive", f.archive(t0.Add(time.Minute), now, 1, false), want)
 	for _, o := range []order.Order{paid, closed, open1} {
@@ -125,7 +126,7 @@ func testArchiveOrders(t *testing.T, open opener) {
 		}
 	}
 	f.wantSKU("stock after the archive", sku1, 4, 3, 3)
-	f.wantArchived("second run", f.archive(now, now, 0, false), store.Archived{})
+	f.wantArchived("second run", f.archive(now, now, 0, false), storetype.Archived{})
 }
 
 // testArchiveReminders: sent reminders are deleted once done before the
@@ -138,9 +139,9 @@ func testArchiveReminders(t *testing.T, open opener) {
 		t.Fatalf("reminders sent at t0: got %d, want 1", len(got))
 	}
 	soon := t0.Add(time.Hour)
-	f.wantArchived("within the history", f.archive(soon, soon, 0, false), store.Archived{})
+	f.wantArchived("within the history", f.archive(soon, soon, 0, false), storetype.Archived{})
 	now := t0.Add(store.ReminderHistory)
-	f.wantArchived("dry run past the history", f.archive(soon, now, 0, true), store.Archived{Reminders: 1})
-	f.wantArchived("past the history", f.archive(soon, now, 0, false), store.Archived{Reminders: 1})
-	f.wantArchived("second run", f.archive(soon, now, 0, false), store.Archived{})
+	f.wantArchived("dry run past the history", f.archive(soon, now, 0, true), storetype.Archived{Reminders: 1})
+	f.wantArchived("past the history", f.archive(soon, now, 0, false), storetype.Archived{Reminders: 1})
+	f.wantArchived("second run", f.archive(soon, now, 0, false), storetype.Archived{})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -11,14 +12,14 @@ import (
 // before it records a request under an idempotency key: its writes all
 // made, before its commit. Tests use it to hold a transaction open there,
 // or to cancel it.
-func AtPutRequest(d store.Driver, at func()) store.Driver { return atPut{d, at} }
+func AtPutRequest(d driver.Driver, at func()) driver.Driver { return atPut{d, at} }
 
 type atPut struct {
-	store.Driver
+	driver.Driver
 	at func()
 }
 
-func (d atPut) Begin(ctx context.Context, background bool) (store.DriverTx, error) {
+func (d atPut) Begin(ctx context.Context, background bool) (driver.DriverTx, error) {
 	tx, err := d.Driver.Begin(ctx, background)
 	if err != nil {
 		return nil, err
@@ -27,11 +28,11 @@ func (d atPut) Begin(ctx context.Context, background bool) (store.DriverTx, erro
 }
 
 type atPutTx struct {
-	store.DriverTx
+	driver.DriverTx
 	at func()
 }
 
-func (t atPutTx) PutRequest(key string, r store.Request) error {
+func (t atPutTx) PutRequest(key string, r driver.Request) error {
 	t.at()
 	return t.DriverTx.PutRequest(key, r)
 }
@@ -39,7 +40,7 @@ func (t atPutTx) PutRequest(key string, r store.Request) error {
 // Paused returns the store over d whose first write under an idempotency
 // key pauses, all its writes made, before its commit: it closes reached,
 // then waits for release to be closed.
-func Paused(d store.Driver, reached chan<- struct{}, release <-chan struct{}) *store.DB {
+func Paused(d driver.Driver, reached chan<- struct{}, release <-chan struct{}) *store.DB {
 	var once sync.Once
 	return store.New(AtPutRequest(d, func() { once.Do(func() { close(reached); <-release }) }), store.Options{})
 }

@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // The stock buckets of a hot SKU (see store/stock.go): a SKU's stock split
@@ -27,7 +29,7 @@ var bucketTests = []test{
 const hot = "hot"
 
 // putBuckets sets hot's stock and bucket count and checks the answer.
-func (f *orderFixture) putBuckets(stock int64, buckets int) store.SKU {
+func (f *orderFixture) putBuckets(stock int64, buckets int) storetype.SKU {
 	f.t.Helper()
 	k, err := f.s.PutSKU(f.ctx, store.PutSKUParams{SKU: hot, Stock: stock, Buckets: buckets, Now: t0})
 	if err != nil {
@@ -40,7 +42,7 @@ func (f *orderFixture) putBuckets(stock int64, buckets int) store.SKU {
 }
 
 // buckets reads sku's bucket rows through the store's driver.
-func (f *orderFixture) buckets(sku string) []store.StockBucket {
+func (f *orderFixture) buckets(sku string) []driver.StockBucket {
 	f.t.Helper()
 	tx, err := f.s.(*store.DB).Driver().Begin(f.ctx, false)
 	if err != nil {
@@ -56,11 +58,11 @@ func (f *orderFixture) buckets(sku string) []store.StockBucket {
 
 // wantBuckets checks that sku's rows are its n buckets in order, none
 // with negative available or sold, and that they add up to its counters.
-func (f *orderFixture) wantBuckets(what, sku string, n int, available, reserved, sold int64) []store.StockBucket {
+func (f *orderFixture) wantBuckets(what, sku string, n int, available, reserved, sold int64) []driver.StockBucket {
 	f.t.Helper()
 	f.wantSKUBuckets(what, sku, n, available, reserved, sold)
 	bs := f.buckets(sku)
-	var sum store.SKU
+	var sum storetype.SKU
 	for i, b := range bs {
 		if b.Bucket != i || b.Buckets != n || b.Available < 0 || b.Sold < 0 {
 			f.t.Fatalf("%s: bucket %d of %d: got %+v", what, i, n, b)
@@ -76,7 +78,7 @@ func (f *orderFixture) wantBuckets(what, sku string, n int, available, reserved,
 // wantSKUBuckets checks a SKU's counters and bucket count.
 func (f *orderFixture) wantSKUBuckets(what, sku string, n int, available, reserved, sold int64) {
 	f.t.Helper()
-	want := store.SKU{SKU: sku, Available: available, Reserved: reserved, Sold: sold, Buckets: n}
+	want := storetype.SKU{SKU: sku, Available: available, Reserved: reserved, Sold: sold, Buckets: n}
 	if got := f.sku(sku); got != want {
 		f.t.Fatalf("%s: SKU: got %+v, want %+v", what, got, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -26,11 +27,11 @@ func runCanceled(t *testing.T, newDriver NewDriver) {
 // cancelingDriver is a real driver whose transactions cancel the context
 // of the call they serve once they have listed the operations due.
 type cancelingDriver struct {
-	store.Driver
+	driver.Driver
 	cancel context.CancelFunc
 }
 
-func (d cancelingDriver) Begin(ctx context.Context, background bool) (store.DriverTx, error) {
+func (d cancelingDriver) Begin(ctx context.Context, background bool) (driver.DriverTx, error) {
 	tx, err := d.Driver.Begin(ctx, background)
 	if err != nil {
 		return nil, err
@@ -43,7 +44,7 @@ func (d cancelingDriver) Begin(ctx context.Context, background bool) (store.Driv
 // under it, as it did when the engine stopped between the statements of
 // a claim.
 type cancelingTx struct {
-	store.DriverTx
+	driver.DriverTx
 	cancel context.CancelFunc
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var claimTests = []test{
@@ -130,6 +131,6 @@ func testClaimUnknownTemplate(t *testing.T, open opener) {
 	tp := f.template(nil)
 	before := f.snap(tp.ID, "u1", t0)
 	_, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: "tpl_nosuchtemplate", UserID: "u1", Now: t0})
-	f.wantErr("claim of an unknown template", err, store.ErrNotFound)
+	f.wantErr("claim of an unknown template", err, storetype.ErrNotFound)
 	f.unchanged("refused claim", tp.ID, "u1", t0, before)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var expireTests = []test{
@@ -25,7 +26,7 @@ var releaseTests = []test{
 
 func (f *fixture) expireDue(now time.Time, limit int) store.Drained {
 	f.t.Helper()
-	d, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: now, Limit: limit})
+	d, err := f.s.ExpireDue(f.ctx, storetype.DueParams{Now: now, Limit: limit})
 	if err != nil {
 		f.t.Fatalf("ExpireDue(%s, %d): %v", fmtTime(now), limit, err)
 	}
@@ -34,7 +35,7 @@ func (f *fixture) expireDue(now time.Time, limit int) store.Drained {
 
 func (f *fixture) releaseLocks(now time.Time, limit int) store.Drained {
 	f.t.Helper()
-	d, err := f.s.ReleaseLocks(f.ctx, store.DueParams{Now: now, Limit: limit})
+	d, err := f.s.ReleaseLocks(f.ctx, storetype.DueParams{Now: now, Limit: limit})
 	if err != nil {
 		f.t.Fatalf("ReleaseLocks(%s, %d): %v", fmtTime(now), limit, err)
 	}
@@ -132,7 +133,7 @@ func testExpireStores(t *testing.T, open opener) {
 		want := cp
 		want.Status, want.UpdatedAt, want.Version = coupon.Expired, now, cp.Version+1
 		f.wantCoupon("stored after the drain", f.coupon(cp.ID), want)
-		var expired []store.Event
+		var expired []storetype.Event
 		for _, e := range f.eventsAfter(cursor) {
 			if e.Subject == cp.ID {
 				expired = append(expired, e)
@@ -238,7 +239,7 @@ func testReleaseTo(t *testing.T, open opener) {
 		want.Status, want.OrderID, want.LockedUntil = c.to, "", time.Time{}
 		want.UpdatedAt, want.Version = now, c.c.Version+1
 		f.wantCoupon("released to "+c.to.String(), f.coupon(c.c.ID), want)
-		var mine []store.Event
+		var mine []storetype.Event
 		for _, e := range es {
 			if e.Subject == c.c.ID {
 				mine = append(mine, e)

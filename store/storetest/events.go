@@ -12,6 +12,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var eventTests = []test{
@@ -112,7 +113,7 @@ func testEventsPaging(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	f.history()
 	all := f.events()
-	var paged []store.Event
+	var paged []storetype.Event
 	after := int64(0)
 	sizes := []int{}
 	for range 10 {
@@ -175,7 +176,7 @@ func testEventsNoSkip(t *testing.T, open opener) {
 		})
 	}
 	go func() { wg.Wait(); done.Store(true) }()
-	var seen []store.Event
+	var seen []storetype.Event
 	after := int64(0)
 	for {
 		last := done.Load()
@@ -261,7 +262,7 @@ func testEventsDrainRecord(t *testing.T, open opener) {
 			t.Fatalf("Events(after %d): %v", expired[k].Seq-1, err)
 		}
 		want := expired[k:min(k+7, n)]
-		if !slices.EqualFunc(page, want, func(a, b store.Event) bool { return a.ID == b.ID && a.Seq == b.Seq }) {
+		if !slices.EqualFunc(page, want, func(a, b storetype.Event) bool { return a.ID == b.ID && a.Seq == b.Seq }) {
 			t.Fatalf("page after %d: got %s, want %s", expired[k].Seq-1, fmtEvents(page), fmtEvents(want))
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var forecastTests = []test{
@@ -15,13 +15,13 @@ var forecastTests = []test{
 }
 
 // forecastOf counts p's forecast by kind and bucket.
-func (f *fixture) forecastOf(p store.ForecastParams) map[store.TimerKind]map[int64]int64 {
+func (f *fixture) forecastOf(p storetype.ForecastParams) map[storetype.TimerKind]map[int64]int64 {
 	f.t.Helper()
 	got, err := f.s.Forecast(f.ctx, p)
 	if err != nil {
 		f.t.Fatalf("Forecast(%+v): %v", p, err)
 	}
-	out := map[store.TimerKind]map[int64]int64{}
+	out := map[storetype.TimerKind]map[int64]int64{}
 	for _, c := range got {
 		if out[c.Kind] == nil {
 			out[c.Kind] = map[int64]int64{}
@@ -53,13 +53,13 @@ func testForecast(t *testing.T, open opener) {
 	o := f.create(locked.ID)                               // deadline t0+30m
 	lockedUntil := f.coupon(locked.ID).LockedUntil
 
-	p := store.ForecastParams{From: t0, Width: time.Minute, Buckets: 60}
-	want := map[store.TimerKind]map[int64]int64{
-		store.TimerExpire: {10: 2, 11: 1},
-		store.TimerClose:  {int64(o.Deadline.Sub(t0) / time.Minute): 1},
+	p := storetype.ForecastParams{From: t0, Width: time.Minute, Buckets: 60}
+	want := map[storetype.TimerKind]map[int64]int64{
+		storetype.TimerExpire: {10: 2, 11: 1},
+		storetype.TimerClose:  {int64(o.Deadline.Sub(t0) / time.Minute): 1},
 	}
 	if lockedUntil.Before(p.End()) {
-		want[store.TimerRelease] = map[int64]int64{int64(lockedUntil.Sub(t0) / time.Minute): 1}
+		want[storetype.TimerRelease] = map[int64]int64{int64(lockedUntil.Sub(t0) / time.Minute): 1}
 	}
 	got := f.forecastOf(p)
 	if !reflect.DeepEqual(got, want) {
@@ -71,7 +71,7 @@ func testForecast(t *testing.T, open opener) {
 // millisecond, is an error.
 func testForecastNoBucket(t *testing.T, open opener) {
 	f := newFixture(t, open)
-	for _, p := range []store.ForecastParams{{From: t0, Width: time.Minute}, {From: t0, Width: time.Microsecond, Buckets: 10}} {
+	for _, p := range []storetype.ForecastParams{{From: t0, Width: time.Minute}, {From: t0, Width: time.Microsecond, Buckets: 10}} {
 		if _, err := f.s.Forecast(f.ctx, p); err == nil {
 			t.Fatalf("Forecast(%+v): no error", p)
 		}

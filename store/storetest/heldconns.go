@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Bounds of hold and of the users' calls beside it: generous, since the
@@ -65,7 +67,7 @@ func userReads(f *fixture, c coupon.Coupon) {
 	f.t.Helper()
 	ctx, cancel := context.WithTimeout(f.ctx, userWait)
 	defer cancel()
-	if _, err := f.s.UserCoupons(ctx, store.UserCouponsParams{UserID: c.UserID, Now: t0, Limit: store.MaxWalletPage}); err != nil {
+	if _, err := f.s.UserCoupons(ctx, storetype.UserCouponsParams{UserID: c.UserID, Now: t0, Limit: storetype.MaxWalletPage}); err != nil {
 		f.t.Fatalf("UserCoupons with the connections held: %v", err)
 	}
 	if _, err := f.s.Coupon(ctx, c.ID); err != nil {
@@ -92,10 +94,10 @@ func held(t *testing.T, newDriver NewDriver, background bool) (*fixture, coupon.
 // hold begins transactions, background ones or not, each left open until
 // t ends, until one more waits for a connection, and returns how many it
 // holds.
-func hold(t *testing.T, d store.Driver, background bool) int {
+func hold(t *testing.T, d driver.Driver, background bool) int {
 	t.Helper()
 	type begun struct {
-		tx  store.DriverTx
+		tx  driver.DriverTx
 		err error
 	}
 	for n := range maxConns {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // runHooks checks what a backend tells its store.Hooks: after each commit,
@@ -28,11 +29,11 @@ func runHooks(t *testing.T, newDriver NewDriver) {
 	log.take(t) // creating a template writes neither
 
 	c := f.claim(tp.ID, "u1", t0.Add(300*time.Millisecond))
-	log.want(t, "claim", []store.Timer{{Kind: store.TimerExpire, Due: store.BucketOf(c.ExpiresAt)}}, []string{store.EventCouponClaimed})
+	log.want(t, "claim", []storetype.Timer{{Kind: storetype.TimerExpire, Due: storetype.BucketOf(c.ExpiresAt)}}, []string{store.EventCouponClaimed})
 
 	lockAt := t0.Add(time.Minute + 600*time.Millisecond)
 	c = f.do(c.ID, lock("o1", lockAt, 15*time.Minute))
-	log.want(t, "lock", []store.Timer{{Kind: store.TimerRelease, Due: store.BucketOf(c.LockedUntil)}}, []string{store.EventCouponLocked})
+	log.want(t, "lock", []storetype.Timer{{Kind: storetype.TimerRelease, Due: storetype.BucketOf(c.LockedUntil)}}, []string{store.EventCouponLocked})
 
 	// Refused: writes nothing, announces nothing.
 	_, err := s.Transition(f.ctx, store.TransitionParams{CouponID: c.ID, Action: coupon.Lock, OrderID: "o2", LockTTL: time.Minute, Now: lockAt})
@@ -76,29 +77,29 @@ func runHooks(t *testing.T, newDriver NewDriver) {
 type hookLog struct {
 	mu        sync.Mutex
 	s         store.Store
-	timers    []store.Timer
-	events    []store.Event
-	invisible []store.Timer
+	timers    []storetype.Timer
+	events    []storetype.Event
+	invisible []storetype.Timer
 }
 
-func (l *hookLog) onTimer(tm store.Timer) {
+func (l *hookLog) onTimer(tm storetype.Timer) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.timers = append(l.timers, tm)
-	ts, err := l.s.Timers(context.Background(), store.TimersParams{Before: tm.Due, Limit: 1000})
+	ts, err := l.s.Timers(context.Background(), storetype.TimersParams{Before: tm.Due, Limit: 1000})
 	if err != nil || !hasTimer(ts, tm.Kind, tm.Due) {
 		l.invisible = append(l.invisible, tm)
 	}
 }
 
-func (l *hookLog) onEvents(events []store.Event) {
+func (l *hookLog) onEvents(events []storetype.Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.events = append(l.events, events...)
 }
 
 // take returns and forgets what was announced so far.
-func (l *hookLog) take(t *testing.T) ([]store.Timer, []string) {
+func (l *hookLog) take(t *testing.T) ([]storetype.Timer, []string) {
 	t.Helper()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -115,7 +116,7 @@ func (l *hookLog) take(t *testing.T) ([]store.Timer, []string) {
 
 // want fails unless what was announced since the last take is exactly
 // timers and events.
-func (l *hookLog) want(t *testing.T, what string, timers []store.Timer, events []string) {
+func (l *hookLog) want(t *testing.T, what string, timers []storetype.Timer, events []string) {
 	t.Helper()
 	gotTimers, gotEvents := l.take(t)
 	if !slices.EqualFunc(gotTimers, timers, sameTimer) {
@@ -128,14 +129,14 @@ func (l *hookLog) want(t *testing.T, what string, timers []store.Timer, events [
 
 // wantOutbox fails unless the events announced since the last take are
 // those of outbox, by ID, type, subject and time, in any order.
-func (l *hookLog) wantOutbox(t *testing.T, what string, outbox []store.Event) {
+func (l *hookLog) wantOutbox(t *testing.T, what string, outbox []storetype.Event) {
 	t.Helper()
 	l.mu.Lock()
 	announced := l.events
 	l.mu.Unlock()
 	l.take(t)
-	key := func(e store.Event) string {
-		return e.ID + " " + e.Type + " " + e.Subject + " " + e.Time.UTC().Format(store.TimeFormat)
+	key := func(e storetype.Event) string {
+		return e.ID + " " + e.Type + " " + e.Subject + " " + e.Time.UTC().Format(storetype.TimeFormat)
 	}
 	got, want := make([]string, len(announced)), make([]string, len(outbox))
 	for i, e := range announced {

@@ -13,6 +13,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var idempotencyTests = []test{
@@ -118,7 +119,7 @@ func testIdemConflict(t *testing.T, open opener) {
 	other := scopedIdem("k1", t0)
 	other.Fingerprint = "fp2"
 	_, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u2", Now: t0, Idem: other})
-	f.wantErr("same key, other fingerprint", err, store.ErrIdempotencyConflict)
+	f.wantErr("same key, other fingerprint", err, storetype.ErrIdempotencyConflict)
 	f.unchanged("conflicting claim", tp.ID, "u2", t0, before)
 }
 
@@ -154,7 +155,7 @@ func testIdemRefusalNotKept(t *testing.T, open opener) {
 		return f.s.Claim(f.ctx, store.ClaimParams{TemplateID: templateID, UserID: "u1", Now: t0, Idem: scopedIdem("k", t0)})
 	}
 	_, err := claim("tpl_missing")
-	f.wantErr("claim of no template", err, store.ErrNotFound)
+	f.wantErr("claim of no template", err, storetype.ErrNotFound)
 	c, err := claim(tp.ID)
 	if err != nil {
 		t.Fatalf("retry: got %v, want a coupon", err)
@@ -169,7 +170,7 @@ func closedOrder(t *testing.T, open opener) (*orderFixture, order.Order, store.P
 	t.Helper()
 	f := newOrderFixture(t, open)
 	o := f.create()
-	if _, err := f.s.CloseDueOrders(f.ctx, store.DueParams{Now: o.Deadline, Limit: 10}); err != nil {
+	if _, err := f.s.CloseDueOrders(f.ctx, storetype.DueParams{Now: o.Deadline, Limit: 10}); err != nil {
 		t.Fatalf("CloseDueOrders: %v", err)
 	}
 	return f, o, store.PayOrderParams{OrderID: o.ID, PaymentID: "p-late", Amount: o.AmountDue, Now: o.Deadline}
@@ -312,7 +313,7 @@ func testIdemPrune(t *testing.T, open opener) {
 		kept = c
 	}
 	for _, want := range []int64{1, 1, 0} {
-		n, err := f.s.PruneRequests(f.ctx, store.PruneRequestsParams{Before: t0.Add(time.Minute), Limit: 1})
+		n, err := f.s.PruneRequests(f.ctx, storetype.PruneRequestsParams{Before: t0.Add(time.Minute), Limit: 1})
 		if err != nil || n != want {
 			t.Fatalf("PruneRequests: got %d, %v; want %d", n, err, want)
 		}
@@ -357,7 +358,7 @@ func inFlight(t *testing.T, newDriver NewDriver) (*fixture, *store.Idempotency, 
 	ctx, cancel := context.WithCancel(t.Context())
 	t.Cleanup(cancel)
 	var commits atomic.Int64
-	s := open(t, newDriver, store.Hooks{OnEvents: func([]store.Event) {
+	s := open(t, newDriver, store.Hooks{OnEvents: func([]storetype.Event) {
 		if commits.Add(1) == 1 {
 			cancel()
 		}
@@ -407,7 +408,7 @@ func RunIdempotencyWaitBounded(t *testing.T, newDriver NewDriver) {
 	tp := f.template(nil)
 	start := time.Now()
 	_, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0, Idem: idem})
-	f.wantErr("request waiting for one in flight", err, store.ErrIdempotencyConflict)
+	f.wantErr("request waiting for one in flight", err, storetype.ErrIdempotencyConflict)
 	if waited := time.Since(start); waited < store.RequestWait {
 		t.Fatalf("answered after %s, want after %s", waited, store.RequestWait)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var issueTests = []test{
@@ -111,7 +112,7 @@ func testIssueAsClaims(t *testing.T, open opener) {
 		f.wantEvent("issued event", e, store.EventCouponClaimed, byID[e.Subject], now, store.CouponEventData{Reason: store.ReasonClaim})
 	}
 	f.wantCounts("counts", f.counts(tp.ID, now), map[coupon.State]int64{coupon.Unused: 3})
-	f.wantTimers("timers", f.timers(), []store.Timer{{Kind: store.TimerExpire, Due: t0.Add(time.Hour)}})
+	f.wantTimers("timers", f.timers(), []storetype.Timer{{Kind: storetype.TimerExpire, Due: t0.Add(time.Hour)}})
 }
 
 // testIssueBatches: the outcome does not depend on the batch size.
@@ -215,7 +216,7 @@ func testIssueUsersFail(t *testing.T, open opener) {
 		t.Fatalf("after the failing list: %d coupons issued, want the first batch's 2", n)
 	}
 	_, err = f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0, Idem: issueIdem("bulk", "claim", t0)})
-	f.wantErr("claim under the in-flight key", err, store.ErrIdempotencyConflict)
+	f.wantErr("claim under the in-flight key", err, storetype.ErrIdempotencyConflict)
 
 	p.Users = store.UserList(list)
 	p.Idem = issueIdem("bulk", "fp", t0)
@@ -262,7 +263,7 @@ func testIssueWholeCall(t *testing.T, open opener) {
 		now  time.Time
 		want error
 	}{
-		{"unknown template", "tpl_nosuchtemplate", t0, store.ErrNotFound},
+		{"unknown template", "tpl_nosuchtemplate", t0, storetype.ErrNotFound},
 		{"before starts_at", tp.ID, t0.Add(-time.Millisecond), coupon.ErrNotClaimable},
 		{"at ends_at", tp.ID, t0.Add(time.Hour), coupon.ErrNotClaimable},
 	}
@@ -299,7 +300,7 @@ func testIssueReplay(t *testing.T, open opener) {
 	f.unchanged("retry", tp.ID, "u0", p.Now, before)
 	// A single mutation under the same key is another request.
 	_, err = f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0, Idem: issueIdem("bulk-1", "claim", t0)})
-	f.wantErr("claim under the issuance's key", err, store.ErrIdempotencyConflict)
+	f.wantErr("claim under the issuance's key", err, storetype.ErrIdempotencyConflict)
 }
 
 // testIssueConflict: a key reused for another issuance is refused before
@@ -313,7 +314,7 @@ func testIssueConflict(t *testing.T, open opener) {
 	}
 	before := f.snap(tp.ID, "u0", t0)
 	_, err := f.s.Issue(f.ctx, withIdem(p, issueIdem("bulk-1", "fp2", t0)))
-	f.wantErr("same key, other fingerprint", err, store.ErrIdempotencyConflict)
+	f.wantErr("same key, other fingerprint", err, storetype.ErrIdempotencyConflict)
 	f.unchanged("conflicting issue", tp.ID, "u0", t0, before)
 }
 
@@ -326,7 +327,7 @@ func runIssueResume(t *testing.T, newDriver NewDriver) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var commits atomic.Int64
-	s := open(t, newDriver, store.Hooks{OnEvents: func([]store.Event) {
+	s := open(t, newDriver, store.Hooks{OnEvents: func([]storetype.Event) {
 		if commits.Add(1) == 1 {
 			cancel()
 		}
@@ -343,7 +344,7 @@ func runIssueResume(t *testing.T, newDriver NewDriver) {
 	}
 
 	_, err = s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u9", Now: t0, Idem: issueIdem("bulk", "claim", t0)})
-	f.wantErr("claim under the in-flight key", err, store.ErrIdempotencyConflict)
+	f.wantErr("claim under the in-flight key", err, storetype.ErrIdempotencyConflict)
 
 	later := t0.Add(time.Minute)
 	p.Now = later

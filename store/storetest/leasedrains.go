@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // testLeaseEveryDrainOneShard: under the lease of one shard, DueOrders,
@@ -27,8 +27,8 @@ func testLeaseEveryDrainOneShard(t *testing.T, open opener) {
 	}
 	held := f.lease("a")
 	released, closed := 0, map[string]bool{}
-	for s := range store.Shards {
-		p := store.DueParams{Now: t0, Limit: 100, Leases: []store.Lease{held[s]}}
+	for s := range storetype.Shards {
+		p := storetype.DueParams{Now: t0, Limit: 100, Leases: []storetype.Lease{held[s]}}
 		early, err := f.s.DueOrders(f.ctx, p)
 		if err != nil {
 			t.Fatalf("DueOrders(shard %d, t0): %v", s, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var leaseTests = []test{
@@ -26,15 +27,15 @@ var leaseTests = []test{
 const leaseTTL = 1500 * time.Millisecond
 
 // lease calls Lease for holder and returns its leases by shard.
-func (f *fixture) lease(holder string) map[int]store.Lease {
+func (f *fixture) lease(holder string) map[int]storetype.Lease {
 	f.t.Helper()
 	ls, err := f.s.Lease(f.ctx, store.LeaseParams{Holder: holder, TTL: leaseTTL})
 	if err != nil {
 		f.t.Fatalf("Lease(%s): %v", holder, err)
 	}
-	out := map[int]store.Lease{}
+	out := map[int]storetype.Lease{}
 	for _, l := range ls {
-		if l.Holder != holder || l.Shard < 0 || l.Shard >= store.Shards {
+		if l.Holder != holder || l.Shard < 0 || l.Shard >= storetype.Shards {
 			f.t.Fatalf("Lease(%s): got %+v", holder, l)
 		}
 		if _, dup := out[l.Shard]; dup {
@@ -61,16 +62,16 @@ func (f *fixture) dueCoupons(n int) []coupon.Coupon {
 func testLeaseFairShare(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	a := f.lease("a")
-	if len(a) != store.Shards {
-		t.Fatalf("alone: holds %d shards, want %d", len(a), store.Shards)
+	if len(a) != storetype.Shards {
+		t.Fatalf("alone: holds %d shards, want %d", len(a), storetype.Shards)
 	}
 	if b := f.lease("b"); len(b) != 0 {
 		t.Fatalf("b while a holds all: got %d shards, want 0", len(b))
 	}
 	a = f.lease("a")
 	b := f.lease("b")
-	if len(a) != store.Shards/2 || len(b) != store.Shards/2 {
-		t.Fatalf("two instances: a holds %d, b %d, want %d each", len(a), len(b), store.Shards/2)
+	if len(a) != storetype.Shards/2 || len(b) != storetype.Shards/2 {
+		t.Fatalf("two instances: a holds %d, b %d, want %d each", len(a), len(b), storetype.Shards/2)
 	}
 	for s, l := range b {
 		if _, both := a[s]; both {
@@ -87,7 +88,7 @@ func testLeaseFairShare(t *testing.T, open opener) {
 }
 
 // maps reports whether two lease sets are the same.
-func maps(a, b map[int]store.Lease) bool {
+func maps(a, b map[int]storetype.Lease) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -107,9 +108,9 @@ func testLeaseDrainOneShard(t *testing.T, open opener) {
 	cs := f.dueCoupons(40)
 	held := f.lease("a")
 	var seen []string
-	for s := range store.Shards {
+	for s := range storetype.Shards {
 		l := held[s]
-		d, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: t0, Limit: 100, Leases: []store.Lease{l}})
+		d, err := f.s.ExpireDue(f.ctx, storetype.DueParams{Now: t0, Limit: 100, Leases: []storetype.Lease{l}})
 		if err != nil {
 			t.Fatalf("ExpireDue(shard %d): %v", s, err)
 		}
@@ -144,8 +145,8 @@ func testLeaseStale(t *testing.T, open opener) {
 	stale := f.lease("a")
 	time.Sleep(leaseTTL + 100*time.Millisecond)
 	fresh := f.lease("b")
-	if len(fresh) != store.Shards {
-		t.Fatalf("b after a's leases expired: holds %d shards, want %d", len(fresh), store.Shards)
+	if len(fresh) != storetype.Shards {
+		t.Fatalf("b after a's leases expired: holds %d shards, want %d", len(fresh), storetype.Shards)
 	}
 	cursor := f.cursor()
 	for s, l := range stale {
@@ -162,7 +163,7 @@ func testLeaseStale(t *testing.T, open opener) {
 	}
 	expired := 0
 	for _, l := range fresh {
-		d, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: t0, Limit: 100, Leases: []store.Lease{l}})
+		d, err := f.s.ExpireDue(f.ctx, storetype.DueParams{Now: t0, Limit: 100, Leases: []storetype.Lease{l}})
 		if err != nil {
 			t.Fatalf("ExpireDue under b's lease: %v", err)
 		}
@@ -193,9 +194,9 @@ func testLeaseExpired(t *testing.T, open opener) {
 }
 
 // wantLost fails unless every drain under l is refused with ErrLeaseLost.
-func (f *fixture) wantLost(what string, l store.Lease) {
+func (f *fixture) wantLost(what string, l storetype.Lease) {
 	f.t.Helper()
-	p := store.DueParams{Now: farFuture, Limit: 100, Leases: []store.Lease{l}}
+	p := storetype.DueParams{Now: farFuture, Limit: 100, Leases: []storetype.Lease{l}}
 	_, errE := f.s.ExpireDue(f.ctx, p)
 	_, errR := f.s.ReleaseLocks(f.ctx, p)
 	_, errC := f.s.CloseDueOrders(f.ctx, p)
@@ -211,13 +212,13 @@ func (f *fixture) wantLost(what string, l store.Lease) {
 // after the database's now.
 func testShardLeases(t *testing.T, open opener) {
 	f := newFixture(t, open)
-	read := func() []store.ShardLease {
+	read := func() []storetype.ShardLease {
 		ls, err := f.s.ShardLeases(f.ctx)
 		if err != nil {
 			t.Fatalf("ShardLeases: %v", err)
 		}
-		if len(ls) != store.Shards {
-			t.Fatalf("ShardLeases: got %d shards, want %d: %+v", len(ls), store.Shards, ls)
+		if len(ls) != storetype.Shards {
+			t.Fatalf("ShardLeases: got %d shards, want %d: %+v", len(ls), storetype.Shards, ls)
 		}
 		return ls
 	}
@@ -244,7 +245,7 @@ func testShardLeases(t *testing.T, open opener) {
 // clock; none seen within a span shorter than the wait since.
 func testInstances(t *testing.T, open opener) {
 	f := newFixture(t, open)
-	read := func(d time.Duration) []store.Instance {
+	read := func(d time.Duration) []storetype.Instance {
 		t.Helper()
 		ins, err := f.s.Instances(f.ctx, d)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Bulk operations: void and extend of a template's coupons or of a list,
@@ -57,7 +58,7 @@ func (f *fixture) startOp(p store.StartOperationParams) store.Operation {
 	if err != nil {
 		f.t.Fatalf("StartOperation: %v", err)
 	}
-	if op.State != store.OperationRunning || op.ID == "" {
+	if op.State != storetype.OperationRunning || op.ID == "" {
 		f.t.Fatalf("StartOperation: got %+v, want a running operation", op)
 	}
 	return op
@@ -71,7 +72,7 @@ func (f *fixture) runOp(holder string, limit int, now time.Time) store.Operation
 	if err != nil || !ok {
 		f.t.Fatalf("ClaimOperation(%s): %v, %v", holder, ok, err)
 	}
-	for i := 0; op.State == store.OperationRunning; i++ {
+	for i := 0; op.State == storetype.OperationRunning; i++ {
 		if i > 100 {
 			f.t.Fatalf("operation %s: still running after %d batches: %+v", op.ID, i, op)
 		}
@@ -80,14 +81,14 @@ func (f *fixture) runOp(holder string, limit int, now time.Time) store.Operation
 		}
 	}
 	got, err := f.s.Operation(f.ctx, op.ID)
-	if err != nil || got.State != store.OperationDone || got.Done != op.Done {
+	if err != nil || got.State != storetype.OperationDone || got.Done != op.Done {
 		f.t.Fatalf("Operation(%s): %+v, %v; want it done as worked: %+v", op.ID, got, err, op)
 	}
 	return got
 }
 
 // wantOpCounts fails unless op's counts are want.
-func (f *fixture) wantOpCounts(op store.Operation, want store.OperationCounts) {
+func (f *fixture) wantOpCounts(op store.Operation, want storetype.OperationCounts) {
 	f.t.Helper()
 	got, _ := json.Marshal(op.Counts)
 	w, _ := json.Marshal(want)
@@ -101,7 +102,7 @@ func (f *fixture) wantOpCounts(op store.Operation, want store.OperationCounts) {
 // one gives "void").
 func (f *fixture) wantOpEvent(after int64, couponID, typ, op, reason string) {
 	f.t.Helper()
-	var got []store.Event
+	var got []storetype.Event
 	for _, e := range f.eventsAfter(after) {
 		if e.Subject == couponID {
 			got = append(got, e)
@@ -131,7 +132,7 @@ func (f *fixture) wantNoEvents(after int64, couponIDs ...string) {
 func testOpVoidTemplate(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tplID, cs := f.opMix()
-	p := store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID}, Args: store.OperationArgs{Reason: "leaked"}, Now: t0}
+	p := store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: tplID}, Args: storetype.OperationArgs{Reason: "leaked"}, Now: t0}
 	preview, err := f.s.PreviewOperation(f.ctx, p)
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +145,7 @@ func testOpVoidTemplate(t *testing.T, open opener) {
 		t.Fatalf("total: got %d, want 5", op.Total)
 	}
 	op = f.runOp("a", 2, t0)
-	f.wantOpCounts(op, store.OperationCounts{Voided: 2, Skipped: map[string]int64{"expired": 1, "used": 1}, PendingLocked: 1})
+	f.wantOpCounts(op, storetype.OperationCounts{Voided: 2, Skipped: map[string]int64{"expired": 1, "used": 1}, PendingLocked: 1})
 	if op.Done != 5 || op.StartedAt.IsZero() || op.FinishedAt.IsZero() {
 		t.Fatalf("operation: got %+v, want 5 done, started and finished", op)
 	}
@@ -162,14 +163,14 @@ func testOpVoidList(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	_, cs := f.opMix()
 	ids := []string{cs[1].ID, "cpn_missing", cs[0].ID, cs[3].ID, cs[0].ID}
-	p := store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{CouponIDs: ids}}
+	p := store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{CouponIDs: ids}}
 	after := f.cursor()
 	op := f.startOp(p)
 	if op.Total != 4 {
 		t.Fatalf("total: got %d, want 4 (the list without its duplicate)", op.Total)
 	}
 	op = f.runOp("a", 3, t0)
-	f.wantOpCounts(op, store.OperationCounts{Voided: 2, Skipped: map[string]int64{"missing": 1, "used": 1}})
+	f.wantOpCounts(op, storetype.OperationCounts{Voided: 2, Skipped: map[string]int64{"missing": 1, "used": 1}})
 	f.wantOpEvent(after, cs[0].ID, store.EventCouponVoided, op.ID, "void")
 	f.wantOpEvent(after, cs[1].ID, store.EventCouponVoided, op.ID, "void")
 	f.wantNoEvents(after, cs[2].ID, cs[3].ID)
@@ -183,8 +184,8 @@ func testOpVoidUsers(t *testing.T, open opener) {
 	_, cs := f.opMix() // unused u1, u2; locked u3; used u4; expired u-old
 	other := f.template(nil)
 	more := f.claim(other.ID, "u1", t0.Add(-time.Hour))
-	p := store.StartOperationParams{Kind: store.OperationVoid, Now: t0,
-		Target: store.OperationTarget{UserIDs: []string{"u3", "u1", "nobody", "u4", "u1"}}}
+	p := store.StartOperationParams{Kind: storetype.OperationVoid, Now: t0,
+		Target: storetype.OperationTarget{UserIDs: []string{"u3", "u1", "nobody", "u4", "u1"}}}
 	preview, err := f.s.PreviewOperation(f.ctx, p)
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +197,7 @@ func testOpVoidUsers(t *testing.T, open opener) {
 		t.Fatalf("operation: total %d, users %v; want 4, the list sorted without its duplicate", op.Total, op.Target.UserIDs)
 	}
 	op = f.runOp("a", 1, t0)
-	f.wantOpCounts(op, store.OperationCounts{Voided: 2, Skipped: map[string]int64{"used": 1}, PendingLocked: 1})
+	f.wantOpCounts(op, storetype.OperationCounts{Voided: 2, Skipped: map[string]int64{"used": 1}, PendingLocked: 1})
 	if op.Done != 4 {
 		t.Fatalf("done: got %d, want the 4 users", op.Done)
 	}
@@ -215,9 +216,9 @@ func testOpVoidSameInstant(t *testing.T, open opener) {
 	tp := f.template(nil)
 	c := f.claim(tp.ID, "u1", t0)
 	old := f.claim(tp.ID, "u2", t0.Add(-time.Hour))
-	f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tp.ID}})
+	f.startOp(store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: tp.ID}})
 	op := f.runOp("a", 10, t0)
-	f.wantOpCounts(op, store.OperationCounts{Voided: 2, Skipped: map[string]int64{}})
+	f.wantOpCounts(op, storetype.OperationCounts{Voided: 2, Skipped: map[string]int64{}})
 	for _, id := range []string{c.ID, old.ID} {
 		es := f.eventsOf(id)
 		if len(es) != 2 || es[0].Type != store.EventCouponClaimed || es[1].Type != store.EventCouponVoided || es[0].ID == es[1].ID {
@@ -240,7 +241,7 @@ func testOpLockedVoided(t *testing.T, open opener) {
 		t.Run(end.name, func(t *testing.T) {
 			f := newFixture(t, open)
 			tplID, cs := f.opMix()
-			op := f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID}, Args: store.OperationArgs{Reason: "leaked"}})
+			op := f.startOp(store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: tplID}, Args: storetype.OperationArgs{Reason: "leaked"}})
 			op = f.runOp("a", 10, t0)
 			if got := f.coupon(cs[2].ID); got.Status != coupon.Locked {
 				t.Fatalf("locked coupon under its checkout: got %s, want locked", got.Status)
@@ -248,7 +249,7 @@ func testOpLockedVoided(t *testing.T, open opener) {
 			after := f.cursor()
 			if end.do.Action != 0 {
 				f.do(cs[2].ID, end.do)
-			} else if _, err := f.s.ReleaseLocks(f.ctx, store.DueParams{Now: t0.Add(20 * time.Minute), Limit: 10}); err != nil {
+			} else if _, err := f.s.ReleaseLocks(f.ctx, storetype.DueParams{Now: t0.Add(20 * time.Minute), Limit: 10}); err != nil {
 				t.Fatal(err)
 			}
 			if got := f.coupon(cs[2].ID); got.Status != coupon.Voided {
@@ -277,7 +278,7 @@ func testOpRedeemedStaysUsed(t *testing.T, open opener) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, open)
 			tplID, cs := f.opMix()
-			f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID}, Args: store.OperationArgs{Reason: "leaked"}})
+			f.startOp(store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: tplID}, Args: storetype.OperationArgs{Reason: "leaked"}})
 			op := f.runOp("a", 10, t0)
 			if got := f.do(cs[2].ID, store.TransitionParams{Action: coupon.Redeem, OrderID: "o1", Now: t0.Add(time.Minute)}); got.Status != coupon.Used {
 				t.Fatalf("redeemed under its lock: got %s, want used", got.Status)
@@ -306,9 +307,9 @@ func testOpExtend(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tplID, cs := f.opMix()
 	after := f.cursor()
-	op := f.startOp(store.StartOperationParams{Kind: store.OperationExtend, Target: store.OperationTarget{TemplateID: tplID}, Args: store.OperationArgs{By: 72 * time.Hour}})
+	op := f.startOp(store.StartOperationParams{Kind: storetype.OperationExtend, Target: storetype.OperationTarget{TemplateID: tplID}, Args: storetype.OperationArgs{By: 72 * time.Hour}})
 	op = f.runOp("a", 2, t0)
-	f.wantOpCounts(op, store.OperationCounts{Extended: 3, Skipped: map[string]int64{"expired": 1, "used": 1}})
+	f.wantOpCounts(op, storetype.OperationCounts{Extended: 3, Skipped: map[string]int64{"expired": 1, "used": 1}})
 	for _, c := range cs[:3] {
 		got := f.coupon(c.ID)
 		f.wantTime("expires_at of "+c.ID, got.ExpiresAt, c.ExpiresAt.Add(72*time.Hour))
@@ -321,7 +322,7 @@ func testOpExtend(t *testing.T, open opener) {
 	if got := f.userCoupons("u1", coupon.Unused, past); len(got) != 1 {
 		t.Fatalf("u1's unused coupons past the old expires_at: got %d, want 1", len(got))
 	}
-	if _, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: past, Limit: 100}); err != nil {
+	if _, err := f.s.ExpireDue(f.ctx, storetype.DueParams{Now: past, Limit: 100}); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.coupon(cs[0].ID); got.Status != coupon.Unused {
@@ -329,14 +330,14 @@ func testOpExtend(t *testing.T, open opener) {
 	}
 	due := false
 	for _, tm := range f.timers() {
-		due = due || (tm.Kind == store.TimerExpire && !tm.Due.Before(cs[0].ExpiresAt.Add(72*time.Hour)))
+		due = due || (tm.Kind == storetype.TimerExpire && !tm.Due.Before(cs[0].ExpiresAt.Add(72*time.Hour)))
 	}
 	if !due {
 		t.Fatalf("no expiry timer at the new expires_at: %v", f.timers())
 	}
 	// Set to an absolute time, the locked coupon included.
 	at := t0.Add(240 * time.Hour)
-	f.startOp(store.StartOperationParams{Kind: store.OperationExtend, Target: store.OperationTarget{CouponIDs: []string{cs[2].ID}}, Args: store.OperationArgs{ExpiresAt: at}})
+	f.startOp(store.StartOperationParams{Kind: storetype.OperationExtend, Target: storetype.OperationTarget{CouponIDs: []string{cs[2].ID}}, Args: storetype.OperationArgs{ExpiresAt: at}})
 	f.runOp("a", 2, t0)
 	f.wantTime("expires_at set", f.coupon(cs[2].ID).ExpiresAt, at)
 }
@@ -347,10 +348,10 @@ func testOpExtend(t *testing.T, open opener) {
 func testOpReminders(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp, x, a, b, only := f.voidMix()
-	f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{CouponIDs: []string{a.ID, only.ID}}, Now: t0.Add(time.Hour)})
-	f.wantOpCounts(f.runOp("a", 10, t0.Add(time.Hour)), store.OperationCounts{Voided: 2, Skipped: map[string]int64{}})
-	f.startOp(store.StartOperationParams{Kind: store.OperationExtend, Target: store.OperationTarget{TemplateID: tp.ID}, Args: store.OperationArgs{By: 72 * time.Hour}, Now: t0.Add(time.Hour)})
-	f.wantOpCounts(f.runOp("a", 10, t0.Add(time.Hour)), store.OperationCounts{Extended: 1, Skipped: map[string]int64{"voided": 2}})
+	f.startOp(store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{CouponIDs: []string{a.ID, only.ID}}, Now: t0.Add(time.Hour)})
+	f.wantOpCounts(f.runOp("a", 10, t0.Add(time.Hour)), storetype.OperationCounts{Voided: 2, Skipped: map[string]int64{}})
+	f.startOp(store.StartOperationParams{Kind: storetype.OperationExtend, Target: storetype.OperationTarget{TemplateID: tp.ID}, Args: storetype.OperationArgs{By: 72 * time.Hour}, Now: t0.Add(time.Hour)})
+	f.wantOpCounts(f.runOp("a", 10, t0.Add(time.Hour)), storetype.OperationCounts{Extended: 1, Skipped: map[string]int64{"voided": 2}})
 	f.wantNone("at a's crossing", f.sendAt(x))
 	f.wantNone("at b's old crossing", f.sendAt(x.Add(30*time.Minute)))
 	b.ExpiresAt = b.ExpiresAt.Add(72 * time.Hour)
@@ -361,21 +362,21 @@ func testOpReminders(t *testing.T, open opener) {
 func testOpInvalid(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tplID, _ := f.opMix()
-	tpl := store.OperationTarget{TemplateID: tplID}
+	tpl := storetype.OperationTarget{TemplateID: tplID}
 	for _, tc := range []struct {
 		name  string
 		p     store.StartOperationParams
 		field string
 	}{
-		{"ExtendPast", store.StartOperationParams{Kind: store.OperationExtend, Target: tpl, Args: store.OperationArgs{ExpiresAt: t0.Add(-time.Second)}}, "expires_at"},
-		{"ExtendNow", store.StartOperationParams{Kind: store.OperationExtend, Target: tpl, Args: store.OperationArgs{ExpiresAt: t0}}, "expires_at"},
-		{"ExtendBoth", store.StartOperationParams{Kind: store.OperationExtend, Target: tpl, Args: store.OperationArgs{ExpiresAt: later, By: time.Hour}}, "expires_at"},
-		{"ExtendNeither", store.StartOperationParams{Kind: store.OperationExtend, Target: tpl}, "expires_at"},
-		{"ExtendNegative", store.StartOperationParams{Kind: store.OperationExtend, Target: tpl, Args: store.OperationArgs{By: -time.Hour}}, "by"},
-		{"NoTarget", store.StartOperationParams{Kind: store.OperationVoid}, "template_id"},
-		{"TwoTargets", store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID, CouponIDs: []string{"c"}}}, "template_id"},
-		{"CouponsAndUsers", store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{CouponIDs: []string{"c"}, UserIDs: []string{"u"}}}, "template_id"},
-		{"BadUser", store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{UserIDs: []string{"u1", "bad\x00"}}}, "user_ids[1]"},
+		{"ExtendPast", store.StartOperationParams{Kind: storetype.OperationExtend, Target: tpl, Args: storetype.OperationArgs{ExpiresAt: t0.Add(-time.Second)}}, "expires_at"},
+		{"ExtendNow", store.StartOperationParams{Kind: storetype.OperationExtend, Target: tpl, Args: storetype.OperationArgs{ExpiresAt: t0}}, "expires_at"},
+		{"ExtendBoth", store.StartOperationParams{Kind: storetype.OperationExtend, Target: tpl, Args: storetype.OperationArgs{ExpiresAt: later, By: time.Hour}}, "expires_at"},
+		{"ExtendNeither", store.StartOperationParams{Kind: storetype.OperationExtend, Target: tpl}, "expires_at"},
+		{"ExtendNegative", store.StartOperationParams{Kind: storetype.OperationExtend, Target: tpl, Args: storetype.OperationArgs{By: -time.Hour}}, "by"},
+		{"NoTarget", store.StartOperationParams{Kind: storetype.OperationVoid}, "template_id"},
+		{"TwoTargets", store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: tplID, CouponIDs: []string{"c"}}}, "template_id"},
+		{"CouponsAndUsers", store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{CouponIDs: []string{"c"}, UserIDs: []string{"u"}}}, "template_id"},
+		{"BadUser", store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{UserIDs: []string{"u1", "bad\x00"}}}, "user_ids[1]"},
 		{"Kind", store.StartOperationParams{Kind: "burn", Target: tpl}, "kind"},
 	} {
 		tc.p.Now = t0
@@ -385,10 +386,10 @@ func testOpInvalid(t *testing.T, open opener) {
 			t.Fatalf("%s: got %v, want invalid %s", tc.name, err, tc.field)
 		}
 	}
-	_, err := f.s.StartOperation(f.ctx, store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: "tpl_none"}, Now: t0})
-	f.wantErr("unknown template", err, store.ErrNotFound)
+	_, err := f.s.StartOperation(f.ctx, store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: "tpl_none"}, Now: t0})
+	f.wantErr("unknown template", err, storetype.ErrNotFound)
 	_, err = f.s.Operation(f.ctx, "op_none")
-	f.wantErr("unknown operation", err, store.ErrNotFound)
+	f.wantErr("unknown operation", err, storetype.ErrNotFound)
 	if _, ok, err := f.s.ClaimOperation(f.ctx, store.ClaimOperationParams{Holder: "a", TTL: time.Minute, Now: t0}); ok || err != nil {
 		t.Fatalf("ClaimOperation with none started: %v, %v", ok, err)
 	}
@@ -397,7 +398,7 @@ func testOpInvalid(t *testing.T, open opener) {
 func testOpIdempotent(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tplID, _ := f.opMix()
-	p := store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tplID}, Now: t0, Idem: scopedIdem("k1", t0)}
+	p := store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: tplID}, Now: t0, Idem: scopedIdem("k1", t0)}
 	op := f.startOp(p)
 	f.runOp("a", 10, t0)
 	p.Now, p.Idem = t0.Add(time.Minute), scopedIdem("k1", t0.Add(time.Minute))
@@ -417,7 +418,7 @@ func testOpResume(t *testing.T, open opener) {
 	}
 	slices.SortFunc(cs, func(a, b coupon.Coupon) int { return strings.Compare(a.ID, b.ID) }) // the order worked
 	after := f.cursor()
-	op := f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tp.ID}})
+	op := f.startOp(store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: tp.ID}})
 	claim := func(holder string, now time.Time) (store.Operation, bool) {
 		got, ok, err := f.s.ClaimOperation(f.ctx, store.ClaimOperationParams{Holder: holder, TTL: time.Minute, Now: now})
 		if err != nil {
@@ -443,7 +444,7 @@ func testOpResume(t *testing.T, open opener) {
 	_, err = f.s.WorkOperation(f.ctx, store.WorkOperationParams{ID: op.ID, Holder: "a", TTL: time.Minute, Now: t0.Add(2 * time.Minute), Limit: 2})
 	f.wantErr("a's batch after b took over", err, store.ErrLeaseLost)
 	op = f.runOp("b", 2, t0.Add(2*time.Minute))
-	f.wantOpCounts(op, store.OperationCounts{Voided: 5, Skipped: map[string]int64{}})
+	f.wantOpCounts(op, storetype.OperationCounts{Voided: 5, Skipped: map[string]int64{}})
 	for _, c := range cs {
 		f.wantOpEvent(after, c.ID, store.EventCouponVoided, op.ID, "void")
 	}
@@ -462,8 +463,8 @@ func testOpClaimsDuringVoid(t *testing.T, open opener) {
 		before = append(before, f.claim(tp.ID, u, t0.Add(time.Duration(i-4)*time.Second)))
 	}
 	before = append(before, f.claim(tp.ID, "u5", t0)) // in the millisecond it is accepted
-	tplOp := f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{TemplateID: tp.ID}})
-	usersOp := f.startOp(store.StartOperationParams{Kind: store.OperationVoid, Target: store.OperationTarget{UserIDs: []string{"u1", "u9"}}})
+	tplOp := f.startOp(store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: tp.ID}})
+	usersOp := f.startOp(store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{UserIDs: []string{"u1", "u9"}}})
 	if tplOp.Total != 5 || usersOp.Total != 2 {
 		t.Fatalf("totals at acceptance: %d and %d, want 5 coupons and 2 users", tplOp.Total, usersOp.Total)
 	}
@@ -478,7 +479,7 @@ func testOpClaimsDuringVoid(t *testing.T, open opener) {
 	}
 	var after []coupon.Coupon
 	now := t0
-	for i := 0; held["a"].State == store.OperationRunning || held["b"].State == store.OperationRunning; i++ {
+	for i := 0; held["a"].State == storetype.OperationRunning || held["b"].State == storetype.OperationRunning; i++ {
 		if i > 20 {
 			t.Fatalf("operations still running after %d rounds: %+v", i, held)
 		}
@@ -486,7 +487,7 @@ func testOpClaimsDuringVoid(t *testing.T, open opener) {
 		now = now.Add(time.Second)
 		after = append(after, f.claim(tp.ID, "u1", now), f.claim(tp.ID, "u9", now))
 		for holder, op := range held {
-			if op.State != store.OperationRunning {
+			if op.State != storetype.OperationRunning {
 				continue
 			}
 			op, err := f.s.WorkOperation(f.ctx, store.WorkOperationParams{ID: op.ID, Holder: holder, TTL: time.Minute, Now: now, Limit: 2})
@@ -500,7 +501,7 @@ func testOpClaimsDuringVoid(t *testing.T, open opener) {
 		}
 	}
 	for _, id := range []string{tplOp.ID, usersOp.ID} {
-		if op, err := f.s.Operation(f.ctx, id); err != nil || op.State != store.OperationDone || op.Done != op.Total {
+		if op, err := f.s.Operation(f.ctx, id); err != nil || op.State != storetype.OperationDone || op.Done != op.Total {
 			t.Fatalf("operation %s: %+v, %v; want done, progress at its total", id, op, err)
 		}
 	}
@@ -532,14 +533,14 @@ func testOpExtendMissed(t *testing.T, open opener) {
 		soon = append(soon, f.claim(tp.ID, u, t0.Add(-24*time.Hour+800*time.Millisecond)))
 	}
 	kept := f.claim(tp.ID, "u3", t0.Add(-time.Hour))
-	op := f.startOp(store.StartOperationParams{Kind: store.OperationExtend, Target: store.OperationTarget{TemplateID: tp.ID}, Args: store.OperationArgs{By: 72 * time.Hour}})
+	op := f.startOp(store.StartOperationParams{Kind: storetype.OperationExtend, Target: storetype.OperationTarget{TemplateID: tp.ID}, Args: storetype.OperationArgs{By: 72 * time.Hour}})
 	// The worker comes a second later: the drain stored one expired, the
 	// other reads as expired.
-	if _, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: t0.Add(time.Second), Limit: 1}); err != nil {
+	if _, err := f.s.ExpireDue(f.ctx, storetype.DueParams{Now: t0.Add(time.Second), Limit: 1}); err != nil {
 		t.Fatal(err)
 	}
 	op = f.runOp("a", 10, t0.Add(time.Second))
-	f.wantOpCounts(op, store.OperationCounts{Extended: 1, Skipped: map[string]int64{"expired": 1}, Missed: 2})
+	f.wantOpCounts(op, storetype.OperationCounts{Extended: 1, Skipped: map[string]int64{"expired": 1}, Missed: 2})
 	if op.Done != 4 || op.Total != 4 {
 		t.Fatalf("progress: %d of %d, want 4 of 4", op.Done, op.Total)
 	}

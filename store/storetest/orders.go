@@ -11,6 +11,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var orderTests = []test{
@@ -48,7 +49,7 @@ func newOrderFixture(t *testing.T, open opener) *orderFixture {
 	return f
 }
 
-func (f *orderFixture) putSKU(sku string, stock int64) store.SKU {
+func (f *orderFixture) putSKU(sku string, stock int64) storetype.SKU {
 	f.t.Helper()
 	k, err := f.s.PutSKU(f.ctx, store.PutSKUParams{SKU: sku, Stock: stock, Now: t0})
 	if err != nil {
@@ -57,7 +58,7 @@ func (f *orderFixture) putSKU(sku string, stock int64) store.SKU {
 	return k
 }
 
-func (f *orderFixture) sku(sku string) store.SKU {
+func (f *orderFixture) sku(sku string) storetype.SKU {
 	f.t.Helper()
 	k, err := f.s.SKU(f.ctx, sku)
 	if err != nil {
@@ -69,7 +70,7 @@ func (f *orderFixture) sku(sku string) store.SKU {
 func (f *orderFixture) wantSKU(what string, sku string, available, reserved, sold int64) {
 	f.t.Helper()
 	got := f.sku(sku)
-	want := store.SKU{SKU: sku, Available: available, Reserved: reserved, Sold: sold, Buckets: 1}
+	want := storetype.SKU{SKU: sku, Available: available, Reserved: reserved, Sold: sold, Buckets: 1}
 	if got != want {
 		f.t.Fatalf("%s: SKU: got %+v, want %+v", what, got, want)
 	}
@@ -101,9 +102,9 @@ func (f *orderFixture) order(id string) order.Order {
 }
 
 // eventsOfType returns the events of one type about subject.
-func (f *orderFixture) eventsOfType(subject, typ string) []store.Event {
+func (f *orderFixture) eventsOfType(subject, typ string) []storetype.Event {
 	f.t.Helper()
-	var out []store.Event
+	var out []storetype.Event
 	for _, e := range f.eventsOf(subject) {
 		if e.Type == typ {
 			out = append(out, e)
@@ -127,7 +128,7 @@ func testPutSKU(t *testing.T, open opener) {
 		t.Fatalf("negative stock: got %v, want invalid", err)
 	}
 	f.wantSKU("after refused restocks", sku1, 17, 3, 0)
-	if _, err := f.s.SKU(f.ctx, "x"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.s.SKU(f.ctx, "x"); !errors.Is(err, storetype.ErrNotFound) {
 		t.Fatalf("refused new SKU: got %v, want ErrNotFound", err)
 	}
 }
@@ -153,15 +154,15 @@ func testCreateOrder(t *testing.T, open opener) {
 	if n := len(f.eventsOfType(o.ID, store.EventOrderCreated)); n != 1 {
 		t.Fatalf("order.created events: got %d, want 1", n)
 	}
-	if !hasTimer(f.timers(), store.TimerClose, store.BucketOf(o.Deadline)) {
-		t.Fatalf("timers: got %s, want an order.close timer at %s", fmtTimers(f.timers()), fmtTime(store.BucketOf(o.Deadline)))
+	if !hasTimer(f.timers(), storetype.TimerClose, storetype.BucketOf(o.Deadline)) {
+		t.Fatalf("timers: got %s, want an order.close timer at %s", fmtTimers(f.timers()), fmtTime(storetype.BucketOf(o.Deadline)))
 	}
 	if got := f.stats(t0).OpenOrders; got != 1 {
 		t.Fatalf("open orders: got %d, want 1", got)
 	}
 }
 
-func (f *orderFixture) stats(now time.Time) store.Stats {
+func (f *orderFixture) stats(now time.Time) storetype.Stats {
 	f.t.Helper()
 	st, err := f.s.Stats(f.ctx, now)
 	if err != nil {
@@ -240,7 +241,7 @@ func testPayOrder(t *testing.T, open opener) {
 	f.unchanged("wrong amount", f.tpl.ID, buyer, t0, before)
 	f.wantSKU("wrong amount", sku1, 7, 3, 0)
 	_, err = f.s.PayOrder(f.ctx, store.PayOrderParams{OrderID: "ord_nope", PaymentID: "p1", Amount: 1, Now: t0})
-	f.wantErr("pay an unknown order", err, store.ErrNotFound)
+	f.wantErr("pay an unknown order", err, storetype.ErrNotFound)
 
 	paid, err := f.s.PayOrder(f.ctx, store.PayOrderParams{OrderID: o.ID, PaymentID: "p1", Amount: o.AmountDue, Now: t0.Add(time.Minute)})
 	if err != nil {
@@ -273,7 +274,7 @@ func testLatePayment(t *testing.T, open opener) {
 		t.Fatalf("order after refused payment: got %s, want unpaid", got.Status)
 	}
 	f.wantSKU("after refused payment", sku1, 7, 3, 0)
-	if _, err := f.s.CloseDueOrders(f.ctx, store.DueParams{Now: o.Deadline, Limit: 10}); err != nil {
+	if _, err := f.s.CloseDueOrders(f.ctx, storetype.DueParams{Now: o.Deadline, Limit: 10}); err != nil {
 		t.Fatalf("CloseDueOrders: %v", err)
 	}
 	for range 3 { // retries of one payment
@@ -307,7 +308,7 @@ func testLatePaymentLongID(t *testing.T, open opener) {
 		t.Run(fmt.Sprintf("%d bytes", len(pid)), func(t *testing.T) {
 			f := newOrderFixture(t, open)
 			o := f.create()
-			if _, err := f.s.CloseDueOrders(f.ctx, store.DueParams{Now: o.Deadline, Limit: 10}); err != nil {
+			if _, err := f.s.CloseDueOrders(f.ctx, storetype.DueParams{Now: o.Deadline, Limit: 10}); err != nil {
 				t.Fatalf("CloseDueOrders: %v", err)
 			}
 			for range 3 { // retries of one payment
@@ -369,7 +370,7 @@ func testCloseDueOrders(t *testing.T, open opener) {
 	if err != nil {
 		t.Fatalf("CreateOrder: %v", err)
 	}
-	d, err := f.s.CloseDueOrders(f.ctx, store.DueParams{Now: o.Deadline.Add(-time.Millisecond), Limit: 10})
+	d, err := f.s.CloseDueOrders(f.ctx, storetype.DueParams{Now: o.Deadline.Add(-time.Millisecond), Limit: 10})
 	if err != nil || len(d.Due) != 0 {
 		t.Fatalf("1ms before the deadline: got (%d closed, %v), want none", len(d.Due), err)
 	}
@@ -377,7 +378,7 @@ func testCloseDueOrders(t *testing.T, open opener) {
 	if got := f.stats(o.Deadline).DueBacklog; got != 1 {
 		t.Fatalf("due backlog at the deadline: got %d, want 1", got)
 	}
-	d, err = f.s.CloseDueOrders(f.ctx, store.DueParams{Now: o.Deadline, Limit: 10})
+	d, err = f.s.CloseDueOrders(f.ctx, storetype.DueParams{Now: o.Deadline, Limit: 10})
 	if err != nil || len(d.Due) != 1 {
 		t.Fatalf("at the deadline: got (%d closed, %v), want 1", len(d.Due), err)
 	}
@@ -395,7 +396,7 @@ func testCloseDueOrders(t *testing.T, open opener) {
 	if len(ev) != 1 || ev[0].Time.Before(o.Deadline) {
 		t.Fatalf("order.closed events: got %v, want one at or after the deadline", fmtEvents(ev))
 	}
-	d, err = f.s.CloseDueOrders(f.ctx, store.DueParams{Now: o.Deadline, Limit: 10})
+	d, err = f.s.CloseDueOrders(f.ctx, storetype.DueParams{Now: o.Deadline, Limit: 10})
 	if err != nil || len(d.Due) != 0 {
 		t.Fatalf("again: got (%d closed, %v), want none", len(d.Due), err)
 	}
@@ -410,7 +411,7 @@ func testDueOrders(t *testing.T, open opener) {
 	if err != nil {
 		t.Fatalf("CreateOrder: %v", err)
 	}
-	due, err := f.s.DueOrders(f.ctx, store.DueParams{Now: a.Deadline, Limit: 10})
+	due, err := f.s.DueOrders(f.ctx, storetype.DueParams{Now: a.Deadline, Limit: 10})
 	if err != nil || len(due.Orders) != 1 || due.Orders[0].ID != a.ID {
 		t.Fatalf("DueOrders at a's deadline: got %+v (%v), want only %s", due.Orders, err, a.ID)
 	}

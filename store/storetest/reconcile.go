@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // reconcileTests test reconciliation: drift is made by writing the tables
@@ -124,7 +126,7 @@ func (f *reconcileFixture) repair(found map[string]int64, want map[string]string
 func (f *reconcileFixture) addStock(sku string, available, reserved int64) {
 	f.t.Helper()
 	f.raw.tx(func(tx ReminderRowsTx) {
-		d := store.StockDelta{SKU: sku, Buckets: 1, Available: available, Reserved: reserved, Now: t0}
+		d := driver.StockDelta{SKU: sku, Buckets: 1, Available: available, Reserved: reserved, Now: t0}
 		ok, err := tx.AddStock(d)
 		f.raw.ok("AddStock", err)
 		if !ok {
@@ -343,10 +345,10 @@ func testReconcileTimers(f *reconcileFixture) {
 	c := f.claim(f.tpl.ID, buyer, t0)
 	f.claim(f.tpl.ID, buyer, t0)
 	f.create(c.ID)
-	coupons := func() []store.Timer {
-		var out []store.Timer
+	coupons := func() []storetype.Timer {
+		var out []storetype.Timer
 		for _, tm := range f.timers() {
-			if tm.Kind == store.TimerExpire || tm.Kind == store.TimerRelease {
+			if tm.Kind == storetype.TimerExpire || tm.Kind == storetype.TimerRelease {
 				out = append(out, tm)
 			}
 		}
@@ -354,14 +356,16 @@ func testReconcileTimers(f *reconcileFixture) {
 	}
 	want := coupons()
 	f.raw.tx(func(tx ReminderRowsTx) {
-		f.raw.ok("DeleteTimers", tx.DeleteTimers(store.TimerExpire, farFuture))
-		f.raw.ok("DeleteTimers", tx.DeleteTimers(store.TimerRelease, farFuture))
+		f.raw.ok("DeleteTimers", tx.DeleteTimers(storetype.TimerExpire, farFuture))
+		f.raw.ok("DeleteTimers", tx.DeleteTimers(storetype.TimerRelease, farFuture))
 	})
-	expire := store.Timer{Kind: store.TimerExpire, Due: store.BucketOf(c.ExpiresAt)}
-	release := store.Timer{Kind: store.TimerRelease, Due: store.BucketOf(f.coupon(c.ID).LockedUntil)}
+	expire := storetype.Timer{Kind: storetype.TimerExpire, Due: storetype.BucketOf(c.ExpiresAt)}
+	release := storetype.Timer{Kind: storetype.TimerRelease, Due: storetype.BucketOf(f.coupon(c.ID).LockedUntil)}
 	found := map[string]int64{store.CheckTimer: 2}
 	f.wantDrift("timers gone", f.reconcile(false), found)
-	subject := func(tm store.Timer) string { return string(tm.Kind) + "@" + tm.Due.UTC().Format(store.TimeFormat) }
+	subject := func(tm storetype.Timer) string {
+		return string(tm.Kind) + "@" + tm.Due.UTC().Format(storetype.TimeFormat)
+	}
 	f.repair(found, map[string]string{subject(expire): store.EventTimerRepaired, subject(release): store.EventTimerRepaired})
 	f.wantTimers("after the repair", coupons(), want)
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // runRefusalRecordFails: a refusal whose record fails (the
@@ -21,7 +23,7 @@ func runRefusalRecordFails(t *testing.T, newDriver NewDriver) {
 	f.tpl = f.template(nil)
 	f.putSKU(sku1, 10)
 	o := f.create()
-	if _, err := f.s.CloseDueOrders(f.ctx, store.DueParams{Now: o.Deadline, Limit: 10}); err != nil {
+	if _, err := f.s.CloseDueOrders(f.ctx, storetype.DueParams{Now: o.Deadline, Limit: 10}); err != nil {
 		t.Fatalf("CloseDueOrders: %v", err)
 	}
 	pay := store.PayOrderParams{OrderID: o.ID, PaymentID: "p-late", Amount: o.AmountDue, Now: o.Deadline}
@@ -48,11 +50,11 @@ var errEventRefused = errors.New("storetest: once-only event refused")
 // a once-only event (their Tx.EventStored fails) while fail is set: a
 // database that will not take a refusal's record.
 type failingEventsDriver struct {
-	store.Driver
+	driver.Driver
 	fail bool
 }
 
-func (d *failingEventsDriver) Begin(ctx context.Context, background bool) (store.DriverTx, error) {
+func (d *failingEventsDriver) Begin(ctx context.Context, background bool) (driver.DriverTx, error) {
 	tx, err := d.Driver.Begin(ctx, background)
 	if err != nil || !d.fail {
 		return tx, err
@@ -61,6 +63,6 @@ func (d *failingEventsDriver) Begin(ctx context.Context, background bool) (store
 }
 
 // failingEventsTx fails every EventStored.
-type failingEventsTx struct{ store.DriverTx }
+type failingEventsTx struct{ driver.DriverTx }
 
 func (failingEventsTx) EventStored(string) (bool, error) { return false, errEventRefused }

@@ -10,6 +10,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // The suite runs every store with the default policy (remind.Default):
@@ -48,7 +49,7 @@ func (f *fixture) claimCrossing(tp coupon.Template, user string, lead time.Durat
 
 // reminder is a reminder.due event with its data.
 type reminder struct {
-	event store.Event
+	event storetype.Event
 	data  store.ReminderEventData
 }
 
@@ -56,7 +57,7 @@ type reminder struct {
 func (f *fixture) sendAt(now time.Time) []reminder {
 	f.t.Helper()
 	cursor := f.cursor()
-	if _, err := f.s.SendDueReminders(f.ctx, store.DueParams{Now: now, Limit: 100}); err != nil {
+	if _, err := f.s.SendDueReminders(f.ctx, storetype.DueParams{Now: now, Limit: 100}); err != nil {
 		f.t.Fatalf("SendDueReminders(%s): %v", fmtTime(now), err)
 	}
 	return f.remindersAfter(cursor)
@@ -148,17 +149,17 @@ func testRemindOnePerLead(t *testing.T, open opener) {
 		cs = append(cs, f.claim(tp.ID, "ten", t0.Add(time.Duration(i)*5*time.Minute)))
 	}
 	first := t0.Add(24 * time.Hour)
-	if ts := f.timers(); !hasTimer(ts, store.TimerRemind, store.BucketOf(first)) {
-		f.t.Fatalf("timers: got %s, want a %s timer at %s", fmtTimers(ts), store.TimerRemind, fmtTime(first))
+	if ts := f.timers(); !hasTimer(ts, storetype.TimerRemind, storetype.BucketOf(first)) {
+		f.t.Fatalf("timers: got %s, want a %s timer at %s", fmtTimers(ts), storetype.TimerRemind, fmtTime(first))
 	}
 	f.wantNone("1ms before the first crossing", f.sendAt(first.Add(-time.Millisecond)))
-	f.wantStats("backlog: the reminder due", f.stats(first), store.Stats{DueBacklog: 1, Outbox: 10})
+	f.wantStats("backlog: the reminder due", f.stats(first), storetype.Stats{DueBacklog: 1, Outbox: 10})
 	r := f.wantOne("24h lead", f.sendAt(first), "ten", remind.InApp, "24h", false, cs...)
 	f.wantTime("reminder time", r.event.Time, first)
 	if got := r.data.Coupons[0].Value; got != 1000 {
 		f.t.Fatalf("coupon value: got %d, want 1000", got)
 	}
-	f.wantStats("backlog after sending", f.stats(first), store.Stats{DueBacklog: 0, Outbox: 11})
+	f.wantStats("backlog after sending", f.stats(first), storetype.Stats{DueBacklog: 0, Outbox: 11})
 	f.wantNone("the same lead, later", f.sendAt(first.Add(45*time.Minute)))
 	f.wantNone("1ms before the 1h lead", f.sendAt(t0.Add(47*time.Hour-time.Millisecond)))
 	f.wantOne("1h lead", f.sendAt(t0.Add(47*time.Hour)), "ten", remind.InApp, "1h", true, cs...)
@@ -209,7 +210,7 @@ func testRemindUsedJustBefore(t *testing.T, open opener) {
 	f.do(c1.ID, act(coupon.Redeem, "o1", due.Add(-time.Second)))
 	f.do(only.ID, act(coupon.Redeem, "o2", due.Add(-time.Second)))
 	f.wantOne("u's reminder", f.sendAt(due), "u", remind.InApp, "24h", true, c2)
-	if d, err := f.s.SendDueReminders(f.ctx, store.DueParams{Now: due.Add(time.Hour), Limit: 100}); err != nil || !d.Next.IsZero() {
+	if d, err := f.s.SendDueReminders(f.ctx, storetype.DueParams{Now: due.Add(time.Hour), Limit: 100}); err != nil || !d.Next.IsZero() {
 		f.t.Fatalf("after v's empty reminder: got next %s (%v), want nothing pending", fmtTime(d.Next), err)
 	}
 	if got := len(f.remindersAfter(0)); got != 1 {
@@ -225,7 +226,7 @@ func testRemindDuplicateTriggers(t *testing.T, open opener) {
 	c := f.claim(tp.ID, "d", t0)
 	due := t0.Add(24 * time.Hour)
 	errs := race(func(i int) error {
-		_, err := f.s.SendDueReminders(f.ctx, store.DueParams{Now: due.Add(time.Duration(i) * time.Millisecond), Limit: 100})
+		_, err := f.s.SendDueReminders(f.ctx, storetype.DueParams{Now: due.Add(time.Duration(i) * time.Millisecond), Limit: 100})
 		return err
 	})
 	f.wantRace("racing triggers", errs, racers, nil)
@@ -275,7 +276,7 @@ func testRemindVoid(t *testing.T, open opener) {
 	_, x, a, b, only := f.voidMix()
 	f.do(a.ID, act(coupon.Void, "", t0.Add(time.Hour)))
 	f.do(only.ID, act(coupon.Void, "", t0.Add(time.Hour)))
-	if ts := f.timers(); !hasTimer(ts, store.TimerRemind, store.BucketOf(x.Add(30*time.Minute))) {
+	if ts := f.timers(); !hasTimer(ts, storetype.TimerRemind, storetype.BucketOf(x.Add(30*time.Minute))) {
 		f.t.Fatalf("timers: got %s, want one at b's crossing %s", fmtTimers(ts), fmtTime(x.Add(30*time.Minute)))
 	}
 	f.wantNone("at a's crossing", f.sendAt(x))

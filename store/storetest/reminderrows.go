@@ -11,13 +11,15 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // ReminderRowsTx is a write transaction as the tests of the reminder rows
 // see it: the driver's.
-type ReminderRowsTx = store.DriverTx
+type ReminderRowsTx = driver.DriverTx
 
 // reminderRowTests test the reminder rows of a driver, each method of
 // store.ReminderTx in real transactions.
@@ -49,7 +51,7 @@ func reminderRowTests(newDriver NewDriver) []test {
 // of its store.
 type rowsFixture struct {
 	*fixture
-	d store.Driver
+	d driver.Driver
 }
 
 // inTx runs fn in one write transaction of the driver, committed if fn
@@ -97,9 +99,9 @@ func userInShard(shard, from int) string {
 
 // insertReminder stores a planned reminder of user and lead crossing
 // first to last, due at due, and returns it with its ID.
-func (f *rowsFixture) insertReminder(tx ReminderRowsTx, user string, lead time.Duration, first, last, due time.Time) store.PlannedReminder {
+func (f *rowsFixture) insertReminder(tx ReminderRowsTx, user string, lead time.Duration, first, last, due time.Time) driver.PlannedReminder {
 	f.t.Helper()
-	r := store.PlannedReminder{UserID: user, Lead: lead, First: first, Last: last, Due: due}
+	r := driver.PlannedReminder{UserID: user, Lead: lead, First: first, Last: last, Due: due}
 	id, err := tx.InsertReminder(r)
 	f.ok("InsertReminder", err)
 	r.ID = id
@@ -107,7 +109,7 @@ func (f *rowsFixture) insertReminder(tx ReminderRowsTx, user string, lead time.D
 }
 
 // wantReminder fails unless got is want.
-func (f *rowsFixture) wantReminder(what string, got, want store.PlannedReminder) {
+func (f *rowsFixture) wantReminder(what string, got, want driver.PlannedReminder) {
 	f.t.Helper()
 	if got.ID != want.ID || got.UserID != want.UserID || got.Lead != want.Lead ||
 		!got.First.Equal(want.First) || !got.Last.Equal(want.Last) || !got.Due.Equal(want.Due) {
@@ -116,7 +118,7 @@ func (f *rowsFixture) wantReminder(what string, got, want store.PlannedReminder)
 }
 
 // wantReminders fails unless got are want, in order.
-func (f *rowsFixture) wantReminders(what string, got []store.PlannedReminder, want ...store.PlannedReminder) {
+func (f *rowsFixture) wantReminders(what string, got []driver.PlannedReminder, want ...driver.PlannedReminder) {
 	f.t.Helper()
 	if len(got) != len(want) {
 		f.t.Fatalf("%s: got %s, want %s", what, fmtReminders(got), fmtReminders(want))
@@ -126,12 +128,12 @@ func (f *rowsFixture) wantReminders(what string, got []store.PlannedReminder, wa
 	}
 }
 
-func fmtReminder(r store.PlannedReminder) string {
+func fmtReminder(r driver.PlannedReminder) string {
 	return fmt.Sprintf("{id=%d user=%s lead=%s first=%s last=%s due=%s}",
 		r.ID, r.UserID, r.Lead, fmtTime(r.First), fmtTime(r.Last), fmtTime(r.Due))
 }
 
-func fmtReminders(rs []store.PlannedReminder) string {
+func fmtReminders(rs []driver.PlannedReminder) string {
 	out := make([]string, len(rs))
 	for i, r := range rs {
 		out[i] = fmtReminder(r)
@@ -146,7 +148,7 @@ func testRowsUsers(f *rowsFixture) {
 	t1, t2 := t0.Add(time.Hour), t0.Add(2*time.Hour)
 	f.tx(func(tx ReminderRowsTx) {
 		_, err := tx.User("u1")
-		f.wantErr("unknown user", err, store.ErrNotFound)
+		f.wantErr("unknown user", err, storetype.ErrNotFound)
 		f.ok("TouchUser", tx.TouchUser("u1", t1))
 		u, err := tx.User("u1")
 		f.ok("User", err)
@@ -168,7 +170,7 @@ func testRowsUsers(f *rowsFixture) {
 	f.wantUser("read after commit", f.user("u1"),
 		remind.User{ID: "u1", Timezone: "Asia/Shanghai", Channels: []remind.Channel{remind.SMS, remind.InApp}, LastActiveAt: t2})
 	_, err := f.storeUser("nobody")
-	f.wantErr("store: unknown user", err, store.ErrNotFound)
+	f.wantErr("store: unknown user", err, storetype.ErrNotFound)
 }
 
 // storeUser reads a user through the store, outside any transaction.
@@ -222,7 +224,7 @@ func testRowsReminders(f *rowsFixture) {
 		f.ok("Reminder", err)
 		f.wantReminder("Reminder", got, r)
 		_, err = tx.Reminder(r.ID + 1000)
-		f.wantErr("Reminder unknown", err, store.ErrNotFound)
+		f.wantErr("Reminder unknown", err, storetype.ErrNotFound)
 
 		got, err = tx.JoinableReminder("u1", lead, x.Add(-time.Hour), x.Add(time.Hour))
 		f.ok("JoinableReminder", err)
@@ -242,7 +244,7 @@ func testRowsReminders(f *rowsFixture) {
 			{"other user", "u3", lead, x.Add(-time.Hour), x.Add(time.Hour)},
 		} {
 			_, err := tx.JoinableReminder(c.user, c.lead, c.lo, c.hi)
-			f.wantErr("JoinableReminder, "+c.what, err, store.ErrNotFound)
+			f.wantErr("JoinableReminder, "+c.what, err, storetype.ErrNotFound)
 		}
 		early := f.insertReminder(tx, "u1", lead, x.Add(-30*time.Minute), x.Add(-30*time.Minute), x)
 		got, err = tx.JoinableReminder("u1", lead, x.Add(-time.Hour), x.Add(time.Hour))
@@ -288,7 +290,7 @@ func testRowsItems(f *rowsFixture) {
 		if n != 0 || !first.IsZero() || !last.IsZero() {
 			f.t.Fatalf("ItemSpan of none: got %d %s %s, want 0 zero zero", n, fmtTime(first), fmtTime(last))
 		}
-		for _, it := range []store.ReminderItem{
+		for _, it := range []driver.ReminderItem{
 			{CouponID: c1.ID, Lead: long, ReminderID: r.ID, ExpiresAt: e2},
 			{CouponID: c2.ID, Lead: long, ReminderID: r.ID, ExpiresAt: e1},
 			{CouponID: c3.ID, Lead: long, ReminderID: r.ID, ExpiresAt: e2},
@@ -319,14 +321,14 @@ func testRowsItems(f *rowsFixture) {
 		cs, err := tx.ReminderCoupons(r.ID)
 		f.ok("ReminderCoupons", err)
 		// c2 expires first; c1 and c3 at the same time, by ID.
-		want := []store.ReminderCoupon{{Coupon: c2, Value: 700}, {Coupon: c1, Value: 700}, {Coupon: c3, Value: 700, Reminded: true}}
+		want := []driver.ReminderCoupon{{Coupon: c2, Value: 700}, {Coupon: c1, Value: 700}, {Coupon: c3, Value: 700, Reminded: true}}
 		if c3.ID < c1.ID {
 			want[1], want[2] = want[2], want[1]
 		}
 		f.wantReminderCoupons("ReminderCoupons", cs, want)
 		cs, err = tx.ReminderCoupons(rShort.ID)
 		f.ok("ReminderCoupons", err)
-		f.wantReminderCoupons("ReminderCoupons, last lead", cs, []store.ReminderCoupon{{Coupon: c1, Value: 700, LastLead: true}})
+		f.wantReminderCoupons("ReminderCoupons, last lead", cs, []driver.ReminderCoupon{{Coupon: c1, Value: 700, LastLead: true}})
 
 		ids, err := tx.UnplanCoupons([]string{c1.ID, "cpn_unplanned"})
 		f.ok("UnplanCoupons", err)
@@ -349,7 +351,7 @@ func testRowsItems(f *rowsFixture) {
 		f.ok("UnplanCoupons", err)
 		cs, err := tx.ReminderCoupons(ids[0])
 		f.ok("ReminderCoupons", err)
-		f.wantReminderCoupons("ReminderCoupons, a coupon locked", cs, []store.ReminderCoupon{{Coupon: used, Value: 700}})
+		f.wantReminderCoupons("ReminderCoupons, a coupon locked", cs, []driver.ReminderCoupon{{Coupon: used, Value: 700}})
 	})
 }
 
@@ -364,9 +366,9 @@ func (f *rowsFixture) wantSpan(tx ReminderRowsTx, what string, id, n int64, firs
 }
 
 // wantReminderCoupons fails unless got are want, in order.
-func (f *rowsFixture) wantReminderCoupons(what string, got, want []store.ReminderCoupon) {
+func (f *rowsFixture) wantReminderCoupons(what string, got, want []driver.ReminderCoupon) {
 	f.t.Helper()
-	same := func(a, b store.ReminderCoupon) bool {
+	same := func(a, b driver.ReminderCoupon) bool {
 		return sameCoupon(a.Coupon, b.Coupon) && a.Value == b.Value && a.LastLead == b.LastLead && a.Reminded == b.Reminded
 	}
 	if !slices.EqualFunc(got, want, same) {
@@ -374,7 +376,7 @@ func (f *rowsFixture) wantReminderCoupons(what string, got, want []store.Reminde
 	}
 }
 
-func fmtReminderCoupons(cs []store.ReminderCoupon) string {
+func fmtReminderCoupons(cs []driver.ReminderCoupon) string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = fmt.Sprintf("%s value=%d last=%v reminded=%v", fmtCoupon(c.Coupon), c.Value, c.LastLead, c.Reminded)
@@ -389,20 +391,20 @@ func testRowsFinish(f *rowsFixture) {
 	lead := time.Hour
 	tp := f.durationTemplate()
 	c := f.claimDue(tp, "u1", t0.Add(2*time.Hour))
-	var sent, dropped store.PlannedReminder
+	var sent, dropped driver.PlannedReminder
 	f.tx(func(tx ReminderRowsTx) {
 		sent = f.insertReminder(tx, "u1", lead, t0.Add(time.Hour), t0.Add(time.Hour), t0.Add(time.Hour))
 		dropped = f.insertReminder(tx, "u1", 2*lead, t0, t0, t0)
-		f.ok("InsertReminderItem", tx.InsertReminderItem(store.ReminderItem{CouponID: c.ID, Lead: lead, ReminderID: sent.ID, ExpiresAt: c.ExpiresAt}))
+		f.ok("InsertReminderItem", tx.InsertReminderItem(driver.ReminderItem{CouponID: c.ID, Lead: lead, ReminderID: sent.ID, ExpiresAt: c.ExpiresAt}))
 		f.ok("InsertReminded", tx.InsertReminded(c.ID, lead, sent.ID))
 		at := t0.Add(time.Hour)
 		for _, r := range []struct {
-			fin  store.FinishedReminder
+			fin  driver.FinishedReminder
 			want bool
 		}{
-			{store.FinishedReminder{ID: sent.ID, Status: store.ReminderSent, Channel: remind.Push, At: at}, true},
-			{store.FinishedReminder{ID: sent.ID, Status: store.ReminderDropped, Reason: remind.DropEmpty, At: at}, false},
-			{store.FinishedReminder{ID: dropped.ID, Status: store.ReminderDropped, Reason: remind.DropDailyCap, At: at}, true},
+			{driver.FinishedReminder{ID: sent.ID, Status: driver.ReminderSent, Channel: remind.Push, At: at}, true},
+			{driver.FinishedReminder{ID: sent.ID, Status: driver.ReminderDropped, Reason: remind.DropEmpty, At: at}, false},
+			{driver.FinishedReminder{ID: dropped.ID, Status: driver.ReminderDropped, Reason: remind.DropDailyCap, At: at}, true},
 		} {
 			ok, err := tx.FinishReminder(r.fin)
 			f.ok("FinishReminder", err)
@@ -418,7 +420,7 @@ func testRowsFinish(f *rowsFixture) {
 		f.ok("UserReminders", err)
 		f.wantReminders("UserReminders after the finish", rs)
 		f.ok("SetReminderDue finished", tx.SetReminderDue(sent.ID, t0.Add(9*time.Hour)))
-		f.ok("SetReminderSpan finished", tx.SetReminderSpan(store.PlannedReminder{ID: sent.ID, First: t0, Last: t0, Due: t0}))
+		f.ok("SetReminderSpan finished", tx.SetReminderSpan(driver.PlannedReminder{ID: sent.ID, First: t0, Last: t0, Due: t0}))
 		got, err := tx.Reminder(sent.ID)
 		f.ok("Reminder", err)
 		f.wantReminder("a finished reminder is not moved", got, sent)
@@ -452,12 +454,12 @@ func testRowsFinish(f *rowsFixture) {
 func testRowsDue(f *rowsFixture) {
 	leases, err := f.s.Lease(f.ctx, store.LeaseParams{Holder: "h1", TTL: time.Minute})
 	f.ok("Lease", err)
-	if len(leases) != store.Shards {
-		f.t.Fatalf("Lease: got %d shards, want all %d", len(leases), store.Shards)
+	if len(leases) != storetype.Shards {
+		f.t.Fatalf("Lease: got %d shards, want all %d", len(leases), storetype.Shards)
 	}
-	slices.SortFunc(leases, func(a, b store.Lease) int { return a.Shard - b.Shard })
+	slices.SortFunc(leases, func(a, b storetype.Lease) int { return a.Shard - b.Shard })
 	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
-	var rs [5]store.PlannedReminder
+	var rs [5]driver.PlannedReminder
 	f.tx(func(tx ReminderRowsTx) {
 		// Shards 3, 9 and 3 again, due in another order than inserted.
 		rs[0] = f.insertReminder(tx, userInShard(3, 0), time.Hour, at(5), at(5), at(5))
@@ -466,36 +468,36 @@ func testRowsDue(f *rowsFixture) {
 		// Not due yet, in shard 9; finished, in shard 3.
 		rs[3] = f.insertReminder(tx, userInShard(9, 0), 2*time.Hour, at(20), at(20), at(20))
 		rs[4] = f.insertReminder(tx, userInShard(3, 0), 3*time.Hour, at(0), at(0), at(0))
-		_, err := tx.FinishReminder(store.FinishedReminder{ID: rs[4].ID, Status: store.ReminderSent, Channel: remind.InApp, At: at(0)})
+		_, err := tx.FinishReminder(driver.FinishedReminder{ID: rs[4].ID, Status: driver.ReminderSent, Channel: remind.InApp, At: at(0)})
 		f.ok("FinishReminder", err)
 	})
 	for _, c := range []struct {
 		what   string
-		leases []store.Lease
+		leases []storetype.Lease
 		limit  int
-		want   []store.PlannedReminder
+		want   []driver.PlannedReminder
 		next   time.Time
 	}{
-		{"every shard", nil, 10, []store.PlannedReminder{rs[1], rs[2], rs[0]}, at(1)},
-		{"every shard, limited", nil, 2, []store.PlannedReminder{rs[1], rs[2]}, at(1)},
-		{"all leases", leases, 10, []store.PlannedReminder{rs[1], rs[2], rs[0]}, at(1)},
-		{"shard 3", leases[3:4], 10, []store.PlannedReminder{rs[2], rs[0]}, at(3)},
-		{"shards 2-4", leases[2:5], 1, []store.PlannedReminder{rs[2]}, at(3)},
-		{"shards 3 and 9", []store.Lease{leases[3], leases[9]}, 10, []store.PlannedReminder{rs[1], rs[2], rs[0]}, at(1)},
-		{"shard 9", leases[9:10], 10, []store.PlannedReminder{rs[1]}, at(1)},
+		{"every shard", nil, 10, []driver.PlannedReminder{rs[1], rs[2], rs[0]}, at(1)},
+		{"every shard, limited", nil, 2, []driver.PlannedReminder{rs[1], rs[2]}, at(1)},
+		{"all leases", leases, 10, []driver.PlannedReminder{rs[1], rs[2], rs[0]}, at(1)},
+		{"shard 3", leases[3:4], 10, []driver.PlannedReminder{rs[2], rs[0]}, at(3)},
+		{"shards 2-4", leases[2:5], 1, []driver.PlannedReminder{rs[2]}, at(3)},
+		{"shards 3 and 9", []storetype.Lease{leases[3], leases[9]}, 10, []driver.PlannedReminder{rs[1], rs[2], rs[0]}, at(1)},
+		{"shard 9", leases[9:10], 10, []driver.PlannedReminder{rs[1]}, at(1)},
 		{"shards 4-8", leases[4:9], 10, nil, time.Time{}},
 	} {
 		f.tx(func(tx ReminderRowsTx) {
-			got, err := tx.RemindersDue(store.DueParams{Now: at(10), Limit: c.limit, Leases: c.leases})
+			got, err := tx.RemindersDue(storetype.DueParams{Now: at(10), Limit: c.limit, Leases: c.leases})
 			f.ok("RemindersDue", err)
 			f.wantReminders("RemindersDue, "+c.what, got, c.want...)
-			next, err := tx.NextDue(store.TimerRemind, c.leases)
+			next, err := tx.NextDue(storetype.TimerRemind, c.leases)
 			f.ok("NextReminder", err)
 			f.wantTime("NextReminder, "+c.what, next, c.next)
 		})
 	}
 	f.tx(func(tx ReminderRowsTx) {
-		got, err := tx.RemindersDue(store.DueParams{Now: at(3), Limit: 10})
+		got, err := tx.RemindersDue(storetype.DueParams{Now: at(3), Limit: 10})
 		f.ok("RemindersDue", err)
 		f.wantReminders("RemindersDue at the due time of one", got, rs[1], rs[2])
 	})
@@ -507,24 +509,24 @@ func testRowsDue(f *rowsFixture) {
 // turns (SQLite), once the first has sent its reminder and committed.
 func testRowsSkipLocked(f *rowsFixture) {
 	rs := f.dueReminders(3)
-	p := store.DueParams{Now: t0.Add(time.Hour), Limit: 10}
-	held := make(chan []store.PlannedReminder, 1)
+	p := storetype.DueParams{Now: t0.Add(time.Hour), Limit: 10}
+	held := make(chan []driver.PlannedReminder, 1)
 	done := make(chan error, 1)
 	go func() {
 		done <- f.inTx(f.ctx, func(tx ReminderRowsTx) error {
-			got, err := tx.RemindersDue(store.DueParams{Now: p.Now, Limit: 1})
+			got, err := tx.RemindersDue(storetype.DueParams{Now: p.Now, Limit: 1})
 			if err != nil {
 				return err
 			}
 			held <- got
 			time.Sleep(200 * time.Millisecond) // the second transaction starts meanwhile
 			if len(got) == 1 {
-				_, err = tx.FinishReminder(store.FinishedReminder{ID: got[0].ID, Status: store.ReminderSent, Channel: remind.InApp, At: p.Now})
+				_, err = tx.FinishReminder(driver.FinishedReminder{ID: got[0].ID, Status: driver.ReminderSent, Channel: remind.InApp, At: p.Now})
 			}
 			return err
 		})
 	}()
-	var got []store.PlannedReminder
+	var got []driver.PlannedReminder
 	select {
 	case got = <-held:
 	case err := <-done:
@@ -541,8 +543,8 @@ func testRowsSkipLocked(f *rowsFixture) {
 
 // dueReminders plans n reminders of users u0, u1, …, due a minute apart
 // from t0, in one transaction.
-func (f *rowsFixture) dueReminders(n int) []store.PlannedReminder {
-	rs := make([]store.PlannedReminder, n)
+func (f *rowsFixture) dueReminders(n int) []driver.PlannedReminder {
+	rs := make([]driver.PlannedReminder, n)
 	f.tx(func(tx ReminderRowsTx) {
 		for i := range rs {
 			at := t0.Add(time.Duration(i) * time.Minute)
@@ -561,11 +563,11 @@ func RunSkipLocked(t *testing.T, newDriver NewDriver) {
 	d := newDriver(t)
 	f := &rowsFixture{fixture: newFixture(t, func(*testing.T) store.Store { return store.New(d, store.Options{}) }), d: d}
 	rs := f.dueReminders(2)
-	p := store.DueParams{Now: t0.Add(time.Hour), Limit: 10}
+	p := storetype.DueParams{Now: t0.Add(time.Hour), Limit: 10}
 	first, err := d.Begin(f.ctx, false)
 	f.ok("begin", err)
 	defer first.Rollback()
-	held, err := first.RemindersDue(store.DueParams{Now: p.Now, Limit: 1})
+	held, err := first.RemindersDue(storetype.DueParams{Now: p.Now, Limit: 1})
 	f.ok("RemindersDue", err)
 	f.wantReminders("first transaction", held, rs[0])
 	ctx, cancel := context.WithTimeout(f.ctx, 5*time.Second)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var sinkTests = []test{
@@ -16,7 +17,7 @@ var sinkTests = []test{
 	{"DeadLetterOutlivesPrune", testDeadLetterOutlivesPrune},
 }
 
-func (f *fixture) sinkState(sink string) store.SinkState {
+func (f *fixture) sinkState(sink string) storetype.SinkState {
 	f.t.Helper()
 	st, err := f.s.SinkState(f.ctx, sink)
 	if err != nil {
@@ -25,21 +26,21 @@ func (f *fixture) sinkState(sink string) store.SinkState {
 	return st
 }
 
-func (f *fixture) wantSink(what, sink string, want store.SinkState) {
+func (f *fixture) wantSink(what, sink string, want storetype.SinkState) {
 	f.t.Helper()
 	if got := f.sinkState(sink); got != want {
 		f.t.Fatalf("%s: SinkState(%s): got %+v, want %+v", what, sink, got, want)
 	}
 }
 
-func (f *fixture) advance(p store.AdvanceSinkParams) {
+func (f *fixture) advance(p storetype.AdvanceSinkParams) {
 	f.t.Helper()
 	if err := f.s.AdvanceSink(f.ctx, p); err != nil {
 		f.t.Fatalf("AdvanceSink(%s to %d): %v", p.Sink, p.Position, err)
 	}
 }
 
-func (f *fixture) deadLetters(p store.DeadLettersParams) []store.DeadLetter {
+func (f *fixture) deadLetters(p storetype.DeadLettersParams) []storetype.DeadLetter {
 	f.t.Helper()
 	ds, err := f.s.DeadLetters(f.ctx, p)
 	if err != nil {
@@ -49,7 +50,7 @@ func (f *fixture) deadLetters(p store.DeadLettersParams) []store.DeadLetter {
 }
 
 // wantLetter fails unless got is the letter want, its event whole.
-func (f *fixture) wantLetter(what string, got, want store.DeadLetter) {
+func (f *fixture) wantLetter(what string, got, want storetype.DeadLetter) {
 	f.t.Helper()
 	g, w := got.Event, want.Event
 	if g.Seq != w.Seq || g.ID != w.ID || g.Type != w.Type || g.Subject != w.Subject || !g.Time.Equal(w.Time) || string(g.Data) != string(w.Data) {
@@ -65,9 +66,9 @@ func (f *fixture) wantLetter(what string, got, want store.DeadLetter) {
 // every event ahead of it.
 func testSinkUnknown(t *testing.T, open opener) {
 	f := newFixture(t, open)
-	f.wantSink("empty store", "hook", store.SinkState{})
+	f.wantSink("empty store", "hook", storetype.SinkState{})
 	f.history()
-	f.wantSink("after five events", "hook", store.SinkState{Lag: 5})
+	f.wantSink("after five events", "hook", storetype.SinkState{Lag: 5})
 }
 
 // testSinkAdvance: a position only moves forward, and sinks move apart.
@@ -75,15 +76,15 @@ func testSinkAdvance(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	f.history()
 	es := f.events()
-	f.advance(store.AdvanceSinkParams{Sink: "a", Position: es[1].Seq})
-	f.wantSink("advanced", "a", store.SinkState{Position: es[1].Seq, Lag: 3})
-	f.advance(store.AdvanceSinkParams{Sink: "a", Position: es[0].Seq})
-	f.wantSink("moved back", "a", store.SinkState{Position: es[1].Seq, Lag: 3})
-	f.advance(store.AdvanceSinkParams{Sink: "a"})
-	f.wantSink("position 0", "a", store.SinkState{Position: es[1].Seq, Lag: 3})
-	f.wantSink("other sink", "b", store.SinkState{Lag: 5})
-	f.advance(store.AdvanceSinkParams{Sink: "a", Position: es[4].Seq})
-	f.wantSink("at the head", "a", store.SinkState{Position: es[4].Seq})
+	f.advance(storetype.AdvanceSinkParams{Sink: "a", Position: es[1].Seq})
+	f.wantSink("advanced", "a", storetype.SinkState{Position: es[1].Seq, Lag: 3})
+	f.advance(storetype.AdvanceSinkParams{Sink: "a", Position: es[0].Seq})
+	f.wantSink("moved back", "a", storetype.SinkState{Position: es[1].Seq, Lag: 3})
+	f.advance(storetype.AdvanceSinkParams{Sink: "a"})
+	f.wantSink("position 0", "a", storetype.SinkState{Position: es[1].Seq, Lag: 3})
+	f.wantSink("other sink", "b", storetype.SinkState{Lag: 5})
+	f.advance(storetype.AdvanceSinkParams{Sink: "a", Position: es[4].Seq})
+	f.wantSink("at the head", "a", storetype.SinkState{Position: es[4].Seq})
 }
 
 // testDeadLetters: letters keep their event whole, list in feed order per
@@ -93,27 +94,27 @@ func testDeadLetters(t *testing.T, open opener) {
 	f.history()
 	es := f.events()
 	failed := t0.Add(time.Hour)
-	l1 := store.DeadLetter{Event: es[3], Attempts: 10, Error: "503 Service Unavailable", FailedAt: failed}
-	l0 := store.DeadLetter{Event: es[1], Attempts: 1, Error: "parked", FailedAt: failed.Add(time.Millisecond)}
-	f.advance(store.AdvanceSinkParams{Sink: "a", Position: es[4].Seq, Dead: []store.DeadLetter{l1, l0}})
-	f.wantSink("two letters", "a", store.SinkState{Position: es[4].Seq, DeadLetters: 2})
-	f.wantSink("other sink", "b", store.SinkState{Lag: 5})
-	ds := f.deadLetters(store.DeadLettersParams{Sink: "a", Limit: 10})
+	l1 := storetype.DeadLetter{Event: es[3], Attempts: 10, Error: "503 Service Unavailable", FailedAt: failed}
+	l0 := storetype.DeadLetter{Event: es[1], Attempts: 1, Error: "parked", FailedAt: failed.Add(time.Millisecond)}
+	f.advance(storetype.AdvanceSinkParams{Sink: "a", Position: es[4].Seq, Dead: []storetype.DeadLetter{l1, l0}})
+	f.wantSink("two letters", "a", storetype.SinkState{Position: es[4].Seq, DeadLetters: 2})
+	f.wantSink("other sink", "b", storetype.SinkState{Lag: 5})
+	ds := f.deadLetters(storetype.DeadLettersParams{Sink: "a", Limit: 10})
 	if len(ds) != 2 {
 		t.Fatalf("dead letters: got %d, want 2", len(ds))
 	}
 	f.wantLetter("first letter", ds[0], l0)
 	f.wantLetter("second letter", ds[1], l1)
-	if page := f.deadLetters(store.DeadLettersParams{Sink: "a", After: es[1].Seq, Limit: 10}); len(page) != 1 || page[0].Event.ID != es[3].ID {
+	if page := f.deadLetters(storetype.DeadLettersParams{Sink: "a", After: es[1].Seq, Limit: 10}); len(page) != 1 || page[0].Event.ID != es[3].ID {
 		t.Fatalf("letters after the first: got %d, want the second", len(page))
 	}
-	if page := f.deadLetters(store.DeadLettersParams{Sink: "a", Limit: 1}); len(page) != 1 || page[0].Event.ID != es[1].ID {
+	if page := f.deadLetters(storetype.DeadLettersParams{Sink: "a", Limit: 1}); len(page) != 1 || page[0].Event.ID != es[1].ID {
 		t.Fatalf("one letter: got %d, want the first", len(page))
 	}
-	if ds := f.deadLetters(store.DeadLettersParams{Sink: "b", Limit: 10}); len(ds) != 0 {
+	if ds := f.deadLetters(storetype.DeadLettersParams{Sink: "b", Limit: 10}); len(ds) != 0 {
 		t.Fatalf("other sink's letters: got %d, want none", len(ds))
 	}
-	if ds := f.deadLetters(store.DeadLettersParams{Sink: "a", QueuedOnly: true, Limit: 10}); len(ds) != 0 {
+	if ds := f.deadLetters(storetype.DeadLettersParams{Sink: "a", QueuedOnly: true, Limit: 10}); len(ds) != 0 {
 		t.Fatalf("queued before a replay: got %d, want none", len(ds))
 	}
 
@@ -124,17 +125,17 @@ func testDeadLetters(t *testing.T, open opener) {
 	if n, err := f.s.ReplayDeadLetters(f.ctx, store.ReplayDeadLettersParams{Sink: "b"}); err != nil || n != 0 {
 		t.Fatalf("ReplayDeadLetters(b): got %d, %v; want 0", n, err)
 	}
-	f.wantSink("queued", "a", store.SinkState{Position: es[4].Seq, DeadLetters: 2, Queued: 2})
-	queued := f.deadLetters(store.DeadLettersParams{Sink: "a", QueuedOnly: true, Limit: 10})
+	f.wantSink("queued", "a", storetype.SinkState{Position: es[4].Seq, DeadLetters: 2, Queued: 2})
+	queued := f.deadLetters(storetype.DeadLettersParams{Sink: "a", QueuedOnly: true, Limit: 10})
 	if len(queued) != 2 || !queued[0].Queued || !queued[1].Queued {
 		t.Fatalf("queued letters: got %+v, want both, queued", queued)
 	}
 
 	// The replay delivers the first and fails the second again.
-	again := store.DeadLetter{Event: es[3], Attempts: 3, Error: "timeout", FailedAt: failed.Add(time.Minute)}
-	f.advance(store.AdvanceSinkParams{Sink: "a", Replayed: []int64{es[1].Seq}, Dead: []store.DeadLetter{again}})
-	f.wantSink("after the replay", "a", store.SinkState{Position: es[4].Seq, DeadLetters: 1})
-	ds = f.deadLetters(store.DeadLettersParams{Sink: "a", Limit: 10})
+	again := storetype.DeadLetter{Event: es[3], Attempts: 3, Error: "timeout", FailedAt: failed.Add(time.Minute)}
+	f.advance(storetype.AdvanceSinkParams{Sink: "a", Replayed: []int64{es[1].Seq}, Dead: []storetype.DeadLetter{again}})
+	f.wantSink("after the replay", "a", storetype.SinkState{Position: es[4].Seq, DeadLetters: 1})
+	ds = f.deadLetters(storetype.DeadLettersParams{Sink: "a", Limit: 10})
 	if len(ds) != 1 {
 		t.Fatalf("letters after the replay: got %d, want 1", len(ds))
 	}
@@ -147,7 +148,7 @@ func testReplayIdempotent(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	f.history()
 	es := f.events()
-	f.advance(store.AdvanceSinkParams{Sink: "a", Dead: []store.DeadLetter{{Event: es[0], Attempts: 1, Error: "x", FailedAt: t0}}})
+	f.advance(storetype.AdvanceSinkParams{Sink: "a", Dead: []storetype.DeadLetter{{Event: es[0], Attempts: 1, Error: "x", FailedAt: t0}}})
 	p := store.ReplayDeadLettersParams{Sink: "a", Idem: scopedIdem("r1", t0)}
 	if n, err := f.s.ReplayDeadLetters(f.ctx, p); err != nil || n != 1 {
 		t.Fatalf("first replay: got %d, %v; want 1", n, err)
@@ -182,7 +183,7 @@ func testPrune(t *testing.T, open opener) {
 	if got := f.events(); len(got) != 1 || got[0].ID != es[4].ID {
 		t.Fatalf("feed after pruning through the fourth: got %s, want the last", fmtEvents(got))
 	}
-	f.wantSink("sink at 0", "a", store.SinkState{Lag: 1})
+	f.wantSink("sink at 0", "a", storetype.SinkState{Lag: 1})
 	if st := f.stats(t0); st.Outbox != 1 {
 		t.Fatalf("outbox after pruning: got %d, want 1", st.Outbox)
 	}
@@ -194,12 +195,12 @@ func testDeadLetterOutlivesPrune(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	f.history()
 	es := f.events()
-	l := store.DeadLetter{Event: es[0], Attempts: 2, Error: "x", FailedAt: t0}
-	f.advance(store.AdvanceSinkParams{Sink: "a", Position: es[4].Seq, Dead: []store.DeadLetter{l}})
+	l := storetype.DeadLetter{Event: es[0], Attempts: 2, Error: "x", FailedAt: t0}
+	f.advance(storetype.AdvanceSinkParams{Sink: "a", Position: es[4].Seq, Dead: []storetype.DeadLetter{l}})
 	if _, err := f.s.PruneEvents(f.ctx, store.PruneParams{Through: es[4].Seq, Before: later, Limit: 100}); err != nil {
 		t.Fatalf("PruneEvents: %v", err)
 	}
-	ds := f.deadLetters(store.DeadLettersParams{Sink: "a", Limit: 10})
+	ds := f.deadLetters(storetype.DeadLettersParams{Sink: "a", Limit: 10})
 	if len(ds) != 1 {
 		t.Fatalf("letters after pruning: got %d, want 1", len(ds))
 	}

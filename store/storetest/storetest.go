@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // t0 is the suite's reference instant; every other time is relative to it.
@@ -35,7 +37,7 @@ type test struct {
 
 // NewDriver opens a driver of a fresh, empty database that it closes and
 // removes when t ends (t.Cleanup).
-type NewDriver func(t *testing.T) store.Driver
+type NewDriver func(t *testing.T) driver.Driver
 
 // open returns the store over a fresh driver newDriver opens, with the
 // default reminder policy and hooks h.
@@ -189,9 +191,9 @@ func fmtCounts(m map[coupon.State]int64) string {
 }
 
 // eventsAfter reads the whole outbox after the cursor, page by page.
-func (f *fixture) eventsAfter(after int64) []store.Event {
+func (f *fixture) eventsAfter(after int64) []storetype.Event {
 	f.t.Helper()
-	var out []store.Event
+	var out []storetype.Event
 	for {
 		page, err := f.s.Events(f.ctx, store.EventsParams{After: after, Limit: 100})
 		if err != nil {
@@ -209,7 +211,7 @@ func (f *fixture) eventsAfter(after int64) []store.Event {
 }
 
 // events reads the whole outbox.
-func (f *fixture) events() []store.Event {
+func (f *fixture) events() []storetype.Event {
 	f.t.Helper()
 	return f.eventsAfter(0)
 }
@@ -225,9 +227,9 @@ func (f *fixture) cursor() int64 {
 }
 
 // eventsOf returns the events whose subject is id, in feed order.
-func (f *fixture) eventsOf(id string) []store.Event {
+func (f *fixture) eventsOf(id string) []storetype.Event {
 	f.t.Helper()
-	var out []store.Event
+	var out []storetype.Event
 	for _, e := range f.events() {
 		if e.Subject == id {
 			out = append(out, e)
@@ -237,9 +239,9 @@ func (f *fixture) eventsOf(id string) []store.Event {
 }
 
 // timers reads every timer of the store.
-func (f *fixture) timers() []store.Timer {
+func (f *fixture) timers() []storetype.Timer {
 	f.t.Helper()
-	ts, err := f.s.Timers(f.ctx, store.TimersParams{Before: farFuture, Limit: 10000})
+	ts, err := f.s.Timers(f.ctx, storetype.TimersParams{Before: farFuture, Limit: 10000})
 	if err != nil {
 		f.t.Fatalf("Timers: %v", err)
 	}
@@ -249,7 +251,7 @@ func (f *fixture) timers() []store.Timer {
 // userCoupons lists a user's coupons at now, filtered on status (0: all).
 func (f *fixture) userCoupons(user string, status coupon.State, now time.Time) []coupon.Coupon {
 	f.t.Helper()
-	return f.walletPages(store.UserCouponsParams{UserID: user, Status: status, Now: now})
+	return f.walletPages(storetype.UserCouponsParams{UserID: user, Status: status, Now: now})
 }
 
 // walletPage is the page size walletPages reads: small, so that a test's
@@ -260,7 +262,7 @@ const walletPage = 2
 // following each page's last ID. Each page must hold at most its limit,
 // by ID, after its cursor, each coupon read as the lazy check reads it and
 // in p.Status if set.
-func (f *fixture) walletPages(p store.UserCouponsParams) []coupon.Coupon {
+func (f *fixture) walletPages(p storetype.UserCouponsParams) []coupon.Coupon {
 	f.t.Helper()
 	var all []coupon.Coupon
 	for p.Limit = walletPage; ; {
@@ -285,7 +287,7 @@ func (f *fixture) walletPages(p store.UserCouponsParams) []coupon.Coupon {
 }
 
 // data decodes a coupon event's data.
-func (f *fixture) data(e store.Event) store.CouponEventData {
+func (f *fixture) data(e storetype.Event) store.CouponEventData {
 	f.t.Helper()
 	var d store.CouponEventData
 	if err := json.Unmarshal(e.Data, &d); err != nil {
@@ -377,7 +379,7 @@ func (f *fixture) wantIDs(what string, cs []coupon.Coupon, ids ...string) {
 }
 
 // wantEvent checks one coupon event: its type, subject, time and data.
-func (f *fixture) wantEvent(what string, e store.Event, typ string, c coupon.Coupon, at time.Time, want store.CouponEventData) {
+func (f *fixture) wantEvent(what string, e storetype.Event, typ string, c coupon.Coupon, at time.Time, want store.CouponEventData) {
 	f.t.Helper()
 	if e.Type != typ {
 		f.t.Fatalf("%s: event type: got %q, want %q", what, e.Type, typ)
@@ -403,8 +405,8 @@ func (f *fixture) wantEvent(what string, e store.Event, typ string, c coupon.Cou
 type snapshot struct {
 	counts  map[coupon.State]int64
 	coupons []coupon.Coupon
-	events  []store.Event
-	timers  []store.Timer
+	events  []storetype.Event
+	timers  []storetype.Timer
 }
 
 // snap takes a snapshot around template tplID and user at now.
@@ -440,7 +442,7 @@ func (f *fixture) unchanged(what, tplID, user string, now time.Time, before snap
 	f.wantTimers(what+": timers", sortTimers(after.timers), sortTimers(before.timers))
 }
 
-func fmtEvents(es []store.Event) string {
+func fmtEvents(es []storetype.Event) string {
 	out := "["
 	for i, e := range es {
 		if i > 0 {
@@ -451,7 +453,7 @@ func fmtEvents(es []store.Event) string {
 	return out + "]"
 }
 
-func fmtTimers(ts []store.Timer) string {
+func fmtTimers(ts []storetype.Timer) string {
 	out := "["
 	for i, tm := range ts {
 		if i > 0 {
@@ -463,9 +465,9 @@ func fmtTimers(ts []store.Timer) string {
 }
 
 // sortTimers returns ts ordered by due time, then kind.
-func sortTimers(ts []store.Timer) []store.Timer {
+func sortTimers(ts []storetype.Timer) []storetype.Timer {
 	ts = slices.Clone(ts)
-	slices.SortFunc(ts, func(a, b store.Timer) int {
+	slices.SortFunc(ts, func(a, b storetype.Timer) int {
 		if c := a.Due.Compare(b.Due); c != 0 {
 			return c
 		}
@@ -474,10 +476,10 @@ func sortTimers(ts []store.Timer) []store.Timer {
 	return ts
 }
 
-func sameTimer(a, b store.Timer) bool { return a.Kind == b.Kind && a.Due.Equal(b.Due) }
+func sameTimer(a, b storetype.Timer) bool { return a.Kind == b.Kind && a.Due.Equal(b.Due) }
 
 // wantTimers fails unless got equals want, in order.
-func (f *fixture) wantTimers(what string, got, want []store.Timer) {
+func (f *fixture) wantTimers(what string, got, want []storetype.Timer) {
 	f.t.Helper()
 	if !slices.EqualFunc(got, want, sameTimer) {
 		f.t.Fatalf("%s: got %s, want %s", what, fmtTimers(got), fmtTimers(want))
@@ -485,8 +487,8 @@ func (f *fixture) wantTimers(what string, got, want []store.Timer) {
 }
 
 // hasTimer reports whether ts holds a timer of kind at due.
-func hasTimer(ts []store.Timer, kind store.TimerKind, due time.Time) bool {
-	return slices.ContainsFunc(ts, func(tm store.Timer) bool { return sameTimer(tm, store.Timer{Kind: kind, Due: due}) })
+func hasTimer(ts []storetype.Timer, kind storetype.TimerKind, due time.Time) bool {
+	return slices.ContainsFunc(ts, func(tm storetype.Timer) bool { return sameTimer(tm, storetype.Timer{Kind: kind, Due: due}) })
 }
 
 // Transition params the tests build their steps from. Reasons are given

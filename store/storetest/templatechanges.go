@@ -12,6 +12,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // An operator's list, change and close of templates.
@@ -23,7 +24,7 @@ func (f *fixture) listTemplates(limit int, between func(page int)) []coupon.Temp
 	var all []coupon.Template
 	after := ""
 	for page := 0; ; page++ {
-		got, err := f.s.Templates(f.ctx, store.TemplatesParams{After: after, Limit: limit})
+		got, err := f.s.Templates(f.ctx, storetype.TemplatesParams{After: after, Limit: limit})
 		if err != nil {
 			f.t.Fatalf("Templates(after %q): %v", after, err)
 		}
@@ -140,7 +141,7 @@ func testTemplateList(t *testing.T, open opener) {
 	if made != 2 || !slices.Equal(gotIDs, ids) {
 		t.Fatalf("walk while creating %d:\n got %v\nwant %v", made, gotIDs, ids)
 	}
-	after, err := f.s.Templates(f.ctx, store.TemplatesParams{After: ids[len(ids)-1], Limit: 10})
+	after, err := f.s.Templates(f.ctx, storetype.TemplatesParams{After: ids[len(ids)-1], Limit: 10})
 	if err != nil || len(after) != 0 {
 		t.Fatalf("page after the last: got %d (%v), want none", len(after), err)
 	}
@@ -242,9 +243,9 @@ func testTemplateChangeRefused(t *testing.T, open opener) {
 		}
 	}
 	_, err := f.s.ChangeTemplate(f.ctx, store.ChangeTemplateParams{ID: "tpl_nosuchtemplate", Change: coupon.TemplateChange{Name: ptr("x")}, Now: t0})
-	f.wantErr("change of no template", err, store.ErrNotFound)
+	f.wantErr("change of no template", err, storetype.ErrNotFound)
 	_, err = f.s.CloseTemplate(f.ctx, store.CloseTemplateParams{ID: "tpl_nosuchtemplate", Now: t0})
-	f.wantErr("close of no template", err, store.ErrNotFound)
+	f.wantErr("close of no template", err, storetype.ErrNotFound)
 	f.unchanged("refused changes", tp.ID, "u1", t0, before)
 	f.wantTemplate("after refused changes", f.templateAt(tp.ID), tp)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var templateTests = []test{
@@ -96,7 +97,7 @@ func testTemplateNotFound(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	f.template(nil) // the store is not empty
 	_, err := f.s.Template(f.ctx, store.TemplateParams{ID: "tpl_nosuchtemplate", Now: t0})
-	f.wantErr("Template(unknown)", err, store.ErrNotFound)
+	f.wantErr("Template(unknown)", err, storetype.ErrNotFound)
 }
 
 // testTemplateCounts walks coupons of one template into every state and
@@ -128,7 +129,7 @@ func testTemplateCounts(t *testing.T, open opener) {
 	f.wantCounts("lazy, before any drain", f.counts(tp.ID, late), lazy)
 
 	// Drain at t0+24h stores c5 expired; counting it again would double it.
-	d, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: t0.Add(24 * time.Hour), Limit: 100})
+	d, err := f.s.ExpireDue(f.ctx, storetype.DueParams{Now: t0.Add(24 * time.Hour), Limit: 100})
 	if err != nil {
 		t.Fatalf("ExpireDue: %v", err)
 	}
@@ -168,7 +169,7 @@ func testTemplateCountsDuringDrain(t *testing.T, open opener) {
 	done := make(chan error, 1)
 	go func() {
 		for {
-			d, err := f.s.ExpireDue(f.ctx, store.DueParams{Now: now, Limit: 1})
+			d, err := f.s.ExpireDue(f.ctx, storetype.DueParams{Now: now, Limit: 1})
 			if err != nil || len(d.Due) == 0 {
 				done <- err
 				return

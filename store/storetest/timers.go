@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var timerTests = []test{
@@ -16,9 +17,9 @@ var timerTests = []test{
 	{"Empty", testTimersEmpty},
 }
 
-func (f *fixture) timersBefore(before time.Time, limit int) []store.Timer {
+func (f *fixture) timersBefore(before time.Time, limit int) []storetype.Timer {
 	f.t.Helper()
-	ts, err := f.s.Timers(f.ctx, store.TimersParams{Before: before, Limit: limit})
+	ts, err := f.s.Timers(f.ctx, storetype.TimersParams{Before: before, Limit: limit})
 	if err != nil {
 		f.t.Fatalf("Timers(%s, %d): %v", fmtTime(before), limit, err)
 	}
@@ -32,16 +33,16 @@ func testTimersWritten(t *testing.T, open opener) {
 	tp := f.durationTemplate() // 1h
 	c := f.claim(tp.ID, "u1", t0.Add(250*time.Millisecond))
 	expBucket := t0.Add(time.Hour)
-	f.wantTime("BucketOf(expires_at)", store.BucketOf(c.ExpiresAt), expBucket)
-	f.wantTimers("after the claim", f.timers(), []store.Timer{{Kind: store.TimerExpire, Due: expBucket}})
+	f.wantTime("BucketOf(expires_at)", storetype.BucketOf(c.ExpiresAt), expBucket)
+	f.wantTimers("after the claim", f.timers(), []storetype.Timer{{Kind: storetype.TimerExpire, Due: expBucket}})
 
 	c = f.do(c.ID, lock("o1", t0.Add(1700*time.Millisecond), 15*time.Minute))
 	relBucket := t0.Add(15*time.Minute + time.Second)
-	f.wantTime("BucketOf(locked_until)", store.BucketOf(c.LockedUntil), relBucket)
+	f.wantTime("BucketOf(locked_until)", storetype.BucketOf(c.LockedUntil), relBucket)
 	ts := f.timers()
-	if len(ts) != 2 || !hasTimer(ts, store.TimerExpire, expBucket) || !hasTimer(ts, store.TimerRelease, relBucket) {
+	if len(ts) != 2 || !hasTimer(ts, storetype.TimerExpire, expBucket) || !hasTimer(ts, storetype.TimerRelease, relBucket) {
 		t.Fatalf("after the lock: got %s, want %s@%s and %s@%s", fmtTimers(ts),
-			store.TimerExpire, fmtTime(expBucket), store.TimerRelease, fmtTime(relBucket))
+			storetype.TimerExpire, fmtTime(expBucket), storetype.TimerRelease, fmtTime(relBucket))
 	}
 }
 
@@ -55,11 +56,11 @@ func testTimersDue(t *testing.T, open opener) {
 	for i, due := range []time.Time{b(3).Add(400 * time.Millisecond), b(1).Add(900 * time.Millisecond), b(2)} {
 		f.claimDue(tp, fmt.Sprintf("u%d", i), due)
 	}
-	all := []store.Timer{{Kind: store.TimerExpire, Due: b(1)}, {Kind: store.TimerExpire, Due: b(2)}, {Kind: store.TimerExpire, Due: b(3)}}
+	all := []storetype.Timer{{Kind: storetype.TimerExpire, Due: b(1)}, {Kind: storetype.TimerExpire, Due: b(2)}, {Kind: storetype.TimerExpire, Due: b(3)}}
 	cases := []struct {
 		before time.Time
 		limit  int
-		want   []store.Timer
+		want   []storetype.Timer
 	}{
 		{b(1).Add(-time.Millisecond), 10, nil},
 		{b(1), 10, all[:1]},
@@ -83,10 +84,10 @@ func testTimersGroup(t *testing.T, open opener) {
 	for i := range n {
 		f.claim(tp.ID, fmt.Sprintf("u%d", i), t0.Add(time.Duration(i)*19*time.Millisecond))
 	}
-	f.wantTimers("after claims in one second", f.timers(), []store.Timer{{Kind: store.TimerExpire, Due: t0.Add(time.Hour)}})
+	f.wantTimers("after claims in one second", f.timers(), []storetype.Timer{{Kind: storetype.TimerExpire, Due: t0.Add(time.Hour)}})
 	f.claim(tp.ID, "next-second", t0.Add(time.Second))
-	f.wantTimers("after a claim in the next second", f.timers(), []store.Timer{
-		{Kind: store.TimerExpire, Due: t0.Add(time.Hour)}, {Kind: store.TimerExpire, Due: t0.Add(time.Hour + time.Second)},
+	f.wantTimers("after a claim in the next second", f.timers(), []storetype.Timer{
+		{Kind: storetype.TimerExpire, Due: t0.Add(time.Hour)}, {Kind: storetype.TimerExpire, Due: t0.Add(time.Hour + time.Second)},
 	})
 }
 
@@ -101,36 +102,36 @@ func testTimersDelete(t *testing.T, open opener) {
 	// A release timer in the same bucket as the first expiry timer.
 	c := f.claimDue(tp, "u3", b1.Add(30*time.Minute))
 	f.do(c.ID, lock("o3", b1.Add(-10*time.Minute), 10*time.Minute+500*time.Millisecond))
-	start := []store.Timer{
-		{Kind: store.TimerExpire, Due: b1}, {Kind: store.TimerRelease, Due: b1},
-		{Kind: store.TimerExpire, Due: b2}, {Kind: store.TimerExpire, Due: b1.Add(30 * time.Minute)},
+	start := []storetype.Timer{
+		{Kind: storetype.TimerExpire, Due: b1}, {Kind: storetype.TimerRelease, Due: b1},
+		{Kind: storetype.TimerExpire, Due: b2}, {Kind: storetype.TimerExpire, Due: b1.Add(30 * time.Minute)},
 	}
 	f.wantTimers("before deleting", sortTimers(f.timers()), sortTimers(start))
 
-	del := func(kind store.TimerKind, through time.Time) {
+	del := func(kind storetype.TimerKind, through time.Time) {
 		t.Helper()
 		if err := f.s.DeleteTimers(f.ctx, store.DeleteTimersParams{Kind: kind, Through: through}); err != nil {
 			t.Fatalf("DeleteTimers(%s, %s): %v", kind, fmtTime(through), err)
 		}
 	}
 	// b1's bucket ends at b1+1s: through 1ms earlier it is still open.
-	del(store.TimerExpire, b1.Add(time.Second-time.Millisecond))
+	del(storetype.TimerExpire, b1.Add(time.Second-time.Millisecond))
 	f.wantTimers("bucket not yet ended", sortTimers(f.timers()), sortTimers(start))
 
-	del(store.TimerExpire, b1.Add(time.Second))
+	del(storetype.TimerExpire, b1.Add(time.Second))
 	f.wantTimers("expire through b1's end", sortTimers(f.timers()), sortTimers(start[1:]))
 
-	del(store.TimerRelease, b2.Add(time.Second))
+	del(storetype.TimerRelease, b2.Add(time.Second))
 	f.wantTimers("release through b2's end", sortTimers(f.timers()), sortTimers(start[2:]))
 
-	del(store.TimerExpire, farFuture)
+	del(storetype.TimerExpire, farFuture)
 	f.wantTimers("expire through the far future", f.timers(), nil)
 }
 
 func testTimersEmpty(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	f.wantTimers("fresh store", f.timers(), nil)
-	if err := f.s.DeleteTimers(f.ctx, store.DeleteTimersParams{Kind: store.TimerExpire, Through: farFuture}); err != nil {
+	if err := f.s.DeleteTimers(f.ctx, store.DeleteTimersParams{Kind: storetype.TimerExpire, Through: farFuture}); err != nil {
 		t.Fatalf("DeleteTimers on a fresh store: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var tokenTests = []test{
@@ -19,7 +20,7 @@ var tokenTests = []test{
 }
 
 // tokens lists every token.
-func (f *fixture) tokens() []store.Token {
+func (f *fixture) tokens() []storetype.Token {
 	f.t.Helper()
 	tks, err := f.s.Tokens(f.ctx)
 	if err != nil {
@@ -29,7 +30,7 @@ func (f *fixture) tokens() []store.Token {
 }
 
 // wantToken fails unless got is want.
-func (f *fixture) wantToken(what string, got, want store.Token) {
+func (f *fixture) wantToken(what string, got, want storetype.Token) {
 	f.t.Helper()
 	if got.Name != want.Name || got.Hash != want.Hash || !slices.Equal(got.Scopes, want.Scopes) {
 		f.t.Fatalf("%s: got %+v, want %+v", what, got, want)
@@ -53,7 +54,7 @@ func testTokens(t *testing.T, open opener) {
 	if !strings.HasPrefix(secret, credential.Prefix) || tk.Hash != credential.Hash(secret) {
 		t.Fatalf("CreateToken: secret %q, hash %q", secret, tk.Hash)
 	}
-	want := store.Token{Name: "checkout", Hash: credential.Hash(secret), Scopes: scopes, CreatedAt: t0}
+	want := storetype.Token{Name: "checkout", Hash: credential.Hash(secret), Scopes: scopes, CreatedAt: t0}
 	f.wantToken("created", tk, want)
 	ops, _, err := f.s.CreateToken(f.ctx, store.CreateTokenParams{Name: "ops", Scopes: credential.Scopes, Now: t0.Add(time.Second)})
 	if err != nil {
@@ -85,7 +86,7 @@ func testTokens(t *testing.T, open opener) {
 	f.wantToken("listed revoked", f.tokens()[0], want)
 	f.wantToken("ops untouched", f.tokens()[1], ops)
 	_, err = f.s.RevokeToken(f.ctx, store.RevokeTokenParams{Name: "nobody", Now: t0})
-	f.wantErr("revoke unknown", err, store.ErrNotFound)
+	f.wantErr("revoke unknown", err, storetype.ErrNotFound)
 }
 
 // testTokenRefusals: a taken name (live or revoked), a bad name or no
@@ -167,7 +168,7 @@ func testActor(t *testing.T, open opener) {
 }
 
 // actorOf reads an event's data.actor.
-func actorOf(t *testing.T, e store.Event) string {
+func actorOf(t *testing.T, e storetype.Event) string {
 	t.Helper()
 	var d struct {
 		Actor *string `json:"actor"`

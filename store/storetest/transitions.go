@@ -6,6 +6,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var transitionTests = []test{
@@ -208,10 +209,10 @@ func testTransitionUnknown(t *testing.T, open opener) {
 		p := act(a, "o1", t0.Add(time.Hour))
 		p.CouponID, p.LockTTL = "cpn_nosuchcoupon", time.Minute
 		_, err := f.s.Transition(f.ctx, p)
-		f.wantErr("Transition "+a.String()+" of an unknown coupon", err, store.ErrNotFound)
+		f.wantErr("Transition "+a.String()+" of an unknown coupon", err, storetype.ErrNotFound)
 	}
 	_, err := f.s.Coupon(f.ctx, "cpn_nosuchcoupon")
-	f.wantErr("Coupon(unknown)", err, store.ErrNotFound)
+	f.wantErr("Coupon(unknown)", err, storetype.ErrNotFound)
 	f.unchanged("unknown coupon", tp.ID, "u1", t0, before)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var userTests = []test{
@@ -43,7 +44,7 @@ func (f *fixture) wantUser(what string, got, want remind.User) {
 func testPutUser(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	_, err := f.s.User(f.ctx, "nobody")
-	f.wantErr("unknown user", err, store.ErrNotFound)
+	f.wantErr("unknown user", err, storetype.ErrNotFound)
 	want := remind.User{ID: "u1", Timezone: "Asia/Shanghai", Channels: []remind.Channel{remind.SMS, remind.Push, remind.InApp}}
 	f.wantUser("PutUser", f.putUser("u1", "Asia/Shanghai", remind.SMS, remind.Push, remind.InApp), want)
 	f.wantUser("User", f.user("u1"), want)
@@ -74,7 +75,7 @@ func testPutUserRefusals(t *testing.T, open opener) {
 			f.t.Fatalf("PutUser(%+v): got %v, want an invalid %s", c.u, err, c.field)
 		}
 		_, err = f.s.User(f.ctx, "u")
-		f.wantErr("after a refused PutUser", err, store.ErrNotFound)
+		f.wantErr("after a refused PutUser", err, storetype.ErrNotFound)
 	}
 }
 
@@ -131,7 +132,7 @@ func testActivityOrders(t *testing.T, open opener) {
 	}
 	active("cancel", t0.Add(2*time.Minute))
 	f.create()
-	if _, err := f.s.CloseDueOrders(f.ctx, store.DueParams{Now: t0.Add(time.Hour), Limit: 100}); err != nil {
+	if _, err := f.s.CloseDueOrders(f.ctx, storetype.DueParams{Now: t0.Add(time.Hour), Limit: 100}); err != nil {
 		f.t.Fatalf("CloseDueOrders: %v", err)
 	}
 	active("timeout", t0.Add(2*time.Minute))

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 var walletTests = []test{
@@ -91,7 +91,7 @@ func ids(cs []coupon.Coupon) []string {
 }
 
 // page reads one page of a wallet that must be read.
-func (f *fixture) page(p store.UserCouponsParams) []string {
+func (f *fixture) page(p storetype.UserCouponsParams) []string {
 	f.t.Helper()
 	cs, err := f.s.UserCoupons(f.ctx, p)
 	if err != nil {
@@ -128,7 +128,7 @@ func testWalletPages(t *testing.T, open opener) {
 	if got := ids(f.userCoupons("u1", 0, now)); !slices.Equal(got, all) {
 		t.Fatalf("u1's wallet in pages of %d: got %v, want %v, by ID", walletPage, got, all)
 	}
-	p := store.UserCouponsParams{UserID: "u1", Status: coupon.Unused, Now: now, Limit: 2}
+	p := storetype.UserCouponsParams{UserID: "u1", Status: coupon.Unused, Now: now, Limit: 2}
 	if got := f.page(p); !slices.Equal(got, fresh[:2]) {
 		t.Fatalf("first page of 2 unused behind 5 expired: got %v, want %v", got, fresh[:2])
 	}
@@ -140,13 +140,13 @@ func testWalletPages(t *testing.T, open opener) {
 	if got := f.page(p); len(got) != 0 {
 		t.Fatalf("page after the last unused: got %v, want none", got)
 	}
-	p = store.UserCouponsParams{UserID: "u1", Status: coupon.Expired, Now: now, Limit: 3}
+	p = storetype.UserCouponsParams{UserID: "u1", Status: coupon.Expired, Now: now, Limit: 3}
 	if got := f.page(p); !slices.Equal(got, stale[:3]) {
 		t.Fatalf("first page of expired (stored unused, past expires_at): got %v, want %v", got, stale[:3])
 	}
 	// At the last millisecond before the stale ones expire, they are
 	// unused, and none is expired.
-	p = store.UserCouponsParams{UserID: "u1", Status: coupon.Unused, Now: t0.Add(time.Hour - time.Millisecond), Limit: 6}
+	p = storetype.UserCouponsParams{UserID: "u1", Status: coupon.Unused, Now: t0.Add(time.Hour - time.Millisecond), Limit: 6}
 	if got := f.page(p); !slices.Equal(got, all[:6]) {
 		t.Fatalf("unused before expiry: got %v, want %v", got, all[:6])
 	}
@@ -155,7 +155,7 @@ func testWalletPages(t *testing.T, open opener) {
 		t.Fatalf("expired before expiry: got %v, want none", got)
 	}
 	// Exactly at expires_at, a stale coupon reads expired.
-	p = store.UserCouponsParams{UserID: "u1", Status: coupon.Expired, Now: t0.Add(time.Hour), Limit: 1}
+	p = storetype.UserCouponsParams{UserID: "u1", Status: coupon.Expired, Now: t0.Add(time.Hour), Limit: 1}
 	if got := f.page(p); !slices.Equal(got, stale[:1]) {
 		t.Fatalf("expired at expires_at: got %v, want %v", got, stale[:1])
 	}
@@ -181,7 +181,7 @@ func testWalletPagesArchived(t *testing.T, open opener) {
 		all = append(all, c.ID)
 	}
 	now := t0.Add(time.Hour)
-	p := store.UserCouponsParams{UserID: "u1", Now: now, Limit: 2, Archived: true}
+	p := storetype.UserCouponsParams{UserID: "u1", Now: now, Limit: 2, Archived: true}
 	first := f.page(p)
 	if !slices.Equal(first, all[:2]) {
 		t.Fatalf("first page: got %v, want %v", first, all[:2])
@@ -202,20 +202,20 @@ func testWalletPagesArchived(t *testing.T, open opener) {
 	}
 }
 
-// testWalletPageBounds: a page asks 1 to store.MaxWalletPage coupons
+// testWalletPageBounds: a page asks 1 to storetype.MaxWalletPage coupons
 // after a cursor that is an ID; anything else is refused as input.
 func testWalletPageBounds(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	f.claim(f.template(nil).ID, "u1", t0)
 	cases := []struct {
 		field string
-		p     store.UserCouponsParams
+		p     storetype.UserCouponsParams
 	}{
-		{"limit", store.UserCouponsParams{UserID: "u1", Now: t0}},
-		{"limit", store.UserCouponsParams{UserID: "u1", Now: t0, Limit: -1}},
-		{"limit", store.UserCouponsParams{UserID: "u1", Now: t0, Limit: store.MaxWalletPage + 1}},
-		{"after", store.UserCouponsParams{UserID: "u1", Now: t0, Limit: 1, After: " cpn"}},
-		{"after", store.UserCouponsParams{UserID: "u1", Now: t0, Limit: 1, After: strings.Repeat("c", 129)}},
+		{"limit", storetype.UserCouponsParams{UserID: "u1", Now: t0}},
+		{"limit", storetype.UserCouponsParams{UserID: "u1", Now: t0, Limit: -1}},
+		{"limit", storetype.UserCouponsParams{UserID: "u1", Now: t0, Limit: storetype.MaxWalletPage + 1}},
+		{"after", storetype.UserCouponsParams{UserID: "u1", Now: t0, Limit: 1, After: " cpn"}},
+		{"after", storetype.UserCouponsParams{UserID: "u1", Now: t0, Limit: 1, After: strings.Repeat("c", 129)}},
 	}
 	for _, c := range cases {
 		cs, err := f.s.UserCoupons(f.ctx, c.p)
@@ -224,7 +224,7 @@ func testWalletPageBounds(t *testing.T, open opener) {
 			t.Fatalf("UserCoupons(%+v): got %d coupons, %v; want %s refused", c.p, len(cs), err, c.field)
 		}
 	}
-	if got := f.page(store.UserCouponsParams{UserID: "u1", Now: t0, Limit: store.MaxWalletPage}); len(got) != 1 {
+	if got := f.page(storetype.UserCouponsParams{UserID: "u1", Now: t0, Limit: storetype.MaxWalletPage}); len(got) != 1 {
 		t.Fatalf("a page of the most: got %v, want the one coupon", got)
 	}
 }

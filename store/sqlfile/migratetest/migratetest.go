@@ -15,6 +15,7 @@ import (
 
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Backend is a SQL backend under test.
@@ -114,10 +115,10 @@ func Run(t *testing.T, b Backend) {
 
 // open opens the store at url, closed when t ends, and returns what it did
 // to the schema.
-func (b Backend) open(t *testing.T, url string) store.SchemaChange {
+func (b Backend) open(t *testing.T, url string) storetype.SchemaChange {
 	t.Helper()
-	var change store.SchemaChange
-	if _, err := b.openStore(t, url, store.Hooks{OnMigrated: func(c store.SchemaChange) { change = c }}); err != nil {
+	var change storetype.SchemaChange
+	if _, err := b.openStore(t, url, store.Hooks{OnMigrated: func(c storetype.SchemaChange) { change = c }}); err != nil {
 		t.Fatalf("open: %v", err)
 	}
 	return change
@@ -221,7 +222,7 @@ func recorded(t *testing.T, db *sql.DB) []int {
 
 // Together checks what instances opening one new database at once did to
 // its schema: one applied every migration, the others none.
-func Together(t *testing.T, changes []store.SchemaChange) {
+func Together(t *testing.T, changes []storetype.SchemaChange) {
 	t.Helper()
 	migrated := 0
 	for _, c := range changes {

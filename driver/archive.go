@@ -1,0 +1,14 @@
+package driver
+
+import (
+	"time"
+)
+
+// MoveParams are the inputs of one archive batch of a Tx.
+type MoveParams struct {
+	// Before: rows last changed at or before it move.
+	Before time.Time
+	// Now is each moved row's archived_at.
+	Now   time.Time
+	Limit int
+}

@@ -1,0 +1,29 @@
+package storetype
+
+import (
+	"time"
+
+	"github.com/lapsehq/lapse/order"
+)
+
+// SKU is the stock of one SKU in its three counters, each the sum over
+// the SKU's buckets (see StockBucket). Their sum is the stock last set by
+// PutSKU.
+type SKU struct {
+	SKU       string
+	Available int64
+	Reserved  int64
+	Sold      int64
+	// Buckets is how many buckets the stock is split into.
+	Buckets int
+}
+
+// DueOrders is what DueOrders found: unpaid orders past their deadline,
+// and the first deadline after now of those not yet due.
+type DueOrders struct {
+	Orders []order.Order
+	Next   time.Time
+}
+
+// TimerClose fires unpaid-order timeouts.
+const TimerClose TimerKind = "order.close"

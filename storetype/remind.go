@@ -1,0 +1,4 @@
+package storetype
+
+// TimerRemind fires planned reminders.
+const TimerRemind TimerKind = "reminder.due"
