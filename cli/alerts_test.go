@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lapsehq/lapse/store/mysql/mysqltest"
-	"github.com/lapsehq/lapse/store/postgres/pgtest"
+	"github.com/lapsehq/lapse/driver/mysql/mysqltest"
+	"github.com/lapsehq/lapse/driver/postgres/pgtest"
 )
 
 // ruleMetric is a metric name in the alerting rules, in an expression or

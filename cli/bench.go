@@ -14,7 +14,7 @@ import (
 
 	"github.com/lapsehq/lapse/bench"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/driver/sqlite"
 )
 
 // The SQLite backend offers the bench its raw drains.
@@ -184,7 +184,7 @@ func sqliteTarget(path string) bench.Target {
 	return bench.Target{
 		Name: "sqlite",
 		Open: func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
-			d, err := sqlite.OpenDriver(ctx, path, sqlite.Options{})
+			d, err := sqlite.Open(ctx, path, sqlite.Options{})
 			if err != nil {
 				return nil, nil, err
 			}

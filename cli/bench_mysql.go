@@ -10,7 +10,7 @@ import (
 
 	"github.com/lapsehq/lapse/bench"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/mysql"
+	"github.com/lapsehq/lapse/driver/mysql"
 )
 
 // The MySQL backend offers the bench its raw drains.
@@ -52,7 +52,7 @@ func mysqlTarget(ctx context.Context, storeURL string) (bench.Target, func(), er
 		Name:   "mysql",
 		Shared: true,
 		Open: func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
-			d, err := mysql.OpenDriver(ctx, storeURL, mysql.Options{})
+			d, err := mysql.Open(ctx, storeURL, mysql.Options{})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/lapsehq/lapse/bench"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/postgres"
+	"github.com/lapsehq/lapse/driver/postgres"
 )
 
 // The PostgreSQL backend offers the bench its raw drains.
@@ -62,7 +62,7 @@ func postgresTarget(ctx context.Context, storeURL string) (bench.Target, func(),
 		Name:   "postgres",
 		Shared: true,
 		Open: func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
-			d, err := postgres.OpenDriver(ctx, storeURL, postgres.Options{})
+			d, err := postgres.Open(ctx, storeURL, postgres.Options{})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lapsehq/lapse/store/postgres/pgtest"
+	"github.com/lapsehq/lapse/driver/postgres/pgtest"
 	"github.com/lapsehq/lapse/storetype"
 )
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -41,11 +40,11 @@ func migrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	var change storetype.SchemaChange
-	st, err := openStore(ctx, serveConfig{store: *url}, store.Hooks{OnMigrated: func(c storetype.SchemaChange) { change = c }}, nil)
+	d, err := openDriver(ctx, serveConfig{store: *url}, func(c storetype.SchemaChange) { change = c })
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer d.Close()
 	kind := storeKind(*url)
 	if change.Renumbered {
 		fmt.Fprintf(stdout, "renumbered the recorded versions from %s's own numbering to the one every store shares\n", kind)
@@ -55,5 +54,5 @@ func migrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintf(stdout, "%s store %s: schema version %d -> %d, %d migration(s) applied, up to date\n",
 		kind, redact(*url), change.From, change.To, len(change.Applied))
-	return st.Ready(ctx)
+	return d.Ready(ctx)
 }

@@ -15,21 +15,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	amqpq "github.com/lapsehq/lapse/delayq/amqp"
 	redisq "github.com/lapsehq/lapse/delayq/redis"
+	"github.com/lapsehq/lapse/driver/mysql"
+	"github.com/lapsehq/lapse/driver/postgres"
+	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/payhook"
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/mysql"
-	"github.com/lapsehq/lapse/store/postgres"
-	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
@@ -413,20 +415,35 @@ func storeKind(url string) string {
 // openStore opens the store c.store names; policy is the reminder policy
 // of a store that plans reminders.
 func openStore(ctx context.Context, c serveConfig, hooks store.Hooks, policy *remind.Config) (*store.DB, error) {
+	return store.Options{Hooks: hooks, Remind: policy}.Open(openDriver(ctx, c, nil))
+}
+
+// openDriver opens the driver of the database c.store names, migrating
+// it; migrated, if set, hears what that did to the schema.
+func openDriver(ctx context.Context, c serveConfig, migrated func(storetype.SchemaChange)) (driver.Driver, error) {
 	url := c.store
 	// A transaction idle as long as a lease is an instance paused or cut
 	// off: the database ends it, so that its locks hold up no other.
-	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
-		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks, Remind: policy, IdleTxTimeout: c.leaseTTL})
+	var (
+		d   driver.Driver
+		err error
+	)
+	switch {
+	case strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://"):
+		d, err = postgres.Open(ctx, url, postgres.Options{OnMigrated: migrated, IdleTxTimeout: c.leaseTTL})
+	case strings.HasPrefix(url, "mysql://"):
+		d, err = mysql.Open(ctx, url, mysql.Options{OnMigrated: migrated, IdleTxTimeout: c.leaseTTL})
+	default:
+		path, perr := sqlitePath(url)
+		if perr != nil {
+			return nil, perr
+		}
+		d, err = sqlite.Open(ctx, path, sqlite.Options{OnMigrated: migrated})
 	}
-	if strings.HasPrefix(url, "mysql://") {
-		return mysql.Open(ctx, url, mysql.Options{Hooks: hooks, Remind: policy, IdleTxTimeout: c.leaseTTL})
-	}
-	path, err := sqlitePath(url)
 	if err != nil {
 		return nil, err
 	}
-	return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks, Remind: policy})
+	return d, nil
 }
 
 // sqlitePath returns the path of a sqlite:<path> store URL.

@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/client"
+	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/httpapi"
-	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/store"
 )
 
 func Example() {
@@ -18,10 +19,11 @@ func Example() {
 	dir, _ := os.MkdirTemp("", "lapse-example")
 	defer os.RemoveAll(dir)
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "lapse.db"), sqlite.Options{})
+	d, err := sqlite.Open(ctx, filepath.Join(dir, "lapse.db"), sqlite.Options{})
 	if err != nil {
 		panic(err)
 	}
+	st := store.New(d, store.Options{})
 	defer st.Close()
 	srv := httptest.NewServer(httpapi.New(httpapi.Config{Store: st, Now: now}))
 	defer srv.Close()

@@ -12,7 +12,7 @@ import (
 
 // Driver is one database as the service layer (DB) sees it: write
 // transactions, the dialect's reads, and how its errors read. A backend
-// package (store/sqlite, store/postgres, store/mysql) implements it with
+// package (driver/sqlite, driver/postgres, driver/mysql) implements it with
 // its SQL, migrations and connection setup, and no business rule: DB
 // decides every state change, count, stock move, reminder and idempotent
 // replay once, over any Driver.

@@ -10,14 +10,14 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver/mysql"
+	"github.com/lapsehq/lapse/driver/mysql/mysqltest"
+	"github.com/lapsehq/lapse/driver/postgres"
+	"github.com/lapsehq/lapse/driver/postgres/pgtest"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/mysql"
-	"github.com/lapsehq/lapse/store/mysql/mysqltest"
-	"github.com/lapsehq/lapse/store/postgres"
-	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/timer"
 )
 
@@ -37,10 +37,10 @@ type sharedStore struct {
 // sharedStores are the stores many instances can share.
 var sharedStores = []sharedStore{
 	{"postgres", pgtest.SchemaURL, func(ctx context.Context, url string, hooks store.Hooks) (*store.DB, error) {
-		return postgres.Open(ctx, url, postgres.Options{Hooks: hooks})
+		return store.Options{Hooks: hooks}.Open(postgres.Open(ctx, url, postgres.Options{}))
 	}},
 	{"mysql", mysqltest.FreshDB, func(ctx context.Context, url string, hooks store.Hooks) (*store.DB, error) {
-		return mysql.Open(ctx, url, mysql.Options{Hooks: hooks})
+		return store.Options{Hooks: hooks}.Open(mysql.Open(ctx, url, mysql.Options{}))
 	}},
 }
 

@@ -20,10 +20,10 @@ import (
 	amqpq "github.com/lapsehq/lapse/delayq/amqp"
 	"github.com/lapsehq/lapse/delayq/amqp/amqptest"
 	redisq "github.com/lapsehq/lapse/delayq/redis"
+	"github.com/lapsehq/lapse/driver/postgres/pgtest"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/postgres/pgtest"
 	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )

@@ -13,9 +13,9 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
@@ -40,12 +40,12 @@ func dbPath(t testing.TB) string { return filepath.Join(t.TempDir(), "lapse.db")
 // built but not started. Call it inside a synctest bubble.
 func setup(t *testing.T, path string, cfg engine.Config) *rig {
 	t.Helper()
-	return setupWith(t, path, cfg, sqlite.Options{})
+	return setupWith(t, path, cfg, store.Options{})
 }
 
 // setupWith is setup with the store's options, and cfg.Wheel if set in
 // place of the default wheel of 1024 ticks.
-func setupWith(t *testing.T, path string, cfg engine.Config, opts sqlite.Options) *rig {
+func setupWith(t *testing.T, path string, cfg engine.Config, opts store.Options) *rig {
 	t.Helper()
 	r := &rig{reg: prometheus.NewRegistry()}
 	r.wheel = cfg.Wheel
@@ -55,7 +55,7 @@ func setupWith(t *testing.T, path string, cfg engine.Config, opts sqlite.Options
 	opts.Hooks.OnTimer = engine.Hint(r.wheel)
 	opts.Hooks.OnArchived = func(what string, n int64) { r.metrics.Archived(what, n) }
 	var err error
-	r.st, err = sqlite.Open(context.Background(), path, opts)
+	r.st, err = opts.Open(sqlite.Open(context.Background(), path, sqlite.Options{}))
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
@@ -251,10 +251,11 @@ func TestRestartCatchesUp(t *testing.T) {
 func TestSweeperRepairsLostTimers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		path := dbPath(t)
-		st, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+		d, err := sqlite.Open(context.Background(), path, sqlite.Options{})
 		if err != nil {
 			t.Fatalf("open: %v", err)
 		}
+		st := store.New(d, store.Options{})
 		now := time.Now()
 		tp, err := st.CreateTemplate(context.Background(), store.CreateTemplateParams{
 			Template: coupon.Template{Name: "t", Value: 1, StartsAt: now, Duration: time.Minute}, Now: now})

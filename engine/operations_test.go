@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
@@ -23,7 +23,7 @@ func TestOperationInBatches(t *testing.T) {
 	// SQLite is no shared store, but opens as one does.
 	embedded := sharedStore{"sqlite", dbPath,
 		func(ctx context.Context, path string, hooks store.Hooks) (*store.DB, error) {
-			return sqlite.Open(ctx, path, sqlite.Options{Hooks: hooks})
+			return store.Options{Hooks: hooks}.Open(sqlite.Open(ctx, path, sqlite.Options{}))
 		}}
 	for _, s := range append([]sharedStore{embedded}, sharedStores...) {
 		t.Run(s.name, func(t *testing.T) {

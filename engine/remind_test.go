@@ -14,7 +14,6 @@ import (
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
@@ -65,7 +64,7 @@ func TestRemindersDoneWhen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rmReg := prometheus.NewRegistry()
 		rm := engine.NewReminderMetrics(rmReg)
-		r := setupWith(t, dbPath(t), engine.Config{}, sqlite.Options{Hooks: store.Hooks{OnReminders: rm.Record}})
+		r := setupWith(t, dbPath(t), engine.Config{}, store.Options{Hooks: store.Hooks{OnReminders: rm.Record}})
 		tp := r.template(t, coupon.Template{Duration: 10 * time.Second, Reminders: []time.Duration{5 * time.Second}})
 		if err := r.eng.Start(context.Background()); err != nil {
 			t.Fatalf("start: %v", err)
@@ -171,7 +170,7 @@ func TestReminderPolicyThroughEngine(t *testing.T) {
 		rmReg := prometheus.NewRegistry()
 		rm := engine.NewReminderMetrics(rmReg)
 		cfg := engine.Config{Wheel: timer.NewWheel(time.Second, 4096, time.Now), SweepInterval: time.Hour}
-		r := setupWith(t, dbPath(t), cfg, sqlite.Options{Hooks: store.Hooks{OnReminders: rm.Record}})
+		r := setupWith(t, dbPath(t), cfg, store.Options{Hooks: store.Hooks{OnReminders: rm.Record}})
 		start := time.Now() // 08:00 in Shanghai
 		r.putUser(t, "night", "Asia/Shanghai", remind.SMS, remind.Push, remind.InApp)
 		r.putUser(t, "early", "Asia/Shanghai", remind.Push)

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/sqlite"
 )
 
 // putSKU sets a SKU's stock.
@@ -615,10 +615,11 @@ func TestIdempotentPay(t *testing.T) {
 // fuzzServer is the API over a fresh store for a fuzz target, stocked
 // with SKU "a", and u1 holding a coupon.
 func fuzzServer(f *testing.F) (http.Handler, *store.DB, string) {
-	st, err := sqlite.Open(context.Background(), filepath.Join(f.TempDir(), "lapse.db"), sqlite.Options{})
+	d, err := sqlite.Open(context.Background(), filepath.Join(f.TempDir(), "lapse.db"), sqlite.Options{})
 	if err != nil {
 		f.Fatalf("open store: %v", err)
 	}
+	st := store.New(d, store.Options{})
 	f.Cleanup(func() { st.Close() })
 	clock := &fakeClock{now: t0}
 	h := New(Config{Store: st, Now: clock.Now})

@@ -11,11 +11,11 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
 )
@@ -29,11 +29,11 @@ var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 // set, hears of every commit that wrote events.
 func openStore(t testing.TB, notify func()) *store.DB {
 	t.Helper()
-	opts := sqlite.Options{}
+	opts := store.Options{}
 	if notify != nil {
 		opts.Hooks.OnEvents = func([]storetype.Event) { notify() }
 	}
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), opts)
+	st, err := opts.Open(sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{}))
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
@@ -133,9 +133,9 @@ func newStorm(t testing.TB, n int, notify func()) (*store.DB, *engine.Engine) {
 	t.Helper()
 	now := func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
 	wheel := timer.NewWheel(10*time.Millisecond, 1024, now)
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{Hooks: store.Hooks{
+	st, err := store.Options{Hooks: store.Hooks{
 		OnTimer: engine.Hint(wheel), OnEvents: func([]storetype.Event) { notify() },
-	}})
+	}}.Open(sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{}))
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}

@@ -39,6 +39,16 @@ func New(d driver.Driver, opts Options) *DB {
 	return db
 }
 
+// Open returns the service over d with these options, or err: it takes a
+// driver's Open as it returns, as in
+// store.Options{}.Open(sqlite.Open(ctx, path, sqlite.Options{})).
+func (opts Options) Open(d driver.Driver, err error) (*DB, error) {
+	if err != nil {
+		return nil, err
+	}
+	return New(d, opts), nil
+}
+
 // Driver returns the driver db runs on.
 func (db *DB) Driver() driver.Driver { return db.d }
 

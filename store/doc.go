@@ -3,9 +3,9 @@
 //
 // DB implements Store once, over a Driver: every state change, count,
 // stock move, reminder, idempotent replay and input rule is written here,
-// and a driver (store/sqlite, store/postgres, store/mysql) brings only a
+// and a driver (driver/sqlite, driver/postgres, driver/mysql) brings only a
 // database's transactions, statements (Tx), reads and drains. Every
-// driver passes the contract's own tests in store/drivertest and the
+// driver passes the contract's own tests in driver/drivertest and the
 // service's suite in store/storetest.
 //
 // Every transition is a guarded compare-and-set in one transaction that

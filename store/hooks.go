@@ -23,17 +23,6 @@ type Hooks struct {
 	// committed, with what it moved or deleted (ArchivedCoupons,
 	// ArchivedOrders, PrunedReminders) and how many.
 	OnArchived func(what string, n int64)
-	// OnMigrated, if set, is called as the store opens with what its
-	// opening did to the schema.
-	OnMigrated func(storetype.SchemaChange)
-}
-
-// Migrated calls OnMigrated, if set, with what an opening did to the
-// schema.
-func (h Hooks) Migrated(c storetype.SchemaChange) {
-	if h.OnMigrated != nil {
-		h.OnMigrated(c)
-	}
 }
 
 // Committed calls the hooks for one committed transaction.

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lapsehq/lapse/store/mysql/mysqltest"
-	"github.com/lapsehq/lapse/store/postgres/pgtest"
+	"github.com/lapsehq/lapse/driver/mysql/mysqltest"
+	"github.com/lapsehq/lapse/driver/postgres/pgtest"
 )
 
 // TestBenchStorm runs `lapse bench storm` end to end on SQLite (100,000

@@ -12,8 +12,8 @@ import (
 	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
-	"github.com/lapsehq/lapse/store/mysql/mysqltest"
-	"github.com/lapsehq/lapse/store/postgres/pgtest"
+	"github.com/lapsehq/lapse/driver/mysql/mysqltest"
+	"github.com/lapsehq/lapse/driver/postgres/pgtest"
 )
 
 // lapseTokens runs `lapse tokens args...` on the store at url and returns

@@ -19,14 +19,14 @@ import (
 
 	"github.com/lapsehq/lapse/client"
 	"github.com/lapsehq/lapse/client/clienttest"
+	"github.com/lapsehq/lapse/driver/mysql"
+	"github.com/lapsehq/lapse/driver/mysql/mysqltest"
+	"github.com/lapsehq/lapse/driver/postgres"
+	"github.com/lapsehq/lapse/driver/postgres/pgtest"
+	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/mysql"
-	"github.com/lapsehq/lapse/store/mysql/mysqltest"
-	"github.com/lapsehq/lapse/store/postgres"
-	"github.com/lapsehq/lapse/store/postgres/pgtest"
-	"github.com/lapsehq/lapse/store/sqlite"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -91,7 +91,7 @@ var backends = []backend{
 		name:  "sqlite",
 		store: func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "lapse.db") },
 		open: func(url string) (store.Store, error) {
-			return sqlite.Open(context.Background(), strings.TrimPrefix(url, "sqlite:"), sqlite.Options{})
+			return store.Options{}.Open(sqlite.Open(context.Background(), strings.TrimPrefix(url, "sqlite:"), sqlite.Options{}))
 		},
 		raw:     func(t *testing.T, url string) *sql.DB { return rawDB(t, "sqlite", strings.TrimPrefix(url, "sqlite:")) },
 		coupons: 3000, orders: 2000, lead: 4 * time.Second,
@@ -100,7 +100,7 @@ var backends = []backend{
 		name:  "postgres",
 		store: func(t *testing.T) string { return pgtest.SchemaURL(t) },
 		open: func(url string) (store.Store, error) {
-			return postgres.Open(context.Background(), url, postgres.Options{})
+			return store.Options{}.Open(postgres.Open(context.Background(), url, postgres.Options{}))
 		},
 		raw:     func(t *testing.T, url string) *sql.DB { return rawDB(t, "pgx", url) },
 		coupons: 1000, orders: 1000, lead: 15 * time.Second, stormLead: 30 * time.Second,
@@ -109,7 +109,7 @@ var backends = []backend{
 		name:  "mysql",
 		store: func(t *testing.T) string { return mysqltest.FreshDB(t) },
 		open: func(url string) (store.Store, error) {
-			return mysql.Open(context.Background(), url, mysql.Options{})
+			return store.Options{}.Open(mysql.Open(context.Background(), url, mysql.Options{}))
 		},
 		raw:     func(t *testing.T, url string) *sql.DB { return mysqltest.Raw(t, url) },
 		coupons: 1000, orders: 1000, lead: 15 * time.Second, stormLead: 30 * time.Second,

@@ -12,10 +12,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lapsehq/lapse/driver/mysql"
+	"github.com/lapsehq/lapse/driver/postgres"
+	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/mysql"
-	"github.com/lapsehq/lapse/store/postgres"
-	"github.com/lapsehq/lapse/store/sqlite"
 )
 
 func main() {
@@ -39,11 +39,11 @@ func run(args []string) error {
 	)
 	switch args[0] {
 	case "sqlite":
-		st, err = sqlite.Open(ctx, args[1], sqlite.Options{})
+		st, err = store.Options{}.Open(sqlite.Open(ctx, args[1], sqlite.Options{}))
 	case "postgres":
-		st, err = postgres.Open(ctx, args[1], postgres.Options{})
+		st, err = store.Options{}.Open(postgres.Open(ctx, args[1], postgres.Options{}))
 	case "mysql":
-		st, err = mysql.Open(ctx, args[1], mysql.Options{})
+		st, err = store.Options{}.Open(mysql.Open(ctx, args[1], mysql.Options{}))
 	default:
 		return fmt.Errorf("unknown store %q", args[0])
 	}

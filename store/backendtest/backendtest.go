@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/store/mysql"
-	"github.com/lapsehq/lapse/store/mysql/mysqltest"
-	"github.com/lapsehq/lapse/store/postgres"
-	"github.com/lapsehq/lapse/store/postgres/pgtest"
-	"github.com/lapsehq/lapse/store/sqlite"
+	"github.com/lapsehq/lapse/driver/mysql"
+	"github.com/lapsehq/lapse/driver/mysql/mysqltest"
+	"github.com/lapsehq/lapse/driver/postgres"
+	"github.com/lapsehq/lapse/driver/postgres/pgtest"
+	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/store/storetest"
 )
 
@@ -40,12 +40,12 @@ func All(t *testing.T) []Backend {
 	return []Backend{
 		{"sqlite", SQLite},
 		{"postgres", func(t *testing.T) store.Store {
-			st, err := postgres.Open(t.Context(), pgtest.SchemaURL(t), postgres.Options{})
-			return storetest.Opened(t, store.Store(st), err)
+			d, err := postgres.Open(t.Context(), pgtest.SchemaURL(t), postgres.Options{})
+			return store.New(storetest.Opened(t, d, err), store.Options{})
 		}},
 		{"mysql", func(t *testing.T) store.Store {
-			st, err := mysql.Open(t.Context(), mysqltest.FreshDB(t), mysql.Options{})
-			return storetest.Opened(t, store.Store(st), err)
+			d, err := mysql.Open(t.Context(), mysqltest.FreshDB(t), mysql.Options{})
+			return store.New(storetest.Opened(t, d, err), store.Options{})
 		}},
 	}
 }
@@ -54,6 +54,6 @@ func All(t *testing.T) []Backend {
 // t ends.
 func SQLite(t *testing.T) store.Store {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{})
-	return storetest.Opened(t, store.Store(st), err)
+	d, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{})
+	return store.New(storetest.Opened(t, d, err), store.Options{})
 }

@@ -1,0 +1,47 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"maps"
+	"slices"
+
+	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+)
+
+// QueryText returns the named embedded query with its list, if it has
+// one, written out for n elements: for tests that read how the server
+// plans it.
+func QueryText(name string, n int) string {
+	q := queries.Get(name)
+	if n > 0 {
+		q = expand(q, n)
+	}
+	return q
+}
+
+// MigrateTo brings the database at rawURL up to migration version and no
+// further: for tests of a later migration over data stored before it.
+func MigrateTo(ctx context.Context, rawURL string, version int) error {
+	cfg, err := Config(rawURL)
+	if err != nil {
+		return err
+	}
+	db, err := sql.Open("mysql", cfg.FormatDSN())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ms, err := sqlfile.LoadMigrations(files, "migrations")
+	if err != nil {
+		return err
+	}
+	_, err = migrate(ctx, db, slices.DeleteFunc(ms, func(m sqlfile.Migration) bool { return m.Version > version }))
+	return err
+}
+
+// QueryNames names every embedded query.
+func QueryNames() []string { return slices.Collect(maps.Keys(queries)) }
+
+// Dialect and Files are the migrator's, for the migration tests.
+var Dialect, Files = dialect, files

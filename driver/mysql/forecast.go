@@ -1,0 +1,47 @@
+package mysql
+
+import (
+	"database/sql"
+	"time"
+
+	"context"
+
+	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
+)
+
+// Forecast counts what falls due in each bucket of p, by kind.
+func (s *Driver) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
+	from, end, width := p.From, p.End(), p.Width.Milliseconds()
+	rows, err := s.query(ctx, "Forecast", from, width, from, end, from, width, from, end, from, width, from, end)
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c storetype.DueCount, err error) {
+		err = row.Scan(&c.Kind, &c.Bucket, &c.N)
+		return c, err
+	})
+}
+
+// ShardLeases reads every shard's lease.
+func (s *Driver) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
+	rows, err := s.query(ctx, "ShardLeases")
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (l storetype.ShardLease, err error) {
+		err = row.Scan(&l.Shard, &l.Holder, &l.Token, &l.ExpiresAt)
+		return l, err
+	})
+}
+
+// Instances reads the instances seen within d, by name.
+func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
+	rows, err := s.query(ctx, "Instances", d.Microseconds())
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (in storetype.Instance, err error) {
+		var (
+			skew   sql.NullInt64
+			skewAt sql.NullTime
+		)
+		err = row.Scan(&in.Name, &in.SeenAt, &skew, &skewAt)
+		in.SeenAt = in.SeenAt.UTC()
+		if skew.Valid && skewAt.Valid {
+			in.Skew, in.SkewAt = time.Duration(skew.Int64)*time.Millisecond, skewAt.Time.UTC()
+		}
+		return in, err
+	})
+}

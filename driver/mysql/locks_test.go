@@ -1,0 +1,128 @@
+package mysql_test
+
+import (
+	"database/sql"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/driver/mysql"
+	"github.com/lapsehq/lapse/storetype"
+)
+
+// TestClaimLocksBounded: a drain batch's locking read holds the rows it
+// claims, not the due range it walks. Every shard has 200 rows of each
+// kind past due; a drain batch of 20 of shard 3 in a transaction of the
+// driver, held open, may hold two record locks per row claimed (its due
+// index entry and its primary key record) and a couple more, whatever the other shards hold. Before
+// 0009_shard_due.sql the claim of one shard walked the interleaved due
+// range of all 16 and held every entry it passed, index and row: 683
+// record locks here, and in a storm of a million rows enough lock heaps
+// to stop MariaDB.
+func TestClaimLocksBounded(t *testing.T) {
+	dbURL := freshDB(t)
+	d := openDriver(t, dbURL, mysql.Options{})
+	db := rawDB(t, dbURL)
+	seedDue(t, db, 200*16)
+	const limit, slack = 20, 2
+	p := storetype.DueParams{Now: t0, Limit: limit, Leases: []storetype.Lease{{Shard: 3}}}
+	drains := []struct {
+		name string
+		run  func(driver.DriverTx) (int, error)
+	}{
+		{"ExpireDue", func(tx driver.DriverTx) (int, error) { due, err := tx.ExpireDue(p); return len(due), err }},
+		{"LocksDue", func(tx driver.DriverTx) (int, error) { due, err := tx.LocksDue(p); return len(due), err }},
+		{"OrdersDue", func(tx driver.DriverTx) (int, error) { due, err := tx.OrdersDue(p); return len(due), err }},
+		{"RemindersDue", func(tx driver.DriverTx) (int, error) { due, err := tx.RemindersDue(p); return len(due), err }},
+	}
+	for _, c := range drains {
+		tx, err := d.Begin(t.Context(), false)
+		if err != nil {
+			t.Fatalf("begin: %v", err)
+		}
+		n, err := c.run(tx)
+		if err != nil || n != limit {
+			t.Fatalf("%s: %d rows, %v; want %d", c.name, n, err, limit)
+		}
+		rows, structs := locksHeld(t, db)
+		tx.Rollback()
+		t.Logf("%s: %d record locks in %d lock structs", c.name, rows, structs)
+		if rows > 2*limit+slack {
+			t.Errorf("%s: a batch of %d holds %d record locks, want at most %d", c.name, limit, rows, 2*limit+slack)
+		}
+	}
+}
+
+// seedDue writes n rows past due of each due kind, over every shard:
+// unused coupons, locked coupons, unpaid orders and planned reminders.
+func seedDue(t *testing.T, db *sql.DB, n int) {
+	t.Helper()
+	at := t0.Add(-time.Hour).Format("2006-01-02 15:04:05.000")
+	var unused, locked, orders, reminders []string
+	for i := range n {
+		unused = append(unused, fmt.Sprintf("('cpn_u%06d', 'tpl_x', 'u%d', 'unused', '%s', '%s', NULL, NULL, '%s', 1)", i, i, at, at, at))
+		locked = append(locked, fmt.Sprintf("('cpn_l%06d', 'tpl_x', 'u%d', 'locked', '%s', '%s', 'o', '%s', '%s', 2)", i, i, at, at, at, at))
+		orders = append(orders, fmt.Sprintf("('ord_%06d', 'u%d', 'unpaid', '[]', '[]', 100, 0, 100, '%s', '%s', '%s', 1)", i, i, at, at, at))
+		reminders = append(reminders, fmt.Sprintf("('u%d', 3600000, '%s', '%s', '%s', 'planned')", i, at, at, at))
+	}
+	insert(t, db, "INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version) VALUES ", append(unused, locked...))
+	insert(t, db, "INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due, deadline, created_at, updated_at, version) VALUES ", orders)
+	insert(t, db, "INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status) VALUES ", reminders)
+	if _, err := db.ExecContext(t.Context(), "ANALYZE TABLE coupons, orders, reminders"); err != nil {
+		t.Fatalf("analyze: %v", err)
+	}
+}
+
+// trxLocks reads the most record locks an open transaction of the
+// session's database holds, and the most lock structs.
+const trxLocks = `SELECT COALESCE(MAX(trx.trx_rows_locked), 0), COALESCE(MAX(trx.trx_lock_structs), 0)
+	FROM information_schema.INNODB_TRX trx
+	JOIN information_schema.PROCESSLIST p ON p.ID = trx.trx_mysql_thread_id
+	WHERE p.DB = DATABASE()`
+
+// locksHeld reads, from information_schema.INNODB_TRX, the most record
+// locks an open transaction of db's database holds, and that
+// transaction's lock structs. The server refreshes the table from the
+// live transactions at most every 100 ms: it waits that long first, so
+// that it does not read an earlier state.
+func locksHeld(t *testing.T, db *sql.DB) (rows, structs int64) {
+	t.Helper()
+	time.Sleep(200 * time.Millisecond)
+	err := db.QueryRowContext(t.Context(), trxLocks).Scan(&rows, &structs)
+	if err != nil {
+		t.Fatalf("INNODB_TRX: %v", err)
+	}
+	return rows, structs
+}
+
+// TestClaimPassesHeldRows: a drain batch takes the due rows after those
+// another open transaction holds, at once: rows held at the head of a
+// shard's due range (an instance paused in the middle of a batch) do not
+// stop the others' drains of it.
+func TestClaimPassesHeldRows(t *testing.T) {
+	dbURL := freshDB(t)
+	d := openDriver(t, dbURL, mysql.Options{})
+	seedDue(t, rawDB(t, dbURL), 200*16)
+	const limit = 20
+	p := storetype.DueParams{Now: t0, Limit: limit, Leases: []storetype.Lease{{Shard: 3}}}
+	var held []string
+	for range 2 {
+		tx, err := d.Begin(t.Context(), false)
+		if err != nil {
+			t.Fatalf("begin: %v", err)
+		}
+		defer tx.Rollback()
+		due, err := tx.LocksDue(p)
+		if err != nil || len(due) != limit {
+			t.Fatalf("LocksDue with %d rows held: %d rows, %v; want %d", len(held), len(due), err, limit)
+		}
+		for _, c := range due {
+			if slices.Contains(held, c.ID) {
+				t.Fatalf("LocksDue: %s is held by another transaction", c.ID)
+			}
+			held = append(held, c.ID)
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
+)
+
+// Coupon returns one coupon as stored.
+func (s *Driver) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
+	return sqlfile.ScanOne(s.readRow(ctx, "GetCoupon", id), scanCoupon, interpret)
+}
+
+// UserCoupons reads a page of a user's wallet (see store.Driver).
+func (s *Driver) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
+	name := "UserCoupons"
+	if p.Archived {
+		name = "UserCouponsWithArchived"
+	}
+	rows, err := s.read(ctx, name, p.UserID, p.After, p.StatusFilter(), ms(p.Now), p.Limit)
+	return sqlfile.Collect(rows, err, scanCoupon)
+}
+
+// CountUserCoupons counts a user's coupons of a template.
+func (t *tx) CountUserCoupons(userID, templateID string) (int64, error) {
+	return sqlfile.ScanInt64(t.queryRow("CountUserTemplate", userID, templateID))
+}
+
+// TakeIssues counts n more coupons of a template issued, unless that
+// passes its total.
+func (t *tx) TakeIssues(templateID string, n int64) (bool, error) {
+	return t.execOne("TakeIssues", templateID, n)
+}
+
+// Coupon reads one coupon; the one writer holds it until the commit.
+func (t *tx) Coupon(id string) (coupon.Coupon, error) {
+	return sqlfile.ScanOne(t.queryRow("GetCoupon", id), scanCoupon, interpret)
+}
+
+// SetCoupon stores next over from with a compare-and-set on from's state
+// and version.
+func (t *tx) SetCoupon(from, next coupon.Coupon) (bool, error) {
+	return t.execOne("CompareAndSet", next.Status.String(), nullString(next.OrderID), nullMS(next.LockedUntil),
+		ms(next.UpdatedAt), from.ID, from.Status.String(), from.Version)
+}
+
+func scanCoupon(row scanner) (coupon.Coupon, error) {
+	var (
+		c                               coupon.Coupon
+		status                          string
+		claimedAt, expiresAt, updatedAt int64
+		orderID                         sql.NullString
+		lockedUntil                     sql.NullInt64
+	)
+	err := row.Scan(&c.ID, &c.TemplateID, &c.UserID, &status, &claimedAt, &expiresAt, &orderID, &lockedUntil, &updatedAt, &c.Version)
+	if err != nil {
+		return c, err
+	}
+	if c.Status, err = coupon.ParseState(status); err != nil {
+		return c, err
+	}
+	c.ClaimedAt, c.ExpiresAt, c.UpdatedAt = at(claimedAt), at(expiresAt), at(updatedAt)
+	c.OrderID, c.LockedUntil = orderID.String, atNull(lockedUntil)
+	return c, nil
+}

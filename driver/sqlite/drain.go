@@ -1,0 +1,82 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+	"time"
+
+	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
+)
+
+// expireChunk is how many rows one statement of ExpireDue expires. Between
+// two, a batch looks whether a user's write waits for the writer and, if
+// one does, commits what it has: a user waits for one chunk, not a batch.
+const expireChunk = 100
+
+// ExpireDue expires up to p.Limit due unused coupons of p's shards, a
+// chunk at a time, and returns them; it ends the batch early for a user
+// waiting to write.
+func (t *tx) ExpireDue(p storetype.DueParams) ([]coupon.Coupon, error) {
+	var expired []coupon.Coupon
+	shards := shardFilter(p.Leases)
+	for len(expired) < p.Limit {
+		n := min(expireChunk, p.Limit-len(expired))
+		rows, err := t.query("ExpireDue", ms(p.Now), n, shards)
+		chunk, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
+			var expiresAt int64
+			err = row.Scan(&c.ID, &c.TemplateID, &c.UserID, &expiresAt)
+			c.ExpiresAt = at(expiresAt)
+			return c, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		expired = append(expired, chunk...)
+		if len(chunk) < n || t.driver.gate.busy() {
+			break
+		}
+	}
+	// RETURNING gives no order: each chunk is the earliest due left, so
+	// sorting them all sorts the batch.
+	slices.SortStableFunc(expired, func(a, b coupon.Coupon) int { return a.ExpiresAt.Compare(b.ExpiresAt) })
+	return expired, nil
+}
+
+// LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now.
+// The one writer holds them.
+func (t *tx) LocksDue(p storetype.DueParams) ([]coupon.Coupon, error) {
+	rows, err := t.query("LocksDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
+	return sqlfile.Collect(rows, err, scanCoupon)
+}
+
+// nextQueries names the query of each kind's earliest pending due time.
+var nextQueries = map[storetype.TimerKind]string{
+	storetype.TimerExpire: "NextExpiry", storetype.TimerRelease: "NextRelease",
+	storetype.TimerClose: "NextDeadline", storetype.TimerRemind: "NextReminder",
+}
+
+// NextDue reads the earliest pending due time of kind in the shards of ls.
+func (t *tx) NextDue(kind storetype.TimerKind, ls storetype.Leases) (time.Time, error) {
+	var v int64
+	err := t.queryRow(nextQueries[kind], shardFilter(ls)).Scan(&v)
+	if err == sql.ErrNoRows {
+		return time.Time{}, nil
+	}
+	return at(v), err
+}
+
+// Stats reads the due backlog and the outbox size.
+func (s *Driver) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
+	var st storetype.Stats
+	if err := s.readRow(ctx, "DueBacklog", ms(now)).Scan(&st.DueBacklog); err != nil {
+		return st, err
+	}
+	if err := s.readRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
+		return st, err
+	}
+	err := s.readRow(ctx, "OutboxSize").Scan(&st.Outbox)
+	return st, err
+}

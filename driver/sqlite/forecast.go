@@ -1,0 +1,53 @@
+package sqlite
+
+import (
+	"database/sql"
+	"time"
+
+	"context"
+
+	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/storetype"
+)
+
+// Forecast counts what falls due in each bucket of p, by kind.
+func (s *Driver) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
+	rows, err := s.read(ctx, "Forecast", ms(p.From), ms(p.End()), p.Width.Milliseconds())
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.DueCount, error) {
+		var c storetype.DueCount
+		err := row.Scan(&c.Kind, &c.Bucket, &c.N)
+		return c, err
+	})
+}
+
+// ShardLeases reads every shard's lease.
+func (s *Driver) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
+	rows, err := s.read(ctx, "ShardLeases")
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.ShardLease, error) {
+		var (
+			l       storetype.ShardLease
+			expires int64
+		)
+		err := row.Scan(&l.Shard, &l.Holder, &l.Token, &expires)
+		l.ExpiresAt = at(expires)
+		return l, err
+	})
+}
+
+// Instances reads the instances seen within d, by name.
+func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
+	rows, err := s.read(ctx, "Instances", d.Milliseconds())
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.Instance, error) {
+		var (
+			in           storetype.Instance
+			seen         int64
+			skew, skewAt sql.NullInt64
+		)
+		err := row.Scan(&in.Name, &seen, &skew, &skewAt)
+		in.SeenAt, in.Skew = at(seen), time.Duration(skew.Int64)*time.Millisecond
+		if skewAt.Valid {
+			in.SkewAt = at(skewAt.Int64)
+		}
+		return in, err
+	})
+}
