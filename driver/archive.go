@@ -4,7 +4,8 @@ import (
 	"time"
 )
 
-// MoveParams are the inputs of one archive batch of a Tx.
+// MoveParams are the inputs of one archive batch (ArchiveCoupons,
+// ArchiveOrders).
 type MoveParams struct {
 	// Before: rows last changed at or before it move.
 	Before time.Time

@@ -12,13 +12,13 @@ import (
 // for it: o's row, then event (its event row), then take (the guarded
 // update that takes o's items from the stock) last, and commits; false,
 // and rolled back, if take changed nothing. For the bench only.
-func FloorOrder(ctx context.Context, d driver.Driver, o order.Order, event func(driver.DriverTx) error, take func(driver.DriverTx) (bool, error)) (bool, error) {
+func FloorOrder(ctx context.Context, d driver.Driver, o order.Order, event func(driver.ExecutorTx) error, take func(driver.ExecutorTx) (bool, error)) (bool, error) {
 	t, err := d.Begin(ctx, false)
 	if err != nil {
 		return false, err
 	}
 	defer t.Rollback()
-	if err := t.InsertOrder(o); err != nil {
+	if err := t.InsertOrder(ctx, o); err != nil {
 		return false, err
 	}
 	if err := event(t); err != nil {
@@ -27,6 +27,6 @@ func FloorOrder(ctx context.Context, d driver.Driver, o order.Order, event func(
 	if ok, err := take(t); err != nil || !ok {
 		return false, err
 	}
-	_, err = t.Commit(nil)
+	_, err = t.Commit(ctx, nil)
 	return err == nil, err
 }
