@@ -1,5 +1,7 @@
 package storetype
 
+import "time"
+
 // Archived counts what one archive run moved or deleted (or, in a dry
 // run, would have).
 type Archived struct {
@@ -8,4 +10,10 @@ type Archived struct {
 	Orders  int64
 	// Reminders deleted: sent and dropped ones.
 	Reminders int64
+}
+
+// PruneRequestsParams are the inputs of PruneRequests.
+type PruneRequestsParams struct {
+	Before time.Time
+	Limit  int
 }

@@ -1,8 +1,6 @@
 package storetype
 
-import (
-	"time"
-)
+import "time"
 
 // ForecastParams are the inputs of Forecast: Buckets buckets of Width
 // each, the first starting at From.

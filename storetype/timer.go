@@ -1,8 +1,6 @@
 package storetype
 
-import (
-	"time"
-)
+import "time"
 
 // TimerKind names what a group timer fires.
 type TimerKind string
@@ -13,6 +11,10 @@ const (
 	TimerExpire TimerKind = "coupon.expire"
 	// TimerRelease fires lock TTL release.
 	TimerRelease TimerKind = "coupon.release"
+	// TimerClose fires unpaid-order timeouts.
+	TimerClose TimerKind = "order.close"
+	// TimerRemind fires planned reminders.
+	TimerRemind TimerKind = "reminder.due"
 )
 
 // TimerBucket is the width of a group timer: everything of one kind due

@@ -8,19 +8,6 @@ import (
 	"github.com/lapsehq/lapse/input"
 )
 
-// TemplatesParams are the inputs of Templates.
-type TemplatesParams struct {
-	// After is the ID of the last template a caller has seen; "" for none.
-	After string
-	Limit int
-}
-
-// TemplateInfo is a template with how many of its coupons are in each state.
-type TemplateInfo struct {
-	Template coupon.Template
-	Counts   map[coupon.State]int64
-}
-
 // UserCouponsParams are the inputs of UserCoupons: one page of a user's
 // wallet, by coupon ID.
 type UserCouponsParams struct {
@@ -45,39 +32,6 @@ func (p UserCouponsParams) StatusFilter() string {
 		return ""
 	}
 	return p.Status.String()
-}
-
-// DueParams are the inputs of the drains.
-type DueParams struct {
-	Now   time.Time
-	Limit int
-	// Leases, if set, limit the drain to their shards and fence it: see
-	// Store.Lease.
-	Leases Leases
-}
-
-// TimersParams are the inputs of Timers.
-type TimersParams struct {
-	Before time.Time
-	Limit  int
-}
-
-// PruneRequestsParams are the inputs of PruneRequests.
-type PruneRequestsParams struct {
-	Before time.Time
-	Limit  int
-}
-
-// Stats are gauges read from the store.
-type Stats struct {
-	// DueBacklog counts work due but not yet done: unused coupons past
-	// expires_at, locked coupons past locked_until, unpaid orders past
-	// their deadline, planned reminders past their due time.
-	DueBacklog int64
-	// Outbox counts events held in the outbox.
-	Outbox int64
-	// OpenOrders counts unpaid orders.
-	OpenOrders int64
 }
 
 // MaxWalletPage is the most coupons one page of a wallet holds.

@@ -1,4 +1,0 @@
-package storetype
-
-// TimerRemind fires planned reminders.
-const TimerRemind TimerKind = "reminder.due"
