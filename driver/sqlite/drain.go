@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -19,12 +20,12 @@ const expireChunk = 100
 // ExpireDue expires up to p.Limit due unused coupons of p's shards, a
 // chunk at a time, and returns them; it ends the batch early for a user
 // waiting to write.
-func (t *tx) ExpireDue(p storetype.DueParams) ([]coupon.Coupon, error) {
+func (e *executor) ExpireDue(ctx context.Context, p storetype.DueParams) ([]coupon.Coupon, error) {
 	var expired []coupon.Coupon
 	shards := shardFilter(p.Leases)
 	for len(expired) < p.Limit {
 		n := min(expireChunk, p.Limit-len(expired))
-		rows, err := t.query("ExpireDue", ms(p.Now), n, shards)
+		rows, err := e.query(ctx, "ExpireDue", ms(p.Now), n, shards)
 		chunk, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
 			var expiresAt int64
 			err = row.Scan(&c.ID, &c.TemplateID, &c.UserID, &expiresAt)
@@ -35,7 +36,7 @@ func (t *tx) ExpireDue(p storetype.DueParams) ([]coupon.Coupon, error) {
 			return nil, err
 		}
 		expired = append(expired, chunk...)
-		if len(chunk) < n || t.driver.gate.busy() {
+		if len(chunk) < n || e.d.gate.busy() {
 			break
 		}
 	}
@@ -46,9 +47,9 @@ func (t *tx) ExpireDue(p storetype.DueParams) ([]coupon.Coupon, error) {
 }
 
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now.
-// The one writer holds them.
-func (t *tx) LocksDue(p storetype.DueParams) ([]coupon.Coupon, error) {
-	rows, err := t.query("LocksDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
+// In a transaction the one writer holds them.
+func (e *executor) LocksDue(ctx context.Context, p storetype.DueParams) ([]coupon.Coupon, error) {
+	rows, err := e.query(ctx, "LocksDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
 	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
@@ -58,10 +59,11 @@ var nextQueries = map[storetype.TimerKind]string{
 	storetype.TimerClose: "NextDeadline", storetype.TimerRemind: "NextReminder",
 }
 
-// NextDue reads the earliest pending due time of kind in the shards of ls.
-func (t *tx) NextDue(kind storetype.TimerKind, ls storetype.Leases) (time.Time, error) {
+// NextDue reads the earliest pending due time of kind p.Kind in the
+// shards of p.Leases.
+func (e *executor) NextDue(ctx context.Context, p driver.NextDueParams) (time.Time, error) {
 	var v int64
-	err := t.queryRow(nextQueries[kind], shardFilter(ls)).Scan(&v)
+	err := e.queryRow(ctx, nextQueries[p.Kind], shardFilter(p.Leases)).Scan(&v)
 	if err == sql.ErrNoRows {
 		return time.Time{}, nil
 	}
@@ -69,14 +71,14 @@ func (t *tx) NextDue(kind storetype.TimerKind, ls storetype.Leases) (time.Time, 
 }
 
 // Stats reads the due backlog and the outbox size.
-func (s *Driver) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
+func (e *executor) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
 	var st storetype.Stats
-	if err := s.readRow(ctx, "DueBacklog", ms(now)).Scan(&st.DueBacklog); err != nil {
+	if err := e.queryRow(ctx, "DueBacklog", ms(now)).Scan(&st.DueBacklog); err != nil {
 		return st, err
 	}
-	if err := s.readRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
+	if err := e.queryRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
 		return st, err
 	}
-	err := s.readRow(ctx, "OutboxSize").Scan(&st.Outbox)
+	err := e.queryRow(ctx, "OutboxSize").Scan(&st.Outbox)
 	return st, err
 }

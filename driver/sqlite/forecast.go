@@ -1,18 +1,17 @@
 package sqlite
 
 import (
+	"context"
 	"database/sql"
 	"time"
-
-	"context"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // Forecast counts what falls due in each bucket of p, by kind.
-func (s *Driver) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
-	rows, err := s.read(ctx, "Forecast", ms(p.From), ms(p.End()), p.Width.Milliseconds())
+func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
+	rows, err := e.query(ctx, "Forecast", ms(p.From), ms(p.End()), p.Width.Milliseconds())
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.DueCount, error) {
 		var c storetype.DueCount
 		err := row.Scan(&c.Kind, &c.Bucket, &c.N)
@@ -21,8 +20,8 @@ func (s *Driver) Forecast(ctx context.Context, p storetype.ForecastParams) ([]st
 }
 
 // ShardLeases reads every shard's lease.
-func (s *Driver) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
-	rows, err := s.read(ctx, "ShardLeases")
+func (e *executor) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
+	rows, err := e.query(ctx, "ShardLeases")
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.ShardLease, error) {
 		var (
 			l       storetype.ShardLease
@@ -35,8 +34,8 @@ func (s *Driver) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error
 }
 
 // Instances reads the instances seen within d, by name.
-func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
-	rows, err := s.read(ctx, "Instances", d.Milliseconds())
+func (e *executor) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
+	rows, err := e.query(ctx, "Instances", d.Milliseconds())
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.Instance, error) {
 		var (
 			in           storetype.Instance

@@ -1,21 +1,23 @@
 package sqlite
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 )
 
 // IssuedCount reads how many coupons of a template are issued.
-func (t *tx) IssuedCount(templateID string) (int64, error) {
-	return sqlfile.ScanInt64(t.queryRow("TemplateIssued", templateID))
+func (e *executor) IssuedCount(ctx context.Context, templateID string) (int64, error) {
+	return sqlfile.ScanInt64(e.queryRow(ctx, "TemplateIssued", templateID))
 }
 
 // ExistingCoupons returns which of ids name a stored coupon.
-func (t *tx) ExistingCoupons(ids []string) (map[string]bool, error) {
-	rows, err := t.queryList("ExistingCoupons", ids)
+func (e *executor) ExistingCoupons(ctx context.Context, ids []string) (map[string]bool, error) {
+	rows, err := e.queryList(ctx, "ExistingCoupons", ids)
 	if err != nil {
 		return nil, err
 	}
@@ -23,9 +25,10 @@ func (t *tx) ExistingCoupons(ids []string) (map[string]bool, error) {
 	return sqlfile.ScanSet(rows)
 }
 
-// HeldCounts returns how many coupons of templateID each of users holds.
-func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, error) {
-	rows, err := t.queryList("HeldCounts", users, templateID)
+// HeldCounts returns how many coupons of template p.TemplateID each of
+// p.Users holds.
+func (e *executor) HeldCounts(ctx context.Context, p driver.HeldCountsParams) (map[string]int64, error) {
+	rows, err := e.queryList(ctx, "HeldCounts", p.Users, p.TemplateID)
 	if err != nil {
 		return nil, err
 	}
@@ -35,8 +38,8 @@ func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, er
 
 // queryList runs the named query with list as a JSON array for its first
 // parameter.
-func (t *tx) queryList(name string, list []string, args ...any) (*sql.Rows, error) {
-	return t.query(name, append([]any{jsonList(list)}, args...)...)
+func (e *executor) queryList(ctx context.Context, name string, list []string, args ...any) (*sql.Rows, error) {
+	return e.query(ctx, name, append([]any{jsonList(list)}, args...)...)
 }
 
 // jsonList is list as the JSON array a query reads with json_each.
@@ -47,7 +50,7 @@ func jsonList(list []string) string {
 
 // InsertClaimed writes new coupons of one template claimed at one instant
 // with one statement for them all: no row goes through Go one at a time.
-func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
+func (e *executor) InsertClaimed(ctx context.Context, cs []coupon.Coupon) error {
 	if len(cs) == 0 {
 		return nil
 	}
@@ -60,6 +63,6 @@ func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
 		return err
 	}
 	c := cs[0]
-	_, err = t.exec("InsertIssued", string(b), c.TemplateID, ms(c.ClaimedAt), ms(c.ExpiresAt))
+	_, err = e.exec(ctx, "InsertIssued", string(b), c.TemplateID, ms(c.ClaimedAt), ms(c.ExpiresAt))
 	return err
 }

@@ -4,84 +4,78 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"time"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 )
 
-// Operation reads one bulk operation.
-func (s *Driver) Operation(ctx context.Context, id string) (driver.OperationRow, error) {
-	return sqlfile.ScanOne(s.readRow(ctx, "GetOperation", id), scanOperation, interpret)
-}
-
-// Operation reads one bulk operation in the transaction (the writer is
+// Operation reads one bulk operation (in a transaction the writer is
 // held: nothing else changes it).
-func (t *tx) Operation(id string) (driver.OperationRow, error) {
-	return sqlfile.ScanOne(t.queryRow("GetOperation", id), scanOperation, interpret)
+func (e *executor) Operation(ctx context.Context, id string) (driver.OperationRow, error) {
+	return sqlfile.ScanOne(e.queryRow(ctx, "GetOperation", id), scanOperation, interpret)
 }
 
 // InsertOperation stores a new operation.
-func (t *tx) InsertOperation(r driver.OperationRow) error {
-	_, err := t.exec("InsertOperation", r.ID, r.Kind, r.Target, r.Args, r.Counts, r.Actor, r.State, r.Cursor, r.Holder,
+func (e *executor) InsertOperation(ctx context.Context, r driver.OperationRow) error {
+	_, err := e.exec(ctx, "InsertOperation", r.ID, r.Kind, r.Target, r.Args, r.Counts, r.Actor, r.State, r.Cursor, r.Holder,
 		ms(r.CreatedAt), nullMS(r.StartedAt), nullMS(r.FinishedAt), nullMS(r.LeaseUntil), r.Done, r.Total)
 	return err
 }
 
 // SetOperation stores r over the operation of its ID.
-func (t *tx) SetOperation(r driver.OperationRow) error {
-	_, err := t.exec("SetOperation", r.ID, r.Counts, r.State, r.Cursor, r.Holder,
+func (e *executor) SetOperation(ctx context.Context, r driver.OperationRow) error {
+	_, err := e.exec(ctx, "SetOperation", r.ID, r.Counts, r.State, r.Cursor, r.Holder,
 		nullMS(r.StartedAt), nullMS(r.FinishedAt), nullMS(r.LeaseUntil), r.Done, r.Total)
 	return err
 }
 
-// OperationsDue lists running operations holder may take at now.
-func (t *tx) OperationsDue(holder string, now time.Time, limit int) ([]string, error) {
-	rows, err := t.query("OperationsDue", holder, ms(now), limit)
+// OperationsDue lists running operations p.Holder may take at p.Now.
+func (e *executor) OperationsDue(ctx context.Context, p driver.OperationsDueParams) ([]string, error) {
+	rows, err := e.query(ctx, "OperationsDue", p.Holder, ms(p.Now), p.Limit)
 	return sqlfile.Collect(rows, err, sqlfile.ScanString)
 }
 
 // CouponsAfter reads a page of a template's coupons by ID.
-func (t *tx) CouponsAfter(p driver.CouponsAfterParams) ([]coupon.Coupon, error) {
-	rows, err := t.query("CouponsAfter", p.TemplateID, p.After, p.Limit, p.Until)
+func (e *executor) CouponsAfter(ctx context.Context, p driver.CouponsAfterParams) ([]coupon.Coupon, error) {
+	rows, err := e.query(ctx, "CouponsAfter", p.TemplateID, p.After, p.Limit, p.Until)
 	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // UsersCoupons reads the coupons the listed users hold up to an ID.
-func (t *tx) UsersCoupons(userIDs []string, until string) ([]coupon.Coupon, error) {
-	rows, err := t.queryList("UsersCoupons", userIDs, until)
+func (e *executor) UsersCoupons(ctx context.Context, p driver.UsersCouponsParams) ([]coupon.Coupon, error) {
+	rows, err := e.queryList(ctx, "UsersCoupons", p.UserIDs, p.Until)
 	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
-// VoidCoupons voids the listed coupons still unused at now.
-func (t *tx) VoidCoupons(ids []string, now time.Time) (int64, error) {
-	return t.execCount("VoidCoupons", jsonList(ids), ms(now))
+// VoidCoupons voids the listed coupons still unused at p.Now.
+func (e *executor) VoidCoupons(ctx context.Context, p driver.VoidCouponsParams) (int64, error) {
+	return e.execCount(ctx, "VoidCoupons", jsonList(p.IDs), ms(p.Now))
 }
 
 // ExtendCoupons sets the expires_at of the listed coupons unused or
 // locked.
-func (t *tx) ExtendCoupons(p driver.ExtendCouponsParams) (int64, error) {
-	return t.execCount("ExtendCoupons", jsonList(p.IDs), nullMS(p.To), p.By.Milliseconds(), ms(p.Now))
+func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsParams) (int64, error) {
+	return e.execCount(ctx, "ExtendCoupons", jsonList(p.IDs), nullMS(p.To), p.By.Milliseconds(), ms(p.Now))
 }
 
 // PutPendingVoid marks a coupon to be voided when its lock ends.
-func (t *tx) PutPendingVoid(p driver.PendingVoid) error {
-	_, err := t.exec("PutPendingVoid", p.CouponID, p.Operation, p.Reason, p.Actor)
+func (e *executor) PutPendingVoid(ctx context.Context, p driver.PendingVoid) error {
+	_, err := e.exec(ctx, "PutPendingVoid", p.CouponID, p.Operation, p.Reason, p.Actor)
 	return err
 }
 
 // TakePendingVoid removes and returns a coupon's mark, if any.
-func (t *tx) TakePendingVoid(couponID string) (driver.PendingVoid, bool, error) {
+func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
 	var p driver.PendingVoid
-	err := t.queryRow("GetPendingVoid", couponID).Scan(&p.CouponID, &p.Operation, &p.Reason, &p.Actor)
+	err := e.queryRow(ctx, "GetPendingVoid", couponID).Scan(&p.CouponID, &p.Operation, &p.Reason, &p.Actor)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return p, false, nil
 	case err != nil:
 		return p, false, err
 	}
-	_, err = t.exec("DeletePendingVoid", couponID)
+	_, err = e.exec(ctx, "DeletePendingVoid", couponID)
 	return p, err == nil, err
 }
 

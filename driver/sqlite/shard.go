@@ -17,7 +17,7 @@ func init() {
 }
 
 // shardOf is the shard of the row with ID id: the low four bits of the MD5
-// of the ID, as PostgreSQL and MySQL compute it (store.Shards is 16).
+// of the ID, as PostgreSQL and MySQL compute it (storetype.Shards is 16).
 func shardOf(id string) int64 {
 	sum := md5.Sum([]byte(id))
 	return int64(sum[len(sum)-1] % storetype.Shards)

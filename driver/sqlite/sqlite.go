@@ -141,15 +141,6 @@ func (s *Driver) Ready(ctx context.Context) error {
 	return nil
 }
 
-// read runs a read-only query on the read pool.
-func (s *Driver) read(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
-	return s.r.QueryContext(ctx, queries.Get(name), args...)
-}
-
-func (s *Driver) readRow(ctx context.Context, name string, args ...any) *sql.Row {
-	return s.r.QueryRowContext(ctx, queries.Get(name), args...)
-}
-
 // interpret turns driver errors into store errors.
 func interpret(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {

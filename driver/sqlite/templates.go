@@ -6,40 +6,45 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // InsertTemplate stores a new template.
-func (t *tx) InsertTemplate(tp coupon.Template) error {
-	return t.q().InsertTemplate(t.ctx, dbsqlc.InsertTemplateParams{
+func (e *executor) InsertTemplate(ctx context.Context, tp coupon.Template) error {
+	return e.q().InsertTemplate(ctx, dbsqlc.InsertTemplateParams{
 		ID: tp.ID, Name: tp.Name, Value: tp.Value, MinSpend: tp.MinSpend, StartsAt: ms(tp.StartsAt),
 		EndsAt: nullMS(tp.EndsAt), DurationMs: sql.NullInt64{Int64: tp.Duration.Milliseconds(), Valid: tp.Duration > 0},
 		PerUserLimit: tp.PerUserLimit, Total: tp.Total, Reminders: sqlfile.DurationsJSON(tp.Reminders), CreatedAt: ms(tp.CreatedAt),
 	})
 }
 
-// Template reads a template, its stored counts and how many of its unused
-// coupons are past expires_at at now.
-func (s *Driver) Template(ctx context.Context, id string, now time.Time) (storetype.TemplateInfo, int64, error) {
+// TemplateInfo reads template p.ID, its stored counts and how many of its
+// unused coupons are past expires_at at p.Now.
+func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams) (storetype.TemplateInfo, int64, error) {
+	if e.tx != nil {
+		return e.templateInfo(ctx, p)
+	}
 	// One read transaction, so that the stored counts and the lazy
 	// correction come from the same snapshot even while a drain commits.
-	rtx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	rtx, err := e.d.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, err
 	}
 	defer rtx.Rollback()
-	r, err := dbsqlc.New(rtx).GetTemplate(ctx, id)
-	if err != nil {
-		return storetype.TemplateInfo{}, 0, interpret(err)
-	}
-	tp, err := template(r)
+	return (&executor{d: e.d, read: rtx}).templateInfo(ctx, p)
+}
+
+// templateInfo is TemplateInfo's reads, in the executor's one snapshot.
+func (e *executor) templateInfo(ctx context.Context, p driver.TemplateInfoParams) (storetype.TemplateInfo, int64, error) {
+	tp, err := e.Template(ctx, p.ID)
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, err
 	}
 	info := storetype.TemplateInfo{Template: tp}
-	rows, err := rtx.QueryContext(ctx, queries.Get("GetCounts"), id)
+	rows, err := e.query(ctx, "GetCounts", p.ID)
 	if err != nil {
 		return info, 0, err
 	}
@@ -48,22 +53,23 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (storet
 		return info, 0, err
 	}
 	var due int64
-	err = rtx.QueryRowContext(ctx, queries.Get("CountDueUnused"), ms(now), id).Scan(&due)
+	err = e.queryRow(ctx, "CountDueUnused", ms(p.Now), p.ID).Scan(&due)
 	return info, due, err
 }
 
 // Templates reads a page of templates by ID.
-func (s *Driver) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
-	rows, err := s.readq().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, PageSize: int64(p.Limit)})
+func (e *executor) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
+	rows, err := e.q().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, PageSize: int64(p.Limit)})
 	return sqlfile.Convert(rows, err, func(r dbsqlc.ListTemplatesRow) (coupon.Template, error) {
 		return template(dbsqlc.GetTemplateRow(r))
 	})
 }
 
-// SetTemplate stores next over from: a compare-and-set on from's version,
-// guarded on the coupons issued.
-func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
-	n, err := t.q().SetTemplate(t.ctx, dbsqlc.SetTemplateParams{
+// SetTemplate stores p.Next over p.From: a compare-and-set on p.From's
+// version, guarded on the coupons issued.
+func (e *executor) SetTemplate(ctx context.Context, p driver.SetTemplateParams) (bool, error) {
+	from, next := p.From, p.Next
+	n, err := e.q().SetTemplate(ctx, dbsqlc.SetTemplateParams{
 		ID: from.ID, Version: from.Version, Name: next.Name, Value: next.Value, Total: next.Total,
 		Reminders: sqlfile.DurationsJSON(next.Reminders), ClosedAt: nullMS(next.ClosedAt),
 	})
@@ -71,14 +77,16 @@ func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
 }
 
 // Template reads a template.
-func (t *tx) Template(id string) (coupon.Template, error) {
-	r, err := t.q().GetTemplate(t.ctx, id)
+func (e *executor) Template(ctx context.Context, id string) (coupon.Template, error) {
+	r, err := e.q().GetTemplate(ctx, id)
 	return sqlfile.ConvertOne(r, err, template, interpret)
 }
 
 // ClaimTemplate reads a template claimed from: the one writer already
 // queues the claims.
-func (t *tx) ClaimTemplate(id string) (coupon.Template, error) { return t.Template(id) }
+func (e *executor) ClaimTemplate(ctx context.Context, id string) (coupon.Template, error) {
+	return e.Template(ctx, id)
+}
 
 type scanner = sqlfile.Scanner
 

@@ -4,87 +4,122 @@ import (
 	"context"
 	"database/sql"
 	"slices"
-	"time"
 
-	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// tx is one write transaction, the store.Tx the service's rules run in:
-// it remembers the group timers it wrote so they can be announced once it
-// commits.
-var _ driver.DriverTx = (*tx)(nil)
+var (
+	_ driver.Executor   = (*executor)(nil)
+	_ driver.ExecutorTx = (*tx)(nil)
+)
 
-type tx struct {
-	sql    *sql.Tx
-	ctx    context.Context
-	stmts  map[string]*sql.Stmt
-	driver *Driver
-	// leave ends a foreground transaction's turn at the gate.
-	leave  func()
+// executor runs the driver's statements: in a write transaction, on the
+// statements prepared on the writer, or outside one, on the read pool,
+// which refuses writes.
+type executor struct {
+	d *Driver
+	// tx is the write transaction; nil outside one.
+	tx *sql.Tx
+	// read runs the statements outside a transaction: the read pool, or
+	// one read transaction on it.
+	read dbsqlc.DBTX
+	// timers are the group timers the write transaction wrote, to be
+	// announced once it commits.
 	timers []storetype.Timer
 }
 
-func (t *tx) stmt(name string) *sql.Stmt {
-	st, ok := t.stmts[name]
+// tx is one write transaction on the writer.
+type tx struct {
+	executor
+	// leave ends a foreground transaction's turn at the gate.
+	leave func()
+}
+
+// Executor runs statements on the read pool, outside a transaction.
+func (s *Driver) Executor() driver.Executor { return s.reads() }
+
+// reads is the executor on the read pool.
+func (s *Driver) reads() *executor { return &executor{d: s, read: s.r} }
+
+func (e *executor) stmt(ctx context.Context, name string) *sql.Stmt {
+	st, ok := e.d.stmts[name]
 	if !ok {
 		panic("sqlite: no query named " + name)
 	}
-	return t.sql.StmtContext(t.ctx, st)
+	return e.tx.StmtContext(ctx, st)
 }
 
-func (t *tx) exec(name string, args ...any) (sql.Result, error) {
-	return t.stmt(name).ExecContext(t.ctx, args...)
+func (e *executor) exec(ctx context.Context, name string, args ...any) (sql.Result, error) {
+	if e.tx == nil {
+		return e.read.ExecContext(ctx, queries.Get(name), args...)
+	}
+	return e.stmt(ctx, name).ExecContext(ctx, args...)
 }
 
 // execOne runs a guarded write and reports whether it changed a row.
-func (t *tx) execOne(name string, args ...any) (bool, error) {
-	n, err := t.execCount(name, args...)
+func (e *executor) execOne(ctx context.Context, name string, args ...any) (bool, error) {
+	n, err := e.execCount(ctx, name, args...)
 	return n > 0, err
 }
 
 // execCount runs a write and returns how many rows it changed.
-func (t *tx) execCount(name string, args ...any) (int64, error) {
-	res, err := t.exec(name, args...)
+func (e *executor) execCount(ctx context.Context, name string, args ...any) (int64, error) {
+	res, err := e.exec(ctx, name, args...)
 	if err != nil {
 		return 0, err
 	}
 	return res.RowsAffected()
 }
 
-func (t *tx) queryRow(name string, args ...any) *sql.Row {
-	return t.stmt(name).QueryRowContext(t.ctx, args...)
+func (e *executor) queryRow(ctx context.Context, name string, args ...any) *sql.Row {
+	if e.tx == nil {
+		return e.read.QueryRowContext(ctx, queries.Get(name), args...)
+	}
+	return e.stmt(ctx, name).QueryRowContext(ctx, args...)
 }
 
-func (t *tx) query(name string, args ...any) (*sql.Rows, error) {
-	return t.stmt(name).QueryContext(t.ctx, args...)
+func (e *executor) query(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
+	if e.tx == nil {
+		return e.read.QueryContext(ctx, queries.Get(name), args...)
+	}
+	return e.stmt(ctx, name).QueryContext(ctx, args...)
+}
+
+// q runs the queries that sqlc generates: on the statements prepared on
+// the writer in a transaction, else on the read pool.
+func (e *executor) q() *dbsqlc.Queries {
+	if e.tx == nil {
+		return dbsqlc.New(e.read)
+	}
+	return e.d.sqlc.WithTx(e.tx)
 }
 
 // PutTimer makes sure the group timer tm exists, once however often the
 // transaction puts it.
-func (t *tx) PutTimer(tm storetype.Timer) error {
-	if slices.Contains(t.timers, tm) {
+func (e *executor) PutTimer(ctx context.Context, tm storetype.Timer) error {
+	if slices.Contains(e.timers, tm) {
 		return nil
 	}
-	if _, err := t.exec("InsertTimer", ms(tm.Due), string(tm.Kind)); err != nil {
+	if _, err := e.exec(ctx, "InsertTimer", ms(tm.Due), string(tm.Kind)); err != nil {
 		return err
 	}
-	t.timers = append(t.timers, tm)
+	e.timers = append(e.timers, tm)
 	return nil
 }
 
 // EventStored reports whether the outbox holds a record whose ID is id.
 // Writers take turns: none stores one before the transaction ends.
-func (t *tx) EventStored(id string) (bool, error) {
+func (e *executor) EventStored(ctx context.Context, id string) (bool, error) {
 	var exists bool
-	err := t.queryRow("HasEvent", id).Scan(&exists)
+	err := e.queryRow(ctx, "HasEvent", id).Scan(&exists)
 	return exists, err
 }
 
-// Count moves n coupons of a template into st (n < 0: out of it).
-func (t *tx) Count(templateID string, st coupon.State, n int64) error {
-	_, err := t.exec("AddCount", templateID, st.String(), n)
+// Count moves p.N coupons of a template into p.State (p.N < 0: out of it).
+func (e *executor) Count(ctx context.Context, p driver.CountParams) error {
+	_, err := e.exec(ctx, "AddCount", p.TemplateID, p.State.String(), p.N)
 	return err
 }
 
@@ -92,7 +127,7 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 // (foreground), which background transactions make way for, or a
 // background one (a drain or issuance batch), which starts once no
 // user's write waits.
-func (s *Driver) Begin(ctx context.Context, background bool) (driver.DriverTx, error) {
+func (s *Driver) Begin(ctx context.Context, background bool) (driver.ExecutorTx, error) {
 	leave := func() {}
 	if background {
 		s.gate.yield(ctx)
@@ -104,27 +139,27 @@ func (s *Driver) Begin(ctx context.Context, background bool) (driver.DriverTx, e
 		leave()
 		return nil, err
 	}
-	return &tx{sql: sqlTx, ctx: ctx, stmts: s.stmts, driver: s, leave: leave}, nil
+	return &tx{executor: executor{d: s, tx: sqlTx}, leave: leave}, nil
 }
 
 // Commit writes records, commits the transaction and returns the timers
 // it wrote.
-func (t *tx) Commit(records []storetype.Record) ([]storetype.Timer, error) {
+func (t *tx) Commit(ctx context.Context, records []storetype.Record) ([]storetype.Timer, error) {
 	defer t.end()
-	if err := t.writeRecords(records); err != nil {
+	if err := t.writeRecords(ctx, records); err != nil {
 		return nil, err
 	}
-	if err := t.sql.Commit(); err != nil {
+	if err := t.tx.Commit(); err != nil {
 		return nil, err
 	}
-	t.driver.ckpt.committed()
+	t.d.ckpt.committed()
 	return t.timers, nil
 }
 
 // Rollback rolls the transaction back unless it committed.
 func (t *tx) Rollback() {
 	defer t.end()
-	t.sql.Rollback()
+	t.tx.Rollback()
 }
 
 // end lets the gate know the transaction is over, once.
@@ -134,32 +169,34 @@ func (t *tx) end() {
 }
 
 // Request reads the request recorded under an idempotency key.
-func (t *tx) Request(key string) (driver.Request, error) {
+func (e *executor) Request(ctx context.Context, key string) (driver.Request, error) {
 	var (
 		r       driver.Request
 		created int64
 	)
-	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &created)
+	err := e.queryRow(ctx, "GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &created)
 	r.Created = at(created)
 	return r, interpret(err)
 }
 
-// PutRequest records r under key. Writers take turns, so a transaction
-// that read no request under key finds none there when it puts one.
-func (t *tx) PutRequest(key string, r driver.Request) error {
-	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, ms(r.Created))
+// PutRequest records p.Request under p.Key. Writers take turns, so a
+// transaction that read no request under the key finds none there when
+// it puts one.
+func (e *executor) PutRequest(ctx context.Context, p driver.RequestParams) error {
+	r := p.Request
+	_, err := e.exec(ctx, "PutIdempotency", p.Key, r.Fingerprint, r.Status, r.Body, ms(r.Created))
 	return err
 }
 
-// ForgetRequest deletes the request recorded under key if it was created
-// at or before before.
-func (t *tx) ForgetRequest(key string, before time.Time) error {
-	_, err := t.exec("ForgetIdempotency", key, ms(before))
+// ForgetRequest deletes the request recorded under p.Key if it was
+// created at or before p.Before.
+func (e *executor) ForgetRequest(ctx context.Context, p driver.ForgetRequestParams) error {
+	_, err := e.exec(ctx, "ForgetIdempotency", p.Key, ms(p.Before))
 	return err
 }
 
-// FinishRequest stores the response of the request in flight under key.
-func (t *tx) FinishRequest(key string, r driver.Request) error {
-	_, err := t.exec("FinishIdempotency", key, r.Status, r.Body)
+// FinishRequest stores the response of the request in flight under p.Key.
+func (e *executor) FinishRequest(ctx context.Context, p driver.RequestParams) error {
+	_, err := e.exec(ctx, "FinishIdempotency", p.Key, p.Request.Status, p.Request.Body)
 	return err
 }

@@ -3,38 +3,32 @@ package sqlite
 import (
 	"context"
 	"encoding/json"
-	"time"
 
-	"github.com/lapsehq/lapse/remind"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
+	"github.com/lapsehq/lapse/remind"
 )
 
 // User reads one user.
-func (s *Driver) User(ctx context.Context, id string) (remind.User, error) {
-	r, err := s.readq().GetUser(ctx, id)
-	return sqlfile.ConvertOne(r, err, user, interpret)
-}
-
-// User reads one user in the transaction.
-func (t *tx) User(id string) (remind.User, error) {
-	r, err := t.q().GetUser(t.ctx, id)
+func (e *executor) User(ctx context.Context, id string) (remind.User, error) {
+	r, err := e.q().GetUser(ctx, id)
 	return sqlfile.ConvertOne(r, err, user, interpret)
 }
 
 // PutUser stores a user's timezone and channels.
-func (t *tx) PutUser(u remind.User) (remind.User, error) {
+func (e *executor) PutUser(ctx context.Context, u remind.User) (remind.User, error) {
 	channels, _ := json.Marshal(append([]remind.Channel{}, u.Channels...))
-	r, err := t.q().PutUser(t.ctx, dbsqlc.PutUserParams{ID: u.ID, Timezone: u.Timezone, Channels: string(channels)})
+	r, err := e.q().PutUser(ctx, dbsqlc.PutUserParams{ID: u.ID, Timezone: u.Timezone, Channels: string(channels)})
 	if err != nil {
 		return remind.User{}, err
 	}
 	return user(r)
 }
 
-// TouchUser records that a user acted at now.
-func (t *tx) TouchUser(id string, now time.Time) error {
-	return t.q().TouchUser(t.ctx, dbsqlc.TouchUserParams{ID: id, Now: nullMS(now)})
+// TouchUser records that user p.ID acted at p.Now.
+func (e *executor) TouchUser(ctx context.Context, p driver.TouchUserParams) error {
+	return e.q().TouchUser(ctx, dbsqlc.TouchUserParams{ID: p.ID, Now: nullMS(p.Now)})
 }
 
 func user(r dbsqlc.User) (remind.User, error) {

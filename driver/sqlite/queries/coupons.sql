@@ -1,8 +1,3 @@
--- name: CountUserTemplate
--- A user's coupons of a template, archived ones too.
-SELECT (SELECT count(*) FROM coupons WHERE user_id = ?1 AND template_id = ?2)
-     + (SELECT count(*) FROM coupons_archive WHERE user_id = ?1 AND template_id = ?2);
-
 -- name: GetCoupon
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons WHERE id = ?;

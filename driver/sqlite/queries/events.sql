@@ -10,7 +10,7 @@ INSERT INTO events (seq, n, id, time, body) VALUES (?, ?, ?, ?, ?);
 SELECT EXISTS (SELECT 1 FROM events WHERE id = ?);
 
 -- name: Records
--- ?1 after, ?2 limit, ?3 store.MaxRecord. The records holding positions
+-- ?1 after, ?2 limit, ?3 storetype.MaxRecord. The records holding positions
 -- after ?1 up to ?1 + ?2, or from the front when the front is past ?1:
 -- positions are dense, so these are the records ending in that span or
 -- up to a MaxRecord after it that begin in it, a range of the key. (The

@@ -12,11 +12,6 @@ ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at;
 -- ?1 how long an instance unseen is remembered.
 DELETE FROM instances WHERE seen_at < (SELECT now FROM clock) - ?1;
 
--- name: LiveInstances
--- ?1 the lease TTL. In byte order: the column's collation is BINARY.
-SELECT holder FROM instances WHERE seen_at > (SELECT now FROM clock) - ?1
-ORDER BY holder;
-
 -- name: RenewLeases
 -- ?1 holder, ?2 TTL.
 UPDATE leases SET expires_at = (SELECT now FROM clock) + ?2

@@ -1,7 +1,3 @@
--- name: GetSKU
--- A SKU's counters: the sums over its buckets.
-SELECT sku, sum(available), sum(reserved), sum(sold), max(buckets) FROM skus WHERE sku = ? GROUP BY sku;
-
 -- name: StockBuckets
 SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = ? ORDER BY bucket;
 
@@ -48,11 +44,6 @@ ORDER BY deadline LIMIT ?2;
 -- name: NextDeadline
 -- ?1 the shards.
 SELECT deadline FROM orders WHERE status = 'unpaid' AND (?1 = '' OR lapse_shard(id) IN (SELECT value FROM json_each(?1)))
-ORDER BY deadline LIMIT 1;
-
--- name: DeadlineAfter
--- ?1 after, ?2 the shards.
-SELECT deadline FROM orders WHERE status = 'unpaid' AND deadline > ?1 AND (?2 = '' OR lapse_shard(id) IN (SELECT value FROM json_each(?2)))
 ORDER BY deadline LIMIT 1;
 
 -- name: OpenOrders

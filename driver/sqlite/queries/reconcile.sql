@@ -28,5 +28,8 @@ SELECT min(expires_at) FROM coupons WHERE status = 'unused' AND expires_at >= ?;
 -- name: ReleaseFrom
 SELECT min(locked_until) FROM coupons WHERE status = 'locked' AND locked_until >= ?;
 
+-- name: DeadlineFrom
+SELECT min(deadline) FROM orders WHERE status = 'unpaid' AND deadline >= ?;
+
 -- name: HasTimer
 SELECT count(*) FROM timers WHERE due_at = ? AND kind = ?;

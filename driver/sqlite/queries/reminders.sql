@@ -11,12 +11,9 @@ INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
 VALUES (?, ?, ?, ?, ?, 'planned')
 RETURNING id;
 
--- name: SetReminderSpan
+-- name: SetReminder
 -- ?1 first, ?2 last, ?3 due, ?4 id.
 UPDATE reminders SET first_at = ?1, last_at = ?2, due_at = ?3 WHERE id = ?4 AND status = 'planned';
-
--- name: SetReminderDue
-UPDATE reminders SET due_at = ? WHERE id = ? AND status = 'planned';
 
 -- name: GetReminder
 SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE id = ?;
