@@ -29,7 +29,7 @@ func (s *Driver) FloorExpire(ctx context.Context, now time.Time, limit int) (int
 
 // ExpiryLags returns updated_at minus expires_at of every expired coupon.
 func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
-	rows, err := s.read(ctx, "ExpiryLags")
+	rows, err := s.reads.Query(ctx, queries.Get("ExpiryLags"))
 	if err != nil {
 		return nil, err
 	}
@@ -41,11 +41,11 @@ func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
 // with nothing else (see sqlfile.FloorOrder). For `lapse bench orders
 // --hot-sku` only.
 func (s *Driver) FloorOrder(ctx context.Context, o order.Order, e storetype.Event) (bool, error) {
-	return sqlfile.FloorOrder(ctx, s, o, func(t driver.DriverTx) error {
-		_, err := t.(*tx).exec("FloorEvent", e.ID, e.Type, e.Subject, e.Time, string(e.Data))
+	return sqlfile.FloorOrder(ctx, s, o, func(t driver.ExecutorTx) error {
+		_, err := t.(*executor).exec(ctx, "FloorEvent", e.ID, e.Type, e.Subject, e.Time, string(e.Data))
 		return err
-	}, func(t driver.DriverTx) (bool, error) {
-		return t.(*tx).execOne("FloorTake", o.Items[0].SKU, o.Items[0].Qty)
+	}, func(t driver.ExecutorTx) (bool, error) {
+		return t.(*executor).execOne(ctx, "FloorTake", o.Items[0].SKU, o.Items[0].Qty)
 	})
 }
 

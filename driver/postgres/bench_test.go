@@ -14,9 +14,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/driver/postgres"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/storetest"
 	"github.com/lapsehq/lapse/storetype"
 )

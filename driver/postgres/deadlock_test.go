@@ -4,10 +4,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lapsehq/lapse/order"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/driver/postgres"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
+	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/store"
 )
 
 // TestDeadlockRetried: a transaction PostgreSQL rolls back to break a

@@ -10,7 +10,7 @@
 // is buffered and written in one round trip just before the commit, in a
 // fixed order, so that transactions lock shared rows in one order and hold
 // them as briefly as possible. A transaction's events are one outbox
-// record (store.Record) inserted without a feed position, so commits share
+// record (storetype.Record) inserted without a feed position, so commits share
 // no lock for the feed; a read of the feed first numbers the committed
 // records that have none, one sequencer at a time, in insertion order, so
 // a reader never passes a record that commits later.

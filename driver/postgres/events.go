@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -11,13 +12,13 @@ import (
 const sequenceBatch = 1000
 
 // Records numbers the committed records that have no position yet, then
-// reads the records holding the events after the cursor after, one at a
-// time, until each has enough.
-func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(storetype.Record) bool) error {
-	if err := s.sequence(ctx); err != nil {
+// reads the records holding the events after the cursor p.After, one at a
+// time, until p.Each has enough.
+func (e *executor) Records(ctx context.Context, p driver.RecordsParams) error {
+	if err := e.sequence(ctx); err != nil {
 		return err
 	}
-	rows, err := s.read(ctx, "Records", after, limit, storetype.MaxRecord)
+	rows, err := e.query(ctx, "Records", p.After, p.Limit, storetype.MaxRecord)
 	if err != nil {
 		return err
 	}
@@ -27,7 +28,7 @@ func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(
 		if err := rows.Scan(&r.Last, &r.N, &r.Time, &r.Body); err != nil {
 			return err
 		}
-		if !each(r) {
+		if !p.Each(r) {
 			break
 		}
 	}
@@ -36,8 +37,8 @@ func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(
 
 // FrontRecords reads the first limit records of the feed, without their
 // bodies.
-func (t *tx) FrontRecords(limit int) ([]storetype.Record, error) {
-	rows, err := t.query("FrontRecords", limit)
+func (e *executor) FrontRecords(ctx context.Context, limit int) ([]storetype.Record, error) {
+	rows, err := e.query(ctx, "FrontRecords", limit)
 	if err != nil {
 		return nil, err
 	}
@@ -47,13 +48,14 @@ func (t *tx) FrontRecords(limit int) ([]storetype.Record, error) {
 }
 
 // sequence gives feed positions, in insertion order, to the committed
-// records that have none (see migration 0008), one sequencer at a time.
-func (s *Driver) sequence(ctx context.Context) error {
+// records that have none (see migration 0008), one sequencer at a time:
+// outside a transaction in one of its own, in one under a savepoint.
+func (e *executor) sequence(ctx context.Context) error {
 	var pending bool
-	if err := s.readRow(ctx, "HasUnsequenced").Scan(&pending); err != nil || !pending {
+	if err := e.queryRow(ctx, "HasUnsequenced").Scan(&pending); err != nil || !pending {
 		return err
 	}
-	return pgx.BeginFunc(ctx, s.reads, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, e.q, func(tx pgx.Tx) error {
 		var last int64
 		if err := tx.QueryRow(ctx, queries.Get("LockEventSeq")).Scan(&last); err != nil {
 			return err
@@ -86,8 +88,8 @@ func (s *Driver) sequence(ctx context.Context) error {
 }
 
 // FeedEnd reads the last position the feed handed out.
-func (s *Driver) FeedEnd(ctx context.Context) (int64, error) {
+func (e *executor) FeedEnd(ctx context.Context) (int64, error) {
 	var end int64
-	err := s.readRow(ctx, "FeedEnd").Scan(&end)
+	err := e.queryRow(ctx, "FeedEnd").Scan(&end)
 	return end, err
 }

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/driver/postgres"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/storetest"
 	"github.com/lapsehq/lapse/storetype"
 )

@@ -1,17 +1,16 @@
 package postgres
 
 import (
-	"time"
-
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // Forecast counts what falls due in each bucket of p, by kind.
-func (s *Driver) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
-	rows, err := s.read(ctx, "Forecast", p.From, p.End(), p.Width.Milliseconds())
+func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
+	rows, err := e.query(ctx, "Forecast", p.From, p.End(), p.Width.Milliseconds())
 	if err != nil {
 		return nil, err
 	}
@@ -22,8 +21,8 @@ func (s *Driver) Forecast(ctx context.Context, p storetype.ForecastParams) ([]st
 }
 
 // ShardLeases reads every shard's lease.
-func (s *Driver) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
-	rows, err := s.read(ctx, "ShardLeases")
+func (e *executor) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
+	rows, err := e.query(ctx, "ShardLeases")
 	if err != nil {
 		return nil, err
 	}
@@ -34,8 +33,8 @@ func (s *Driver) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error
 }
 
 // Instances reads the instances seen within d, by name.
-func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
-	rows, err := s.read(ctx, "Instances", d.Milliseconds())
+func (e *executor) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
+	rows, err := e.query(ctx, "Instances", d.Milliseconds())
 	if err != nil {
 		return nil, err
 	}

@@ -1,18 +1,21 @@
 package postgres
 
 import (
+	"context"
+
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 )
 
 // IssuedCount reads how many coupons of a template are issued.
-func (t *tx) IssuedCount(templateID string) (int64, error) {
-	return sqlfile.ScanInt64(t.queryRow("TemplateIssued", templateID))
+func (e *executor) IssuedCount(ctx context.Context, templateID string) (int64, error) {
+	return sqlfile.ScanInt64(e.queryRow(ctx, "TemplateIssued", templateID))
 }
 
 // ExistingCoupons returns which of ids name a stored coupon.
-func (t *tx) ExistingCoupons(ids []string) (map[string]bool, error) {
-	rows, err := t.query("ExistingCoupons", ids)
+func (e *executor) ExistingCoupons(ctx context.Context, ids []string) (map[string]bool, error) {
+	rows, err := e.query(ctx, "ExistingCoupons", ids)
 	if err != nil {
 		return nil, err
 	}
@@ -20,9 +23,10 @@ func (t *tx) ExistingCoupons(ids []string) (map[string]bool, error) {
 	return sqlfile.ScanSet(rows)
 }
 
-// HeldCounts returns how many coupons of templateID each of users holds.
-func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, error) {
-	rows, err := t.query("HeldCounts", users, templateID)
+// HeldCounts returns how many coupons of p.TemplateID each of p.Users
+// holds.
+func (e *executor) HeldCounts(ctx context.Context, p driver.HeldCountsParams) (map[string]int64, error) {
+	rows, err := e.query(ctx, "HeldCounts", p.Users, p.TemplateID)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +36,7 @@ func (t *tx) HeldCounts(templateID string, users []string) (map[string]int64, er
 
 // InsertClaimed stores new coupons of one template claimed at one
 // instant, in one statement.
-func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
+func (e *executor) InsertClaimed(ctx context.Context, cs []coupon.Coupon) error {
 	if len(cs) == 0 {
 		return nil
 	}
@@ -41,8 +45,6 @@ func (t *tx) InsertClaimed(cs []coupon.Coupon) error {
 		ids[i], users[i] = c.ID, c.UserID
 	}
 	c := cs[0]
-	if _, err := t.exec("InsertClaimed", ids, users, c.TemplateID, c.ClaimedAt, c.ExpiresAt); err != nil {
-		return err
-	}
-	return nil
+	_, err := e.exec(ctx, "InsertClaimed", ids, users, c.TemplateID, c.ClaimedAt, c.ExpiresAt)
+	return err
 }

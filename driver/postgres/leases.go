@@ -6,71 +6,63 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // Clock reads the database's clock.
-func (s *Driver) Clock(ctx context.Context) (time.Time, error) {
+func (e *executor) Clock(ctx context.Context) (time.Time, error) {
 	var now time.Time
-	err := s.readRow(ctx, "Clock").Scan(&now)
+	err := e.queryRow(ctx, "Clock").Scan(&now)
 	return now, err
 }
 
-// SeenInstance records that holder is alive now.
-func (t *tx) SeenInstance(holder string) error {
-	_, err := t.exec("SeenInstance", holder)
-	return err
-}
-
-// MeasuredSkew records that holder is alive now, with its clock skew.
-func (t *tx) MeasuredSkew(holder string, skew time.Duration) error {
-	_, err := t.exec("MeasuredSkew", holder, skew.Milliseconds())
+// SeenInstance records that p.Holder is alive now and, if p.Measured,
+// its clock skew.
+func (e *executor) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) error {
+	var err error
+	if p.Measured {
+		_, err = e.exec(ctx, "MeasuredSkew", p.Holder, p.Skew.Milliseconds())
+	} else {
+		_, err = e.exec(ctx, "SeenInstance", p.Holder)
+	}
 	return err
 }
 
 // ForgetInstances forgets instances unseen for longer than d.
-func (t *tx) ForgetInstances(d time.Duration) error {
-	_, err := t.exec("ForgetInstances", d.Milliseconds())
+func (e *executor) ForgetInstances(ctx context.Context, d time.Duration) error {
+	_, err := e.exec(ctx, "ForgetInstances", d.Milliseconds())
 	return err
 }
 
-// LiveInstances names the instances seen within ttl, in byte order.
-func (t *tx) LiveInstances(ttl time.Duration) ([]string, error) {
-	rows, err := t.query("LiveInstances", ttl.Milliseconds())
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
+// RenewLeases extends p.Holder's unexpired leases to p.TTL from now.
+func (e *executor) RenewLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
+	return e.leases(ctx, "RenewLeases", p.Holder, p.TTL.Milliseconds())
 }
 
-// RenewLeases extends holder's unexpired leases to ttl from now.
-func (t *tx) RenewLeases(holder string, ttl time.Duration) ([]storetype.Lease, error) {
-	return t.leases("RenewLeases", holder, ttl.Milliseconds())
-}
-
-// DropLeases frees holder's leases of shards.
-func (t *tx) DropLeases(holder string, shards []int) error {
-	_, err := t.exec("DropLeases", holder, shards)
+// DropLeases frees p.Holder's leases of p.Shards.
+func (e *executor) DropLeases(ctx context.Context, p driver.LeaseParams) error {
+	_, err := e.exec(ctx, "DropLeases", p.Holder, p.Shards)
 	return err
 }
 
-// TakeLeases takes up to n free or expired shards for holder.
-func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]storetype.Lease, error) {
-	return t.leases("TakeLeases", holder, ttl.Milliseconds(), n)
+// TakeLeases takes up to p.N free or expired shards for p.Holder.
+func (e *executor) TakeLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
+	return e.leases(ctx, "TakeLeases", p.Holder, p.TTL.Milliseconds(), p.N)
 }
 
 // leases runs a lease query returning (shard, token) rows.
-func (t *tx) leases(name string, args ...any) ([]storetype.Lease, error) {
-	rows, err := t.query(name, args...)
+func (e *executor) leases(ctx context.Context, name string, args ...any) ([]storetype.Lease, error) {
+	rows, err := e.query(ctx, name, args...)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (storetype.Lease, error) { return sqlfile.ScanLease(row) })
 }
 
-// LockLeases reads holder's unexpired leases of shards and keeps them
+// LockLeases reads p.Holder's unexpired leases of p.Shards and keeps them
 // from changing hands until the transaction ends.
-func (t *tx) LockLeases(holder string, shards []int) ([]storetype.Lease, error) {
-	return t.leases("CheckLeases", holder, shards)
+func (e *executor) LockLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
+	return e.leases(ctx, "CheckLeases", p.Holder, p.Shards)
 }

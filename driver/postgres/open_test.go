@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile/migratetest"
 	"github.com/lapsehq/lapse/driver/postgres"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
-	"github.com/lapsehq/lapse/driver/internal/sqlfile/migratetest"
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/storetest"
 	"github.com/lapsehq/lapse/storetype"
 )

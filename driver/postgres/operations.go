@@ -12,33 +12,28 @@ import (
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 )
 
-// Operation reads one bulk operation.
-func (s *Driver) Operation(ctx context.Context, id string) (driver.OperationRow, error) {
-	return sqlfile.ScanOne(s.readRow(ctx, "GetOperation", id), scanOperation, interpret)
-}
-
-// Operation reads one bulk operation in the transaction, holding it.
-func (t *tx) Operation(id string) (driver.OperationRow, error) {
-	return sqlfile.ScanOne(t.queryRow("GetOperationForUpdate", id), scanOperation, interpret)
+// Operation reads one bulk operation, in a transaction holding it.
+func (e *executor) Operation(ctx context.Context, id string) (driver.OperationRow, error) {
+	return sqlfile.ScanOne(e.queryRow(ctx, e.pick("GetOperation", "GetOperationForUpdate"), id), scanOperation, interpret)
 }
 
 // InsertOperation stores a new operation.
-func (t *tx) InsertOperation(r driver.OperationRow) error {
-	_, err := t.exec("InsertOperation", r.ID, r.Kind, r.Target, r.Args, r.Counts, r.Actor, r.State, r.Cursor, r.Holder,
+func (e *executor) InsertOperation(ctx context.Context, r driver.OperationRow) error {
+	_, err := e.exec(ctx, "InsertOperation", r.ID, r.Kind, r.Target, r.Args, r.Counts, r.Actor, r.State, r.Cursor, r.Holder,
 		r.CreatedAt, nullTime(r.StartedAt), nullTime(r.FinishedAt), nullTime(r.LeaseUntil), r.Done, r.Total)
 	return err
 }
 
 // SetOperation stores r over the operation of its ID.
-func (t *tx) SetOperation(r driver.OperationRow) error {
-	_, err := t.exec("SetOperation", r.ID, r.Counts, r.State, r.Cursor, r.Holder,
+func (e *executor) SetOperation(ctx context.Context, r driver.OperationRow) error {
+	_, err := e.exec(ctx, "SetOperation", r.ID, r.Counts, r.State, r.Cursor, r.Holder,
 		nullTime(r.StartedAt), nullTime(r.FinishedAt), nullTime(r.LeaseUntil), r.Done, r.Total)
 	return err
 }
 
-// OperationsDue lists running operations holder may take at now.
-func (t *tx) OperationsDue(holder string, now time.Time, limit int) ([]string, error) {
-	rows, err := t.query("OperationsDue", holder, now, limit)
+// OperationsDue lists running operations p.Holder may take at p.Now.
+func (e *executor) OperationsDue(ctx context.Context, p driver.OperationsDueParams) ([]string, error) {
+	rows, err := e.query(ctx, "OperationsDue", p.Holder, p.Now, p.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -46,8 +41,8 @@ func (t *tx) OperationsDue(holder string, now time.Time, limit int) ([]string, e
 }
 
 // CouponsAfter reads a page of a template's coupons by ID, holding them.
-func (t *tx) CouponsAfter(p driver.CouponsAfterParams) ([]coupon.Coupon, error) {
-	rows, err := t.query("CouponsAfter", p.TemplateID, p.After, p.Limit, p.Until)
+func (e *executor) CouponsAfter(ctx context.Context, p driver.CouponsAfterParams) ([]coupon.Coupon, error) {
+	rows, err := e.query(ctx, "CouponsAfter", p.TemplateID, p.After, p.Limit, p.Until)
 	if err != nil {
 		return nil, err
 	}
@@ -56,37 +51,35 @@ func (t *tx) CouponsAfter(p driver.CouponsAfterParams) ([]coupon.Coupon, error) 
 
 // UsersCoupons reads the coupons the listed users hold up to an ID,
 // holding them.
-func (t *tx) UsersCoupons(userIDs []string, until string) ([]coupon.Coupon, error) {
-	rows, err := t.query("UsersCoupons", userIDs, until)
+func (e *executor) UsersCoupons(ctx context.Context, p driver.UsersCouponsParams) ([]coupon.Coupon, error) {
+	rows, err := e.query(ctx, "UsersCoupons", p.UserIDs, p.Until)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 
-// VoidCoupons voids the listed coupons still unused at now.
-func (t *tx) VoidCoupons(ids []string, now time.Time) (int64, error) {
-	tag, err := t.exec("VoidCoupons", ids, now)
-	return tag.RowsAffected(), err
+// VoidCoupons voids the listed coupons still unused at p.Now.
+func (e *executor) VoidCoupons(ctx context.Context, p driver.VoidCouponsParams) (int64, error) {
+	return e.execCount(ctx, "VoidCoupons", p.IDs, p.Now)
 }
 
 // ExtendCoupons sets the expires_at of the listed coupons unused or
 // locked.
-func (t *tx) ExtendCoupons(p driver.ExtendCouponsParams) (int64, error) {
-	tag, err := t.exec("ExtendCoupons", p.IDs, nullTime(p.To), p.By.Microseconds(), p.Now)
-	return tag.RowsAffected(), err
+func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsParams) (int64, error) {
+	return e.execCount(ctx, "ExtendCoupons", p.IDs, nullTime(p.To), p.By.Microseconds(), p.Now)
 }
 
 // PutPendingVoid marks a coupon to be voided when its lock ends.
-func (t *tx) PutPendingVoid(p driver.PendingVoid) error {
-	_, err := t.exec("PutPendingVoid", p.CouponID, p.Operation, p.Reason, p.Actor)
+func (e *executor) PutPendingVoid(ctx context.Context, p driver.PendingVoid) error {
+	_, err := e.exec(ctx, "PutPendingVoid", p.CouponID, p.Operation, p.Reason, p.Actor)
 	return err
 }
 
 // TakePendingVoid removes and returns a coupon's mark, if any.
-func (t *tx) TakePendingVoid(couponID string) (driver.PendingVoid, bool, error) {
+func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
 	var p driver.PendingVoid
-	err := t.queryRow("TakePendingVoid", couponID).Scan(&p.CouponID, &p.Operation, &p.Reason, &p.Actor)
+	err := e.queryRow(ctx, "TakePendingVoid", couponID).Scan(&p.CouponID, &p.Operation, &p.Reason, &p.Actor)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return p, false, nil
 	}

@@ -185,24 +185,6 @@ func (s *Driver) Ready(ctx context.Context) error {
 	return nil
 }
 
-// read runs a query outside any write transaction, on the read pool.
-func (s *Driver) read(ctx context.Context, name string, args ...any) (pgx.Rows, error) {
-	return s.reads.Query(ctx, queries.Get(name), args...)
-}
-
-func (s *Driver) readRow(ctx context.Context, name string, args ...any) pgx.Row {
-	return s.reads.QueryRow(ctx, queries.Get(name), args...)
-}
-
-// engineRead runs a read only the engine makes on the engine pool.
-func (s *Driver) engineRead(ctx context.Context, name string, args ...any) (pgx.Rows, error) {
-	return s.engine.Query(ctx, queries.Get(name), args...)
-}
-
-func (s *Driver) engineReadRow(ctx context.Context, name string, args ...any) pgx.Row {
-	return s.engine.QueryRow(ctx, queries.Get(name), args...)
-}
-
 // interpret turns driver errors into store errors.
 func interpret(err error) error {
 	var pgErr *pgconn.PgError

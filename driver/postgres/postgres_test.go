@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/driver"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/driver/drivertest"
 	"github.com/lapsehq/lapse/driver/postgres"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/storetest"
 )
 

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"context"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -10,70 +11,62 @@ import (
 	"github.com/lapsehq/lapse/storetype"
 )
 
-var _ driver.ReminderTx = (*tx)(nil)
-
-// JoinableReminder returns the earliest planned reminder of user and lead
-// whose first crossing lies in [lo, hi] and last crossing at or before
-// hi; store.ErrNotFound if none.
-func (t *tx) JoinableReminder(user string, lead time.Duration, lo, hi time.Time) (driver.PlannedReminder, error) {
-	return sqlfile.ScanOne(t.queryRow("JoinableReminder", user, lead.Milliseconds(), lo, hi), sqlfile.ScanReminder, interpret)
+// JoinableReminder returns the earliest planned reminder of p.User and
+// p.Lead whose first crossing lies in [p.Lo, p.Hi] and last crossing at
+// or before p.Hi; storetype.ErrNotFound if none.
+func (e *executor) JoinableReminder(ctx context.Context, p driver.JoinableReminderParams) (driver.PlannedReminder, error) {
+	return sqlfile.ScanOne(e.queryRow(ctx, "JoinableReminder", p.User, p.Lead.Milliseconds(), p.Lo, p.Hi), sqlfile.ScanReminder, interpret)
 }
 
 // InsertReminder stores r as planned and returns its ID.
-func (t *tx) InsertReminder(r driver.PlannedReminder) (int64, error) {
-	return sqlfile.ScanInt64(t.queryRow("InsertReminder", r.UserID, r.Lead.Milliseconds(), r.First, r.Last, r.Due))
+func (e *executor) InsertReminder(ctx context.Context, r driver.PlannedReminder) (int64, error) {
+	return sqlfile.ScanInt64(e.queryRow(ctx, "InsertReminder", r.UserID, r.Lead.Milliseconds(), r.First, r.Last, r.Due))
 }
 
-// SetReminderSpan stores r's First, Last and Due, if r is still planned.
-func (t *tx) SetReminderSpan(r driver.PlannedReminder) error {
-	_, err := t.exec("SetReminderSpan", r.First, r.Last, r.Due, r.ID)
+// SetReminder stores r's First, Last and Due, if r is still planned.
+func (e *executor) SetReminder(ctx context.Context, r driver.PlannedReminder) error {
+	_, err := e.exec(ctx, "SetReminder", r.First, r.Last, r.Due, r.ID)
 	return err
 }
 
-// SetReminderDue moves the due time of planned reminder id.
-func (t *tx) SetReminderDue(id int64, due time.Time) error {
-	_, err := t.exec("SetReminderDue", due, id)
-	return err
-}
-
-// Reminder reads reminder id, whatever its state; store.ErrNotFound if
-// there is none.
-func (t *tx) Reminder(id int64) (driver.PlannedReminder, error) {
-	return sqlfile.ScanOne(t.queryRow("GetReminder", id), sqlfile.ScanReminder, interpret)
+// Reminder reads reminder id, whatever its state; storetype.ErrNotFound
+// if there is none.
+func (e *executor) Reminder(ctx context.Context, id int64) (driver.PlannedReminder, error) {
+	return sqlfile.ScanOne(e.queryRow(ctx, "GetReminder", id), sqlfile.ScanReminder, interpret)
 }
 
 // UserReminders lists a user's planned reminders, oldest first.
-func (t *tx) UserReminders(user string) ([]driver.PlannedReminder, error) {
-	return t.reminders("UserReminders", user)
+func (e *executor) UserReminders(ctx context.Context, user string) ([]driver.PlannedReminder, error) {
+	return e.reminders(ctx, "UserReminders", user)
 }
 
 // RemindersDue lists up to p.Limit planned reminders due at or before
 // p.Now of the shards of p.Leases, and holds them until the transaction
 // ends: another instance skips them (see claimRanges).
-func (t *tx) RemindersDue(p storetype.DueParams) ([]driver.PlannedReminder, error) {
+func (e *executor) RemindersDue(ctx context.Context, p storetype.DueParams) ([]driver.PlannedReminder, error) {
 	return claimRanges(p, func(r driver.PlannedReminder) time.Time { return r.Due }, func(limit, lo, hi int) ([]driver.PlannedReminder, error) {
-		return t.reminders("RemindersDue", p.Now, limit, lo, hi)
+		return e.reminders(ctx, "RemindersDue", p.Now, limit, lo, hi)
 	})
 }
 
 // PlannedOrReminded reports whether the pair (coupon, lead) is in a
 // planned reminder or was reminded.
-func (t *tx) PlannedOrReminded(couponID string, lead time.Duration) (bool, error) {
+func (e *executor) PlannedOrReminded(ctx context.Context, k driver.ReminderKey) (bool, error) {
 	var done bool
-	err := t.queryRow("PlannedOrReminded", couponID, lead.Milliseconds()).Scan(&done)
+	err := e.queryRow(ctx, "PlannedOrReminded", k.CouponID, k.Lead.Milliseconds()).Scan(&done)
 	return done, err
 }
 
 // InsertReminderItem adds a coupon to a planned reminder.
-func (t *tx) InsertReminderItem(it driver.ReminderItem) error {
-	_, err := t.exec("InsertReminderItem", it.CouponID, it.Lead.Milliseconds(), it.ReminderID, it.ExpiresAt, it.LastLead)
+func (e *executor) InsertReminderItem(ctx context.Context, it driver.ReminderItem) error {
+	_, err := e.exec(ctx, "InsertReminderItem", it.CouponID, it.Lead.Milliseconds(), it.ReminderID, it.ExpiresAt, it.LastLead)
 	return err
 }
 
 // UnplanCoupons takes coupons out of every planned reminder and returns
 // those they were in.
-func (t *tx) UnplanCoupons(couponIDs []string) ([]int64, error) {
-	rows, err := t.query("UnplanCoupons", couponIDs)
+func (e *executor) UnplanCoupons(ctx context.Context, couponIDs []string) ([]int64, error) {
+	rows, err := e.query(ctx, "UnplanCoupons", couponIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -82,16 +75,20 @@ func (t *tx) UnplanCoupons(couponIDs []string) ([]int64, error) {
 
 // ItemSpan reads how many coupons planned reminder id lists and their
 // earliest and latest expires_at (zero if none).
-func (t *tx) ItemSpan(id int64) (n int64, first, last time.Time, err error) {
-	var lo, hi *time.Time
-	err = t.queryRow("ItemSpan", id).Scan(&n, &lo, &hi)
-	return n, orZero(lo), orZero(hi), err
+func (e *executor) ItemSpan(ctx context.Context, id int64) (driver.ItemSpan, error) {
+	var (
+		s      driver.ItemSpan
+		lo, hi *time.Time
+	)
+	err := e.queryRow(ctx, "ItemSpan", id).Scan(&s.N, &lo, &hi)
+	s.First, s.Last = orZero(lo), orZero(hi)
+	return s, err
 }
 
 // ReminderCoupons reads the coupons planned reminder id lists, as they are
 // now, earliest expires_at first, then by ID.
-func (t *tx) ReminderCoupons(id int64) ([]driver.ReminderCoupon, error) {
-	rows, err := t.query("ReminderCoupons", id)
+func (e *executor) ReminderCoupons(ctx context.Context, id int64) ([]driver.ReminderCoupon, error) {
+	rows, err := e.query(ctx, "ReminderCoupons", id)
 	if err != nil {
 		return nil, err
 	}
@@ -99,35 +96,35 @@ func (t *tx) ReminderCoupons(id int64) ([]driver.ReminderCoupon, error) {
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (driver.ReminderCoupon, error) { return scan(row) })
 }
 
-// SentBetween counts the reminders sent to user with their done time in
-// [start, end).
-func (t *tx) SentBetween(user string, start, end time.Time) (int, error) {
+// SentBetween counts the reminders sent to p.User with their done time in
+// [p.Start, p.End).
+func (e *executor) SentBetween(ctx context.Context, p driver.SentBetweenParams) (int, error) {
 	var n int
-	err := t.queryRow("SentBetween", user, start, end).Scan(&n)
+	err := e.queryRow(ctx, "SentBetween", p.User, p.Start, p.End).Scan(&n)
 	return n, err
 }
 
-// InsertReminded records that the pair (coupon, lead) was reminded by
-// reminder id; the pair's primary key refuses a second record.
-func (t *tx) InsertReminded(couponID string, lead time.Duration, id int64) error {
-	_, err := t.exec("InsertReminded", couponID, lead.Milliseconds(), id)
+// InsertReminded records that the pair p.Key was reminded by reminder
+// p.ReminderID; the pair's primary key refuses a second record.
+func (e *executor) InsertReminded(ctx context.Context, p driver.RemindedParams) error {
+	_, err := e.exec(ctx, "InsertReminded", p.Key.CouponID, p.Key.Lead.Milliseconds(), p.ReminderID)
 	return err
 }
 
 // FinishReminder marks planned reminder f.ID sent or dropped at f.At and
 // deletes its items; false if it was no longer planned.
-func (t *tx) FinishReminder(f driver.FinishedReminder) (bool, error) {
-	ok, err := t.execOne("FinishReminder", f.ID, f.Status, nullString(string(f.Channel)), nullString(f.Reason), f.At)
+func (e *executor) FinishReminder(ctx context.Context, f driver.FinishedReminder) (bool, error) {
+	ok, err := e.execOne(ctx, "FinishReminder", f.ID, f.Status, nullString(string(f.Channel)), nullString(f.Reason), f.At)
 	if err != nil || !ok {
 		return false, err
 	}
-	_, err = t.exec("DeleteReminderItems", f.ID)
+	_, err = e.exec(ctx, "DeleteReminderItems", f.ID)
 	return err == nil, err
 }
 
 // reminders runs a query listing reminders.
-func (t *tx) reminders(name string, args ...any) ([]driver.PlannedReminder, error) {
-	rows, err := t.query(name, args...)
+func (e *executor) reminders(ctx context.Context, name string, args ...any) ([]driver.PlannedReminder, error) {
+	rows, err := e.query(ctx, name, args...)
 	if err != nil {
 		return nil, err
 	}

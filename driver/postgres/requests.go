@@ -1,10 +1,13 @@
 package postgres
 
-import "github.com/lapsehq/lapse/storetype"
+import (
+	"context"
+
+	"github.com/lapsehq/lapse/storetype"
+)
 
 // PruneRequests deletes up to p.Limit expired requests, oldest first,
 // skipping any a transaction holds.
-func (t *tx) PruneRequests(p storetype.PruneRequestsParams) (int64, error) {
-	tag, err := t.exec("PruneIdempotency", p.Before, p.Limit)
-	return tag.RowsAffected(), err
+func (e *executor) PruneRequests(ctx context.Context, p storetype.PruneRequestsParams) (int64, error) {
+	return e.execCount(ctx, "PruneIdempotency", p.Before, p.Limit)
 }

@@ -4,21 +4,20 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // InsertTemplate stores a new template.
-func (t *tx) InsertTemplate(tp coupon.Template) error {
+func (e *executor) InsertTemplate(ctx context.Context, tp coupon.Template) error {
 	var duration *time.Duration
 	if tp.Duration > 0 {
 		duration = &tp.Duration
 	}
-	return t.q().InsertTemplate(t.ctx, dbsqlc.InsertTemplateParams{
+	return e.sqlc().InsertTemplate(ctx, dbsqlc.InsertTemplateParams{
 		ID: tp.ID, Name: tp.Name, Value: tp.Value, MinSpend: tp.MinSpend, StartsAt: tp.StartsAt,
 		EndsAt: nullTime(tp.EndsAt), Duration: duration, PerUserLimit: tp.PerUserLimit, Total: tp.Total,
 		Reminders: notNull(tp.Reminders), CreatedAt: tp.CreatedAt,
@@ -34,8 +33,8 @@ func notNull(reminders []time.Duration) []time.Duration {
 }
 
 // Templates reads a page of templates by ID.
-func (s *Driver) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
-	rows, err := s.readq().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, PageSize: int32(p.Limit)})
+func (e *executor) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
+	rows, err := e.sqlc().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, PageSize: int32(p.Limit)})
 	tps := make([]coupon.Template, len(rows))
 	for i, r := range rows {
 		tps[i] = template(dbsqlc.GetTemplateRow(r))
@@ -43,32 +42,32 @@ func (s *Driver) Templates(ctx context.Context, p storetype.TemplatesParams) ([]
 	return tps, err
 }
 
-// SetTemplate stores next over from: a compare-and-set on from's version,
-// guarded on the coupons issued.
-func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
-	n, err := t.q().SetTemplate(t.ctx, dbsqlc.SetTemplateParams{
-		ID: from.ID, Version: from.Version, Name: next.Name, Value: next.Value, Total: next.Total,
+// SetTemplate stores p.Next over p.From: a compare-and-set on p.From's
+// version, guarded on the coupons issued.
+func (e *executor) SetTemplate(ctx context.Context, p driver.SetTemplateParams) (bool, error) {
+	next := p.Next
+	n, err := e.sqlc().SetTemplate(ctx, dbsqlc.SetTemplateParams{
+		ID: p.From.ID, Version: p.From.Version, Name: next.Name, Value: next.Value, Total: next.Total,
 		Reminders: notNull(next.Reminders), ClosedAt: nullTime(next.ClosedAt),
 	})
 	return n > 0, err
 }
 
-// Template reads a template, its stored counts and how many of its unused
-// coupons are past expires_at at now, in one snapshot.
-func (s *Driver) Template(ctx context.Context, id string, now time.Time) (storetype.TemplateInfo, int64, error) {
-	// One snapshot for the stored counts and the lazy correction, even
-	// while a drain commits.
-	rtx, err := s.reads.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+// TemplateInfo reads template p.ID, its stored counts and how many of its
+// unused coupons are past expires_at at p.Now, in one snapshot outside a
+// transaction (see snapshot), even while a drain commits.
+func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams) (storetype.TemplateInfo, int64, error) {
+	q, end, err := e.snapshot(ctx)
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, err
 	}
-	defer rtx.Rollback(context.WithoutCancel(ctx))
-	r, err := dbsqlc.New(rtx).GetTemplate(ctx, id)
+	defer end()
+	r, err := dbsqlc.New(q).GetTemplate(ctx, p.ID)
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, interpret(err)
 	}
 	info := storetype.TemplateInfo{Template: template(r)}
-	rows, err := rtx.Query(ctx, queries.Get("GetCounts"), id)
+	rows, err := q.Query(ctx, queries.Get("GetCounts"), p.ID)
 	if err != nil {
 		return info, 0, err
 	}
@@ -77,20 +76,20 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (storet
 		return info, 0, err
 	}
 	var due int64
-	err = rtx.QueryRow(ctx, queries.Get("CountDueUnused"), now, id).Scan(&due)
+	err = q.QueryRow(ctx, queries.Get("CountDueUnused"), p.Now, p.ID).Scan(&due)
 	return info, due, err
 }
 
 // Template reads a template.
-func (t *tx) Template(id string) (coupon.Template, error) {
-	r, err := t.q().GetTemplate(t.ctx, id)
+func (e *executor) Template(ctx context.Context, id string) (coupon.Template, error) {
+	r, err := e.sqlc().GetTemplate(ctx, id)
 	return template(r), interpret(err)
 }
 
 // ClaimTemplate reads a template claimed from and holds it until the
 // transaction ends, so that claims of one template queue.
-func (t *tx) ClaimTemplate(id string) (coupon.Template, error) {
-	r, err := t.q().GetTemplateForClaim(t.ctx, id)
+func (e *executor) ClaimTemplate(ctx context.Context, id string) (coupon.Template, error) {
+	r, err := e.sqlc().GetTemplateForClaim(ctx, id)
 	return template(dbsqlc.GetTemplateRow(r)), interpret(err)
 }
 

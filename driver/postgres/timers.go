@@ -2,16 +2,17 @@ package postgres
 
 import (
 	"context"
-	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// Timers returns group timers due at or before p.Before, on the engine
-// pool: the engine loads them.
-func (s *Driver) Timers(ctx context.Context, p storetype.TimersParams) ([]storetype.Timer, error) {
-	rows, err := s.engineRead(ctx, "DueTimers", p.Before, p.Limit)
+// Timers returns group timers due at or before p.Before, outside a
+// transaction on the engine pool: the engine loads them.
+func (e *executor) Timers(ctx context.Context, p storetype.TimersParams) ([]storetype.Timer, error) {
+	rows, err := e.engine.Query(ctx, queries.Get("DueTimers"), p.Before, p.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -26,8 +27,9 @@ func (s *Driver) Timers(ctx context.Context, p storetype.TimersParams) ([]storet
 	return out, err
 }
 
-// DeleteTimers removes the timers of kind whose bucket ended by through.
-func (t *tx) DeleteTimers(kind storetype.TimerKind, through time.Time) error {
-	_, err := t.exec("DeleteTimers", string(kind), through.Add(-storetype.TimerBucket))
+// DeleteTimers removes the timers of kind p.Kind whose bucket ended by
+// p.Through.
+func (e *executor) DeleteTimers(ctx context.Context, p driver.DeleteTimersParams) error {
+	_, err := e.exec(ctx, "DeleteTimers", string(p.Kind), p.Through.Add(-storetype.TimerBucket))
 	return err
 }

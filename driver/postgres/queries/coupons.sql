@@ -1,8 +1,3 @@
--- name: CountUserTemplate
--- A user's coupons of a template, archived ones too.
-SELECT (SELECT count(*) FROM coupons WHERE user_id = $1 AND template_id = $2)
-     + (SELECT count(*) FROM coupons_archive WHERE user_id = $1 AND template_id = $2);
-
 -- name: InsertClaimed
 -- Unused coupons of template $3, claimed at $4 and expiring at $5: one for
 -- each coupon ID of $1, to the user at the same place in $2.

@@ -9,11 +9,6 @@ ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at;
 -- $1 how long, in ms, an instance unseen is remembered.
 DELETE FROM instances WHERE seen_at < clock_timestamp() - $1 * interval '1 millisecond';
 
--- name: LiveInstances
--- $1 the lease TTL in ms.
-SELECT holder FROM instances WHERE seen_at > clock_timestamp() - $1 * interval '1 millisecond'
-ORDER BY holder COLLATE "C";
-
 -- name: RenewLeases
 -- $1 holder, $2 TTL in ms.
 UPDATE leases SET expires_at = clock_timestamp() + $2 * interval '1 millisecond'

@@ -1,9 +1,8 @@
--- name: GetSKU
--- A SKU's counters: the sums over its buckets.
-SELECT sku, sum(available)::bigint, sum(reserved)::bigint, sum(sold)::bigint, max(buckets)::int
-FROM skus WHERE sku = $1 GROUP BY sku;
-
 -- name: StockBuckets
+SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = $1 ORDER BY bucket;
+
+-- name: StockBucketsForUpdate
+-- StockBuckets in a transaction: held until it ends.
 SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = $1 ORDER BY bucket FOR NO KEY UPDATE;
 
 -- name: AddStock
@@ -65,10 +64,6 @@ FOR NO KEY UPDATE SKIP LOCKED;
 -- name: NextDeadline
 -- $1, $2 a range of shards.
 SELECT deadline FROM orders WHERE status = 'unpaid' AND shard BETWEEN $1 AND $2 ORDER BY deadline LIMIT 1;
-
--- name: DeadlineAfter
--- $1 now, $2, $3 a range of shards.
-SELECT deadline FROM orders WHERE status = 'unpaid' AND deadline > $1 AND shard BETWEEN $2 AND $3 ORDER BY deadline LIMIT 1;
 
 -- name: OpenOrders
 SELECT count(*) FROM orders WHERE status = 'unpaid';

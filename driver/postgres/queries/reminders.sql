@@ -1,5 +1,5 @@
 -- The rows of planned reminders, their coupons and the pairs reminded;
--- the rules over them are the service layer's (store.ReminderTx). Leads
+-- the rules over them are the service layer's (store.DB). Leads
 -- are in milliseconds.
 
 -- name: JoinableReminder
@@ -16,13 +16,9 @@ INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
 VALUES ($1, $2, $3, $4, $5, 'planned')
 RETURNING id;
 
--- name: SetReminderSpan
+-- name: SetReminder
 -- $1 first, $2 last, $3 due, $4 id.
 UPDATE reminders SET first_at = $1, last_at = $2, due_at = $3 WHERE id = $4 AND status = 'planned';
-
--- name: SetReminderDue
--- $1 due, $2 id.
-UPDATE reminders SET due_at = $1 WHERE id = $2 AND status = 'planned';
 
 -- name: GetReminder
 SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE id = $1;
