@@ -34,7 +34,7 @@ func (s *Driver) execRaw(ctx context.Context, name string, args ...any) (int64, 
 
 // ExpiryLags returns updated_at minus expires_at of every expired coupon.
 func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
-	rows, err := s.query(ctx, "ExpiryLags")
+	rows, err := s.onPool().query(ctx, "ExpiryLags")
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (time.Duration, error) {
 		var lag int64
 		err := row.Scan(&lag)
@@ -47,11 +47,11 @@ func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
 // with nothing else (see sqlfile.FloorOrder). For `lapse bench orders
 // --hot-sku` only.
 func (s *Driver) FloorOrder(ctx context.Context, o order.Order, e storetype.Event) (bool, error) {
-	return sqlfile.FloorOrder(ctx, s, o, func(t driver.DriverTx) error {
-		_, err := t.(*tx).exec("FloorEvent", e.ID, e.Type, e.Subject, e.Time, string(e.Data))
+	return sqlfile.FloorOrder(ctx, s, o, func(t driver.ExecutorTx) error {
+		_, err := t.(*executor).exec(ctx, "FloorEvent", e.ID, e.Type, e.Subject, e.Time, string(e.Data))
 		return err
-	}, func(t driver.DriverTx) (bool, error) {
-		return t.(*tx).execOne("FloorTake", o.Items[0].Qty, o.Items[0].SKU, o.Items[0].Qty)
+	}, func(t driver.ExecutorTx) (bool, error) {
+		return t.(*executor).execOne(ctx, "FloorTake", o.Items[0].Qty, o.Items[0].SKU, o.Items[0].Qty)
 	})
 }
 

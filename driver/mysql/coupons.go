@@ -6,46 +6,43 @@ import (
 	"slices"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// Coupon returns one coupon as stored.
-func (s *Driver) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
-	return sqlfile.ScanOne(s.queryRow(ctx, "GetCoupon", id), scanCoupon, interpret)
+// Coupon reads one coupon, holding its row in a transaction until it
+// ends, or with p.Archived one archived coupon.
+func (e *executor) Coupon(ctx context.Context, p driver.CouponParams) (coupon.Coupon, error) {
+	name := e.holding("LockCoupon", "GetCoupon")
+	if p.Archived {
+		name = "GetArchivedCoupon"
+	}
+	return sqlfile.ScanOne(e.queryRow(ctx, name, p.ID), scanCoupon, interpret)
 }
 
-// UserCoupons reads a page of a user's wallet (see store.Driver).
-func (s *Driver) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
+// UserCoupons reads a page of a user's wallet (see driver.Executor).
+func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
 	page := []any{p.UserID, p.After, p.StatusFilter(), p.Now, p.StatusFilter(), p.Limit}
 	name, args := "UserCoupons", page
 	if p.Archived { // a page of each table, then the limit of the two
 		name, args = "UserCouponsWithArchived", slices.Concat(page, page, []any{p.Limit})
 	}
-	rows, err := s.query(ctx, name, args...)
+	rows, err := e.query(ctx, name, args...)
 	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
-// CountUserCoupons counts a user's coupons of a template.
-func (t *tx) CountUserCoupons(userID, templateID string) (int64, error) {
-	return sqlfile.ScanInt64(t.queryRow("CountUserTemplate", userID, templateID, userID, templateID))
-}
-
-// TakeIssues counts n more coupons of a template issued, unless that
+// TakeIssues counts p.N more coupons of a template issued, unless that
 // passes its total.
-func (t *tx) TakeIssues(templateID string, n int64) (bool, error) {
-	return t.execOne("TakeIssues", n, templateID, n)
+func (e *executor) TakeIssues(ctx context.Context, p driver.TakeIssuesParams) (bool, error) {
+	return e.execOne(ctx, "TakeIssues", p.N, p.TemplateID, p.N)
 }
 
-// Coupon reads one coupon and holds its row until the transaction ends.
-func (t *tx) Coupon(id string) (coupon.Coupon, error) {
-	return sqlfile.ScanOne(t.queryRow("LockCoupon", id), scanCoupon, interpret)
-}
-
-// SetCoupon stores next over from with a compare-and-set on from's state
-// and version.
-func (t *tx) SetCoupon(from, next coupon.Coupon) (bool, error) {
-	return t.execOne("CompareAndSet", next.Status.String(), nullString(next.OrderID), nullTime(next.LockedUntil),
+// SetCoupon stores p.Next over p.From with a compare-and-set on p.From's
+// state and version.
+func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (bool, error) {
+	from, next := p.From, p.Next
+	return e.execOne(ctx, "CompareAndSet", next.Status.String(), nullString(next.OrderID), nullTime(next.LockedUntil),
 		next.UpdatedAt, from.ID, from.Status.String(), from.Version)
 }
 

@@ -16,7 +16,7 @@
 // timers, then the outbox records), which keeps the lock order the same
 // in every transaction; a deadlock that happens anyway is retried.
 //
-// A transaction's events are one outbox record (store.Record) inserted
+// A transaction's events are one outbox record (storetype.Record) inserted
 // without a feed position, so commits share no lock for the feed. A read
 // of the feed first numbers the committed records that have none, one
 // sequencer at a time under a one-row counter's lock, in insertion

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -14,8 +15,8 @@ import (
 // ExpireDue expires up to p.Limit due unused coupons of p's shards and
 // returns them. Rows another instance has claimed are skipped, not waited
 // for.
-func (t *tx) ExpireDue(p storetype.DueParams) ([]coupon.Coupon, error) {
-	expired, err := readDue(t.ctx, t.sql, p, "DueExpiryShards", "ClaimExpiries", func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
+func (e *executor) ExpireDue(ctx context.Context, p storetype.DueParams) ([]coupon.Coupon, error) {
+	expired, err := readDue(ctx, e.q, p, "DueExpiryShards", "ClaimExpiries", func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
 		return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
 	}, func(c coupon.Coupon) time.Time { return c.ExpiresAt })
 	if err != nil {
@@ -26,13 +27,9 @@ func (t *tx) ExpireDue(p storetype.DueParams) ([]coupon.Coupon, error) {
 		for _, c := range expired {
 			ids = append(ids, c.ID)
 		}
-		res, err := t.execList("ExpireClaimed", len(expired), ids...)
-		if err != nil {
-			return nil, err
-		}
 		// The rows are locked by this transaction: anything but all of
 		// them changed is a bug, not a race.
-		n, err := res.RowsAffected()
+		n, err := e.execCount(ctx, "ExpireClaimed", len(expired), ids...)
 		if err != nil {
 			return nil, err
 		}
@@ -45,8 +42,8 @@ func (t *tx) ExpireDue(p storetype.DueParams) ([]coupon.Coupon, error) {
 
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now,
 // holding them; rows another instance holds are skipped.
-func (t *tx) LocksDue(p storetype.DueParams) ([]coupon.Coupon, error) {
-	return readDue(t.ctx, t.sql, p, "DueLockShards", "ClaimLocks", scanCoupon, func(c coupon.Coupon) time.Time { return c.LockedUntil })
+func (e *executor) LocksDue(ctx context.Context, p storetype.DueParams) ([]coupon.Coupon, error) {
+	return readDue(ctx, e.q, p, "DueLockShards", "ClaimLocks", scanCoupon, func(c coupon.Coupon) time.Time { return c.LockedUntil })
 }
 
 // nextQueries names the query of each kind's earliest pending due time.
@@ -55,11 +52,12 @@ var nextQueries = map[storetype.TimerKind]string{
 	storetype.TimerClose: "NextDeadline", storetype.TimerRemind: "NextReminder",
 }
 
-// NextDue reads the earliest pending due time of kind in the shards of ls.
-func (t *tx) NextDue(kind storetype.TimerKind, ls storetype.Leases) (time.Time, error) {
+// NextDue reads the earliest pending due time of kind p.Kind in the
+// shards of p.Leases.
+func (e *executor) NextDue(ctx context.Context, p driver.NextDueParams) (time.Time, error) {
 	var v time.Time
-	shards := ls.Shards()
-	err := t.sql.QueryRowContext(t.ctx, expand(queries.Get(nextQueries[kind]), len(shards)), withShards(nil, shards)...).Scan(&v)
+	shards := p.Leases.Shards()
+	err := e.q.QueryRowContext(ctx, expand(queries.Get(nextQueries[p.Kind]), len(shards)), withShards(nil, shards)...).Scan(&v)
 	if err != nil && err != sql.ErrNoRows {
 		return v, err
 	}
@@ -79,16 +77,17 @@ func withShards(first any, shards []int, after ...any) []any {
 	return append(args, after...)
 }
 
-// Stats reads the due backlog and the outbox size, on the engine pool:
-// the engine's metrics read them.
-func (s *Driver) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
+// Stats reads the due backlog and the outbox size, outside a transaction
+// on the engine pool: the engine's metrics read them.
+func (e *executor) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
 	var st storetype.Stats
-	if err := s.engineQueryRow(ctx, "DueBacklog", now, now, now, now).Scan(&st.DueBacklog); err != nil {
+	q := e.engine()
+	if err := q.QueryRowContext(ctx, queries.Get("DueBacklog"), now, now, now, now).Scan(&st.DueBacklog); err != nil {
 		return st, err
 	}
-	if err := s.engineQueryRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
+	if err := q.QueryRowContext(ctx, queries.Get("OpenOrders")).Scan(&st.OpenOrders); err != nil {
 		return st, err
 	}
-	err := s.engineQueryRow(ctx, "OutboxSize").Scan(&st.Outbox)
+	err := q.QueryRowContext(ctx, queries.Get("OutboxSize")).Scan(&st.Outbox)
 	return st, err
 }

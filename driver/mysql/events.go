@@ -3,6 +3,7 @@ package mysql
 import (
 	"context"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -10,33 +11,35 @@ import (
 // sequenceBatch bounds the records one pass of sequence numbers.
 const sequenceBatch = 1000
 
-// Records numbers the committed records that have no position yet, then
-// reads the records holding the events after the cursor after, one at a
-// time, until each has enough.
-func (s *Driver) Records(ctx context.Context, after int64, limit int, each func(storetype.Record) bool) error {
-	if err := s.sequence(ctx); err != nil {
+// Records numbers the committed records that have no position yet (in a
+// sequencing of its own, see sequence), then reads the records holding
+// the events after the cursor p.After, one at a time, until p.Each has
+// enough.
+func (e *executor) Records(ctx context.Context, p driver.RecordsParams) error {
+	if err := e.d.sequence(ctx); err != nil {
 		return err
 	}
-	rows, err := s.query(ctx, "Records", after, after, after, limit, storetype.MaxRecord, limit)
+	rows, err := e.query(ctx, "Records", p.After, p.After, p.After, p.Limit, storetype.MaxRecord, p.Limit)
 	return sqlfile.Each(rows, err, func(row sqlfile.Scanner) (r storetype.Record, err error) {
 		return r, row.Scan(&r.Last, &r.N, &r.Time, &r.Body)
-	}, each)
+	}, p.Each)
 }
 
 // FrontRecords reads the first limit records of the feed, without their
 // bodies.
-func (t *tx) FrontRecords(limit int) ([]storetype.Record, error) {
-	rows, err := t.query("FrontRecords", limit)
+func (e *executor) FrontRecords(ctx context.Context, limit int) ([]storetype.Record, error) {
+	rows, err := e.query(ctx, "FrontRecords", limit)
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (r storetype.Record, err error) {
 		return r, row.Scan(&r.Last, &r.N, &r.Time)
 	})
 }
 
 // sequence gives feed positions, in insertion order, to the committed
-// records that have none (see migration 0008), one sequencer at a time.
+// records that have none (see migration 0008), one sequencer at a time,
+// in a transaction of its own on the read pool.
 func (s *Driver) sequence(ctx context.Context) error {
 	var pending bool
-	if err := s.queryRow(ctx, "HasUnsequenced").Scan(&pending); err != nil || !pending {
+	if err := s.reads.QueryRowContext(ctx, queries.Get("HasUnsequenced")).Scan(&pending); err != nil || !pending {
 		return err
 	}
 	tx, err := s.reads.BeginTx(ctx, nil)
@@ -82,8 +85,8 @@ func (s *Driver) sequence(ctx context.Context) error {
 }
 
 // FeedEnd reads the last position the feed handed out.
-func (s *Driver) FeedEnd(ctx context.Context) (int64, error) {
+func (e *executor) FeedEnd(ctx context.Context) (int64, error) {
 	var end int64
-	err := s.queryRow(ctx, "FeedEnd").Scan(&end)
+	err := e.queryRow(ctx, "FeedEnd").Scan(&end)
 	return end, err
 }

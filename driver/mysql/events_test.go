@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/driver/mysql"
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/storetest"
 	"github.com/lapsehq/lapse/storetype"
 )

@@ -1,19 +1,18 @@
 package mysql
 
 import (
+	"context"
 	"database/sql"
 	"time"
-
-	"context"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // Forecast counts what falls due in each bucket of p, by kind.
-func (s *Driver) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
+func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
 	from, end, width := p.From, p.End(), p.Width.Milliseconds()
-	rows, err := s.query(ctx, "Forecast", from, width, from, end, from, width, from, end, from, width, from, end)
+	rows, err := e.query(ctx, "Forecast", from, width, from, end, from, width, from, end, from, width, from, end)
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c storetype.DueCount, err error) {
 		err = row.Scan(&c.Kind, &c.Bucket, &c.N)
 		return c, err
@@ -21,8 +20,8 @@ func (s *Driver) Forecast(ctx context.Context, p storetype.ForecastParams) ([]st
 }
 
 // ShardLeases reads every shard's lease.
-func (s *Driver) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
-	rows, err := s.query(ctx, "ShardLeases")
+func (e *executor) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
+	rows, err := e.query(ctx, "ShardLeases")
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (l storetype.ShardLease, err error) {
 		err = row.Scan(&l.Shard, &l.Holder, &l.Token, &l.ExpiresAt)
 		return l, err
@@ -30,8 +29,8 @@ func (s *Driver) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error
 }
 
 // Instances reads the instances seen within d, by name.
-func (s *Driver) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
-	rows, err := s.query(ctx, "Instances", d.Microseconds())
+func (e *executor) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
+	rows, err := e.query(ctx, "Instances", d.Microseconds())
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (in storetype.Instance, err error) {
 		var (
 			skew   sql.NullInt64

@@ -4,70 +4,60 @@ import (
 	"context"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // Clock reads the database's clock.
-func (s *Driver) Clock(ctx context.Context) (time.Time, error) {
+func (e *executor) Clock(ctx context.Context) (time.Time, error) {
 	var now time.Time
-	err := s.queryRow(ctx, "Clock").Scan(&now)
+	err := e.queryRow(ctx, "Clock").Scan(&now)
 	return now.UTC(), err
 }
 
-// SeenInstance records that holder is alive now.
-func (t *tx) SeenInstance(holder string) error {
-	_, err := t.exec("SeenInstance", holder)
-	return err
-}
-
-// MeasuredSkew records that holder is alive now, with its clock skew.
-func (t *tx) MeasuredSkew(holder string, skew time.Duration) error {
-	_, err := t.exec("MeasuredSkew", holder, skew.Milliseconds())
+// SeenInstance records that p.Holder is alive now and, if p.Measured,
+// its clock skew p.Skew.
+func (e *executor) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) error {
+	var err error
+	if p.Measured {
+		_, err = e.exec(ctx, "MeasuredSkew", p.Holder, p.Skew.Milliseconds())
+	} else {
+		_, err = e.exec(ctx, "SeenInstance", p.Holder)
+	}
 	return err
 }
 
 // ForgetInstances forgets instances unseen for longer than d.
-func (t *tx) ForgetInstances(d time.Duration) error {
-	_, err := t.exec("ForgetInstances", d.Microseconds())
+func (e *executor) ForgetInstances(ctx context.Context, d time.Duration) error {
+	_, err := e.exec(ctx, "ForgetInstances", d.Microseconds())
 	return err
 }
 
-// LiveInstances names the instances seen within ttl, in byte order (the
-// table's collation is binary).
-func (t *tx) LiveInstances(ttl time.Duration) ([]string, error) {
-	rows, err := t.query("LiveInstances", ttl.Microseconds())
-	return sqlfile.Collect(rows, err, sqlfile.ScanString)
-}
-
-// RenewLeases extends holder's unexpired leases to ttl from now.
-func (t *tx) RenewLeases(holder string, ttl time.Duration) ([]storetype.Lease, error) {
-	held, err := t.leases("HeldLeases", holder)
+// RenewLeases extends p.Holder's unexpired leases to p.TTL from now.
+func (e *executor) RenewLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
+	held, err := e.leases(ctx, "HeldLeases", p.Holder)
 	if err != nil || len(held) == 0 {
 		return nil, err
 	}
-	_, err = t.execList("ExtendLeases", len(held), append([]any{ttl.Microseconds(), holder}, shardsOf(held)...)...)
+	_, err = e.execList(ctx, "ExtendLeases", len(held), append([]any{p.TTL.Microseconds(), p.Holder}, shardsOf(held)...)...)
 	return held, err
 }
 
-// DropLeases frees holder's leases of shards.
-func (t *tx) DropLeases(holder string, shards []int) error {
-	args := []any{holder}
-	for _, s := range shards {
-		args = append(args, s)
-	}
-	_, err := t.execList("DropLeases", len(shards), args...)
+// DropLeases frees p.Holder's leases of p.Shards.
+func (e *executor) DropLeases(ctx context.Context, p driver.LeaseParams) error {
+	_, err := e.execList(ctx, "DropLeases", len(p.Shards), withShards(p.Holder, p.Shards)...)
 	return err
 }
 
-// TakeLeases takes up to n free or expired shards for holder, each under
-// the token after the one it had.
-func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]storetype.Lease, error) {
-	free, err := t.leases("FreeLeases", n)
+// TakeLeases takes up to p.N free or expired shards for p.Holder, each
+// under the token after the one it had.
+func (e *executor) TakeLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
+	free, err := e.leases(ctx, "FreeLeases", p.N)
 	if err != nil || len(free) == 0 {
 		return nil, err
 	}
-	if _, err := t.execList("TakeLeases", len(free), append([]any{holder, ttl.Microseconds()}, shardsOf(free)...)...); err != nil {
+	if _, err := e.execList(ctx, "TakeLeases", len(free), append([]any{p.Holder, p.TTL.Microseconds()}, shardsOf(free)...)...); err != nil {
 		return nil, err
 	}
 	for i := range free {
@@ -77,8 +67,8 @@ func (t *tx) TakeLeases(holder string, ttl time.Duration, n int) ([]storetype.Le
 }
 
 // leases runs a lease query returning (shard, token) rows.
-func (t *tx) leases(name string, args ...any) ([]storetype.Lease, error) {
-	rows, err := t.query(name, args...)
+func (e *executor) leases(ctx context.Context, name string, args ...any) ([]storetype.Lease, error) {
+	rows, err := e.query(ctx, name, args...)
 	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
 }
 
@@ -91,9 +81,9 @@ func shardsOf(ls storetype.Leases) []any {
 	return out
 }
 
-// LockLeases reads holder's unexpired leases of shards and keeps them
+// LockLeases reads p.Holder's unexpired leases of p.Shards and keeps them
 // from changing hands until the transaction ends.
-func (t *tx) LockLeases(holder string, shards []int) ([]storetype.Lease, error) {
-	rows, err := t.queryList("CheckLeases", len(shards), withShards(holder, shards)...)
+func (e *executor) LockLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
+	rows, err := e.queryList(ctx, "CheckLeases", len(p.Shards), withShards(p.Holder, p.Shards)...)
 	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
 }

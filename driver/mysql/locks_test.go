@@ -1,6 +1,7 @@
 package mysql_test
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"slices"
@@ -23,6 +24,7 @@ import (
 // to stop MariaDB.
 func TestClaimLocksBounded(t *testing.T) {
 	dbURL := freshDB(t)
+	ctx := t.Context()
 	d := openDriver(t, dbURL, mysql.Options{})
 	db := rawDB(t, dbURL)
 	seedDue(t, db, 200*16)
@@ -30,15 +32,15 @@ func TestClaimLocksBounded(t *testing.T) {
 	p := storetype.DueParams{Now: t0, Limit: limit, Leases: []storetype.Lease{{Shard: 3}}}
 	drains := []struct {
 		name string
-		run  func(driver.DriverTx) (int, error)
+		run  func(driver.ExecutorTx) (int, error)
 	}{
-		{"ExpireDue", func(tx driver.DriverTx) (int, error) { due, err := tx.ExpireDue(p); return len(due), err }},
-		{"LocksDue", func(tx driver.DriverTx) (int, error) { due, err := tx.LocksDue(p); return len(due), err }},
-		{"OrdersDue", func(tx driver.DriverTx) (int, error) { due, err := tx.OrdersDue(p); return len(due), err }},
-		{"RemindersDue", func(tx driver.DriverTx) (int, error) { due, err := tx.RemindersDue(p); return len(due), err }},
+		{"ExpireDue", func(tx driver.ExecutorTx) (int, error) { due, err := tx.ExpireDue(ctx, p); return len(due), err }},
+		{"LocksDue", func(tx driver.ExecutorTx) (int, error) { due, err := tx.LocksDue(ctx, p); return len(due), err }},
+		{"OrdersDue", func(tx driver.ExecutorTx) (int, error) { due, err := tx.OrdersDue(ctx, p); return len(due), err }},
+		{"RemindersDue", func(tx driver.ExecutorTx) (int, error) { due, err := tx.RemindersDue(ctx, p); return len(due), err }},
 	}
 	for _, c := range drains {
-		tx, err := d.Begin(t.Context(), false)
+		tx, err := d.Begin(ctx, false)
 		if err != nil {
 			t.Fatalf("begin: %v", err)
 		}
@@ -114,7 +116,7 @@ func TestClaimPassesHeldRows(t *testing.T) {
 			t.Fatalf("begin: %v", err)
 		}
 		defer tx.Rollback()
-		due, err := tx.LocksDue(p)
+		due, err := tx.LocksDue(t.Context(), p)
 		if err != nil || len(due) != limit {
 			t.Fatalf("LocksDue with %d rows held: %d rows, %v; want %d", len(held), len(due), err, limit)
 		}
@@ -124,5 +126,48 @@ func TestClaimPassesHeldRows(t *testing.T) {
 			}
 			held = append(held, c.ID)
 		}
+	}
+}
+
+// TestPoolReadsPassHeldRows: outside a transaction, the reads of what a
+// transaction holds (a coupon, a SKU's buckets, the due orders) neither
+// wait for it nor skip it.
+func TestPoolReadsPassHeldRows(t *testing.T) {
+	ctx := t.Context()
+	dbURL := freshDB(t)
+	d := openDriver(t, dbURL, mysql.Options{})
+	db := rawDB(t, dbURL)
+	seedDue(t, db, 16)
+	if _, err := db.ExecContext(ctx, "INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) VALUES ('tea', 0, 1, 7, 0, 0, ?)", t0); err != nil {
+		t.Fatalf("seed a SKU: %v", err)
+	}
+	p := storetype.DueParams{Now: t0, Limit: 100}
+	tx, err := d.Begin(ctx, false)
+	if err != nil {
+		t.Fatalf("begin: %v", err)
+	}
+	defer tx.Rollback()
+	locked, err := tx.LocksDue(ctx, p)
+	if err != nil || len(locked) != 16 {
+		t.Fatalf("LocksDue: %d rows, %v; want 16", len(locked), err)
+	}
+	if due, err := tx.OrdersDue(ctx, p); err != nil || len(due) != 16 {
+		t.Fatalf("OrdersDue in the holder: %d rows, %v; want 16", len(due), err)
+	}
+	if bs, err := tx.StockBuckets(ctx, "tea"); err != nil || len(bs) != 1 {
+		t.Fatalf("StockBuckets in the holder: %v, %v; want one bucket", bs, err)
+	}
+
+	bounded, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	ex := d.Executor()
+	if c, err := ex.Coupon(bounded, driver.CouponParams{ID: locked[0].ID}); err != nil || c.ID != locked[0].ID {
+		t.Fatalf("Coupon(%s) beside its holder: %+v, %v", locked[0].ID, c, err)
+	}
+	if bs, err := ex.StockBuckets(bounded, "tea"); err != nil || len(bs) != 1 || bs[0].Available != 7 {
+		t.Fatalf("StockBuckets beside their holder: %+v, %v; want one bucket of 7", bs, err)
+	}
+	if due, err := ex.OrdersDue(bounded, p); err != nil || len(due) != 16 {
+		t.Fatalf("OrdersDue beside their holder: %d rows, %v; want all 16", len(due), err)
 	}
 }

@@ -233,24 +233,6 @@ func (s *Driver) Ready(ctx context.Context) error {
 	return nil
 }
 
-// query runs a query outside any write transaction, on the read pool.
-func (s *Driver) query(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
-	return s.reads.QueryContext(ctx, queries.Get(name), args...)
-}
-
-func (s *Driver) queryRow(ctx context.Context, name string, args ...any) *sql.Row {
-	return s.reads.QueryRowContext(ctx, queries.Get(name), args...)
-}
-
-// engineQuery runs a read only the engine makes on the engine pool.
-func (s *Driver) engineQuery(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
-	return s.engine.QueryContext(ctx, queries.Get(name), args...)
-}
-
-func (s *Driver) engineQueryRow(ctx context.Context, name string, args ...any) *sql.Row {
-	return s.engine.QueryRowContext(ctx, queries.Get(name), args...)
-}
-
 // Errors of the server the store acts on.
 const (
 	errDuplicate = 1062 // ER_DUP_ENTRY

@@ -8,11 +8,11 @@ import (
 	"github.com/lapsehq/lapse/driver"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/driver/drivertest"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile/migratetest"
 	"github.com/lapsehq/lapse/driver/mysql"
 	"github.com/lapsehq/lapse/driver/mysql/mysqltest"
-	"github.com/lapsehq/lapse/driver/internal/sqlfile/migratetest"
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/storetest"
 	"github.com/lapsehq/lapse/storetype"
 )

@@ -4,97 +4,77 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/lapsehq/lapse/driver"
-	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// SKU returns one SKU's counters.
-func (s *Driver) SKU(ctx context.Context, sku string) (storetype.SKU, error) {
-	return sqlfile.ScanOne(s.queryRow(ctx, "GetSKU", sku), sqlfile.ScanSKU, interpret)
-}
-
-// Order returns one order.
-func (s *Driver) Order(ctx context.Context, id string) (order.Order, error) {
-	return sqlfile.ScanOne(s.queryRow(ctx, "GetOrder", id), scanOrder, interpret)
-}
-
-// DueOrders lists unpaid orders past their deadline, on the engine pool:
-// the engine's order-close drain reads them.
-func (s *Driver) DueOrders(ctx context.Context, p storetype.DueParams) (storetype.DueOrders, error) {
-	var d storetype.DueOrders
-	var err error
-	d.Orders, err = readDue(ctx, s.engine, p, "DueOrderShards", "OrdersDue", scanOrder, deadline)
-	if err != nil {
-		return d, err
+// Order reads one order, holding its row in a transaction until it
+// ends, or with p.Archived one archived order.
+func (e *executor) Order(ctx context.Context, p driver.OrderParams) (order.Order, error) {
+	name := e.holding("LockOrder", "GetOrder")
+	if p.Archived {
+		name = "GetArchivedOrder"
 	}
-	shards := p.Leases.Shards()
-	err = s.engine.QueryRowContext(ctx, expand(queries.Get("DeadlineAfter"), len(shards)), withShards(p.Now, shards)...).Scan(&d.Next)
-	if errors.Is(err, sql.ErrNoRows) {
-		return d, nil
-	}
-	return d, err
+	return sqlfile.ScanOne(e.queryRow(ctx, name, p.ID), scanOrder, interpret)
 }
 
 // OrdersDue reads up to p.Limit unpaid orders of p's shards past their
-// deadline, holding them; orders another transaction holds are skipped,
-// not waited for.
-func (t *tx) OrdersDue(p storetype.DueParams) ([]order.Order, error) {
-	return readDue(t.ctx, t.sql, p, "DueOrderShards", "ClaimOrdersDue", scanOrder, deadline)
+// deadline: in a transaction holding them (orders another transaction
+// holds are skipped, not waited for), outside one on the engine pool, as
+// the engine's order-close drain reads them.
+func (e *executor) OrdersDue(ctx context.Context, p storetype.DueParams) ([]order.Order, error) {
+	return readDue(ctx, e.engine(), p, "DueOrderShards", e.holding("ClaimOrdersDue", "OrdersDue"), scanOrder, deadline)
 }
 
-// StockBuckets reads every bucket of a SKU, in bucket order, and holds
-// them until the transaction ends.
-func (t *tx) StockBuckets(sku string) ([]driver.StockBucket, error) {
-	rows, err := t.query("StockBuckets", sku)
+// StockBuckets reads every bucket of a SKU, in bucket order, and in a
+// transaction holds them until it ends.
+func (e *executor) StockBuckets(ctx context.Context, sku string) ([]driver.StockBucket, error) {
+	rows, err := e.query(ctx, e.holding("StockBuckets", "GetStockBuckets"), sku)
 	return sqlfile.Collect(rows, err, sqlfile.ScanStockBucket)
 }
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
-func (t *tx) AddStock(d driver.StockDelta) (bool, error) {
-	return t.execOne("AddStock", d.Available, d.Reserved, d.Sold, d.Now, d.SKU, d.Bucket, d.Buckets, d.Available)
+func (e *executor) AddStock(ctx context.Context, d driver.StockDelta) (bool, error) {
+	return e.execOne(ctx, "AddStock", d.Available, d.Reserved, d.Sold, d.Now, d.SKU, d.Bucket, d.Buckets, d.Available)
 }
 
 // NewStock stores a new SKU of one empty bucket, unless it exists.
-func (t *tx) NewStock(sku string, now time.Time) error {
-	_, err := t.exec("NewStock", sku, now)
+func (e *executor) NewStock(ctx context.Context, p driver.NewStockParams) error {
+	_, err := e.exec(ctx, "NewStock", p.SKU, p.Now)
 	return err
 }
 
 // PutStockBucket stores one bucket of a SKU, new or not.
-func (t *tx) PutStockBucket(sku string, b driver.StockBucket, now time.Time) error {
-	_, err := t.exec("PutStockBucket", sku, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, now, b.Stock)
+func (e *executor) PutStockBucket(ctx context.Context, p driver.PutStockBucketParams) error {
+	b := p.Bucket
+	_, err := e.exec(ctx, "PutStockBucket", p.SKU, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, p.Now, b.Stock)
 	return err
 }
 
-// DropStockBuckets deletes a SKU's buckets from bucket from on.
-func (t *tx) DropStockBuckets(sku string, from int) error {
-	_, err := t.exec("DropStockBuckets", sku, from)
+// DropStockBuckets deletes SKU p.SKU's buckets from bucket p.From on.
+func (e *executor) DropStockBuckets(ctx context.Context, p driver.DropStockBucketsParams) error {
+	_, err := e.exec(ctx, "DropStockBuckets", p.SKU, p.From)
 	return err
 }
 
 // InsertOrder stores a new unpaid order.
-func (t *tx) InsertOrder(o order.Order) error {
+func (e *executor) InsertOrder(ctx context.Context, o order.Order) error {
 	items, _ := json.Marshal(o.Items)
 	coupons, _ := json.Marshal(o.CouponIDs)
-	_, err := t.exec("InsertOrder", o.ID, o.UserID, string(items), string(coupons), o.Total, o.Discount, o.AmountDue,
+	_, err := e.exec(ctx, "InsertOrder", o.ID, o.UserID, string(items), string(coupons), o.Total, o.Discount, o.AmountDue,
 		o.Deadline, o.CreatedAt, o.UpdatedAt)
 	return err
 }
 
-// Order reads one order and holds its row until the transaction ends.
-func (t *tx) Order(id string) (order.Order, error) {
-	return sqlfile.ScanOne(t.queryRow("LockOrder", id), scanOrder, interpret)
-}
-
-// SetOrder stores next over from with a compare-and-set on unpaid and
-// from's version.
-func (t *tx) SetOrder(from, next order.Order) (bool, error) {
-	return t.execOne("SetOrderStatus", next.Status.String(), nullString(next.CloseReason), nullString(next.PaymentID),
+// SetOrder stores p.Next over p.From with a compare-and-set on unpaid and
+// p.From's version.
+func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool, error) {
+	from, next := p.From, p.Next
+	return e.execOne(ctx, "SetOrderStatus", next.Status.String(), nullString(next.CloseReason), nullString(next.PaymentID),
 		next.UpdatedAt, from.ID, from.Version)
 }
 

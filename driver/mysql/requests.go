@@ -1,12 +1,12 @@
 package mysql
 
-import "github.com/lapsehq/lapse/storetype"
+import (
+	"context"
+
+	"github.com/lapsehq/lapse/storetype"
+)
 
 // PruneRequests deletes up to p.Limit expired requests, oldest first.
-func (t *tx) PruneRequests(p storetype.PruneRequestsParams) (int64, error) {
-	res, err := t.exec("PruneIdempotency", p.Before, p.Limit)
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
+func (e *executor) PruneRequests(ctx context.Context, p storetype.PruneRequestsParams) (int64, error) {
+	return rowsAffected(e.exec(ctx, "PruneIdempotency", p.Before, p.Limit))
 }

@@ -2,7 +2,6 @@ package mysql
 
 import (
 	"context"
-	"database/sql"
 	"slices"
 	"strings"
 	"time"
@@ -10,11 +9,6 @@ import (
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
-
-// querier runs a query in a transaction or on the pool.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
 
 // readDue reads up to p.Limit due rows over the shards of p's leases
 // (every shard if none), earliest first, in two steps. First, without

@@ -2,34 +2,33 @@ package mysql
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // SinkState reads a sink's position, lag and dead-letter counts.
-func (s *Driver) SinkState(ctx context.Context, sink string) (storetype.SinkState, error) {
+func (e *executor) SinkState(ctx context.Context, sink string) (storetype.SinkState, error) {
 	var st storetype.SinkState
-	err := s.queryRow(ctx, "SinkState", sink, sink).Scan(&st.Position, &st.Lag, &st.DeadLetters, &st.Queued)
+	err := e.queryRow(ctx, "SinkState", sink, sink).Scan(&st.Position, &st.Lag, &st.DeadLetters, &st.Queued)
 	return st, err
 }
 
 // AdvanceSink stores a sink's new position, its new dead letters and the
 // removal of those a replay delivered, in one transaction.
-func (t *tx) AdvanceSink(p storetype.AdvanceSinkParams) error {
-	if _, err := t.exec("AdvanceSink", p.Sink, p.Position); err != nil {
+func (e *executor) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) error {
+	if _, err := e.exec(ctx, "AdvanceSink", p.Sink, p.Position); err != nil {
 		return err
 	}
 	for _, d := range p.Dead {
-		e := d.Event
-		if _, err := t.exec("PutDeadLetter", p.Sink, e.Seq, e.ID, e.Type, e.Subject, e.Time, string(e.Data),
+		ev := d.Event
+		if _, err := e.exec(ctx, "PutDeadLetter", p.Sink, ev.Seq, ev.ID, ev.Type, ev.Subject, ev.Time, string(ev.Data),
 			d.Attempts, d.Error, d.FailedAt); err != nil {
 			return err
 		}
 	}
 	for _, seq := range p.Replayed {
-		if _, err := t.exec("DeleteDeadLetter", p.Sink, seq); err != nil {
+		if _, err := e.exec(ctx, "DeleteDeadLetter", p.Sink, seq); err != nil {
 			return err
 		}
 	}
@@ -37,8 +36,8 @@ func (t *tx) AdvanceSink(p storetype.AdvanceSinkParams) error {
 }
 
 // DeadLetters lists a sink's dead letters after p.After, in feed order.
-func (s *Driver) DeadLetters(ctx context.Context, p storetype.DeadLettersParams) ([]storetype.DeadLetter, error) {
-	rows, err := s.query(ctx, "DeadLetters", p.Sink, p.After, p.QueuedOnly, p.Limit)
+func (e *executor) DeadLetters(ctx context.Context, p storetype.DeadLettersParams) ([]storetype.DeadLetter, error) {
+	rows, err := e.query(ctx, "DeadLetters", p.Sink, p.After, p.QueuedOnly, p.Limit)
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.DeadLetter, error) {
 		var (
 			d    storetype.DeadLetter
@@ -52,25 +51,17 @@ func (s *Driver) DeadLetters(ctx context.Context, p storetype.DeadLettersParams)
 }
 
 // ReplayDeadLetters queues every dead letter of sink for redelivery.
-func (t *tx) ReplayDeadLetters(sink string) (int64, error) {
-	return rowsAffected(t.exec("ReplayDeadLetters", sink))
+func (e *executor) ReplayDeadLetters(ctx context.Context, sink string) (int64, error) {
+	return rowsAffected(e.exec(ctx, "ReplayDeadLetters", sink))
 }
 
 // PruneEvents deletes the records ending at or before through and
 // returns how many events they held.
-func (t *tx) PruneEvents(through int64) (int64, error) {
+func (e *executor) PruneEvents(ctx context.Context, through int64) (int64, error) {
 	var n int64
-	if err := t.queryRow("PrunedCount", through).Scan(&n); err != nil {
+	if err := e.queryRow(ctx, "PrunedCount", through).Scan(&n); err != nil {
 		return 0, err
 	}
-	_, err := t.exec("PruneEvents", through)
+	_, err := e.exec(ctx, "PruneEvents", through)
 	return n, err
-}
-
-// rowsAffected is how many rows a statement changed.
-func rowsAffected(res sql.Result, err error) (int64, error) {
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
 }

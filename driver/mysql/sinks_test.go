@@ -3,8 +3,8 @@ package mysql_test
 import (
 	"testing"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/driver/mysql"
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/storetype"
 )
 

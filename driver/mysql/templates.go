@@ -6,14 +6,15 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // InsertTemplate stores a new template, with a zero count for each state.
-func (t *tx) InsertTemplate(tp coupon.Template) error {
-	err := t.q().InsertTemplate(t.ctx, dbsqlc.InsertTemplateParams{
+func (e *executor) InsertTemplate(ctx context.Context, tp coupon.Template) error {
+	err := e.sq().InsertTemplate(ctx, dbsqlc.InsertTemplateParams{
 		ID: tp.ID, Name: tp.Name, Value: tp.Value, MinSpend: tp.MinSpend, StartsAt: tp.StartsAt,
 		EndsAt: nullTime(tp.EndsAt), DurationMs: sql.NullInt64{Int64: tp.Duration.Milliseconds(), Valid: tp.Duration > 0},
 		PerUserLimit: tp.PerUserLimit, Total: tp.Total, Reminders: sqlfile.DurationsJSON(tp.Reminders), CreatedAt: tp.CreatedAt,
@@ -27,21 +28,27 @@ func (t *tx) InsertTemplate(tp coupon.Template) error {
 			args = append(args, tp.ID, st.String(), slot)
 		}
 	}
-	_, err = t.execList("InsertCounts", len(coupon.States)*sqlfile.CountSlots, args...)
+	_, err = e.execList(ctx, "InsertCounts", len(coupon.States)*sqlfile.CountSlots, args...)
 	return err
 }
 
-// Template reads a template, its stored counts and how many of its unused
-// coupons are past expires_at at now, in one snapshot.
-func (s *Driver) Template(ctx context.Context, id string, now time.Time) (storetype.TemplateInfo, int64, error) {
-	// One REPEATABLE READ snapshot, so that the stored counts and the lazy
-	// correction agree even while a drain commits between the two reads.
-	rtx, err := s.reads.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
-	if err != nil {
-		return storetype.TemplateInfo{}, 0, err
+// TemplateInfo reads template p.ID, its stored counts and how many of its
+// unused coupons are past expires_at at p.Now: outside a transaction in
+// one snapshot of its own, in one in the transaction's reads.
+func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams) (storetype.TemplateInfo, int64, error) {
+	q := e.q
+	if e.tx == nil {
+		// One REPEATABLE READ snapshot, so that the stored counts and the
+		// lazy correction agree even while a drain commits between the
+		// two reads.
+		rtx, err := e.d.reads.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+		if err != nil {
+			return storetype.TemplateInfo{}, 0, err
+		}
+		defer rtx.Rollback()
+		q = rtx
 	}
-	defer rtx.Rollback()
-	r, err := dbsqlc.New(rtx).GetTemplate(ctx, id)
+	r, err := dbsqlc.New(q).GetTemplate(ctx, p.ID)
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, interpret(err)
 	}
@@ -50,7 +57,7 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (storet
 		return storetype.TemplateInfo{}, 0, err
 	}
 	info := storetype.TemplateInfo{Template: tp}
-	rows, err := rtx.QueryContext(ctx, queries.Get("GetCounts"), id)
+	rows, err := q.QueryContext(ctx, queries.Get("GetCounts"), p.ID)
 	if err != nil {
 		return info, 0, err
 	}
@@ -59,22 +66,23 @@ func (s *Driver) Template(ctx context.Context, id string, now time.Time) (storet
 		return info, 0, err
 	}
 	var due int64
-	err = rtx.QueryRowContext(ctx, queries.Get("CountDueUnused"), now, id).Scan(&due)
+	err = q.QueryRowContext(ctx, queries.Get("CountDueUnused"), p.Now, p.ID).Scan(&due)
 	return info, due, err
 }
 
 // Templates reads a page of templates by ID.
-func (s *Driver) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
-	rows, err := s.readq().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, Limit: int32(p.Limit)})
+func (e *executor) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
+	rows, err := e.sq().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, Limit: int32(p.Limit)})
 	return sqlfile.Convert(rows, err, func(r dbsqlc.ListTemplatesRow) (coupon.Template, error) {
 		return template(dbsqlc.GetTemplateRow(r))
 	})
 }
 
-// SetTemplate stores next over from: a compare-and-set on from's version,
-// guarded on the coupons issued.
-func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
-	n, err := t.q().SetTemplate(t.ctx, dbsqlc.SetTemplateParams{
+// SetTemplate stores p.Next over p.From: a compare-and-set on p.From's
+// version, guarded on the coupons issued.
+func (e *executor) SetTemplate(ctx context.Context, p driver.SetTemplateParams) (bool, error) {
+	from, next := p.From, p.Next
+	n, err := e.sq().SetTemplate(ctx, dbsqlc.SetTemplateParams{
 		ID: from.ID, Version: from.Version, Name: next.Name, Value: next.Value, Total: next.Total,
 		Reminders: sqlfile.DurationsJSON(next.Reminders), ClosedAt: nullTime(next.ClosedAt),
 	})
@@ -82,8 +90,8 @@ func (t *tx) SetTemplate(from, next coupon.Template) (bool, error) {
 }
 
 // Template reads a template.
-func (t *tx) Template(id string) (coupon.Template, error) {
-	r, err := t.q().GetTemplate(t.ctx, id)
+func (e *executor) Template(ctx context.Context, id string) (coupon.Template, error) {
+	r, err := e.sq().GetTemplate(ctx, id)
 	return sqlfile.ConvertOne(r, err, template, interpret)
 }
 
@@ -91,8 +99,8 @@ func (t *tx) Template(id string) (coupon.Template, error) {
 // transaction ends: claims of one template queue here, so that each
 // checks the per-user limit and the total on what the one before
 // committed.
-func (t *tx) ClaimTemplate(id string) (coupon.Template, error) {
-	r, err := t.q().LockTemplate(t.ctx, id)
+func (e *executor) ClaimTemplate(ctx context.Context, id string) (coupon.Template, error) {
+	r, err := e.sq().LockTemplate(ctx, id)
 	if err != nil {
 		return coupon.Template{}, interpret(err)
 	}

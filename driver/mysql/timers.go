@@ -4,14 +4,15 @@ import (
 	"context"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// Timers returns group timers due at or before p.Before, on the engine
-// pool: the engine loads them.
-func (s *Driver) Timers(ctx context.Context, p storetype.TimersParams) ([]storetype.Timer, error) {
-	rows, err := s.engineQuery(ctx, "DueTimers", p.Before, p.Limit)
+// Timers returns group timers due at or before p.Before, outside a
+// transaction on the engine pool: the engine loads them.
+func (e *executor) Timers(ctx context.Context, p storetype.TimersParams) ([]storetype.Timer, error) {
+	rows, err := e.engine().QueryContext(ctx, queries.Get("DueTimers"), p.Before, p.Limit)
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.Timer, error) {
 		var (
 			kind string
@@ -22,8 +23,9 @@ func (s *Driver) Timers(ctx context.Context, p storetype.TimersParams) ([]storet
 	})
 }
 
-// DeleteTimers removes the timers of kind whose bucket ended by through.
-func (t *tx) DeleteTimers(kind storetype.TimerKind, through time.Time) error {
-	_, err := t.exec("DeleteTimers", string(kind), through.Add(-storetype.TimerBucket))
+// DeleteTimers removes the timers of kind p.Kind whose bucket ended by
+// p.Through.
+func (e *executor) DeleteTimers(ctx context.Context, p driver.DeleteTimersParams) error {
+	_, err := e.exec(ctx, "DeleteTimers", string(p.Kind), p.Through.Add(-storetype.TimerBucket))
 	return err
 }

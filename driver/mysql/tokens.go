@@ -3,37 +3,37 @@ package mysql
 import (
 	"context"
 	"database/sql"
-	"time"
 
 	"github.com/lapsehq/lapse/credential"
-	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // Tokens reads every token, by name.
-func (s *Driver) Tokens(ctx context.Context) ([]storetype.Token, error) {
-	rows, err := s.readq().ListTokens(ctx)
+func (e *executor) Tokens(ctx context.Context) ([]storetype.Token, error) {
+	rows, err := e.sq().ListTokens(ctx)
 	return sqlfile.Convert(rows, err, token)
 }
 
-// Token reads one token in the transaction.
-func (t *tx) Token(name string) (storetype.Token, error) {
-	r, err := t.q().GetToken(t.ctx, name)
+// Token reads one token.
+func (e *executor) Token(ctx context.Context, name string) (storetype.Token, error) {
+	r, err := e.sq().GetToken(ctx, name)
 	return sqlfile.ConvertOne(r, err, token, interpret)
 }
 
 // InsertToken stores a new token; false if one of its name exists.
-func (t *tx) InsertToken(tk storetype.Token) (bool, error) {
-	n, err := t.q().InsertToken(t.ctx, dbsqlc.InsertTokenParams{
+func (e *executor) InsertToken(ctx context.Context, tk storetype.Token) (bool, error) {
+	n, err := e.sq().InsertToken(ctx, dbsqlc.InsertTokenParams{
 		Name: tk.Name, Hash: tk.Hash, Scopes: credential.Join(tk.Scopes), CreatedAt: tk.CreatedAt,
 	})
 	return n > 0, err
 }
 
-// RevokeToken revokes the named token at now unless it is revoked.
-func (t *tx) RevokeToken(name string, now time.Time) error {
-	return t.q().RevokeToken(t.ctx, dbsqlc.RevokeTokenParams{Now: sql.NullTime{Time: now, Valid: true}, Name: name})
+// RevokeToken revokes token p.Name at p.Now unless it is revoked.
+func (e *executor) RevokeToken(ctx context.Context, p driver.RevokeTokenParams) error {
+	return e.sq().RevokeToken(ctx, dbsqlc.RevokeTokenParams{Now: sql.NullTime{Time: p.Now, Valid: true}, Name: p.Name})
 }
 
 func token(r dbsqlc.Token) (storetype.Token, error) {

@@ -7,47 +7,80 @@ import (
 	"errors"
 	"maps"
 	"slices"
-	"time"
 
-	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// tx is one write transaction, the store.Tx the service's rules run in.
-// It buffers the counts and timers it writes and flushes them, with the
-// outbox records it is handed, at its end (see flush).
-type tx struct {
-	sql    *sql.Tx
-	ctx    context.Context
+// querier runs statements: a transaction, or a pool outside one.
+type querier = dbsqlc.DBTX
+
+// executor runs the driver's statements (driver.Executor) in a write
+// transaction (driver.ExecutorTx, from Begin) or outside one
+// (Driver.Executor), where they run on the read pool and read what holds
+// rows in a transaction (a coupon, an order, a SKU's buckets, an
+// operation, the due orders) without a lock. In a transaction it buffers
+// the counts and timers it writes and flushes them, with the outbox
+// records it is handed, at its commit (see flush).
+type executor struct {
+	// q runs the statements: the transaction, or the read pool.
+	q querier
+	// tx is the transaction; nil outside one.
+	tx *sql.Tx
+	// d is the driver, whose pools run, outside a transaction, the
+	// engine's reads (see engine) and the reads of a snapshot or a
+	// sequencing of their own.
+	d      *Driver
 	counts map[countKey]int64
 	// slot is the template_counts slot the transaction adds to.
 	slot   int
 	timers map[storetype.Timer]bool
 }
 
-var _ driver.DriverTx = (*tx)(nil)
+var _ driver.ExecutorTx = (*executor)(nil)
 
 type countKey struct{ template, status string }
 
-func (t *tx) exec(name string, args ...any) (sql.Result, error) {
-	return t.sql.ExecContext(t.ctx, queries.Get(name), args...)
+// Executor runs statements outside a transaction, on the read pool (the
+// reads only the engine makes on the engine pool, see executor.engine).
+func (s *Driver) Executor() driver.Executor { return s.onPool() }
+
+// onPool is the executor outside a transaction.
+func (s *Driver) onPool() *executor { return &executor{q: s.reads, d: s} }
+
+// holding names the statement of a read that holds its rows: lock in a
+// transaction, plain outside one.
+func (e *executor) holding(lock, plain string) string {
+	if e.tx == nil {
+		return plain
+	}
+	return lock
+}
+
+// engine runs the reads only the engine makes (Timers, Stats, OrdersDue):
+// outside a transaction on the engine pool.
+func (e *executor) engine() querier {
+	if e.tx == nil {
+		return e.d.engine
+	}
+	return e.q
+}
+
+func (e *executor) exec(ctx context.Context, name string, args ...any) (sql.Result, error) {
+	return e.q.ExecContext(ctx, queries.Get(name), args...)
 }
 
 // execList runs a statement whose list (see expand) has n elements.
-func (t *tx) execList(name string, n int, args ...any) (sql.Result, error) {
-	return t.sql.ExecContext(t.ctx, expand(queries.Get(name), n), args...)
+func (e *executor) execList(ctx context.Context, name string, n int, args ...any) (sql.Result, error) {
+	return e.q.ExecContext(ctx, expand(queries.Get(name), n), args...)
 }
 
 // execCount runs a statement whose list (see expand) has n elements
 // and returns how many rows it changed.
-func (t *tx) execCount(name string, n int, args ...any) (int64, error) {
-	res, err := t.execList(name, n, args...)
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
+func (e *executor) execCount(ctx context.Context, name string, n int, args ...any) (int64, error) {
+	return rowsAffected(e.execList(ctx, name, n, args...))
 }
 
 // listArgs returns the arguments of a statement whose list (see expand)
@@ -60,32 +93,36 @@ func listArgs(list []string, args ...any) []any {
 }
 
 // execOne runs a guarded write and reports whether it changed a row.
-func (t *tx) execOne(name string, args ...any) (bool, error) {
-	res, err := t.exec(name, args...)
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
+func (e *executor) execOne(ctx context.Context, name string, args ...any) (bool, error) {
+	n, err := rowsAffected(e.exec(ctx, name, args...))
 	return n > 0, err
 }
 
-func (t *tx) queryRow(name string, args ...any) *sql.Row {
-	return t.sql.QueryRowContext(t.ctx, queries.Get(name), args...)
+func (e *executor) queryRow(ctx context.Context, name string, args ...any) *sql.Row {
+	return e.q.QueryRowContext(ctx, queries.Get(name), args...)
 }
 
-func (t *tx) query(name string, args ...any) (*sql.Rows, error) {
-	return t.sql.QueryContext(t.ctx, queries.Get(name), args...)
+func (e *executor) query(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
+	return e.q.QueryContext(ctx, queries.Get(name), args...)
 }
 
 // queryList runs a query whose list (see expand) has n elements.
-func (t *tx) queryList(name string, n int, args ...any) (*sql.Rows, error) {
-	return t.sql.QueryContext(t.ctx, expand(queries.Get(name), n), args...)
+func (e *executor) queryList(ctx context.Context, name string, n int, args ...any) (*sql.Rows, error) {
+	return e.q.QueryContext(ctx, expand(queries.Get(name), n), args...)
+}
+
+// rowsAffected is how many rows a statement changed.
+func rowsAffected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // PutTimer makes sure, at flush, that the group timer tm exists.
-func (t *tx) PutTimer(tm storetype.Timer) error {
+func (e *executor) PutTimer(ctx context.Context, tm storetype.Timer) error {
 	tm.Due = tm.Due.UTC()
-	t.timers[tm] = true
+	e.timers[tm] = true
 	return nil
 }
 
@@ -93,16 +130,16 @@ func (t *tx) PutTimer(tm storetype.Timer) error {
 // Callers hold the row of what the event is about (the order of a late
 // payment), so two of them do not race; if two did, the second's flush
 // would fail on the ID and its retry find the event.
-func (t *tx) EventStored(id string) (bool, error) {
+func (e *executor) EventStored(ctx context.Context, id string) (bool, error) {
 	var n int
-	err := t.queryRow("HasEvent", id).Scan(&n)
+	err := e.queryRow(ctx, "HasEvent", id).Scan(&n)
 	return n > 0, err
 }
 
-// Count moves, at flush, n coupons of a template into st (n < 0: out of
-// it).
-func (t *tx) Count(templateID string, st coupon.State, n int64) error {
-	t.counts[countKey{templateID, st.String()}] += n
+// Count moves, at flush, p.N coupons of a template into p.State (p.N <
+// 0: out of it).
+func (e *executor) Count(ctx context.Context, p driver.CountParams) error {
+	e.counts[countKey{p.TemplateID, p.State.String()}] += p.N
 	return nil
 }
 
@@ -110,28 +147,28 @@ func (t *tx) Count(templateID string, st coupon.State, n int64) error {
 // transaction takes its locks in: counts by (template, status), timers by
 // (due, kind), then records, which take their feed positions after the
 // commit (see Records).
-func (t *tx) flush(records []storetype.Record) error {
-	keys := slices.SortedFunc(maps.Keys(t.counts), func(a, b countKey) int {
+func (e *executor) flush(ctx context.Context, records []storetype.Record) error {
+	keys := slices.SortedFunc(maps.Keys(e.counts), func(a, b countKey) int {
 		return cmp.Or(cmp.Compare(a.template, b.template), cmp.Compare(a.status, b.status))
 	})
 	for _, k := range keys {
-		if n := t.counts[k]; n != 0 {
-			if _, err := t.exec("AddCount", n, k.template, k.status, t.slot); err != nil {
+		if n := e.counts[k]; n != 0 {
+			if _, err := e.exec(ctx, "AddCount", n, k.template, k.status, e.slot); err != nil {
 				return err
 			}
 		}
 	}
-	if len(t.timers) > 0 {
+	if len(e.timers) > 0 {
 		var args []any
-		for _, tm := range t.sortedTimers() {
+		for _, tm := range e.sortedTimers() {
 			args = append(args, tm.Due, string(tm.Kind))
 		}
-		if _, err := t.execList("InsertTimers", len(t.timers), args...); err != nil {
+		if _, err := e.execList(ctx, "InsertTimers", len(e.timers), args...); err != nil {
 			return err
 		}
 	}
 	for _, r := range records {
-		if _, err := t.exec("InsertRecord", r.N, r.ID, r.Time, r.Body); err != nil {
+		if _, err := e.exec(ctx, "InsertRecord", r.N, r.ID, r.Time, r.Body); err != nil {
 			if isCode(err, errDuplicate) {
 				err = errTaken // a once-only event another transaction wrote first
 			}
@@ -141,8 +178,8 @@ func (t *tx) flush(records []storetype.Record) error {
 	return nil
 }
 
-func (t *tx) sortedTimers() []storetype.Timer {
-	return slices.SortedFunc(maps.Keys(t.timers), func(a, b storetype.Timer) int {
+func (e *executor) sortedTimers() []storetype.Timer {
+	return slices.SortedFunc(maps.Keys(e.timers), func(a, b storetype.Timer) int {
 		return cmp.Or(a.Due.Compare(b.Due), cmp.Compare(a.Kind, b.Kind))
 	})
 }
@@ -154,7 +191,7 @@ var errTaken = errors.New("event taken meanwhile")
 
 // Begin starts one write transaction: a user's on the request pool, a
 // background one on the engine pool.
-func (s *Driver) Begin(ctx context.Context, background bool) (driver.DriverTx, error) {
+func (s *Driver) Begin(ctx context.Context, background bool) (driver.ExecutorTx, error) {
 	db := s.db
 	if background {
 		db = s.engine
@@ -163,23 +200,23 @@ func (s *Driver) Begin(ctx context.Context, background bool) (driver.DriverTx, e
 	if err != nil {
 		return nil, err
 	}
-	return &tx{sql: sqlTx, ctx: ctx, counts: map[countKey]int64{}, timers: map[storetype.Timer]bool{}, slot: sqlfile.CountSlot()}, nil
+	return &executor{q: sqlTx, tx: sqlTx, d: s, counts: map[countKey]int64{}, timers: map[storetype.Timer]bool{}, slot: sqlfile.CountSlot()}, nil
 }
 
 // Commit sends what the transaction buffered and records, commits, and
 // returns the timers it wrote.
-func (t *tx) Commit(records []storetype.Record) ([]storetype.Timer, error) {
-	if err := t.flush(records); err != nil {
+func (e *executor) Commit(ctx context.Context, records []storetype.Record) ([]storetype.Timer, error) {
+	if err := e.flush(ctx, records); err != nil {
 		return nil, err
 	}
-	if err := t.sql.Commit(); err != nil {
+	if err := e.tx.Commit(); err != nil {
 		return nil, err
 	}
-	return t.sortedTimers(), nil
+	return e.sortedTimers(), nil
 }
 
 // Rollback rolls the transaction back unless it committed.
-func (t *tx) Rollback() { t.sql.Rollback() }
+func (e *executor) Rollback() { e.tx.Rollback() }
 
 // Classify turns a write transaction's error into a store error; one the
 // server chose as a deadlock's victim, or whose once-only event was taken
@@ -192,32 +229,33 @@ func (s *Driver) Classify(err error) (error, bool) {
 func (s *Driver) Busy() bool { return false }
 
 // Request reads the request recorded under an idempotency key.
-func (t *tx) Request(key string) (driver.Request, error) {
+func (e *executor) Request(ctx context.Context, key string) (driver.Request, error) {
 	var r driver.Request
-	err := t.queryRow("GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
+	err := e.queryRow(ctx, "GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
 	r.Created = r.Created.UTC()
 	return r, interpret(err)
 }
 
-// PutRequest records r under key: store.ErrRequestTaken if a concurrent
-// transaction recorded a request under it meanwhile.
-func (t *tx) PutRequest(key string, r driver.Request) error {
-	_, err := t.exec("PutIdempotency", key, r.Fingerprint, r.Status, r.Body, r.Created)
+// PutRequest records p.Request under p.Key: driver.ErrRequestTaken if a
+// concurrent transaction recorded a request under it meanwhile.
+func (e *executor) PutRequest(ctx context.Context, p driver.RequestParams) error {
+	r := p.Request
+	_, err := e.exec(ctx, "PutIdempotency", p.Key, r.Fingerprint, r.Status, r.Body, r.Created)
 	if isCode(err, errDuplicate) {
 		err = driver.ErrRequestTaken
 	}
 	return err
 }
 
-// ForgetRequest deletes the request recorded under key if it was created
-// at or before before.
-func (t *tx) ForgetRequest(key string, before time.Time) error {
-	_, err := t.exec("ForgetIdempotency", key, before)
+// ForgetRequest deletes the request recorded under p.Key if it was
+// created at or before p.Before.
+func (e *executor) ForgetRequest(ctx context.Context, p driver.ForgetRequestParams) error {
+	_, err := e.exec(ctx, "ForgetIdempotency", p.Key, p.Before)
 	return err
 }
 
-// FinishRequest stores the response of the request in flight under key.
-func (t *tx) FinishRequest(key string, r driver.Request) error {
-	_, err := t.exec("FinishIdempotency", r.Status, r.Body, key)
+// FinishRequest stores the response of the request in flight under p.Key.
+func (e *executor) FinishRequest(ctx context.Context, p driver.RequestParams) error {
+	_, err := e.exec(ctx, "FinishIdempotency", p.Request.Status, p.Request.Body, p.Key)
 	return err
 }

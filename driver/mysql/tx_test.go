@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver/mysql"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
-	"github.com/lapsehq/lapse/driver/mysql"
 	"github.com/lapsehq/lapse/store/storetest"
 	"github.com/lapsehq/lapse/storetype"
 )

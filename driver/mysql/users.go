@@ -4,42 +4,36 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"time"
 
-	"github.com/lapsehq/lapse/remind"
-	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
+	"github.com/lapsehq/lapse/remind"
 )
 
-// User returns one user; store.ErrNotFound if lapse has not met them.
-func (s *Driver) User(ctx context.Context, id string) (remind.User, error) {
-	r, err := s.readq().GetUser(ctx, id)
-	return sqlfile.ConvertOne(r, err, user, interpret)
-}
-
-// User reads a user; store.ErrNotFound if lapse has not met them.
-func (t *tx) User(id string) (remind.User, error) {
-	r, err := t.q().GetUser(t.ctx, id)
+// User reads a user; storetype.ErrNotFound if lapse has not met them.
+func (e *executor) User(ctx context.Context, id string) (remind.User, error) {
+	r, err := e.sq().GetUser(ctx, id)
 	return sqlfile.ConvertOne(r, err, user, interpret)
 }
 
 // PutUser stores u's timezone and channels, keeping their last activity,
 // and returns the user as stored.
-func (t *tx) PutUser(u remind.User) (remind.User, error) {
+func (e *executor) PutUser(ctx context.Context, u remind.User) (remind.User, error) {
 	channels, err := json.Marshal(append([]remind.Channel{}, u.Channels...))
 	if err != nil {
 		return u, err
 	}
-	if err := t.q().PutUser(t.ctx, dbsqlc.PutUserParams{ID: u.ID, Timezone: u.Timezone, Channels: string(channels)}); err != nil {
+	if err := e.sq().PutUser(ctx, dbsqlc.PutUserParams{ID: u.ID, Timezone: u.Timezone, Channels: string(channels)}); err != nil {
 		return u, err
 	}
-	return t.User(u.ID)
+	return e.User(ctx, u.ID)
 }
 
-// TouchUser records that a user acted at now, creating them with the
+// TouchUser records that user p.ID acted at p.Now, creating them with the
 // default profile if new; their last activity never moves back.
-func (t *tx) TouchUser(id string, now time.Time) error {
-	return t.q().TouchUser(t.ctx, dbsqlc.TouchUserParams{ID: id, Now: sql.NullTime{Time: now, Valid: true}})
+func (e *executor) TouchUser(ctx context.Context, p driver.TouchUserParams) error {
+	return e.sq().TouchUser(ctx, dbsqlc.TouchUserParams{ID: p.ID, Now: sql.NullTime{Time: p.Now, Valid: true}})
 }
 
 func user(r dbsqlc.User) (remind.User, error) {

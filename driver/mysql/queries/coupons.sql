@@ -1,9 +1,3 @@
--- name: CountUserTemplate
--- user, template, user, template: a user's coupons of a template,
--- archived ones too.
-SELECT (SELECT count(*) FROM coupons WHERE user_id = ? AND template_id = ?)
-     + (SELECT count(*) FROM coupons_archive WHERE user_id = ? AND template_id = ?);
-
 -- name: InsertClaimed
 -- New unused coupons: id, template, user, claimed_at, expires_at,
 -- updated_at per row.

@@ -10,11 +10,6 @@ ON DUPLICATE KEY UPDATE seen_at = VALUES(seen_at);
 -- how long an instance unseen is remembered.
 DELETE FROM instances WHERE seen_at < UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND;
 
--- name: LiveInstances
--- the lease TTL.
-SELECT holder FROM instances WHERE seen_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND
-ORDER BY holder;
-
 -- name: HeldLeases
 -- holder. Locked until the lease transaction commits.
 SELECT shard, token FROM leases

@@ -1,10 +1,12 @@
--- name: GetSKU
--- A SKU's counters: the sums over its buckets.
-SELECT sku, CAST(SUM(available) AS SIGNED), CAST(SUM(reserved) AS SIGNED), CAST(SUM(sold) AS SIGNED), MAX(buckets)
-FROM skus WHERE sku = ? GROUP BY sku;
-
 -- name: StockBuckets
+-- A SKU's buckets a stock move decides on: held until the transaction
+-- ends.
 SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = ? ORDER BY bucket FOR UPDATE;
+
+-- name: GetStockBuckets
+-- StockBuckets outside a transaction: a consistent read, which waits for
+-- no lock.
+SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = ? ORDER BY bucket;
 
 -- name: AddStock
 -- available, reserved, sold, now, sku, bucket, buckets, available.
@@ -78,14 +80,6 @@ FOR UPDATE SKIP LOCKED;
 SELECT first FROM (
     SELECT (SELECT deadline FROM orders FORCE INDEX (orders_due)
             WHERE status = 'unpaid' AND shard = leases.shard ORDER BY deadline LIMIT 1) AS first
-    FROM leases WHERE shard IN (?, ...)
-) AS firsts WHERE first IS NOT NULL ORDER BY first LIMIT 1;
-
--- name: DeadlineAfter
--- now, the shards: the first entry after now of each.
-SELECT first FROM (
-    SELECT (SELECT deadline FROM orders FORCE INDEX (orders_due)
-            WHERE status = 'unpaid' AND deadline > ? AND shard = leases.shard ORDER BY deadline LIMIT 1) AS first
     FROM leases WHERE shard IN (?, ...)
 ) AS firsts WHERE first IS NOT NULL ORDER BY first LIMIT 1;
 

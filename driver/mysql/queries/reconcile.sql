@@ -28,5 +28,14 @@ SELECT MIN(expires_at) FROM coupons WHERE status = 'unused' AND expires_at >= ?;
 -- name: ReleaseFrom
 SELECT MIN(locked_until) FROM coupons WHERE locked_until >= ? AND status = 'locked';
 
+-- name: DeadlineFrom
+-- from: the first unpaid order's deadline at or after it, one dive into
+-- each shard's range (see drain.sql); NULL if none.
+SELECT MIN(first) FROM (
+    SELECT (SELECT deadline FROM orders FORCE INDEX (orders_due)
+            WHERE status = 'unpaid' AND deadline >= ? AND shard = leases.shard ORDER BY deadline LIMIT 1) AS first
+    FROM leases
+) AS firsts;
+
 -- name: HasTimer
 SELECT EXISTS (SELECT 1 FROM timers WHERE due_at = ? AND kind = ?);

@@ -1,6 +1,6 @@
 -- The rows of planned reminders, their coupons and the pairs reminded;
--- the rules over them are the service layer's (store.ReminderTx). Leads
--- are in milliseconds.
+-- the rules over them are the service's (store.DB). Leads are in
+-- milliseconds.
 
 -- name: JoinableReminder
 -- user, lead, lo, hi, hi: the earliest planned reminder of the user and
@@ -15,13 +15,9 @@ ORDER BY first_at LIMIT 1;
 INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
 VALUES (?, ?, ?, ?, ?, 'planned');
 
--- name: SetReminderSpan
+-- name: SetReminder
 -- first, last, due, id.
 UPDATE reminders SET first_at = ?, last_at = ?, due_at = ? WHERE id = ? AND status = 'planned';
-
--- name: SetReminderDue
--- due, id.
-UPDATE reminders SET due_at = ? WHERE id = ? AND status = 'planned';
 
 -- name: GetReminder
 SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE id = ?;
