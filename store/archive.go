@@ -68,7 +68,7 @@ func (db *DB) Archive(ctx context.Context, p ArchiveParams) (storetype.Archived,
 		reminders.Before = last
 	}
 	if p.DryRun {
-		return db.d.Archivable(ctx, driver.MoveParams{Before: p.Before, Now: p.Now}, reminders.Before)
+		return db.d.Executor().Archivable(ctx, driver.ArchivableParams{Move: driver.MoveParams{Before: p.Before, Now: p.Now}, Reminders: reminders.Before})
 	}
 	move := driver.MoveParams{Before: p.Before, Now: p.Now, Limit: p.Limit}
 	var total storetype.Archived
@@ -77,9 +77,9 @@ func (db *DB) Archive(ctx context.Context, p ArchiveParams) (storetype.Archived,
 		n    *int64
 		do   func(*txn) (int64, error)
 	}{
-		{ArchivedCoupons, &total.Coupons, func(t *txn) (int64, error) { return t.ArchiveCoupons(move) }},
-		{ArchivedOrders, &total.Orders, func(t *txn) (int64, error) { return t.ArchiveOrders(move) }},
-		{PrunedReminders, &total.Reminders, func(t *txn) (int64, error) { return t.PruneReminders(reminders) }},
+		{ArchivedCoupons, &total.Coupons, func(t *txn) (int64, error) { return t.ArchiveCoupons(t.ctx, move) }},
+		{ArchivedOrders, &total.Orders, func(t *txn) (int64, error) { return t.ArchiveOrders(t.ctx, move) }},
+		{PrunedReminders, &total.Reminders, func(t *txn) (int64, error) { return t.PruneReminders(t.ctx, reminders) }},
 	}
 	for _, s := range steps {
 		for ctx.Err() == nil {
@@ -108,21 +108,25 @@ func (db *DB) Archive(ctx context.Context, p ArchiveParams) (storetype.Archived,
 // Coupon returns one coupon as stored: in the hot table, or else in the
 // archive.
 func (db *DB) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
-	return hotThenArchive(ctx, id, db.d.Coupon, db.d.ArchivedCoupon)
+	return hotThenArchive(func(archived bool) (coupon.Coupon, error) {
+		return db.d.Executor().Coupon(ctx, driver.CouponParams{ID: id, Archived: archived})
+	})
 }
 
 // Order returns one order: from the hot table, or else from the archive.
 func (db *DB) Order(ctx context.Context, id string) (order.Order, error) {
-	return hotThenArchive(ctx, id, db.d.Order, db.d.ArchivedOrder)
+	return hotThenArchive(func(archived bool) (order.Order, error) {
+		return db.d.Executor().Order(ctx, driver.OrderParams{ID: id, Archived: archived})
+	})
 }
 
-// hotThenArchive reads id with hot, and with archived if hot finds
-// nothing: a row moves from one to the other in one transaction, so the
-// second read finds what the first missed.
-func hotThenArchive[T any](ctx context.Context, id string, hot, archived func(context.Context, string) (T, error)) (T, error) {
-	v, err := hot(ctx, id)
+// hotThenArchive reads a row from the hot table, and from the archive if
+// the hot table has nothing: a row moves from one to the other in one
+// transaction, so the second read finds what the first missed.
+func hotThenArchive[T any](read func(archived bool) (T, error)) (T, error) {
+	v, err := read(false)
 	if errors.Is(err, storetype.ErrNotFound) {
-		return archived(ctx, id)
+		return read(true)
 	}
 	return v, err
 }

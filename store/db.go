@@ -52,11 +52,13 @@ func (opts Options) Open(d driver.Driver, err error) (*DB, error) {
 // Driver returns the driver db runs on.
 func (db *DB) Driver() driver.Driver { return db.d }
 
-// txn is one write transaction as the rules see it: the driver's, the
-// events it buffers for the driver to write at its commit, and what it
-// did to reminders, for the hooks.
+// txn is one write transaction as the rules see it: the driver's, with
+// the context it runs under (every statement's), the events it buffers
+// for the driver to write at its commit, and what it did to reminders,
+// for the hooks.
 type txn struct {
-	driver.DriverTx
+	driver.ExecutorTx
+	ctx       context.Context
 	outbox    outbox
 	policy    *remind.Config
 	reminders ReminderCounts
@@ -85,7 +87,7 @@ func (t *txn) eventBy(actor string, e storetype.Event) error {
 // event with its ID is stored: first in a record, so that its ID is the
 // record's.
 func (t *txn) EventOnce(e storetype.Event) error {
-	if stored, err := t.EventStored(e.ID); err != nil || stored {
+	if stored, err := t.EventStored(t.ctx, e.ID); err != nil || stored {
 		return err
 	}
 	e.Data = withActor(e.Data, t.actor)
@@ -103,7 +105,7 @@ func (t *txn) CouponEvents(b CouponEvents) error {
 
 // Timer makes sure the group timer of kind for due's bucket exists.
 func (t *txn) Timer(kind storetype.TimerKind, due time.Time) error {
-	return t.PutTimer(storetype.Timer{Kind: kind, Due: storetype.BucketOf(due)})
+	return t.PutTimer(t.ctx, storetype.Timer{Kind: kind, Due: storetype.BucketOf(due)})
 }
 
 // attempts is how often run runs a transaction that keeps losing
@@ -157,12 +159,12 @@ func attempt[T any](ctx context.Context, db *DB, background bool, locked map[str
 		return zero, err
 	}
 	defer dt.Rollback()
-	t := &txn{DriverTx: dt, policy: &db.policy, actor: Actor(ctx), buckets: &db.buckets, pick: rand.Int(), locked: locked}
+	t := &txn{ExecutorTx: dt, ctx: ctx, policy: &db.policy, actor: Actor(ctx), buckets: &db.buckets, pick: rand.Int(), locked: locked}
 	res, err := fn(t)
 	if err != nil {
 		return zero, err
 	}
-	timers, err := dt.Commit(t.outbox.Records())
+	timers, err := dt.Commit(ctx, t.outbox.Records())
 	if err != nil {
 		return zero, err
 	}

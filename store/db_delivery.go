@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -17,11 +18,11 @@ import (
 // whatever commits meanwhile.
 func (db *DB) Events(ctx context.Context, p EventsParams) ([]storetype.Event, error) {
 	pg := &page{p: p, events: []storetype.Event{}}
-	if err := db.d.Records(ctx, p.After, p.Limit, pg.add); err != nil || pg.err != nil {
+	if err := db.d.Executor().Records(ctx, driver.RecordsParams{After: p.After, Limit: p.Limit, Each: pg.add}); err != nil || pg.err != nil {
 		return nil, cmp.Or(err, pg.err)
 	}
 	if len(pg.events) == 0 && p.After > 0 {
-		end, err := db.d.FeedEnd(ctx)
+		end, err := db.d.Executor().FeedEnd(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -36,7 +37,7 @@ func (db *DB) Events(ctx context.Context, p EventsParams) ([]storetype.Event, er
 // whose events are all at or before p.Through and older than p.Before.
 func (db *DB) PruneEvents(ctx context.Context, p PruneParams) (int64, error) {
 	return background(ctx, db, func(t *txn) (int64, error) {
-		front, err := t.FrontRecords(p.Limit)
+		front, err := t.FrontRecords(t.ctx, p.Limit)
 		if err != nil {
 			return 0, err
 		}
@@ -50,27 +51,27 @@ func (db *DB) PruneEvents(ctx context.Context, p PruneParams) (int64, error) {
 		if through < 0 {
 			return 0, nil
 		}
-		return t.PruneEvents(through)
+		return t.PruneEvents(t.ctx, through)
 	})
 }
 
 // SinkState reads a sink's position, lag and dead-letter counts.
 func (db *DB) SinkState(ctx context.Context, sink string) (storetype.SinkState, error) {
-	return db.d.SinkState(ctx, sink)
+	return db.d.Executor().SinkState(ctx, sink)
 }
 
 // AdvanceSink stores a sink's progress in one transaction.
 func (db *DB) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) error {
-	_, err := background(ctx, db, func(t *txn) (struct{}, error) { return struct{}{}, t.AdvanceSink(p) })
+	_, err := background(ctx, db, func(t *txn) (struct{}, error) { return struct{}{}, t.AdvanceSink(t.ctx, p) })
 	return err
 }
 
 // DeadLetters lists a sink's dead letters in feed order.
 func (db *DB) DeadLetters(ctx context.Context, p storetype.DeadLettersParams) ([]storetype.DeadLetter, error) {
-	return db.d.DeadLetters(ctx, p)
+	return db.d.Executor().DeadLetters(ctx, p)
 }
 
 // ReplayDeadLetters queues every dead letter of p.Sink for redelivery.
 func (db *DB) ReplayDeadLetters(ctx context.Context, p ReplayDeadLettersParams) (int64, error) {
-	return mutate(ctx, db, p.Idem, func(t *txn) (int64, error) { return t.ReplayDeadLetters(p.Sink) })
+	return mutate(ctx, db, p.Idem, func(t *txn) (int64, error) { return t.ReplayDeadLetters(t.ctx, p.Sink) })
 }

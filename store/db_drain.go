@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -11,7 +12,7 @@ import (
 // each with its coupon.expired event and the counts.
 func (db *DB) ExpireDue(ctx context.Context, p storetype.DueParams) (Drained, error) {
 	return drain(ctx, db, storetype.TimerExpire, p, func(t *txn) ([]time.Time, error) {
-		expired, err := t.ExpireDue(p)
+		expired, err := t.ExpireDue(t.ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -23,7 +24,7 @@ func (db *DB) ExpireDue(ctx context.Context, p storetype.DueParams) (Drained, er
 // passed, to unused or, past their expires_at, to expired.
 func (db *DB) ReleaseLocks(ctx context.Context, p storetype.DueParams) (Drained, error) {
 	return drain(ctx, db, storetype.TimerRelease, p, func(t *txn) ([]time.Time, error) {
-		locked, err := t.LocksDue(p)
+		locked, err := t.LocksDue(t.ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -35,7 +36,7 @@ func (db *DB) ReleaseLocks(ctx context.Context, p storetype.DueParams) (Drained,
 // with reason timeout.
 func (db *DB) CloseDueOrders(ctx context.Context, p storetype.DueParams) (Drained, error) {
 	return drain(ctx, db, storetype.TimerClose, p, func(t *txn) ([]time.Time, error) {
-		due, err := t.OrdersDue(p)
+		due, err := t.OrdersDue(t.ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +57,7 @@ func drain(ctx context.Context, db *DB, kind storetype.TimerKind, p storetype.Du
 		if d.Due, err = fn(t); err != nil {
 			return d, err
 		}
-		if d.Next, err = t.NextDue(kind, p.Leases); err != nil {
+		if d.Next, err = t.NextDue(t.ctx, driver.NextDueParams{Kind: kind, Leases: p.Leases}); err != nil {
 			return d, err
 		}
 		return d, t.fence(p.Leases)
@@ -65,33 +66,35 @@ func drain(ctx context.Context, db *DB, kind storetype.TimerKind, p storetype.Du
 
 // Timers returns group timers due at or before p.Before.
 func (db *DB) Timers(ctx context.Context, p storetype.TimersParams) ([]storetype.Timer, error) {
-	return db.d.Timers(ctx, p)
+	return db.d.Executor().Timers(ctx, p)
 }
 
 // DeleteTimers removes the timers of p.Kind whose bucket ended by
 // p.Through.
 func (db *DB) DeleteTimers(ctx context.Context, p DeleteTimersParams) error {
-	_, err := background(ctx, db, func(t *txn) (struct{}, error) { return struct{}{}, t.DeleteTimers(p.Kind, p.Through) })
+	_, err := background(ctx, db, func(t *txn) (struct{}, error) {
+		return struct{}{}, t.DeleteTimers(t.ctx, driver.DeleteTimersParams{Kind: p.Kind, Through: p.Through})
+	})
 	return err
 }
 
 // PruneRequests deletes up to p.Limit expired requests, oldest first.
 func (db *DB) PruneRequests(ctx context.Context, p storetype.PruneRequestsParams) (int64, error) {
-	return background(ctx, db, func(t *txn) (int64, error) { return t.PruneRequests(p) })
+	return background(ctx, db, func(t *txn) (int64, error) { return t.PruneRequests(t.ctx, p) })
 }
 
 // Lease renews, gives up and takes shard leases for p.Holder in one
 // transaction; see LeaseIn.
 func (db *DB) Lease(ctx context.Context, p LeaseParams) ([]storetype.Lease, error) {
-	return background(ctx, db, func(t *txn) ([]storetype.Lease, error) { return LeaseIn(t, p) })
+	return background(ctx, db, func(t *txn) ([]storetype.Lease, error) { return LeaseIn(t.ctx, t, p) })
 }
 
 // Clock reads the database's clock.
-func (db *DB) Clock(ctx context.Context) (time.Time, error) { return db.d.Clock(ctx) }
+func (db *DB) Clock(ctx context.Context) (time.Time, error) { return db.d.Executor().Clock(ctx) }
 
 // Stats reads the gauges the engine exports.
 func (db *DB) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
-	return db.d.Stats(ctx, now)
+	return db.d.Executor().Stats(ctx, now)
 }
 
 // Ready reports whether the database answers and is migrated.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -107,7 +108,7 @@ func (db *DB) PreviewOperation(ctx context.Context, p StartOperationParams) (map
 	for _, id := range distinct(p.Target.UserIDs) {
 		// A page at a time: a user's wallet may be large.
 		for page := (storetype.UserCouponsParams{UserID: id, Now: p.Now, Limit: storetype.MaxWalletPage}); ; {
-			cs, err := db.d.UserCoupons(ctx, page)
+			cs, err := db.d.Executor().UserCoupons(ctx, page)
 			if err != nil {
 				return nil, err
 			}
@@ -121,7 +122,7 @@ func (db *DB) PreviewOperation(ctx context.Context, p StartOperationParams) (map
 		}
 	}
 	for _, id := range distinct(p.Target.CouponIDs) {
-		c, err := db.d.Coupon(ctx, id)
+		c, err := db.d.Executor().Coupon(ctx, driver.CouponParams{ID: id})
 		switch {
 		case errors.Is(err, storetype.ErrNotFound):
 			continue
@@ -147,10 +148,10 @@ func (db *DB) StartOperation(ctx context.Context, p StartOperationParams) (Opera
 		op := Operation{ID: NewID("op", p.Now), Kind: p.Kind, Target: p.Target, Args: p.Args, Actor: t.actor,
 			State: storetype.OperationRunning, CreatedAt: p.Now, Counts: storetype.OperationCounts{Skipped: map[string]int64{}}}
 		if id := p.Target.TemplateID; id != "" {
-			if _, err := t.Template(id); err != nil {
+			if _, err := t.Template(t.ctx, id); err != nil {
 				return op, err
 			}
-			n, err := t.IssuedCount(id)
+			n, err := t.IssuedCount(t.ctx, id)
 			if err != nil {
 				return op, err
 			}
@@ -159,13 +160,13 @@ func (db *DB) StartOperation(ctx context.Context, p StartOperationParams) (Opera
 			op.Target.CouponIDs, op.Target.UserIDs = distinct(p.Target.CouponIDs), distinct(p.Target.UserIDs)
 			op.Total = int64(len(op.Target.CouponIDs) + len(op.Target.UserIDs))
 		}
-		return op, t.InsertOperation(op.row())
+		return op, t.InsertOperation(t.ctx, op.row())
 	})
 }
 
 // Operation reads one operation.
 func (db *DB) Operation(ctx context.Context, id string) (Operation, error) {
-	r, err := db.d.Operation(ctx, id)
+	r, err := db.d.Executor().Operation(ctx, id)
 	if err != nil {
 		return Operation{}, err
 	}
@@ -179,7 +180,7 @@ func (db *DB) ClaimOperation(ctx context.Context, p ClaimOperationParams) (Opera
 		ok bool
 	}
 	c, err := background(ctx, db, func(t *txn) (claim, error) {
-		ids, err := t.OperationsDue(p.Holder, p.Now, 1)
+		ids, err := t.OperationsDue(t.ctx, driver.OperationsDueParams{Holder: p.Holder, Now: p.Now, Limit: 1})
 		if err != nil || len(ids) == 0 {
 			return claim{}, err
 		}
@@ -191,7 +192,7 @@ func (db *DB) ClaimOperation(ctx context.Context, p ClaimOperationParams) (Opera
 		if op.StartedAt.IsZero() {
 			op.StartedAt = p.Now
 		}
-		return claim{op, true}, t.SetOperation(op.row())
+		return claim{op, true}, t.SetOperation(t.ctx, op.row())
 	})
 	return c.op, c.ok, err
 }
@@ -214,7 +215,7 @@ func (db *DB) WorkOperation(ctx context.Context, p WorkOperationParams) (Operati
 
 // heldOperation reads operation id in t, holding it.
 func heldOperation(t *txn, id string) (Operation, error) {
-	r, err := t.Operation(id)
+	r, err := t.Operation(t.ctx, id)
 	if err != nil {
 		return Operation{}, err
 	}

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -15,7 +17,16 @@ func (db *DB) PutSKU(ctx context.Context, p PutSKUParams) (storetype.SKU, error)
 }
 
 // SKU returns one SKU's counters, summed over its buckets.
-func (db *DB) SKU(ctx context.Context, sku string) (storetype.SKU, error) { return db.d.SKU(ctx, sku) }
+func (db *DB) SKU(ctx context.Context, sku string) (storetype.SKU, error) {
+	bs, err := db.d.Executor().StockBuckets(ctx, sku)
+	if err != nil {
+		return storetype.SKU{}, err
+	}
+	if len(bs) == 0 {
+		return storetype.SKU{}, storetype.ErrNotFound
+	}
+	return sumStock(sku, bs), nil
+}
 
 // CreateOrder reserves stock, locks coupons and stores the order.
 func (db *DB) CreateOrder(ctx context.Context, p CreateOrderParams) (order.Order, error) {
@@ -39,7 +50,19 @@ func (db *DB) CloseOrder(ctx context.Context, p CloseOrderParams) (order.Order, 
 	})
 }
 
-// DueOrders lists unpaid orders past their deadline.
+// DueOrders lists unpaid orders past their deadline, holding none, and
+// the first deadline after p.Now. That one is of every shard, p.Leases
+// or not: the contract reads no later deadline of some shards alone
+// (PendingFrom reads every shard's).
 func (db *DB) DueOrders(ctx context.Context, p storetype.DueParams) (storetype.DueOrders, error) {
-	return db.d.DueOrders(ctx, p)
+	var (
+		d   storetype.DueOrders
+		err error
+	)
+	x := db.d.Executor()
+	if d.Orders, err = x.OrdersDue(ctx, p); err != nil {
+		return d, err
+	}
+	d.Next, err = x.PendingFrom(ctx, driver.PendingFromParams{Kind: storetype.TimerClose, From: p.Now.Add(time.Millisecond)})
+	return d, err
 }

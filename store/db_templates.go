@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -15,7 +16,7 @@ func (db *DB) CreateTemplate(ctx context.Context, p CreateTemplateParams) (coupo
 			tp.ID = NewID("tpl", p.Now)
 			tp.CreatedAt = p.Now
 			tp.Version = 1
-			return tp, t.InsertTemplate(tp)
+			return tp, t.InsertTemplate(t.ctx, tp)
 		})
 	})
 }
@@ -23,7 +24,7 @@ func (db *DB) CreateTemplate(ctx context.Context, p CreateTemplateParams) (coupo
 // Template returns a template and its counts, unused coupons past their
 // expires_at at p.Now counted as expired.
 func (db *DB) Template(ctx context.Context, p TemplateParams) (storetype.TemplateInfo, error) {
-	info, due, err := db.d.Template(ctx, p.ID, p.Now)
+	info, due, err := db.d.Executor().TemplateInfo(ctx, driver.TemplateInfoParams{ID: p.ID, Now: p.Now})
 	if err != nil {
 		return info, err
 	}
@@ -34,7 +35,7 @@ func (db *DB) Template(ctx context.Context, p TemplateParams) (storetype.Templat
 
 // Templates lists a page of templates by ID.
 func (db *DB) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
-	return db.d.Templates(ctx, p)
+	return db.d.Executor().Templates(ctx, p)
 }
 
 // ChangeTemplate changes a template as p.Change says (see changeTemplateIn).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lapsehq/lapse/credential"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -18,7 +19,7 @@ func (db *DB) CreateToken(ctx context.Context, p CreateTokenParams) (storetype.T
 	secret := credential.New()
 	tk := storetype.Token{Name: p.Name, Hash: credential.Hash(secret), Scopes: p.Scopes, CreatedAt: p.Now}
 	_, err := mutate(ctx, db, nil, func(t *txn) (struct{}, error) {
-		ok, err := t.InsertToken(tk)
+		ok, err := t.InsertToken(t.ctx, tk)
 		if err == nil && !ok {
 			err = fmt.Errorf("token %q: %w", p.Name, ErrTokenExists)
 		}
@@ -34,12 +35,14 @@ func (db *DB) CreateToken(ctx context.Context, p CreateTokenParams) (storetype.T
 // already, and returns it.
 func (db *DB) RevokeToken(ctx context.Context, p RevokeTokenParams) (storetype.Token, error) {
 	return mutate(ctx, db, nil, func(t *txn) (storetype.Token, error) {
-		if err := t.RevokeToken(p.Name, p.Now); err != nil {
+		if err := t.RevokeToken(t.ctx, driver.RevokeTokenParams{Name: p.Name, Now: p.Now}); err != nil {
 			return storetype.Token{}, err
 		}
-		return t.Token(p.Name)
+		return t.Token(t.ctx, p.Name)
 	})
 }
 
 // Tokens lists every token, live and revoked, by name.
-func (db *DB) Tokens(ctx context.Context) ([]storetype.Token, error) { return db.d.Tokens(ctx) }
+func (db *DB) Tokens(ctx context.Context) ([]storetype.Token, error) {
+	return db.d.Executor().Tokens(ctx)
+}

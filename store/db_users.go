@@ -10,7 +10,7 @@ import (
 func (db *DB) PutUser(ctx context.Context, p PutUserParams) (remind.User, error) {
 	return validated(p, func() (remind.User, error) {
 		return mutate(ctx, db, nil, func(t *txn) (remind.User, error) {
-			u, err := t.PutUser(p.User)
+			u, err := t.PutUser(t.ctx, p.User)
 			if err != nil {
 				return u, err
 			}
@@ -20,4 +20,6 @@ func (db *DB) PutUser(ctx context.Context, p PutUserParams) (remind.User, error)
 }
 
 // User returns a user known by a profile or by an action of theirs.
-func (db *DB) User(ctx context.Context, id string) (remind.User, error) { return db.d.User(ctx, id) }
+func (db *DB) User(ctx context.Context, id string) (remind.User, error) {
+	return db.d.Executor().User(ctx, id)
+}

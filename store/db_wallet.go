@@ -29,7 +29,7 @@ func (db *DB) Issue(ctx context.Context, p IssueParams) (Issued, error) {
 // as the lazy check reads it at p.Now.
 func (db *DB) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
 	return validated(p, func() ([]coupon.Coupon, error) {
-		cs, err := db.d.UserCoupons(ctx, p)
+		cs, err := db.d.Executor().UserCoupons(ctx, p)
 		for i := range cs {
 			cs[i] = cs[i].View(p.Now)
 		}

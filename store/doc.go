@@ -1,10 +1,11 @@
-// Package store is lapse's service layer and storage contract: the one
-// authority on coupon state and due times.
+// Package store is lapse's service layer: the one authority on coupon
+// state and due times.
 //
-// DB implements Store once, over a Driver: every state change, count,
-// stock move, reminder, idempotent replay and input rule is written here,
-// and a driver (driver/sqlite, driver/postgres, driver/mysql) brings only a
-// database's transactions, statements (Tx), reads and drains. Every
+// DB implements Store once, over a driver.Driver (the storage contract,
+// package driver): every state change, count, stock move, reminder,
+// idempotent replay and input rule is written here, and a driver
+// (driver/sqlite, driver/postgres, driver/mysql) brings only a database's
+// transactions and the statements, reads and drains of its Executor. Every
 // driver passes the contract's own tests in driver/drivertest and the
 // service's suite in store/storetest.
 //

@@ -22,10 +22,10 @@ func (db *DB) Forecast(ctx context.Context, p storetype.ForecastParams) ([]store
 	if p.Buckets < 1 || p.Width < time.Millisecond {
 		return nil, errForecast
 	}
-	return db.d.Forecast(ctx, p)
+	return db.d.Executor().Forecast(ctx, p)
 }
 
 // ShardLeases reads every shard's lease, by shard.
 func (db *DB) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
-	return db.d.ShardLeases(ctx)
+	return db.d.Executor().ShardLeases(ctx)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -18,12 +19,14 @@ type MeasuredSkewParams struct {
 // sharing the store can show every instance's skew. It counts as seeing
 // the instance for the fair share of shard leases, as Lease does.
 func (db *DB) MeasuredSkew(ctx context.Context, p MeasuredSkewParams) error {
-	_, err := background(ctx, db, func(t *txn) (struct{}, error) { return struct{}{}, t.MeasuredSkew(p.Instance, p.Skew) })
+	_, err := background(ctx, db, func(t *txn) (struct{}, error) {
+		return struct{}{}, t.SeenInstance(t.ctx, driver.SeenInstanceParams{Holder: p.Instance, Skew: p.Skew, Measured: true})
+	})
 	return err
 }
 
 // Instances reads the instances seen within d of the database's now, by
 // name.
 func (db *DB) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
-	return db.d.Instances(ctx, d)
+	return db.d.Executor().Instances(ctx, d)
 }

@@ -208,7 +208,7 @@ func issue(p IssueParams, busy func() bool,
 				}
 				if !inFlight {
 					r = driver.Request{Fingerprint: idem.Fingerprint, Status: driver.InFlight, Body: []byte{}, Created: p.Now}
-					if err := t.PutRequest(idem.storedKey(), r); err != nil {
+					if err := t.PutRequest(t.ctx, driver.RequestParams{Key: idem.storedKey(), Request: r}); err != nil {
 						return issueStep{}, err
 					}
 				}
@@ -224,7 +224,7 @@ func issue(p IssueParams, busy func() bool,
 			if err != nil {
 				return step, err
 			}
-			return step, t.FinishRequest(idem.storedKey(), r)
+			return step, t.FinishRequest(t.ctx, driver.RequestParams{Key: idem.storedKey(), Request: r})
 		})
 		if err != nil {
 			return Issued{}, err
@@ -259,7 +259,7 @@ type issueBatch struct {
 // write waits. Each chunk's coupons are written by one InsertClaimed.
 func issueIn(t *txn, b issueBatch, busy func() bool) (issueStep, error) {
 	var out issueStep
-	tp, err := t.ClaimTemplate(b.templateID)
+	tp, err := t.ClaimTemplate(t.ctx, b.templateID)
 	if err != nil {
 		return out, err
 	}
@@ -268,7 +268,7 @@ func issueIn(t *txn, b issueBatch, busy func() bool) (issueStep, error) {
 	}
 	var left int64 // what the total leaves, if there is one
 	if tp.Total > 0 {
-		issued, err := t.IssuedCount(tp.ID)
+		issued, err := t.IssuedCount(t.ctx, tp.ID)
 		if err != nil {
 			return out, err
 		}
@@ -285,7 +285,7 @@ func issueIn(t *txn, b issueBatch, busy func() bool) (issueStep, error) {
 		}
 		existing := map[string]bool{}
 		if b.resumed {
-			if existing, err = t.ExistingCoupons(ids); err != nil {
+			if existing, err = t.ExistingCoupons(t.ctx, ids); err != nil {
 				return out, err
 			}
 		}
@@ -326,10 +326,10 @@ func issueIn(t *txn, b issueBatch, busy func() bool) (issueStep, error) {
 	if added == 0 {
 		return out, nil
 	}
-	if ok, err := t.TakeIssues(tp.ID, added); err != nil || !ok {
+	if ok, err := t.TakeIssues(t.ctx, driver.TakeIssuesParams{TemplateID: tp.ID, N: added}); err != nil || !ok {
 		return out, orErr(err, coupon.ErrSoldOut)
 	}
-	if err := t.Count(tp.ID, coupon.Unused, added); err != nil {
+	if err := t.Count(t.ctx, driver.CountParams{TemplateID: tp.ID, State: coupon.Unused, N: added}); err != nil {
 		return out, err
 	}
 	return out, t.Timer(storetype.TimerExpire, tp.ExpiresAt(b.now))
@@ -349,7 +349,7 @@ func planIssued(t *txn, cs []coupon.Coupon, tp coupon.Template, now time.Time) e
 
 // heldCounts adds to held how many coupons of templateID each of users not
 // in it yet holds.
-func heldCounts(t driver.Tx, templateID string, users []string, held map[string]int64) error {
+func heldCounts(t *txn, templateID string, users []string, held map[string]int64) error {
 	var unseen []string
 	for _, u := range users {
 		if _, ok := held[u]; !ok {
@@ -359,7 +359,7 @@ func heldCounts(t driver.Tx, templateID string, users []string, held map[string]
 	if len(unseen) == 0 {
 		return nil
 	}
-	got, err := t.HeldCounts(templateID, unseen)
+	got, err := t.HeldCounts(t.ctx, driver.HeldCountsParams{TemplateID: templateID, Users: unseen})
 	for _, u := range unseen {
 		held[u] = got[u]
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"time"
@@ -21,7 +22,7 @@ func (t *txn) fence(ls storetype.Leases) error {
 	if len(ls) == 0 {
 		return nil
 	}
-	held, err := t.LockLeases(ls[0].Holder, ls.Shards())
+	held, err := t.LockLeases(t.ctx, driver.LeaseParams{Holder: ls[0].Holder, Shards: ls.Shards()})
 	if err != nil {
 		return err
 	}
@@ -61,22 +62,27 @@ func FairShare(live []string, holder string) int {
 	return share
 }
 
-// LeaseIn is Leases.Lease in t: the holder renews what it holds, then
-// gives up what passes its fair share, or takes free shards up to it.
-// An instance unseen for ten TTLs is forgotten.
-func LeaseIn(t driver.LeaseTx, p LeaseParams) ([]storetype.Lease, error) {
-	if err := t.SeenInstance(p.Holder); err != nil {
+// LeaseIn is DB.Lease run by x, the executor of a write transaction: the
+// holder renews what it holds, then gives up what passes its fair share,
+// or takes free shards up to it. An instance unseen for ten TTLs is
+// forgotten.
+func LeaseIn(ctx context.Context, x driver.Executor, p LeaseParams) ([]storetype.Lease, error) {
+	if err := x.SeenInstance(ctx, driver.SeenInstanceParams{Holder: p.Holder}); err != nil {
 		return nil, err
 	}
-	if err := t.ForgetInstances(10 * p.TTL); err != nil {
+	if err := x.ForgetInstances(ctx, 10*p.TTL); err != nil {
 		return nil, err
 	}
-	live, err := t.LiveInstances(p.TTL)
+	instances, err := x.Instances(ctx, p.TTL)
 	if err != nil {
 		return nil, err
 	}
+	live := make([]string, len(instances))
+	for i, in := range instances {
+		live[i] = in.Name
+	}
 	fair := FairShare(live, p.Holder)
-	held, err := t.RenewLeases(p.Holder, p.TTL)
+	held, err := x.RenewLeases(ctx, driver.LeaseParams{Holder: p.Holder, TTL: p.TTL})
 	if err != nil {
 		return nil, err
 	}
@@ -86,12 +92,12 @@ func LeaseIn(t driver.LeaseTx, p LeaseParams) ([]storetype.Lease, error) {
 		for _, l := range held[fair:] {
 			drop = append(drop, l.Shard)
 		}
-		if err := t.DropLeases(p.Holder, drop); err != nil {
+		if err := x.DropLeases(ctx, driver.LeaseParams{Holder: p.Holder, Shards: drop}); err != nil {
 			return nil, err
 		}
 		held = held[:fair]
 	} else if len(held) < fair {
-		taken, err := t.TakeLeases(p.Holder, p.TTL, fair-len(held))
+		taken, err := x.TakeLeases(ctx, driver.LeaseParams{Holder: p.Holder, TTL: p.TTL, N: fair - len(held)})
 		if err != nil {
 			return nil, err
 		}

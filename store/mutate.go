@@ -69,7 +69,7 @@ func Mutate[T any](ctx context.Context, idem *Idempotency, run func(func(*txn) (
 			if err != nil {
 				return zero, err
 			}
-			return res, t.PutRequest(key, r)
+			return res, t.PutRequest(t.ctx, driver.RequestParams{Key: key, Request: r})
 		})
 		if err != nil && !waiting(err) && !answered(err) {
 			err = refuse(run, err, idem)
@@ -139,7 +139,7 @@ func refuse[T any](run func(func(*txn) (T, error)) (T, error), err error, idem *
 			}
 		}
 		if keep {
-			return zero, t.PutRequest(idem.storedKey(), resp)
+			return zero, t.PutRequest(t.ctx, driver.RequestParams{Key: idem.storedKey(), Request: resp})
 		}
 		return zero, nil
 	})

@@ -70,7 +70,7 @@ func (b *batch) run(p WorkOperationParams, busy func() bool) error {
 		looked, short = looked+n, n < size
 		runtime.Gosched()
 	}
-	if err := MoveCounts(b.t, b.voided, coupon.Unused, coupon.Voided); err != nil {
+	if err := MoveCounts(b.t.ctx, b.t, b.voided, coupon.Unused, coupon.Voided); err != nil {
 		return err
 	}
 	// Done never passes Total: a claim in flight when the operation was
@@ -82,7 +82,7 @@ func (b *batch) run(p WorkOperationParams, busy func() bool) error {
 		op.State, op.FinishedAt, op.Total = storetype.OperationDone, b.now, op.Done
 	}
 	op.LeaseUntil = p.Now.Add(p.TTL)
-	return b.t.SetOperation(op.row())
+	return b.t.SetOperation(b.t.ctx, op.row())
 }
 
 // next reads, holding them, up to limit coupons after the cursor, by ID
@@ -94,7 +94,7 @@ func (b *batch) run(p WorkOperationParams, busy func() bool) error {
 func (b *batch) next(limit int) ([]coupon.Coupon, int, error) {
 	op := b.op
 	if id := op.Target.TemplateID; id != "" {
-		cs, err := b.t.CouponsAfter(driver.CouponsAfterParams{TemplateID: id, After: op.Cursor, Until: op.LastCoupon(), Limit: limit})
+		cs, err := b.t.CouponsAfter(b.t.ctx, driver.CouponsAfterParams{TemplateID: id, After: op.Cursor, Until: op.LastCoupon(), Limit: limit})
 		if len(cs) > 0 {
 			op.Cursor = cs[len(cs)-1].ID
 		}
@@ -106,13 +106,13 @@ func (b *batch) next(limit int) ([]coupon.Coupon, int, error) {
 			return nil, 0, nil
 		}
 		op.Cursor = users[len(users)-1]
-		cs, err := b.t.UsersCoupons(users, op.LastCoupon())
+		cs, err := b.t.UsersCoupons(b.t.ctx, driver.UsersCouponsParams{UserIDs: users, Until: op.LastCoupon()})
 		return cs, len(users), err
 	}
 	ids := after(op.Target.CouponIDs, op.Cursor, limit)
 	var cs []coupon.Coupon
 	for _, id := range ids {
-		c, err := b.t.Coupon(id)
+		c, err := b.t.Coupon(b.t.ctx, driver.CouponParams{ID: id})
 		switch {
 		case errors.Is(err, storetype.ErrNotFound):
 			op.Counts.Skipped[skippedMissing]++
@@ -159,7 +159,7 @@ func (b *batch) void(cs []coupon.Coupon) error {
 			unused = append(unused, c)
 		case coupon.Locked:
 			pv := driver.PendingVoid{CouponID: c.ID, Operation: b.op.ID, Reason: b.op.Args.Reason, Actor: b.op.Actor}
-			if err := b.t.PutPendingVoid(pv); err != nil {
+			if err := b.t.PutPendingVoid(b.t.ctx, pv); err != nil {
 				return err
 			}
 			b.op.Counts.PendingLocked++
@@ -171,7 +171,7 @@ func (b *batch) void(cs []coupon.Coupon) error {
 		return nil
 	}
 	ids := couponIDs(unused)
-	if err := b.changed("void", ids, func() (int64, error) { return b.t.VoidCoupons(ids, b.now) }); err != nil {
+	if err := b.changed("void", ids, func() (int64, error) { return b.t.VoidCoupons(b.t.ctx, driver.VoidCouponsParams{IDs: ids, Now: b.now}) }); err != nil {
 		return err
 	}
 	if err := b.t.unplan(b.now, ids...); err != nil {
@@ -250,7 +250,7 @@ func (b *batch) extend(cs []coupon.Coupon) error {
 	if p.By == 0 {
 		p.To = b.op.Args.ExpiresAt
 	}
-	if err := b.changed("extend", ids, func() (int64, error) { return t.ExtendCoupons(p) }); err != nil {
+	if err := b.changed("extend", ids, func() (int64, error) { return t.ExtendCoupons(t.ctx, p) }); err != nil {
 		return err
 	}
 	buckets := map[time.Time]bool{}
@@ -286,7 +286,7 @@ func (b *batch) replan(cs []coupon.Coupon) error {
 		tp, ok := b.templates[c.TemplateID]
 		if !ok {
 			var err error
-			if tp, err = b.t.Template(c.TemplateID); err != nil {
+			if tp, err = b.t.Template(b.t.ctx, c.TemplateID); err != nil {
 				return err
 			}
 			b.templates[c.TemplateID] = tp

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -23,14 +24,14 @@ func createOrderIn(t *txn, p CreateOrderParams) (order.Order, error) {
 	}
 	values := make([]int64, len(p.CouponIDs))
 	for i, id := range p.CouponIDs {
-		c, err := t.Coupon(id)
+		c, err := t.Coupon(t.ctx, driver.CouponParams{ID: id})
 		if errors.Is(err, storetype.ErrNotFound) {
 			return o, &coupon.InvalidError{Field: fmt.Sprintf("coupon_ids[%d]", i), Reason: "no such coupon"}
 		}
 		if err != nil {
 			return o, err
 		}
-		tp, err := t.Template(c.TemplateID)
+		tp, err := t.Template(t.ctx, c.TemplateID)
 		if err != nil {
 			return o, err
 		}
@@ -50,13 +51,13 @@ func createOrderIn(t *txn, p CreateOrderParams) (order.Order, error) {
 	}
 	o.Discount = order.Discount(o.Total, values)
 	o.AmountDue = o.Total - o.Discount
-	if err := t.InsertOrder(o); err != nil {
+	if err := t.InsertOrder(t.ctx, o); err != nil {
 		return o, err
 	}
 	if err := t.Timer(storetype.TimerClose, o.Deadline); err != nil {
 		return o, err
 	}
-	if err := t.TouchUser(o.UserID, p.Now); err != nil {
+	if err := t.TouchUser(t.ctx, driver.TouchUserParams{ID: o.UserID, Now: p.Now}); err != nil {
 		return o, err
 	}
 	for _, it := range order.BySKU(p.Items) {
@@ -72,7 +73,7 @@ func createOrderIn(t *txn, p CreateOrderParams) (order.Order, error) {
 // order.ErrClosed, as a RefusalError that records it as an
 // order.late_payment event.
 func payOrderIn(t *txn, p PayOrderParams) (order.Order, error) {
-	o, err := t.Order(p.OrderID)
+	o, err := t.Order(t.ctx, driver.OrderParams{ID: p.OrderID})
 	if err != nil {
 		return o, err
 	}
@@ -86,11 +87,11 @@ func payOrderIn(t *txn, p PayOrderParams) (order.Order, error) {
 		}
 		return o, err
 	}
-	if err := t.TouchUser(o.UserID, p.Now); err != nil {
+	if err := t.TouchUser(t.ctx, driver.TouchUserParams{ID: o.UserID, Now: p.Now}); err != nil {
 		return o, err
 	}
 	for _, id := range o.CouponIDs {
-		c, err := t.Coupon(id)
+		c, err := t.Coupon(t.ctx, driver.CouponParams{ID: id})
 		if err != nil {
 			return o, err
 		}
@@ -112,7 +113,7 @@ func payOrderIn(t *txn, p PayOrderParams) (order.Order, error) {
 // payOrderIn refused with order.ErrClosed, once however often it is
 // retried.
 func latePaymentIn(t *txn, p PayOrderParams) error {
-	o, err := t.Order(p.OrderID)
+	o, err := t.Order(t.ctx, driver.OrderParams{ID: p.OrderID})
 	if err != nil {
 		return err
 	}
@@ -121,7 +122,7 @@ func latePaymentIn(t *txn, p PayOrderParams) error {
 
 // closeOrderIn closes an unpaid order in t for p.Reason.
 func closeOrderIn(t *txn, p CloseOrderParams) (order.Order, error) {
-	o, err := t.Order(p.OrderID)
+	o, err := t.Order(t.ctx, driver.OrderParams{ID: p.OrderID})
 	if err != nil {
 		return o, err
 	}
@@ -129,14 +130,14 @@ func closeOrderIn(t *txn, p CloseOrderParams) (order.Order, error) {
 		return o, err
 	}
 	if p.Reason == order.ReasonCancelled {
-		if err := t.TouchUser(o.UserID, p.Now); err != nil {
+		if err := t.TouchUser(t.ctx, driver.TouchUserParams{ID: o.UserID, Now: p.Now}); err != nil {
 			return o, err
 		}
 	}
 	return closeOrder(t, o, p.Reason, p.Now)
 }
 
-// closeDueIn closes on timeout, in t, unpaid orders Tx.OrdersDue found
+// closeDueIn closes on timeout, in t, unpaid orders OrdersDue found
 // past their deadline at now. It returns their due times.
 func closeDueIn(t *txn, due []order.Order, now time.Time) ([]time.Time, error) {
 	var deadlines []time.Time
@@ -153,7 +154,7 @@ func closeDueIn(t *txn, due []order.Order, now time.Time) ([]time.Time, error) {
 // then marks it closed.
 func closeOrder(t *txn, o order.Order, reason string, now time.Time) (order.Order, error) {
 	for _, id := range o.CouponIDs {
-		c, err := t.Coupon(id)
+		c, err := t.Coupon(t.ctx, driver.CouponParams{ID: id})
 		if err != nil {
 			return o, err
 		}
@@ -179,7 +180,7 @@ func setOrderStatus(t *txn, o order.Order, status order.Status, reason, eventTyp
 	next := o
 	next.Status, next.CloseReason, next.UpdatedAt = status, reason, now
 	next.Version++
-	if ok, err := t.SetOrder(o, next); err != nil || !ok {
+	if ok, err := t.SetOrder(t.ctx, driver.SetOrderParams{From: o, Next: next}); err != nil || !ok {
 		return o, orErr(err, order.ErrInvalidState)
 	}
 	return next, t.Event(OrderEvent(next, eventType, o.Status, reason, now))

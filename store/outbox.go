@@ -11,7 +11,7 @@ import (
 // stored in: one record for the transaction's events, cut at MaxRecord
 // events, and one for each MaxRecord of each CouponEvents. A once-only
 // event begins a record of its own, so that its ID is the record's, which
-// a driver looks up (Tx.EventStored).
+// a driver looks up (Executor.EventStored).
 type outbox struct {
 	records []pending
 }

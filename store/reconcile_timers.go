@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -19,7 +20,7 @@ func (r *reconciler) timers(ctx context.Context) error {
 	for _, kind := range []storetype.TimerKind{storetype.TimerExpire, storetype.TimerRelease} {
 		from := storetype.BucketOf(r.p.Now).Add(storetype.TimerBucket)
 		for {
-			due, err := r.db.d.PendingFrom(ctx, kind, from)
+			due, err := r.db.d.Executor().PendingFrom(ctx, driver.PendingFromParams{Kind: kind, From: from})
 			if err != nil {
 				return err
 			}
@@ -48,11 +49,11 @@ func (r *reconciler) timers(ctx context.Context) error {
 // timerMissing reports whether tm is missing while coupons of its kind
 // are pending in its bucket, read in that order.
 func (r *reconciler) timerMissing(ctx context.Context, tm storetype.Timer) (bool, error) {
-	ok, err := r.db.d.HasTimer(ctx, tm)
+	ok, err := r.db.d.Executor().HasTimer(ctx, tm)
 	if err != nil || ok {
 		return false, err
 	}
-	due, err := r.db.d.PendingFrom(ctx, tm.Kind, tm.Due)
+	due, err := r.db.d.Executor().PendingFrom(ctx, driver.PendingFromParams{Kind: tm.Kind, From: tm.Due})
 	return !due.IsZero() && storetype.BucketOf(due).Equal(tm.Due), err
 }
 

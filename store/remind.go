@@ -79,7 +79,7 @@ func (c ReminderCounts) Any() bool {
 func (t *txn) replan(c coupon.Coupon, now time.Time) error {
 	switch c.Status {
 	case coupon.Unused:
-		tp, err := t.Template(c.TemplateID)
+		tp, err := t.Template(t.ctx, c.TemplateID)
 		if err != nil {
 			return err
 		}

@@ -31,7 +31,7 @@ func (t *txn) plan(c coupon.Coupon, tp coupon.Template, fresh bool, now time.Tim
 			continue
 		}
 		if !fresh {
-			done, err := t.PlannedOrReminded(c.ID, lead)
+			done, err := t.PlannedOrReminded(t.ctx, driver.ReminderKey{CouponID: c.ID, Lead: lead})
 			if err != nil {
 				return err
 			}
@@ -44,7 +44,7 @@ func (t *txn) plan(c coupon.Coupon, tp coupon.Template, fresh bool, now time.Tim
 			return err
 		}
 		it := driver.ReminderItem{CouponID: c.ID, Lead: lead, ReminderID: id, ExpiresAt: c.ExpiresAt, LastLead: i == len(leads)-1}
-		if err := t.InsertReminderItem(it); err != nil {
+		if err := t.InsertReminderItem(t.ctx, it); err != nil {
 			return err
 		}
 	}
@@ -57,10 +57,10 @@ func (t *txn) plan(c coupon.Coupon, tp coupon.Template, fresh bool, now time.Tim
 // new one.
 func (t *txn) joinReminder(u remind.User, lead time.Duration, x, now time.Time) (int64, error) {
 	lo, hi := t.policy.Joinable(x)
-	r, err := t.JoinableReminder(u.ID, lead, lo, hi)
+	r, err := t.JoinableReminder(t.ctx, driver.JoinableReminderParams{User: u.ID, Lead: lead, Lo: lo, Hi: hi})
 	if errors.Is(err, storetype.ErrNotFound) {
 		r = driver.PlannedReminder{UserID: u.ID, Lead: lead, First: x, Last: x, Due: t.policy.PlannedDue(x, lead, u, now)}
-		if r.ID, err = t.InsertReminder(r); err != nil {
+		if r.ID, err = t.InsertReminder(t.ctx, r); err != nil {
 			return 0, err
 		}
 		t.reminders.Planned++
@@ -81,7 +81,7 @@ func (t *txn) joinReminder(u remind.User, lead time.Duration, x, now time.Time) 
 // setSpan stores the crossings a planned reminder spans and its due time,
 // arming its timer if that moved from was.
 func (t *txn) setSpan(r driver.PlannedReminder, was time.Time) error {
-	if err := t.SetReminderSpan(r); err != nil {
+	if err := t.SetReminder(t.ctx, r); err != nil {
 		return err
 	}
 	if r.Due.Equal(was) {
@@ -93,7 +93,7 @@ func (t *txn) setSpan(r driver.PlannedReminder, was time.Time) error {
 // unplan takes coupons out of their planned reminders and re-spans each
 // once; one left empty is dropped.
 func (t *txn) unplan(now time.Time, couponIDs ...string) error {
-	ids, err := t.UnplanCoupons(couponIDs)
+	ids, err := t.UnplanCoupons(t.ctx, couponIDs)
 	if err != nil {
 		return err
 	}
@@ -109,15 +109,15 @@ func (t *txn) unplan(now time.Time, couponIDs ...string) error {
 // respan recomputes a planned reminder's span from the coupons it still
 // lists, or drops it if it lists none.
 func (t *txn) respan(id int64, now time.Time) error {
-	r, err := t.Reminder(id)
+	r, err := t.Reminder(t.ctx, id)
 	if err != nil {
 		return err
 	}
-	n, first, last, err := t.ItemSpan(id)
+	span, err := t.ItemSpan(t.ctx, id)
 	if err != nil {
 		return err
 	}
-	if n == 0 {
+	if span.N == 0 {
 		return t.finishReminder(driver.FinishedReminder{ID: id, Status: driver.ReminderDropped, Reason: remind.DropEmpty, At: now}, nil)
 	}
 	u, err := t.user(r.UserID)
@@ -125,7 +125,7 @@ func (t *txn) respan(id int64, now time.Time) error {
 		return err
 	}
 	was := r.Due
-	r.First, r.Last = first.Add(-r.Lead), last.Add(-r.Lead)
+	r.First, r.Last = span.First.Add(-r.Lead), span.Last.Add(-r.Lead)
 	r.Due = t.policy.PlannedDue(r.First, r.Lead, u, now)
 	return t.setSpan(r, was)
 }
@@ -133,7 +133,7 @@ func (t *txn) respan(id int64, now time.Time) error {
 // retimeReminders re-times a user's planned reminders to their profile,
 // set at now.
 func (t *txn) retimeReminders(u remind.User, now time.Time) error {
-	rs, err := t.UserReminders(u.ID)
+	rs, err := t.UserReminders(t.ctx, u.ID)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,8 @@ func (t *txn) retimeReminders(u remind.User, now time.Time) error {
 		if due.Equal(r.Due) {
 			continue
 		}
-		if err := t.SetReminderDue(r.ID, due); err != nil {
+		r.Due = due
+		if err := t.SetReminder(t.ctx, r); err != nil {
 			return err
 		}
 		if err := t.Timer(storetype.TimerRemind, due); err != nil {
@@ -155,7 +156,7 @@ func (t *txn) retimeReminders(u remind.User, now time.Time) error {
 // finishReminder marks a planned reminder sent or dropped, lets go of its
 // coupons and counts it, with the coupons left out of it by reason.
 func (t *txn) finishReminder(f driver.FinishedReminder, leftOut map[string]int) error {
-	ok, err := t.FinishReminder(f)
+	ok, err := t.FinishReminder(t.ctx, f)
 	if err != nil {
 		return err
 	}
@@ -185,7 +186,7 @@ func count[K comparable](m *map[K]int, k K, n int) {
 // user returns a user as the reminder policy sees them: one lapse has not
 // met yet has the default profile and no activity.
 func (t *txn) user(id string) (remind.User, error) {
-	u, err := t.User(id)
+	u, err := t.User(t.ctx, id)
 	if errors.Is(err, storetype.ErrNotFound) {
 		return remind.User{ID: id, Timezone: "UTC"}, nil
 	}

@@ -13,7 +13,7 @@ import (
 // in one transaction.
 func (db *DB) SendDueReminders(ctx context.Context, p storetype.DueParams) (Drained, error) {
 	return drain(ctx, db, storetype.TimerRemind, p, func(t *txn) ([]time.Time, error) {
-		due, err := t.RemindersDue(p)
+		due, err := t.RemindersDue(t.ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -49,13 +49,14 @@ func (t *txn) sendReminder(r driver.PlannedReminder, now time.Time) (done bool, 
 	}
 	// Sent late (after a stop, say), it may fall in quiet hours.
 	if due := t.policy.DueAt(now, time.Time(kept[0].ExpiresAt), u); due.After(now) {
-		if err := t.SetReminderDue(r.ID, due); err != nil {
+		r.Due = due
+		if err := t.SetReminder(t.ctx, r); err != nil {
 			return false, err
 		}
 		return false, t.Timer(storetype.TimerRemind, due)
 	}
 	start, end := remind.Day(now, u)
-	sent, err := t.SentBetween(u.ID, start, end)
+	sent, err := t.SentBetween(t.ctx, driver.SentBetweenParams{User: u.ID, Start: start, End: end})
 	if err != nil {
 		return false, err
 	}
@@ -66,7 +67,7 @@ func (t *txn) sendReminder(r driver.PlannedReminder, now time.Time) (done bool, 
 	var total int64
 	for _, c := range kept {
 		total += c.Value
-		if err := t.InsertReminded(c.ID, r.Lead, r.ID); err != nil {
+		if err := t.InsertReminded(t.ctx, driver.RemindedParams{Key: driver.ReminderKey{CouponID: c.ID, Lead: r.Lead}, ReminderID: r.ID}); err != nil {
 			return false, err
 		}
 	}
@@ -85,7 +86,7 @@ func (t *txn) sendReminder(r driver.PlannedReminder, now time.Time) (done bool, 
 // still to remind, earliest expiry first, whether the lead is the last of
 // any of them, and how many were left out by reason.
 func (t *txn) reminderCoupons(id int64, now time.Time) (kept []RemindedCoupon, soon bool, leftOut map[string]int, err error) {
-	cs, err := t.ReminderCoupons(id)
+	cs, err := t.ReminderCoupons(t.ctx, id)
 	if err != nil {
 		return nil, false, nil, err
 	}

@@ -60,7 +60,7 @@ func (idem Idempotency) expiry() time.Time {
 // nil if none; the recorded answer (a *ReplayError, or a *Replayed
 // refusal) if it was the same request; errInFlight if it is the same
 // request still in flight; ErrIdempotencyConflict if it was another.
-func replayIn(t driver.Tx, idem Idempotency) error {
+func replayIn(t *txn, idem Idempotency) error {
 	_, inFlight, err := recorded(t, idem)
 	if err == nil && inFlight {
 		return errInFlight
@@ -73,16 +73,16 @@ func replayIn(t driver.Tx, idem Idempotency) error {
 // false; else, as replayIn, the recorded answer or ErrIdempotencyConflict. A
 // request recorded at or before idem's expiry is none: it is forgotten,
 // so that the key can be recorded anew.
-func recorded(t driver.Tx, idem Idempotency) (driver.Request, bool, error) {
+func recorded(t *txn, idem Idempotency) (driver.Request, bool, error) {
 	key := idem.storedKey()
-	r, err := t.Request(key)
+	r, err := t.Request(t.ctx, key)
 	switch {
 	case errors.Is(err, storetype.ErrNotFound):
 		return r, false, nil
 	case err != nil:
 		return r, false, err
 	case !r.Created.After(idem.expiry()):
-		return driver.Request{}, false, t.ForgetRequest(key, idem.expiry())
+		return driver.Request{}, false, t.ForgetRequest(t.ctx, driver.ForgetRequestParams{Key: key, Before: idem.expiry()})
 	case r.Fingerprint != idem.Fingerprint:
 		return r, false, storetype.ErrIdempotencyConflict
 	case r.Status == driver.RecordedResult:

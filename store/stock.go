@@ -106,7 +106,7 @@ func shortBucket(err error) (string, bool) {
 func moveStock(t *txn, move StockMove, it order.Item, now time.Time) error {
 	if !t.locked[it.SKU] {
 		n := t.buckets.get(it.SKU)
-		ok, err := t.AddStock(move.delta(it.SKU, it.Qty, t.pick%n, n, now))
+		ok, err := t.AddStock(t.ctx, move.delta(it.SKU, it.Qty, t.pick%n, n, now))
 		if err != nil || ok {
 			return err
 		}
@@ -127,7 +127,7 @@ func moveStock(t *txn, move StockMove, it order.Item, now time.Time) error {
 		if d.Available == 0 && d.Reserved == 0 && d.Sold == 0 {
 			continue
 		}
-		if ok, err := t.AddStock(d); err != nil || !ok {
+		if ok, err := t.AddStock(t.ctx, d); err != nil || !ok {
 			return orErr(err, fmt.Errorf("%s bucket %d: %w", it.SKU, d.Bucket, errStockChanged))
 		}
 	}
@@ -196,7 +196,7 @@ const lockReads = 10
 // bucket count is read again.
 func lockStock(t *txn, sku string) ([]driver.StockBucket, error) {
 	for range lockReads {
-		bs, err := t.StockBuckets(sku)
+		bs, err := t.StockBuckets(t.ctx, sku)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +238,7 @@ func sumStock(sku string, bs []driver.StockBucket) storetype.SKU {
 func putSKUIn(t *txn, p PutSKUParams) (storetype.SKU, error) {
 	bs, err := lockStock(t, p.SKU)
 	if errors.Is(err, storetype.ErrNotFound) {
-		if err = t.NewStock(p.SKU, p.Now); err == nil {
+		if err = t.NewStock(t.ctx, driver.NewStockParams{SKU: p.SKU, Now: p.Now}); err == nil {
 			bs, err = lockStock(t, p.SKU)
 		}
 	}
@@ -267,11 +267,11 @@ func writeStock(t *txn, sku string, k storetype.SKU, stock int64, now time.Time)
 	next := spreadStock(stock-k.Reserved-k.Sold, k.Buckets, stock)
 	next[0].Reserved, next[0].Sold = k.Reserved, k.Sold
 	for _, b := range next {
-		if err := t.PutStockBucket(sku, b, now); err != nil {
+		if err := t.PutStockBucket(t.ctx, driver.PutStockBucketParams{SKU: sku, Bucket: b, Now: now}); err != nil {
 			return storetype.SKU{}, err
 		}
 	}
-	if err := t.DropStockBuckets(sku, k.Buckets); err != nil {
+	if err := t.DropStockBuckets(t.ctx, driver.DropStockBucketsParams{SKU: sku, From: k.Buckets}); err != nil {
 		return storetype.SKU{}, err
 	}
 	t.buckets.set(sku, k.Buckets)

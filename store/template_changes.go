@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -15,7 +16,7 @@ import (
 // on its version, guarded in SQL on the coupons issued. A change that
 // changes nothing writes nothing and makes no event.
 func changeTemplateIn(t *txn, p ChangeTemplateParams) (coupon.Template, error) {
-	tp, err := t.ClaimTemplate(p.ID)
+	tp, err := t.ClaimTemplate(t.ctx, p.ID)
 	if err != nil {
 		return tp, err
 	}
@@ -25,7 +26,7 @@ func changeTemplateIn(t *txn, p ChangeTemplateParams) (coupon.Template, error) {
 		return tp, nil
 	}
 	if next.Total > 0 && next.Total != tp.Total {
-		issued, err := t.IssuedCount(tp.ID)
+		issued, err := t.IssuedCount(t.ctx, tp.ID)
 		if err != nil {
 			return tp, err
 		}
@@ -40,11 +41,11 @@ func changeTemplateIn(t *txn, p ChangeTemplateParams) (coupon.Template, error) {
 // does, so that a claim or an issuance batch after the close sees it.
 // Closing a closed template returns it as it is.
 func closeTemplateIn(t *txn, p CloseTemplateParams) (coupon.Template, error) {
-	tp, err := t.ClaimTemplate(p.ID)
+	tp, err := t.ClaimTemplate(t.ctx, p.ID)
 	if err != nil || !tp.ClosedAt.IsZero() {
 		return tp, err
 	}
-	issued, err := t.IssuedCount(tp.ID)
+	issued, err := t.IssuedCount(t.ctx, tp.ID)
 	if err != nil {
 		return tp, err
 	}
@@ -58,7 +59,7 @@ func closeTemplateIn(t *txn, p CloseTemplateParams) (coupon.Template, error) {
 // event of the change, about it at now.
 func setTemplate(t *txn, tp, next coupon.Template, e storetype.Event, now time.Time) (coupon.Template, error) {
 	next.Version = tp.Version + 1
-	ok, err := t.SetTemplate(tp, next)
+	ok, err := t.SetTemplate(t.ctx, driver.SetTemplateParams{From: tp, Next: next})
 	if err == nil && !ok {
 		// The row is held since it was read: only a bug gets here.
 		err = fmt.Errorf("set template %s at version %d: %w", tp.ID, tp.Version, errNoRow)

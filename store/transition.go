@@ -9,7 +9,7 @@ import (
 )
 
 // Apply returns c as it is after moving to state `to` on p, as transition
-// decides it with coupon.Decide and stores it with Tx.SetCoupon.
+// decides it with coupon.Decide and stores it with Executor.SetCoupon.
 func Apply(c coupon.Coupon, to coupon.State, p TransitionParams) coupon.Coupon {
 	c.Status = to
 	c.UpdatedAt = p.Now

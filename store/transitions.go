@@ -2,6 +2,7 @@ package store
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"maps"
 	"slices"
@@ -15,7 +16,7 @@ import (
 
 // claimIn issues one coupon of p.TemplateID to p.UserID in t.
 func claimIn(t *txn, p ClaimParams) (coupon.Coupon, error) {
-	tp, err := t.ClaimTemplate(p.TemplateID)
+	tp, err := t.ClaimTemplate(t.ctx, p.TemplateID)
 	if err != nil {
 		return coupon.Coupon{}, err
 	}
@@ -23,25 +24,25 @@ func claimIn(t *txn, p ClaimParams) (coupon.Coupon, error) {
 		return coupon.Coupon{}, err
 	}
 	if tp.PerUserLimit > 0 {
-		held, err := t.CountUserCoupons(p.UserID, p.TemplateID)
+		held, err := t.HeldCounts(t.ctx, driver.HeldCountsParams{TemplateID: p.TemplateID, Users: []string{p.UserID}})
 		if err != nil {
 			return coupon.Coupon{}, err
 		}
-		if held >= tp.PerUserLimit {
+		if held[p.UserID] >= tp.PerUserLimit {
 			return coupon.Coupon{}, coupon.ErrLimitReached
 		}
 	}
-	if ok, err := t.TakeIssues(p.TemplateID, 1); err != nil || !ok {
+	if ok, err := t.TakeIssues(t.ctx, driver.TakeIssuesParams{TemplateID: p.TemplateID, N: 1}); err != nil || !ok {
 		return coupon.Coupon{}, orErr(err, coupon.ErrSoldOut)
 	}
 	c := claimed(tp, NewID("cpn", p.Now), p.UserID, p.Now)
 	if err := insertClaimed(t, []coupon.Coupon{c}); err != nil {
 		return c, err
 	}
-	if err := t.Count(c.TemplateID, coupon.Unused, 1); err != nil {
+	if err := t.Count(t.ctx, driver.CountParams{TemplateID: c.TemplateID, State: coupon.Unused, N: 1}); err != nil {
 		return c, err
 	}
-	if err := t.TouchUser(p.UserID, p.Now); err != nil {
+	if err := t.TouchUser(t.ctx, driver.TouchUserParams{ID: p.UserID, Now: p.Now}); err != nil {
 		return c, err
 	}
 	if err := t.plan(c, tp, true, p.Now); err != nil {
@@ -61,7 +62,7 @@ func claimed(tp coupon.Template, id, user string, now time.Time) coupon.Coupon {
 // insertClaimed stores new coupons of one template, claimed at one
 // instant, with their coupon.claimed events.
 func insertClaimed(t *txn, cs []coupon.Coupon) error {
-	if err := t.InsertClaimed(cs); err != nil {
+	if err := t.InsertClaimed(t.ctx, cs); err != nil {
 		return err
 	}
 	return t.CouponEvents(ClaimedEvents(cs))
@@ -82,7 +83,7 @@ func insertClaimed(t *txn, cs []coupon.Coupon) error {
 // held, before the coupon, in the order its pay and close take them.
 func transitionIn(t *txn, p TransitionParams) (coupon.Coupon, error) {
 	if p.OrderID != "" {
-		_, err := t.Order(p.OrderID)
+		_, err := t.Order(t.ctx, driver.OrderParams{ID: p.OrderID})
 		if err == nil {
 			return coupon.Coupon{}, ErrLapseOrder
 		}
@@ -90,13 +91,13 @@ func transitionIn(t *txn, p TransitionParams) (coupon.Coupon, error) {
 			return coupon.Coupon{}, err
 		}
 	}
-	c, err := t.Coupon(p.CouponID)
+	c, err := t.Coupon(t.ctx, driver.CouponParams{ID: p.CouponID})
 	if err != nil {
 		return c, err
 	}
 	next, err := transition(t, c, p)
 	if err == nil && remind.ByUser(p.Action) {
-		err = t.TouchUser(c.UserID, p.Now)
+		err = t.TouchUser(t.ctx, driver.TouchUserParams{ID: c.UserID, Now: p.Now})
 	}
 	return next, err
 }
@@ -115,7 +116,7 @@ func transition(t *txn, c coupon.Coupon, p TransitionParams) (coupon.Coupon, err
 		// back unused. The mark outlives a redeem, which the lock taken
 		// in time honours, so that the refund that follows voids it: an
 		// operator's void is never escaped by a redeem and a refund.
-		pv, ok, err := t.TakePendingVoid(c.ID)
+		pv, ok, err := t.TakePendingVoid(t.ctx, c.ID)
 		if err != nil {
 			return c, err
 		}
@@ -124,10 +125,10 @@ func transition(t *txn, c coupon.Coupon, p TransitionParams) (coupon.Coupon, err
 		}
 	}
 	next := Apply(c, to, p)
-	if ok, err := t.SetCoupon(c, next); err != nil || !ok {
+	if ok, err := t.SetCoupon(t.ctx, driver.SetCouponParams{From: c, Next: next}); err != nil || !ok {
 		return c, orErr(err, coupon.ErrInvalidState)
 	}
-	if err := MoveCounts(t, map[string]int64{c.TemplateID: 1}, c.Status, to); err != nil {
+	if err := MoveCounts(t.ctx, t, map[string]int64{c.TemplateID: 1}, c.Status, to); err != nil {
 		return c, err
 	}
 	switch to {
@@ -173,7 +174,7 @@ func expiredIn(t *txn, expired []coupon.Coupon, now time.Time) ([]time.Time, err
 		perTemplate[c.TemplateID]++
 		due[i] = c.ExpiresAt
 	}
-	return due, MoveCounts(t, perTemplate, coupon.Unused, coupon.Expired)
+	return due, MoveCounts(t.ctx, t, perTemplate, coupon.Unused, coupon.Expired)
 }
 
 // releaseIn gives back, in t, locked coupons whose lock TTL passed by now,
@@ -191,14 +192,14 @@ func releaseIn(t *txn, locked []coupon.Coupon, now time.Time) ([]time.Time, erro
 	return due, nil
 }
 
-// MoveCounts moves, in t, n coupons per template from one state's count
-// to another's, templates in order.
-func MoveCounts(t driver.Tx, perTemplate map[string]int64, from, to coupon.State) error {
+// MoveCounts moves, with x (a write transaction's executor), n coupons
+// per template from one state's count to another's, templates in order.
+func MoveCounts(ctx context.Context, x driver.Executor, perTemplate map[string]int64, from, to coupon.State) error {
 	for _, id := range slices.Sorted(maps.Keys(perTemplate)) {
-		if err := t.Count(id, from, -perTemplate[id]); err != nil {
+		if err := x.Count(ctx, driver.CountParams{TemplateID: id, State: from, N: -perTemplate[id]}); err != nil {
 			return err
 		}
-		if err := t.Count(id, to, perTemplate[id]); err != nil {
+		if err := x.Count(ctx, driver.CountParams{TemplateID: id, State: to, N: perTemplate[id]}); err != nil {
 			return err
 		}
 	}
