@@ -18,8 +18,10 @@ type Driver interface {
 	// user's write waits.
 	Begin(ctx context.Context, background bool) (ExecutorTx, error)
 	// Executor runs statements outside a transaction, on the driver's
-	// read pool: reads only (SQLite's read pool refuses writes), each
-	// in a snapshot of its own, holding no row.
+	// read pool (the reads only the engine makes, Timers, Stats and
+	// OrdersDue, on its engine pool where it keeps one: see
+	// sqlfile.ReadConns): reads only, each in a snapshot of its own,
+	// holding no row. A write through it fails.
 	Executor() Executor
 	// Classify turns an error of a write transaction into what the
 	// service returns (storetype.ErrNotFound, ErrRequestTaken and domain

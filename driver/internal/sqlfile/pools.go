@@ -13,8 +13,8 @@ import "runtime"
 //     engine measures and so must not include a wait behind a drain;
 //   - the engine pool, for every background transaction (Begin with
 //     background set: drains, leases, timer and outbox upkeep, issuance
-//     batches) and the reads only the engine makes (Timers, Stats,
-//     DueOrders).
+//     batches) and the reads outside a transaction only the engine
+//     makes (Timers, Stats, OrdersDue).
 //
 // The read pool is apart from the request pool because a user's write can
 // wait on a row lock another transaction holds to its commit (a hot SKU's

@@ -2,7 +2,6 @@ package sqlfile
 
 import (
 	"github.com/lapsehq/lapse/driver"
-	"github.com/lapsehq/lapse/storetype"
 )
 
 // ScanStockSum scans a row of a StockPage query: sku, the sums of
@@ -10,14 +9,6 @@ import (
 func ScanStockSum(row Scanner) (driver.StockSum, error) {
 	var k driver.StockSum
 	err := row.Scan(&k.SKU.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets, &k.Stock)
-	return k, err
-}
-
-// ScanSKU scans a row of a GetSKU query: sku, available, reserved, sold
-// and the bucket count.
-func ScanSKU(row Scanner) (storetype.SKU, error) {
-	var k storetype.SKU
-	err := row.Scan(&k.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets)
 	return k, err
 }
 
