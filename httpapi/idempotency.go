@@ -44,7 +44,7 @@ func mutate[T, V any](s *server, w http.ResponseWriter, r *http.Request, status 
 // key is scoped to the request's credential, method and path (see
 // idempotencyScope), and held for the server's IdempotencyTTL. A refusal for the state of things (409) is
 // recorded as the key's answer too, but not an invalid request nor a
-// failure: see store.Mutate.
+// failure: see the idempotency keys of package store.
 func commit[T, V any](s *server, w http.ResponseWriter, r *http.Request, now time.Time, fp hash.Hash, status int,
 	call func(ctx context.Context, idem *store.Idempotency) (T, error),
 	view func(T, time.Time) V) {

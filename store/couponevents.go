@@ -9,14 +9,14 @@ import (
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// CouponEvents are the events of one type at one instant about many
+// couponEvents are the events of one type at one instant about many
 // coupons, each a coupon's first and only event of its type: a drain's
 // coupon.expired, an issuance's coupon.claimed. Their data differ only by
 // coupon, so they are stored as one compact record: the coupons' IDs and
 // users, and their templates and expiries where these differ from the
 // first coupon's. A storm's thousand expiries cost some 45 bytes each,
 // not a row or an event's whole JSON each.
-type CouponEvents struct {
+type couponEvents struct {
 	Type    string
 	From    coupon.State // 0: none
 	Reason  string
@@ -30,28 +30,28 @@ type CouponEvents struct {
 	Operation string
 }
 
-// ExpiredEvents are the coupon.expired events of coupons a drain expired
+// expiredEvents are the coupon.expired events of coupons a drain expired
 // at now.
-func ExpiredEvents(cs []coupon.Coupon, now time.Time) CouponEvents {
-	return CouponEvents{Type: EventCouponExpired, From: coupon.Unused, Reason: ReasonExpiry, At: now, Coupons: cs}
+func expiredEvents(cs []coupon.Coupon, now time.Time) couponEvents {
+	return couponEvents{Type: EventCouponExpired, From: coupon.Unused, Reason: ReasonExpiry, At: now, Coupons: cs}
 }
 
-// ClaimedEvents are the coupon.claimed events of coupons claimed at one
+// claimedEvents are the coupon.claimed events of coupons claimed at one
 // instant: what ClaimedEvent builds for each, with CouponEventID's IDs.
-func ClaimedEvents(cs []coupon.Coupon) CouponEvents {
-	return CouponEvents{Type: EventCouponClaimed, Reason: ReasonClaim, At: cs[0].ClaimedAt, Coupons: cs}
+func claimedEvents(cs []coupon.Coupon) couponEvents {
+	return couponEvents{Type: EventCouponClaimed, Reason: ReasonClaim, At: cs[0].ClaimedAt, Coupons: cs}
 }
 
 // CouponEventID is the ID of a coupon's event at t of a type it has one
 // event of: the part of an ID made at t that encodes t, then the 80
 // random bits of the coupon's ID. Unique, and sorted by time.
 func CouponEventID(couponID string, t time.Time) string {
-	return "evt_" + IDTime(t) + couponID[len(couponID)-16:]
+	return "evt_" + idTime(t) + couponID[len(couponID)-16:]
 }
 
 // events returns b's events; without data if data is false (for the
 // hooks, which count them).
-func (b CouponEvents) events(data bool) []storetype.Event {
+func (b couponEvents) events(data bool) []storetype.Event {
 	out := make([]storetype.Event, len(b.Coupons))
 	for i, c := range b.Coupons {
 		if data {
@@ -82,7 +82,7 @@ type couponBatch struct {
 }
 
 // body encodes b as a record's body.
-func (b CouponEvents) body() []byte {
+func (b couponEvents) body() []byte {
 	first := b.Coupons[0]
 	buf := appendString([]byte(`{"type":`), b.Type)
 	buf = fmt.Appendf(buf, `,"at":%d`, b.At.UnixMilli())
@@ -114,12 +114,12 @@ func (b CouponEvents) body() []byte {
 }
 
 // decodeCouponEvents reads a body that body wrote.
-func decodeCouponEvents(body []byte) (CouponEvents, error) {
+func decodeCouponEvents(body []byte) (couponEvents, error) {
 	var j couponBatch
 	if err := json.Unmarshal(body, &j); err != nil {
-		return CouponEvents{}, err
+		return couponEvents{}, err
 	}
-	b := CouponEvents{Type: j.Type, Reason: j.Reason, Actor: j.Actor, Operation: j.Operation, At: time.UnixMilli(j.At).UTC(), Coupons: make([]coupon.Coupon, len(j.Coupons))}
+	b := couponEvents{Type: j.Type, Reason: j.Reason, Actor: j.Actor, Operation: j.Operation, At: time.UnixMilli(j.At).UTC(), Coupons: make([]coupon.Coupon, len(j.Coupons))}
 	if j.From != "" {
 		from, err := coupon.ParseState(j.From)
 		if err != nil {

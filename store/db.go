@@ -97,7 +97,7 @@ func (t *txn) EventOnce(e storetype.Event) error {
 
 // CouponEvents adds b's events, with the transaction's actor in their
 // data.
-func (t *txn) CouponEvents(b CouponEvents) error {
+func (t *txn) CouponEvents(b couponEvents) error {
 	b.Actor = t.actor
 	t.outbox.addCoupons(b)
 	return nil
@@ -176,9 +176,9 @@ func attempt[T any](ctx context.Context, db *DB, background bool, locked map[str
 }
 
 // mutate runs fn, a user's write, in a foreground transaction under the
-// idempotency key idem if set (see Mutate).
+// idempotency key idem if set (see idempotent).
 func mutate[T any](ctx context.Context, db *DB, idem *Idempotency, fn func(*txn) (T, error)) (T, error) {
-	return Mutate(ctx, idem, func(fn func(*txn) (T, error)) (T, error) { return run(ctx, db, false, fn) }, fn)
+	return idempotent(ctx, idem, func(fn func(*txn) (T, error)) (T, error) { return run(ctx, db, false, fn) }, fn)
 }
 
 // background runs fn, a drain or upkeep batch, in a background

@@ -86,7 +86,7 @@ func (db *DB) PruneRequests(ctx context.Context, p storetype.PruneRequestsParams
 // Lease renews, gives up and takes shard leases for p.Holder in one
 // transaction; see LeaseIn.
 func (db *DB) Lease(ctx context.Context, p LeaseParams) ([]storetype.Lease, error) {
-	return background(ctx, db, func(t *txn) ([]storetype.Lease, error) { return LeaseIn(t.ctx, t, p) })
+	return background(ctx, db, func(t *txn) ([]storetype.Lease, error) { return leaseIn(t.ctx, t, p) })
 }
 
 // Clock reads the database's clock.

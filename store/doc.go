@@ -13,8 +13,9 @@
 // also writes the transition's event to the outbox and, where it creates
 // future work, a group timer row. Time always comes in as a parameter: a
 // driver never reads a clock of its own but the database's (Clock). Every
-// foreground write goes through Mutate, which replays, records and waits
-// for the answers under an idempotency key, the call's Idem. A call whose
+// foreground write runs under the call's idempotency key, its Idem, if
+// set: replayed, recorded, or waiting for the answer of the same request
+// in flight (mutate.go). A call whose
 // context names an actor (WithActor: the API token of the request) records
 // it in every event it writes.
 package store

@@ -36,7 +36,7 @@ func (e *Replayed) Unwrap() error { return e.Err }
 // Idempotency is the idempotency key a mutation runs under: the mutation's
 // result (or its refusal for the state of things, see Kept) is recorded
 // in its transaction, and a retry is answered from the record (see
-// Mutate). It travels as the Idem field of the call's parameters.
+// idempotent). It travels as the Idem field of the call's parameters.
 type Idempotency struct {
 	Key string
 	// Scope is what the key is scoped to, the request's method and path:

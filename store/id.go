@@ -20,9 +20,9 @@ func NewID(prefix string, t time.Time) string {
 	return encodeID(prefix, t, r)
 }
 
-// SeqID is NewID with its 80 bits given: hi in the first 40, lo in the
+// seqID is NewID with its 80 bits given: hi in the first 40, lo in the
 // last 40. IDs made at one t with one hi sort by lo.
-func SeqID(prefix string, t time.Time, hi, lo uint64) string {
+func seqID(prefix string, t time.Time, hi, lo uint64) string {
 	var r [10]byte
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], hi)
@@ -32,19 +32,19 @@ func SeqID(prefix string, t time.Time, hi, lo uint64) string {
 	return encodeID(prefix, t, r)
 }
 
-// LastID returns the greatest ID NewID or SeqID can make with prefix at
+// lastID returns the greatest ID NewID or SeqID can make with prefix at
 // t: every ID they made at or before t's millisecond sorts at or before
 // it, every one made after sorts after it.
-func LastID(prefix string, t time.Time) string {
+func lastID(prefix string, t time.Time) string {
 	return encodeID(prefix, t, [10]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
 }
 
-// DigestID returns prefix_ followed by 26 characters: the first 128 bits
+// digestID returns prefix_ followed by 26 characters: the first 128 bits
 // of the SHA-256 of parts, each prefixed by its length. It is the ID of
 // something that must be written once however often it is asked for
 // (a retried request's record), derived from inputs of any length: the
 // ID's length is fixed, so it fits its column whatever the inputs.
-func DigestID(prefix string, parts ...string) string {
+func digestID(prefix string, parts ...string) string {
 	h := sha256.New()
 	for _, p := range parts {
 		fmt.Fprintf(h, "%d:%s", len(p), p)
@@ -54,10 +54,10 @@ func DigestID(prefix string, parts ...string) string {
 	return encode128(prefix, raw)
 }
 
-// IDTime returns the characters of every ID made at t that encode t: the
+// idTime returns the characters of every ID made at t that encode t: the
 // first 10 after the prefix. The 16 after them encode its 80 other bits.
 // Backends that build IDs in SQL join the two.
-func IDTime(t time.Time) string { return encodeID("", t, [10]byte{})[1:11] }
+func idTime(t time.Time) string { return encodeID("", t, [10]byte{})[1:11] }
 
 // encodeID writes prefix_ then, as 26 base32 digits, the 48 bits of t in
 // milliseconds followed by the 80 bits of r.

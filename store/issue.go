@@ -132,19 +132,19 @@ func (o Issued) plus(more Issued) Issued {
 	return sum
 }
 
-// IssueID is the ID of the coupon an issuance run at now with nonce issues
+// issueID is the ID of the coupon an issuance run at now with nonce issues
 // to the user at position at in its list: the IDs of one issuance increase
 // in list order, so that their inserts into the ID indexes (the coupons'
 // and their events') append rather than land all over them, which a
 // profile of a million-user issuance put at over half its time.
-func IssueID(now time.Time, nonce uint64, at int64) string {
-	return SeqID("cpn", now, nonce, uint64(at))
+func issueID(now time.Time, nonce uint64, at int64) string {
+	return seqID("cpn", now, nonce, uint64(at))
 }
 
-// IssueNonce returns the nonce that tells an issuance's IDs from those of
+// issueNonce returns the nonce that tells an issuance's IDs from those of
 // another made in the same millisecond: random, or under an idempotency
 // key derived from key and fingerprint, so that a retry makes the same IDs.
-func IssueNonce(idem *Idempotency) uint64 {
+func issueNonce(idem *Idempotency) uint64 {
 	if idem == nil {
 		return rand.Uint64()
 	}
@@ -177,7 +177,7 @@ func issue(p IssueParams, busy func() bool,
 		size = DefaultIssueBatch
 	}
 	idem, idempotent := p.Idem, p.Idem != nil
-	nonce := IssueNonce(idem)
+	nonce := issueNonce(idem)
 	next, stop := iter.Pull2(p.Users)
 	defer stop()
 	var (
@@ -281,7 +281,7 @@ func issueIn(t *txn, b issueBatch, busy func() bool) (issueStep, error) {
 		from := b.from + int64(out.users) // the list position of chunk[0]
 		ids := make([]string, len(chunk))
 		for i := range chunk {
-			ids[i] = IssueID(b.now, b.nonce, from+int64(i))
+			ids[i] = issueID(b.now, b.nonce, from+int64(i))
 		}
 		existing := map[string]bool{}
 		if b.resumed {

@@ -62,11 +62,11 @@ func FairShare(live []string, holder string) int {
 	return share
 }
 
-// LeaseIn is DB.Lease run by x, the executor of a write transaction: the
+// leaseIn is DB.Lease run by x, the executor of a write transaction: the
 // holder renews what it holds, then gives up what passes its fair share,
 // or takes free shards up to it. An instance unseen for ten TTLs is
 // forgotten.
-func LeaseIn(ctx context.Context, x driver.Executor, p LeaseParams) ([]storetype.Lease, error) {
+func leaseIn(ctx context.Context, x driver.Executor, p LeaseParams) ([]storetype.Lease, error) {
 	if err := x.SeenInstance(ctx, driver.SeenInstanceParams{Holder: p.Holder}); err != nil {
 		return nil, err
 	}

@@ -10,24 +10,24 @@ import (
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// RequestWait bounds how long Mutate waits for the answer of a request
+// RequestWait bounds how long idempotent waits for the answer of a request
 // under the same key that is still under way, before it answers
 // ErrIdempotencyConflict.
 const RequestWait = 10 * time.Second
 
-// RefusalError is a refusal that leaves a record: the refused mutation's
+// refusalError is a refusal that leaves a record: the refused mutation's
 // writes roll back, and Record then writes, in a transaction of its own,
 // what the refusal must leave behind (the order.late_payment event of a
 // payment to a closed order), with the refusal under its key if kept.
-type RefusalError struct {
+type refusalError struct {
 	Err    error
 	Record func(*txn) error
 }
 
-func (e *RefusalError) Error() string { return e.Err.Error() }
-func (e *RefusalError) Unwrap() error { return e.Err }
+func (e *refusalError) Error() string { return e.Err.Error() }
+func (e *refusalError) Unwrap() error { return e.Err }
 
-// Mutate runs fn, a mutation, in the write transactions of a backend:
+// idempotent runs fn, a mutation, in the write transactions of a backend:
 // run runs a function in one transaction (again, if the backend retries
 // it) and commits unless the function fails. Every foreground write goes
 // through it, so that what an idempotency key does is written once:
@@ -47,7 +47,7 @@ func (e *RefusalError) Unwrap() error { return e.Err }
 //     ErrIdempotencyConflict.
 //
 // A key holds its request for Idempotency.TTL; past that it is unknown.
-func Mutate[T any](ctx context.Context, idem *Idempotency, run func(func(*txn) (T, error)) (T, error), fn func(*txn) (T, error)) (T, error) {
+func idempotent[T any](ctx context.Context, idem *Idempotency, run func(func(*txn) (T, error)) (T, error), fn func(*txn) (T, error)) (T, error) {
 	if idem == nil {
 		res, err := run(fn)
 		return res, refuse(run, err, nil)
@@ -114,7 +114,7 @@ func answered(err error) bool {
 // a retry records it, rather than answer the refusal with nothing
 // recorded.
 func refuse[T any](run func(func(*txn) (T, error)) (T, error), err error, idem *Idempotency) error {
-	var refusal *RefusalError
+	var refusal *refusalError
 	record := errors.As(err, &refusal)
 	var (
 		resp driver.Request

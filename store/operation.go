@@ -42,7 +42,7 @@ type Operation struct {
 // LastCoupon is the greatest ID of a coupon op works: coupon IDs sort by
 // the time they were made (NewID), so those at most it were claimed or
 // issued at or before op was accepted.
-func (op Operation) LastCoupon() string { return LastID("cpn", op.CreatedAt) }
+func (op Operation) LastCoupon() string { return lastID("cpn", op.CreatedAt) }
 
 // row returns op as a backend stores it.
 func (op Operation) row() driver.OperationRow {

@@ -70,7 +70,7 @@ func (b *batch) run(p WorkOperationParams, busy func() bool) error {
 		looked, short = looked+n, n < size
 		runtime.Gosched()
 	}
-	if err := MoveCounts(b.t.ctx, b.t, b.voided, coupon.Unused, coupon.Voided); err != nil {
+	if err := moveCounts(b.t.ctx, b.t, b.voided, coupon.Unused, coupon.Voided); err != nil {
 		return err
 	}
 	// Done never passes Total: a claim in flight when the operation was
@@ -181,7 +181,7 @@ func (b *batch) void(cs []coupon.Coupon) error {
 		b.voided[c.TemplateID]++
 	}
 	b.op.Counts.Voided += int64(len(unused))
-	events := CouponEvents{Type: EventCouponVoided, From: coupon.Unused, Reason: cmp.Or(b.op.Args.Reason, coupon.Void.String()),
+	events := couponEvents{Type: EventCouponVoided, From: coupon.Unused, Reason: cmp.Or(b.op.Args.Reason, coupon.Void.String()),
 		At: b.now, Coupons: unused, Operation: b.op.ID}
 	if !slices.ContainsFunc(unused, func(c coupon.Coupon) bool { return c.ClaimedAt.UnixMilli() >= b.now.UnixMilli() }) {
 		return b.t.CouponEvents(events)

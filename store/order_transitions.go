@@ -39,7 +39,7 @@ func createOrderIn(t *txn, p CreateOrderParams) (order.Order, error) {
 			return o, err
 		}
 		lock := TransitionParams{CouponID: id, Action: coupon.Lock, OrderID: o.ID, Reason: ReasonOrder,
-			LockTTL: p.Deadline.Sub(p.Now) + OrderLockMargin, Now: p.Now}
+			LockTTL: p.Deadline.Sub(p.Now) + orderLockMargin, Now: p.Now}
 		if _, err := transition(t, c, lock); err != nil {
 			return o, err
 		}
@@ -83,7 +83,7 @@ func payOrderIn(t *txn, p PayOrderParams) (order.Order, error) {
 	}
 	if err := order.CanPay(o, amount, p.Confirmed, p.Now); err != nil {
 		if errors.Is(err, order.ErrClosed) {
-			err = &RefusalError{Err: err, Record: func(t *txn) error { return latePaymentIn(t, p) }}
+			err = &refusalError{Err: err, Record: func(t *txn) error { return latePaymentIn(t, p) }}
 		}
 		return o, err
 	}

@@ -55,10 +55,10 @@ type CloseOrderParams struct {
 	Idem *Idempotency
 }
 
-// OrderLockMargin is how much longer than its order's deadline a coupon
+// orderLockMargin is how much longer than its order's deadline a coupon
 // lock lasts: the order's close gives the coupon back; the lock TTL is only
 // the backstop.
-const OrderLockMargin = time.Hour
+const orderLockMargin = time.Hour
 
 // Order event types.
 const (
@@ -91,10 +91,10 @@ func OrderEvent(o order.Order, typ string, from order.Status, reason string, at 
 
 // LatePaymentEvent records a payment refused because its order had
 // closed. Its ID is a digest of the order and the payment (see
-// DigestID), so a retried payment writes it once, and it fits the
+// digestID), so a retried payment writes it once, and it fits the
 // events' ID column however long the payment ID is.
 func LatePaymentEvent(o order.Order, paymentID string, amount int64, at time.Time) storetype.Event {
 	d := OrderEventData{From: o.Status.String(), Reason: "payment_after_close", UserID: o.UserID, Total: o.Total,
 		AmountDue: o.AmountDue, CouponIDs: o.CouponIDs, PaymentID: paymentID, Amount: amount}
-	return storetype.Event{ID: DigestID("evt_late", o.ID, paymentID), Type: EventOrderLatePayment, Subject: o.ID, Time: at, Data: mustJSON(d)}
+	return storetype.Event{ID: digestID("evt_late", o.ID, paymentID), Type: EventOrderLatePayment, Subject: o.ID, Time: at, Data: mustJSON(d)}
 }

@@ -19,7 +19,7 @@ type outbox struct {
 // pending is one record to be: events, or coupons' events.
 type pending struct {
 	events  []storetype.Event
-	coupons *CouponEvents
+	coupons *couponEvents
 }
 
 // add adds e to the transaction's current record.
@@ -37,7 +37,7 @@ func (o *outbox) start(e storetype.Event) {
 }
 
 // addCoupons adds b's events, as records of their own.
-func (o *outbox) addCoupons(b CouponEvents) {
+func (o *outbox) addCoupons(b couponEvents) {
 	for cs := range slices.Chunk(b.Coupons, storetype.MaxRecord) {
 		part := b
 		part.Coupons = cs

@@ -72,12 +72,12 @@ const (
 	ReasonReconcile = "reconcile"
 )
 
-// ReconcileBatch is how many rows one read of a check pages through.
-const ReconcileBatch = 1000
+// reconcileBatch is how many rows one read of a check pages through.
+const reconcileBatch = 1000
 
-// MaxDrift is how many drifts of one check a run reports and repairs; the
+// maxDrift is how many drifts of one check a run reports and repairs; the
 // counts go on counting past it.
-const MaxDrift = 1000
+const maxDrift = 1000
 
 // Drift is one thing found out of step. Expected and Actual are the
 // numbers compared: units of stock, or for a lock, an order's coupon or a
@@ -116,7 +116,7 @@ type ReconcileParams struct {
 // p.Repair.
 func (db *DB) Reconcile(ctx context.Context, p ReconcileParams) (Reconciliation, error) {
 	if p.Batch <= 0 {
-		p.Batch = ReconcileBatch
+		p.Batch = reconcileBatch
 	}
 	r := &reconciler{db: db, p: p, out: Reconciliation{CheckedAt: p.Now, Counts: map[string]int64{}, Drift: []Drift{}}}
 	for _, c := range Checks {
@@ -142,7 +142,7 @@ type reconciler struct {
 // repairable).
 func (r *reconciler) found(ctx context.Context, d Drift, repair func(context.Context) (bool, error)) error {
 	r.out.Counts[d.Check]++
-	if r.out.Counts[d.Check] > MaxDrift {
+	if r.out.Counts[d.Check] > maxDrift {
 		return nil
 	}
 	d.Repairable = repair != nil

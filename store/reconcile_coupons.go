@@ -87,7 +87,7 @@ func (r *reconciler) repairLock(ctx context.Context, seen coupon.Coupon, act cou
 
 // orderCoupons checks that every open order holds each coupon it lists
 // locked, as long as the lock it took lasts (its deadline plus
-// OrderLockMargin; past that the lock's TTL may have given it back while
+// orderLockMargin; past that the lock's TTL may have given it back while
 // the order waits to be closed). A payment or close changes the order in
 // the transaction that moves its coupons, so an order still unpaid at the
 // same version, read again after its coupon, confirms the drift. There is
@@ -95,7 +95,7 @@ func (r *reconciler) repairLock(ctx context.Context, seen coupon.Coupon, act cou
 // holds it now; an operator closes the order.
 func (r *reconciler) orderCoupons(ctx context.Context) error {
 	return r.pageOpenOrders(ctx, func(o order.Order) error {
-		if !r.p.Now.Before(o.Deadline.Add(OrderLockMargin)) {
+		if !r.p.Now.Before(o.Deadline.Add(orderLockMargin)) {
 			return nil
 		}
 		for _, id := range o.CouponIDs {

@@ -41,7 +41,7 @@ func (r *reconciler) stock(ctx context.Context) error {
 			if min(k.Available, k.Reserved, k.Sold) < 0 {
 				d.checks = append(d.checks, CheckStockNegative)
 			}
-			if k.Reserved != open[k.SKU.SKU] && len(candidates) < MaxDrift {
+			if k.Reserved != open[k.SKU.SKU] && len(candidates) < maxDrift {
 				candidates[k.SKU.SKU] = d
 			}
 			if len(d.checks) > 0 || candidates[k.SKU.SKU] == d {

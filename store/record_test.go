@@ -39,7 +39,7 @@ func TestOutboxRecords(t *testing.T) {
 		e.ID = CouponEventID(c.ID, at)
 		want = append(want, e)
 	}
-	o.addCoupons(ExpiredEvents(cs, at))
+	o.addCoupons(expiredEvents(cs, at))
 
 	records := o.Records()
 	if ns := []int{records[0].N, records[1].N, records[2].N, records[3].N, records[4].N}; len(records) != 5 || !slices.Equal(ns, []int{storetype.MaxRecord, 2, 1, storetype.MaxRecord, 1}) {

@@ -22,21 +22,21 @@ import (
 // bucket, not the one the order reserved in, so a bucket's reserved may
 // go negative while the sums over the SKU stay exact.
 
-// StockMove names one of the moves between a SKU's counters.
-type StockMove string
+// stockMove names one of the moves between a SKU's counters.
+type stockMove string
 
 // The stock moves.
 const (
 	// Reserve: available to reserved, for an order created.
-	Reserve StockMove = "reserve"
+	Reserve stockMove = "reserve"
 	// Sell: reserved to sold, for an order paid.
-	Sell StockMove = "sell"
+	Sell stockMove = "sell"
 	// Release: reserved back to available, for an order closed.
-	Release StockMove = "release"
+	Release stockMove = "release"
 )
 
 // delta is move of qty units in bucket b of n.
-func (m StockMove) delta(sku string, qty int64, b, n int, now time.Time) driver.StockDelta {
+func (m stockMove) delta(sku string, qty int64, b, n int, now time.Time) driver.StockDelta {
 	d := driver.StockDelta{SKU: sku, Bucket: b, Buckets: n, Now: now}
 	switch m {
 	case Reserve:
@@ -103,7 +103,7 @@ func shortBucket(err error) (string, bool) {
 // first in that order, else in a transaction run again (see
 // shortBucketError). ErrNotFound if the SKU is unknown; errNoRow if a
 // reserve finds fewer units available in all its buckets.
-func moveStock(t *txn, move StockMove, it order.Item, now time.Time) error {
+func moveStock(t *txn, move stockMove, it order.Item, now time.Time) error {
 	if !t.locked[it.SKU] {
 		n := t.buckets.get(it.SKU)
 		ok, err := t.AddStock(t.ctx, move.delta(it.SKU, it.Qty, t.pick%n, n, now))
@@ -137,7 +137,7 @@ func moveStock(t *txn, move StockMove, it order.Item, now time.Time) error {
 // lockedMove returns the change of each of bs, a SKU's locked buckets,
 // that runs move of it.Qty units in bucket own; a reserve takes the
 // units where reserveFrom says. errNoRow if the buckets are short.
-func lockedMove(bs []driver.StockBucket, move StockMove, it order.Item, own int, now time.Time) ([]driver.StockDelta, error) {
+func lockedMove(bs []driver.StockBucket, move stockMove, it order.Item, own int, now time.Time) ([]driver.StockDelta, error) {
 	ds := make([]driver.StockDelta, len(bs))
 	for b := range ds {
 		ds[b] = driver.StockDelta{SKU: it.SKU, Bucket: b, Buckets: len(bs), Now: now}

@@ -8,9 +8,9 @@ import (
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// Apply returns c as it is after moving to state `to` on p, as transition
+// apply returns c as it is after moving to state `to` on p, as transition
 // decides it with coupon.Decide and stores it with Executor.SetCoupon.
-func Apply(c coupon.Coupon, to coupon.State, p TransitionParams) coupon.Coupon {
+func apply(c coupon.Coupon, to coupon.State, p TransitionParams) coupon.Coupon {
 	c.Status = to
 	c.UpdatedAt = p.Now
 	c.Version++

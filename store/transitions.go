@@ -65,7 +65,7 @@ func insertClaimed(t *txn, cs []coupon.Coupon) error {
 	if err := t.InsertClaimed(t.ctx, cs); err != nil {
 		return err
 	}
-	return t.CouponEvents(ClaimedEvents(cs))
+	return t.CouponEvents(claimedEvents(cs))
 }
 
 // transitionIn applies p.Action to coupon p.CouponID in t: a wallet
@@ -124,11 +124,11 @@ func transition(t *txn, c coupon.Coupon, p TransitionParams) (coupon.Coupon, err
 			to, p.Reason, p.Operation, actor = coupon.Voided, cmp.Or(pv.Reason, coupon.Void.String()), pv.Operation, pv.Actor
 		}
 	}
-	next := Apply(c, to, p)
+	next := apply(c, to, p)
 	if ok, err := t.SetCoupon(t.ctx, driver.SetCouponParams{From: c, Next: next}); err != nil || !ok {
 		return c, orErr(err, coupon.ErrInvalidState)
 	}
-	if err := MoveCounts(t.ctx, t, map[string]int64{c.TemplateID: 1}, c.Status, to); err != nil {
+	if err := moveCounts(t.ctx, t, map[string]int64{c.TemplateID: 1}, c.Status, to); err != nil {
 		return c, err
 	}
 	switch to {
@@ -165,7 +165,7 @@ func expiredIn(t *txn, expired []coupon.Coupon, now time.Time) ([]time.Time, err
 	if len(expired) == 0 {
 		return nil, nil
 	}
-	if err := t.CouponEvents(ExpiredEvents(expired, now)); err != nil {
+	if err := t.CouponEvents(expiredEvents(expired, now)); err != nil {
 		return nil, err
 	}
 	due := make([]time.Time, len(expired))
@@ -174,7 +174,7 @@ func expiredIn(t *txn, expired []coupon.Coupon, now time.Time) ([]time.Time, err
 		perTemplate[c.TemplateID]++
 		due[i] = c.ExpiresAt
 	}
-	return due, MoveCounts(t.ctx, t, perTemplate, coupon.Unused, coupon.Expired)
+	return due, moveCounts(t.ctx, t, perTemplate, coupon.Unused, coupon.Expired)
 }
 
 // releaseIn gives back, in t, locked coupons whose lock TTL passed by now,
@@ -192,9 +192,9 @@ func releaseIn(t *txn, locked []coupon.Coupon, now time.Time) ([]time.Time, erro
 	return due, nil
 }
 
-// MoveCounts moves, with x (a write transaction's executor), n coupons
+// moveCounts moves, with x (a write transaction's executor), n coupons
 // per template from one state's count to another's, templates in order.
-func MoveCounts(ctx context.Context, x driver.Executor, perTemplate map[string]int64, from, to coupon.State) error {
+func moveCounts(ctx context.Context, x driver.Executor, perTemplate map[string]int64, from, to coupon.State) error {
 	for _, id := range slices.Sorted(maps.Keys(perTemplate)) {
 		if err := x.Count(ctx, driver.CountParams{TemplateID: id, State: from, N: -perTemplate[id]}); err != nil {
 			return err
