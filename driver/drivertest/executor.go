@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
@@ -31,7 +32,7 @@ func testPoolAndTx(f *fixture) {
 	var reminder int64
 	f.tx(func(tx driver.Executor) {
 		ok(f.t, "TouchUser", tx.TouchUser(f.ctx, driver.TouchUserParams{ID: "u1", Now: t0}))
-		_, err := tx.InsertToken(f.ctx, storetype.Token{Name: "a", Hash: "ha", CreatedAt: t0})
+		_, err := tx.InsertToken(f.ctx, storetype.Token{Name: "a", Hash: "ha", Scopes: []credential.Scope{credential.Admin}, CreatedAt: t0})
 		ok(f.t, "InsertToken", err)
 		reminder, err = tx.InsertReminder(f.ctx, driver.PlannedReminder{UserID: "u1", Lead: time.Hour, First: t0, Last: t0, Due: t0})
 		ok(f.t, "InsertReminder", err)
