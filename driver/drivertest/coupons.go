@@ -30,17 +30,17 @@ func newCoupon(id, tp, user string, claimed time.Time) coupon.Coupon {
 // coupons claimed at one instant), in one transaction.
 func (f *fixture) insertCoupons(cs ...coupon.Coupon) {
 	f.t.Helper()
-	f.tx(func(tx driver.DriverTx) {
+	f.tx(func(tx driver.Executor) {
 		for _, c := range cs {
-			ok(f.t, "InsertClaimed", tx.InsertClaimed([]coupon.Coupon{c}))
+			ok(f.t, "InsertClaimed", tx.InsertClaimed(f.ctx, []coupon.Coupon{c}))
 		}
 	})
 }
 
-// coupon reads coupon id on the driver.
+// coupon reads coupon id through the driver's Executor.
 func (f *fixture) coupon(id string) coupon.Coupon {
 	f.t.Helper()
-	c, err := f.d.Coupon(f.ctx, id)
+	c, err := f.d.Executor().Coupon(f.ctx, driver.CouponParams{ID: id})
 	ok(f.t, "Coupon "+id, err)
 	return c
 }
@@ -51,7 +51,9 @@ func (f *fixture) lock(id string, until time.Time) {
 	from := f.coupon(id)
 	next := from
 	next.Status, next.LockedUntil, next.UpdatedAt = coupon.Locked, until, until.Add(-time.Hour)
-	want(f.t, "lock "+id, read(f, "SetCoupon", func(tx driver.DriverTx) (bool, error) { return tx.SetCoupon(from, next) }), true)
+	want(f.t, "lock "+id, read(f, "SetCoupon", func(tx driver.Executor) (bool, error) {
+		return tx.SetCoupon(f.ctx, driver.SetCouponParams{From: from, Next: next})
+	}), true)
 }
 
 // wantCoupon fails unless got has want's stored fields.
@@ -70,18 +72,20 @@ func (f *fixture) wantCoupon(what string, got, want coupon.Coupon) {
 func couponID(c coupon.Coupon) string { return c.ID }
 
 // testCouponInsertRead: coupons inserted in one statement read back
-// unused, as given, on the driver and in a transaction.
+// unused, as given, through the driver's Executor and in a transaction.
 func testCouponInsertRead(f *fixture) {
 	f.insertTemplates(newTemplate("tp1", 0))
 	a, b := newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u2", t0)
-	f.tx(func(tx driver.DriverTx) {
-		ok(f.t, "InsertClaimed", tx.InsertClaimed([]coupon.Coupon{a, b}))
-		ok(f.t, "InsertClaimed none", tx.InsertClaimed(nil))
+	f.tx(func(tx driver.Executor) {
+		ok(f.t, "InsertClaimed", tx.InsertClaimed(f.ctx, []coupon.Coupon{a, b}))
+		ok(f.t, "InsertClaimed none", tx.InsertClaimed(f.ctx, nil))
 	})
 	stored := f.coupon("c1")
 	a.Version, b.Version = stored.Version, stored.Version
-	f.wantCoupon("Driver.Coupon", stored, a)
-	f.wantCoupon("Tx.Coupon", read(f, "Tx.Coupon", func(tx driver.DriverTx) (coupon.Coupon, error) { return tx.Coupon("c2") }), b)
+	f.wantCoupon("Executor Coupon", stored, a)
+	f.wantCoupon("ExecutorTx Coupon", read(f, "Coupon", func(tx driver.Executor) (coupon.Coupon, error) {
+		return tx.Coupon(f.ctx, driver.CouponParams{ID: "c2"})
+	}), b)
 }
 
 // testSetCoupon: SetCoupon writes next with the version plus one, and
@@ -105,29 +109,32 @@ func testSetCoupon(f *fixture) {
 		{"applies", from, true},
 		{"applied already", from, false},
 	} {
-		set := read(f, tc.name, func(tx driver.DriverTx) (bool, error) { return tx.SetCoupon(tc.from, next) })
+		set := read(f, tc.name, func(tx driver.Executor) (bool, error) {
+			return tx.SetCoupon(f.ctx, driver.SetCouponParams{From: tc.from, Next: next})
+		})
 		want(f.t, tc.name, set, tc.set)
 	}
 	next.Version = from.Version + 1
 	f.wantCoupon("after SetCoupon", f.coupon("c1"), next)
 }
 
-// testCouponsHeld: the counts of a user's coupons of a template, and
-// which IDs exist.
+// testCouponsHeld: the counts of the coupons of a template each user
+// holds, of several users or one, and which IDs exist.
 func testCouponsHeld(f *fixture) {
 	f.insertTemplates(newTemplate("tp1", 0), newTemplate("tp2", 0))
 	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u1", t0),
 		newCoupon("c3", "tp1", "u2", t0), newCoupon("c4", "tp2", "u1", t0))
-	f.tx(func(tx driver.DriverTx) {
-		n, err := tx.CountUserCoupons("u1", "tp1")
-		ok(f.t, "CountUserCoupons", err)
-		want(f.t, "CountUserCoupons", n, 2)
-		held, err := tx.HeldCounts("tp1", []string{"u1", "u2", "u3"})
+	f.tx(func(tx driver.Executor) {
+		held, err := tx.HeldCounts(f.ctx, driver.HeldCountsParams{TemplateID: "tp1", Users: []string{"u1", "u2", "u3"}})
 		ok(f.t, "HeldCounts", err)
 		want(f.t, "HeldCounts u1", held["u1"], 2)
 		want(f.t, "HeldCounts u2", held["u2"], 1)
 		want(f.t, "HeldCounts u3", held["u3"], 0)
-		exist, err := tx.ExistingCoupons([]string{"c1", "c4", "c9"})
+		one, err := tx.HeldCounts(f.ctx, driver.HeldCountsParams{TemplateID: "tp1", Users: []string{"u1"}})
+		ok(f.t, "HeldCounts one user", err)
+		want(f.t, "HeldCounts one user", one["u1"], 2)
+		want(f.t, "HeldCounts one user: no other", len(one), 1)
+		exist, err := tx.ExistingCoupons(f.ctx, []string{"c1", "c4", "c9"})
 		ok(f.t, "ExistingCoupons", err)
 		want(f.t, "ExistingCoupons", len(exist) == 2 && exist["c1"] && exist["c4"] && !exist["c9"], true)
 	})
@@ -152,7 +159,7 @@ func testUserCoupons(f *fixture) {
 		{"expired", storetype.UserCouponsParams{UserID: "u1", Now: t0, Status: coupon.Expired, Limit: 10}, []string{"c1"}},
 		{"none", storetype.UserCouponsParams{UserID: "u3", Now: t0, Limit: 10}, nil},
 	} {
-		got, err := f.d.UserCoupons(f.ctx, tc.p)
+		got, err := f.d.Executor().UserCoupons(f.ctx, tc.p)
 		ok(f.t, tc.name, err)
 		wantIDs(f.t, tc.name, got, couponID, tc.wanted...)
 	}
@@ -177,8 +184,8 @@ func testLocksDue(f *fixture) {
 		{t0.Add(3 * time.Hour), 10, []string{"c2", "c3", "c1"}},
 		{t0.Add(3 * time.Hour), 2, []string{"c2", "c3"}},
 	} {
-		got := read(f, "LocksDue", func(tx driver.DriverTx) ([]coupon.Coupon, error) {
-			return tx.LocksDue(storetype.DueParams{Now: tc.now, Limit: tc.limit})
+		got := read(f, "LocksDue", func(tx driver.Executor) ([]coupon.Coupon, error) {
+			return tx.LocksDue(f.ctx, storetype.DueParams{Now: tc.now, Limit: tc.limit})
 		})
 		wantIDs(f.t, "LocksDue at "+tc.now.String(), got, couponID, tc.wanted...)
 	}
@@ -193,8 +200,8 @@ func testLocksDueShards(f *fixture) {
 	f.lock(in3, t0.Add(2*time.Second))
 	f.lock(in5, t0.Add(time.Second))
 	f.lock(in7, t0)
-	f.tx(func(tx driver.DriverTx) {
-		got, err := tx.LocksDue(storetype.DueParams{Now: t0.Add(time.Hour), Limit: 10,
+	f.tx(func(tx driver.Executor) {
+		got, err := tx.LocksDue(f.ctx, storetype.DueParams{Now: t0.Add(time.Hour), Limit: 10,
 			Leases: []storetype.Lease{{Shard: 3, Holder: "h", Token: 1}, {Shard: 7, Holder: "h", Token: 1}}})
 		ok(f.t, "LocksDue", err)
 		wantIDs(f.t, "LocksDue shards 3, 7", got, couponID, in7, in3)

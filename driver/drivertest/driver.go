@@ -28,7 +28,7 @@ var driverTests = []test{
 func testClockReady(f *fixture) {
 	ok(f.t, "Ready", f.d.Ready(f.ctx))
 	want(f.t, "Busy", f.d.Busy(), false)
-	now, err := f.d.Clock(f.ctx)
+	now, err := f.d.Executor().Clock(f.ctx)
 	ok(f.t, "Clock", err)
 	if d := time.Since(now); d < -time.Minute || d > time.Minute {
 		f.t.Fatalf("Clock: %s, %s from the time of day", now, d)
@@ -41,17 +41,17 @@ func testRollback(f *fixture) {
 	for i, background := range []bool{false, true} {
 		tx, err := f.d.Begin(f.ctx, background)
 		ok(f.t, "Begin", err)
-		ok(f.t, "InsertTemplate", tx.InsertTemplate(newTemplate(fmt.Sprint("tp", i), 0)))
+		ok(f.t, "InsertTemplate", tx.InsertTemplate(f.ctx, newTemplate(fmt.Sprint("tp", i), 0)))
 		tx.Rollback()
 		tx.Rollback()
 	}
 	tx, err := f.d.Begin(f.ctx, true)
 	ok(f.t, "Begin", err)
-	ok(f.t, "InsertTemplate", tx.InsertTemplate(newTemplate("kept", 0)))
-	_, err = tx.Commit(nil)
+	ok(f.t, "InsertTemplate", tx.InsertTemplate(f.ctx, newTemplate("kept", 0)))
+	_, err = tx.Commit(f.ctx, nil)
 	ok(f.t, "Commit", err)
 	tx.Rollback()
-	got, err := f.d.Templates(f.ctx, storetype.TemplatesParams{Limit: 10})
+	got, err := f.d.Executor().Templates(f.ctx, storetype.TemplatesParams{Limit: 10})
 	ok(f.t, "Templates", err)
 	wantIDs(f.t, "Templates", got, templateID, "kept")
 }
@@ -79,7 +79,7 @@ func testStats(f *fixture) {
 		now     time.Time
 		backlog int64
 	}{{t0, 0}, {t0.Add(2 * time.Hour), 2}, {t0.Add(24*time.Hour + 30*time.Minute), 3}, {t0.Add(31 * time.Hour), 5}} {
-		st, err := f.d.Stats(f.ctx, tc.now)
+		st, err := f.d.Executor().Stats(f.ctx, tc.now)
 		ok(f.t, "Stats", err)
 		want(f.t, "DueBacklog at "+tc.now.String(), st.DueBacklog, tc.backlog)
 		want(f.t, "OpenOrders", st.OpenOrders, 2)
@@ -95,7 +95,7 @@ func testForecast(f *fixture) {
 		newCoupon("c5", "tp1", "u1", t0))
 	f.lock("c5", t0.Add(24*time.Hour+30*time.Minute))
 	f.insertOrders(newOrder("o1", t0.Add(26*time.Hour)))
-	got, err := f.d.Forecast(f.ctx, storetype.ForecastParams{From: t0.Add(24 * time.Hour), Width: time.Hour, Buckets: 3})
+	got, err := f.d.Executor().Forecast(f.ctx, storetype.ForecastParams{From: t0.Add(24 * time.Hour), Width: time.Hour, Buckets: 3})
 	ok(f.t, "Forecast", err)
 	slices.SortFunc(got, byKindBucket)
 	wanted := []storetype.DueCount{

@@ -1,8 +1,9 @@
-// Package drivertest exercises the storage contract (store.Driver and
-// the write transaction store.DriverTx) directly on a backend, one
-// subtest per method or guard: rows in, rows out, compare-and-sets that
-// change nothing when their guard fails, order, limits and shard
-// filters, with every time passed in. It holds no service rule: those
+// Package drivertest exercises the storage contract (driver.Driver, its
+// Executor outside a transaction and the ExecutorTx of a write
+// transaction) directly on a backend, one subtest per method or guard:
+// rows in, rows out, compare-and-sets that change nothing when their
+// guard fails, order, limits and shard filters, with every time passed
+// in. It holds no service rule: those
 // are store/storetest's, which runs the service over the same drivers.
 // Each backend's tests call Run, as they call storetest.Run.
 package drivertest
@@ -34,6 +35,7 @@ func Run(t *testing.T, open Open) {
 		tests []test
 	}{
 		{"Driver", driverTests},
+		{"Executor", executorTests},
 		{"Missing", missingTests},
 		{"Templates", templateTests},
 		{"Coupons", couponTests},
@@ -42,6 +44,7 @@ func Run(t *testing.T, open Open) {
 		{"Tokens", tokenTests},
 		{"Requests", requestTests},
 		{"Operations", operationTests},
+		{"Reminders", reminderTests},
 		{"Leases", leaseTests},
 		{"Timers", timerTests},
 		{"Expire", expireTests},
@@ -75,22 +78,22 @@ type fixture struct {
 }
 
 // tx runs fn in one write transaction and commits it.
-func (f *fixture) tx(fn func(tx driver.DriverTx)) {
+func (f *fixture) tx(fn func(tx driver.Executor)) {
 	f.t.Helper()
 	tx, err := f.d.Begin(f.ctx, false)
 	ok(f.t, "Begin", err)
 	defer tx.Rollback()
 	fn(tx)
-	_, err = tx.Commit(nil)
+	_, err = tx.Commit(f.ctx, nil)
 	ok(f.t, "Commit", err)
 }
 
 // read returns what fn returned in one committed transaction; what
 // names the call.
-func read[T any](f *fixture, what string, fn func(tx driver.DriverTx) (T, error)) T {
+func read[T any](f *fixture, what string, fn func(tx driver.Executor) (T, error)) T {
 	f.t.Helper()
 	var v T
-	f.tx(func(tx driver.DriverTx) {
+	f.tx(func(tx driver.Executor) {
 		var err error
 		v, err = fn(tx)
 		ok(f.t, what, err)
@@ -99,11 +102,11 @@ func read[T any](f *fixture, what string, fn func(tx driver.DriverTx) (T, error)
 }
 
 // insert stores rows with put in one transaction.
-func insert[T any](f *fixture, what string, put func(driver.DriverTx, T) error, rows ...T) {
+func insert[T any](f *fixture, what string, put func(driver.Executor, context.Context, T) error, rows ...T) {
 	f.t.Helper()
-	f.tx(func(tx driver.DriverTx) {
+	f.tx(func(tx driver.Executor) {
 		for _, r := range rows {
-			ok(f.t, what, put(tx, r))
+			ok(f.t, what, put(tx, f.ctx, r))
 		}
 	})
 }
@@ -116,7 +119,7 @@ func ok(t testing.TB, what string, err error) {
 	}
 }
 
-// notFound fails t unless err is store.ErrNotFound.
+// notFound fails t unless err is storetype.ErrNotFound.
 func notFound(t testing.TB, what string, err error) {
 	t.Helper()
 	if !errors.Is(err, storetype.ErrNotFound) {

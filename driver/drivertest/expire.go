@@ -25,7 +25,7 @@ func expiring(id, user string, expires time.Time) coupon.Coupon {
 // expireDue runs ExpireDue with p in a transaction of its own.
 func (f *fixture) expireDue(p storetype.DueParams) []coupon.Coupon {
 	f.t.Helper()
-	return read(f, "ExpireDue", func(tx driver.DriverTx) ([]coupon.Coupon, error) { return tx.ExpireDue(p) })
+	return read(f, "ExpireDue", func(tx driver.Executor) ([]coupon.Coupon, error) { return tx.ExpireDue(f.ctx, p) })
 }
 
 // testExpireDue: ExpireDue expires the unused coupons due at the Now

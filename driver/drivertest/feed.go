@@ -45,7 +45,7 @@ func (f *fixture) commit(records ...storetype.Record) []storetype.Timer {
 	tx, err := f.d.Begin(f.ctx, false)
 	ok(f.t, "Begin", err)
 	defer tx.Rollback()
-	timers, err := tx.Commit(records)
+	timers, err := tx.Commit(f.ctx, records)
 	ok(f.t, "Commit", err)
 	return timers
 }
@@ -54,10 +54,11 @@ func (f *fixture) commit(records ...storetype.Record) []storetype.Timer {
 func (f *fixture) feed(after int64, limit int) []storetype.Record {
 	f.t.Helper()
 	var got []storetype.Record
-	ok(f.t, "Records", f.d.Records(f.ctx, after, limit, func(r storetype.Record) bool {
+	each := func(r storetype.Record) bool {
 		got = append(got, r)
 		return true
-	}))
+	}
+	ok(f.t, "Records", f.d.Executor().Records(f.ctx, driver.RecordsParams{After: after, Limit: limit, Each: each}))
 	return got
 }
 
@@ -67,7 +68,7 @@ func (f *fixture) feed(after int64, limit int) []storetype.Record {
 func (f *fixture) feedEnd() int64 {
 	f.t.Helper()
 	f.feed(0, 1)
-	end, err := f.d.FeedEnd(f.ctx)
+	end, err := f.d.Executor().FeedEnd(f.ctx)
 	ok(f.t, "FeedEnd", err)
 	return end
 }
@@ -111,7 +112,7 @@ func testFeedCommitRead(f *fixture) {
 	f.commit(c)
 	f.wantRecords("Records", f.feed(0, 10), []int64{2, 3, 6}, a, b, c)
 	want(f.t, "FeedEnd", f.feedEnd(), 6)
-	front := read(f, "FrontRecords", func(tx driver.DriverTx) ([]storetype.Record, error) { return tx.FrontRecords(2) })
+	front := read(f, "FrontRecords", func(tx driver.Executor) ([]storetype.Record, error) { return tx.FrontRecords(f.ctx, 2) })
 	f.wantRecords("FrontRecords", front, []int64{2, 3}, a, b)
 }
 
@@ -136,7 +137,8 @@ func testFeedPages(f *fixture) {
 		f.wantRecords(fmt.Sprintf("Records after %d limit %d", tc.after, tc.limit), f.feed(tc.after, tc.limit), tc.lasts, tc.wanted...)
 	}
 	calls := 0
-	ok(f.t, "Records", f.d.Records(f.ctx, 0, 10, func(storetype.Record) bool { calls++; return false }))
+	stop := func(storetype.Record) bool { calls++; return false }
+	ok(f.t, "Records", f.d.Executor().Records(f.ctx, driver.RecordsParams{Limit: 10, Each: stop}))
 	want(f.t, "Records stopped", calls, 1)
 }
 
@@ -148,7 +150,7 @@ func testEventStored(f *fixture) {
 		id     string
 		stored bool
 	}{{"a.0", true}, {"a.1", false}, {"b.0", false}} {
-		got := read(f, "EventStored", func(tx driver.DriverTx) (bool, error) { return tx.EventStored(tc.id) })
+		got := read(f, "EventStored", func(tx driver.Executor) (bool, error) { return tx.EventStored(f.ctx, tc.id) })
 		want(f.t, "EventStored "+tc.id, got, tc.stored)
 	}
 }
@@ -164,11 +166,11 @@ func testPruneEvents(f *fixture) {
 		through int64
 		pruned  int64
 	}{{1, 0}, {4, 3}, {4, 0}} {
-		got := read(f, "PruneEvents", func(tx driver.DriverTx) (int64, error) { return tx.PruneEvents(tc.through) })
+		got := read(f, "PruneEvents", func(tx driver.Executor) (int64, error) { return tx.PruneEvents(f.ctx, tc.through) })
 		want(f.t, fmt.Sprint("PruneEvents through ", tc.through), got, tc.pruned)
 	}
 	f.wantRecords("Records after prune", f.feed(0, 10), []int64{6}, c)
-	front := read(f, "FrontRecords", func(tx driver.DriverTx) ([]storetype.Record, error) { return tx.FrontRecords(10) })
+	front := read(f, "FrontRecords", func(tx driver.Executor) ([]storetype.Record, error) { return tx.FrontRecords(f.ctx, 10) })
 	f.wantRecords("FrontRecords after prune", front, []int64{6}, c)
 	want(f.t, "FeedEnd after prune", f.feedEnd(), 6)
 }
@@ -182,9 +184,9 @@ func testCommitTimers(f *fixture) {
 	ok(f.t, "Begin", err)
 	defer tx.Rollback()
 	for _, tm := range []storetype.Timer{expire, release, expire} {
-		ok(f.t, "PutTimer", tx.PutTimer(tm))
+		ok(f.t, "PutTimer", tx.PutTimer(f.ctx, tm))
 	}
-	got, err := tx.Commit(nil)
+	got, err := tx.Commit(f.ctx, nil)
 	ok(f.t, "Commit", err)
 	slices.SortFunc(got, func(a, b storetype.Timer) int { return a.Due.Compare(b.Due) })
 	f.wantTimers("Commit", got, release, expire)

@@ -32,7 +32,7 @@ func newOperation(id, holder string, leaseUntil time.Time) driver.OperationRow {
 // insertOperations stores rs in one transaction.
 func (f *fixture) insertOperations(rs ...driver.OperationRow) {
 	f.t.Helper()
-	insert(f, "InsertOperation", driver.DriverTx.InsertOperation, rs...)
+	insert(f, "InsertOperation", driver.Executor.InsertOperation, rs...)
 }
 
 // wantOperation fails unless got is want.
@@ -50,18 +50,19 @@ func (f *fixture) wantOperation(what string, got, want driver.OperationRow) {
 }
 
 // testOperationRow: an operation reads back as inserted, then as
-// SetOperation stored it, on the driver and in a transaction.
+// SetOperation stored it, through the driver's Executor and in a
+// transaction.
 func testOperationRow(f *fixture) {
 	op := newOperation("op1", "", time.Time{})
 	f.insertOperations(op)
-	got, err := f.d.Operation(f.ctx, "op1")
-	ok(f.t, "Driver.Operation", err)
+	got, err := f.d.Executor().Operation(f.ctx, "op1")
+	ok(f.t, "Executor Operation", err)
 	f.wantOperation("inserted", got, op)
 	op.Counts, op.Cursor, op.Holder, op.StartedAt, op.LeaseUntil, op.Done = `{"voided":3}`, "c3", "h1", t0.Add(time.Minute), t0.Add(time.Hour), 3
-	f.tx(func(tx driver.DriverTx) { ok(f.t, "SetOperation", tx.SetOperation(op)) })
+	f.tx(func(tx driver.Executor) { ok(f.t, "SetOperation", tx.SetOperation(f.ctx, op)) })
 	op.State, op.FinishedAt = storetype.OperationDone, t0.Add(2*time.Hour)
-	f.tx(func(tx driver.DriverTx) { ok(f.t, "SetOperation", tx.SetOperation(op)) })
-	f.wantOperation("set", read(f, "Tx.Operation", func(tx driver.DriverTx) (driver.OperationRow, error) { return tx.Operation("op1") }), op)
+	f.tx(func(tx driver.Executor) { ok(f.t, "SetOperation", tx.SetOperation(f.ctx, op)) })
+	f.wantOperation("set", read(f, "ExecutorTx Operation", func(tx driver.Executor) (driver.OperationRow, error) { return tx.Operation(f.ctx, "op1") }), op)
 }
 
 // testOperationsDue: the running operations holder may take at the now
@@ -82,8 +83,8 @@ func testOperationsDue(f *fixture) {
 		{"h3", 10, []string{"op1", "op4"}},
 		{"h1", 2, []string{"op1", "op3"}},
 	} {
-		f.tx(func(tx driver.DriverTx) {
-			got, err := tx.OperationsDue(tc.holder, t0, tc.limit)
+		f.tx(func(tx driver.Executor) {
+			got, err := tx.OperationsDue(f.ctx, driver.OperationsDueParams{Holder: tc.holder, Now: t0, Limit: tc.limit})
 			ok(f.t, "OperationsDue", err)
 			want(f.t, "OperationsDue "+tc.holder, slices.Equal(got, tc.want), true)
 		})
@@ -111,8 +112,8 @@ func testCouponsAfter(f *fixture) {
 		{driver.CouponsAfterParams{TemplateID: "tp1", After: "c1", Until: "c9", Limit: 2}, []string{"c2", "c3"}},
 		{driver.CouponsAfterParams{TemplateID: "tp2", Until: "c9", Limit: 10}, []string{"c5"}},
 	} {
-		f.tx(func(tx driver.DriverTx) {
-			got, err := tx.CouponsAfter(tc.p)
+		f.tx(func(tx driver.Executor) {
+			got, err := tx.CouponsAfter(f.ctx, tc.p)
 			ok(f.t, "CouponsAfter", err)
 			wantIDs(f.t, "CouponsAfter", got, couponID, tc.want...)
 		})
@@ -123,8 +124,8 @@ func testCouponsAfter(f *fixture) {
 // in any order.
 func testUsersCoupons(f *fixture) {
 	f.insertBatchCoupons()
-	f.tx(func(tx driver.DriverTx) {
-		got, err := tx.UsersCoupons([]string{"u1", "u9"}, "c3")
+	f.tx(func(tx driver.Executor) {
+		got, err := tx.UsersCoupons(f.ctx, driver.UsersCouponsParams{UserIDs: []string{"u1", "u9"}, Until: "c3"})
 		ok(f.t, "UsersCoupons", err)
 		slices.SortFunc(got, func(a, b coupon.Coupon) int { return strings.Compare(a.ID, b.ID) })
 		wantIDs(f.t, "UsersCoupons", got, couponID, "c1", "c3")
@@ -140,7 +141,9 @@ func testVoidCoupons(f *fixture) {
 	f.insertCoupons(late)
 	before := f.coupon("c1")
 	now := t0.Add(time.Minute)
-	got := read(f, "VoidCoupons", func(tx driver.DriverTx) (int64, error) { return tx.VoidCoupons([]string{"c1", "c2", "c6", "c9"}, now) })
+	got := read(f, "VoidCoupons", func(tx driver.Executor) (int64, error) {
+		return tx.VoidCoupons(f.ctx, driver.VoidCouponsParams{IDs: []string{"c1", "c2", "c6", "c9"}, Now: now})
+	})
 	want(f.t, "VoidCoupons", got, 1)
 	voided := before
 	voided.Status, voided.UpdatedAt, voided.Version = coupon.Voided, now, before.Version+1
@@ -157,7 +160,9 @@ func testExtendCoupons(f *fixture) {
 	from := f.coupon("c3")
 	next := from
 	next.Status, next.UpdatedAt = coupon.Used, t0
-	got := read(f, "SetCoupon", func(tx driver.DriverTx) (bool, error) { return tx.SetCoupon(from, next) })
+	got := read(f, "SetCoupon", func(tx driver.Executor) (bool, error) {
+		return tx.SetCoupon(f.ctx, driver.SetCouponParams{From: from, Next: next})
+	})
 	want(f.t, "SetCoupon", got, true)
 	to := t0.Add(72 * time.Hour)
 	for _, tc := range []struct {
@@ -167,7 +172,7 @@ func testExtendCoupons(f *fixture) {
 		{driver.ExtendCouponsParams{IDs: []string{"c1", "c3"}, To: to, Now: t0}, 1},
 		{driver.ExtendCouponsParams{IDs: []string{"c2", "c3", "c9"}, By: time.Hour, Now: t0}, 1},
 	} {
-		got := read(f, "ExtendCoupons", func(tx driver.DriverTx) (int64, error) { return tx.ExtendCoupons(tc.p) })
+		got := read(f, "ExtendCoupons", func(tx driver.Executor) (int64, error) { return tx.ExtendCoupons(f.ctx, tc.p) })
 		want(f.t, "ExtendCoupons", got, tc.changed)
 	}
 	wantTime(f.t, "c1 to", f.coupon("c1").ExpiresAt, to)
@@ -178,16 +183,16 @@ func testExtendCoupons(f *fixture) {
 // testPendingVoid: a coupon's mark is put once and taken once.
 func testPendingVoid(f *fixture) {
 	first := driver.PendingVoid{CouponID: "c1", Operation: "op1", Reason: "r1", Actor: "a1"}
-	f.tx(func(tx driver.DriverTx) {
-		ok(f.t, "PutPendingVoid", tx.PutPendingVoid(first))
-		ok(f.t, "PutPendingVoid again", tx.PutPendingVoid(driver.PendingVoid{CouponID: "c1", Operation: "op2", Reason: "r2", Actor: "a2"}))
+	f.tx(func(tx driver.Executor) {
+		ok(f.t, "PutPendingVoid", tx.PutPendingVoid(f.ctx, first))
+		ok(f.t, "PutPendingVoid again", tx.PutPendingVoid(f.ctx, driver.PendingVoid{CouponID: "c1", Operation: "op2", Reason: "r2", Actor: "a2"}))
 	})
 	for _, tc := range []struct {
 		want  driver.PendingVoid
 		taken bool
 	}{{first, true}, {driver.PendingVoid{}, false}} {
-		f.tx(func(tx driver.DriverTx) {
-			got, taken, err := tx.TakePendingVoid("c1")
+		f.tx(func(tx driver.Executor) {
+			got, taken, err := tx.TakePendingVoid(f.ctx, "c1")
 			ok(f.t, "TakePendingVoid", err)
 			want(f.t, "taken", taken, tc.taken)
 			if taken {

@@ -16,7 +16,7 @@ var orderTests = []test{
 	{"SetGuards", testSetOrder},
 	{"OrdersDue", testOrdersDue},
 	{"OrdersDueShards", testOrdersDueShards},
-	{"DueOrders", testDueOrders},
+	{"DueOnExecutor", testDueOnExecutor},
 }
 
 // newOrder returns an unpaid order of u1 due at deadline.
@@ -30,13 +30,13 @@ func newOrder(id string, deadline time.Time) order.Order {
 // insertOrders stores os in one transaction.
 func (f *fixture) insertOrders(os ...order.Order) {
 	f.t.Helper()
-	insert(f, "InsertOrder", driver.DriverTx.InsertOrder, os...)
+	insert(f, "InsertOrder", driver.Executor.InsertOrder, os...)
 }
 
-// order reads order id on the driver.
+// order reads order id through the driver's Executor.
 func (f *fixture) order(id string) order.Order {
 	f.t.Helper()
-	o, err := f.d.Order(f.ctx, id)
+	o, err := f.d.Executor().Order(f.ctx, driver.OrderParams{ID: id})
 	ok(f.t, "Order "+id, err)
 	return o
 }
@@ -56,15 +56,17 @@ func (f *fixture) wantOrder(what string, got, want order.Order) {
 
 func orderID(o order.Order) string { return o.ID }
 
-// testOrderInsertRead: an order reads back unpaid, as inserted, on the
-// driver and in a transaction.
+// testOrderInsertRead: an order reads back unpaid, as inserted, through
+// the driver's Executor and in a transaction.
 func testOrderInsertRead(f *fixture) {
 	o := newOrder("o1", t0.Add(time.Hour))
 	f.insertOrders(o)
 	stored := f.order("o1")
 	o.Version = stored.Version
-	f.wantOrder("Driver.Order", stored, o)
-	f.wantOrder("Tx.Order", read(f, "Tx.Order", func(tx driver.DriverTx) (order.Order, error) { return tx.Order("o1") }), o)
+	f.wantOrder("Executor Order", stored, o)
+	f.wantOrder("ExecutorTx Order", read(f, "Order", func(tx driver.Executor) (order.Order, error) {
+		return tx.Order(f.ctx, driver.OrderParams{ID: "o1"})
+	}), o)
 }
 
 // testSetOrder: SetOrder writes next's status, reason, payment and update
@@ -86,7 +88,9 @@ func testSetOrder(f *fixture) {
 		{"applies", from, true},
 		{"left unpaid", from, false},
 	} {
-		set := read(f, tc.name, func(tx driver.DriverTx) (bool, error) { return tx.SetOrder(tc.from, next) })
+		set := read(f, tc.name, func(tx driver.Executor) (bool, error) {
+			return tx.SetOrder(f.ctx, driver.SetOrderParams{From: tc.from, Next: next})
+		})
 		want(f.t, tc.name, set, tc.set)
 	}
 	next.Version = from.Version + 1
@@ -101,7 +105,9 @@ func testOrdersDue(f *fixture) {
 	from := f.order("o4")
 	next := from
 	next.Status, next.CloseReason = order.Closed, order.ReasonCancelled
-	want(f.t, "SetOrder", read(f, "SetOrder", func(tx driver.DriverTx) (bool, error) { return tx.SetOrder(from, next) }), true)
+	want(f.t, "SetOrder", read(f, "SetOrder", func(tx driver.Executor) (bool, error) {
+		return tx.SetOrder(f.ctx, driver.SetOrderParams{From: from, Next: next})
+	}), true)
 	for _, tc := range []struct {
 		now    time.Time
 		limit  int
@@ -112,8 +118,8 @@ func testOrdersDue(f *fixture) {
 		{t0.Add(3 * time.Hour), 10, []string{"o2", "o3", "o1"}},
 		{t0.Add(3 * time.Hour), 2, []string{"o2", "o3"}},
 	} {
-		got := read(f, "OrdersDue", func(tx driver.DriverTx) ([]order.Order, error) {
-			return tx.OrdersDue(storetype.DueParams{Now: tc.now, Limit: tc.limit})
+		got := read(f, "OrdersDue", func(tx driver.Executor) ([]order.Order, error) {
+			return tx.OrdersDue(f.ctx, storetype.DueParams{Now: tc.now, Limit: tc.limit})
 		})
 		wantIDs(f.t, "OrdersDue at "+tc.now.String(), got, orderID, tc.wanted...)
 	}
@@ -123,16 +129,18 @@ func testOrdersDue(f *fixture) {
 func testOrdersDueShards(f *fixture) {
 	in0, in9 := inShard("o", 0, 0), inShard("o", 9, 0)
 	f.insertOrders(newOrder(in0, t0), newOrder(in9, t0))
-	f.tx(func(tx driver.DriverTx) {
-		got, err := tx.OrdersDue(storetype.DueParams{Now: t0, Limit: 10, Leases: []storetype.Lease{{Shard: 9, Holder: "h", Token: 1}}})
+	f.tx(func(tx driver.Executor) {
+		got, err := tx.OrdersDue(f.ctx, storetype.DueParams{Now: t0, Limit: 10, Leases: []storetype.Lease{{Shard: 9, Holder: "h", Token: 1}}})
 		ok(f.t, "OrdersDue", err)
 		wantIDs(f.t, "OrdersDue shard 9", got, orderID, in9)
 	})
 }
 
-// testDueOrders: the driver's read of due orders lists them earliest
-// first up to Limit, with the first deadline after Now.
-func testDueOrders(f *fixture) {
+// testDueOnExecutor: what the service reads of due orders outside a
+// transaction: OrdersDue through the driver's Executor lists them
+// earliest first up to Limit, and PendingFrom of TimerClose from just
+// after Now reads the first deadline after Now.
+func testDueOnExecutor(f *fixture) {
 	f.insertOrders(newOrder("o1", t0.Add(time.Hour)), newOrder("o2", t0), newOrder("o3", t0.Add(2*time.Hour)))
 	for _, tc := range []struct {
 		now    time.Time
@@ -145,9 +153,11 @@ func testDueOrders(f *fixture) {
 		{t0.Add(time.Hour), 1, []string{"o2"}, t0.Add(2 * time.Hour)},
 		{t0.Add(2 * time.Hour), 10, []string{"o2", "o1", "o3"}, time.Time{}},
 	} {
-		got, err := f.d.DueOrders(f.ctx, storetype.DueParams{Now: tc.now, Limit: tc.limit})
-		ok(f.t, "DueOrders", err)
-		wantIDs(f.t, "DueOrders at "+tc.now.String(), got.Orders, orderID, tc.wanted...)
-		wantTime(f.t, "DueOrders next at "+tc.now.String(), got.Next, tc.next)
+		got, err := f.d.Executor().OrdersDue(f.ctx, storetype.DueParams{Now: tc.now, Limit: tc.limit})
+		ok(f.t, "OrdersDue", err)
+		wantIDs(f.t, "OrdersDue at "+tc.now.String(), got, orderID, tc.wanted...)
+		next, err := f.d.Executor().PendingFrom(f.ctx, driver.PendingFromParams{Kind: storetype.TimerClose, From: tc.now.Add(time.Millisecond)})
+		ok(f.t, "PendingFrom", err)
+		wantTime(f.t, "next deadline after "+tc.now.String(), next, tc.next)
 	}
 }

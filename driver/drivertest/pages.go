@@ -22,18 +22,19 @@ var pageTests = []test{
 // testStockPage: SKUs after After by SKU, up to Limit, with the sums of
 // their buckets and the stock last put.
 func testStockPage(f *fixture) {
-	f.tx(func(tx driver.DriverTx) {
+	f.tx(func(tx driver.Executor) {
 		for _, sku := range []string{"b", "a", "c"} {
 			for b := range 2 {
-				ok(f.t, "PutStockBucket", tx.PutStockBucket(sku, driver.StockBucket{Bucket: b, Buckets: 2, Available: 3, Reserved: 1, Sold: 2, Stock: 12}, t0))
+				ok(f.t, "PutStockBucket", tx.PutStockBucket(f.ctx, driver.PutStockBucketParams{SKU: sku,
+					Bucket: driver.StockBucket{Bucket: b, Buckets: 2, Available: 3, Reserved: 1, Sold: 2, Stock: 12}, Now: t0}))
 			}
 		}
 	})
-	got, err := f.d.StockPage(f.ctx, driver.PageParams{After: "a", Limit: 1})
+	got, err := f.d.Executor().StockPage(f.ctx, driver.PageParams{After: "a", Limit: 1})
 	ok(f.t, "StockPage", err)
 	want(f.t, "StockPage", len(got), 1)
 	want(f.t, "StockPage", got[0], driver.StockSum{SKU: storetype.SKU{SKU: "b", Available: 6, Reserved: 2, Sold: 4, Buckets: 2}, Stock: 12})
-	got, err = f.d.StockPage(f.ctx, driver.PageParams{After: "c", Limit: 10})
+	got, err = f.d.Executor().StockPage(f.ctx, driver.PageParams{After: "c", Limit: 10})
 	ok(f.t, "StockPage", err)
 	want(f.t, "StockPage past the end", len(got), 0)
 }
@@ -52,14 +53,14 @@ func testOrderPages(f *fixture) {
 		{driver.PageParams{At: t0, After: "o2", Limit: 10}, []string{"o3", "o1"}},
 		{driver.PageParams{At: t0, After: "o3", Limit: 1}, []string{"o1"}},
 	} {
-		got, err := f.d.OpenOrderPage(f.ctx, tc.p)
+		got, err := f.d.Executor().OpenOrderPage(f.ctx, tc.p)
 		ok(f.t, "OpenOrderPage", err)
 		wantIDs(f.t, "OpenOrderPage", got, orderID, tc.want...)
 	}
-	got, err := f.d.FinishedOrderPage(f.ctx, driver.PageParams{Limit: 10})
+	got, err := f.d.Executor().FinishedOrderPage(f.ctx, driver.PageParams{Limit: 10})
 	ok(f.t, "FinishedOrderPage", err)
 	wantIDs(f.t, "FinishedOrderPage", got, orderID, "o4", "o5")
-	got, err = f.d.FinishedOrderPage(f.ctx, driver.PageParams{After: "o4", Limit: 10})
+	got, err = f.d.Executor().FinishedOrderPage(f.ctx, driver.PageParams{After: "o4", Limit: 10})
 	ok(f.t, "FinishedOrderPage", err)
 	wantIDs(f.t, "FinishedOrderPage after", got, orderID, "o5")
 }
@@ -81,7 +82,7 @@ func testLockedPage(f *fixture) {
 		{driver.PageParams{At: t0.Add(time.Hour), After: "c2", Limit: 10}, []string{"c3", "c1"}},
 		{driver.PageParams{At: t0.Add(time.Hour), After: "c2", Limit: 1}, []string{"c3"}},
 	} {
-		got, err := f.d.LockedPage(f.ctx, tc.p)
+		got, err := f.d.Executor().LockedPage(f.ctx, tc.p)
 		ok(f.t, "LockedPage", err)
 		wantIDs(f.t, "LockedPage", got, couponID, tc.want...)
 	}
@@ -109,8 +110,8 @@ func testNextDue(f *fixture) {
 		{"close", storetype.TimerClose, nil, t0.Add(time.Minute)},
 		{"remind none", storetype.TimerRemind, nil, time.Time{}},
 	} {
-		f.tx(func(tx driver.DriverTx) {
-			got, err := tx.NextDue(tc.kind, tc.ls)
+		f.tx(func(tx driver.Executor) {
+			got, err := tx.NextDue(f.ctx, driver.NextDueParams{Kind: tc.kind, Leases: tc.ls})
 			ok(f.t, tc.name, err)
 			wantTime(f.t, tc.name, got, tc.want)
 		})
@@ -118,12 +119,18 @@ func testNextDue(f *fixture) {
 }
 
 // testPendingFrom: the earliest due time at or after from of the pending
-// coupons of a kind; zero if none.
+// work of a kind: unused coupons by expires_at, locked ones by
+// locked_until, unpaid orders by deadline (paid and closed ones left
+// out); zero if none.
 func testPendingFrom(f *fixture) {
 	f.insertTemplates(newTemplate("tp1", 0))
 	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u1", t0.Add(time.Hour)), newCoupon("c3", "tp1", "u1", t0))
 	f.lock("c3", t0.Add(time.Minute))
 	f.setCoupon("c1", coupon.Used, t0)
+	f.insertOrders(newOrder("o1", t0.Add(time.Hour)), newOrder("o2", t0.Add(30*time.Minute)), newOrder("o3", t0.Add(10*time.Minute)),
+		newOrder("o4", t0.Add(2*time.Hour)))
+	f.setOrder("o2", order.Paid, t0)
+	f.setOrder("o3", order.Closed, t0)
 	for _, tc := range []struct {
 		kind storetype.TimerKind
 		from time.Time
@@ -134,8 +141,12 @@ func testPendingFrom(f *fixture) {
 		{storetype.TimerExpire, t0.Add(26 * time.Hour), time.Time{}},
 		{storetype.TimerRelease, t0, t0.Add(time.Minute)},
 		{storetype.TimerRelease, t0.Add(2 * time.Minute), time.Time{}},
+		{storetype.TimerClose, t0, t0.Add(time.Hour)},
+		{storetype.TimerClose, t0.Add(time.Hour), t0.Add(time.Hour)},
+		{storetype.TimerClose, t0.Add(time.Hour + time.Millisecond), t0.Add(2 * time.Hour)},
+		{storetype.TimerClose, t0.Add(3 * time.Hour), time.Time{}},
 	} {
-		got, err := f.d.PendingFrom(f.ctx, tc.kind, tc.from)
+		got, err := f.d.Executor().PendingFrom(f.ctx, driver.PendingFromParams{Kind: tc.kind, From: tc.from})
 		ok(f.t, "PendingFrom", err)
 		wantTime(f.t, string(tc.kind)+" from "+tc.from.String(), got, tc.want)
 	}

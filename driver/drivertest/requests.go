@@ -18,8 +18,9 @@ var requestTests = []test{
 // putRequest records a request in flight under key, created at created.
 func (f *fixture) putRequest(key string, created time.Time) {
 	f.t.Helper()
-	f.tx(func(tx driver.DriverTx) {
-		ok(f.t, "PutRequest", tx.PutRequest(key, driver.Request{Fingerprint: "fp " + key, Status: driver.InFlight, Body: []byte{}, Created: created}))
+	f.tx(func(tx driver.Executor) {
+		ok(f.t, "PutRequest", tx.PutRequest(f.ctx, driver.RequestParams{Key: key,
+			Request: driver.Request{Fingerprint: "fp " + key, Status: driver.InFlight, Body: []byte{}, Created: created}}))
 	})
 }
 
@@ -30,7 +31,7 @@ func (f *fixture) request(key string) (driver.Request, error) {
 		r   driver.Request
 		err error
 	)
-	f.tx(func(tx driver.DriverTx) { r, err = tx.Request(key) })
+	f.tx(func(tx driver.Executor) { r, err = tx.Request(f.ctx, key) })
 	return r, err
 }
 
@@ -46,8 +47,9 @@ func testRequestPutFinish(f *fixture) {
 	want(f.t, "Fingerprint", r.Fingerprint, "fp k1")
 	want(f.t, "Status", r.Status, driver.InFlight)
 	wantTime(f.t, "Created", r.Created, t0)
-	f.tx(func(tx driver.DriverTx) {
-		ok(f.t, "FinishRequest", tx.FinishRequest("k1", driver.Request{Status: driver.RecordedResult, Body: []byte(`{"ok":true}`)}))
+	f.tx(func(tx driver.Executor) {
+		ok(f.t, "FinishRequest", tx.FinishRequest(f.ctx, driver.RequestParams{Key: "k1",
+			Request: driver.Request{Status: driver.RecordedResult, Body: []byte(`{"ok":true}`)}}))
 	})
 	r, err = f.request("k1")
 	ok(f.t, "Request", err)
@@ -65,7 +67,9 @@ func testRequestForget(f *fixture) {
 		before time.Time
 		kept   bool
 	}{{t0.Add(-time.Millisecond), true}, {t0, false}} {
-		f.tx(func(tx driver.DriverTx) { ok(f.t, "ForgetRequest", tx.ForgetRequest("k1", tc.before)) })
+		f.tx(func(tx driver.Executor) {
+			ok(f.t, "ForgetRequest", tx.ForgetRequest(f.ctx, driver.ForgetRequestParams{Key: "k1", Before: tc.before}))
+		})
 		_, err := f.request("k1")
 		if tc.kept {
 			ok(f.t, "Request kept", err)
@@ -92,8 +96,8 @@ func testPruneRequests(f *fixture) {
 		{t0.Add(3 * time.Hour), 2, 2, []string{"k1", "k2"}},
 		{t0.Add(3 * time.Hour), 2, 1, []string{"k3"}},
 	} {
-		got := read(f, "PruneRequests", func(tx driver.DriverTx) (int64, error) {
-			return tx.PruneRequests(storetype.PruneRequestsParams{Before: tc.before, Limit: tc.limit})
+		got := read(f, "PruneRequests", func(tx driver.Executor) (int64, error) {
+			return tx.PruneRequests(f.ctx, storetype.PruneRequestsParams{Before: tc.before, Limit: tc.limit})
 		})
 		want(f.t, "PruneRequests", got, tc.pruned)
 		for _, k := range tc.gone {

@@ -18,13 +18,13 @@ var sinkTests = []test{
 // advance stores p in one transaction.
 func (f *fixture) advance(p storetype.AdvanceSinkParams) {
 	f.t.Helper()
-	f.tx(func(tx driver.DriverTx) { ok(f.t, "AdvanceSink", tx.AdvanceSink(p)) })
+	f.tx(func(tx driver.Executor) { ok(f.t, "AdvanceSink", tx.AdvanceSink(f.ctx, p)) })
 }
 
 // sink reads a sink's state.
 func (f *fixture) sink(name string) storetype.SinkState {
 	f.t.Helper()
-	st, err := f.d.SinkState(f.ctx, name)
+	st, err := f.d.Executor().SinkState(f.ctx, name)
 	ok(f.t, "SinkState", err)
 	return st
 }
@@ -49,7 +49,7 @@ func letter(seq int64, attempts int) storetype.DeadLetter {
 // deadLetters reads a sink's dead letters.
 func (f *fixture) deadLetters(p storetype.DeadLettersParams) []storetype.DeadLetter {
 	f.t.Helper()
-	got, err := f.d.DeadLetters(f.ctx, p)
+	got, err := f.d.Executor().DeadLetters(f.ctx, p)
 	ok(f.t, "DeadLetters", err)
 	return got
 }
@@ -83,7 +83,7 @@ func testDeadLetters(f *fixture) {
 	wantTime(f.t, "FailedAt", l.FailedAt, t0.Add(time.Minute))
 	f.wantSeqs("page", f.deadLetters(storetype.DeadLettersParams{Sink: "s1", After: 1, Limit: 1}), 2)
 	f.wantSeqs("none queued", f.deadLetters(storetype.DeadLettersParams{Sink: "s1", QueuedOnly: true, Limit: 10}))
-	replayed := read(f, "ReplayDeadLetters", func(tx driver.DriverTx) (int64, error) { return tx.ReplayDeadLetters("s1") })
+	replayed := read(f, "ReplayDeadLetters", func(tx driver.Executor) (int64, error) { return tx.ReplayDeadLetters(f.ctx, "s1") })
 	want(f.t, "ReplayDeadLetters", replayed, 3)
 	f.wantSeqs("queued", f.deadLetters(storetype.DeadLettersParams{Sink: "s1", QueuedOnly: true, Limit: 10}), 1, 2, 3)
 	f.advance(storetype.AdvanceSinkParams{Sink: "s1", Replayed: []int64{1, 3}})

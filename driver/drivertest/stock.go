@@ -4,50 +4,44 @@ import (
 	"slices"
 
 	"github.com/lapsehq/lapse/driver"
-	"github.com/lapsehq/lapse/storetype"
 )
 
-// stockTests test the stock rows: a SKU's buckets, the guarded add to one
-// and the driver's sums.
+// stockTests test the stock rows: a SKU's buckets and the guarded add to
+// one.
 var stockTests = []test{
 	{"NewStock", testNewStock},
 	{"AddGuards", testAddStock},
 	{"PutDropBuckets", testStockBuckets},
 }
 
-// buckets reads the buckets of sku in a transaction.
-func (f *fixture) buckets(sku string) []driver.StockBucket {
-	f.t.Helper()
-	var bs []driver.StockBucket
-	f.tx(func(tx driver.DriverTx) {
-		var err error
-		bs, err = tx.StockBuckets(sku)
-		ok(f.t, "StockBuckets", err)
-	})
-	return bs
-}
-
-// wantBuckets fails unless sku's buckets are want, in bucket order.
+// wantBuckets fails unless sku's buckets, read through the driver's
+// Executor and in a transaction, are want, in bucket order.
 func (f *fixture) wantBuckets(what, sku string, want ...driver.StockBucket) {
 	f.t.Helper()
-	// Stock is the stock last put, which StockBuckets does not read.
-	got := f.buckets(sku)
-	for i := range got {
-		got[i].Stock = 0
+	check := func(e driver.Executor) {
+		f.t.Helper()
+		got, err := e.StockBuckets(f.ctx, sku)
+		ok(f.t, "StockBuckets", err)
+		// Stock is the stock last put, which StockBuckets does not read.
+		for i := range got {
+			got[i].Stock = 0
+		}
+		if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+			f.t.Fatalf("%s: got %+v, want %+v", what, got, want)
+		}
 	}
-	if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
-		f.t.Fatalf("%s: got %+v, want %+v", what, got, want)
-	}
+	check(f.d.Executor())
+	f.tx(check)
 }
 
 // testNewStock: NewStock stores one empty bucket, once; an unknown SKU has
-// no buckets and is ErrNotFound on the driver.
+// no buckets.
 func testNewStock(f *fixture) {
 	f.wantBuckets("unknown", "sku1")
-	_, err := f.d.SKU(f.ctx, "sku1")
-	notFound(f.t, "SKU", err)
 	for range 2 {
-		f.tx(func(tx driver.DriverTx) { ok(f.t, "NewStock", tx.NewStock("sku1", t0)) })
+		f.tx(func(tx driver.Executor) {
+			ok(f.t, "NewStock", tx.NewStock(f.ctx, driver.NewStockParams{SKU: "sku1", Now: t0}))
+		})
 		f.wantBuckets("new", "sku1", driver.StockBucket{Bucket: 0, Buckets: 1})
 	}
 }
@@ -56,9 +50,11 @@ func testNewStock(f *fixture) {
 // bucket is missing, the bucket count differs or available would go
 // negative.
 func testAddStock(f *fixture) {
-	f.tx(func(tx driver.DriverTx) {
-		ok(f.t, "PutStockBucket", tx.PutStockBucket("sku1", driver.StockBucket{Bucket: 0, Buckets: 2, Available: 5, Stock: 10}, t0))
-		ok(f.t, "PutStockBucket", tx.PutStockBucket("sku1", driver.StockBucket{Bucket: 1, Buckets: 2, Available: 5, Stock: 10}, t0))
+	f.tx(func(tx driver.Executor) {
+		for b := range 2 {
+			ok(f.t, "PutStockBucket", tx.PutStockBucket(f.ctx, driver.PutStockBucketParams{SKU: "sku1",
+				Bucket: driver.StockBucket{Bucket: b, Buckets: 2, Available: 5, Stock: 10}, Now: t0}))
+		}
 	})
 	for _, tc := range []struct {
 		name string
@@ -72,8 +68,8 @@ func testAddStock(f *fixture) {
 		{"missing bucket", driver.StockDelta{SKU: "sku1", Bucket: 2, Buckets: 2, Available: 1, Now: t0}, false},
 		{"unknown SKU", driver.StockDelta{SKU: "sku9", Bucket: 0, Buckets: 1, Available: 1, Now: t0}, false},
 	} {
-		f.tx(func(tx driver.DriverTx) {
-			added, err := tx.AddStock(tc.d)
+		f.tx(func(tx driver.Executor) {
+			added, err := tx.AddStock(f.ctx, tc.d)
 			ok(f.t, tc.name, err)
 			want(f.t, tc.name, added, tc.add)
 		})
@@ -81,26 +77,26 @@ func testAddStock(f *fixture) {
 	f.wantBuckets("after AddStock", "sku1",
 		driver.StockBucket{Bucket: 0, Buckets: 2, Available: 5},
 		driver.StockBucket{Bucket: 1, Buckets: 2, Available: 2, Reserved: 2, Sold: 1})
-	sku, err := f.d.SKU(f.ctx, "sku1")
-	ok(f.t, "SKU", err)
-	want(f.t, "SKU", sku, storetype.SKU{SKU: "sku1", Available: 7, Reserved: 2, Sold: 1, Buckets: 2})
 }
 
 // testStockBuckets: PutStockBucket writes a bucket whether it exists or
 // not; DropStockBuckets deletes the buckets from a number on.
 func testStockBuckets(f *fixture) {
-	f.tx(func(tx driver.DriverTx) {
-		ok(f.t, "NewStock", tx.NewStock("sku1", t0))
+	f.tx(func(tx driver.Executor) {
+		ok(f.t, "NewStock", tx.NewStock(f.ctx, driver.NewStockParams{SKU: "sku1", Now: t0}))
 		for b := range 3 {
-			ok(f.t, "PutStockBucket", tx.PutStockBucket("sku1", driver.StockBucket{Bucket: b, Buckets: 3, Available: int64(b + 1), Sold: 1}, t0))
+			ok(f.t, "PutStockBucket", tx.PutStockBucket(f.ctx, driver.PutStockBucketParams{SKU: "sku1",
+				Bucket: driver.StockBucket{Bucket: b, Buckets: 3, Available: int64(b + 1), Sold: 1}, Now: t0}))
 		}
-		ok(f.t, "NewStock", tx.NewStock("sku2", t0))
+		ok(f.t, "NewStock", tx.NewStock(f.ctx, driver.NewStockParams{SKU: "sku2", Now: t0}))
 	})
 	f.wantBuckets("put", "sku1",
 		driver.StockBucket{Bucket: 0, Buckets: 3, Available: 1, Sold: 1},
 		driver.StockBucket{Bucket: 1, Buckets: 3, Available: 2, Sold: 1},
 		driver.StockBucket{Bucket: 2, Buckets: 3, Available: 3, Sold: 1})
-	f.tx(func(tx driver.DriverTx) { ok(f.t, "DropStockBuckets", tx.DropStockBuckets("sku1", 1)) })
+	f.tx(func(tx driver.Executor) {
+		ok(f.t, "DropStockBuckets", tx.DropStockBuckets(f.ctx, driver.DropStockBucketsParams{SKU: "sku1", From: 1}))
+	})
 	f.wantBuckets("dropped", "sku1", driver.StockBucket{Bucket: 0, Buckets: 3, Available: 1, Sold: 1})
 	f.wantBuckets("other SKU", "sku2", driver.StockBucket{Bucket: 0, Buckets: 1})
 }

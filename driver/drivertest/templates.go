@@ -26,7 +26,7 @@ func newTemplate(id string, total int64) coupon.Template {
 // insertTemplates stores tps in one transaction.
 func (f *fixture) insertTemplates(tps ...coupon.Template) {
 	f.t.Helper()
-	insert(f, "InsertTemplate", driver.DriverTx.InsertTemplate, tps...)
+	insert(f, "InsertTemplate", driver.Executor.InsertTemplate, tps...)
 }
 
 // wantTemplate fails unless got has want's stored fields.
@@ -56,34 +56,41 @@ func (f *fixture) wantTemplate(what string, got, want coupon.Template) {
 }
 
 // testTemplateInsertRead: a template reads back as inserted, in a
-// transaction and on the driver with its counts and due unused coupons at
-// the now passed.
+// transaction, and with TemplateInfo, through the driver's Executor and
+// in a transaction, with its counts and due unused coupons at the now
+// passed.
 func testTemplateInsertRead(f *fixture) {
 	tp := newTemplate("tp1", 10)
 	tp.EndsAt = t0.Add(48 * time.Hour)
 	f.insertTemplates(tp)
-	f.tx(func(tx driver.DriverTx) {
-		got, err := tx.Template(tp.ID)
-		ok(f.t, "Tx.Template", err)
-		f.wantTemplate("Tx.Template", got, tp)
-		got, err = tx.ClaimTemplate(tp.ID)
+	f.tx(func(tx driver.Executor) {
+		got, err := tx.Template(f.ctx, tp.ID)
+		ok(f.t, "Template", err)
+		f.wantTemplate("Template", got, tp)
+		got, err = tx.ClaimTemplate(f.ctx, tp.ID)
 		ok(f.t, "ClaimTemplate", err)
 		f.wantTemplate("ClaimTemplate", got, tp)
 	})
 	f.insertCoupons(newCoupon("c1", tp.ID, "u1", t0), newCoupon("c2", tp.ID, "u1", t0.Add(time.Hour)))
-	f.tx(func(tx driver.DriverTx) {
-		ok(f.t, "Count", tx.Count(tp.ID, coupon.Unused, 3))
-		ok(f.t, "Count", tx.Count(tp.ID, coupon.Unused, -1))
+	f.tx(func(tx driver.Executor) {
+		ok(f.t, "Count", tx.Count(f.ctx, driver.CountParams{TemplateID: tp.ID, State: coupon.Unused, N: 3}))
+		ok(f.t, "Count", tx.Count(f.ctx, driver.CountParams{TemplateID: tp.ID, State: coupon.Unused, N: -1}))
 	})
 	for _, tc := range []struct {
 		now time.Time
 		due int64
 	}{{t0, 0}, {t0.Add(24 * time.Hour), 1}, {t0.Add(25 * time.Hour), 2}} {
-		info, due, err := f.d.Template(f.ctx, tp.ID, tc.now)
-		ok(f.t, "Driver.Template", err)
-		f.wantTemplate("Driver.Template", info.Template, tp)
-		want(f.t, "due unused at "+tc.now.String(), due, tc.due)
-		want(f.t, "unused count", info.Counts[coupon.Unused], 2)
+		p := driver.TemplateInfoParams{ID: tp.ID, Now: tc.now}
+		check := func(e driver.Executor) {
+			f.t.Helper()
+			info, due, err := e.TemplateInfo(f.ctx, p)
+			ok(f.t, "TemplateInfo", err)
+			f.wantTemplate("TemplateInfo", info.Template, tp)
+			want(f.t, "due unused at "+tc.now.String(), due, tc.due)
+			want(f.t, "unused count", info.Counts[coupon.Unused], 2)
+		}
+		check(f.d.Executor())
+		f.tx(check)
 	}
 }
 
@@ -101,7 +108,7 @@ func testTemplatesPage(f *fixture) {
 		{"tp_a", 2, []string{"tp_b", "tp_c"}},
 		{"tp_c", 2, nil},
 	} {
-		got, err := f.d.Templates(f.ctx, storetype.TemplatesParams{After: tc.after, Limit: tc.limit})
+		got, err := f.d.Executor().Templates(f.ctx, storetype.TemplatesParams{After: tc.after, Limit: tc.limit})
 		ok(f.t, "Templates", err)
 		wantIDs(f.t, "Templates after "+tc.after, got, templateID, tc.want...)
 	}
@@ -112,11 +119,11 @@ func testTemplatesPage(f *fixture) {
 func testSetTemplate(f *fixture) {
 	tp := newTemplate("tp1", 10)
 	f.insertTemplates(tp)
-	f.tx(func(tx driver.DriverTx) {
-		took, err := tx.TakeIssues(tp.ID, 5)
+	f.tx(func(tx driver.Executor) {
+		took, err := tx.TakeIssues(f.ctx, driver.TakeIssuesParams{TemplateID: tp.ID, N: 5})
 		ok(f.t, "TakeIssues", err)
 		want(f.t, "TakeIssues", took, true)
-		tp, err = tx.Template(tp.ID)
+		tp, err = tx.Template(f.ctx, tp.ID)
 		ok(f.t, "Template", err)
 	})
 	next := tp
@@ -134,17 +141,17 @@ func testSetTemplate(f *fixture) {
 	} {
 		n := next
 		n.Total = tc.total
-		f.tx(func(tx driver.DriverTx) {
-			set, err := tx.SetTemplate(tc.from, n)
+		f.tx(func(tx driver.Executor) {
+			set, err := tx.SetTemplate(f.ctx, driver.SetTemplateParams{From: tc.from, Next: n})
 			ok(f.t, tc.name, err)
 			want(f.t, tc.name+": set", set, tc.wantSet)
-			got, err := tx.Template(tp.ID)
+			got, err := tx.Template(f.ctx, tp.ID)
 			ok(f.t, "Template", err)
 			f.wantTemplate(tc.name, got, tc.wantStore)
 		})
 	}
-	f.tx(func(tx driver.DriverTx) {
-		got, err := tx.Template(tp.ID)
+	f.tx(func(tx driver.Executor) {
+		got, err := tx.Template(f.ctx, tp.ID)
 		ok(f.t, "Template", err)
 		want(f.t, "version after one change", got.Version, tp.Version+1)
 	})
@@ -165,11 +172,11 @@ func testTakeIssues(f *fixture) {
 		{"tp1", 1, true, 3},
 		{"tp0", 1000, true, 1000},
 	} {
-		f.tx(func(tx driver.DriverTx) {
-			took, err := tx.TakeIssues(tc.id, tc.n)
+		f.tx(func(tx driver.Executor) {
+			took, err := tx.TakeIssues(f.ctx, driver.TakeIssuesParams{TemplateID: tc.id, N: tc.n})
 			ok(f.t, "TakeIssues", err)
 			want(f.t, "TakeIssues", took, tc.took)
-			issued, err := tx.IssuedCount(tc.id)
+			issued, err := tx.IssuedCount(f.ctx, tc.id)
 			ok(f.t, "IssuedCount", err)
 			want(f.t, "IssuedCount", issued, tc.issued)
 		})

@@ -17,7 +17,7 @@ var timerTests = []test{
 // timers reads the timers due at or before before.
 func (f *fixture) timers(before time.Time, limit int) []storetype.Timer {
 	f.t.Helper()
-	got, err := f.d.Timers(f.ctx, storetype.TimersParams{Before: before, Limit: limit})
+	got, err := f.d.Executor().Timers(f.ctx, storetype.TimersParams{Before: before, Limit: limit})
 	ok(f.t, "Timers", err)
 	return got
 }
@@ -40,9 +40,9 @@ func (f *fixture) wantTimers(what string, got []storetype.Timer, want ...storety
 func testTimers(f *fixture) {
 	expire := storetype.Timer{Kind: storetype.TimerExpire, Due: t0.Add(2 * time.Second)}
 	release := storetype.Timer{Kind: storetype.TimerRelease, Due: t0.Add(time.Second)}
-	f.tx(func(tx driver.DriverTx) {
+	f.tx(func(tx driver.Executor) {
 		for _, tm := range []storetype.Timer{expire, expire, release} {
-			ok(f.t, "PutTimer", tx.PutTimer(tm))
+			ok(f.t, "PutTimer", tx.PutTimer(f.ctx, tm))
 		}
 	})
 	f.wantTimers("all", f.timers(t0.Add(time.Hour), 10), release, expire)
@@ -52,7 +52,7 @@ func testTimers(f *fixture) {
 		tm  storetype.Timer
 		has bool
 	}{{expire, true}, {release, true}, {storetype.Timer{Kind: storetype.TimerRelease, Due: expire.Due}, false}} {
-		has, err := f.d.HasTimer(f.ctx, tc.tm)
+		has, err := f.d.Executor().HasTimer(f.ctx, tc.tm)
 		ok(f.t, "HasTimer", err)
 		want(f.t, "HasTimer", has, tc.has)
 	}
@@ -61,14 +61,14 @@ func testTimers(f *fixture) {
 // testDeleteTimers: DeleteTimers removes the timers of its kind whose
 // whole bucket lies at or before through.
 func testDeleteTimers(f *fixture) {
-	f.tx(func(tx driver.DriverTx) {
+	f.tx(func(tx driver.Executor) {
 		for _, s := range []time.Duration{0, time.Second, 2 * time.Second} {
-			ok(f.t, "PutTimer", tx.PutTimer(storetype.Timer{Kind: storetype.TimerExpire, Due: t0.Add(s)}))
+			ok(f.t, "PutTimer", tx.PutTimer(f.ctx, storetype.Timer{Kind: storetype.TimerExpire, Due: t0.Add(s)}))
 		}
-		ok(f.t, "PutTimer", tx.PutTimer(storetype.Timer{Kind: storetype.TimerRelease, Due: t0}))
+		ok(f.t, "PutTimer", tx.PutTimer(f.ctx, storetype.Timer{Kind: storetype.TimerRelease, Due: t0}))
 	})
-	f.tx(func(tx driver.DriverTx) {
-		ok(f.t, "DeleteTimers", tx.DeleteTimers(storetype.TimerExpire, t0.Add(1500*time.Millisecond)))
+	f.tx(func(tx driver.Executor) {
+		ok(f.t, "DeleteTimers", tx.DeleteTimers(f.ctx, driver.DeleteTimersParams{Kind: storetype.TimerExpire, Through: t0.Add(1500 * time.Millisecond)}))
 	})
 	f.wantTimers("after delete", f.timers(t0.Add(time.Hour), 10),
 		storetype.Timer{Kind: storetype.TimerRelease, Due: t0}, storetype.Timer{Kind: storetype.TimerExpire, Due: t0.Add(time.Second)},

@@ -35,11 +35,11 @@ func testTokenInsertRead(f *fixture) {
 		tk       storetype.Token
 		inserted bool
 	}{{b, true}, {a, true}, {storetype.Token{Name: "b", Hash: "other", CreatedAt: t0}, false}} {
-		got := read(f, "InsertToken "+tc.tk.Name, func(tx driver.DriverTx) (bool, error) { return tx.InsertToken(tc.tk) })
+		got := read(f, "InsertToken "+tc.tk.Name, func(tx driver.Executor) (bool, error) { return tx.InsertToken(f.ctx, tc.tk) })
 		want(f.t, "InsertToken "+tc.tk.Name, got, tc.inserted)
 	}
-	f.wantToken("Token", read(f, "Token", func(tx driver.DriverTx) (storetype.Token, error) { return tx.Token("b") }), b)
-	all, err := f.d.Tokens(f.ctx)
+	f.wantToken("Token", read(f, "Token", func(tx driver.Executor) (storetype.Token, error) { return tx.Token(f.ctx, "b") }), b)
+	all, err := f.d.Executor().Tokens(f.ctx)
 	ok(f.t, "Tokens", err)
 	want(f.t, "Tokens", len(all), 2)
 	f.wantToken("Tokens[0]", all[0], a)
@@ -49,16 +49,18 @@ func testTokenInsertRead(f *fixture) {
 // testTokenRevoke: RevokeToken sets revoked_at to the now passed, once.
 func testTokenRevoke(f *fixture) {
 	tk := storetype.Token{Name: "a", Hash: "ha", Scopes: []credential.Scope{credential.Admin}, CreatedAt: t0}
-	f.tx(func(tx driver.DriverTx) {
-		_, err := tx.InsertToken(tk)
+	f.tx(func(tx driver.Executor) {
+		_, err := tx.InsertToken(f.ctx, tk)
 		ok(f.t, "InsertToken", err)
 	})
 	for _, at := range []time.Time{t0.Add(time.Hour), t0.Add(2 * time.Hour)} {
-		f.tx(func(tx driver.DriverTx) { ok(f.t, "RevokeToken", tx.RevokeToken("a", at)) })
+		f.tx(func(tx driver.Executor) {
+			ok(f.t, "RevokeToken", tx.RevokeToken(f.ctx, driver.RevokeTokenParams{Name: "a", Now: at}))
+		})
 	}
 	tk.RevokedAt = t0.Add(time.Hour)
-	f.tx(func(tx driver.DriverTx) {
-		got, err := tx.Token("a")
+	f.tx(func(tx driver.Executor) {
+		got, err := tx.Token(f.ctx, "a")
 		ok(f.t, "Token", err)
 		f.wantToken("revoked twice", got, tk)
 	})

@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/driver/mysql"
 	"github.com/lapsehq/lapse/driver/mysql/mysqltest"
 	"github.com/lapsehq/lapse/driver/postgres"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
 	"github.com/lapsehq/lapse/driver/sqlite"
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/storetest"
 )
 

@@ -19,7 +19,7 @@ type atPut struct {
 	at func()
 }
 
-func (d atPut) Begin(ctx context.Context, background bool) (driver.DriverTx, error) {
+func (d atPut) Begin(ctx context.Context, background bool) (driver.ExecutorTx, error) {
 	tx, err := d.Driver.Begin(ctx, background)
 	if err != nil {
 		return nil, err
@@ -28,13 +28,13 @@ func (d atPut) Begin(ctx context.Context, background bool) (driver.DriverTx, err
 }
 
 type atPutTx struct {
-	driver.DriverTx
+	driver.ExecutorTx
 	at func()
 }
 
-func (t atPutTx) PutRequest(key string, r driver.Request) error {
+func (t atPutTx) PutRequest(ctx context.Context, p driver.RequestParams) error {
 	t.at()
-	return t.DriverTx.PutRequest(key, r)
+	return t.ExecutorTx.PutRequest(ctx, p)
 }
 
 // Paused returns the store over d whose first write under an idempotency

@@ -44,12 +44,7 @@ func (f *orderFixture) putBuckets(stock int64, buckets int) storetype.SKU {
 // buckets reads sku's bucket rows through the store's driver.
 func (f *orderFixture) buckets(sku string) []driver.StockBucket {
 	f.t.Helper()
-	tx, err := f.s.(*store.DB).Driver().Begin(f.ctx, false)
-	if err != nil {
-		f.t.Fatalf("begin: %v", err)
-	}
-	defer tx.Rollback()
-	bs, err := tx.StockBuckets(sku)
+	bs, err := f.s.(*store.DB).Driver().Executor().StockBuckets(f.ctx, sku)
 	if err != nil {
 		f.t.Fatalf("StockBuckets(%s): %v", sku, err)
 	}

@@ -31,7 +31,7 @@ type cancelingDriver struct {
 	cancel context.CancelFunc
 }
 
-func (d cancelingDriver) Begin(ctx context.Context, background bool) (driver.DriverTx, error) {
+func (d cancelingDriver) Begin(ctx context.Context, background bool) (driver.ExecutorTx, error) {
 	tx, err := d.Driver.Begin(ctx, background)
 	if err != nil {
 		return nil, err
@@ -44,12 +44,12 @@ func (d cancelingDriver) Begin(ctx context.Context, background bool) (driver.Dri
 // under it, as it did when the engine stopped between the statements of
 // a claim.
 type cancelingTx struct {
-	driver.DriverTx
+	driver.ExecutorTx
 	cancel context.CancelFunc
 }
 
-func (t cancelingTx) OperationsDue(holder string, now time.Time, limit int) ([]string, error) {
-	ids, err := t.DriverTx.OperationsDue(holder, now, limit)
+func (t cancelingTx) OperationsDue(ctx context.Context, p driver.OperationsDueParams) ([]string, error) {
+	ids, err := t.ExecutorTx.OperationsDue(ctx, p)
 	t.cancel()
 	time.Sleep(20 * time.Millisecond)
 	return ids, err

@@ -1,13 +1,14 @@
-// Package storetest is the conformance suite of the storage contract: every
-// driver of store.Driver runs it unchanged from its own tests, over
-// store.DB.
+// Package storetest is the conformance suite of the service over the
+// storage contract: every driver.Driver runs it unchanged from its own
+// tests, under store.DB.
 //
 //	func TestStore(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) store.Driver { return openDriver(t) })
+//		storetest.Run(t, func(t *testing.T) driver.Driver { return openDriver(t) })
 //	}
 //
 // The suite speaks through store.Store, and through the driver's
-// transactions for its reminder rows. It assumes nothing about how a
+// Executor for its reminder rows and for the rows it writes past every
+// rule. It assumes nothing about how a
 // driver keeps its data, only what the contract and DESIGN.md promise: the
 // transition table applied with guarded compare-and-sets, the lazy expiry
 // check on every read, never-early drains, group timers, an ordered

@@ -97,7 +97,7 @@ func held(t *testing.T, newDriver NewDriver, background bool) (*fixture, coupon.
 func hold(t *testing.T, d driver.Driver, background bool) int {
 	t.Helper()
 	type begun struct {
-		tx  driver.DriverTx
+		tx  driver.ExecutorTx
 		err error
 	}
 	for n := range maxConns {

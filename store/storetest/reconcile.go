@@ -125,9 +125,9 @@ func (f *reconcileFixture) repair(found map[string]int64, want map[string]string
 // addStock adds d's amounts to bucket 0 of sku, past every rule.
 func (f *reconcileFixture) addStock(sku string, available, reserved int64) {
 	f.t.Helper()
-	f.raw.tx(func(tx ReminderRowsTx) {
+	f.raw.tx(func(tx driver.Executor) {
 		d := driver.StockDelta{SKU: sku, Buckets: 1, Available: available, Reserved: reserved, Now: t0}
-		ok, err := tx.AddStock(d)
+		ok, err := tx.AddStock(f.ctx, d)
 		f.raw.ok("AddStock", err)
 		if !ok {
 			f.t.Fatalf("AddStock %+v changed nothing", d)
@@ -144,8 +144,8 @@ func (f *reconcileFixture) setOrder(o order.Order, status order.Status) {
 	if status == order.Closed {
 		next.CloseReason = order.ReasonCancelled
 	}
-	f.raw.tx(func(tx ReminderRowsTx) {
-		ok, err := tx.SetOrder(o, next)
+	f.raw.tx(func(tx driver.Executor) {
+		ok, err := tx.SetOrder(f.ctx, driver.SetOrderParams{From: o, Next: next})
 		f.raw.ok("SetOrder", err)
 		if !ok {
 			f.t.Fatalf("SetOrder %s changed nothing", o.ID)
@@ -157,9 +157,9 @@ func (f *reconcileFixture) setOrder(o order.Order, status order.Status) {
 // past every rule.
 func (f *reconcileFixture) setCoupons(nexts ...coupon.Coupon) {
 	f.t.Helper()
-	f.raw.tx(func(tx ReminderRowsTx) {
+	f.raw.tx(func(tx driver.Executor) {
 		for _, next := range nexts {
-			ok, err := tx.SetCoupon(f.coupon(next.ID), next)
+			ok, err := tx.SetCoupon(f.ctx, driver.SetCouponParams{From: f.coupon(next.ID), Next: next})
 			f.raw.ok("SetCoupon", err)
 			if !ok {
 				f.t.Fatalf("SetCoupon %s changed nothing", next.ID)
@@ -355,9 +355,10 @@ func testReconcileTimers(f *reconcileFixture) {
 		return out
 	}
 	want := coupons()
-	f.raw.tx(func(tx ReminderRowsTx) {
-		f.raw.ok("DeleteTimers", tx.DeleteTimers(storetype.TimerExpire, farFuture))
-		f.raw.ok("DeleteTimers", tx.DeleteTimers(storetype.TimerRelease, farFuture))
+	f.raw.tx(func(tx driver.Executor) {
+		for _, kind := range []storetype.TimerKind{storetype.TimerExpire, storetype.TimerRelease} {
+			f.raw.ok("DeleteTimers", tx.DeleteTimers(f.ctx, driver.DeleteTimersParams{Kind: kind, Through: farFuture}))
+		}
 	})
 	expire := storetype.Timer{Kind: storetype.TimerExpire, Due: storetype.BucketOf(c.ExpiresAt)}
 	release := storetype.Timer{Kind: storetype.TimerRelease, Due: storetype.BucketOf(f.coupon(c.ID).LockedUntil)}

@@ -47,14 +47,14 @@ func runRefusalRecordFails(t *testing.T, newDriver NewDriver) {
 var errEventRefused = errors.New("storetest: once-only event refused")
 
 // failingEventsDriver is a real driver whose transactions fail to store
-// a once-only event (their Tx.EventStored fails) while fail is set: a
+// a once-only event (their EventStored fails) while fail is set: a
 // database that will not take a refusal's record.
 type failingEventsDriver struct {
 	driver.Driver
 	fail bool
 }
 
-func (d *failingEventsDriver) Begin(ctx context.Context, background bool) (driver.DriverTx, error) {
+func (d *failingEventsDriver) Begin(ctx context.Context, background bool) (driver.ExecutorTx, error) {
 	tx, err := d.Driver.Begin(ctx, background)
 	if err != nil || !d.fail {
 		return tx, err
@@ -63,6 +63,8 @@ func (d *failingEventsDriver) Begin(ctx context.Context, background bool) (drive
 }
 
 // failingEventsTx fails every EventStored.
-type failingEventsTx struct{ driver.DriverTx }
+type failingEventsTx struct{ driver.ExecutorTx }
 
-func (failingEventsTx) EventStored(string) (bool, error) { return false, errEventRefused }
+func (failingEventsTx) EventStored(context.Context, string) (bool, error) {
+	return false, errEventRefused
+}

@@ -17,12 +17,8 @@ import (
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// ReminderRowsTx is a write transaction as the tests of the reminder rows
-// see it: the driver's.
-type ReminderRowsTx = driver.DriverTx
-
-// reminderRowTests test the reminder rows of a driver, each method of
-// store.ReminderTx in real transactions.
+// reminderRowTests test the reminder rows of a driver, each of the
+// driver's reminder methods in real transactions.
 func reminderRowTests(newDriver NewDriver) []test {
 	tests := []struct {
 		name string
@@ -56,7 +52,7 @@ type rowsFixture struct {
 
 // inTx runs fn in one write transaction of the driver, committed if fn
 // returns nil.
-func (f *rowsFixture) inTx(ctx context.Context, fn func(tx ReminderRowsTx) error) error {
+func (f *rowsFixture) inTx(ctx context.Context, fn func(tx driver.Executor) error) error {
 	tx, err := f.d.Begin(ctx, false)
 	if err != nil {
 		return err
@@ -65,14 +61,14 @@ func (f *rowsFixture) inTx(ctx context.Context, fn func(tx ReminderRowsTx) error
 	if err := fn(tx); err != nil {
 		return err
 	}
-	_, err = tx.Commit(nil)
+	_, err = tx.Commit(ctx, nil)
 	return err
 }
 
 // tx runs fn in one write transaction, which must commit.
-func (f *rowsFixture) tx(fn func(tx ReminderRowsTx)) {
+func (f *rowsFixture) tx(fn func(tx driver.Executor)) {
 	f.t.Helper()
-	if err := f.inTx(f.ctx, func(tx ReminderRowsTx) error { fn(tx); return nil }); err != nil {
+	if err := f.inTx(f.ctx, func(tx driver.Executor) error { fn(tx); return nil }); err != nil {
 		f.t.Fatalf("transaction: %v", err)
 	}
 }
@@ -99,10 +95,10 @@ func userInShard(shard, from int) string {
 
 // insertReminder stores a planned reminder of user and lead crossing
 // first to last, due at due, and returns it with its ID.
-func (f *rowsFixture) insertReminder(tx ReminderRowsTx, user string, lead time.Duration, first, last, due time.Time) driver.PlannedReminder {
+func (f *rowsFixture) insertReminder(tx driver.Executor, user string, lead time.Duration, first, last, due time.Time) driver.PlannedReminder {
 	f.t.Helper()
 	r := driver.PlannedReminder{UserID: user, Lead: lead, First: first, Last: last, Due: due}
-	id, err := tx.InsertReminder(r)
+	id, err := tx.InsertReminder(f.ctx, r)
 	f.ok("InsertReminder", err)
 	r.ID = id
 	return r
@@ -146,24 +142,24 @@ func fmtReminders(rs []driver.PlannedReminder) string {
 // profile and keeps the activity; the store reads the same user.
 func testRowsUsers(f *rowsFixture) {
 	t1, t2 := t0.Add(time.Hour), t0.Add(2*time.Hour)
-	f.tx(func(tx ReminderRowsTx) {
-		_, err := tx.User("u1")
+	f.tx(func(tx driver.Executor) {
+		_, err := tx.User(f.ctx, "u1")
 		f.wantErr("unknown user", err, storetype.ErrNotFound)
-		f.ok("TouchUser", tx.TouchUser("u1", t1))
-		u, err := tx.User("u1")
+		f.ok("TouchUser", tx.TouchUser(f.ctx, driver.TouchUserParams{ID: "u1", Now: t1}))
+		u, err := tx.User(f.ctx, "u1")
 		f.ok("User", err)
 		f.wantUser("touched", u, remind.User{ID: "u1", Timezone: "UTC", LastActiveAt: t1})
-		f.ok("TouchUser earlier", tx.TouchUser("u1", t0))
-		u, err = tx.User("u1")
+		f.ok("TouchUser earlier", tx.TouchUser(f.ctx, driver.TouchUserParams{ID: "u1", Now: t0}))
+		u, err = tx.User(f.ctx, "u1")
 		f.ok("User", err)
 		f.wantUser("touched earlier", u, remind.User{ID: "u1", Timezone: "UTC", LastActiveAt: t1})
-		f.ok("TouchUser later", tx.TouchUser("u1", t2))
+		f.ok("TouchUser later", tx.TouchUser(f.ctx, driver.TouchUserParams{ID: "u1", Now: t2}))
 
 		want := remind.User{ID: "u1", Timezone: "Asia/Shanghai", Channels: []remind.Channel{remind.SMS, remind.InApp}, LastActiveAt: t2}
-		u, err = tx.PutUser(remind.User{ID: "u1", Timezone: "Asia/Shanghai", Channels: want.Channels, LastActiveAt: t0})
+		u, err = tx.PutUser(f.ctx, remind.User{ID: "u1", Timezone: "Asia/Shanghai", Channels: want.Channels, LastActiveAt: t0})
 		f.ok("PutUser", err)
 		f.wantUser("PutUser keeps the activity", u, want)
-		u, err = tx.PutUser(remind.User{ID: "u2", Timezone: "Europe/Paris"})
+		u, err = tx.PutUser(f.ctx, remind.User{ID: "u2", Timezone: "Europe/Paris"})
 		f.ok("PutUser new", err)
 		f.wantUser("PutUser new", u, remind.User{ID: "u2", Timezone: "Europe/Paris", Channels: []remind.Channel{}})
 	})
@@ -200,8 +196,8 @@ func testRowsTouchConcurrent(f *rowsFixture) {
 	errs := make([]error, n)
 	for i := range n {
 		wg.Go(func() {
-			errs[i] = f.inTx(f.ctx, func(tx ReminderRowsTx) error {
-				return tx.TouchUser("u1", t0.Add(time.Duration(i)*time.Minute))
+			errs[i] = f.inTx(f.ctx, func(tx driver.Executor) error {
+				return tx.TouchUser(f.ctx, driver.TouchUserParams{ID: "u1", Now: t0.Add(time.Duration(i) * time.Minute)})
 			})
 		})
 	}
@@ -216,20 +212,20 @@ func testRowsTouchConcurrent(f *rowsFixture) {
 func testRowsReminders(f *rowsFixture) {
 	lead := 24 * time.Hour
 	x := t0.Add(48 * time.Hour)
-	f.tx(func(tx ReminderRowsTx) {
+	f.tx(func(tx driver.Executor) {
 		r := f.insertReminder(tx, "u1", lead, x, x.Add(10*time.Minute), x.Add(time.Minute))
 		other := f.insertReminder(tx, "u1", time.Hour, x, x, x)
 		f.insertReminder(tx, "u2", lead, x, x, x)
-		got, err := tx.Reminder(r.ID)
+		got, err := tx.Reminder(f.ctx, r.ID)
 		f.ok("Reminder", err)
 		f.wantReminder("Reminder", got, r)
-		_, err = tx.Reminder(r.ID + 1000)
+		_, err = tx.Reminder(f.ctx, r.ID+1000)
 		f.wantErr("Reminder unknown", err, storetype.ErrNotFound)
 
-		got, err = tx.JoinableReminder("u1", lead, x.Add(-time.Hour), x.Add(time.Hour))
+		got, err = tx.JoinableReminder(f.ctx, driver.JoinableReminderParams{User: "u1", Lead: lead, Lo: x.Add(-time.Hour), Hi: x.Add(time.Hour)})
 		f.ok("JoinableReminder", err)
 		f.wantReminder("JoinableReminder", got, r)
-		got, err = tx.JoinableReminder("u1", lead, x, x.Add(10*time.Minute))
+		got, err = tx.JoinableReminder(f.ctx, driver.JoinableReminderParams{User: "u1", Lead: lead, Lo: x, Hi: x.Add(10 * time.Minute)})
 		f.ok("JoinableReminder, bounds included", err)
 		f.wantReminder("JoinableReminder, bounds included", got, r)
 		for _, c := range []struct {
@@ -243,29 +239,29 @@ func testRowsReminders(f *rowsFixture) {
 			{"other lead", "u1", 2 * time.Hour, x.Add(-time.Hour), x.Add(time.Hour)},
 			{"other user", "u3", lead, x.Add(-time.Hour), x.Add(time.Hour)},
 		} {
-			_, err := tx.JoinableReminder(c.user, c.lead, c.lo, c.hi)
+			_, err := tx.JoinableReminder(f.ctx, driver.JoinableReminderParams{User: c.user, Lead: c.lead, Lo: c.lo, Hi: c.hi})
 			f.wantErr("JoinableReminder, "+c.what, err, storetype.ErrNotFound)
 		}
 		early := f.insertReminder(tx, "u1", lead, x.Add(-30*time.Minute), x.Add(-30*time.Minute), x)
-		got, err = tx.JoinableReminder("u1", lead, x.Add(-time.Hour), x.Add(time.Hour))
+		got, err = tx.JoinableReminder(f.ctx, driver.JoinableReminderParams{User: "u1", Lead: lead, Lo: x.Add(-time.Hour), Hi: x.Add(time.Hour)})
 		f.ok("JoinableReminder, two", err)
 		f.wantReminder("JoinableReminder, the earliest", got, early)
 
 		r.First, r.Last, r.Due = x.Add(-5*time.Minute), x.Add(20*time.Minute), x.Add(2*time.Minute)
-		f.ok("SetReminderSpan", tx.SetReminderSpan(r))
-		got, err = tx.Reminder(r.ID)
+		f.ok("SetReminder", tx.SetReminder(f.ctx, r))
+		got, err = tx.Reminder(f.ctx, r.ID)
 		f.ok("Reminder", err)
-		f.wantReminder("after SetReminderSpan", got, r)
+		f.wantReminder("after SetReminder", got, r)
 		r.Due = x.Add(9 * time.Hour)
-		f.ok("SetReminderDue", tx.SetReminderDue(r.ID, r.Due))
-		got, err = tx.Reminder(r.ID)
+		f.ok("SetReminder, due only", tx.SetReminder(f.ctx, r))
+		got, err = tx.Reminder(f.ctx, r.ID)
 		f.ok("Reminder", err)
-		f.wantReminder("after SetReminderDue", got, r)
+		f.wantReminder("after SetReminder, due only", got, r)
 
-		rs, err := tx.UserReminders("u1")
+		rs, err := tx.UserReminders(f.ctx, "u1")
 		f.ok("UserReminders", err)
 		f.wantReminders("UserReminders", rs, r, other, early)
-		rs, err = tx.UserReminders("u3")
+		rs, err = tx.UserReminders(f.ctx, "u3")
 		f.ok("UserReminders", err)
 		f.wantReminders("UserReminders of none", rs)
 	})
@@ -282,28 +278,24 @@ func testRowsItems(f *rowsFixture) {
 	})
 	e1, e2 := t0.Add(50*time.Hour), t0.Add(51*time.Hour)
 	c1, c2, c3 := f.claimDue(tp, "u1", e2), f.claimDue(tp, "u1", e1), f.claimDue(tp, "u1", e2)
-	f.tx(func(tx ReminderRowsTx) {
+	f.tx(func(tx driver.Executor) {
 		r := f.insertReminder(tx, "u1", long, e1.Add(-long), e2.Add(-long), e1.Add(-long))
 		rShort := f.insertReminder(tx, "u1", short, e1.Add(-short), e2.Add(-short), e1.Add(-short))
-		n, first, last, err := tx.ItemSpan(r.ID)
-		f.ok("ItemSpan", err)
-		if n != 0 || !first.IsZero() || !last.IsZero() {
-			f.t.Fatalf("ItemSpan of none: got %d %s %s, want 0 zero zero", n, fmtTime(first), fmtTime(last))
-		}
+		f.wantSpan(tx, "ItemSpan of none", r.ID, 0, time.Time{}, time.Time{})
 		for _, it := range []driver.ReminderItem{
 			{CouponID: c1.ID, Lead: long, ReminderID: r.ID, ExpiresAt: e2},
 			{CouponID: c2.ID, Lead: long, ReminderID: r.ID, ExpiresAt: e1},
 			{CouponID: c3.ID, Lead: long, ReminderID: r.ID, ExpiresAt: e2},
 			{CouponID: c1.ID, Lead: short, ReminderID: rShort.ID, ExpiresAt: e2, LastLead: true},
 		} {
-			f.ok("InsertReminderItem", tx.InsertReminderItem(it))
+			f.ok("InsertReminderItem", tx.InsertReminderItem(f.ctx, it))
 		}
 		for _, c := range []struct {
 			id   string
 			lead time.Duration
 			want bool
 		}{{c1.ID, long, true}, {c1.ID, short, true}, {c2.ID, short, false}, {c1.ID, 2 * time.Hour, false}} {
-			got, err := tx.PlannedOrReminded(c.id, c.lead)
+			got, err := tx.PlannedOrReminded(f.ctx, driver.ReminderKey{CouponID: c.id, Lead: c.lead})
 			f.ok("PlannedOrReminded", err)
 			if got != c.want {
 				f.t.Fatalf("PlannedOrReminded(%s, %s): got %v, want %v", c.id, c.lead, got, c.want)
@@ -311,14 +303,14 @@ func testRowsItems(f *rowsFixture) {
 		}
 		f.wantSpan(tx, "ItemSpan", r.ID, 3, e1, e2)
 
-		f.ok("InsertReminded", tx.InsertReminded(c3.ID, long, r.ID))
-		got, err := tx.PlannedOrReminded(c2.ID, short)
+		f.ok("InsertReminded", tx.InsertReminded(f.ctx, driver.RemindedParams{Key: driver.ReminderKey{CouponID: c3.ID, Lead: long}, ReminderID: r.ID}))
+		got, err := tx.PlannedOrReminded(f.ctx, driver.ReminderKey{CouponID: c2.ID, Lead: short})
 		f.ok("PlannedOrReminded", err)
-		f.ok("InsertReminded", tx.InsertReminded(c2.ID, short, r.ID))
-		if again, err := tx.PlannedOrReminded(c2.ID, short); err != nil || got || !again {
+		f.ok("InsertReminded", tx.InsertReminded(f.ctx, driver.RemindedParams{Key: driver.ReminderKey{CouponID: c2.ID, Lead: short}, ReminderID: r.ID}))
+		if again, err := tx.PlannedOrReminded(f.ctx, driver.ReminderKey{CouponID: c2.ID, Lead: short}); err != nil || got || !again {
 			f.t.Fatalf("PlannedOrReminded of a pair reminded: got %v then %v, %v; want false then true", got, again, err)
 		}
-		cs, err := tx.ReminderCoupons(r.ID)
+		cs, err := tx.ReminderCoupons(f.ctx, r.ID)
 		f.ok("ReminderCoupons", err)
 		// c2 expires first; c1 and c3 at the same time, by ID.
 		want := []driver.ReminderCoupon{{Coupon: c2, Value: 700}, {Coupon: c1, Value: 700}, {Coupon: c3, Value: 700, Reminded: true}}
@@ -326,42 +318,42 @@ func testRowsItems(f *rowsFixture) {
 			want[1], want[2] = want[2], want[1]
 		}
 		f.wantReminderCoupons("ReminderCoupons", cs, want)
-		cs, err = tx.ReminderCoupons(rShort.ID)
+		cs, err = tx.ReminderCoupons(f.ctx, rShort.ID)
 		f.ok("ReminderCoupons", err)
 		f.wantReminderCoupons("ReminderCoupons, last lead", cs, []driver.ReminderCoupon{{Coupon: c1, Value: 700, LastLead: true}})
 
-		ids, err := tx.UnplanCoupons([]string{c1.ID, "cpn_unplanned"})
+		ids, err := tx.UnplanCoupons(f.ctx, []string{c1.ID, "cpn_unplanned"})
 		f.ok("UnplanCoupons", err)
 		if slices.Sort(ids); !slices.Equal(ids, []int64{r.ID, rShort.ID}) {
 			f.t.Fatalf("UnplanCoupons: got %v, want %v", ids, []int64{r.ID, rShort.ID})
 		}
 		f.wantSpan(tx, "ItemSpan after UnplanCoupons", r.ID, 2, e1, e2)
 		f.wantSpan(tx, "ItemSpan emptied", rShort.ID, 0, time.Time{}, time.Time{})
-		if ids, err := tx.UnplanCoupons([]string{c1.ID}); err != nil || len(ids) != 0 {
+		if ids, err := tx.UnplanCoupons(f.ctx, []string{c1.ID}); err != nil || len(ids) != 0 {
 			f.t.Fatalf("UnplanCoupons again: got %v, %v; want none", ids, err)
 		}
-		if got, err := tx.PlannedOrReminded(c1.ID, long); err != nil || got {
+		if got, err := tx.PlannedOrReminded(f.ctx, driver.ReminderKey{CouponID: c1.ID, Lead: long}); err != nil || got {
 			f.t.Fatalf("PlannedOrReminded after UnplanCoupons: got %v, %v; want false", got, err)
 		}
 	})
 	// A coupon as it is now: used since it was planned.
 	used := f.do(c2.ID, lock("o1", t0, time.Minute))
-	f.tx(func(tx ReminderRowsTx) {
-		ids, err := tx.UnplanCoupons([]string{c3.ID})
+	f.tx(func(tx driver.Executor) {
+		ids, err := tx.UnplanCoupons(f.ctx, []string{c3.ID})
 		f.ok("UnplanCoupons", err)
-		cs, err := tx.ReminderCoupons(ids[0])
+		cs, err := tx.ReminderCoupons(f.ctx, ids[0])
 		f.ok("ReminderCoupons", err)
 		f.wantReminderCoupons("ReminderCoupons, a coupon locked", cs, []driver.ReminderCoupon{{Coupon: used, Value: 700}})
 	})
 }
 
 // wantSpan fails unless reminder id lists n coupons expiring first to last.
-func (f *rowsFixture) wantSpan(tx ReminderRowsTx, what string, id, n int64, first, last time.Time) {
+func (f *rowsFixture) wantSpan(tx driver.Executor, what string, id, n int64, first, last time.Time) {
 	f.t.Helper()
-	gotN, gotFirst, gotLast, err := tx.ItemSpan(id)
+	got, err := tx.ItemSpan(f.ctx, id)
 	f.ok(what, err)
-	if gotN != n || !gotFirst.Equal(first) || !gotLast.Equal(last) {
-		f.t.Fatalf("%s: got %d %s %s, want %d %s %s", what, gotN, fmtTime(gotFirst), fmtTime(gotLast), n, fmtTime(first), fmtTime(last))
+	if got.N != n || !got.First.Equal(first) || !got.Last.Equal(last) {
+		f.t.Fatalf("%s: got %d %s %s, want %d %s %s", what, got.N, fmtTime(got.First), fmtTime(got.Last), n, fmtTime(first), fmtTime(last))
 	}
 }
 
@@ -392,11 +384,11 @@ func testRowsFinish(f *rowsFixture) {
 	tp := f.durationTemplate()
 	c := f.claimDue(tp, "u1", t0.Add(2*time.Hour))
 	var sent, dropped driver.PlannedReminder
-	f.tx(func(tx ReminderRowsTx) {
+	f.tx(func(tx driver.Executor) {
 		sent = f.insertReminder(tx, "u1", lead, t0.Add(time.Hour), t0.Add(time.Hour), t0.Add(time.Hour))
 		dropped = f.insertReminder(tx, "u1", 2*lead, t0, t0, t0)
-		f.ok("InsertReminderItem", tx.InsertReminderItem(driver.ReminderItem{CouponID: c.ID, Lead: lead, ReminderID: sent.ID, ExpiresAt: c.ExpiresAt}))
-		f.ok("InsertReminded", tx.InsertReminded(c.ID, lead, sent.ID))
+		f.ok("InsertReminderItem", tx.InsertReminderItem(f.ctx, driver.ReminderItem{CouponID: c.ID, Lead: lead, ReminderID: sent.ID, ExpiresAt: c.ExpiresAt}))
+		f.ok("InsertReminded", tx.InsertReminded(f.ctx, driver.RemindedParams{Key: driver.ReminderKey{CouponID: c.ID, Lead: lead}, ReminderID: sent.ID}))
 		at := t0.Add(time.Hour)
 		for _, r := range []struct {
 			fin  driver.FinishedReminder
@@ -406,22 +398,21 @@ func testRowsFinish(f *rowsFixture) {
 			{driver.FinishedReminder{ID: sent.ID, Status: driver.ReminderDropped, Reason: remind.DropEmpty, At: at}, false},
 			{driver.FinishedReminder{ID: dropped.ID, Status: driver.ReminderDropped, Reason: remind.DropDailyCap, At: at}, true},
 		} {
-			ok, err := tx.FinishReminder(r.fin)
+			ok, err := tx.FinishReminder(f.ctx, r.fin)
 			f.ok("FinishReminder", err)
 			if ok != r.want {
 				f.t.Fatalf("FinishReminder(%+v): got %v, want %v", r.fin, ok, r.want)
 			}
 		}
 		f.wantSpan(tx, "items of a finished reminder", sent.ID, 0, time.Time{}, time.Time{})
-		if got, err := tx.PlannedOrReminded(c.ID, lead); err != nil || !got {
+		if got, err := tx.PlannedOrReminded(f.ctx, driver.ReminderKey{CouponID: c.ID, Lead: lead}); err != nil || !got {
 			f.t.Fatalf("PlannedOrReminded after the finish: got %v, %v; want true (reminded)", got, err)
 		}
-		rs, err := tx.UserReminders("u1")
+		rs, err := tx.UserReminders(f.ctx, "u1")
 		f.ok("UserReminders", err)
 		f.wantReminders("UserReminders after the finish", rs)
-		f.ok("SetReminderDue finished", tx.SetReminderDue(sent.ID, t0.Add(9*time.Hour)))
-		f.ok("SetReminderSpan finished", tx.SetReminderSpan(driver.PlannedReminder{ID: sent.ID, First: t0, Last: t0, Due: t0}))
-		got, err := tx.Reminder(sent.ID)
+		f.ok("SetReminder finished", tx.SetReminder(f.ctx, driver.PlannedReminder{ID: sent.ID, First: t0, Last: t0, Due: t0.Add(9 * time.Hour)}))
+		got, err := tx.Reminder(f.ctx, sent.ID)
 		f.ok("Reminder", err)
 		f.wantReminder("a finished reminder is not moved", got, sent)
 		for _, c := range []struct {
@@ -435,14 +426,16 @@ func testRowsFinish(f *rowsFixture) {
 			{"u1", at.Add(time.Millisecond), at.Add(24 * time.Hour), 0},
 			{"u2", t0, t0.Add(24 * time.Hour), 0},
 		} {
-			n, err := tx.SentBetween(c.user, c.start, c.end)
+			n, err := tx.SentBetween(f.ctx, driver.SentBetweenParams{User: c.user, Start: c.start, End: c.end})
 			f.ok("SentBetween", err)
 			if n != c.want {
 				f.t.Fatalf("SentBetween(%s, %s, %s): got %d, want %d", c.user, fmtTime(c.start), fmtTime(c.end), n, c.want)
 			}
 		}
 	})
-	err := f.inTx(f.ctx, func(tx ReminderRowsTx) error { return tx.InsertReminded(c.ID, lead, dropped.ID) })
+	err := f.inTx(f.ctx, func(tx driver.Executor) error {
+		return tx.InsertReminded(f.ctx, driver.RemindedParams{Key: driver.ReminderKey{CouponID: c.ID, Lead: lead}, ReminderID: dropped.ID})
+	})
 	if err == nil {
 		f.t.Fatalf("InsertReminded of a pair reminded: no error")
 	}
@@ -460,7 +453,7 @@ func testRowsDue(f *rowsFixture) {
 	slices.SortFunc(leases, func(a, b storetype.Lease) int { return a.Shard - b.Shard })
 	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
 	var rs [5]driver.PlannedReminder
-	f.tx(func(tx ReminderRowsTx) {
+	f.tx(func(tx driver.Executor) {
 		// Shards 3, 9 and 3 again, due in another order than inserted.
 		rs[0] = f.insertReminder(tx, userInShard(3, 0), time.Hour, at(5), at(5), at(5))
 		rs[1] = f.insertReminder(tx, userInShard(9, 0), time.Hour, at(1), at(1), at(1))
@@ -468,7 +461,7 @@ func testRowsDue(f *rowsFixture) {
 		// Not due yet, in shard 9; finished, in shard 3.
 		rs[3] = f.insertReminder(tx, userInShard(9, 0), 2*time.Hour, at(20), at(20), at(20))
 		rs[4] = f.insertReminder(tx, userInShard(3, 0), 3*time.Hour, at(0), at(0), at(0))
-		_, err := tx.FinishReminder(driver.FinishedReminder{ID: rs[4].ID, Status: driver.ReminderSent, Channel: remind.InApp, At: at(0)})
+		_, err := tx.FinishReminder(f.ctx, driver.FinishedReminder{ID: rs[4].ID, Status: driver.ReminderSent, Channel: remind.InApp, At: at(0)})
 		f.ok("FinishReminder", err)
 	})
 	for _, c := range []struct {
@@ -487,17 +480,17 @@ func testRowsDue(f *rowsFixture) {
 		{"shard 9", leases[9:10], 10, []driver.PlannedReminder{rs[1]}, at(1)},
 		{"shards 4-8", leases[4:9], 10, nil, time.Time{}},
 	} {
-		f.tx(func(tx ReminderRowsTx) {
-			got, err := tx.RemindersDue(storetype.DueParams{Now: at(10), Limit: c.limit, Leases: c.leases})
+		f.tx(func(tx driver.Executor) {
+			got, err := tx.RemindersDue(f.ctx, storetype.DueParams{Now: at(10), Limit: c.limit, Leases: c.leases})
 			f.ok("RemindersDue", err)
 			f.wantReminders("RemindersDue, "+c.what, got, c.want...)
-			next, err := tx.NextDue(storetype.TimerRemind, c.leases)
+			next, err := tx.NextDue(f.ctx, driver.NextDueParams{Kind: storetype.TimerRemind, Leases: c.leases})
 			f.ok("NextReminder", err)
 			f.wantTime("NextReminder, "+c.what, next, c.next)
 		})
 	}
-	f.tx(func(tx ReminderRowsTx) {
-		got, err := tx.RemindersDue(storetype.DueParams{Now: at(3), Limit: 10})
+	f.tx(func(tx driver.Executor) {
+		got, err := tx.RemindersDue(f.ctx, storetype.DueParams{Now: at(3), Limit: 10})
 		f.ok("RemindersDue", err)
 		f.wantReminders("RemindersDue at the due time of one", got, rs[1], rs[2])
 	})
@@ -513,15 +506,15 @@ func testRowsSkipLocked(f *rowsFixture) {
 	held := make(chan []driver.PlannedReminder, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- f.inTx(f.ctx, func(tx ReminderRowsTx) error {
-			got, err := tx.RemindersDue(storetype.DueParams{Now: p.Now, Limit: 1})
+		done <- f.inTx(f.ctx, func(tx driver.Executor) error {
+			got, err := tx.RemindersDue(f.ctx, storetype.DueParams{Now: p.Now, Limit: 1})
 			if err != nil {
 				return err
 			}
 			held <- got
 			time.Sleep(200 * time.Millisecond) // the second transaction starts meanwhile
 			if len(got) == 1 {
-				_, err = tx.FinishReminder(driver.FinishedReminder{ID: got[0].ID, Status: driver.ReminderSent, Channel: remind.InApp, At: p.Now})
+				_, err = tx.FinishReminder(f.ctx, driver.FinishedReminder{ID: got[0].ID, Status: driver.ReminderSent, Channel: remind.InApp, At: p.Now})
 			}
 			return err
 		})
@@ -533,8 +526,8 @@ func testRowsSkipLocked(f *rowsFixture) {
 		f.t.Fatalf("first transaction: %v", err)
 	}
 	f.wantReminders("first transaction", got, rs[0])
-	f.tx(func(tx ReminderRowsTx) {
-		got, err := tx.RemindersDue(p)
+	f.tx(func(tx driver.Executor) {
+		got, err := tx.RemindersDue(f.ctx, p)
 		f.ok("RemindersDue", err)
 		f.wantReminders("second transaction, the first holding", got, rs[1], rs[2])
 	})
@@ -545,7 +538,7 @@ func testRowsSkipLocked(f *rowsFixture) {
 // from t0, in one transaction.
 func (f *rowsFixture) dueReminders(n int) []driver.PlannedReminder {
 	rs := make([]driver.PlannedReminder, n)
-	f.tx(func(tx ReminderRowsTx) {
+	f.tx(func(tx driver.Executor) {
 		for i := range rs {
 			at := t0.Add(time.Duration(i) * time.Minute)
 			rs[i] = f.insertReminder(tx, fmt.Sprintf("u%d", i), time.Hour, at, at, at)
@@ -567,13 +560,13 @@ func RunSkipLocked(t *testing.T, newDriver NewDriver) {
 	first, err := d.Begin(f.ctx, false)
 	f.ok("begin", err)
 	defer first.Rollback()
-	held, err := first.RemindersDue(storetype.DueParams{Now: p.Now, Limit: 1})
+	held, err := first.RemindersDue(f.ctx, storetype.DueParams{Now: p.Now, Limit: 1})
 	f.ok("RemindersDue", err)
 	f.wantReminders("first transaction", held, rs[0])
 	ctx, cancel := context.WithTimeout(f.ctx, 5*time.Second)
 	defer cancel()
-	f.ok("second transaction", f.inTx(ctx, func(tx ReminderRowsTx) error {
-		got, err := tx.RemindersDue(p)
+	f.ok("second transaction", f.inTx(ctx, func(tx driver.Executor) error {
+		got, err := tx.RemindersDue(ctx, p)
 		if err == nil {
 			f.wantReminders("second transaction, the first open", got, rs[1])
 		}
