@@ -155,8 +155,8 @@ type Executor interface {
 	NextDue(ctx context.Context, p NextDueParams) (time.Time, error)
 	// PendingFrom reads the earliest due time at or after p.From of kind
 	// p.Kind's pending work (unused coupons by expires_at, locked ones by
-	// locked_until, unpaid orders by deadline), in every shard; zero if
-	// none.
+	// locked_until, in every shard; unpaid orders by deadline, in the
+	// shards of p.Leases, all if none); zero if none.
 	PendingFrom(ctx context.Context, p PendingFromParams) (time.Time, error)
 	// LockedPage reads up to p.Limit locked coupons after (p.At,
 	// p.After), by locked_until then ID.

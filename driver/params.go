@@ -109,6 +109,9 @@ type NextDueParams struct {
 type PendingFromParams struct {
 	Kind storetype.TimerKind
 	From time.Time
+	// Leases, if set, limit the read to their shards (orders only: the
+	// reconciler reads coupons of every shard).
+	Leases storetype.Leases
 }
 
 // DeleteTimersParams are the inputs of DeleteTimers.
