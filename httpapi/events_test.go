@@ -251,7 +251,7 @@ func (e *env) writeEvents(reasons ...string) {
 		events = append(events, storetype.Event{ID: store.NewID("evt", now), Type: "test.large", Subject: fmt.Sprintf("s%d", i), Time: now, Data: data})
 	}
 	record := storetype.Record{N: len(events), ID: events[0].ID, Time: now, Body: store.EncodeRecord(events)}
-	if _, err := tx.Commit([]storetype.Record{record}); err != nil {
+	if _, err := tx.Commit(e.t.Context(), []storetype.Record{record}); err != nil {
 		e.t.Fatalf("commit: %v", err)
 	}
 }

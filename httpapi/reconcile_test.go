@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -62,10 +63,10 @@ func dropTimers(t *testing.T, st store.Store) {
 		t.Fatalf("begin: %v", err)
 	}
 	defer tx.Rollback()
-	if err := tx.DeleteTimers(storetype.TimerExpire, t0.AddDate(10, 0, 0)); err != nil {
+	if err := tx.DeleteTimers(t.Context(), driver.DeleteTimersParams{Kind: storetype.TimerExpire, Through: t0.AddDate(10, 0, 0)}); err != nil {
 		t.Fatalf("delete timers: %v", err)
 	}
-	if _, err := tx.Commit(nil); err != nil {
+	if _, err := tx.Commit(t.Context(), nil); err != nil {
 		t.Fatalf("commit: %v", err)
 	}
 }

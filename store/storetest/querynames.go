@@ -45,8 +45,14 @@ func CheckQueryNames(t *testing.T, names []string) {
 						literals[s] = true
 					}
 				case *ast.CallExpr:
-					if slices.Contains(queryCallers, callee(n.Fun)) && len(n.Args) > 0 {
-						addName(fset, named, n.Args[0])
+					if slices.Contains(queryCallers, callee(n.Fun)) {
+						// The name is the first argument, or the second
+						// after a context.
+						for _, a := range n.Args[:min(2, len(n.Args))] {
+							if addName(fset, named, a) {
+								break
+							}
+						}
 					}
 				case *ast.ValueSpec:
 					for i, id := range n.Names {
@@ -90,12 +96,14 @@ func callee(fun ast.Expr) string {
 
 // addName records e, if a string literal, as a query name used at its
 // position.
-func addName(fset *token.FileSet, named map[string]token.Position, e ast.Expr) {
+func addName(fset *token.FileSet, named map[string]token.Position, e ast.Expr) bool {
 	lit, ok := e.(*ast.BasicLit)
 	if !ok || lit.Kind != token.STRING {
-		return
+		return false
 	}
-	if s, err := strconv.Unquote(lit.Value); err == nil {
+	s, err := strconv.Unquote(lit.Value)
+	if err == nil {
 		named[s] = fset.Position(lit.Pos())
 	}
+	return err == nil
 }
