@@ -50,10 +50,9 @@ func (db *DB) CloseOrder(ctx context.Context, p CloseOrderParams) (order.Order, 
 	})
 }
 
-// DueOrders lists unpaid orders past their deadline, holding none, and
-// the first deadline after p.Now. That one is of every shard, p.Leases
-// or not: the contract reads no later deadline of some shards alone
-// (PendingFrom reads every shard's).
+// DueOrders lists unpaid orders of the shards of p.Leases (all if none)
+// past their deadline, holding none, and the first deadline of those
+// shards after p.Now.
 func (db *DB) DueOrders(ctx context.Context, p storetype.DueParams) (storetype.DueOrders, error) {
 	var (
 		d   storetype.DueOrders
@@ -63,6 +62,6 @@ func (db *DB) DueOrders(ctx context.Context, p storetype.DueParams) (storetype.D
 	if d.Orders, err = x.OrdersDue(ctx, p); err != nil {
 		return d, err
 	}
-	d.Next, err = x.PendingFrom(ctx, driver.PendingFromParams{Kind: storetype.TimerClose, From: p.Now.Add(time.Millisecond)})
+	d.Next, err = x.PendingFrom(ctx, driver.PendingFromParams{Kind: storetype.TimerClose, From: p.Now.Add(time.Millisecond), Leases: p.Leases})
 	return d, err
 }

@@ -1,6 +1,7 @@
 package drivertest
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -120,34 +121,45 @@ func testNextDue(f *fixture) {
 
 // testPendingFrom: the earliest due time at or after from of the pending
 // work of a kind: unused coupons by expires_at, locked ones by
-// locked_until, unpaid orders by deadline (paid and closed ones left
-// out); zero if none.
+// locked_until, in every shard; unpaid orders by deadline (paid and
+// closed ones left out), in the leased shards, all if none; zero if none.
 func testPendingFrom(f *fixture) {
 	f.insertTemplates(newTemplate("tp1", 0))
 	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u1", t0.Add(time.Hour)), newCoupon("c3", "tp1", "u1", t0))
 	f.lock("c3", t0.Add(time.Minute))
 	f.setCoupon("c1", coupon.Used, t0)
+	// in9 is due after out5, which is of a shard not leased.
+	in9, out5 := inShard("p", 9, 0), inShard("p", 5, 0)
 	f.insertOrders(newOrder("o1", t0.Add(time.Hour)), newOrder("o2", t0.Add(30*time.Minute)), newOrder("o3", t0.Add(10*time.Minute)),
-		newOrder("o4", t0.Add(2*time.Hour)))
+		newOrder("o4", t0.Add(2*time.Hour)), newOrder(out5, t0.Add(3*time.Hour+30*time.Minute)), newOrder(in9, t0.Add(4*time.Hour)))
 	f.setOrder("o2", order.Paid, t0)
 	f.setOrder("o3", order.Closed, t0)
+	shard9 := []storetype.Lease{{Shard: 9, Holder: "h", Token: 1}}
+	// Neither c2 nor c3 is of shard 5: coupons are read in every shard.
+	shard5 := []storetype.Lease{{Shard: 5, Holder: "h", Token: 1}}
 	for _, tc := range []struct {
 		kind storetype.TimerKind
 		from time.Time
+		ls   []storetype.Lease
 		want time.Time
 	}{
-		{storetype.TimerExpire, t0, t0.Add(25 * time.Hour)},
-		{storetype.TimerExpire, t0.Add(25 * time.Hour), t0.Add(25 * time.Hour)},
-		{storetype.TimerExpire, t0.Add(26 * time.Hour), time.Time{}},
-		{storetype.TimerRelease, t0, t0.Add(time.Minute)},
-		{storetype.TimerRelease, t0.Add(2 * time.Minute), time.Time{}},
-		{storetype.TimerClose, t0, t0.Add(time.Hour)},
-		{storetype.TimerClose, t0.Add(time.Hour), t0.Add(time.Hour)},
-		{storetype.TimerClose, t0.Add(time.Hour + time.Millisecond), t0.Add(2 * time.Hour)},
-		{storetype.TimerClose, t0.Add(3 * time.Hour), time.Time{}},
+		{storetype.TimerExpire, t0, nil, t0.Add(25 * time.Hour)},
+		{storetype.TimerExpire, t0.Add(25 * time.Hour), nil, t0.Add(25 * time.Hour)},
+		{storetype.TimerExpire, t0.Add(26 * time.Hour), nil, time.Time{}},
+		{storetype.TimerExpire, t0, shard5, t0.Add(25 * time.Hour)},
+		{storetype.TimerRelease, t0, nil, t0.Add(time.Minute)},
+		{storetype.TimerRelease, t0.Add(2 * time.Minute), nil, time.Time{}},
+		{storetype.TimerRelease, t0, shard5, t0.Add(time.Minute)},
+		{storetype.TimerClose, t0, nil, t0.Add(time.Hour)},
+		{storetype.TimerClose, t0.Add(time.Hour), nil, t0.Add(time.Hour)},
+		{storetype.TimerClose, t0.Add(time.Hour + time.Millisecond), nil, t0.Add(2 * time.Hour)},
+		{storetype.TimerClose, t0.Add(3 * time.Hour), nil, t0.Add(3*time.Hour + 30*time.Minute)},
+		{storetype.TimerClose, t0.Add(5 * time.Hour), nil, time.Time{}},
+		{storetype.TimerClose, t0, shard9, t0.Add(4 * time.Hour)},
+		{storetype.TimerClose, t0.Add(4*time.Hour + time.Millisecond), shard9, time.Time{}},
 	} {
-		got, err := f.d.Executor().PendingFrom(f.ctx, driver.PendingFromParams{Kind: tc.kind, From: tc.from})
+		got, err := f.d.Executor().PendingFrom(f.ctx, driver.PendingFromParams{Kind: tc.kind, From: tc.from, Leases: tc.ls})
 		ok(f.t, "PendingFrom", err)
-		wantTime(f.t, string(tc.kind)+" from "+tc.from.String(), got, tc.want)
+		wantTime(f.t, fmt.Sprintf("%s from %s, leases %v", tc.kind, tc.from, tc.ls), got, tc.want)
 	}
 }

@@ -42,10 +42,16 @@ var pendingQueries = map[storetype.TimerKind]string{
 }
 
 // PendingFrom reads the earliest due time at or after p.From of kind
-// p.Kind's pending work, in every shard.
+// p.Kind's pending coupons, in every shard, or orders, in the shards of
+// p.Leases.
 func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) (time.Time, error) {
+	q, args := queries.Get(pendingQueries[p.Kind]), []any{p.From}
+	if p.Kind == storetype.TimerClose {
+		shards := p.Leases.Shards()
+		q, args = expand(q, len(shards)), withShards(p.From, shards)
+	}
 	var due sql.NullTime
-	if err := e.queryRow(ctx, pendingQueries[p.Kind], p.From).Scan(&due); err != nil || !due.Valid {
+	if err := e.q.QueryRowContext(ctx, q, args...).Scan(&due); err != nil || !due.Valid {
 		return time.Time{}, err
 	}
 	return due.Time.UTC(), nil

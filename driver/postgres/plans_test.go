@@ -40,6 +40,16 @@ func TestQueryPlans(t *testing.T) {
 	if err != nil {
 		t.Fatalf("seed the archive: %v", err)
 	}
+	// Orders: mostly paid or closed, past their deadline; a few unpaid,
+	// due one after the other from t0.
+	_, err = conn.Exec(ctx, `INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due, deadline, created_at, updated_at, version)
+		SELECT 'ord_' || lpad(i::text, 10, '0'), 'u' || i, CASE WHEN i % 20 = 0 THEN 'unpaid' WHEN i % 2 = 0 THEN 'paid' ELSE 'closed' END,
+		       '[]', '{}', 100, 0, 100,
+		       CASE WHEN i % 20 = 0 THEN $1::timestamptz + i * interval '1 millisecond' ELSE $1::timestamptz - interval '1 hour' END, $1, $1, 1
+		FROM generate_series(1, 20000) AS i`, t0)
+	if err != nil {
+		t.Fatalf("seed orders: %v", err)
+	}
 	_, err = conn.Exec(ctx, `INSERT INTO events (seq, n, id, time, body)
 		SELECT i * 10, 10, 'evt_' || i, $1, '[]' FROM generate_series(1, 5000) AS i`, t0)
 	if err != nil {
@@ -65,6 +75,8 @@ func TestQueryPlans(t *testing.T) {
 		{"LocksDue", []any{now, 1000, 3, 3}, []string{"coupons_lock_due"}, false},
 		{"NextRelease", []any{0, storetype.Shards - 1}, []string{"coupons_lock_due"}, false},
 		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due"}, false},
+		{"DeadlineFrom", []any{now, 0, storetype.Shards - 1}, []string{"orders_due"}, false},
+		{"DeadlineFrom", []any{now, 3, 3}, []string{"orders_due"}, false},
 		// A page of a wallet reads a whale's 20,000 coupons from its
 		// cursor on coupons_wallet, archive or not: unfiltered, in order
 		// up to the page. Filtered, where the planner expects few to

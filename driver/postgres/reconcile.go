@@ -49,14 +49,19 @@ func (e *executor) LockedPage(ctx context.Context, p driver.PageParams) ([]coupo
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
 }
 
-// pendingFromQueries names the query of PendingFrom per kind.
+// pendingFromQueries names the query of PendingFrom per coupon kind.
 var pendingFromQueries = map[storetype.TimerKind]string{
-	storetype.TimerExpire: "ExpiryFrom", storetype.TimerRelease: "ReleaseFrom", storetype.TimerClose: "DeadlineFrom",
+	storetype.TimerExpire: "ExpiryFrom", storetype.TimerRelease: "ReleaseFrom",
 }
 
 // PendingFrom reads the earliest due time at or after p.From of kind
-// p.Kind's pending coupons or orders, in every shard.
+// p.Kind's pending coupons, in every shard, or orders, in the shard
+// ranges of p.Leases.
 func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) (time.Time, error) {
+	if p.Kind == storetype.TimerClose {
+		due, err := earliest(p.Leases, func(lo, hi int) pgx.Row { return e.queryRow(ctx, "DeadlineFrom", p.From, lo, hi) })
+		return due.UTC(), err
+	}
 	var due *time.Time
 	if err := e.queryRow(ctx, pendingFromQueries[p.Kind], p.From).Scan(&due); err != nil || due == nil {
 		return time.Time{}, err

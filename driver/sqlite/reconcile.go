@@ -42,10 +42,15 @@ var pendingQueries = map[storetype.TimerKind]string{
 }
 
 // PendingFrom reads the earliest due time at or after p.From of kind
-// p.Kind's pending coupons or orders.
+// p.Kind's pending coupons, in every shard, or orders, in the shards of
+// p.Leases.
 func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) (time.Time, error) {
+	args := []any{ms(p.From)}
+	if p.Kind == storetype.TimerClose {
+		args = append(args, shardFilter(p.Leases))
+	}
 	var due sql.NullInt64
-	err := e.queryRow(ctx, pendingQueries[p.Kind], ms(p.From)).Scan(&due)
+	err := e.queryRow(ctx, pendingQueries[p.Kind], args...).Scan(&due)
 	if err != nil || !due.Valid {
 		return time.Time{}, err
 	}
