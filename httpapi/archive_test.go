@@ -29,53 +29,50 @@ func couponIDs(cs []couponJSON) []string {
 // before the time asked), counts them first in a dry run, and what it
 // moved is still found by ID, and in the wallet with ?include=archived.
 func TestArchive(t *testing.T) {
-	for _, b := range backends(t) {
-		t.Run(b.name, func(t *testing.T) {
-			e := serveStore(t, b.open(t), func(c *Config) { c.ArchiveAfter = 24 * time.Hour })
-			tpl := e.template(hourTemplate)
-			voided := e.claim("u1", tpl)
-			e.ok(e.post("/v1/coupons/"+voided.ID+"/void", `{"reason": "leaked"}`), http.StatusOK, &couponJSON{})
-			kept := e.claim("u1", tpl) // unused: never archived
-			e.ok(e.do(http.MethodPut, "/v1/skus/apple", `{"stock": 5}`), http.StatusOK, &map[string]any{})
-			var o orderJSON
-			e.ok(e.post("/v1/orders", appleOrder), http.StatusCreated, &o)
-			e.ok(e.post("/v1/orders/"+o.ID+"/cancel", ""), http.StatusOK, &o)
-			e.clock.Add(24*time.Hour + time.Millisecond)
+	onEveryStore(t, func(t *testing.T, e *env) {
+		tpl := e.template(hourTemplate)
+		voided := e.claim("u1", tpl)
+		e.ok(e.post("/v1/coupons/"+voided.ID+"/void", `{"reason": "leaked"}`), http.StatusOK, &couponJSON{})
+		kept := e.claim("u1", tpl) // unused: never archived
+		e.ok(e.do(http.MethodPut, "/v1/skus/apple", `{"stock": 5}`), http.StatusOK, &map[string]any{})
+		var o orderJSON
+		e.ok(e.post("/v1/orders", appleOrder), http.StatusCreated, &o)
+		e.ok(e.post("/v1/orders/"+o.ID+"/cancel", ""), http.StatusOK, &o)
+		e.clock.Add(24*time.Hour + time.Millisecond)
 
-			want := archiveJSON{Before: ms(t0.Add(time.Millisecond)), DryRun: true, Coupons: 1, Orders: 1}
-			if got := e.archived(`{"dry_run": true}`); got != want {
-				t.Fatalf("dry run: got %+v, want %+v", got, want)
-			}
-			if got := couponIDs(e.userCoupons("/v1/users/u1/coupons")); len(got) != 2 {
-				t.Fatalf("wallet after a dry run: got %v, want both coupons", got)
-			}
-			want.DryRun = false
-			if got := e.archived(""); got != want {
-				t.Fatalf("archive: got %+v, want %+v", got, want)
-			}
-			if got := couponIDs(e.userCoupons("/v1/users/u1/coupons")); !slices.Equal(got, []string{kept.ID}) {
-				t.Fatalf("hot wallet: got %v, want %v", got, []string{kept.ID})
-			}
-			all := couponIDs([]couponJSON{voided, kept})
-			if got := couponIDs(e.userCoupons("/v1/users/u1/coupons?include=archived")); !slices.Equal(got, all) {
-				t.Fatalf("wallet with the archive: got %v, want %v", got, all)
-			}
-			if got := couponIDs(e.userCoupons("/v1/users/u1/coupons?status=voided&include=archived")); !slices.Equal(got, []string{voided.ID}) {
-				t.Fatalf("voided with the archive: got %v, want %v", got, []string{voided.ID})
-			}
-			if c, _ := e.coupon(voided.ID); c.Status != "voided" {
-				t.Fatalf("archived coupon by ID: got %+v", c)
-			}
-			var got orderJSON
-			e.ok(e.get("/v1/orders/"+o.ID), http.StatusOK, &got)
-			if got.Status != "closed" || got.ID != o.ID {
-				t.Fatalf("archived order by ID: got %+v", got)
-			}
-			if again := e.archived(`{"before": "` + ms(e.clock.Now()) + `"}`); again.Coupons != 0 || again.Orders != 0 {
-				t.Fatalf("second run: got %+v, want nothing moved", again)
-			}
-		})
-	}
+		want := archiveJSON{Before: ms(t0.Add(time.Millisecond)), DryRun: true, Coupons: 1, Orders: 1}
+		if got := e.archived(`{"dry_run": true}`); got != want {
+			t.Fatalf("dry run: got %+v, want %+v", got, want)
+		}
+		if got := couponIDs(e.userCoupons("/v1/users/u1/coupons")); len(got) != 2 {
+			t.Fatalf("wallet after a dry run: got %v, want both coupons", got)
+		}
+		want.DryRun = false
+		if got := e.archived(""); got != want {
+			t.Fatalf("archive: got %+v, want %+v", got, want)
+		}
+		if got := couponIDs(e.userCoupons("/v1/users/u1/coupons")); !slices.Equal(got, []string{kept.ID}) {
+			t.Fatalf("hot wallet: got %v, want %v", got, []string{kept.ID})
+		}
+		all := couponIDs([]couponJSON{voided, kept})
+		if got := couponIDs(e.userCoupons("/v1/users/u1/coupons?include=archived")); !slices.Equal(got, all) {
+			t.Fatalf("wallet with the archive: got %v, want %v", got, all)
+		}
+		if got := couponIDs(e.userCoupons("/v1/users/u1/coupons?status=voided&include=archived")); !slices.Equal(got, []string{voided.ID}) {
+			t.Fatalf("voided with the archive: got %v, want %v", got, []string{voided.ID})
+		}
+		if c, _ := e.coupon(voided.ID); c.Status != "voided" {
+			t.Fatalf("archived coupon by ID: got %+v", c)
+		}
+		var got orderJSON
+		e.ok(e.get("/v1/orders/"+o.ID), http.StatusOK, &got)
+		if got.Status != "closed" || got.ID != o.ID {
+			t.Fatalf("archived order by ID: got %+v", got)
+		}
+		if again := e.archived(`{"before": "` + ms(e.clock.Now()) + `"}`); again.Coupons != 0 || again.Orders != 0 {
+			t.Fatalf("second run: got %+v, want nothing moved", again)
+		}
+	}, func(c *Config) { c.ArchiveAfter = 24 * time.Hour })
 }
 
 // TestArchiveRefused: bad input to POST /v1/archive and to the wallet's

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lapsehq/lapse/credential"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/backendtest"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -166,9 +167,9 @@ func TestRouteTableComplete(t *testing.T) {
 // a problem document with a WWW-Authenticate challenge naming no token,
 // and changes nothing.
 func TestRouteScopes(t *testing.T) {
-	for _, b := range backends(t) {
-		t.Run(b.name, func(t *testing.T) {
-			st := b.open(t)
+	for _, b := range backendtest.All(t) {
+		t.Run(b.Name, func(t *testing.T) {
+			st := b.Open(t)
 			tokens := mintTokens(t, st)
 			e := serveStore(t, st)
 			f := newAuthFixture(e, tokens["all"])

@@ -3,32 +3,15 @@ package httpapi
 import (
 	"testing"
 
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/backendtest"
 )
 
-// backend is one store the API runs over, opened fresh for a test.
-type backend struct {
-	name string
-	open func(t *testing.T) store.Store
-}
-
-// backends returns SQLite, PostgreSQL and MySQL/MariaDB (see
-// backendtest.All), skipping t unless all three are configured.
-func backends(t *testing.T) []backend {
+// onEveryStore runs test once per backend of backendtest.All, as a subtest
+// of its name, against a server over a fresh store of that backend,
+// configured by opts (see serveStore).
+func onEveryStore(t *testing.T, test func(t *testing.T, e *env), opts ...func(*Config)) {
 	t.Helper()
-	var out []backend
-	for _, be := range backendtest.All(t) {
-		out = append(out, backend{be.Name, be.Open})
-	}
-	return out
-}
-
-// onEveryStore runs test once per backend, as a subtest of its name,
-// against a server over a fresh store of that backend.
-func onEveryStore(t *testing.T, test func(t *testing.T, e *env)) {
-	t.Helper()
-	for _, b := range backends(t) {
-		t.Run(b.name, func(t *testing.T) { test(t, serveStore(t, b.open(t))) })
+	for _, b := range backendtest.All(t) {
+		t.Run(b.Name, func(t *testing.T) { test(t, serveStore(t, b.Open(t), opts...)) })
 	}
 }

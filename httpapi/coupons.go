@@ -68,11 +68,7 @@ func decodeClaim(body []byte) (templateID string, err error) {
 
 // claim serves POST /v1/users/{user_id}/coupons.
 func (s *server) claim(w http.ResponseWriter, r *http.Request) {
-	mutate(s, w, r, http.StatusCreated, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (coupon.Coupon, error) {
-		templateID, err := decodeClaim(body)
-		if err != nil {
-			return coupon.Coupon{}, err
-		}
+	mutateDecoded(s, w, r, http.StatusCreated, untimed(decodeClaim), func(ctx context.Context, templateID string, idem *store.Idempotency, now time.Time) (coupon.Coupon, error) {
 		return s.store.Claim(ctx, store.ClaimParams{TemplateID: templateID, UserID: r.PathValue("user_id"), Now: now, Idem: idem})
 	}, couponView)
 }
@@ -126,11 +122,10 @@ func decodeTransition(act coupon.Action, body []byte, maxLockTTL time.Duration) 
 // transition serves POST /v1/coupons/{id}/<act>.
 func (s *server) transition(act coupon.Action) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		mutate(s, w, r, http.StatusOK, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (coupon.Coupon, error) {
-			p, err := decodeTransition(act, body, s.maxLockTTL)
-			if err != nil {
-				return coupon.Coupon{}, err
-			}
+		decode := func(body []byte, _ time.Time) (store.TransitionParams, error) {
+			return decodeTransition(act, body, s.maxLockTTL)
+		}
+		mutateDecoded(s, w, r, http.StatusOK, decode, func(ctx context.Context, p store.TransitionParams, idem *store.Idempotency, now time.Time) (coupon.Coupon, error) {
 			p.CouponID, p.Now, p.Idem = r.PathValue("id"), now, idem
 			return s.store.Transition(ctx, p)
 		}, couponView)

@@ -33,14 +33,23 @@ func refusedAsInput(t *testing.T, input string, err error) {
 	}
 }
 
+// validAsInput is refusedAsInput of err, a decoding's error, or, where
+// the decoding passed, of validate's, which checks what it decoded as the
+// store does. It returns the error it checked.
+func validAsInput(t *testing.T, input string, err error, validate func() error) error {
+	t.Helper()
+	if err == nil {
+		err = validate()
+	}
+	refusedAsInput(t, input, err)
+	return err
+}
+
 func FuzzDecodeTemplate(f *testing.F) {
 	f.Add([]byte(hourTemplate))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		tp, err := decodeTemplate(body, t0)
-		if err == nil {
-			err = store.CreateTemplateParams{Template: tp, Now: t0}.Validate()
-		}
-		refusedAsInput(t, string(body), err)
+		err = validAsInput(t, string(body), err, store.CreateTemplateParams{Template: tp, Now: t0}.Validate)
 		if err == nil && (!wholeMs(tp.EndsAt) || (!tp.StartsAt.Equal(t0) && !wholeMs(tp.StartsAt))) {
 			t.Fatalf("%q: accepted times finer than a millisecond: %+v", body, tp)
 		}
@@ -51,10 +60,7 @@ func FuzzDecodeTemplateChange(f *testing.F) {
 	f.Add([]byte(`{"name": "¥30 off", "value": 3000, "total": 500, "reminders": ["24h", "30m"]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		c, err := decodeTemplateChange(body)
-		if err == nil {
-			err = store.ChangeTemplateParams{ID: "tpl_1", Change: c, Now: t0}.Validate()
-		}
-		refusedAsInput(t, string(body), err)
+		err = validAsInput(t, string(body), err, store.ChangeTemplateParams{ID: "tpl_1", Change: c, Now: t0}.Validate)
 		if err == nil && c.Reminders != nil {
 			for _, d := range *c.Reminders {
 				if d <= 0 || d%input.Precision != 0 {
@@ -69,10 +75,7 @@ func FuzzDecodeTemplateClose(f *testing.F) {
 	f.Add([]byte(`{"reason": "the code leaked"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		reason, err := decodeTemplateClose(body)
-		if err == nil {
-			err = store.CloseTemplateParams{ID: "tpl_1", Reason: reason, Now: t0}.Validate()
-		}
-		refusedAsInput(t, string(body), err)
+		validAsInput(t, string(body), err, store.CloseTemplateParams{ID: "tpl_1", Reason: reason, Now: t0}.Validate)
 	})
 }
 
@@ -83,10 +86,7 @@ func FuzzDecodeOperation(f *testing.F) {
 	f.Add([]byte(`{"kind": "extend", "template_id": "tpl_1", "expires_at": "2030-01-01T00:00:00.000Z"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		p, _, err := decodeOperation(body, t0)
-		if err == nil {
-			err = p.Validate()
-		}
-		refusedAsInput(t, string(body), err)
+		err = validAsInput(t, string(body), err, p.Validate)
 		if err == nil && (p.Args.By%input.Precision != 0 || !wholeMs(p.Args.ExpiresAt)) {
 			t.Fatalf("%q: accepted times finer than a millisecond: %+v", body, p.Args)
 		}
@@ -100,10 +100,7 @@ func FuzzDecodeTemplateOperation(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, kind := range []storetype.OperationKind{storetype.OperationVoid, storetype.OperationExtend} {
 			p, _, err := decodeTemplateOperation(kind, "tpl_1", body, t0)
-			if err == nil {
-				err = p.Validate()
-			}
-			refusedAsInput(t, string(body), err)
+			validAsInput(t, string(body), err, p.Validate)
 		}
 	})
 }
@@ -133,10 +130,7 @@ func FuzzDecodeClaim(f *testing.F) {
 	f.Add([]byte(`{"template_id": "tpl_1"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		id, err := decodeClaim(body)
-		if err == nil {
-			err = store.ClaimParams{TemplateID: id, UserID: "u1"}.Validate()
-		}
-		refusedAsInput(t, string(body), err)
+		validAsInput(t, string(body), err, store.ClaimParams{TemplateID: id, UserID: "u1"}.Validate)
 	})
 }
 
@@ -145,11 +139,8 @@ func FuzzDecodeTransition(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, act := range []coupon.Action{coupon.Lock, coupon.Unlock, coupon.Redeem, coupon.Refund, coupon.Void} {
 			p, err := decodeTransition(act, body, DefaultMaxLockTTL)
-			if err == nil {
-				p.CouponID = "c1"
-				err = p.Validate()
-			}
-			refusedAsInput(t, act.String()+" "+string(body), err)
+			p.CouponID = "c1"
+			err = validAsInput(t, act.String()+" "+string(body), err, p.Validate)
 			if err == nil && (p.Action != act || (act == coupon.Lock && p.LockTTL > DefaultMaxLockTTL)) {
 				t.Fatalf("%s %q: accepted %+v", act, body, p)
 			}
@@ -191,11 +182,8 @@ func FuzzDecodeWalletQuery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		q, _ := url.ParseQuery(string(raw))
 		p, err := parseWalletQuery(q)
-		if err == nil {
-			p.UserID = "u1"
-			err = p.Validate()
-		}
-		refusedAsInput(t, string(raw), err)
+		p.UserID = "u1"
+		err = validAsInput(t, string(raw), err, p.Validate)
 		if err == nil && ((p.Status != 0 && p.Status.String() != q.Get("status")) || (p.Status == 0) == q.Has("status") ||
 			p.Archived != (q.Get("include") == "archived") || p.After != q.Get("after") ||
 			p.Limit < 1 || p.Limit > storetype.MaxWalletPage) {
@@ -318,11 +306,17 @@ func decodeUsers(decode func(io.Reader, func(string) error) error, body []byte) 
 	return users, err
 }
 
-// checkIssueUsers fails t unless an accepted user list is non-empty, holds
-// only IDs the input rules accept and survives a round trip through encode
-// and decode.
-func checkIssueUsers(t *testing.T, body []byte, users []string, encode func([]string) []byte, decode func(io.Reader, func(string) error) error) {
+// checkIssueUsers decodes body with decode, a user list decoder, and fails
+// t unless it is refused as input or the list it accepts is non-empty,
+// holds only IDs the input rules accept and survives a round trip through
+// encode and decode.
+func checkIssueUsers(t *testing.T, body []byte, encode func([]string) []byte, decode func(io.Reader, func(string) error) error) {
 	t.Helper()
+	users, err := decodeUsers(decode, body)
+	refusedAsInput(t, string(body), err)
+	if err != nil {
+		return
+	}
 	if len(users) == 0 {
 		t.Fatalf("%q: accepted no users", body)
 	}
@@ -340,13 +334,7 @@ func checkIssueUsers(t *testing.T, body []byte, users []string, encode func([]st
 func FuzzDecodeIssueJSON(f *testing.F) {
 	f.Add([]byte(`{"user_ids": ["u1", "u2"]}`))
 	encode := func(users []string) []byte { return mustJSON(map[string][]string{"user_ids": users}) }
-	f.Fuzz(func(t *testing.T, body []byte) {
-		users, err := decodeUsers(decodeIssueJSON, body)
-		refusedAsInput(t, string(body), err)
-		if err == nil {
-			checkIssueUsers(t, body, users, encode, decodeIssueJSON)
-		}
-	})
+	f.Fuzz(func(t *testing.T, body []byte) { checkIssueUsers(t, body, encode, decodeIssueJSON) })
 }
 
 func FuzzDecodeIssueNDJSON(f *testing.F) {
@@ -359,13 +347,7 @@ func FuzzDecodeIssueNDJSON(f *testing.F) {
 		}
 		return b.Bytes()
 	}
-	f.Fuzz(func(t *testing.T, body []byte) {
-		users, err := decodeUsers(decodeIssueNDJSON, body)
-		refusedAsInput(t, string(body), err)
-		if err == nil {
-			checkIssueUsers(t, body, users, encode, decodeIssueNDJSON)
-		}
-	})
+	f.Fuzz(func(t *testing.T, body []byte) { checkIssueUsers(t, body, encode, decodeIssueNDJSON) })
 }
 
 // TestDecodeJSONHostile (issue 23): what encoding/json lets through is

@@ -34,6 +34,27 @@ func mutate[T, V any](s *server, w http.ResponseWriter, r *http.Request, status 
 	}, view)
 }
 
+// mutateDecoded is mutate for a route whose body decodes to params p:
+// decode reads the body at now (its error answered as its problem), and
+// apply runs the mutation of p at now, under idem.
+func mutateDecoded[P, T, V any](s *server, w http.ResponseWriter, r *http.Request, status int,
+	decode func(body []byte, now time.Time) (P, error),
+	apply func(ctx context.Context, p P, idem *store.Idempotency, now time.Time) (T, error),
+	view func(T, time.Time) V) {
+	mutate(s, w, r, status, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (T, error) {
+		p, err := decode(body, now)
+		if err != nil {
+			return *new(T), err
+		}
+		return apply(ctx, p, idem, now)
+	}, view)
+}
+
+// untimed adapts a decoder that does not read the time to mutateDecoded.
+func untimed[P any](decode func(body []byte) (P, error)) func([]byte, time.Time) (P, error) {
+	return func(body []byte, _ time.Time) (P, error) { return decode(body) }
+}
+
 // commit runs call and answers its result with status and the JSON of
 // view(result, now).
 //

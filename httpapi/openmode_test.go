@@ -154,15 +154,12 @@ func TestAuthorizationTwice(t *testing.T) {
 // open closes for good at its first token (TestOpenUntilATokenExists; the
 // rows deleted while serving: cmd/lapse TestTokensDeletedStayClosed).
 func TestOpenModeDecidedOnce(t *testing.T) {
-	for _, b := range backends(t) {
-		t.Run(b.name, func(t *testing.T) {
-			e := serveStore(t, b.open(t), func(c *Config) { c.Closed = true })
-			for range 2 {
-				e.problem(e.get("/v1/templates?limit=1"), http.StatusUnauthorized, "unauthorized")
-				e.problem(e.post("/v1/templates", hourTemplate), http.StatusUnauthorized, "unauthorized")
-				e.clock.Add(DefaultTokenRefresh)
-			}
-			e.ok(e.get("/healthz"), http.StatusOK, &map[string]any{})
-		})
-	}
+	onEveryStore(t, func(t *testing.T, e *env) {
+		for range 2 {
+			e.problem(e.get("/v1/templates?limit=1"), http.StatusUnauthorized, "unauthorized")
+			e.problem(e.post("/v1/templates", hourTemplate), http.StatusUnauthorized, "unauthorized")
+			e.clock.Add(DefaultTokenRefresh)
+		}
+		e.ok(e.get("/healthz"), http.StatusOK, &map[string]any{})
+	}, func(c *Config) { c.Closed = true })
 }

@@ -140,11 +140,7 @@ func decodeCreateOrder(body []byte, now time.Time) (store.CreateOrderParams, err
 
 // createOrder serves POST /v1/orders.
 func (s *server) createOrder(w http.ResponseWriter, r *http.Request) {
-	mutate(s, w, r, http.StatusCreated, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (order.Order, error) {
-		p, err := decodeCreateOrder(body, now)
-		if err != nil {
-			return order.Order{}, err
-		}
+	mutateDecoded(s, w, r, http.StatusCreated, decodeCreateOrder, func(ctx context.Context, p store.CreateOrderParams, idem *store.Idempotency, _ time.Time) (order.Order, error) {
 		p.MaxLockTTL, p.Idem = s.maxLockTTL, idem
 		return s.store.CreateOrder(ctx, p)
 	}, orderView)
@@ -176,11 +172,7 @@ func decodePay(body []byte) (store.PayOrderParams, error) {
 
 // payOrder serves POST /v1/orders/{id}/pay.
 func (s *server) payOrder(w http.ResponseWriter, r *http.Request) {
-	mutate(s, w, r, http.StatusOK, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (order.Order, error) {
-		p, err := decodePay(body)
-		if err != nil {
-			return order.Order{}, err
-		}
+	mutateDecoded(s, w, r, http.StatusOK, untimed(decodePay), func(ctx context.Context, p store.PayOrderParams, idem *store.Idempotency, now time.Time) (order.Order, error) {
 		p.OrderID, p.Now, p.Idem = r.PathValue("id"), now, idem
 		return s.store.PayOrder(ctx, p)
 	}, orderView)

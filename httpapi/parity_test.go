@@ -15,6 +15,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/backendtest"
 )
 
 // Values the parity rows send.
@@ -70,7 +71,7 @@ func refused(method, path, body string, header ...string) step {
 // PostgreSQL and MySQL/MariaDB: each must answer as API.md says, and all
 // three alike.
 func TestParity(t *testing.T) {
-	bs := backends(t)
+	bs := backendtest.All(t)
 	rows := []struct {
 		name  string
 		steps []step
@@ -539,7 +540,7 @@ func TestParityHostileInput(t *testing.T) {
 	malformedStep := func(method, path, body string, header ...string) step {
 		return step{method: method, path: path, body: body, header: header, want: 400, slug: "malformed"}
 	}
-	runParity(t, backends(t), []step{
+	runParity(t, backendtest.All(t), []step{
 		makeTemplate, makeCoupon, makeSKU, keepFeed,
 		refused("POST", "/v1/templates/{tpl}/issue", "{\"user_ids\": [\"w\xff\", \"w\xfe\"]}"),
 		refused("POST", "/v1/templates/{tpl}/issue", "{\"user_id\": \"w\xff\"}\n{\"user_id\": \"w\xfe\"}\n", "Content-Type", ndjson),

@@ -75,28 +75,39 @@ var kinds = []kind{
 	{errNotReady, "not-ready", "the store is unreachable or not migrated"},
 }
 
+// typedKind is how errors of one type are answered: the problem type of
+// slug, with detail, the text of the first such error in err's tree.
+type typedKind struct {
+	slug   string
+	detail func(err error) (string, bool)
+}
+
+// typedKinds are tried, in order, before kinds.
+var typedKinds = []typedKind{
+	{"malformed", textOf[*malformedError]},
+	{"not-ready", textOf[*notFiringError]},
+	{"forbidden", textOf[*forbiddenError]},
+	{"forbidden", textOf[*openRefusedError]},
+	{"invalid", textOf[*coupon.InvalidError]},
+}
+
+// textOf returns the text of the first error of type E in err's tree, and
+// whether there is one.
+func textOf[E error](err error) (string, bool) {
+	var e E
+	if !errors.As(err, &e) {
+		return "", false
+	}
+	return e.Error(), true
+}
+
 // toProblem maps err to the problem answering it. An error it does not know
 // is a 500 whose detail says nothing of the cause.
 func toProblem(err error) problem {
-	var mal *malformedError
-	if errors.As(err, &mal) {
-		return newProblem("malformed", mal.Error())
-	}
-	var nf *notFiringError
-	if errors.As(err, &nf) {
-		return newProblem("not-ready", nf.Error())
-	}
-	var fb *forbiddenError
-	if errors.As(err, &fb) {
-		return newProblem("forbidden", fb.Error())
-	}
-	var or *openRefusedError
-	if errors.As(err, &or) {
-		return newProblem("forbidden", or.Error())
-	}
-	var inv *coupon.InvalidError
-	if errors.As(err, &inv) {
-		return newProblem("invalid", inv.Error())
+	for _, k := range typedKinds {
+		if detail, ok := k.detail(err); ok {
+			return newProblem(k.slug, detail)
+		}
 	}
 	for _, k := range kinds {
 		if errors.Is(err, k.err) {

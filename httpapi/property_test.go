@@ -16,6 +16,7 @@ import (
 
 	"github.com/lapsehq/lapse/input"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/backendtest"
 )
 
 // propertyBudget bounds each store's run of TestPropertyAPI: the run stops
@@ -45,7 +46,7 @@ const propertyBudget = 10 * time.Second
 //   - every payment refused as order-closed has its order.late_payment
 //     event in the feed.
 func TestPropertyAPI(t *testing.T) {
-	bs := backends(t)
+	bs := backendtest.All(t)
 	// A failure is shrunk by replaying requests on a server whose state
 	// has moved on since; a few seconds of it are worth what it finds, and
 	// keep a failing run near its budget. An explicit -rapid.shrinktime
@@ -55,8 +56,8 @@ func TestPropertyAPI(t *testing.T) {
 		t.Cleanup(func() { f.Value.Set(f.DefValue) })
 	}
 	for _, b := range bs {
-		t.Run(b.name, func(t *testing.T) {
-			w := newWorld(t, b.name, serveStore(t, b.open(t)))
+		t.Run(b.Name, func(t *testing.T) {
+			w := newWorld(t, b.Name, serveStore(t, b.Open(t)))
 			deadline := time.Now().Add(propertyBudget)
 			rapid.Check(t, func(rt *rapid.T) {
 				for range rapid.IntRange(1, 10).Draw(rt, "requests") {
@@ -66,7 +67,7 @@ func TestPropertyAPI(t *testing.T) {
 					w.step(rt)
 				}
 			})
-			t.Logf("%s: %d requests, %d of them refused: %v", b.name, w.sent, w.refused, w.answers)
+			t.Logf("%s: %d requests, %d of them refused: %v", b.Name, w.sent, w.refused, w.answers)
 			if w.sent < 50 || w.refused == 0 || w.refused == w.sent {
 				t.Errorf("%d requests, %d refused: want at least 50, some refused and some not", w.sent, w.refused)
 			}

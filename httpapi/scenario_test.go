@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lapsehq/lapse/store/backendtest"
 )
 
 // step is one request of a parity scenario. Every store gets the same
@@ -47,15 +49,15 @@ type outcome struct {
 // runParity runs steps on a fresh server over each backend and requires
 // each step's expected status and slug of every store, and the same
 // status, slug and body shape from all of them.
-func runParity(t *testing.T, bs []backend, steps []step) {
+func runParity(t *testing.T, bs []backendtest.Backend, steps []step) {
 	t.Helper()
 	results := make([][]outcome, len(bs))
 	took := make([]string, len(bs))
 	for i, b := range bs {
 		start := time.Now()
-		e := serveStore(t, b.open(t))
-		results[i], _ = runSteps(t, b.name, e, steps)
-		took[i] = fmt.Sprintf("%s %v", b.name, time.Since(start).Round(time.Millisecond))
+		e := serveStore(t, b.Open(t))
+		results[i], _ = runSteps(t, b.Name, e, steps)
+		took[i] = fmt.Sprintf("%s %v", b.Name, time.Since(start).Round(time.Millisecond))
 	}
 	t.Logf("%d steps: %s", len(steps), strings.Join(took, ", "))
 	for i := 1; i < len(bs); i++ {
@@ -63,8 +65,8 @@ func runParity(t *testing.T, bs []backend, steps []step) {
 			a, b := results[0][j], results[i][j]
 			if a.status != b.status || a.slug != b.slug || a.shape != b.shape {
 				t.Errorf("step %d %s %s: %s and %s differ:\n%s: %d %s\n%s: %d %s",
-					j, s.method, short(s.path), bs[0].name, bs[i].name,
-					bs[0].name, a.status, a.shape, bs[i].name, b.status, b.shape)
+					j, s.method, short(s.path), bs[0].Name, bs[i].Name,
+					bs[0].Name, a.status, a.shape, bs[i].Name, b.status, b.shape)
 			}
 		}
 	}

@@ -106,6 +106,20 @@ func wantReplayed(t *testing.T, first, again response) {
 	}
 }
 
+// replay sends a request with send twice, the second time a minute later
+// on the clock, so that a re-rendered answer would show: the first must be
+// answered status, decoded into v, the second with the first's answer
+// again. It returns both answers.
+func (e *env) replay(status int, v any, send func() response) (first, again response) {
+	e.t.Helper()
+	first = send()
+	e.ok(first, status, v)
+	e.clock.Add(time.Minute)
+	again = send()
+	wantReplayed(e.t, first, again)
+	return first, again
+}
+
 // do sends a request; header holds key, value pairs.
 func (e *env) do(method, path, body string, header ...string) response {
 	e.t.Helper()

@@ -110,11 +110,7 @@ func templateView(t coupon.Template, _ time.Time) templateJSON {
 
 // createTemplate serves POST /v1/templates.
 func (s *server) createTemplate(w http.ResponseWriter, r *http.Request) {
-	mutate(s, w, r, http.StatusCreated, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (coupon.Template, error) {
-		t, err := decodeTemplate(body, now)
-		if err != nil {
-			return coupon.Template{}, err
-		}
+	mutateDecoded(s, w, r, http.StatusCreated, decodeTemplate, func(ctx context.Context, t coupon.Template, idem *store.Idempotency, now time.Time) (coupon.Template, error) {
 		return s.store.CreateTemplate(ctx, store.CreateTemplateParams{Template: t, Now: now, Idem: idem})
 	}, templateView)
 }
@@ -203,11 +199,7 @@ func decodeTemplateChange(body []byte) (coupon.TemplateChange, error) {
 
 // changeTemplate serves PATCH /v1/templates/{id}.
 func (s *server) changeTemplate(w http.ResponseWriter, r *http.Request) {
-	mutate(s, w, r, http.StatusOK, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (coupon.Template, error) {
-		c, err := decodeTemplateChange(body)
-		if err != nil {
-			return coupon.Template{}, err
-		}
+	mutateDecoded(s, w, r, http.StatusOK, untimed(decodeTemplateChange), func(ctx context.Context, c coupon.TemplateChange, idem *store.Idempotency, now time.Time) (coupon.Template, error) {
 		return s.store.ChangeTemplate(ctx, store.ChangeTemplateParams{ID: r.PathValue("id"), Change: c, Now: now, Idem: idem})
 	}, templateView)
 }
@@ -221,11 +213,7 @@ func decodeTemplateClose(body []byte) (reason string, err error) {
 
 // closeTemplate serves POST /v1/templates/{id}/close.
 func (s *server) closeTemplate(w http.ResponseWriter, r *http.Request) {
-	mutate(s, w, r, http.StatusOK, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (coupon.Template, error) {
-		reason, err := decodeTemplateClose(body)
-		if err != nil {
-			return coupon.Template{}, err
-		}
+	mutateDecoded(s, w, r, http.StatusOK, untimed(decodeTemplateClose), func(ctx context.Context, reason string, idem *store.Idempotency, now time.Time) (coupon.Template, error) {
 		return s.store.CloseTemplate(ctx, store.CloseTemplateParams{ID: r.PathValue("id"), Reason: reason, Now: now, Idem: idem})
 	}, templateView)
 }

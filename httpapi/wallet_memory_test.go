@@ -12,6 +12,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/backendtest"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -29,9 +30,9 @@ func TestWalletReadBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seeds 200,000 coupons on each store")
 	}
-	for _, be := range backends(t) {
-		t.Run(be.name, func(t *testing.T) {
-			st := be.open(t)
+	for _, be := range backendtest.All(t) {
+		t.Run(be.Name, func(t *testing.T) {
+			st := be.Open(t)
 			start := time.Now()
 			seedWallet(t, st, "whale", whaleCoupons)
 			t.Logf("seeded %d coupons in %s", whaleCoupons, time.Since(start).Round(time.Millisecond))
