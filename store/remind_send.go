@@ -12,23 +12,24 @@ import (
 // SendDueReminders sends, drops or holds back up to p.Limit due reminders
 // in one transaction.
 func (db *DB) SendDueReminders(ctx context.Context, p storetype.DueParams) (Drained, error) {
-	return drain(ctx, db, storetype.TimerRemind, p, func(t *txn) ([]time.Time, error) {
-		due, err := t.RemindersDue(t.ctx, p)
+	return drain(ctx, db, storetype.TimerRemind, p, driver.Executor.RemindersDue, sendDueIn)
+}
+
+// sendDueIn sends, drops or holds back, in t, the due reminders
+// RemindersDue read, and returns the due times of those it did not hold
+// back.
+func sendDueIn(t *txn, due []driver.PlannedReminder, now time.Time) ([]time.Time, error) {
+	var done []time.Time
+	for _, r := range due {
+		sent, err := t.sendReminder(r, now)
 		if err != nil {
 			return nil, err
 		}
-		var done []time.Time
-		for _, r := range due {
-			sent, err := t.sendReminder(r, p.Now)
-			if err != nil {
-				return nil, err
-			}
-			if sent {
-				done = append(done, r.Due)
-			}
+		if sent {
+			done = append(done, r.Due)
 		}
-		return done, nil
-	})
+	}
+	return done, nil
 }
 
 // sendReminder sends or drops one due reminder, or holds it back to the
