@@ -26,6 +26,12 @@ func (db *DB) CloseDueOrders(ctx context.Context, p storetype.DueParams) (Draine
 	return drain(ctx, db, storetype.TimerClose, p, driver.Executor.OrdersDue, closeDueIn)
 }
 
+// SendDueReminders sends, drops or holds back up to p.Limit due reminders
+// in one transaction.
+func (db *DB) SendDueReminders(ctx context.Context, p storetype.DueParams) (Drained, error) {
+	return drain(ctx, db, storetype.TimerRemind, p, driver.Executor.RemindersDue, sendDueIn)
+}
+
 // drain runs one drain batch of kind in a background transaction: due
 // reads what is due of p's shards and do does the work on it at p.Now,
 // returning the due times of what it did; then the batch reads what is

@@ -1,19 +1,12 @@
 package store
 
 import (
-	"context"
 	"time"
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/remind"
 	"github.com/lapsehq/lapse/storetype"
 )
-
-// SendDueReminders sends, drops or holds back up to p.Limit due reminders
-// in one transaction.
-func (db *DB) SendDueReminders(ctx context.Context, p storetype.DueParams) (Drained, error) {
-	return drain(ctx, db, storetype.TimerRemind, p, driver.Executor.RemindersDue, sendDueIn)
-}
 
 // sendDueIn sends, drops or holds back, in t, the due reminders
 // RemindersDue read, and returns the due times of those it did not hold
