@@ -181,6 +181,14 @@ func mutate[T any](ctx context.Context, db *DB, idem *Idempotency, fn func(*txn)
 	return idempotent(ctx, idem, func(fn func(*txn) (T, error)) (T, error) { return run(ctx, db, false, fn) }, fn)
 }
 
+// mutateValid runs in(t, p), a user's write, as mutate does under idem,
+// once p passes its Validate.
+func mutateValid[P interface{ Validate() error }, T any](ctx context.Context, db *DB, p P, idem *Idempotency, in func(*txn, P) (T, error)) (T, error) {
+	return validated(p, func() (T, error) {
+		return mutate(ctx, db, idem, func(t *txn) (T, error) { return in(t, p) })
+	})
+}
+
 // background runs fn, a drain or upkeep batch, in a background
 // transaction.
 func background[T any](ctx context.Context, db *DB, fn func(*txn) (T, error)) (T, error) {

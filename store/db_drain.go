@@ -11,50 +11,40 @@ import (
 // ExpireDue expires up to p.Limit due unused coupons in one transaction,
 // each with its coupon.expired event and the counts.
 func (db *DB) ExpireDue(ctx context.Context, p storetype.DueParams) (Drained, error) {
-	return drain(ctx, db, storetype.TimerExpire, p, func(t *txn) ([]time.Time, error) {
-		expired, err := t.ExpireDue(t.ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return expiredIn(t, expired, p.Now)
-	})
+	return drain(ctx, db, storetype.TimerExpire, p, driver.Executor.ExpireDue, expiredIn)
 }
 
 // ReleaseLocks gives back up to p.Limit locked coupons whose lock TTL has
 // passed, to unused or, past their expires_at, to expired.
 func (db *DB) ReleaseLocks(ctx context.Context, p storetype.DueParams) (Drained, error) {
-	return drain(ctx, db, storetype.TimerRelease, p, func(t *txn) ([]time.Time, error) {
-		locked, err := t.LocksDue(t.ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return releaseIn(t, locked, p.Now)
-	})
+	return drain(ctx, db, storetype.TimerRelease, p, driver.Executor.LocksDue, releaseIn)
 }
 
 // CloseDueOrders closes up to p.Limit unpaid orders past their deadline
 // with reason timeout.
 func (db *DB) CloseDueOrders(ctx context.Context, p storetype.DueParams) (Drained, error) {
-	return drain(ctx, db, storetype.TimerClose, p, func(t *txn) ([]time.Time, error) {
-		due, err := t.OrdersDue(t.ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return closeDueIn(t, due, p.Now)
-	})
+	return drain(ctx, db, storetype.TimerClose, p, driver.Executor.OrdersDue, closeDueIn)
 }
 
-// drain runs one drain batch of kind in a background transaction: fn does
-// the work and returns the due times of what it did; then the batch reads
-// what is due next in its shards, and commits only if it still holds
-// p.Leases.
-func drain(ctx context.Context, db *DB, kind storetype.TimerKind, p storetype.DueParams, fn func(*txn) ([]time.Time, error)) (Drained, error) {
+// SendDueReminders sends, drops or holds back up to p.Limit due reminders
+// in one transaction.
+func (db *DB) SendDueReminders(ctx context.Context, p storetype.DueParams) (Drained, error) {
+	return drain(ctx, db, storetype.TimerRemind, p, driver.Executor.RemindersDue, sendDueIn)
+}
+
+// drain runs one drain batch of kind in a background transaction: due
+// reads what is due of p's shards and do does the work on it at p.Now,
+// returning the due times of what it did; then the batch reads what is
+// due next in its shards, and commits only if it still holds p.Leases.
+func drain[R any](ctx context.Context, db *DB, kind storetype.TimerKind, p storetype.DueParams,
+	due func(driver.Executor, context.Context, storetype.DueParams) (R, error), do func(*txn, R, time.Time) ([]time.Time, error)) (Drained, error) {
 	return background(ctx, db, func(t *txn) (Drained, error) {
-		var (
-			d   Drained
-			err error
-		)
-		if d.Due, err = fn(t); err != nil {
+		var d Drained
+		rows, err := due(t.ExecutorTx, t.ctx, p)
+		if err != nil {
+			return d, err
+		}
+		if d.Due, err = do(t, rows, p.Now); err != nil {
 			return d, err
 		}
 		if d.Next, err = t.NextDue(t.ctx, driver.NextDueParams{Kind: kind, Leases: p.Leases}); err != nil {

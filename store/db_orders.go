@@ -11,9 +11,7 @@ import (
 
 // PutSKU sets a SKU's total stock and bucket count (see putSKUIn).
 func (db *DB) PutSKU(ctx context.Context, p PutSKUParams) (storetype.SKU, error) {
-	return validated(p, func() (storetype.SKU, error) {
-		return mutate(ctx, db, nil, func(t *txn) (storetype.SKU, error) { return putSKUIn(t, p) })
-	})
+	return mutateValid(ctx, db, p, nil, putSKUIn)
 }
 
 // SKU returns one SKU's counters, summed over its buckets.
@@ -30,24 +28,18 @@ func (db *DB) SKU(ctx context.Context, sku string) (storetype.SKU, error) {
 
 // CreateOrder reserves stock, locks coupons and stores the order.
 func (db *DB) CreateOrder(ctx context.Context, p CreateOrderParams) (order.Order, error) {
-	return validated(p, func() (order.Order, error) {
-		return mutate(ctx, db, p.Idem, func(t *txn) (order.Order, error) { return createOrderIn(t, p) })
-	})
+	return mutateValid(ctx, db, p, p.Idem, createOrderIn)
 }
 
 // PayOrder pays an unpaid order, or records a late payment in a
 // transaction of its own (see payOrderIn).
 func (db *DB) PayOrder(ctx context.Context, p PayOrderParams) (order.Order, error) {
-	return validated(p, func() (order.Order, error) {
-		return mutate(ctx, db, p.Idem, func(t *txn) (order.Order, error) { return payOrderIn(t, p) })
-	})
+	return mutateValid(ctx, db, p, p.Idem, payOrderIn)
 }
 
 // CloseOrder closes an unpaid order for p.Reason.
 func (db *DB) CloseOrder(ctx context.Context, p CloseOrderParams) (order.Order, error) {
-	return validated(p, func() (order.Order, error) {
-		return mutate(ctx, db, p.Idem, func(t *txn) (order.Order, error) { return closeOrderIn(t, p) })
-	})
+	return mutateValid(ctx, db, p, p.Idem, closeOrderIn)
 }
 
 // DueOrders lists unpaid orders of the shards of p.Leases (all if none)

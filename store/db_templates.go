@@ -40,14 +40,10 @@ func (db *DB) Templates(ctx context.Context, p storetype.TemplatesParams) ([]cou
 
 // ChangeTemplate changes a template as p.Change says (see changeTemplateIn).
 func (db *DB) ChangeTemplate(ctx context.Context, p ChangeTemplateParams) (coupon.Template, error) {
-	return validated(p, func() (coupon.Template, error) {
-		return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Template, error) { return changeTemplateIn(t, p) })
-	})
+	return mutateValid(ctx, db, p, p.Idem, changeTemplateIn)
 }
 
 // CloseTemplate closes a template (see closeTemplateIn).
 func (db *DB) CloseTemplate(ctx context.Context, p CloseTemplateParams) (coupon.Template, error) {
-	return validated(p, func() (coupon.Template, error) {
-		return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Template, error) { return closeTemplateIn(t, p) })
-	})
+	return mutateValid(ctx, db, p, p.Idem, closeTemplateIn)
 }

@@ -9,9 +9,7 @@ import (
 
 // Claim issues one coupon of p.TemplateID to p.UserID.
 func (db *DB) Claim(ctx context.Context, p ClaimParams) (coupon.Coupon, error) {
-	return validated(p, func() (coupon.Coupon, error) {
-		return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Coupon, error) { return claimIn(t, p) })
-	})
+	return mutateValid(ctx, db, p, p.Idem, claimIn)
 }
 
 // Issue issues coupons of p.TemplateID to p.Users, a batch of users per
@@ -40,7 +38,5 @@ func (db *DB) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([
 // Transition decides p.Action with the coupon table on the held coupon
 // and stores the result with a compare-and-set on its state and version.
 func (db *DB) Transition(ctx context.Context, p TransitionParams) (coupon.Coupon, error) {
-	return validated(p, func() (coupon.Coupon, error) {
-		return mutate(ctx, db, p.Idem, func(t *txn) (coupon.Coupon, error) { return transitionIn(t, p) })
-	})
+	return mutateValid(ctx, db, p, p.Idem, transitionIn)
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"time"
 
 	"github.com/lapsehq/lapse/driver"
@@ -9,26 +8,21 @@ import (
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// SendDueReminders sends, drops or holds back up to p.Limit due reminders
-// in one transaction.
-func (db *DB) SendDueReminders(ctx context.Context, p storetype.DueParams) (Drained, error) {
-	return drain(ctx, db, storetype.TimerRemind, p, func(t *txn) ([]time.Time, error) {
-		due, err := t.RemindersDue(t.ctx, p)
+// sendDueIn sends, drops or holds back, in t, the due reminders
+// RemindersDue read, and returns the due times of those it did not hold
+// back.
+func sendDueIn(t *txn, due []driver.PlannedReminder, now time.Time) ([]time.Time, error) {
+	var done []time.Time
+	for _, r := range due {
+		sent, err := t.sendReminder(r, now)
 		if err != nil {
 			return nil, err
 		}
-		var done []time.Time
-		for _, r := range due {
-			sent, err := t.sendReminder(r, p.Now)
-			if err != nil {
-				return nil, err
-			}
-			if sent {
-				done = append(done, r.Due)
-			}
+		if sent {
+			done = append(done, r.Due)
 		}
-		return done, nil
-	})
+	}
+	return done, nil
 }
 
 // sendReminder sends or drops one due reminder, or holds it back to the
