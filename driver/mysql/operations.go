@@ -60,12 +60,6 @@ func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsPara
 	return e.execCount(ctx, "ExtendCoupons", len(p.IDs), listArgs(p.IDs, nullTime(p.To), p.By.Microseconds(), p.Now)...)
 }
 
-// PutPendingVoid marks a coupon to be voided when its lock ends.
-func (e *executor) PutPendingVoid(ctx context.Context, p driver.PendingVoid) error {
-	_, err := e.exec(ctx, "PutPendingVoid", p.CouponID, p.Operation, p.Reason, p.Actor)
-	return err
-}
-
 // TakePendingVoid removes and returns a coupon's mark, if any.
 func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
 	var p driver.PendingVoid

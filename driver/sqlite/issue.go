@@ -10,11 +10,6 @@ import (
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 )
 
-// IssuedCount reads how many coupons of a template are issued.
-func (e *executor) IssuedCount(ctx context.Context, templateID string) (int64, error) {
-	return sqlfile.ScanInt64(e.queryRow(ctx, "TemplateIssued", templateID))
-}
-
 // ExistingCoupons returns which of ids name a stored coupon.
 func (e *executor) ExistingCoupons(ctx context.Context, ids []string) (map[string]bool, error) {
 	rows, err := e.queryList(ctx, "ExistingCoupons", ids)

@@ -59,12 +59,6 @@ func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsPara
 	return e.execCount(ctx, "ExtendCoupons", jsonList(p.IDs), nullMS(p.To), p.By.Milliseconds(), ms(p.Now))
 }
 
-// PutPendingVoid marks a coupon to be voided when its lock ends.
-func (e *executor) PutPendingVoid(ctx context.Context, p driver.PendingVoid) error {
-	_, err := e.exec(ctx, "PutPendingVoid", p.CouponID, p.Operation, p.Reason, p.Actor)
-	return err
-}
-
 // TakePendingVoid removes and returns a coupon's mark, if any.
 func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
 	var p driver.PendingVoid

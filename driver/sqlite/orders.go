@@ -43,12 +43,6 @@ func (e *executor) PutStockBucket(ctx context.Context, p driver.PutStockBucketPa
 	return err
 }
 
-// DropStockBuckets deletes SKU p.SKU's buckets from bucket p.From on.
-func (e *executor) DropStockBuckets(ctx context.Context, p driver.DropStockBucketsParams) error {
-	_, err := e.exec(ctx, "DropStockBuckets", p.SKU, p.From)
-	return err
-}
-
 // InsertOrder stores a new unpaid order.
 func (e *executor) InsertOrder(ctx context.Context, o order.Order) error {
 	items, _ := json.Marshal(o.Items)

@@ -34,7 +34,7 @@ func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams
 		return storetype.TemplateInfo{}, 0, err
 	}
 	defer rtx.Rollback()
-	return (&executor{d: e.d, read: rtx}).templateInfo(ctx, p)
+	return e.d.readExecutor(rtx).templateInfo(ctx, p)
 }
 
 // templateInfo is TemplateInfo's reads, in the executor's one snapshot.
