@@ -3,18 +3,11 @@ package mysql_test
 import (
 	"testing"
 
-	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile/querytest"
 	"github.com/lapsehq/lapse/driver/mysql"
-	"github.com/lapsehq/lapse/store/storetest"
 )
 
 // TestQueryNames: every query the driver names exists, and every query is
-// named, by the driver or, for sqlfile.CommonQueries, by sqlfile.Common:
-// a typo fails here, not in production.
-func TestQueryNames(t *testing.T) {
-	own, missing := sqlfile.OwnQueries(mysql.QueryNames())
-	if len(missing) > 0 {
-		t.Errorf("no queries %v, which sqlfile.Common runs", missing)
-	}
-	storetest.CheckQueryNames(t, own)
-}
+// named, by the driver or by sqlfile.Common: a typo fails here, not in
+// production.
+func TestQueryNames(t *testing.T) { querytest.CheckNames(t, mysql.QueryNames()) }

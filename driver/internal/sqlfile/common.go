@@ -2,7 +2,6 @@ package sqlfile
 
 import (
 	"context"
-	"slices"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
@@ -109,20 +108,4 @@ func (c Common) ReminderCoupons(ctx context.Context, id int64) ([]driver.Reminde
 var CommonQueries = []string{
 	"TemplateIssued", "PutPendingVoid", "DropStockBuckets", "StockPage", "InsertReminded",
 	"MeasuredSkew", "SeenInstance", "FeedEnd", "FinishedOrderPage", "ReminderCoupons",
-}
-
-// OwnQueries splits a driver's query names into those its own Go files
-// run, all but CommonQueries, and the CommonQueries it is missing.
-func OwnQueries(names []string) (own, missing []string) {
-	for _, n := range names {
-		if !slices.Contains(CommonQueries, n) {
-			own = append(own, n)
-		}
-	}
-	for _, n := range CommonQueries {
-		if !slices.Contains(names, n) {
-			missing = append(missing, n)
-		}
-	}
-	return own, missing
 }
