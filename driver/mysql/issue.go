@@ -56,9 +56,5 @@ func queryList[T any](ctx context.Context, e *executor, name string, args []any,
 		return map[string]T{}, nil
 	}
 	rows, err := e.queryList(ctx, name, len(list), listArgs(list, args...)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	return scan(rows)
+	return sqlfile.Read(rows, err, scan)
 }

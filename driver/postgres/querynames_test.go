@@ -8,6 +8,6 @@ import (
 )
 
 // TestQueryNames: every query the driver names exists, and every query is
-// named, by the driver or by sqlfile.Common: a typo fails here, not in
-// production.
+// named, by the driver or by sqlfile (sqlfile.SharedQueries): a typo
+// fails here, not in production.
 func TestQueryNames(t *testing.T) { querytest.CheckNames(t, postgres.QueryNames()) }

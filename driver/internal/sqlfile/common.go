@@ -103,9 +103,11 @@ func (c Common) ReminderCoupons(ctx context.Context, id int64) ([]driver.Reminde
 	return Collect(rows, err, ScanReminderCoupon(c.scanCoupon))
 }
 
-// CommonQueries names the queries the Common statements run: each driver
-// has them all in its queries.
-var CommonQueries = []string{
+// SharedQueries names the queries sqlfile runs by name, those of the
+// Common statements and of AdvanceSink: each driver has them all in its
+// queries.
+var SharedQueries = []string{
 	"TemplateIssued", "PutPendingVoid", "DropStockBuckets", "StockPage", "InsertReminded",
 	"MeasuredSkew", "SeenInstance", "FeedEnd", "FinishedOrderPage", "ReminderCoupons",
+	"AdvanceSink", "PutDeadLetter", "DeleteDeadLetter",
 }

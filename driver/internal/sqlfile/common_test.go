@@ -8,11 +8,12 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/storetype"
 )
 
-// TestCommonQueries: CommonQueries names every query Common runs, and
-// only those.
-func TestCommonQueries(t *testing.T) {
+// TestSharedQueries: SharedQueries names every query Common and
+// AdvanceSink run, and only those.
+func TestSharedQueries(t *testing.T) {
 	var ran []string
 	record := func(_ context.Context, name string, _ ...any) { ran = append(ran, name) }
 	c := NewCommon(
@@ -42,10 +43,15 @@ func TestCommonQueries(t *testing.T) {
 	c.FeedEnd(ctx)
 	c.FinishedOrderPage(ctx, driver.PageParams{})
 	c.ReminderCoupons(ctx, 1)
+	AdvanceSink(storetype.AdvanceSinkParams{Dead: make([]storetype.DeadLetter, 1), Replayed: []int64{1}}, AsIs,
+		func(name string, args ...any) error {
+			record(ctx, name, args...)
+			return nil
+		})
 	slices.Sort(ran)
-	want := slices.Sorted(slices.Values(CommonQueries))
+	want := slices.Sorted(slices.Values(SharedQueries))
 	if !slices.Equal(ran, want) {
-		t.Errorf("Common ran %v, CommonQueries are %v", ran, want)
+		t.Errorf("sqlfile ran %v, SharedQueries are %v", ran, want)
 	}
 }
 

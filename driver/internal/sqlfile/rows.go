@@ -69,6 +69,18 @@ func Collect[T any](rows Rows, err error, scan func(Scanner) (T, error)) ([]T, e
 	return out, rows.Err()
 }
 
+// Read reads rows with scan, and closes them. err is the error of the
+// query that returned rows: if it is not nil, Read returns it and reads
+// nothing.
+func Read[T any](rows Rows, err error, scan func(Rows) (T, error)) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer Close(rows)
+	return scan(rows)
+}
+
 // Each calls each with what scan reads from rows, a row at a time, until
 // it returns false or the rows end; err is the error of the query that
 // returned rows.
