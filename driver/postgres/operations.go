@@ -2,10 +2,7 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
@@ -63,12 +60,7 @@ func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsPara
 
 // TakePendingVoid removes and returns a coupon's mark, if any.
 func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
-	var p driver.PendingVoid
-	err := e.queryRow(ctx, "TakePendingVoid", couponID).Scan(&p.CouponID, &p.Operation, &p.Reason, &p.Actor)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return p, false, nil
-	}
-	return p, err == nil, err
+	return sqlfile.TakePendingVoid(e.queryRow(ctx, "TakePendingVoid", couponID), nil)
 }
 
 func scanOperation(row scanner) (driver.OperationRow, error) {

@@ -1,5 +1,7 @@
 package sqlfile
 
+import "time"
+
 // Rows is a result set as both database/sql (*sql.Rows) and pgx
 // (pgx.Rows) hand it out.
 type Rows interface {
@@ -139,4 +141,14 @@ func ConvertOne[R, T any](r R, err error, conv func(R) (T, error), interpret fun
 		return zero, interpret(err)
 	}
 	return conv(r)
+}
+
+// ScanDurationIn returns the scan of a row of one integer column, a
+// duration counted in unit.
+func ScanDurationIn(unit time.Duration) func(Scanner) (time.Duration, error) {
+	return func(row Scanner) (time.Duration, error) {
+		var n int64
+		err := row.Scan(&n)
+		return time.Duration(n) * unit, err
+	}
 }
