@@ -17,10 +17,7 @@ func (e *executor) SinkState(ctx context.Context, sink string) (storetype.SinkSt
 // AdvanceSink stores a sink's new position, its new dead letters and the
 // removal of those a replay delivered, in one transaction.
 func (e *executor) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) error {
-	return sqlfile.AdvanceSink(p, sqlfile.AsIs, func(name string, args ...any) error {
-		_, err := e.exec(ctx, name, args...)
-		return err
-	})
+	return sqlfile.AdvanceSink(ctx, p, sqlfile.AsIs, e.exec)
 }
 
 // DeadLetters lists a sink's dead letters after p.After, in feed order.

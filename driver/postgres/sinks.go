@@ -20,9 +20,8 @@ func (e *executor) SinkState(ctx context.Context, sink string) (storetype.SinkSt
 // removal of those a replay delivered, in one round trip.
 func (e *executor) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) error {
 	b := &pgx.Batch{}
-	sqlfile.AdvanceSink(p, sqlfile.AsIs, func(name string, args ...any) error {
-		b.Queue(queries.Get(name), args...)
-		return nil
+	sqlfile.AdvanceSink(ctx, p, sqlfile.AsIs, func(_ context.Context, name string, args ...any) (*pgx.QueuedQuery, error) {
+		return b.Queue(queries.Get(name), args...), nil
 	})
 	return e.q.SendBatch(ctx, b).Close()
 }

@@ -43,10 +43,10 @@ func TestSharedQueries(t *testing.T) {
 	c.FeedEnd(ctx)
 	c.FinishedOrderPage(ctx, driver.PageParams{})
 	c.ReminderCoupons(ctx, 1)
-	AdvanceSink(storetype.AdvanceSinkParams{Dead: make([]storetype.DeadLetter, 1), Replayed: []int64{1}}, AsIs,
-		func(name string, args ...any) error {
+	AdvanceSink(ctx, storetype.AdvanceSinkParams{Dead: make([]storetype.DeadLetter, 1), Replayed: []int64{1}}, AsIs,
+		func(ctx context.Context, name string, args ...any) (int64, error) {
 			record(ctx, name, args...)
-			return nil
+			return 0, nil
 		})
 	slices.Sort(ran)
 	want := slices.Sorted(slices.Values(SharedQueries))
