@@ -35,11 +35,7 @@ func (s *Driver) execRaw(ctx context.Context, name string, args ...any) (int64, 
 // ExpiryLags returns updated_at minus expires_at of every expired coupon.
 func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
 	rows, err := s.onPool().query(ctx, "ExpiryLags")
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (time.Duration, error) {
-		var lag int64
-		err := row.Scan(&lag)
-		return time.Duration(lag) * time.Microsecond, err
-	})
+	return sqlfile.Collect(rows, err, sqlfile.ScanDurationIn(time.Microsecond))
 }
 
 // FloorOrder stores o and its event e, then takes o's one item from its

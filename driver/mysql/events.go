@@ -83,10 +83,3 @@ func (s *Driver) sequence(ctx context.Context) error {
 	}
 	return tx.Commit()
 }
-
-// FeedEnd reads the last position the feed handed out.
-func (e *executor) FeedEnd(ctx context.Context) (int64, error) {
-	var end int64
-	err := e.queryRow(ctx, "FeedEnd").Scan(&end)
-	return end, err
-}

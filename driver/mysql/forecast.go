@@ -13,19 +13,13 @@ import (
 func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
 	from, end, width := p.From, p.End(), p.Width.Milliseconds()
 	rows, err := e.query(ctx, "Forecast", from, width, from, end, from, width, from, end, from, width, from, end)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c storetype.DueCount, err error) {
-		err = row.Scan(&c.Kind, &c.Bucket, &c.N)
-		return c, err
-	})
+	return sqlfile.Collect(rows, err, sqlfile.ScanDueCount)
 }
 
 // ShardLeases reads every shard's lease.
 func (e *executor) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
 	rows, err := e.query(ctx, "ShardLeases")
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (l storetype.ShardLease, err error) {
-		err = row.Scan(&l.Shard, &l.Holder, &l.Token, &l.ExpiresAt)
-		return l, err
-	})
+	return sqlfile.Collect(rows, err, sqlfile.ScanShardLease)
 }
 
 // Instances reads the instances seen within d, by name.

@@ -9,11 +9,6 @@ import (
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 )
 
-// IssuedCount reads how many coupons of a template are issued.
-func (e *executor) IssuedCount(ctx context.Context, templateID string) (int64, error) {
-	return sqlfile.ScanInt64(e.queryRow(ctx, "TemplateIssued", templateID))
-}
-
 // ExistingCoupons returns which of ids name a stored coupon, archived or
 // not.
 func (e *executor) ExistingCoupons(ctx context.Context, ids []string) (map[string]bool, error) {
@@ -61,9 +56,5 @@ func queryList[T any](ctx context.Context, e *executor, name string, args []any,
 		return map[string]T{}, nil
 	}
 	rows, err := e.queryList(ctx, name, len(list), listArgs(list, args...)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	return scan(rows)
+	return sqlfile.Read(rows, err, scan)
 }

@@ -3,7 +3,6 @@ package mysql
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"time"
 
 	"github.com/lapsehq/lapse/driver"
@@ -55,17 +54,10 @@ func (e *executor) PutStockBucket(ctx context.Context, p driver.PutStockBucketPa
 	return err
 }
 
-// DropStockBuckets deletes SKU p.SKU's buckets from bucket p.From on.
-func (e *executor) DropStockBuckets(ctx context.Context, p driver.DropStockBucketsParams) error {
-	_, err := e.exec(ctx, "DropStockBuckets", p.SKU, p.From)
-	return err
-}
-
 // InsertOrder stores a new unpaid order.
 func (e *executor) InsertOrder(ctx context.Context, o order.Order) error {
-	items, _ := json.Marshal(o.Items)
-	coupons, _ := json.Marshal(o.CouponIDs)
-	_, err := e.exec(ctx, "InsertOrder", o.ID, o.UserID, string(items), string(coupons), o.Total, o.Discount, o.AmountDue,
+	items, coupons := sqlfile.OrderJSON(o)
+	_, err := e.exec(ctx, "InsertOrder", o.ID, o.UserID, items, coupons, o.Total, o.Discount, o.AmountDue,
 		o.Deadline, o.CreatedAt, o.UpdatedAt)
 	return err
 }
@@ -89,13 +81,7 @@ func scanOrder(row scanner) (order.Order, error) {
 	if err != nil {
 		return o, err
 	}
-	if o.Status, err = order.ParseStatus(status); err != nil {
-		return o, err
-	}
-	if err := json.Unmarshal([]byte(items), &o.Items); err != nil {
-		return o, err
-	}
-	if err := json.Unmarshal([]byte(coupons), &o.CouponIDs); err != nil {
+	if err := sqlfile.ParseOrderText(&o, status, items, coupons); err != nil {
 		return o, err
 	}
 	o.CloseReason, o.PaymentID = reason.String, paymentID.String

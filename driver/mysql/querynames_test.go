@@ -3,10 +3,11 @@ package mysql_test
 import (
 	"testing"
 
+	"github.com/lapsehq/lapse/driver/internal/sqlfile/querytest"
 	"github.com/lapsehq/lapse/driver/mysql"
-	"github.com/lapsehq/lapse/store/storetest"
 )
 
 // TestQueryNames: every query the driver names exists, and every query is
-// named: a typo fails here, not in production.
-func TestQueryNames(t *testing.T) { storetest.CheckQueryNames(t, mysql.QueryNames()) }
+// named, by the driver or by sqlfile (sqlfile.SharedQueries): a typo
+// fails here, not in production.
+func TestQueryNames(t *testing.T) { querytest.CheckNames(t, mysql.QueryNames()) }

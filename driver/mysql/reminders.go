@@ -91,26 +91,12 @@ func (e *executor) ItemSpan(ctx context.Context, id int64) (driver.ItemSpan, err
 	return s, err
 }
 
-// ReminderCoupons reads the coupons planned reminder id lists, as they are
-// now, earliest expires_at first, then by ID.
-func (e *executor) ReminderCoupons(ctx context.Context, id int64) ([]driver.ReminderCoupon, error) {
-	rows, err := e.query(ctx, "ReminderCoupons", id)
-	return sqlfile.Collect(rows, err, sqlfile.ScanReminderCoupon(scanCoupon))
-}
-
 // SentBetween counts the reminders sent to p.User with their done time
 // in [p.Start, p.End).
 func (e *executor) SentBetween(ctx context.Context, p driver.SentBetweenParams) (int, error) {
 	var n int
 	err := e.queryRow(ctx, "SentBetween", p.User, p.Start, p.End).Scan(&n)
 	return n, err
-}
-
-// InsertReminded records that the pair p.Key was reminded by reminder
-// p.ReminderID; the pair's primary key refuses a second record.
-func (e *executor) InsertReminded(ctx context.Context, p driver.RemindedParams) error {
-	_, err := e.exec(ctx, "InsertReminded", p.Key.CouponID, p.Key.Lead.Milliseconds(), p.ReminderID)
-	return err
 }
 
 // FinishReminder marks planned reminder f.ID sent or dropped at f.At and

@@ -17,22 +17,7 @@ func (e *executor) SinkState(ctx context.Context, sink string) (storetype.SinkSt
 // AdvanceSink stores a sink's new position, its new dead letters and the
 // removal of those a replay delivered, in one transaction.
 func (e *executor) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) error {
-	if _, err := e.exec(ctx, "AdvanceSink", p.Sink, p.Position); err != nil {
-		return err
-	}
-	for _, d := range p.Dead {
-		ev := d.Event
-		if _, err := e.exec(ctx, "PutDeadLetter", p.Sink, ev.Seq, ev.ID, ev.Type, ev.Subject, ev.Time, string(ev.Data),
-			d.Attempts, d.Error, d.FailedAt); err != nil {
-			return err
-		}
-	}
-	for _, seq := range p.Replayed {
-		if _, err := e.exec(ctx, "DeleteDeadLetter", p.Sink, seq); err != nil {
-			return err
-		}
-	}
-	return nil
+	return sqlfile.AdvanceSink(ctx, p, sqlfile.AsIs, e.exec)
 }
 
 // DeadLetters lists a sink's dead letters after p.After, in feed order.

@@ -56,18 +56,10 @@ func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, err
 	}
-	info := storetype.TemplateInfo{Template: tp}
 	rows, err := q.QueryContext(ctx, queries.Get("GetCounts"), p.ID)
-	if err != nil {
-		return info, 0, err
-	}
-	defer rows.Close()
-	if info.Counts, err = sqlfile.ScanStateCounts(rows); err != nil {
-		return info, 0, err
-	}
-	var due int64
-	err = q.QueryRowContext(ctx, queries.Get("CountDueUnused"), p.Now, p.ID).Scan(&due)
-	return info, due, err
+	return sqlfile.ReadTemplateInfo(tp, rows, err, func() sqlfile.Scanner {
+		return q.QueryRowContext(ctx, queries.Get("CountDueUnused"), p.Now, p.ID)
+	})
 }
 
 // Templates reads a page of templates by ID.

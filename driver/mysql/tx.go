@@ -25,6 +25,8 @@ type querier = dbsqlc.DBTX
 // the counts and timers it writes and flushes them, with the outbox
 // records it is handed, at its commit (see flush).
 type executor struct {
+	// Common is the statements every SQL driver runs alike.
+	sqlfile.Common
 	// q runs the statements: the transaction, or the read pool.
 	q querier
 	// tx is the transaction; nil outside one.
@@ -48,7 +50,13 @@ type countKey struct{ template, status string }
 func (s *Driver) Executor() driver.Executor { return s.onPool() }
 
 // onPool is the executor outside a transaction.
-func (s *Driver) onPool() *executor { return &executor{q: s.reads, d: s} }
+func (s *Driver) onPool() *executor { return withCommon(&executor{q: s.reads, d: s}) }
+
+// withCommon sets e's Common statements to run on e, and returns e.
+func withCommon(e *executor) *executor {
+	e.Common = sqlfile.NewCommon(e.exec, e.query, e.queryRow, scanCoupon, scanOrder)
+	return e
+}
 
 // holding names the statement of a read that holds its rows: lock in a
 // transaction, plain outside one.
@@ -200,7 +208,7 @@ func (s *Driver) Begin(ctx context.Context, background bool) (driver.ExecutorTx,
 	if err != nil {
 		return nil, err
 	}
-	return &executor{q: sqlTx, tx: sqlTx, d: s, counts: map[countKey]int64{}, timers: map[storetype.Timer]bool{}, slot: sqlfile.CountSlot()}, nil
+	return withCommon(&executor{q: sqlTx, tx: sqlTx, d: s, counts: map[countKey]int64{}, timers: map[storetype.Timer]bool{}, slot: sqlfile.CountSlot()}), nil
 }
 
 // Commit sends what the transaction buffered and records, commits, and

@@ -17,19 +17,7 @@ func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParam
 		name = "UserCouponsWithArchived"
 	}
 	rows, err := e.query(ctx, name, p.UserID, p.After, p.StatusFilter(), p.Now, p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []coupon.Coupon{}
-	for rows.Next() {
-		c, err := scanCoupon(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // TakeIssues counts p.N more coupons of a template issued, unless that

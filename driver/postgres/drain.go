@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -16,10 +17,7 @@ import (
 func (e *executor) ExpireDue(ctx context.Context, p storetype.DueParams) ([]coupon.Coupon, error) {
 	return claimRanges(p, func(c coupon.Coupon) time.Time { return c.ExpiresAt }, func(limit, lo, hi int) ([]coupon.Coupon, error) {
 		rows, err := e.query(ctx, "ExpireDue", p.Now, limit, lo, hi)
-		if err != nil {
-			return nil, err
-		}
-		return pgx.CollectRows(rows, func(row pgx.CollectableRow) (c coupon.Coupon, err error) {
+		return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
 			return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
 		})
 	})
@@ -30,10 +28,7 @@ func (e *executor) ExpireDue(ctx context.Context, p storetype.DueParams) ([]coup
 func (e *executor) LocksDue(ctx context.Context, p storetype.DueParams) ([]coupon.Coupon, error) {
 	return claimRanges(p, func(c coupon.Coupon) time.Time { return c.LockedUntil }, func(limit, lo, hi int) ([]coupon.Coupon, error) {
 		rows, err := e.query(ctx, "LocksDue", p.Now, limit, lo, hi)
-		if err != nil {
-			return nil, err
-		}
-		return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
+		return sqlfile.Collect(rows, err, scanCoupon)
 	})
 }
 

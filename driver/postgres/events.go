@@ -5,6 +5,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -39,10 +40,7 @@ func (e *executor) Records(ctx context.Context, p driver.RecordsParams) error {
 // bodies.
 func (e *executor) FrontRecords(ctx context.Context, limit int) ([]storetype.Record, error) {
 	rows, err := e.query(ctx, "FrontRecords", limit)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (r storetype.Record, err error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (r storetype.Record, err error) {
 		return r, row.Scan(&r.Last, &r.N, &r.Time)
 	})
 }
@@ -85,11 +83,4 @@ func (e *executor) sequence(ctx context.Context) error {
 			}
 		}
 	})
-}
-
-// FeedEnd reads the last position the feed handed out.
-func (e *executor) FeedEnd(ctx context.Context) (int64, error) {
-	var end int64
-	err := e.queryRow(ctx, "FeedEnd").Scan(&end)
-	return end, err
 }

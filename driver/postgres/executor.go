@@ -20,6 +20,8 @@ import (
 // executor runs the driver's statements: in a write transaction (Begin),
 // or outside one on the read pool (Driver.Executor), reads only.
 type executor struct {
+	// Common is the statements every SQL driver runs alike.
+	sqlfile.Common
 	// q runs the statements: the transaction, or the read pool.
 	q querier
 	// engine runs the reads only the engine makes (OrdersDue, Timers,
@@ -83,11 +85,19 @@ func (s *Driver) Begin(ctx context.Context, background bool) (driver.ExecutorTx,
 	if err != nil {
 		return nil, err
 	}
-	return &executor{q: pgTx, engine: pgTx, tx: &txn{pg: pgTx, ctx: ctx, slot: sqlfile.CountSlot()}}, nil
+	return withCommon(&executor{q: pgTx, engine: pgTx, tx: &txn{pg: pgTx, ctx: ctx, slot: sqlfile.CountSlot()}}), nil
 }
 
 // Executor runs reads outside a transaction, on the read pool.
-func (s *Driver) Executor() driver.Executor { return &executor{q: s.reads, engine: s.engine} }
+func (s *Driver) Executor() driver.Executor {
+	return withCommon(&executor{q: s.reads, engine: s.engine})
+}
+
+// withCommon sets e's Common statements to run on e, and returns e.
+func withCommon(e *executor) *executor {
+	e.Common = sqlfile.NewCommon(e.exec, e.query, e.queryRow, scanCoupon, scanOrder)
+	return e
+}
 
 func (e *executor) exec(ctx context.Context, name string, args ...any) (pgconn.CommandTag, error) {
 	return e.q.Exec(ctx, queries.Get(name), args...)

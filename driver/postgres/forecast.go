@@ -4,41 +4,26 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // Forecast counts what falls due in each bucket of p, by kind.
 func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
 	rows, err := e.query(ctx, "Forecast", p.From, p.End(), p.Width.Milliseconds())
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (c storetype.DueCount, err error) {
-		err = row.Scan(&c.Kind, &c.Bucket, &c.N)
-		return c, err
-	})
+	return sqlfile.Collect(rows, err, sqlfile.ScanDueCount)
 }
 
 // ShardLeases reads every shard's lease.
 func (e *executor) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
 	rows, err := e.query(ctx, "ShardLeases")
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (l storetype.ShardLease, err error) {
-		err = row.Scan(&l.Shard, &l.Holder, &l.Token, &l.ExpiresAt)
-		return l, err
-	})
+	return sqlfile.Collect(rows, err, sqlfile.ScanShardLease)
 }
 
 // Instances reads the instances seen within d, by name.
 func (e *executor) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
 	rows, err := e.query(ctx, "Instances", d.Milliseconds())
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (in storetype.Instance, err error) {
+	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (in storetype.Instance, err error) {
 		var (
 			skew   *int64
 			skewAt *time.Time

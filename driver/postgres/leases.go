@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
@@ -16,18 +14,6 @@ func (e *executor) Clock(ctx context.Context) (time.Time, error) {
 	var now time.Time
 	err := e.queryRow(ctx, "Clock").Scan(&now)
 	return now, err
-}
-
-// SeenInstance records that p.Holder is alive now and, if p.Measured,
-// its clock skew.
-func (e *executor) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) error {
-	var err error
-	if p.Measured {
-		_, err = e.exec(ctx, "MeasuredSkew", p.Holder, p.Skew.Milliseconds())
-	} else {
-		_, err = e.exec(ctx, "SeenInstance", p.Holder)
-	}
-	return err
 }
 
 // ForgetInstances forgets instances unseen for longer than d.
@@ -55,10 +41,7 @@ func (e *executor) TakeLeases(ctx context.Context, p driver.LeaseParams) ([]stor
 // leases runs a lease query returning (shard, token) rows.
 func (e *executor) leases(ctx context.Context, name string, args ...any) ([]storetype.Lease, error) {
 	rows, err := e.query(ctx, name, args...)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (storetype.Lease, error) { return sqlfile.ScanLease(row) })
+	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
 }
 
 // LockLeases reads p.Holder's unexpired leases of p.Shards and keeps them

@@ -2,10 +2,7 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
@@ -34,29 +31,20 @@ func (e *executor) SetOperation(ctx context.Context, r driver.OperationRow) erro
 // OperationsDue lists running operations p.Holder may take at p.Now.
 func (e *executor) OperationsDue(ctx context.Context, p driver.OperationsDueParams) ([]string, error) {
 	rows, err := e.query(ctx, "OperationsDue", p.Holder, p.Now, p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
+	return sqlfile.Collect(rows, err, sqlfile.ScanString)
 }
 
 // CouponsAfter reads a page of a template's coupons by ID, holding them.
 func (e *executor) CouponsAfter(ctx context.Context, p driver.CouponsAfterParams) ([]coupon.Coupon, error) {
 	rows, err := e.query(ctx, "CouponsAfter", p.TemplateID, p.After, p.Limit, p.Until)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
+	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // UsersCoupons reads the coupons the listed users hold up to an ID,
 // holding them.
 func (e *executor) UsersCoupons(ctx context.Context, p driver.UsersCouponsParams) ([]coupon.Coupon, error) {
 	rows, err := e.query(ctx, "UsersCoupons", p.UserIDs, p.Until)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
+	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // VoidCoupons voids the listed coupons still unused at p.Now.
@@ -70,20 +58,9 @@ func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsPara
 	return e.execCount(ctx, "ExtendCoupons", p.IDs, nullTime(p.To), p.By.Microseconds(), p.Now)
 }
 
-// PutPendingVoid marks a coupon to be voided when its lock ends.
-func (e *executor) PutPendingVoid(ctx context.Context, p driver.PendingVoid) error {
-	_, err := e.exec(ctx, "PutPendingVoid", p.CouponID, p.Operation, p.Reason, p.Actor)
-	return err
-}
-
 // TakePendingVoid removes and returns a coupon's mark, if any.
 func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
-	var p driver.PendingVoid
-	err := e.queryRow(ctx, "TakePendingVoid", couponID).Scan(&p.CouponID, &p.Operation, &p.Reason, &p.Actor)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return p, false, nil
-	}
-	return p, err == nil, err
+	return sqlfile.TakePendingVoid(e.queryRow(ctx, "TakePendingVoid", couponID), nil)
 }
 
 func scanOperation(row scanner) (driver.OperationRow, error) {

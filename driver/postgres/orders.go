@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/order"
@@ -23,10 +21,7 @@ func (e *executor) OrdersDue(ctx context.Context, p storetype.DueParams) ([]orde
 	name := e.pick("OrdersDue", "ClaimOrdersDue")
 	return claimRanges(p, orderDeadline, func(limit, lo, hi int) ([]order.Order, error) {
 		rows, err := e.engine.Query(ctx, queries.Get(name), p.Now, limit, lo, hi)
-		if err != nil {
-			return nil, err
-		}
-		return scanOrders(rows)
+		return sqlfile.Collect(rows, err, scanOrder)
 	})
 }
 
@@ -34,10 +29,7 @@ func (e *executor) OrdersDue(ctx context.Context, p storetype.DueParams) ([]orde
 // transaction holding them until it ends.
 func (e *executor) StockBuckets(ctx context.Context, sku string) ([]driver.StockBucket, error) {
 	rows, err := e.query(ctx, e.pick("StockBuckets", "StockBucketsForUpdate"), sku)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (driver.StockBucket, error) { return sqlfile.ScanStockBucket(row) })
+	return sqlfile.Collect(rows, err, sqlfile.ScanStockBucket)
 }
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
@@ -55,12 +47,6 @@ func (e *executor) NewStock(ctx context.Context, p driver.NewStockParams) error 
 func (e *executor) PutStockBucket(ctx context.Context, p driver.PutStockBucketParams) error {
 	b := p.Bucket
 	_, err := e.exec(ctx, "PutStockBucket", p.SKU, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, p.Now, b.Stock)
-	return err
-}
-
-// DropStockBuckets deletes a SKU's buckets from bucket p.From on.
-func (e *executor) DropStockBuckets(ctx context.Context, p driver.DropStockBucketsParams) error {
-	_, err := e.exec(ctx, "DropStockBuckets", p.SKU, p.From)
 	return err
 }
 
@@ -88,10 +74,6 @@ func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool,
 	next := p.Next
 	return e.execOne(ctx, "SetOrderStatus", next.Status.String(), nullString(next.CloseReason), nullString(next.PaymentID),
 		next.UpdatedAt, p.From.ID, p.From.Version)
-}
-
-func scanOrders(rows pgx.Rows) ([]order.Order, error) {
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (order.Order, error) { return scanOrder(row) })
 }
 
 func scanOrder(row scanner) (order.Order, error) {

@@ -13,40 +13,16 @@ import (
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// StockPage reads the sums of a page of SKUs, by SKU.
-func (e *executor) StockPage(ctx context.Context, p driver.PageParams) ([]driver.StockSum, error) {
-	rows, err := e.query(ctx, "StockPage", p.After, p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (driver.StockSum, error) { return sqlfile.ScanStockSum(row) })
-}
-
 // OpenOrderPage reads a page of unpaid orders, by deadline and ID.
 func (e *executor) OpenOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
 	rows, err := e.query(ctx, "OpenOrderPage", p.At, p.After, p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	return scanOrders(rows)
-}
-
-// FinishedOrderPage reads a page of paid and closed orders, by ID.
-func (e *executor) FinishedOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
-	rows, err := e.query(ctx, "FinishedOrderPage", p.After, p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	return scanOrders(rows)
+	return sqlfile.Collect(rows, err, scanOrder)
 }
 
 // LockedPage reads a page of locked coupons, by locked_until and ID.
 func (e *executor) LockedPage(ctx context.Context, p driver.PageParams) ([]coupon.Coupon, error) {
 	rows, err := e.query(ctx, "LockedPage", p.At, p.After, p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (coupon.Coupon, error) { return scanCoupon(row) })
+	return sqlfile.Collect(rows, err, scanCoupon)
 }
 
 // pendingFromQueries names the query of PendingFrom per coupon kind.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
@@ -67,10 +65,7 @@ func (e *executor) InsertReminderItem(ctx context.Context, it driver.ReminderIte
 // those they were in.
 func (e *executor) UnplanCoupons(ctx context.Context, couponIDs []string) ([]int64, error) {
 	rows, err := e.query(ctx, "UnplanCoupons", couponIDs)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[int64])
+	return sqlfile.Collect(rows, err, sqlfile.ScanInt64)
 }
 
 // ItemSpan reads how many coupons planned reminder id lists and their
@@ -85,30 +80,12 @@ func (e *executor) ItemSpan(ctx context.Context, id int64) (driver.ItemSpan, err
 	return s, err
 }
 
-// ReminderCoupons reads the coupons planned reminder id lists, as they are
-// now, earliest expires_at first, then by ID.
-func (e *executor) ReminderCoupons(ctx context.Context, id int64) ([]driver.ReminderCoupon, error) {
-	rows, err := e.query(ctx, "ReminderCoupons", id)
-	if err != nil {
-		return nil, err
-	}
-	scan := sqlfile.ScanReminderCoupon(scanCoupon)
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (driver.ReminderCoupon, error) { return scan(row) })
-}
-
 // SentBetween counts the reminders sent to p.User with their done time in
 // [p.Start, p.End).
 func (e *executor) SentBetween(ctx context.Context, p driver.SentBetweenParams) (int, error) {
 	var n int
 	err := e.queryRow(ctx, "SentBetween", p.User, p.Start, p.End).Scan(&n)
 	return n, err
-}
-
-// InsertReminded records that the pair p.Key was reminded by reminder
-// p.ReminderID; the pair's primary key refuses a second record.
-func (e *executor) InsertReminded(ctx context.Context, p driver.RemindedParams) error {
-	_, err := e.exec(ctx, "InsertReminded", p.Key.CouponID, p.Key.Lead.Milliseconds(), p.ReminderID)
-	return err
 }
 
 // FinishReminder marks planned reminder f.ID sent or dropped at f.At and
@@ -125,8 +102,5 @@ func (e *executor) FinishReminder(ctx context.Context, f driver.FinishedReminder
 // reminders runs a query listing reminders.
 func (e *executor) reminders(ctx context.Context, name string, args ...any) ([]driver.PlannedReminder, error) {
 	rows, err := e.query(ctx, name, args...)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (driver.PlannedReminder, error) { return sqlfile.ScanReminder(row) })
+	return sqlfile.Collect(rows, err, sqlfile.ScanReminder)
 }

@@ -20,15 +20,9 @@ func (e *executor) SinkState(ctx context.Context, sink string) (storetype.SinkSt
 // removal of those a replay delivered, in one round trip.
 func (e *executor) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) error {
 	b := &pgx.Batch{}
-	b.Queue(queries.Get("AdvanceSink"), p.Sink, p.Position)
-	for _, d := range p.Dead {
-		ev := d.Event
-		b.Queue(queries.Get("PutDeadLetter"), p.Sink, ev.Seq, ev.ID, ev.Type, ev.Subject, ev.Time, string(ev.Data),
-			d.Attempts, d.Error, d.FailedAt)
-	}
-	for _, seq := range p.Replayed {
-		b.Queue(queries.Get("DeleteDeadLetter"), p.Sink, seq)
-	}
+	sqlfile.AdvanceSink(ctx, p, sqlfile.AsIs, func(_ context.Context, name string, args ...any) (*pgx.QueuedQuery, error) {
+		return b.Queue(queries.Get(name), args...), nil
+	})
 	return e.q.SendBatch(ctx, b).Close()
 }
 

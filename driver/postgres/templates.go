@@ -66,18 +66,10 @@ func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, interpret(err)
 	}
-	info := storetype.TemplateInfo{Template: template(r)}
 	rows, err := q.Query(ctx, queries.Get("GetCounts"), p.ID)
-	if err != nil {
-		return info, 0, err
-	}
-	defer rows.Close()
-	if info.Counts, err = sqlfile.ScanStateCounts(rows); err != nil {
-		return info, 0, err
-	}
-	var due int64
-	err = q.QueryRow(ctx, queries.Get("CountDueUnused"), p.Now, p.ID).Scan(&due)
-	return info, due, err
+	return sqlfile.ReadTemplateInfo(template(r), rows, err, func() sqlfile.Scanner {
+		return q.QueryRow(ctx, queries.Get("CountDueUnused"), p.Now, p.ID)
+	})
 }
 
 // Template reads a template.

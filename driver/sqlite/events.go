@@ -52,10 +52,3 @@ func (t *tx) writeRecords(ctx context.Context, records []storetype.Record) error
 	}
 	return nil
 }
-
-// FeedEnd reads the last position the feed handed out.
-func (e *executor) FeedEnd(ctx context.Context) (int64, error) {
-	var end int64
-	err := e.queryRow(ctx, "FeedEnd").Scan(&end)
-	return end, err
-}

@@ -12,11 +12,7 @@ import (
 // Forecast counts what falls due in each bucket of p, by kind.
 func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
 	rows, err := e.query(ctx, "Forecast", ms(p.From), ms(p.End()), p.Width.Milliseconds())
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.DueCount, error) {
-		var c storetype.DueCount
-		err := row.Scan(&c.Kind, &c.Bucket, &c.N)
-		return c, err
-	})
+	return sqlfile.Collect(rows, err, sqlfile.ScanDueCount)
 }
 
 // ShardLeases reads every shard's lease.

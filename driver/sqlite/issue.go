@@ -10,30 +10,17 @@ import (
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 )
 
-// IssuedCount reads how many coupons of a template are issued.
-func (e *executor) IssuedCount(ctx context.Context, templateID string) (int64, error) {
-	return sqlfile.ScanInt64(e.queryRow(ctx, "TemplateIssued", templateID))
-}
-
 // ExistingCoupons returns which of ids name a stored coupon.
 func (e *executor) ExistingCoupons(ctx context.Context, ids []string) (map[string]bool, error) {
 	rows, err := e.queryList(ctx, "ExistingCoupons", ids)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	return sqlfile.ScanSet(rows)
+	return sqlfile.Read(rows, err, sqlfile.ScanSet)
 }
 
 // HeldCounts returns how many coupons of template p.TemplateID each of
 // p.Users holds.
 func (e *executor) HeldCounts(ctx context.Context, p driver.HeldCountsParams) (map[string]int64, error) {
 	rows, err := e.queryList(ctx, "HeldCounts", p.Users, p.TemplateID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	return sqlfile.ScanCounts(rows)
+	return sqlfile.Read(rows, err, sqlfile.ScanCounts)
 }
 
 // queryList runs the named query with list as a JSON array for its first

@@ -16,18 +16,6 @@ func (e *executor) Clock(ctx context.Context) (time.Time, error) {
 	return at(now), err
 }
 
-// SeenInstance records that p.Holder is alive now and, if p.Measured,
-// its clock skew.
-func (e *executor) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) error {
-	var err error
-	if p.Measured {
-		_, err = e.exec(ctx, "MeasuredSkew", p.Holder, p.Skew.Milliseconds())
-	} else {
-		_, err = e.exec(ctx, "SeenInstance", p.Holder)
-	}
-	return err
-}
-
 // ForgetInstances forgets instances unseen for longer than d.
 func (e *executor) ForgetInstances(ctx context.Context, d time.Duration) error {
 	_, err := e.exec(ctx, "ForgetInstances", d.Milliseconds())

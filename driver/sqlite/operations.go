@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
@@ -59,24 +58,12 @@ func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsPara
 	return e.execCount(ctx, "ExtendCoupons", jsonList(p.IDs), nullMS(p.To), p.By.Milliseconds(), ms(p.Now))
 }
 
-// PutPendingVoid marks a coupon to be voided when its lock ends.
-func (e *executor) PutPendingVoid(ctx context.Context, p driver.PendingVoid) error {
-	_, err := e.exec(ctx, "PutPendingVoid", p.CouponID, p.Operation, p.Reason, p.Actor)
-	return err
-}
-
 // TakePendingVoid removes and returns a coupon's mark, if any.
 func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
-	var p driver.PendingVoid
-	err := e.queryRow(ctx, "GetPendingVoid", couponID).Scan(&p.CouponID, &p.Operation, &p.Reason, &p.Actor)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return p, false, nil
-	case err != nil:
-		return p, false, err
-	}
-	_, err = e.exec(ctx, "DeletePendingVoid", couponID)
-	return p, err == nil, err
+	return sqlfile.TakePendingVoid(e.queryRow(ctx, "GetPendingVoid", couponID), func() error {
+		_, err := e.exec(ctx, "DeletePendingVoid", couponID)
+		return err
+	})
 }
 
 func scanOperation(row sqlfile.Scanner) (driver.OperationRow, error) {

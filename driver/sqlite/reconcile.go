@@ -12,21 +12,9 @@ import (
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// StockPage reads the sums of a page of SKUs, by SKU.
-func (e *executor) StockPage(ctx context.Context, p driver.PageParams) ([]driver.StockSum, error) {
-	rows, err := e.query(ctx, "StockPage", p.After, p.Limit)
-	return sqlfile.Collect(rows, err, sqlfile.ScanStockSum)
-}
-
 // OpenOrderPage reads a page of unpaid orders, by deadline and ID.
 func (e *executor) OpenOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
 	rows, err := e.query(ctx, "OpenOrderPage", ms(p.At), p.After, p.Limit)
-	return sqlfile.Collect(rows, err, scanOrder)
-}
-
-// FinishedOrderPage reads a page of paid and closed orders, by ID.
-func (e *executor) FinishedOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
-	rows, err := e.query(ctx, "FinishedOrderPage", p.After, p.Limit)
 	return sqlfile.Collect(rows, err, scanOrder)
 }
 

@@ -101,23 +101,11 @@ func (e *executor) ItemSpan(ctx context.Context, id int64) (driver.ItemSpan, err
 	return s, err
 }
 
-// ReminderCoupons reads a reminder's coupons as they are now.
-func (e *executor) ReminderCoupons(ctx context.Context, id int64) ([]driver.ReminderCoupon, error) {
-	rows, err := e.query(ctx, "ReminderCoupons", id)
-	return sqlfile.Collect(rows, err, sqlfile.ScanReminderCoupon(scanCoupon))
-}
-
 // SentBetween counts the reminders sent to p.User in [p.Start, p.End).
 func (e *executor) SentBetween(ctx context.Context, p driver.SentBetweenParams) (int, error) {
 	var n int
 	err := e.queryRow(ctx, "SentToday", p.User, ms(p.Start), ms(p.End)).Scan(&n)
 	return n, err
-}
-
-// InsertReminded records that the pair p.Key was reminded.
-func (e *executor) InsertReminded(ctx context.Context, p driver.RemindedParams) error {
-	_, err := e.exec(ctx, "InsertReminded", p.Key.CouponID, p.Key.Lead.Milliseconds(), p.ReminderID)
-	return err
 }
 
 // FinishReminder marks a planned reminder sent or dropped and deletes its

@@ -34,7 +34,7 @@ func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams
 		return storetype.TemplateInfo{}, 0, err
 	}
 	defer rtx.Rollback()
-	return (&executor{d: e.d, read: rtx}).templateInfo(ctx, p)
+	return e.d.readExecutor(rtx).templateInfo(ctx, p)
 }
 
 // templateInfo is TemplateInfo's reads, in the executor's one snapshot.
@@ -43,18 +43,10 @@ func (e *executor) templateInfo(ctx context.Context, p driver.TemplateInfoParams
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, err
 	}
-	info := storetype.TemplateInfo{Template: tp}
 	rows, err := e.query(ctx, "GetCounts", p.ID)
-	if err != nil {
-		return info, 0, err
-	}
-	defer rows.Close()
-	if info.Counts, err = sqlfile.ScanStateCounts(rows); err != nil {
-		return info, 0, err
-	}
-	var due int64
-	err = e.queryRow(ctx, "CountDueUnused", ms(p.Now), p.ID).Scan(&due)
-	return info, due, err
+	return sqlfile.ReadTemplateInfo(tp, rows, err, func() sqlfile.Scanner {
+		return e.queryRow(ctx, "CountDueUnused", ms(p.Now), p.ID)
+	})
 }
 
 // Templates reads a page of templates by ID.

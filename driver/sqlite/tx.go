@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -19,6 +20,8 @@ var (
 // statements prepared on the writer, or outside one, on the read pool,
 // which refuses writes.
 type executor struct {
+	// Common is the statements every SQL driver runs alike.
+	sqlfile.Common
 	d *Driver
 	// tx is the write transaction; nil outside one.
 	tx *sql.Tx
@@ -41,7 +44,18 @@ type tx struct {
 func (s *Driver) Executor() driver.Executor { return s.reads() }
 
 // reads is the executor on the read pool.
-func (s *Driver) reads() *executor { return &executor{d: s, read: s.r} }
+func (s *Driver) reads() *executor { return s.readExecutor(s.r) }
+
+// readExecutor returns the executor on read, outside a transaction.
+func (s *Driver) readExecutor(read dbsqlc.DBTX) *executor {
+	return withCommon(&executor{d: s, read: read})
+}
+
+// withCommon sets e's Common statements to run on e, and returns e.
+func withCommon(e *executor) *executor {
+	e.Common = sqlfile.NewCommon(e.exec, e.query, e.queryRow, scanCoupon, scanOrder)
+	return e
+}
 
 func (e *executor) stmt(ctx context.Context, name string) *sql.Stmt {
 	st, ok := e.d.stmts[name]
@@ -139,7 +153,9 @@ func (s *Driver) Begin(ctx context.Context, background bool) (driver.ExecutorTx,
 		leave()
 		return nil, err
 	}
-	return &tx{executor: executor{d: s, tx: sqlTx}, leave: leave}, nil
+	t := &tx{executor: executor{d: s, tx: sqlTx}, leave: leave}
+	withCommon(&t.executor)
+	return t, nil
 }
 
 // Commit writes records, commits the transaction and returns the timers

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // CountSlots is how many rows a template's count of one state is split
@@ -15,6 +16,19 @@ const CountSlots = 8
 
 // CountSlot picks a transaction's slot.
 func CountSlot() int { return rand.IntN(CountSlots) }
+
+// ReadTemplateInfo returns TemplateInfo's reads after template tp: its
+// counts by state, from the rows of a GetCounts query (err is its error),
+// then how many of its unused coupons are due, from the row of the
+// CountDueUnused query due runs once those rows are read.
+func ReadTemplateInfo(tp coupon.Template, counts Rows, err error, due func() Scanner) (storetype.TemplateInfo, int64, error) {
+	info := storetype.TemplateInfo{Template: tp}
+	if info.Counts, err = Read(counts, err, ScanStateCounts); err != nil {
+		return info, 0, err
+	}
+	n, err := ScanInt64(due())
+	return info, n, err
+}
 
 // ScanStateCounts reads rows of a GetCounts query, a state and its count,
 // into a template's counts by state.

@@ -131,7 +131,7 @@ func TestMigrateRefusesNewer(t *testing.T) {
 func TestOneNumbering(t *testing.T) {
 	var first []string
 	for _, b := range []string{"sqlite", "postgres", "mysql"} {
-		ms, err := LoadMigrations(os.DirFS(filepath.Join("..", b)), "migrations")
+		ms, err := LoadMigrations(os.DirFS(filepath.Join("..", "..", b)), "migrations")
 		if err != nil {
 			t.Fatalf("%s: %v", b, err)
 		}

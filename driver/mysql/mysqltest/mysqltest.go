@@ -7,20 +7,17 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
-	"os"
 	"testing"
 
+	"github.com/lapsehq/lapse/driver/internal/sqlfile/envtest"
 	"github.com/lapsehq/lapse/driver/mysql"
 )
 
 // baseURL returns LAPSE_TEST_MYSQL, skipping t when it is unset.
 func baseURL(t testing.TB) string {
 	t.Helper()
-	base := os.Getenv("LAPSE_TEST_MYSQL")
-	if base == "" {
-		t.Skip("LAPSE_TEST_MYSQL is not set: skipping the MySQL tests (set it to e.g. mysql://root@127.0.0.1:3306/test)")
-	}
-	return base
+	return envtest.URL(t, "LAPSE_TEST_MYSQL",
+		"LAPSE_TEST_MYSQL is not set: skipping the MySQL tests (set it to e.g. mysql://root@127.0.0.1:3306/test)")
 }
 
 // newName returns a fresh database name.

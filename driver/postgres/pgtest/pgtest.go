@@ -7,22 +7,18 @@ import (
 	"context"
 	"crypto/rand"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile/envtest"
 )
 
 // baseURL returns LAPSE_TEST_POSTGRES, skipping t when it is unset.
 func baseURL(t testing.TB) string {
 	t.Helper()
-	base := os.Getenv("LAPSE_TEST_POSTGRES")
-	if base == "" {
-		t.Skip("LAPSE_TEST_POSTGRES is unset: set it to a PostgreSQL URL " +
-			"(postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests")
-	}
-	return base
+	return envtest.URL(t, "LAPSE_TEST_POSTGRES", "LAPSE_TEST_POSTGRES is unset: set it to a PostgreSQL URL "+
+		"(postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests")
 }
 
 // newName returns a fresh name with prefix, lower case as PostgreSQL folds
