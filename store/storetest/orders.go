@@ -60,11 +60,7 @@ func (f *orderFixture) putSKU(sku string, stock int64) storetype.SKU {
 
 func (f *orderFixture) sku(sku string) storetype.SKU {
 	f.t.Helper()
-	k, err := f.s.SKU(f.ctx, sku)
-	if err != nil {
-		f.t.Fatalf("SKU(%s): %v", sku, err)
-	}
-	return k
+	return get(f.fixture, "SKU", f.s.SKU, sku)
 }
 
 func (f *orderFixture) wantSKU(what string, sku string, available, reserved, sold int64) {
@@ -94,11 +90,7 @@ func (f *orderFixture) params(couponIDs ...string) store.CreateOrderParams {
 
 func (f *orderFixture) order(id string) order.Order {
 	f.t.Helper()
-	o, err := f.s.Order(f.ctx, id)
-	if err != nil {
-		f.t.Fatalf("Order(%s): %v", id, err)
-	}
-	return o
+	return get(f.fixture, "Order", f.s.Order, id)
 }
 
 // eventsOfType returns the events of one type about subject.

@@ -151,14 +151,21 @@ func (f *fixture) do(id string, p store.TransitionParams) coupon.Coupon {
 	return c
 }
 
+// get returns what read answers for key, failing the test with the
+// read's name and key on any error.
+func get[K, T any](f *fixture, name string, read func(context.Context, K) (T, error), key K) T {
+	f.t.Helper()
+	v, err := read(f.ctx, key)
+	if err != nil {
+		f.t.Fatalf("%s(%v): %v", name, key, err)
+	}
+	return v
+}
+
 // coupon reads one coupon as stored.
 func (f *fixture) coupon(id string) coupon.Coupon {
 	f.t.Helper()
-	c, err := f.s.Coupon(f.ctx, id)
-	if err != nil {
-		f.t.Fatalf("Coupon(%s): %v", id, err)
-	}
-	return c
+	return get(f, "Coupon", f.s.Coupon, id)
 }
 
 // counts reads a template's counts at now.
