@@ -374,8 +374,7 @@ func testCloseDueOrders(t *testing.T, open opener) {
 	if err != nil || len(d.Due) != 1 {
 		t.Fatalf("at the deadline: got (%d closed, %v), want 1", len(d.Due), err)
 	}
-	f.wantTimes("due", d.Due, []time.Time{o.Deadline})
-	f.wantTime("next", d.Next, later.Deadline)
+	f.wantDrained("close", d, []time.Time{o.Deadline}, later.Deadline)
 	got := f.order(o.ID)
 	if got.Status != order.Closed || got.CloseReason != order.ReasonTimeout {
 		t.Fatalf("closed order: got %s/%s, want closed/timeout", got.Status, got.CloseReason)

@@ -168,6 +168,14 @@ func (f *fixture) coupon(id string) coupon.Coupon {
 	return get(f, "Coupon", f.s.Coupon, id)
 }
 
+// wantStatus fails unless the coupon id is stored in state want.
+func (f *fixture) wantStatus(what, id string, want coupon.State) {
+	f.t.Helper()
+	if got := f.coupon(id); got.Status != want {
+		f.t.Fatalf("%s: got %s, want %s", what, got.Status, want)
+	}
+}
+
 // counts reads a template's counts at now.
 func (f *fixture) counts(tplID string, now time.Time) map[coupon.State]int64 {
 	f.t.Helper()
@@ -236,8 +244,13 @@ func (f *fixture) cursor() int64 {
 // eventsOf returns the events whose subject is id, in feed order.
 func (f *fixture) eventsOf(id string) []storetype.Event {
 	f.t.Helper()
+	return ofSubject(f.events(), id)
+}
+
+// ofSubject returns the events of es whose subject is id, in their order.
+func ofSubject(es []storetype.Event, id string) []storetype.Event {
 	var out []storetype.Event
-	for _, e := range f.events() {
+	for _, e := range es {
 		if e.Subject == id {
 			out = append(out, e)
 		}
