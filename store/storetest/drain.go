@@ -50,6 +50,22 @@ func (f *fixture) wantDrained(what string, d store.Drained, due []time.Time, nex
 	f.wantTime(what+": next", d.Next, next)
 }
 
+// drainBatch is what one drain of a batch hands out: its due times and
+// the next still pending.
+type drainBatch struct {
+	due  []time.Time
+	next time.Time
+}
+
+// wantBatches drains once a batch and fails unless each drain hands out
+// its batch.
+func (f *fixture) wantBatches(drain func() store.Drained, batches []drainBatch) {
+	f.t.Helper()
+	for i, b := range batches {
+		f.wantDrained(fmt.Sprintf("batch %d", i), drain(), b.due, b.next)
+	}
+}
+
 // claimDue claims a coupon of tp (duration only) that expires at due.
 func (f *fixture) claimDue(tp coupon.Template, user string, due time.Time) coupon.Coupon {
 	f.t.Helper()
@@ -98,19 +114,12 @@ func testExpireLimit(t *testing.T, open opener) {
 	future := f.claimDue(tp, "later", now.Add(time.Minute))
 
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
-	batches := []struct {
-		due  []time.Time
-		next time.Time
-	}{
+	f.wantBatches(func() store.Drained { return f.expireDue(now, 2) }, []drainBatch{
 		{[]time.Time{at(1), at(2)}, at(3)},
 		{[]time.Time{at(3), at(4)}, at(5)},
 		{[]time.Time{at(5)}, future.ExpiresAt},
 		{nil, future.ExpiresAt},
-	}
-	for i, b := range batches {
-		d := f.expireDue(now, 2)
-		f.wantDrained(fmt.Sprintf("batch %d", i), d, b.due, b.next)
-	}
+	})
 	d := f.expireDue(future.ExpiresAt, 2)
 	f.wantDrained("last batch", d, []time.Time{future.ExpiresAt}, time.Time{})
 }
@@ -253,18 +262,11 @@ func testReleaseLimit(t *testing.T, open opener) {
 	}
 	m := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Minute) }
 	now := m(10)
-	batches := []struct {
-		due  []time.Time
-		next time.Time
-	}{
+	f.wantBatches(func() store.Drained { return f.releaseLocks(now, 2) }, []drainBatch{
 		{[]time.Time{m(1), m(2)}, m(3)},
 		{[]time.Time{m(3)}, m(60)},
 		{nil, m(60)},
-	}
-	for i, b := range batches {
-		d := f.releaseLocks(now, 2)
-		f.wantDrained(fmt.Sprintf("batch %d", i), d, b.due, b.next)
-	}
+	})
 }
 
 // testReleaseStale: a lock released and taken again by another order is
