@@ -83,9 +83,7 @@ func testIdemClaimReplay(t *testing.T, open opener) {
 	if _, err := claim("k2", t0); err != nil {
 		t.Fatalf("claim under another key: %v", err)
 	}
-	if cs := f.userCoupons("u1", 0, t0); len(cs) != 2 {
-		t.Fatalf("coupons after a claim under another key: got %d, want 2", len(cs))
-	}
+	f.wantHolds("coupons after a claim under another key", "u1", t0, 2)
 }
 
 // testIdemTransitionReplay: a retried lock replays its first result
@@ -324,9 +322,7 @@ func testIdemPrune(t *testing.T, open opener) {
 	if _, err := claim("a", now); err != nil {
 		t.Fatalf("claim under a pruned key: got %v, want a new coupon", err)
 	}
-	if cs := f.userCoupons("u1", 0, now); len(cs) != 4 {
-		t.Fatalf("coupons: got %d, want 4", len(cs))
-	}
+	f.wantHolds("coupons", "u1", now, 4)
 }
 
 // testIdemScoped: one key in two scopes is two keys, each with its own
@@ -393,9 +389,7 @@ func runIdempotencyWait(t *testing.T, newDriver NewDriver) {
 		t.Fatalf("finish the issuance: %v", err)
 	}
 	f.wantReplay("request that waited", <-answer, store.Issued{Issued: 4}, t0)
-	if cs := f.userCoupons("u9", 0, t0); len(cs) != 0 {
-		t.Fatalf("the request that waited ran: u9 holds %d coupons", len(cs))
-	}
+	f.wantHolds("the request that waited ran", "u9", t0, 0)
 }
 
 // RunIdempotencyWaitBounded checks that a request under a key that holds
@@ -412,7 +406,5 @@ func RunIdempotencyWaitBounded(t *testing.T, newDriver NewDriver) {
 	if waited := time.Since(start); waited < store.RequestWait {
 		t.Fatalf("answered after %s, want after %s", waited, store.RequestWait)
 	}
-	if cs := f.userCoupons("u9", 0, t0); len(cs) != 0 {
-		t.Fatalf("the request that waited ran: u9 holds %d coupons", len(cs))
-	}
+	f.wantHolds("the request that waited ran", "u9", t0, 0)
 }

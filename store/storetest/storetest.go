@@ -274,6 +274,14 @@ func (f *fixture) userCoupons(user string, status coupon.State, now time.Time) [
 	return f.walletPages(storetype.UserCouponsParams{UserID: user, Status: status, Now: now})
 }
 
+// wantHolds fails unless user holds n coupons at now, of any status.
+func (f *fixture) wantHolds(what, user string, now time.Time, n int) {
+	f.t.Helper()
+	if cs := f.userCoupons(user, 0, now); len(cs) != n {
+		f.t.Fatalf("%s: %s holds %d coupons, want %d", what, user, len(cs), n)
+	}
+}
+
 // walletPage is the page size walletPages reads: small, so that a test's
 // few coupons take several pages.
 const walletPage = 2
