@@ -99,21 +99,14 @@ func testSetCoupon(f *fixture) {
 	stale, otherState := from, from
 	stale.Version--
 	otherState.Status = coupon.Used
-	for _, tc := range []struct {
-		name string
-		from coupon.Coupon
-		set  bool
-	}{
+	wantSets(f, func(tx driver.Executor, from coupon.Coupon) (bool, error) {
+		return tx.SetCoupon(f.ctx, driver.SetCouponParams{From: from, Next: next})
+	}, []setCase[coupon.Coupon]{
 		{"stale version", stale, false},
 		{"other state", otherState, false},
 		{"applies", from, true},
 		{"applied already", from, false},
-	} {
-		set := read(f, tc.name, func(tx driver.Executor) (bool, error) {
-			return tx.SetCoupon(f.ctx, driver.SetCouponParams{From: tc.from, Next: next})
-		})
-		want(f.t, tc.name, set, tc.set)
-	}
+	})
 	next.Version = from.Version + 1
 	f.wantCoupon("after SetCoupon", f.coupon("c1"), next)
 }

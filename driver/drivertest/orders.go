@@ -79,20 +79,13 @@ func testSetOrder(f *fixture) {
 	next.Status, next.PaymentID, next.UpdatedAt = order.Paid, "pay1", t0.Add(time.Minute)
 	stale := from
 	stale.Version--
-	for _, tc := range []struct {
-		name string
-		from order.Order
-		set  bool
-	}{
+	wantSets(f, func(tx driver.Executor, from order.Order) (bool, error) {
+		return tx.SetOrder(f.ctx, driver.SetOrderParams{From: from, Next: next})
+	}, []setCase[order.Order]{
 		{"stale version", stale, false},
 		{"applies", from, true},
 		{"left unpaid", from, false},
-	} {
-		set := read(f, tc.name, func(tx driver.Executor) (bool, error) {
-			return tx.SetOrder(f.ctx, driver.SetOrderParams{From: tc.from, Next: next})
-		})
-		want(f.t, tc.name, set, tc.set)
-	}
+	})
 	next.Version = from.Version + 1
 	f.wantOrder("after SetOrder", f.order("o1"), next)
 }
