@@ -119,6 +119,26 @@ func wantSets[T any](f *fixture, set func(tx driver.Executor, from T) (bool, err
 	}
 }
 
+// dueCase is one listing of what is due: at now, up to limit, and the
+// IDs wanted, in order.
+type dueCase struct {
+	now    time.Time
+	limit  int
+	wanted []string
+}
+
+// wantDue lists with due (named what) for each case, each in its own
+// transaction, and fails unless it lists the case's IDs (by id) in order.
+func wantDue[T any](f *fixture, what string, due func(driver.Executor, context.Context, storetype.DueParams) ([]T, error), id func(T) string, cases []dueCase) {
+	f.t.Helper()
+	for _, tc := range cases {
+		got := read(f, what, func(tx driver.Executor) ([]T, error) {
+			return due(tx, f.ctx, storetype.DueParams{Now: tc.now, Limit: tc.limit})
+		})
+		wantIDs(f.t, what+" at "+tc.now.String(), got, id, tc.wanted...)
+	}
+}
+
 // insert stores rows with put in one transaction.
 func insert[T any](f *fixture, what string, put func(driver.Executor, context.Context, T) error, rows ...T) {
 	f.t.Helper()
