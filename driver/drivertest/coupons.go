@@ -99,21 +99,14 @@ func testSetCoupon(f *fixture) {
 	stale, otherState := from, from
 	stale.Version--
 	otherState.Status = coupon.Used
-	for _, tc := range []struct {
-		name string
-		from coupon.Coupon
-		set  bool
-	}{
+	wantSets(f, func(tx driver.Executor, from coupon.Coupon) (bool, error) {
+		return tx.SetCoupon(f.ctx, driver.SetCouponParams{From: from, Next: next})
+	}, []setCase[coupon.Coupon]{
 		{"stale version", stale, false},
 		{"other state", otherState, false},
 		{"applies", from, true},
 		{"applied already", from, false},
-	} {
-		set := read(f, tc.name, func(tx driver.Executor) (bool, error) {
-			return tx.SetCoupon(f.ctx, driver.SetCouponParams{From: tc.from, Next: next})
-		})
-		want(f.t, tc.name, set, tc.set)
-	}
+	})
 	next.Version = from.Version + 1
 	f.wantCoupon("after SetCoupon", f.coupon("c1"), next)
 }
@@ -174,21 +167,12 @@ func testLocksDue(f *fixture) {
 	f.lock("c1", t0.Add(3*time.Hour))
 	f.lock("c2", t0.Add(1*time.Hour))
 	f.lock("c3", t0.Add(2*time.Hour))
-	for _, tc := range []struct {
-		now    time.Time
-		limit  int
-		wanted []string
-	}{
+	wantDue(f, "LocksDue", driver.Executor.LocksDue, couponID, []dueCase{
 		{t0, 10, nil},
 		{t0.Add(time.Hour), 10, []string{"c2"}},
 		{t0.Add(3 * time.Hour), 10, []string{"c2", "c3", "c1"}},
 		{t0.Add(3 * time.Hour), 2, []string{"c2", "c3"}},
-	} {
-		got := read(f, "LocksDue", func(tx driver.Executor) ([]coupon.Coupon, error) {
-			return tx.LocksDue(f.ctx, storetype.DueParams{Now: tc.now, Limit: tc.limit})
-		})
-		wantIDs(f.t, "LocksDue at "+tc.now.String(), got, couponID, tc.wanted...)
-	}
+	})
 }
 
 // testLocksDueShards: LocksDue with leases reads only their shards,

@@ -101,6 +101,44 @@ func read[T any](f *fixture, what string, fn func(tx driver.Executor) (T, error)
 	return v
 }
 
+// setCase is one compare-and-set of a row: the version it is set from,
+// and whether the set applies.
+type setCase[T any] struct {
+	name string
+	from T
+	set  bool
+}
+
+// wantSets runs set from each case's row in turn, each in its own
+// transaction, and fails unless each applies as its case says.
+func wantSets[T any](f *fixture, set func(tx driver.Executor, from T) (bool, error), cases []setCase[T]) {
+	f.t.Helper()
+	for _, tc := range cases {
+		applied := read(f, tc.name, func(tx driver.Executor) (bool, error) { return set(tx, tc.from) })
+		want(f.t, tc.name, applied, tc.set)
+	}
+}
+
+// dueCase is one listing of what is due: at now, up to limit, and the
+// IDs wanted, in order.
+type dueCase struct {
+	now    time.Time
+	limit  int
+	wanted []string
+}
+
+// wantDue lists with due (named what) for each case, each in its own
+// transaction, and fails unless it lists the case's IDs (by id) in order.
+func wantDue[T any](f *fixture, what string, due func(driver.Executor, context.Context, storetype.DueParams) ([]T, error), id func(T) string, cases []dueCase) {
+	f.t.Helper()
+	for _, tc := range cases {
+		got := read(f, what, func(tx driver.Executor) ([]T, error) {
+			return due(tx, f.ctx, storetype.DueParams{Now: tc.now, Limit: tc.limit})
+		})
+		wantIDs(f.t, what+" at "+tc.now.String(), got, id, tc.wanted...)
+	}
+}
+
 // insert stores rows with put in one transaction.
 func insert[T any](f *fixture, what string, put func(driver.Executor, context.Context, T) error, rows ...T) {
 	f.t.Helper()

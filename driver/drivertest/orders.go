@@ -79,20 +79,13 @@ func testSetOrder(f *fixture) {
 	next.Status, next.PaymentID, next.UpdatedAt = order.Paid, "pay1", t0.Add(time.Minute)
 	stale := from
 	stale.Version--
-	for _, tc := range []struct {
-		name string
-		from order.Order
-		set  bool
-	}{
+	wantSets(f, func(tx driver.Executor, from order.Order) (bool, error) {
+		return tx.SetOrder(f.ctx, driver.SetOrderParams{From: from, Next: next})
+	}, []setCase[order.Order]{
 		{"stale version", stale, false},
 		{"applies", from, true},
 		{"left unpaid", from, false},
-	} {
-		set := read(f, tc.name, func(tx driver.Executor) (bool, error) {
-			return tx.SetOrder(f.ctx, driver.SetOrderParams{From: tc.from, Next: next})
-		})
-		want(f.t, tc.name, set, tc.set)
-	}
+	})
 	next.Version = from.Version + 1
 	f.wantOrder("after SetOrder", f.order("o1"), next)
 }
@@ -108,21 +101,12 @@ func testOrdersDue(f *fixture) {
 	want(f.t, "SetOrder", read(f, "SetOrder", func(tx driver.Executor) (bool, error) {
 		return tx.SetOrder(f.ctx, driver.SetOrderParams{From: from, Next: next})
 	}), true)
-	for _, tc := range []struct {
-		now    time.Time
-		limit  int
-		wanted []string
-	}{
+	wantDue(f, "OrdersDue", driver.Executor.OrdersDue, orderID, []dueCase{
 		{t0, 10, nil},
 		{t0.Add(time.Hour), 10, []string{"o2"}},
 		{t0.Add(3 * time.Hour), 10, []string{"o2", "o3", "o1"}},
 		{t0.Add(3 * time.Hour), 2, []string{"o2", "o3"}},
-	} {
-		got := read(f, "OrdersDue", func(tx driver.Executor) ([]order.Order, error) {
-			return tx.OrdersDue(f.ctx, storetype.DueParams{Now: tc.now, Limit: tc.limit})
-		})
-		wantIDs(f.t, "OrdersDue at "+tc.now.String(), got, orderID, tc.wanted...)
-	}
+	})
 }
 
 // testOrdersDueShards: OrdersDue with leases reads only their shards.

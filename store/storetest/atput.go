@@ -12,19 +12,27 @@ import (
 // before it records a request under an idempotency key: its writes all
 // made, before its commit. Tests use it to hold a transaction open there,
 // or to cancel it.
-func AtPutRequest(d driver.Driver, at func()) driver.Driver { return atPut{d, at} }
-
-type atPut struct {
-	driver.Driver
-	at func()
+func AtPutRequest(d driver.Driver, at func()) driver.Driver {
+	return wrapTx(d, func(tx driver.ExecutorTx) driver.ExecutorTx { return atPutTx{tx, at} })
 }
 
-func (d atPut) Begin(ctx context.Context, background bool) (driver.ExecutorTx, error) {
+// wrapTx returns d with each transaction it begins passed through wrap:
+// a real driver with a test's hook in its transactions.
+func wrapTx(d driver.Driver, wrap func(driver.ExecutorTx) driver.ExecutorTx) driver.Driver {
+	return txWrapper{d, wrap}
+}
+
+type txWrapper struct {
+	driver.Driver
+	wrap func(driver.ExecutorTx) driver.ExecutorTx
+}
+
+func (d txWrapper) Begin(ctx context.Context, background bool) (driver.ExecutorTx, error) {
 	tx, err := d.Driver.Begin(ctx, background)
 	if err != nil {
 		return nil, err
 	}
-	return atPutTx{tx, d.at}, nil
+	return d.wrap(tx), nil
 }
 
 type atPutTx struct {

@@ -17,26 +17,12 @@ import (
 // does not log its last claims as failures.
 func runCanceled(t *testing.T, newDriver NewDriver) {
 	ctx, cancel := context.WithCancel(t.Context())
-	s := store.New(cancelingDriver{newDriver(t), cancel}, store.Options{})
+	d := wrapTx(newDriver(t), func(tx driver.ExecutorTx) driver.ExecutorTx { return cancelingTx{tx, cancel} })
+	s := store.New(d, store.Options{})
 	_, ok, err := s.ClaimOperation(ctx, store.ClaimOperationParams{Holder: "i0", TTL: time.Minute, Now: t0})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("ClaimOperation, its context cancelled inside its transaction: got %v (claimed %v), want an error that is context.Canceled", err, ok)
 	}
-}
-
-// cancelingDriver is a real driver whose transactions cancel the context
-// of the call they serve once they have listed the operations due.
-type cancelingDriver struct {
-	driver.Driver
-	cancel context.CancelFunc
-}
-
-func (d cancelingDriver) Begin(ctx context.Context, background bool) (driver.ExecutorTx, error) {
-	tx, err := d.Driver.Begin(ctx, background)
-	if err != nil {
-		return nil, err
-	}
-	return cancelingTx{tx, d.cancel}, nil
 }
 
 // cancelingTx lists the operations due, then cancels the context and

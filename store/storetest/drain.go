@@ -42,6 +42,30 @@ func (f *fixture) releaseLocks(now time.Time, limit int) store.Drained {
 	return d
 }
 
+// wantDrained fails unless the drain d handed out the due times due and
+// names next (zero for none) as the next still pending.
+func (f *fixture) wantDrained(what string, d store.Drained, due []time.Time, next time.Time) {
+	f.t.Helper()
+	f.wantTimes(what+": due", d.Due, due)
+	f.wantTime(what+": next", d.Next, next)
+}
+
+// drainBatch is what one drain of a batch hands out: its due times and
+// the next still pending.
+type drainBatch struct {
+	due  []time.Time
+	next time.Time
+}
+
+// wantBatches drains once a batch and fails unless each drain hands out
+// its batch.
+func (f *fixture) wantBatches(drain func() store.Drained, batches []drainBatch) {
+	f.t.Helper()
+	for i, b := range batches {
+		f.wantDrained(fmt.Sprintf("batch %d", i), drain(), b.due, b.next)
+	}
+}
+
 // claimDue claims a coupon of tp (duration only) that expires at due.
 func (f *fixture) claimDue(tp coupon.Template, user string, due time.Time) coupon.Coupon {
 	f.t.Helper()
@@ -65,21 +89,15 @@ func testExpireNeverEarly(t *testing.T, open opener) {
 	cursor := f.cursor()
 
 	d := f.expireDue(t0, 100)
-	f.wantTimes("due at t0", d.Due, nil)
-	f.wantTime("next at t0", d.Next, due)
-	if got := f.coupon(c.ID); got.Status != coupon.Unused {
-		t.Fatalf("at t0, 1ms early: got %s, want unused", got.Status)
-	}
+	f.wantDrained("at t0", d, nil, due)
+	f.wantStatus("at t0, 1ms early", c.ID, coupon.Unused)
 	if es := f.eventsAfter(cursor); len(es) != 0 {
 		t.Fatalf("events at t0: got %s, want none", fmtEvents(es))
 	}
 
 	d = f.expireDue(due, 100)
-	f.wantTimes("due at t0+1ms", d.Due, []time.Time{due})
-	f.wantTime("next at t0+1ms", d.Next, time.Time{})
-	if got := f.coupon(c.ID); got.Status != coupon.Expired {
-		t.Fatalf("at expires_at: got %s, want expired", got.Status)
-	}
+	f.wantDrained("at t0+1ms", d, []time.Time{due}, time.Time{})
+	f.wantStatus("at expires_at", c.ID, coupon.Expired)
 }
 
 // testExpireLimit: batches take the oldest due first, at most Limit, and
@@ -96,23 +114,14 @@ func testExpireLimit(t *testing.T, open opener) {
 	future := f.claimDue(tp, "later", now.Add(time.Minute))
 
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
-	batches := []struct {
-		due  []time.Time
-		next time.Time
-	}{
+	f.wantBatches(func() store.Drained { return f.expireDue(now, 2) }, []drainBatch{
 		{[]time.Time{at(1), at(2)}, at(3)},
 		{[]time.Time{at(3), at(4)}, at(5)},
 		{[]time.Time{at(5)}, future.ExpiresAt},
 		{nil, future.ExpiresAt},
-	}
-	for i, b := range batches {
-		d := f.expireDue(now, 2)
-		f.wantTimes(fmt.Sprintf("batch %d due", i), d.Due, b.due)
-		f.wantTime(fmt.Sprintf("batch %d next", i), d.Next, b.next)
-	}
+	})
 	d := f.expireDue(future.ExpiresAt, 2)
-	f.wantTimes("last batch due", d.Due, []time.Time{future.ExpiresAt})
-	f.wantTime("next with nothing pending", d.Next, time.Time{})
+	f.wantDrained("last batch", d, []time.Time{future.ExpiresAt}, time.Time{})
 }
 
 // testExpireStores: what a drain stores, and that a second drain at the
@@ -127,18 +136,12 @@ func testExpireStores(t *testing.T, open opener) {
 	now := t0
 
 	d := f.expireDue(now, 100)
-	f.wantTimes("due", d.Due, []time.Time{a.ExpiresAt, b.ExpiresAt})
-	f.wantTime("next", d.Next, c.ExpiresAt)
+	f.wantDrained("drain", d, []time.Time{a.ExpiresAt, b.ExpiresAt}, c.ExpiresAt)
 	for _, cp := range []coupon.Coupon{a, b} {
 		want := cp
 		want.Status, want.UpdatedAt, want.Version = coupon.Expired, now, cp.Version+1
 		f.wantCoupon("stored after the drain", f.coupon(cp.ID), want)
-		var expired []storetype.Event
-		for _, e := range f.eventsAfter(cursor) {
-			if e.Subject == cp.ID {
-				expired = append(expired, e)
-			}
-		}
+		expired := ofSubject(f.eventsAfter(cursor), cp.ID)
 		if len(expired) != 1 {
 			t.Fatalf("events of %s: got %s, want one coupon.expired", cp.UserID, fmtEvents(expired))
 		}
@@ -152,8 +155,7 @@ func testExpireStores(t *testing.T, open opener) {
 
 	before := f.snap(tp.ID, "u1", now)
 	d = f.expireDue(now, 100)
-	f.wantTimes("second drain due", d.Due, nil)
-	f.wantTime("second drain next", d.Next, c.ExpiresAt)
+	f.wantDrained("second drain", d, nil, c.ExpiresAt)
 	f.unchanged("second drain", tp.ID, "u1", now, before)
 }
 
@@ -169,8 +171,7 @@ func testExpireLeavesOthers(t *testing.T, open opener) {
 	cursor := f.cursor()
 
 	d := f.expireDue(due.Add(time.Minute), 100)
-	f.wantTimes("due", d.Due, nil)
-	f.wantTime("next", d.Next, time.Time{})
+	f.wantDrained("drain", d, nil, time.Time{})
 	for _, c := range []coupon.Coupon{locked, used, voided} {
 		f.wantCoupon("after the drain", f.coupon(c.ID), c)
 	}
@@ -189,8 +190,7 @@ func testReleaseNeverEarly(t *testing.T, open opener) {
 	cursor := f.cursor()
 
 	d := f.releaseLocks(until.Add(-time.Millisecond), 100)
-	f.wantTimes("due 1ms early", d.Due, nil)
-	f.wantTime("next 1ms early", d.Next, until)
+	f.wantDrained("1ms early", d, nil, until)
 	f.wantCoupon("1ms early", f.coupon(c.ID), c)
 	if es := f.eventsAfter(cursor); len(es) != 0 {
 		t.Fatalf("events 1ms early: got %s, want none", fmtEvents(es))
@@ -200,11 +200,8 @@ func testReleaseNeverEarly(t *testing.T, open opener) {
 	f.wantCoupon("after an expiry drain", f.coupon(c.ID), c)
 
 	d = f.releaseLocks(until, 100)
-	f.wantTimes("due at locked_until", d.Due, []time.Time{until})
-	f.wantTime("next at locked_until", d.Next, time.Time{})
-	if got := f.coupon(c.ID); got.Status != coupon.Unused {
-		t.Fatalf("at locked_until: got %s, want unused", got.Status)
-	}
+	f.wantDrained("at locked_until", d, []time.Time{until}, time.Time{})
+	f.wantStatus("at locked_until", c.ID, coupon.Unused)
 }
 
 // testReleaseTo: a released lock goes back to unused before expires_at and
@@ -239,12 +236,7 @@ func testReleaseTo(t *testing.T, open opener) {
 		want.Status, want.OrderID, want.LockedUntil = c.to, "", time.Time{}
 		want.UpdatedAt, want.Version = now, c.c.Version+1
 		f.wantCoupon("released to "+c.to.String(), f.coupon(c.c.ID), want)
-		var mine []storetype.Event
-		for _, e := range es {
-			if e.Subject == c.c.ID {
-				mine = append(mine, e)
-			}
-		}
+		mine := ofSubject(es, c.c.ID)
 		if len(mine) != 1 {
 			t.Fatalf("events of %s: got %s, want 1", c.c.UserID, fmtEvents(mine))
 		}
@@ -270,19 +262,11 @@ func testReleaseLimit(t *testing.T, open opener) {
 	}
 	m := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Minute) }
 	now := m(10)
-	batches := []struct {
-		due  []time.Time
-		next time.Time
-	}{
+	f.wantBatches(func() store.Drained { return f.releaseLocks(now, 2) }, []drainBatch{
 		{[]time.Time{m(1), m(2)}, m(3)},
 		{[]time.Time{m(3)}, m(60)},
 		{nil, m(60)},
-	}
-	for i, b := range batches {
-		d := f.releaseLocks(now, 2)
-		f.wantTimes(fmt.Sprintf("batch %d due", i), d.Due, b.due)
-		f.wantTime(fmt.Sprintf("batch %d next", i), d.Next, b.next)
-	}
+	})
 }
 
 // testReleaseStale: a lock released and taken again by another order is
@@ -295,7 +279,6 @@ func testReleaseStale(t *testing.T, open opener) {
 	f.do(c.ID, act(coupon.Unlock, "o1", t0.Add(time.Minute)))
 	c = f.do(c.ID, lock("o2", t0.Add(2*time.Minute), time.Hour))
 	d := f.releaseLocks(t0.Add(10*time.Minute), 100)
-	f.wantTimes("due", d.Due, nil)
-	f.wantTime("next", d.Next, c.LockedUntil)
+	f.wantDrained("drain", d, nil, c.LockedUntil)
 	f.wantCoupon("after the release", f.coupon(c.ID), c)
 }

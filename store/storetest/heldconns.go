@@ -83,7 +83,7 @@ func userReads(f *fixture, c coupon.Coupon) {
 // (see hold).
 func held(t *testing.T, newDriver NewDriver, background bool) (*fixture, coupon.Coupon) {
 	d := newDriver(t)
-	f := newFixture(t, func(*testing.T) store.Store { return store.New(d, store.Options{}) })
+	f := newFixture(t, overDriver(d))
 	c := f.claim(f.template(nil).ID, "u1", t0)
 	if n := hold(t, d, background); n == 0 {
 		t.Fatal("no transaction began")

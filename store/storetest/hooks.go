@@ -49,9 +49,7 @@ func runHooks(t *testing.T, newDriver NewDriver) {
 	atPut = func() {}
 	f.wantErr("claim cancelled before commit", err, context.Canceled)
 	log.want(t, "rolled-back claim", nil, nil)
-	if cs := f.userCoupons("u2", 0, t0); len(cs) != 0 {
-		t.Fatalf("rolled-back claim: u2 holds %d coupons, want none", len(cs))
-	}
+	f.wantHolds("rolled-back claim", "u2", t0, 0)
 
 	// The rollback gave its issue back: the second of two still succeeds,
 	// and the third is refused without a word to the hooks.

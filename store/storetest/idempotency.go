@@ -35,6 +35,12 @@ func scopedIdem(key string, now time.Time) *store.Idempotency {
 	return &store.Idempotency{Key: key, Scope: "POST /suite", Fingerprint: "fp", Now: now}
 }
 
+// claimUnder claims a coupon of tplID for user at now under the
+// idempotency key key (scopedIdem).
+func (f *fixture) claimUnder(tplID, user, key string, now time.Time) (coupon.Coupon, error) {
+	return f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tplID, UserID: user, Now: now, Idem: scopedIdem(key, now)})
+}
+
 // wantReplay fails unless err replays want, the first attempt's result,
 // as recorded at the first attempt's now.
 func (f *fixture) wantReplay(what string, err error, want any, at time.Time) {
@@ -66,26 +72,21 @@ func (f *fixture) wantKept(what string, err, want error) {
 func testIdemClaimReplay(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
-	claim := func(key string, now time.Time) (coupon.Coupon, error) {
-		return f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: now, Idem: scopedIdem(key, now)})
-	}
-	c, err := claim("k1", t0)
+	c, err := f.claimUnder(tp.ID, "u1", "k1", t0)
 	if err != nil {
 		t.Fatalf("first claim: %v", err)
 	}
 	before := f.snap(tp.ID, "u1", t0)
 	for _, now := range []time.Time{t0, t0.Add(time.Minute)} {
-		_, err := claim("k1", now)
+		_, err := f.claimUnder(tp.ID, "u1", "k1", now)
 		f.wantReplay("retry", err, c, t0)
 		f.unchanged("retry", tp.ID, "u1", now, before)
 	}
 	// Another key is another request.
-	if _, err := claim("k2", t0); err != nil {
+	if _, err := f.claimUnder(tp.ID, "u1", "k2", t0); err != nil {
 		t.Fatalf("claim under another key: %v", err)
 	}
-	if cs := f.userCoupons("u1", 0, t0); len(cs) != 2 {
-		t.Fatalf("coupons after a claim under another key: got %d, want 2", len(cs))
-	}
+	f.wantHolds("coupons after a claim under another key", "u1", t0, 2)
 }
 
 // testIdemTransitionReplay: a retried lock replays its first result
@@ -112,7 +113,7 @@ func testIdemTransitionReplay(t *testing.T, open opener) {
 func testIdemConflict(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
-	if _, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0, Idem: scopedIdem("k1", t0)}); err != nil {
+	if _, err := f.claimUnder(tp.ID, "u1", "k1", t0); err != nil {
 		t.Fatalf("first claim: %v", err)
 	}
 	before := f.snap(tp.ID, "u2", t0)
@@ -131,7 +132,7 @@ func testIdemRefusalKept(t *testing.T, open opener) {
 	start := t0.Add(time.Hour)
 	tp := f.template(func(tp *coupon.Template) { tp.StartsAt = start; tp.Total = 1 })
 	claim := func(key, user string, now time.Time) error {
-		_, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: user, Now: now, Idem: scopedIdem(key, now)})
+		_, err := f.claimUnder(tp.ID, user, key, now)
 		return err
 	}
 	f.wantErr("claim before starts_at", claim("early", "u1", t0), coupon.ErrNotClaimable)
@@ -152,7 +153,7 @@ func testIdemRefusalNotKept(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
 	claim := func(templateID string) (coupon.Coupon, error) {
-		return f.s.Claim(f.ctx, store.ClaimParams{TemplateID: templateID, UserID: "u1", Now: t0, Idem: scopedIdem("k", t0)})
+		return f.claimUnder(templateID, "u1", "k", t0)
 	}
 	_, err := claim("tpl_missing")
 	f.wantErr("claim of no template", err, storetype.ErrNotFound)
@@ -246,7 +247,7 @@ func testIdemConcurrent(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
 	bodies := concurrently(t, concurrentRequests, func() (coupon.Coupon, error) {
-		return f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0, Idem: scopedIdem("k", t0)})
+		return f.claimUnder(tp.ID, "u1", "k", t0)
 	})
 	cs := f.userCoupons("u1", 0, t0)
 	if len(cs) != 1 {
@@ -301,12 +302,9 @@ func testIdemExpired(t *testing.T, open opener) {
 func testIdemPrune(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
-	claim := func(key string, now time.Time) (coupon.Coupon, error) {
-		return f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: now, Idem: scopedIdem(key, now)})
-	}
 	var kept coupon.Coupon
 	for i, key := range []string{"a", "b", "c"} {
-		c, err := claim(key, t0.Add(time.Duration(i)*time.Minute))
+		c, err := f.claimUnder(tp.ID, "u1", key, t0.Add(time.Duration(i)*time.Minute))
 		if err != nil {
 			t.Fatalf("claim under %s: %v", key, err)
 		}
@@ -319,14 +317,12 @@ func testIdemPrune(t *testing.T, open opener) {
 		}
 	}
 	now := t0.Add(3 * time.Minute) // within every key's TTL
-	_, err := claim("c", now)
+	_, err := f.claimUnder(tp.ID, "u1", "c", now)
 	f.wantReplay("retry under the key left", err, kept, t0.Add(2*time.Minute))
-	if _, err := claim("a", now); err != nil {
+	if _, err := f.claimUnder(tp.ID, "u1", "a", now); err != nil {
 		t.Fatalf("claim under a pruned key: got %v, want a new coupon", err)
 	}
-	if cs := f.userCoupons("u1", 0, now); len(cs) != 4 {
-		t.Fatalf("coupons: got %d, want 4", len(cs))
-	}
+	f.wantHolds("coupons", "u1", now, 4)
 }
 
 // testIdemScoped: one key in two scopes is two keys, each with its own
@@ -393,9 +389,7 @@ func runIdempotencyWait(t *testing.T, newDriver NewDriver) {
 		t.Fatalf("finish the issuance: %v", err)
 	}
 	f.wantReplay("request that waited", <-answer, store.Issued{Issued: 4}, t0)
-	if cs := f.userCoupons("u9", 0, t0); len(cs) != 0 {
-		t.Fatalf("the request that waited ran: u9 holds %d coupons", len(cs))
-	}
+	f.wantHolds("the request that waited ran", "u9", t0, 0)
 }
 
 // RunIdempotencyWaitBounded checks that a request under a key that holds
@@ -412,7 +406,5 @@ func RunIdempotencyWaitBounded(t *testing.T, newDriver NewDriver) {
 	if waited := time.Since(start); waited < store.RequestWait {
 		t.Fatalf("answered after %s, want after %s", waited, store.RequestWait)
 	}
-	if cs := f.userCoupons("u9", 0, t0); len(cs) != 0 {
-		t.Fatalf("the request that waited ran: u9 holds %d coupons", len(cs))
-	}
+	f.wantHolds("the request that waited ran", "u9", t0, 0)
 }

@@ -102,12 +102,7 @@ func (f *fixture) wantOpCounts(op store.Operation, want storetype.OperationCount
 // one gives "void").
 func (f *fixture) wantOpEvent(after int64, couponID, typ, op, reason string) {
 	f.t.Helper()
-	var got []storetype.Event
-	for _, e := range f.eventsAfter(after) {
-		if e.Subject == couponID {
-			got = append(got, e)
-		}
-	}
+	got := ofSubject(f.eventsAfter(after), couponID)
 	if len(got) != 1 || got[0].Type != typ {
 		f.t.Fatalf("events of %s: got %s, want one %s", couponID, fmtEvents(got), typ)
 	}
@@ -204,9 +199,7 @@ func testOpVoidUsers(t *testing.T, open opener) {
 	f.wantOpEvent(after, cs[0].ID, store.EventCouponVoided, op.ID, "void")
 	f.wantOpEvent(after, more.ID, store.EventCouponVoided, op.ID, "void")
 	f.wantNoEvents(after, cs[1].ID, cs[2].ID, cs[3].ID, cs[4].ID)
-	if got := f.coupon(cs[1].ID); got.Status != coupon.Unused {
-		t.Fatalf("u2's coupon: got %s, want unused", got.Status)
-	}
+	f.wantStatus("u2's coupon", cs[1].ID, coupon.Unused)
 }
 
 // testOpVoidSameInstant: a coupon voided in the millisecond it was
@@ -243,18 +236,14 @@ func testOpLockedVoided(t *testing.T, open opener) {
 			tplID, cs := f.opMix()
 			op := f.startOp(store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: tplID}, Args: storetype.OperationArgs{Reason: "leaked"}})
 			op = f.runOp("a", 10, t0)
-			if got := f.coupon(cs[2].ID); got.Status != coupon.Locked {
-				t.Fatalf("locked coupon under its checkout: got %s, want locked", got.Status)
-			}
+			f.wantStatus("locked coupon under its checkout", cs[2].ID, coupon.Locked)
 			after := f.cursor()
 			if end.do.Action != 0 {
 				f.do(cs[2].ID, end.do)
 			} else if _, err := f.s.ReleaseLocks(f.ctx, storetype.DueParams{Now: t0.Add(20 * time.Minute), Limit: 10}); err != nil {
 				t.Fatal(err)
 			}
-			if got := f.coupon(cs[2].ID); got.Status != coupon.Voided {
-				t.Fatalf("once its lock ended: got %s, want voided", got.Status)
-			}
+			f.wantStatus("once its lock ended", cs[2].ID, coupon.Voided)
 			f.wantOpEvent(after, cs[2].ID, store.EventCouponVoided, op.ID, "leaked")
 			f.wantCounts("counts", f.counts(tplID, t0), map[coupon.State]int64{coupon.Voided: 3, coupon.Used: 1, coupon.Expired: 1})
 		})
@@ -325,9 +314,7 @@ func testOpExtend(t *testing.T, open opener) {
 	if _, err := f.s.ExpireDue(f.ctx, storetype.DueParams{Now: past, Limit: 100}); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.coupon(cs[0].ID); got.Status != coupon.Unused {
-		t.Fatalf("after a drain past the old expires_at: got %s, want unused", got.Status)
-	}
+	f.wantStatus("after a drain past the old expires_at", cs[0].ID, coupon.Unused)
 	due := false
 	for _, tm := range f.timers() {
 		due = due || (tm.Kind == storetype.TimerExpire && !tm.Due.Before(cs[0].ExpiresAt.Add(72*time.Hour)))

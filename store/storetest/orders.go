@@ -60,11 +60,7 @@ func (f *orderFixture) putSKU(sku string, stock int64) storetype.SKU {
 
 func (f *orderFixture) sku(sku string) storetype.SKU {
 	f.t.Helper()
-	k, err := f.s.SKU(f.ctx, sku)
-	if err != nil {
-		f.t.Fatalf("SKU(%s): %v", sku, err)
-	}
-	return k
+	return get(f.fixture, "SKU", f.s.SKU, sku)
 }
 
 func (f *orderFixture) wantSKU(what string, sku string, available, reserved, sold int64) {
@@ -94,11 +90,7 @@ func (f *orderFixture) params(couponIDs ...string) store.CreateOrderParams {
 
 func (f *orderFixture) order(id string) order.Order {
 	f.t.Helper()
-	o, err := f.s.Order(f.ctx, id)
-	if err != nil {
-		f.t.Fatalf("Order(%s): %v", id, err)
-	}
-	return o
+	return get(f.fixture, "Order", f.s.Order, id)
 }
 
 // eventsOfType returns the events of one type about subject.
@@ -382,8 +374,7 @@ func testCloseDueOrders(t *testing.T, open opener) {
 	if err != nil || len(d.Due) != 1 {
 		t.Fatalf("at the deadline: got (%d closed, %v), want 1", len(d.Due), err)
 	}
-	f.wantTimes("due", d.Due, []time.Time{o.Deadline})
-	f.wantTime("next", d.Next, later.Deadline)
+	f.wantDrained("close", d, []time.Time{o.Deadline}, later.Deadline)
 	got := f.order(o.ID)
 	if got.Status != order.Closed || got.CloseReason != order.ReasonTimeout {
 		t.Fatalf("closed order: got %s/%s, want closed/timeout", got.Status, got.CloseReason)

@@ -15,10 +15,7 @@ import (
 // reconcileTests test reconciliation: drift is made by writing the tables
 // through the driver's own transactions, past the service's rules.
 func reconcileTests(newDriver NewDriver) []test {
-	tests := []struct {
-		name string
-		run  func(f *reconcileFixture)
-	}{
+	return driverTests(newDriver, newReconcileFixture, []driverCase[*reconcileFixture]{
 		{"Clean", testReconcileClean},
 		{"StockReserved", testReconcileStockReserved},
 		{"StockTotal", testReconcileStockTotal},
@@ -28,16 +25,14 @@ func reconcileTests(newDriver NewDriver) []test {
 		{"OrderCoupon", testReconcileOrderCoupon},
 		{"FinishedOrderCoupon", testReconcileFinishedOrderCoupon},
 		{"Timers", testReconcileTimers},
-	}
-	out := make([]test, len(tests))
-	for i, tc := range tests {
-		out[i] = test{tc.name, func(t *testing.T, _ opener) {
-			d := newDriver(t)
-			of := newOrderFixture(t, func(*testing.T) store.Store { return store.New(d, store.Options{}) })
-			tc.run(&reconcileFixture{orderFixture: of, raw: &rowsFixture{fixture: of.fixture, d: d}})
-		}}
-	}
-	return out
+	})
+}
+
+// newReconcileFixture is the order fixture of t over d, its tables
+// written raw through d.
+func newReconcileFixture(t *testing.T, d driver.Driver) *reconcileFixture {
+	of := newOrderFixture(t, overDriver(d))
+	return &reconcileFixture{orderFixture: of, raw: &rowsFixture{fixture: of.fixture, d: d}}
 }
 
 // reconcileFixture is an order fixture whose tables a test can also

@@ -18,7 +18,13 @@ import (
 // with nothing recorded and nothing logged. A retry once the store takes
 // the record writes it.
 func runRefusalRecordFails(t *testing.T, newDriver NewDriver) {
-	d := &failingEventsDriver{Driver: newDriver(t), fail: true}
+	fail := true
+	d := wrapTx(newDriver(t), func(tx driver.ExecutorTx) driver.ExecutorTx {
+		if !fail {
+			return tx
+		}
+		return failingEventsTx{tx}
+	})
 	f := &orderFixture{fixture: &fixture{t: t, s: store.New(d, store.Options{}), ctx: t.Context()}}
 	f.tpl = f.template(nil)
 	f.putSKU(sku1, 10)
@@ -34,7 +40,7 @@ func runRefusalRecordFails(t *testing.T, newDriver NewDriver) {
 	if n := len(f.eventsOfType(o.ID, store.EventOrderLatePayment)); n != 0 {
 		t.Fatalf("order.late_payment events after the failed record: got %d, want 0", n)
 	}
-	d.fail = false
+	fail = false
 	_, err = f.s.PayOrder(f.ctx, pay)
 	f.wantErr("the payment retried", err, order.ErrClosed)
 	if n := len(f.eventsOfType(o.ID, store.EventOrderLatePayment)); n != 1 {
@@ -42,27 +48,12 @@ func runRefusalRecordFails(t *testing.T, newDriver NewDriver) {
 	}
 }
 
-// errEventRefused is what a failingEventsDriver's once-only events fail
+// errEventRefused is what a failingEventsTx's once-only events fail
 // with.
 var errEventRefused = errors.New("storetest: once-only event refused")
 
-// failingEventsDriver is a real driver whose transactions fail to store
-// a once-only event (their EventStored fails) while fail is set: a
-// database that will not take a refusal's record.
-type failingEventsDriver struct {
-	driver.Driver
-	fail bool
-}
-
-func (d *failingEventsDriver) Begin(ctx context.Context, background bool) (driver.ExecutorTx, error) {
-	tx, err := d.Driver.Begin(ctx, background)
-	if err != nil || !d.fail {
-		return tx, err
-	}
-	return failingEventsTx{tx}, nil
-}
-
-// failingEventsTx fails every EventStored.
+// failingEventsTx fails every EventStored: a database that will not take
+// a refusal's record.
 type failingEventsTx struct{ driver.ExecutorTx }
 
 func (failingEventsTx) EventStored(context.Context, string) (bool, error) {

@@ -20,10 +20,7 @@ import (
 // reminderRowTests test the reminder rows of a driver, each of the
 // driver's reminder methods in real transactions.
 func reminderRowTests(newDriver NewDriver) []test {
-	tests := []struct {
-		name string
-		run  func(f *rowsFixture)
-	}{
+	return driverTests(newDriver, newRowsFixture, []driverCase[*rowsFixture]{
 		{"Users", testRowsUsers},
 		{"TouchConcurrent", testRowsTouchConcurrent},
 		{"Reminders", testRowsReminders},
@@ -31,16 +28,34 @@ func reminderRowTests(newDriver NewDriver) []test {
 		{"Finish", testRowsFinish},
 		{"Due", testRowsDue},
 		{"DueSkipsLocked", testRowsSkipLocked},
-	}
-	out := make([]test, len(tests))
-	for i, tc := range tests {
-		out[i] = test{tc.name, func(t *testing.T, _ opener) {
-			d := newDriver(t)
-			f := newFixture(t, func(*testing.T) store.Store { return store.New(d, store.Options{}) })
-			tc.run(&rowsFixture{fixture: f, d: d})
-		}}
+	})
+}
+
+// driverCase is a test run on a fixture F that reaches its store's
+// driver.
+type driverCase[F any] struct {
+	name string
+	run  func(f F)
+}
+
+// driverTests makes a test of each case, run on the fixture that fixture
+// makes from the subtest and a fresh driver of newDriver.
+func driverTests[F any](newDriver NewDriver, fixture func(*testing.T, driver.Driver) F, cases []driverCase[F]) []test {
+	out := make([]test, len(cases))
+	for i, c := range cases {
+		out[i] = test{c.name, func(t *testing.T, _ opener) { c.run(fixture(t, newDriver(t))) }}
 	}
 	return out
+}
+
+// overDriver opens the store over d, with the default options.
+func overDriver(d driver.Driver) opener {
+	return func(*testing.T) store.Store { return store.New(d, store.Options{}) }
+}
+
+// newRowsFixture is the fixture of t over d.
+func newRowsFixture(t *testing.T, d driver.Driver) *rowsFixture {
+	return &rowsFixture{fixture: newFixture(t, overDriver(d)), d: d}
 }
 
 // rowsFixture is a fixture that also runs functions in write transactions
@@ -554,7 +569,7 @@ func (f *rowsFixture) dueReminders(n int) []driver.PlannedReminder {
 // it: instances sharing a store drain side by side.
 func RunSkipLocked(t *testing.T, newDriver NewDriver) {
 	d := newDriver(t)
-	f := &rowsFixture{fixture: newFixture(t, func(*testing.T) store.Store { return store.New(d, store.Options{}) }), d: d}
+	f := newRowsFixture(t, d)
 	rs := f.dueReminders(2)
 	p := storetype.DueParams{Now: t0.Add(time.Hour), Limit: 10}
 	first, err := d.Begin(f.ctx, false)

@@ -19,11 +19,7 @@ var sinkTests = []test{
 
 func (f *fixture) sinkState(sink string) storetype.SinkState {
 	f.t.Helper()
-	st, err := f.s.SinkState(f.ctx, sink)
-	if err != nil {
-		f.t.Fatalf("SinkState(%s): %v", sink, err)
-	}
-	return st
+	return get(f, "SinkState", f.s.SinkState, sink)
 }
 
 func (f *fixture) wantSink(what, sink string, want storetype.SinkState) {

@@ -151,14 +151,29 @@ func (f *fixture) do(id string, p store.TransitionParams) coupon.Coupon {
 	return c
 }
 
+// get returns what read answers for key, failing the test with the
+// read's name and key on any error.
+func get[K, T any](f *fixture, name string, read func(context.Context, K) (T, error), key K) T {
+	f.t.Helper()
+	v, err := read(f.ctx, key)
+	if err != nil {
+		f.t.Fatalf("%s(%v): %v", name, key, err)
+	}
+	return v
+}
+
 // coupon reads one coupon as stored.
 func (f *fixture) coupon(id string) coupon.Coupon {
 	f.t.Helper()
-	c, err := f.s.Coupon(f.ctx, id)
-	if err != nil {
-		f.t.Fatalf("Coupon(%s): %v", id, err)
+	return get(f, "Coupon", f.s.Coupon, id)
+}
+
+// wantStatus fails unless the coupon id is stored in state want.
+func (f *fixture) wantStatus(what, id string, want coupon.State) {
+	f.t.Helper()
+	if got := f.coupon(id); got.Status != want {
+		f.t.Fatalf("%s: got %s, want %s", what, got.Status, want)
 	}
-	return c
 }
 
 // counts reads a template's counts at now.
@@ -229,8 +244,13 @@ func (f *fixture) cursor() int64 {
 // eventsOf returns the events whose subject is id, in feed order.
 func (f *fixture) eventsOf(id string) []storetype.Event {
 	f.t.Helper()
+	return ofSubject(f.events(), id)
+}
+
+// ofSubject returns the events of es whose subject is id, in their order.
+func ofSubject(es []storetype.Event, id string) []storetype.Event {
 	var out []storetype.Event
-	for _, e := range f.events() {
+	for _, e := range es {
 		if e.Subject == id {
 			out = append(out, e)
 		}
@@ -252,6 +272,14 @@ func (f *fixture) timers() []storetype.Timer {
 func (f *fixture) userCoupons(user string, status coupon.State, now time.Time) []coupon.Coupon {
 	f.t.Helper()
 	return f.walletPages(storetype.UserCouponsParams{UserID: user, Status: status, Now: now})
+}
+
+// wantHolds fails unless user holds n coupons at now, of any status.
+func (f *fixture) wantHolds(what, user string, now time.Time, n int) {
+	f.t.Helper()
+	if cs := f.userCoupons(user, 0, now); len(cs) != n {
+		f.t.Fatalf("%s: %s holds %d coupons, want %d", what, user, len(cs), n)
+	}
 }
 
 // walletPage is the page size walletPages reads: small, so that a test's

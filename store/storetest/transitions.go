@@ -19,6 +19,20 @@ var transitionTests = []test{
 // exp is when a coupon of the default template claimed at t0 expires.
 var exp = t0.Add(24 * time.Hour)
 
+// claimThrough claims a coupon of the default template for user at t0,
+// expiring at exp, and moves it through steps; it returns the template and
+// the coupon after the last step.
+func (f *fixture) claimThrough(user string, steps []store.TransitionParams) (coupon.Template, coupon.Coupon) {
+	f.t.Helper()
+	tp := f.template(nil)
+	c := f.claim(tp.ID, user, t0)
+	f.wantTime("claimed expires_at", c.ExpiresAt, exp)
+	for _, p := range steps {
+		c = f.do(c.ID, p)
+	}
+	return tp, c
+}
+
 // testTransitionActions runs every allowed row of the table through the
 // store: the coupon moves, reads back as returned, and exactly one event
 // records the move.
@@ -111,12 +125,7 @@ func testTransitionActions(t *testing.T, open opener) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t, open)
-			tp := f.template(nil)
-			cp := f.claim(tp.ID, "u-"+c.name, t0)
-			f.wantTime("claimed expires_at", cp.ExpiresAt, exp)
-			for _, p := range c.setup {
-				cp = f.do(cp.ID, p)
-			}
+			_, cp := f.claimThrough("u-"+c.name, c.setup)
 			cursor := f.cursor()
 			got := f.do(cp.ID, c.p)
 			want := cp
@@ -183,12 +192,8 @@ func testTransitionRefusals(t *testing.T, open opener) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t, open)
-			tp := f.template(nil)
 			user := "u-" + c.name
-			cp := f.claim(tp.ID, user, t0)
-			for _, p := range c.setup {
-				cp = f.do(cp.ID, p)
-			}
+			tp, cp := f.claimThrough(user, c.setup)
 			before := f.snap(tp.ID, user, c.p.Now)
 			p := c.p
 			p.CouponID = cp.ID

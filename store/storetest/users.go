@@ -23,11 +23,7 @@ var userTests = []test{
 // user reads a user.
 func (f *fixture) user(id string) remind.User {
 	f.t.Helper()
-	u, err := f.s.User(f.ctx, id)
-	if err != nil {
-		f.t.Fatalf("User(%s): %v", id, err)
-	}
-	return u
+	return get(f, "User", f.s.User, id)
 }
 
 // wantUser fails unless got has want's fields.

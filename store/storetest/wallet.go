@@ -73,9 +73,7 @@ func testWalletUnknownUser(t *testing.T, open opener) {
 	f := newFixture(t, open)
 	tp := f.template(nil)
 	f.claim(tp.ID, "u1", t0)
-	if cs := f.userCoupons("nobody", 0, t0); len(cs) != 0 {
-		t.Fatalf("unknown user: got %d coupons, want none", len(cs))
-	}
+	f.wantHolds("unknown user", "nobody", t0, 0)
 	if cs := f.userCoupons("nobody", coupon.Unused, t0); len(cs) != 0 {
 		t.Fatalf("unknown user, unused: got %d coupons, want none", len(cs))
 	}
