@@ -34,20 +34,14 @@ func TestArchivesPeriodically(t *testing.T) {
 		r.claim(t, tp.ID, "u") // unused: stays
 		time.Sleep(30 * time.Minute)
 		young := void()
-		if err := r.eng.Start(context.Background()); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+		r.start(t)
 		counter := engine.ArchivedOf(r.metrics, store.ArchivedCoupons)
 		time.Sleep(29 * time.Minute) // the old ones are 59 minutes old
 		synctest.Wait()
-		if got := testutil.ToFloat64(counter); got != 0 {
-			t.Fatalf("archived before ArchiveAfter: got %v, want 0", got)
-		}
+		wantValue(t, counter, 0, "archived before ArchiveAfter")
 		time.Sleep(2 * time.Minute)
 		synctest.Wait()
-		if got := testutil.ToFloat64(counter); got != 2 {
-			t.Fatalf("archived: got %v, want 2", got)
-		}
+		wantValue(t, counter, 2, "archived")
 		cs, err := r.st.UserCoupons(context.Background(), storetype.UserCouponsParams{UserID: "u", Now: time.Now(), Limit: storetype.MaxWalletPage})
 		if err != nil || len(cs) != 2 {
 			t.Fatalf("hot wallet: got %d coupons (%v), want the unused and the young voided", len(cs), err)

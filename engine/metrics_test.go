@@ -40,12 +40,8 @@ func TestSeriesFromStart(t *testing.T) {
 			}
 		}
 		for _, kind := range kinds {
-			if got := testutil.ToFloat64(engine.RepairsOf(r.metrics, kind)); got != 0 {
-				t.Fatalf("repairs of %s: got %v, want 0", kind, got)
-			}
+			wantValue(t, engine.RepairsOf(r.metrics, kind), 0, "repairs of "+string(kind))
 		}
-		if got := testutil.ToFloat64(engine.SkewBoundOf(r.metrics)); got != 0 {
-			t.Fatalf("lapse_clock_skew_bound_seconds alone: got %v, want 0", got)
-		}
+		wantValue(t, engine.SkewBoundOf(r.metrics), 0, "lapse_clock_skew_bound_seconds alone")
 	})
 }

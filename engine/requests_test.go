@@ -7,8 +7,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/testutil"
-
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
@@ -37,14 +35,10 @@ func TestPrunesExpiredKeys(t *testing.T) {
 		if err := claim("new"); err != nil {
 			t.Fatalf("claim under new: %v", err)
 		}
-		if err := r.eng.Start(context.Background()); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+		r.start(t)
 		time.Sleep(32 * time.Minute) // the old keys are an hour old, the new one half that
 		synctest.Wait()
-		if got := testutil.ToFloat64(engine.PrunedOf(r.metrics)); got != 3 {
-			t.Fatalf("keys pruned: got %v, want 3", got)
-		}
+		wantValue(t, engine.PrunedOf(r.metrics), 3, "keys pruned")
 		var replay *store.ReplayError
 		if err := claim("new"); !errors.As(err, &replay) {
 			t.Fatalf("retry under the new key: got %v, want a replay", err)
