@@ -13,8 +13,9 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/bench"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/sqlite"
+	"github.com/lapsehq/lapse/store"
 )
 
 // The SQLite backend offers the bench its raw drains.
@@ -182,16 +183,26 @@ func benchPath(url string) (string, func(), error) {
 func sqliteTarget(path string) bench.Target {
 	seed := path + ".seed"
 	return bench.Target{
-		Name: "sqlite",
-		Open: func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
-			d, err := sqlite.Open(ctx, path, sqlite.Options{})
-			if err != nil {
-				return nil, nil, err
-			}
-			return store.New(d, store.Options{Hooks: h}), d, nil
-		},
+		Name:    "sqlite",
+		Open:    openTarget(sqlite.Open, path, sqlite.Options{}),
 		Save:    func() error { return copyDB(path, seed) },
 		Restore: func() error { return copyDB(seed, path) },
+	}
+}
+
+// openTarget is a bench target's Open: a store, with the bench's hooks,
+// on the driver open makes of dsn and opts, which also offers the raw
+// drains.
+func openTarget[D interface {
+	driver.Driver
+	bench.Raw
+}, O any](open func(context.Context, string, O) (D, error), dsn string, opts O) func(context.Context, store.Hooks) (bench.Store, bench.Raw, error) {
+	return func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
+		d, err := open(ctx, dsn, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		return store.New(d, store.Options{Hooks: h}), d, nil
 	}
 }
 

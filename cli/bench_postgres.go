@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lapsehq/lapse/bench"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/driver/postgres"
 )
 
@@ -59,15 +58,9 @@ func postgresTarget(ctx context.Context, storeURL string) (bench.Target, func(),
 		return err
 	}
 	target := bench.Target{
-		Name:   "postgres",
-		Shared: true,
-		Open: func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
-			d, err := postgres.Open(ctx, storeURL, postgres.Options{})
-			if err != nil {
-				return nil, nil, err
-			}
-			return store.New(d, store.Options{Hooks: h}), d, nil
-		},
+		Name:    "postgres",
+		Shared:  true,
+		Open:    openTarget(postgres.Open, storeURL, postgres.Options{}),
 		Save:    func() error { return clone(db, seed) },
 		Restore: func() error { return clone(seed, db) },
 	}
