@@ -12,9 +12,6 @@ import (
 	"github.com/lapsehq/lapse/driver/mysql"
 )
 
-// The MySQL backend offers the bench its raw drains.
-var _ bench.Raw = (*mysql.Driver)(nil)
-
 // mysqlTarget is the bench target of a new MySQL or MariaDB database, the
 // one storeURL names, which it creates. Neither server copies a database
 // whole, so Save copies it table by table into <name>_seed (CREATE TABLE

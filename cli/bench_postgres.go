@@ -12,9 +12,6 @@ import (
 	"github.com/lapsehq/lapse/driver/postgres"
 )
 
-// The PostgreSQL backend offers the bench its raw drains.
-var _ bench.Raw = (*postgres.Driver)(nil)
-
 // postgresTarget is the bench target of a new PostgreSQL database, the one
 // storeURL names, which it creates through the server's postgres
 // database. Save copies it whole into <name>_seed, Restore copies that
