@@ -19,8 +19,7 @@ import (
 // coupons terminal for longer than ArchiveAfter to the archive, and no
 // other, and counts them; they are still found by ID.
 func TestArchivesPeriodically(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{ArchiveAfter: time.Hour, ArchiveInterval: time.Minute})
+	inBubble(t, engine.Config{ArchiveAfter: time.Hour, ArchiveInterval: time.Minute}, func(t *testing.T, r *rig) {
 		tp := r.template(t, coupon.Template{Duration: 24 * time.Hour})
 		void := func() coupon.Coupon {
 			c := r.claim(t, tp.ID, "u")

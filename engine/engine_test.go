@@ -70,6 +70,13 @@ func setupWith(t *testing.T, path string, cfg engine.Config, opts store.Options)
 	return r
 }
 
+// inBubble runs f in a synctest bubble on a fresh rig of cfg: the
+// engine built, not started.
+func inBubble(t *testing.T, cfg engine.Config, f func(t *testing.T, r *rig)) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) { f(t, setup(t, dbPath(t), cfg)) })
+}
+
 // start starts the engine, failing t if it does not.
 func (r *rig) start(t *testing.T) {
 	t.Helper()
@@ -145,8 +152,7 @@ func (r *rig) ofType(t *testing.T, typ string) []storetype.Event {
 // checks, on the bubble's fake clock, that each is expired no earlier than
 // its expires_at and no later than one wheel tick after it.
 func TestExpiresOnTimeNeverEarly(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{BatchSize: 7})
+	inBubble(t, engine.Config{BatchSize: 7}, func(t *testing.T, r *rig) {
 		tp := r.template(t, coupon.Template{Duration: 2 * time.Second})
 		r.start(t)
 		var coupons []coupon.Coupon
@@ -183,8 +189,7 @@ func TestExpiresOnTimeNeverEarly(t *testing.T) {
 // TestLockTTLReleases locks one coupon that is released before its expiry
 // and one released after it.
 func TestLockTTLReleases(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{})
+	inBubble(t, engine.Config{}, func(t *testing.T, r *rig) {
 		tp := r.template(t, coupon.Template{Duration: time.Minute})
 		early, late := r.claim(t, tp.ID, "u1"), r.claim(t, tp.ID, "u2")
 		r.start(t)
@@ -285,8 +290,7 @@ func TestSweeperRepairsLostTimers(t *testing.T) {
 // TestStopIsIdempotent stops twice and leaves no goroutine behind
 // (goleak checks the last part).
 func TestStopIsIdempotent(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{})
+	inBubble(t, engine.Config{}, func(t *testing.T, r *rig) {
 		r.start(t)
 		r.eng.Stop()
 		r.eng.Stop()

@@ -80,8 +80,7 @@ func TestOperationInBatches(t *testing.T) {
 // operation counts them missed, while the coupon still unused when it
 // comes is extended; on the bubble's fake clock.
 func TestExtendAcceptedBeforeExpiry(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{OperationPoll: time.Second})
+	inBubble(t, engine.Config{OperationPoll: time.Second}, func(t *testing.T, r *rig) {
 		tp := r.template(t, coupon.Template{Duration: 2 * time.Second})
 		soon := []coupon.Coupon{r.claim(t, tp.ID, "u1"), r.claim(t, tp.ID, "u2"), r.claim(t, tp.ID, "u3")}
 		r.start(t)

@@ -18,8 +18,7 @@ import (
 // one timer.repaired event by the reconcile actor, and the drift gauge
 // says what each run found.
 func TestReconcileRepairs(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{ReconcileInterval: time.Minute, Repair: true})
+	inBubble(t, engine.Config{ReconcileInterval: time.Minute, Repair: true}, func(t *testing.T, r *rig) {
 		tp := r.template(t, coupon.Template{Name: "t", Value: 1, StartsAt: time.Now(), Duration: time.Hour})
 		r.claim(t, tp.ID, "u")
 		ctx := context.Background()

@@ -17,8 +17,7 @@ import (
 // requests here hold their keys longer than that, so a key pruned is seen
 // gone: its request runs anew.
 func TestPrunesExpiredKeys(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{IdempotencyTTL: time.Hour, PruneInterval: time.Minute})
+	inBubble(t, engine.Config{IdempotencyTTL: time.Hour, PruneInterval: time.Minute}, func(t *testing.T, r *rig) {
 		tp := r.template(t, coupon.Template{Duration: 24 * time.Hour})
 		claim := func(key string) error {
 			now := time.Now()
