@@ -13,12 +13,10 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/bench"
-	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/sqlite"
+	"github.com/lapsehq/lapse/store"
 )
-
-// The SQLite backend offers the bench its raw drains.
-var _ bench.Raw = (*sqlite.Driver)(nil)
 
 // benchCmd runs `lapse bench <what>`.
 func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -39,14 +37,10 @@ func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return ErrUsage
 }
 
-// benchStoreUsage documents every bench's --store flag.
-const benchStoreUsage = "store URL of a database that does not exist yet: sqlite:<path>, postgres://…/<name> or mysql://…/<name> (default: a temporary SQLite file)"
-
 // benchStorm runs `lapse bench storm`: the JSON result goes to --out (or
 // stdout), the plot to --plot, progress bars to stderr.
 func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		url, out, plot string
 		profile        string
 		templates      = 10
 		users, coupons = 100_000, 1_000_000
@@ -57,9 +51,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		steadyRate     = 1000
 		instances      = 1
 	)
-	fs := flag.NewFlagSet("bench storm", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&url, "store", "", benchStoreUsage)
+	fs := newBenchFlags("storm", "the drains", stderr)
 	fs.IntVar(&coupons, "coupons", coupons, "coupons in the storm, all due in the same second")
 	fs.IntVar(&templates, "templates", templates, "templates the storm's coupons are spread over")
 	fs.IntVar(&users, "users", users, "users holding the coupons")
@@ -69,8 +61,6 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.DurationVar(&steady, "steady", steady, "how long the steady phase runs")
 	fs.IntVar(&steadyRate, "steady-rate", steadyRate, "coupons falling due a second in the steady phase")
 	fs.IntVar(&instances, "instances", instances, "lapse instances draining the storm side by side (postgres and mysql)")
-	fs.StringVar(&out, "out", "", "write the JSON result to this file (default: stdout)")
-	fs.StringVar(&plot, "plot", "", "write an SVG plot of the drains to this file")
 	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of lapse's drain to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -80,7 +70,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		UserRate: rate, BatchSize: batch, Instances: instances, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
 		Log: benchLog(stderr),
 	}
-	return runBench(ctx, url, out, plot, stdout, func(target bench.Target) (bench.Result, error) {
+	return runBench(ctx, fs, stdout, func(target bench.Target) (bench.Result, error) {
 		cfg.Target = target
 		return profiled(profile, &cfg.CPUProfile, func() (bench.Result, error) { return bench.RunStorm(ctx, cfg) })
 	})
@@ -102,10 +92,29 @@ func profiled[R any](path string, w *io.Writer, run func() (R, error)) (R, error
 	return run()
 }
 
-// runBench runs a bench with run on the target of the database url names
-// and writes its result as writeResult does.
-func runBench[R result](ctx context.Context, url, out, plot string, stdout io.Writer, run func(bench.Target) (R, error)) error {
-	target, cleanup, err := benchTarget(ctx, url)
+// benchFlags is the flag set of a bench with the flags every bench has.
+type benchFlags struct {
+	*flag.FlagSet
+	url, out, plot string
+}
+
+// newBenchFlags makes the flag set of `lapse bench <what>`, which writes
+// its usage to stderr, with --store, --out and a --plot of what plotted
+// says.
+func newBenchFlags(what, plotted string, stderr io.Writer) *benchFlags {
+	fs := &benchFlags{FlagSet: flag.NewFlagSet("bench "+what, flag.ContinueOnError)}
+	fs.SetOutput(stderr)
+	fs.StringVar(&fs.url, "store", "", "store URL of a database that does not exist yet: sqlite:<path>, postgres://…/<name> or mysql://…/<name> (default: a temporary SQLite file)")
+	fs.StringVar(&fs.out, "out", "", "write the JSON result to this file (default: stdout)")
+	fs.StringVar(&fs.plot, "plot", "", "write an SVG plot of "+plotted+" to this file")
+	return fs
+}
+
+// runBench runs a bench with run on the target of the database fs's
+// --store names and writes its result as writeResult does, to fs's --out
+// and --plot.
+func runBench[R result](ctx context.Context, fs *benchFlags, stdout io.Writer, run func(bench.Target) (R, error)) error {
+	target, cleanup, err := benchTarget(ctx, fs.url)
 	if err != nil {
 		return err
 	}
@@ -114,7 +123,7 @@ func runBench[R result](ctx context.Context, url, out, plot string, stdout io.Wr
 	if err != nil {
 		return err
 	}
-	return writeResult(res, out, plot, stdout)
+	return writeResult(res, fs.out, fs.plot, stdout)
 }
 
 // benchLog is the engine's log during a bench: warnings and errors only,
@@ -182,16 +191,26 @@ func benchPath(url string) (string, func(), error) {
 func sqliteTarget(path string) bench.Target {
 	seed := path + ".seed"
 	return bench.Target{
-		Name: "sqlite",
-		Open: func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
-			d, err := sqlite.Open(ctx, path, sqlite.Options{})
-			if err != nil {
-				return nil, nil, err
-			}
-			return store.New(d, store.Options{Hooks: h}), d, nil
-		},
+		Name:    "sqlite",
+		Open:    openTarget(sqlite.Open, path, sqlite.Options{}),
 		Save:    func() error { return copyDB(path, seed) },
 		Restore: func() error { return copyDB(seed, path) },
+	}
+}
+
+// openTarget is a bench target's Open: a store, with the bench's hooks,
+// on the driver open makes of dsn and opts. Each backend's driver offers
+// the bench its raw drains: D says so.
+func openTarget[D interface {
+	driver.Driver
+	bench.Raw
+}, O any](open func(context.Context, string, O) (D, error), dsn string, opts O) func(context.Context, store.Hooks) (bench.Store, bench.Raw, error) {
+	return func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
+		d, err := open(ctx, dsn, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		return store.New(d, store.Options{Hooks: h}), d, nil
 	}
 }
 

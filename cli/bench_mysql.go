@@ -9,12 +9,8 @@ import (
 	driver "github.com/go-sql-driver/mysql"
 
 	"github.com/lapsehq/lapse/bench"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/driver/mysql"
 )
-
-// The MySQL backend offers the bench its raw drains.
-var _ bench.Raw = (*mysql.Driver)(nil)
 
 // mysqlTarget is the bench target of a new MySQL or MariaDB database, the
 // one storeURL names, which it creates. Neither server copies a database
@@ -49,15 +45,9 @@ func mysqlTarget(ctx context.Context, storeURL string) (bench.Target, func(), er
 		return bench.Target{}, nil, err
 	}
 	target := bench.Target{
-		Name:   "mysql",
-		Shared: true,
-		Open: func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
-			d, err := mysql.Open(ctx, storeURL, mysql.Options{})
-			if err != nil {
-				return nil, nil, err
-			}
-			return store.New(d, store.Options{Hooks: h}), d, nil
-		},
+		Name:    "mysql",
+		Shared:  true,
+		Open:    openTarget(mysql.Open, storeURL, mysql.Options{}),
 		Save:    func() error { return copyDatabase(db, name, name+"_seed") },
 		Restore: func() error { return copyDatabase(db, name+"_seed", name) },
 	}

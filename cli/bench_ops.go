@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"io"
 	"time"
 
@@ -14,12 +13,10 @@ import (
 // stdout), the plot to --plot, progress bars to stderr.
 func benchOps(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		url, out, plot, profile string
-		cfg                     = bench.OpsConfig{Coupons: 1_000_000, Users: 100_000, UserRate: 300, BatchSize: 1000, Idle: 10 * time.Second}
+		profile string
+		cfg     = bench.OpsConfig{Coupons: 1_000_000, Users: 100_000, UserRate: 300, BatchSize: 1000, Idle: 10 * time.Second}
 	)
-	fs := flag.NewFlagSet("bench ops", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&url, "store", "", benchStoreUsage)
+	fs := newBenchFlags("ops", "the operations and the user p99 over time", stderr)
 	fs.IntVar(&cfg.Coupons, "coupons", cfg.Coupons, "coupons bulk voided, and as many bulk extended, each on a template of its own")
 	fs.IntVar(&cfg.Users, "users", cfg.Users, "users holding the coupons")
 	fs.Float64Var(&cfg.UserRate, "rate", cfg.UserRate, "user operations (wallet read, lock, redeem) a second, from the idle phase to the end of the extend")
@@ -27,13 +24,11 @@ func benchOps(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&cfg.OperationBatch, "operation-batch", engine.DefaultOperationBatch, "coupons per transaction of the operations, as lapse serve's --operation-batch")
 	fs.Float64Var(&cfg.OperationShare, "operation-share", 0, "share of its time the operations' worker spends in batches, as lapse serve's --operation-share; 0 is its default for the store")
 	fs.DurationVar(&cfg.Idle, "idle", cfg.Idle, "how long the idle phase measures the user load alone")
-	fs.StringVar(&out, "out", "", "write the JSON result to this file (default: stdout)")
-	fs.StringVar(&plot, "plot", "", "write an SVG plot of the operations and the user p99 over time to this file")
 	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the bulk void, with the user load beside it, to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	return runBench(ctx, url, out, plot, stdout, func(target bench.Target) (bench.OpsResult, error) {
+	return runBench(ctx, fs, stdout, func(target bench.Target) (bench.OpsResult, error) {
 		cfg.Target, cfg.Progress, cfg.Log = target, stderr, benchLog(stderr)
 		return profiled(profile, &cfg.CPUProfile, func() (bench.OpsResult, error) { return bench.RunOps(ctx, cfg) })
 	})

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"io"
 	"time"
 
@@ -13,14 +12,11 @@ import (
 // stdout), the plot to --plot, a progress bar to stderr.
 func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		url, out, plot string
-		cfg            = bench.OrdersConfig{Rate: 200, Duration: 20 * time.Second, Timeout: 2 * time.Second, PayShare: 0.5}
-		hot            bool
-		hotCfg         = bench.HotSKUConfig{Clients: 16}
+		cfg    = bench.OrdersConfig{Rate: 200, Duration: 20 * time.Second, Timeout: 2 * time.Second, PayShare: 0.5}
+		hot    bool
+		hotCfg = bench.HotSKUConfig{Clients: 16}
 	)
-	fs := flag.NewFlagSet("bench orders", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&url, "store", "", benchStoreUsage)
+	fs := newBenchFlags("orders", "the close lag over time", stderr)
 	fs.Float64Var(&cfg.Rate, "rate", cfg.Rate, "orders created a second")
 	fs.DurationVar(&cfg.Duration, "duration", cfg.Duration, "how long orders are created")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "each order's deadline after its creation")
@@ -29,18 +25,16 @@ func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.IntVar(&hotCfg.Clients, "clients", hotCfg.Clients, "with --hot-sku: clients creating orders")
 	fs.Int64Var(&hotCfg.Stock, "stock", 0, "with --hot-sku: the SKU's stock (default: more than a run sells)")
 	fs.IntVar(&hotCfg.Buckets, "buckets", 0, "with --hot-sku: also run lapse on a SKU of this many stock buckets (2 to 64)")
-	fs.StringVar(&out, "out", "", "write the JSON result to this file (default: stdout)")
-	fs.StringVar(&plot, "plot", "", "write an SVG plot of the close lag over time to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if hot {
-		return runBench(ctx, url, out, plot, stdout, func(target bench.Target) (bench.HotSKUResult, error) {
+		return runBench(ctx, fs, stdout, func(target bench.Target) (bench.HotSKUResult, error) {
 			hotCfg.Target, hotCfg.Duration, hotCfg.Progress = target, cfg.Duration, stderr
 			return bench.RunHotSKU(ctx, hotCfg)
 		})
 	}
-	return runBench(ctx, url, out, plot, stdout, func(target bench.Target) (bench.OrdersResult, error) {
+	return runBench(ctx, fs, stdout, func(target bench.Target) (bench.OrdersResult, error) {
 		cfg.Target, cfg.Progress, cfg.Log = target, stderr, benchLog(stderr)
 		return bench.RunOrders(ctx, cfg)
 	})

@@ -9,12 +9,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lapsehq/lapse/bench"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/driver/postgres"
 )
-
-// The PostgreSQL backend offers the bench its raw drains.
-var _ bench.Raw = (*postgres.Driver)(nil)
 
 // postgresTarget is the bench target of a new PostgreSQL database, the one
 // storeURL names, which it creates through the server's postgres
@@ -59,15 +55,9 @@ func postgresTarget(ctx context.Context, storeURL string) (bench.Target, func(),
 		return err
 	}
 	target := bench.Target{
-		Name:   "postgres",
-		Shared: true,
-		Open: func(ctx context.Context, h store.Hooks) (bench.Store, bench.Raw, error) {
-			d, err := postgres.Open(ctx, storeURL, postgres.Options{})
-			if err != nil {
-				return nil, nil, err
-			}
-			return store.New(d, store.Options{Hooks: h}), d, nil
-		},
+		Name:    "postgres",
+		Shared:  true,
+		Open:    openTarget(postgres.Open, storeURL, postgres.Options{}),
 		Save:    func() error { return clone(db, seed) },
 		Restore: func() error { return clone(seed, db) },
 	}

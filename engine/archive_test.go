@@ -19,8 +19,7 @@ import (
 // coupons terminal for longer than ArchiveAfter to the archive, and no
 // other, and counts them; they are still found by ID.
 func TestArchivesPeriodically(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{ArchiveAfter: time.Hour, ArchiveInterval: time.Minute})
+	inBubble(t, engine.Config{ArchiveAfter: time.Hour, ArchiveInterval: time.Minute}, func(t *testing.T, r *rig) {
 		tp := r.template(t, coupon.Template{Duration: 24 * time.Hour})
 		void := func() coupon.Coupon {
 			c := r.claim(t, tp.ID, "u")
@@ -34,20 +33,14 @@ func TestArchivesPeriodically(t *testing.T) {
 		r.claim(t, tp.ID, "u") // unused: stays
 		time.Sleep(30 * time.Minute)
 		young := void()
-		if err := r.eng.Start(context.Background()); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+		r.start(t)
 		counter := engine.ArchivedOf(r.metrics, store.ArchivedCoupons)
 		time.Sleep(29 * time.Minute) // the old ones are 59 minutes old
 		synctest.Wait()
-		if got := testutil.ToFloat64(counter); got != 0 {
-			t.Fatalf("archived before ArchiveAfter: got %v, want 0", got)
-		}
+		wantValue(t, counter, 0, "archived before ArchiveAfter")
 		time.Sleep(2 * time.Minute)
 		synctest.Wait()
-		if got := testutil.ToFloat64(counter); got != 2 {
-			t.Fatalf("archived: got %v, want 2", got)
-		}
+		wantValue(t, counter, 2, "archived")
 		cs, err := r.st.UserCoupons(context.Background(), storetype.UserCouponsParams{UserID: "u", Now: time.Now(), Limit: storetype.MaxWalletPage})
 		if err != nil || len(cs) != 2 {
 			t.Fatalf("hot wallet: got %d coupons (%v), want the unused and the young voided", len(cs), err)

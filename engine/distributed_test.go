@@ -116,19 +116,16 @@ func TestEnginesShareShards(t *testing.T) {
 	}
 	issueDue(t, ins[0].st, n, time.Now().Add(3*time.Second))
 	deadline := time.Now().Add(30 * time.Second)
-	var feed []storetype.Event
+	var expired []storetype.Event
 	for {
-		feed = outboxtest.Feed(t, ins[0].st)
-		if countType(feed, store.EventCouponExpired) >= n || time.Now().After(deadline) {
+		expired = outboxtest.OfType(outboxtest.Feed(t, ins[0].st), store.EventCouponExpired)
+		if len(expired) >= n || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	seen := map[string]bool{}
-	for _, e := range feed {
-		if e.Type != store.EventCouponExpired {
-			continue
-		}
+	for _, e := range expired {
 		if seen[e.Subject] {
 			t.Fatalf("%s expired twice", e.Subject)
 		}
@@ -156,17 +153,6 @@ func TestEnginesShareShards(t *testing.T) {
 	}
 }
 
-// countType counts the events of one type.
-func countType(feed []storetype.Event, typ string) int {
-	n := 0
-	for _, e := range feed {
-		if e.Type == typ {
-			n++
-		}
-	}
-	return n
-}
-
 // TestSkewedClockHoldsFiring: an engine whose clock runs an hour ahead of
 // the database's says so and fires nothing, though by its clock every
 // coupon is long due.
@@ -186,7 +172,7 @@ func TestSkewedClockHoldsFiring(t *testing.T) {
 		t.Fatalf("lapse_clock_skew_bound_seconds: got %v, want the default --max-clock-skew, 1", bound)
 	}
 	time.Sleep(time.Second)
-	if got := countType(outboxtest.Feed(t, in.st), store.EventCouponExpired); got != 0 {
+	if got := len(outboxtest.OfType(outboxtest.Feed(t, in.st), store.EventCouponExpired)); got != 0 {
 		t.Fatalf("a skewed engine expired %d coupons", got)
 	}
 }
@@ -303,7 +289,7 @@ func startSlowPair(t *testing.T, s sharedStore, qa, qb engine.Queue, sweep time.
 func waitAllExpired(t *testing.T, in *instance, n int, wait time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(wait)
-	for countType(outboxtest.Feed(t, in.st), store.EventCouponExpired) < n {
+	for len(outboxtest.OfType(outboxtest.Feed(t, in.st), store.EventCouponExpired)) < n {
 		if time.Now().After(deadline) {
 			t.Fatalf("not all %d coupons expired in %s", n, wait)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/engine"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
@@ -69,6 +70,21 @@ func setupWith(t *testing.T, path string, cfg engine.Config, opts store.Options)
 	return r
 }
 
+// inBubble runs f in a synctest bubble on a fresh rig of cfg: the
+// engine built, not started.
+func inBubble(t *testing.T, cfg engine.Config, f func(t *testing.T, r *rig)) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) { f(t, setup(t, dbPath(t), cfg)) })
+}
+
+// start starts the engine, failing t if it does not.
+func (r *rig) start(t *testing.T) {
+	t.Helper()
+	if err := r.eng.Start(context.Background()); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+}
+
 func (r *rig) template(t *testing.T, tp coupon.Template) coupon.Template {
 	t.Helper()
 	tp.Name, tp.StartsAt = "t", time.Now()
@@ -104,49 +120,41 @@ func (r *rig) wantStatus(t *testing.T, id string, want coupon.State, what string
 	}
 }
 
+// wantValue fails t unless the one series c collects has the value want;
+// what says which series, when.
+func wantValue(t *testing.T, c prometheus.Collector, want float64, what string) {
+	t.Helper()
+	if got := testutil.ToFloat64(c); got != want {
+		t.Fatalf("%s: got %v, want %v", what, got, want)
+	}
+}
+
 // events returns every event of a type, by subject.
 func (r *rig) events(t *testing.T, typ string) map[string]storetype.Event {
 	t.Helper()
 	out := map[string]storetype.Event{}
-	for _, e := range r.feed(t) {
-		if e.Type == typ {
-			if _, dup := out[e.Subject]; dup {
-				t.Fatalf("two %s events for %s", typ, e.Subject)
-			}
-			out[e.Subject] = e
+	for _, e := range r.ofType(t, typ) {
+		if _, dup := out[e.Subject]; dup {
+			t.Fatalf("two %s events for %s", typ, e.Subject)
 		}
+		out[e.Subject] = e
 	}
 	return out
 }
 
-// feed returns the whole outbox in order.
-func (r *rig) feed(t *testing.T) []storetype.Event {
+// ofType returns the events of a type in the whole outbox, in order.
+func (r *rig) ofType(t *testing.T, typ string) []storetype.Event {
 	t.Helper()
-	var out []storetype.Event
-	var after int64
-	for {
-		evs, err := r.st.Events(context.Background(), store.EventsParams{After: after, Limit: 1000})
-		if err != nil {
-			t.Fatalf("events: %v", err)
-		}
-		if len(evs) == 0 {
-			return out
-		}
-		out = append(out, evs...)
-		after = evs[len(evs)-1].Seq
-	}
+	return outboxtest.OfType(outboxtest.Feed(t, r.st), typ)
 }
 
 // TestExpiresOnTimeNeverEarly claims coupons due at many instants and
 // checks, on the bubble's fake clock, that each is expired no earlier than
 // its expires_at and no later than one wheel tick after it.
 func TestExpiresOnTimeNeverEarly(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{BatchSize: 7})
+	inBubble(t, engine.Config{BatchSize: 7}, func(t *testing.T, r *rig) {
 		tp := r.template(t, coupon.Template{Duration: 2 * time.Second})
-		if err := r.eng.Start(context.Background()); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+		r.start(t)
 		var coupons []coupon.Coupon
 		for i := range 40 {
 			coupons = append(coupons, r.claim(t, tp.ID, "u"))
@@ -181,13 +189,10 @@ func TestExpiresOnTimeNeverEarly(t *testing.T) {
 // TestLockTTLReleases locks one coupon that is released before its expiry
 // and one released after it.
 func TestLockTTLReleases(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{})
+	inBubble(t, engine.Config{}, func(t *testing.T, r *rig) {
 		tp := r.template(t, coupon.Template{Duration: time.Minute})
 		early, late := r.claim(t, tp.ID, "u1"), r.claim(t, tp.ID, "u2")
-		if err := r.eng.Start(context.Background()); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+		r.start(t)
 		lock := func(id string, ttl time.Duration) {
 			_, err := r.st.Transition(context.Background(), store.TransitionParams{CouponID: id, Action: coupon.Lock, OrderID: "o-" + id, LockTTL: ttl, Now: time.Now()})
 			if err != nil {
@@ -234,9 +239,7 @@ func TestRestartCatchesUp(t *testing.T) {
 		r.st.Close()
 		time.Sleep(time.Hour)
 		r2 := setup(t, path, engine.Config{BatchSize: 50})
-		if err := r2.eng.Start(context.Background()); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+		r2.start(t)
 		time.Sleep(tick)
 		synctest.Wait()
 		if got := len(r2.events(t, store.EventCouponExpired)); got != 300 {
@@ -274,29 +277,21 @@ func TestSweeperRepairsLostTimers(t *testing.T) {
 
 		time.Sleep(2 * time.Minute)
 		r := setup(t, path, engine.Config{})
-		if err := r.eng.Start(context.Background()); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+		r.start(t)
 		time.Sleep(tick)
 		synctest.Wait()
 		if got := len(r.events(t, store.EventCouponExpired)); got != 25 {
 			t.Fatalf("expired with timers lost: got %d, want 25", got)
 		}
-		repairs := testutil.ToFloat64(engine.RepairsOf(r.metrics, storetype.TimerExpire))
-		if repairs != 25 {
-			t.Fatalf("sweeper repairs: got %v, want 25", repairs)
-		}
+		wantValue(t, engine.RepairsOf(r.metrics, storetype.TimerExpire), 25, "sweeper repairs")
 	})
 }
 
 // TestStopIsIdempotent stops twice and leaves no goroutine behind
 // (goleak checks the last part).
 func TestStopIsIdempotent(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{})
-		if err := r.eng.Start(context.Background()); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+	inBubble(t, engine.Config{}, func(t *testing.T, r *rig) {
+		r.start(t)
 		r.eng.Stop()
 		r.eng.Stop()
 	})

@@ -41,66 +41,21 @@ func NewMetrics(reg prometheus.Registerer, st StatsReader, now func() time.Time)
 			Help:    "Stored transition time minus due time, by kind: coupon.expire (expiry lag), coupon.release (lock TTL), order.close (close lag).",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300},
 		}, []string{"kind"}),
-		transitions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_transitions_total",
-			Help: "Committed transitions, by event type.",
-		}, []string{"type"}),
-		closes: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_order_closes_total",
-			Help: "Orders closed, by reason (timeout, cancelled).",
-		}, []string{"reason"}),
-		checks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_payment_checks_total",
-			Help: "Payment-status hook calls, by result (paid, unpaid, error).",
-		}, []string{"result"}),
-		unconfirmed: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "lapse_order_unconfirmed_closes_total",
-			Help: "Orders closed on timeout after the payment hook failed for the whole grace.",
-		}),
-		repairs: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_sweeper_repairs_total",
-			Help: "Due items the sweeper transitioned because no trigger had.",
-		}, []string{"kind"}),
-		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_drain_failures_total",
-			Help: "Drain batches that failed and were retried.",
-		}, []string{"kind"}),
-		held: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "lapse_shards_held",
-			Help: "Shards of the due work this instance holds a lease on (distributed mode).",
-		}),
-		lost: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "lapse_lease_lost_total",
-			Help: "Drains refused because their shard lease had expired or changed hands: they wrote nothing.",
-		}),
-		skew: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "lapse_clock_skew_seconds",
-			Help: "This instance's clock minus the database's (distributed mode).",
-		}),
-		skewBound: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "lapse_clock_skew_bound_seconds",
-			Help: "The clock skew past which this instance fires nothing, --max-clock-skew (distributed mode; 0 otherwise).",
-		}),
-		pruned: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "lapse_idempotency_keys_pruned_total",
-			Help: "Idempotency keys deleted once older than the idempotency TTL.",
-		}),
-		operations: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_operation_coupons_total",
-			Help: "Coupons a bulk operation of this instance changed, by kind (void, extend); a locked coupon voided when its lock ends is not counted.",
-		}, []string{"kind"}),
-		archived: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_archived_rows_total",
-			Help: "Rows moved to the archive, by table (coupons, orders).",
-		}, []string{"table"}),
-		prunedRows: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_pruned_rows_total",
-			Help: "Rows deleted as history, by kind (idempotency_keys, reminders).",
-		}, []string{"kind"}),
-		drift: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "lapse_reconcile_drift",
-			Help: "Drift the last reconciliation found, by check (repaired or not); exported once reconciliation runs.",
-		}, []string{"check"}),
+		transitions: counterVec("lapse_transitions_total", "Committed transitions, by event type.", "type"),
+		closes:      counterVec("lapse_order_closes_total", "Orders closed, by reason (timeout, cancelled).", "reason"),
+		checks:      counterVec("lapse_payment_checks_total", "Payment-status hook calls, by result (paid, unpaid, error).", "result"),
+		unconfirmed: counter("lapse_order_unconfirmed_closes_total", "Orders closed on timeout after the payment hook failed for the whole grace."),
+		repairs:     counterVec("lapse_sweeper_repairs_total", "Due items the sweeper transitioned because no trigger had.", "kind"),
+		failures:    counterVec("lapse_drain_failures_total", "Drain batches that failed and were retried.", "kind"),
+		held:        gauge("lapse_shards_held", "Shards of the due work this instance holds a lease on (distributed mode)."),
+		lost:        counter("lapse_lease_lost_total", "Drains refused because their shard lease had expired or changed hands: they wrote nothing."),
+		skew:        gauge("lapse_clock_skew_seconds", "This instance's clock minus the database's (distributed mode)."),
+		skewBound:   gauge("lapse_clock_skew_bound_seconds", "The clock skew past which this instance fires nothing, --max-clock-skew (distributed mode; 0 otherwise)."),
+		pruned:      counter("lapse_idempotency_keys_pruned_total", "Idempotency keys deleted once older than the idempotency TTL."),
+		operations:  counterVec("lapse_operation_coupons_total", "Coupons a bulk operation of this instance changed, by kind (void, extend); a locked coupon voided when its lock ends is not counted.", "kind"),
+		archived:    counterVec("lapse_archived_rows_total", "Rows moved to the archive, by table (coupons, orders).", "table"),
+		prunedRows:  counterVec("lapse_pruned_rows_total", "Rows deleted as history, by kind (idempotency_keys, reminders).", "kind"),
+		drift:       gaugeVec("lapse_reconcile_drift", "Drift the last reconciliation found, by check (repaired or not); exported once reconciliation runs.", "check"),
 	}
 	for _, table := range []string{store.ArchivedCoupons, store.ArchivedOrders} {
 		m.archived.WithLabelValues(table)
@@ -291,4 +246,22 @@ func (c *statsCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(backlogDesc, prometheus.GaugeValue, float64(s.DueBacklog))
 	ch <- prometheus.MustNewConstMetric(outboxDesc, prometheus.GaugeValue, float64(s.Outbox))
 	ch <- prometheus.MustNewConstMetric(openOrdersDesc, prometheus.GaugeValue, float64(s.OpenOrders))
+}
+
+// counter, counterVec, gauge and gaugeVec make the collector of a name,
+// its help and, for a vector, its one label.
+func counter(name, help string) prometheus.Counter {
+	return prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
+}
+
+func counterVec(name, help, label string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, []string{label})
+}
+
+func gauge(name, help string) prometheus.Gauge {
+	return prometheus.NewGauge(prometheus.GaugeOpts{Name: name, Help: help})
+}
+
+func gaugeVec(name, help, label string) *prometheus.GaugeVec {
+	return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, []string{label})
 }

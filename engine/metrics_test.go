@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"testing"
-	"testing/synctest"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
@@ -19,8 +18,7 @@ var kinds = []storetype.TimerKind{storetype.TimerExpire, storetype.TimerRelease,
 // clock skew bound, as it runs alone; with a payment hook, its check
 // results at zero too.
 func TestSeriesFromStart(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{})
+	inBubble(t, engine.Config{}, func(t *testing.T, r *rig) {
 		if n := testutil.CollectAndCount(r.reg, "lapse_payment_checks_total"); n != 0 {
 			t.Fatalf("payment check series without a hook: got %d, want 0", n)
 		}
@@ -40,12 +38,8 @@ func TestSeriesFromStart(t *testing.T) {
 			}
 		}
 		for _, kind := range kinds {
-			if got := testutil.ToFloat64(engine.RepairsOf(r.metrics, kind)); got != 0 {
-				t.Fatalf("repairs of %s: got %v, want 0", kind, got)
-			}
+			wantValue(t, engine.RepairsOf(r.metrics, kind), 0, "repairs of "+string(kind))
 		}
-		if got := testutil.ToFloat64(engine.SkewBoundOf(r.metrics)); got != 0 {
-			t.Fatalf("lapse_clock_skew_bound_seconds alone: got %v, want 0", got)
-		}
+		wantValue(t, engine.SkewBoundOf(r.metrics), 0, "lapse_clock_skew_bound_seconds alone")
 	})
 }

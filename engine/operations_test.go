@@ -11,6 +11,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/engine"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
@@ -32,13 +33,7 @@ func TestOperationInBatches(t *testing.T) {
 				batches []int
 			)
 			st := s.open(t, store.Hooks{OnEvents: func(es []storetype.Event) {
-				voided := 0
-				for _, e := range es {
-					if e.Type == store.EventCouponVoided {
-						voided++
-					}
-				}
-				if voided > 0 {
+				if voided := len(outboxtest.OfType(es, store.EventCouponVoided)); voided > 0 {
 					mu.Lock()
 					batches = append(batches, voided)
 					mu.Unlock()
@@ -85,13 +80,10 @@ func TestOperationInBatches(t *testing.T) {
 // operation counts them missed, while the coupon still unused when it
 // comes is extended; on the bubble's fake clock.
 func TestExtendAcceptedBeforeExpiry(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{OperationPoll: time.Second})
+	inBubble(t, engine.Config{OperationPoll: time.Second}, func(t *testing.T, r *rig) {
 		tp := r.template(t, coupon.Template{Duration: 2 * time.Second})
 		soon := []coupon.Coupon{r.claim(t, tp.ID, "u1"), r.claim(t, tp.ID, "u2"), r.claim(t, tp.ID, "u3")}
-		if err := r.eng.Start(context.Background()); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+		r.start(t)
 		time.Sleep(500 * time.Millisecond)
 		kept := r.claim(t, tp.ID, "u4")
 		time.Sleep(time.Until(soon[0].ExpiresAt) - 800*time.Millisecond)

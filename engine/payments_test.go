@@ -177,32 +177,6 @@ func (r *rig) readOrder(t *testing.T, id string) order.Order {
 	return o
 }
 
-// metric returns the value of the counter name whose labels include
-// label=value (no label: the unlabelled counter), or 0 if it is not there.
-func (r *rig) metric(t *testing.T, name, label, value string) float64 {
-	t.Helper()
-	families, err := r.reg.Gather()
-	if err != nil {
-		t.Fatalf("gather: %v", err)
-	}
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == label && l.GetValue() == value {
-					return m.GetCounter().GetValue()
-				}
-			}
-			if label == "" {
-				return m.GetCounter().GetValue()
-			}
-		}
-	}
-	return 0
-}
-
 // paymentRig is a rig whose engine asks h before closing an order, stocked
 // with 10 of SKU "a" and started; u1 holds a coupon.
 func paymentRig(t *testing.T, h *hook, cfg engine.Config) (*rig, coupon.Coupon) {
@@ -211,9 +185,7 @@ func paymentRig(t *testing.T, h *hook, cfg engine.Config) (*rig, coupon.Coupon) 
 	r := setup(t, dbPath(t), cfg)
 	r.putSKU(t, "a", 10)
 	c := r.claim(t, r.template(t, coupon.Template{Duration: time.Hour}).ID, "u1")
-	if err := r.eng.Start(context.Background()); err != nil {
-		t.Fatalf("start: %v", err)
-	}
+	r.start(t)
 	return r, c
 }
 
@@ -257,7 +229,7 @@ func TestHookSaysPaid(t *testing.T) {
 		if got := h.askedAbout(); len(got) != 1 || got[0] != o.ID {
 			t.Fatalf("hook asked about: got %v, want [%s]", got, o.ID)
 		}
-		if got := r.metric(t, "lapse_payment_checks_total", "result", "paid"); got != 1 {
+		if got := metric(t, r.reg, "lapse_payment_checks_total", "result", "paid"); got != 1 {
 			t.Fatalf("paid checks: got %v, want 1", got)
 		}
 	})
@@ -292,7 +264,7 @@ func TestHookSaysUnpaid(t *testing.T) {
 		if got := h.calls.Load(); got != 1 {
 			t.Fatalf("hook calls: got %d, want 1", got)
 		}
-		if got := r.metric(t, "lapse_order_unconfirmed_closes_total", "", ""); got != 0 {
+		if got := metric(t, r.reg, "lapse_order_unconfirmed_closes_total"); got != 0 {
 			t.Fatalf("unconfirmed closes: got %v, want 0", got)
 		}
 	})
@@ -326,10 +298,10 @@ func TestHookDownWaitsOutTheGrace(t *testing.T) {
 		}
 		r.wantSKU(t, "a", 10, 0, 0)
 		r.wantStatus(t, c.ID, coupon.Unused, "coupon")
-		if got := r.metric(t, "lapse_order_unconfirmed_closes_total", "", ""); got != 1 {
+		if got := metric(t, r.reg, "lapse_order_unconfirmed_closes_total"); got != 1 {
 			t.Fatalf("unconfirmed closes: got %v, want 1", got)
 		}
-		if got, want := r.metric(t, "lapse_payment_checks_total", "result", "error"), float64(h.calls.Load()); got != want {
+		if got, want := metric(t, r.reg, "lapse_payment_checks_total", "result", "error"), float64(h.calls.Load()); got != want {
 			t.Fatalf("failed checks: got %v, want %v (one per hook call)", got, want)
 		}
 	})
@@ -351,13 +323,13 @@ func TestHookTooSlowIsAFailure(t *testing.T) {
 			t.Fatalf("order: got %s (%q), want closed (timeout)", got.Status, got.CloseReason)
 		}
 		r.wantSKU(t, "a", 10, 0, 0)
-		if got := r.metric(t, "lapse_order_unconfirmed_closes_total", "", ""); got != 1 {
+		if got := metric(t, r.reg, "lapse_order_unconfirmed_closes_total"); got != 1 {
 			t.Fatalf("unconfirmed closes: got %v, want 1", got)
 		}
-		if got := r.metric(t, "lapse_payment_checks_total", "result", "error"); got < 2 {
+		if got := metric(t, r.reg, "lapse_payment_checks_total", "result", "error"); got < 2 {
 			t.Fatalf("failed checks: got %v, want at least 2", got)
 		}
-		if got := r.metric(t, "lapse_payment_checks_total", "result", "paid"); got != 0 {
+		if got := metric(t, r.reg, "lapse_payment_checks_total", "result", "paid"); got != 0 {
 			t.Fatalf("paid checks: got %v, want 0", got)
 		}
 	})

@@ -7,8 +7,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/testutil"
-
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
@@ -20,8 +18,7 @@ import (
 // one timer.repaired event by the reconcile actor, and the drift gauge
 // says what each run found.
 func TestReconcileRepairs(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{ReconcileInterval: time.Minute, Repair: true})
+	inBubble(t, engine.Config{ReconcileInterval: time.Minute, Repair: true}, func(t *testing.T, r *rig) {
 		tp := r.template(t, coupon.Template{Name: "t", Value: 1, StartsAt: time.Now(), Duration: time.Hour})
 		r.claim(t, tp.ID, "u")
 		ctx := context.Background()
@@ -29,25 +26,14 @@ func TestReconcileRepairs(t *testing.T) {
 			t.Fatalf("delete timers: %v", err)
 		}
 		drift := engine.DriftOf(r.metrics, store.CheckTimer)
-		if got := testutil.ToFloat64(drift); got != 0 {
-			t.Fatalf("drift before a run: got %v, want 0", got)
-		}
-		if err := r.eng.Start(ctx); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+		wantValue(t, drift, 0, "drift before a run")
+		r.start(t)
 		time.Sleep(time.Minute + tick)
 		synctest.Wait()
-		if got := testutil.ToFloat64(drift); got != 1 {
-			t.Fatalf("drift of the first run: got %v, want 1", got)
-		}
+		wantValue(t, drift, 1, "drift of the first run")
 		wantRepaired := func(what string) {
 			t.Helper()
-			var got []storetype.Event
-			for _, e := range r.feed(t) {
-				if e.Type == store.EventTimerRepaired {
-					got = append(got, e)
-				}
-			}
+			got := r.ofType(t, store.EventTimerRepaired)
 			if len(got) != 1 || !strings.Contains(string(got[0].Data), `"actor":"`+engine.ReconcileActor+`"`) {
 				t.Fatalf("%s: timer.repaired events %+v, want one by %s", what, got, engine.ReconcileActor)
 			}
@@ -55,9 +41,7 @@ func TestReconcileRepairs(t *testing.T) {
 		wantRepaired("first run")
 		time.Sleep(time.Minute)
 		synctest.Wait()
-		if got := testutil.ToFloat64(drift); got != 0 {
-			t.Fatalf("drift of the second run: got %v, want 0", got)
-		}
+		wantValue(t, drift, 0, "drift of the second run")
 		wantRepaired("second run")
 	})
 }

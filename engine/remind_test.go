@@ -30,10 +30,7 @@ func (r *rig) reminders(t *testing.T) map[string][]reminded {
 	t.Helper()
 	out := map[string][]reminded{}
 	seen := map[string]bool{}
-	for _, e := range r.feed(t) {
-		if e.Type != store.EventReminderDue {
-			continue
-		}
+	for _, e := range r.ofType(t, store.EventReminderDue) {
 		var d store.ReminderEventData
 		if err := json.Unmarshal(e.Data, &d); err != nil {
 			t.Fatalf("reminder data %s: %v", e.Data, err)
@@ -66,9 +63,7 @@ func TestRemindersDoneWhen(t *testing.T) {
 		rm := engine.NewReminderMetrics(rmReg)
 		r := setupWith(t, dbPath(t), engine.Config{}, store.Options{Hooks: store.Hooks{OnReminders: rm.Record}})
 		tp := r.template(t, coupon.Template{Duration: 10 * time.Second, Reminders: []time.Duration{5 * time.Second}})
-		if err := r.eng.Start(context.Background()); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+		r.start(t)
 		users := []string{"u0", "u1", "u2", "u3", "u4"}
 		first := time.Now().Add(5 * time.Second)
 		for _, u := range users {
@@ -178,9 +173,7 @@ func TestReminderPolicyThroughEngine(t *testing.T) {
 		rich := r.template(t, coupon.Template{Value: 6000, Duration: 40 * time.Hour, Reminders: []time.Duration{day}})
 		short := r.template(t, coupon.Template{Duration: 20 * time.Hour, Reminders: []time.Duration{4 * time.Hour}})
 		daily := r.template(t, coupon.Template{Duration: 2 * day, Reminders: []time.Duration{day}})
-		if err := r.eng.Start(context.Background()); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+		r.start(t)
 		r.claim(t, rich.ID, "night")  // crosses at midnight in Shanghai, expires the next
 		r.claim(t, short.ID, "early") // crosses at midnight in Shanghai, expires at 04:00
 		for range 4 {
@@ -251,9 +244,7 @@ func TestRemindersRestartAndInstances(t *testing.T) {
 		a := setup(t, path, engine.Config{BatchSize: 7})
 		b := setup(t, path, engine.Config{BatchSize: 7})
 		for _, x := range []*rig{a, b} {
-			if err := x.eng.Start(context.Background()); err != nil {
-				t.Fatalf("start: %v", err)
-			}
+			x.start(t)
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
@@ -273,9 +264,7 @@ func TestRemindersRestartAndInstances(t *testing.T) {
 		b.eng.Stop()
 
 		c := setup(t, path, engine.Config{})
-		if err := c.eng.Start(context.Background()); err != nil {
-			t.Fatalf("restart: %v", err)
-		}
+		c.start(t)
 		time.Sleep(time.Hour)
 		synctest.Wait()
 		check("after a restart", c.reminders(t))

@@ -19,22 +19,10 @@ type ReminderMetrics struct {
 // NewReminderMetrics registers the reminder counters on reg.
 func NewReminderMetrics(reg prometheus.Registerer) *ReminderMetrics {
 	m := &ReminderMetrics{
-		planned: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "lapse_reminders_planned_total",
-			Help: "Reminders planned: one per user, lead time and window.",
-		}),
-		sent: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_reminders_sent_total",
-			Help: "Reminders sent as reminder.due events, by channel (sms, push, in_app).",
-		}, []string{"channel"}),
-		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_reminders_dropped_total",
-			Help: "Reminders not sent, by reason (empty: no coupon left to remind; daily_cap).",
-		}, []string{"reason"}),
-		leftOut: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lapse_reminder_coupons_dropped_total",
-			Help: "Coupons left out of their reminder when it came due, by reason (used, locked, expired, voided, reminded).",
-		}, []string{"reason"}),
+		planned: counter("lapse_reminders_planned_total", "Reminders planned: one per user, lead time and window."),
+		sent:    counterVec("lapse_reminders_sent_total", "Reminders sent as reminder.due events, by channel (sms, push, in_app).", "channel"),
+		dropped: counterVec("lapse_reminders_dropped_total", "Reminders not sent, by reason (empty: no coupon left to remind; daily_cap).", "reason"),
+		leftOut: counterVec("lapse_reminder_coupons_dropped_total", "Coupons left out of their reminder when it came due, by reason (used, locked, expired, voided, reminded).", "reason"),
 	}
 	for _, ch := range remind.Channels {
 		m.sent.WithLabelValues(string(ch))

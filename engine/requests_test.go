@@ -7,8 +7,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/testutil"
-
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
@@ -19,8 +17,7 @@ import (
 // requests here hold their keys longer than that, so a key pruned is seen
 // gone: its request runs anew.
 func TestPrunesExpiredKeys(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r := setup(t, dbPath(t), engine.Config{IdempotencyTTL: time.Hour, PruneInterval: time.Minute})
+	inBubble(t, engine.Config{IdempotencyTTL: time.Hour, PruneInterval: time.Minute}, func(t *testing.T, r *rig) {
 		tp := r.template(t, coupon.Template{Duration: 24 * time.Hour})
 		claim := func(key string) error {
 			now := time.Now()
@@ -37,14 +34,10 @@ func TestPrunesExpiredKeys(t *testing.T) {
 		if err := claim("new"); err != nil {
 			t.Fatalf("claim under new: %v", err)
 		}
-		if err := r.eng.Start(context.Background()); err != nil {
-			t.Fatalf("start: %v", err)
-		}
+		r.start(t)
 		time.Sleep(32 * time.Minute) // the old keys are an hour old, the new one half that
 		synctest.Wait()
-		if got := testutil.ToFloat64(engine.PrunedOf(r.metrics)); got != 3 {
-			t.Fatalf("keys pruned: got %v, want 3", got)
-		}
+		wantValue(t, engine.PrunedOf(r.metrics), 3, "keys pruned")
 		var replay *store.ReplayError
 		if err := claim("new"); !errors.As(err, &replay) {
 			t.Fatalf("retry under the new key: got %v, want a replay", err)

@@ -89,14 +89,8 @@ func BenchmarkDeliver(b *testing.B) {
 }
 
 func benchRedis(b *testing.B) outbox.Sink {
-	opts, err := redis.ParseURL(serviceURL(b, "LAPSE_TEST_REDIS"))
-	if err != nil {
-		b.Fatalf("LAPSE_TEST_REDIS: %v", err)
-	}
-	stream := unique("lapse-bench")
-	rdb := redis.NewClient(opts)
-	b.Cleanup(func() { rdb.Del(context.Background(), stream); rdb.Close() })
-	return outbox.NewRedisStream(redis.NewClient(opts), stream, 0)
+	rdb, _, stream := outboxtest.RedisStream(b)
+	return outbox.NewRedisStream(redis.NewClient(rdb.Options()), stream, 0)
 }
 
 // benchAMQP publishes to an exchange with a durable queue bound, so that

@@ -11,39 +11,12 @@ import (
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
 
-// redisSink returns a client of LAPSE_TEST_REDIS and a sink on a fresh
-// stream, both removed when t ends.
+// redisSink returns a client of LAPSE_TEST_REDIS and a sink, with a
+// client of its own, on a fresh stream, removed when t ends.
 func redisSink(t testing.TB, maxLen int64) (*redis.Client, string, outbox.Named) {
 	t.Helper()
-	opts, err := redis.ParseURL(serviceURL(t, "LAPSE_TEST_REDIS"))
-	if err != nil {
-		t.Fatalf("LAPSE_TEST_REDIS: %v", err)
-	}
-	rdb := redis.NewClient(opts)
-	stream := unique("lapse-test")
-	t.Cleanup(func() {
-		rdb.Del(context.Background(), stream)
-		rdb.Close()
-	})
-	return rdb, stream, outbox.Named{Name: "stream", Type: "redis", Sink: outbox.NewRedisStream(redis.NewClient(opts), stream, maxLen)}
-}
-
-// readStream returns the events of the stream, in stream order.
-func readStream(t testing.TB, rdb *redis.Client, stream string) []outboxtest.Event {
-	t.Helper()
-	msgs, err := rdb.XRange(context.Background(), stream, "-", "+").Result()
-	if err != nil {
-		t.Fatalf("XRANGE %s: %v", stream, err)
-	}
-	out := make([]outboxtest.Event, len(msgs))
-	for i, m := range msgs {
-		if len(m.Values) != 1 {
-			t.Fatalf("entry %s: got fields %v, want only event", m.ID, m.Values)
-		}
-		s, _ := m.Values["event"].(string)
-		out[i] = outboxtest.Decode(t, []byte(s))
-	}
-	return out
+	rdb, _, stream := outboxtest.RedisStream(t)
+	return rdb, stream, outbox.Named{Name: "stream", Type: "redis", Sink: outbox.NewRedisStream(redis.NewClient(rdb.Options()), stream, maxLen)}
 }
 
 // TestRedisStream: every event is XADDed once, in feed order.
@@ -52,7 +25,7 @@ func TestRedisStream(t *testing.T) {
 	st, want := storeWithHistory(t, 10, 2)
 	r := startRelay(t, relayConfig(st, sink))
 	waitFor(t, 10*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "stream").Lag == 0 })
-	outboxtest.CheckOnce(t, "delivery", want, readStream(t, rdb, stream))
+	outboxtest.CheckOnce(t, "delivery", want, outboxtest.ReadStream(t, rdb, stream))
 }
 
 // TestRedisStreamRecovers: while the key holds a string, every XADD fails;
@@ -70,7 +43,7 @@ func TestRedisStreamRecovers(t *testing.T) {
 		t.Fatalf("DEL: %v", err)
 	}
 	waitFor(t, 10*time.Second, "lag 0", func() bool { return sinkStatus(t, r, "stream").Lag == 0 })
-	outboxtest.Check(t, want, readStream(t, rdb, stream))
+	outboxtest.Check(t, want, outboxtest.ReadStream(t, rdb, stream))
 }
 
 // TestRedisStreamMaxLen: a capped stream is trimmed as it grows.
@@ -88,7 +61,7 @@ func TestRedisStreamMaxLen(t *testing.T) {
 	if got >= int64(n) || got < 10 {
 		t.Fatalf("stream length: got %d after %d events, want it trimmed towards 10", got, n)
 	}
-	entries := readStream(t, rdb, stream)
+	entries := outboxtest.ReadStream(t, rdb, stream)
 	if last := entries[len(entries)-1]; last.ID != outboxtest.Feed(t, st)[n-1].ID {
 		t.Fatalf("last entry: got %s, want the last event", last.ID)
 	}

@@ -313,13 +313,7 @@ func TestStuckSinkDoesNotDelayExpiry(t *testing.T) {
 	}
 	free()
 	all := outboxtest.Feed(t, st)
-	expired := 0
-	for _, e := range all {
-		if e.Type == store.EventCouponExpired {
-			expired++
-		}
-	}
-	if expired != 1000 {
+	if expired := len(outboxtest.OfType(all, store.EventCouponExpired)); expired != 1000 {
 		t.Fatalf("coupon.expired events: got %d, want 1000", expired)
 	}
 	outboxtest.Check(t, all, rc.WaitDistinct(t, len(all), 20*time.Second))

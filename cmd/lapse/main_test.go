@@ -287,21 +287,6 @@ func checkAllExpiredOnce(t *testing.T, s *server, cs []client.Coupon) {
 	}
 }
 
-// countEvents counts the events of a type in the store of a stopped
-// lapse, without starting an engine on it.
-func countEvents(t *testing.T, be backend, url, typ string) int {
-	t.Helper()
-	st := openStopped(t, be, url)
-	defer st.Close()
-	n := 0
-	for _, e := range outboxtest.Feed(t, st) {
-		if e.Type == typ {
-			n++
-		}
-	}
-	return n
-}
-
 // openStopped opens the store at url of a stopped lapse, without an
 // engine; the caller closes it.
 func openStopped(t *testing.T, be backend, url string) store.Store {
@@ -330,7 +315,7 @@ func (s *server) killMidway(t *testing.T, be backend, db, typ string, n int) {
 		t.Fatalf("SIGKILL: %v", err)
 	}
 	s.cmd.Wait()
-	k := countEvents(t, be, db, typ)
+	k := len(outboxtest.OfType(feedOf(t, be, db), typ))
 	if k == n {
 		t.Fatalf("the kill came after all %d %s events were written: nothing was tested", n, typ)
 	}

@@ -2,17 +2,13 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
@@ -68,18 +64,7 @@ func byType[E any](evs []E, typ func(E) string) map[string]int {
 // each sink gets 1,000 coupon.claimed and 1,000 coupon.expired, each once
 // by ID, in order per coupon.
 func TestSinksDeliverEachEventOnce(t *testing.T) {
-	redisURL := os.Getenv("LAPSE_TEST_REDIS")
-	if redisURL == "" {
-		t.Skip("LAPSE_TEST_REDIS is unset: set it to run this test against a real Redis, as .ci/services.sh does")
-	}
-	opts, err := redis.ParseURL(redisURL)
-	if err != nil {
-		t.Fatalf("LAPSE_TEST_REDIS: %v", err)
-	}
-	rdb := redis.NewClient(opts)
-	defer rdb.Close()
-	stream := fmt.Sprintf("lapse-e2e-%d", time.Now().UnixNano())
-	defer rdb.Del(context.Background(), stream)
+	rdb, redisURL, stream := outboxtest.RedisStream(t)
 	sinkURL, _ := url.Parse(redisURL)
 	q := sinkURL.Query()
 	q.Set("stream", stream)
@@ -100,16 +85,7 @@ func TestSinksDeliverEachEventOnce(t *testing.T) {
 		t.Fatalf("feed: got %v, want %d claimed and %d expired", got, n, n)
 	}
 	outboxtest.CheckOnce(t, "webhook", feed, rc.Events())
-	entries, err := rdb.XRange(context.Background(), stream, "-", "+").Result()
-	if err != nil {
-		t.Fatalf("XRANGE: %v", err)
-	}
-	var got []outboxtest.Event
-	for _, e := range entries {
-		s, _ := e.Values["event"].(string)
-		got = append(got, outboxtest.Decode(t, []byte(s)))
-	}
-	outboxtest.CheckOnce(t, "redis", feed, got)
+	outboxtest.CheckOnce(t, "redis", feed, outboxtest.ReadStream(t, rdb, stream))
 	if !strings.Contains(s.log.String(), "deprecated Lapse-Signature") {
 		t.Fatalf("log: want a warning that a secret not whsec_… also sends the deprecated Lapse-Signature:\n%s", s.log.String())
 	}

@@ -79,6 +79,17 @@ func Feed(t testing.TB, st outbox.Store) []storetype.Event {
 	}
 }
 
+// OfType returns the events of evs of one type, in their order.
+func OfType(evs []storetype.Event, typ string) []storetype.Event {
+	var out []storetype.Event
+	for _, e := range evs {
+		if e.Type == typ {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func same(a, b Event) bool {
 	return a.ID == b.ID && a.Type == b.Type && a.Subject == b.Subject && a.Time == b.Time && string(a.Data) == string(b.Data)
 }
