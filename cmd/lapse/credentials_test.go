@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/client/clienttest"
-	"github.com/lapsehq/lapse/httpapi"
-	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/driver/mysql/mysqltest"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
+	"github.com/lapsehq/lapse/httpapi"
+	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
 
 // lapseTokens runs `lapse tokens args...` on the store at url and returns
