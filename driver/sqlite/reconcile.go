@@ -8,6 +8,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -47,7 +48,6 @@ func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) 
 
 // HasTimer reports whether the group timer tm is stored.
 func (e *executor) HasTimer(ctx context.Context, tm storetype.Timer) (bool, error) {
-	var n int
-	err := e.queryRow(ctx, "HasTimer", ms(tm.Due), string(tm.Kind)).Scan(&n)
+	n, err := e.q().HasTimer(ctx, dbsqlc.HasTimerParams{DueAt: ms(tm.Due), Kind: string(tm.Kind)})
 	return n > 0, err
 }

@@ -116,7 +116,7 @@ func (e *executor) PutTimer(ctx context.Context, tm storetype.Timer) error {
 	if slices.Contains(e.timers, tm) {
 		return nil
 	}
-	if _, err := e.exec(ctx, "InsertTimer", ms(tm.Due), string(tm.Kind)); err != nil {
+	if err := e.q().InsertTimer(ctx, dbsqlc.InsertTimerParams{DueAt: ms(tm.Due), Kind: string(tm.Kind)}); err != nil {
 		return err
 	}
 	e.timers = append(e.timers, tm)
@@ -186,13 +186,10 @@ func (t *tx) end() {
 
 // Request reads the request recorded under an idempotency key.
 func (e *executor) Request(ctx context.Context, key string) (driver.Request, error) {
-	var (
-		r       driver.Request
-		created int64
-	)
-	err := e.queryRow(ctx, "GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &created)
-	r.Created = at(created)
-	return r, interpret(err)
+	r, err := e.q().GetIdempotency(ctx, key)
+	return sqlfile.ConvertOne(r, err, func(r dbsqlc.GetIdempotencyRow) (driver.Request, error) {
+		return driver.Request{Fingerprint: r.Fingerprint, Status: int(r.Status), Body: r.Body, Created: at(r.CreatedAt)}, nil
+	}, interpret)
 }
 
 // PutRequest records p.Request under p.Key. Writers take turns, so a
@@ -200,19 +197,20 @@ func (e *executor) Request(ctx context.Context, key string) (driver.Request, err
 // it puts one.
 func (e *executor) PutRequest(ctx context.Context, p driver.RequestParams) error {
 	r := p.Request
-	_, err := e.exec(ctx, "PutIdempotency", p.Key, r.Fingerprint, r.Status, r.Body, ms(r.Created))
-	return err
+	return e.q().PutIdempotency(ctx, dbsqlc.PutIdempotencyParams{
+		Key: p.Key, Fingerprint: r.Fingerprint, Status: int64(r.Status), Body: r.Body, CreatedAt: ms(r.Created),
+	})
 }
 
 // ForgetRequest deletes the request recorded under p.Key if it was
 // created at or before p.Before.
 func (e *executor) ForgetRequest(ctx context.Context, p driver.ForgetRequestParams) error {
-	_, err := e.exec(ctx, "ForgetIdempotency", p.Key, ms(p.Before))
-	return err
+	return e.q().ForgetIdempotency(ctx, dbsqlc.ForgetIdempotencyParams{Key: p.Key, Before: ms(p.Before)})
 }
 
 // FinishRequest stores the response of the request in flight under p.Key.
 func (e *executor) FinishRequest(ctx context.Context, p driver.RequestParams) error {
-	_, err := e.exec(ctx, "FinishIdempotency", p.Key, p.Request.Status, p.Request.Body)
-	return err
+	return e.q().FinishIdempotency(ctx, dbsqlc.FinishIdempotencyParams{
+		Status: int64(p.Request.Status), Body: p.Request.Body, Key: p.Key,
+	})
 }

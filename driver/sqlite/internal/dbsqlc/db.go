@@ -24,6 +24,21 @@ func New(db DBTX) *Queries {
 func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	q := Queries{db: db}
 	var err error
+	if q.deleteTimersStmt, err = db.PrepareContext(ctx, deleteTimers); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteTimers: %w", err)
+	}
+	if q.dueTimersStmt, err = db.PrepareContext(ctx, dueTimers); err != nil {
+		return nil, fmt.Errorf("error preparing query DueTimers: %w", err)
+	}
+	if q.finishIdempotencyStmt, err = db.PrepareContext(ctx, finishIdempotency); err != nil {
+		return nil, fmt.Errorf("error preparing query FinishIdempotency: %w", err)
+	}
+	if q.forgetIdempotencyStmt, err = db.PrepareContext(ctx, forgetIdempotency); err != nil {
+		return nil, fmt.Errorf("error preparing query ForgetIdempotency: %w", err)
+	}
+	if q.getIdempotencyStmt, err = db.PrepareContext(ctx, getIdempotency); err != nil {
+		return nil, fmt.Errorf("error preparing query GetIdempotency: %w", err)
+	}
 	if q.getTemplateStmt, err = db.PrepareContext(ctx, getTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query GetTemplate: %w", err)
 	}
@@ -33,8 +48,14 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.getUserStmt, err = db.PrepareContext(ctx, getUser); err != nil {
 		return nil, fmt.Errorf("error preparing query GetUser: %w", err)
 	}
+	if q.hasTimerStmt, err = db.PrepareContext(ctx, hasTimer); err != nil {
+		return nil, fmt.Errorf("error preparing query HasTimer: %w", err)
+	}
 	if q.insertTemplateStmt, err = db.PrepareContext(ctx, insertTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertTemplate: %w", err)
+	}
+	if q.insertTimerStmt, err = db.PrepareContext(ctx, insertTimer); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertTimer: %w", err)
 	}
 	if q.insertTokenStmt, err = db.PrepareContext(ctx, insertToken); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertToken: %w", err)
@@ -44,6 +65,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.listTokensStmt, err = db.PrepareContext(ctx, listTokens); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTokens: %w", err)
+	}
+	if q.pruneIdempotencyStmt, err = db.PrepareContext(ctx, pruneIdempotency); err != nil {
+		return nil, fmt.Errorf("error preparing query PruneIdempotency: %w", err)
+	}
+	if q.putIdempotencyStmt, err = db.PrepareContext(ctx, putIdempotency); err != nil {
+		return nil, fmt.Errorf("error preparing query PutIdempotency: %w", err)
 	}
 	if q.putUserStmt, err = db.PrepareContext(ctx, putUser); err != nil {
 		return nil, fmt.Errorf("error preparing query PutUser: %w", err)
@@ -62,6 +89,31 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 
 func (q *Queries) Close() error {
 	var err error
+	if q.deleteTimersStmt != nil {
+		if cerr := q.deleteTimersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteTimersStmt: %w", cerr)
+		}
+	}
+	if q.dueTimersStmt != nil {
+		if cerr := q.dueTimersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing dueTimersStmt: %w", cerr)
+		}
+	}
+	if q.finishIdempotencyStmt != nil {
+		if cerr := q.finishIdempotencyStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing finishIdempotencyStmt: %w", cerr)
+		}
+	}
+	if q.forgetIdempotencyStmt != nil {
+		if cerr := q.forgetIdempotencyStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing forgetIdempotencyStmt: %w", cerr)
+		}
+	}
+	if q.getIdempotencyStmt != nil {
+		if cerr := q.getIdempotencyStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getIdempotencyStmt: %w", cerr)
+		}
+	}
 	if q.getTemplateStmt != nil {
 		if cerr := q.getTemplateStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing getTemplateStmt: %w", cerr)
@@ -77,9 +129,19 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing getUserStmt: %w", cerr)
 		}
 	}
+	if q.hasTimerStmt != nil {
+		if cerr := q.hasTimerStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing hasTimerStmt: %w", cerr)
+		}
+	}
 	if q.insertTemplateStmt != nil {
 		if cerr := q.insertTemplateStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing insertTemplateStmt: %w", cerr)
+		}
+	}
+	if q.insertTimerStmt != nil {
+		if cerr := q.insertTimerStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertTimerStmt: %w", cerr)
 		}
 	}
 	if q.insertTokenStmt != nil {
@@ -95,6 +157,16 @@ func (q *Queries) Close() error {
 	if q.listTokensStmt != nil {
 		if cerr := q.listTokensStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listTokensStmt: %w", cerr)
+		}
+	}
+	if q.pruneIdempotencyStmt != nil {
+		if cerr := q.pruneIdempotencyStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing pruneIdempotencyStmt: %w", cerr)
+		}
+	}
+	if q.putIdempotencyStmt != nil {
+		if cerr := q.putIdempotencyStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing putIdempotencyStmt: %w", cerr)
 		}
 	}
 	if q.putUserStmt != nil {
@@ -154,35 +226,53 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 }
 
 type Queries struct {
-	db                 DBTX
-	tx                 *sql.Tx
-	getTemplateStmt    *sql.Stmt
-	getTokenStmt       *sql.Stmt
-	getUserStmt        *sql.Stmt
-	insertTemplateStmt *sql.Stmt
-	insertTokenStmt    *sql.Stmt
-	listTemplatesStmt  *sql.Stmt
-	listTokensStmt     *sql.Stmt
-	putUserStmt        *sql.Stmt
-	revokeTokenStmt    *sql.Stmt
-	setTemplateStmt    *sql.Stmt
-	touchUserStmt      *sql.Stmt
+	db                    DBTX
+	tx                    *sql.Tx
+	deleteTimersStmt      *sql.Stmt
+	dueTimersStmt         *sql.Stmt
+	finishIdempotencyStmt *sql.Stmt
+	forgetIdempotencyStmt *sql.Stmt
+	getIdempotencyStmt    *sql.Stmt
+	getTemplateStmt       *sql.Stmt
+	getTokenStmt          *sql.Stmt
+	getUserStmt           *sql.Stmt
+	hasTimerStmt          *sql.Stmt
+	insertTemplateStmt    *sql.Stmt
+	insertTimerStmt       *sql.Stmt
+	insertTokenStmt       *sql.Stmt
+	listTemplatesStmt     *sql.Stmt
+	listTokensStmt        *sql.Stmt
+	pruneIdempotencyStmt  *sql.Stmt
+	putIdempotencyStmt    *sql.Stmt
+	putUserStmt           *sql.Stmt
+	revokeTokenStmt       *sql.Stmt
+	setTemplateStmt       *sql.Stmt
+	touchUserStmt         *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
-		db:                 tx,
-		tx:                 tx,
-		getTemplateStmt:    q.getTemplateStmt,
-		getTokenStmt:       q.getTokenStmt,
-		getUserStmt:        q.getUserStmt,
-		insertTemplateStmt: q.insertTemplateStmt,
-		insertTokenStmt:    q.insertTokenStmt,
-		listTemplatesStmt:  q.listTemplatesStmt,
-		listTokensStmt:     q.listTokensStmt,
-		putUserStmt:        q.putUserStmt,
-		revokeTokenStmt:    q.revokeTokenStmt,
-		setTemplateStmt:    q.setTemplateStmt,
-		touchUserStmt:      q.touchUserStmt,
+		db:                    tx,
+		tx:                    tx,
+		deleteTimersStmt:      q.deleteTimersStmt,
+		dueTimersStmt:         q.dueTimersStmt,
+		finishIdempotencyStmt: q.finishIdempotencyStmt,
+		forgetIdempotencyStmt: q.forgetIdempotencyStmt,
+		getIdempotencyStmt:    q.getIdempotencyStmt,
+		getTemplateStmt:       q.getTemplateStmt,
+		getTokenStmt:          q.getTokenStmt,
+		getUserStmt:           q.getUserStmt,
+		hasTimerStmt:          q.hasTimerStmt,
+		insertTemplateStmt:    q.insertTemplateStmt,
+		insertTimerStmt:       q.insertTimerStmt,
+		insertTokenStmt:       q.insertTokenStmt,
+		listTemplatesStmt:     q.listTemplatesStmt,
+		listTokensStmt:        q.listTokensStmt,
+		pruneIdempotencyStmt:  q.pruneIdempotencyStmt,
+		putIdempotencyStmt:    q.putIdempotencyStmt,
+		putUserStmt:           q.putUserStmt,
+		revokeTokenStmt:       q.revokeTokenStmt,
+		setTemplateStmt:       q.setTemplateStmt,
+		touchUserStmt:         q.touchUserStmt,
 	}
 }
