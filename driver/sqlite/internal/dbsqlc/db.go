@@ -24,6 +24,15 @@ func New(db DBTX) *Queries {
 func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	q := Queries{db: db}
 	var err error
+	if q.compareAndSetStmt, err = db.PrepareContext(ctx, compareAndSet); err != nil {
+		return nil, fmt.Errorf("error preparing query CompareAndSet: %w", err)
+	}
+	if q.couponsAfterStmt, err = db.PrepareContext(ctx, couponsAfter); err != nil {
+		return nil, fmt.Errorf("error preparing query CouponsAfter: %w", err)
+	}
+	if q.deletePendingVoidStmt, err = db.PrepareContext(ctx, deletePendingVoid); err != nil {
+		return nil, fmt.Errorf("error preparing query DeletePendingVoid: %w", err)
+	}
 	if q.deleteTimersStmt, err = db.PrepareContext(ctx, deleteTimers); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTimers: %w", err)
 	}
@@ -36,8 +45,20 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.forgetIdempotencyStmt, err = db.PrepareContext(ctx, forgetIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query ForgetIdempotency: %w", err)
 	}
+	if q.getArchivedCouponStmt, err = db.PrepareContext(ctx, getArchivedCoupon); err != nil {
+		return nil, fmt.Errorf("error preparing query GetArchivedCoupon: %w", err)
+	}
+	if q.getCouponStmt, err = db.PrepareContext(ctx, getCoupon); err != nil {
+		return nil, fmt.Errorf("error preparing query GetCoupon: %w", err)
+	}
 	if q.getIdempotencyStmt, err = db.PrepareContext(ctx, getIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query GetIdempotency: %w", err)
+	}
+	if q.getOperationStmt, err = db.PrepareContext(ctx, getOperation); err != nil {
+		return nil, fmt.Errorf("error preparing query GetOperation: %w", err)
+	}
+	if q.getPendingVoidStmt, err = db.PrepareContext(ctx, getPendingVoid); err != nil {
+		return nil, fmt.Errorf("error preparing query GetPendingVoid: %w", err)
 	}
 	if q.getTemplateStmt, err = db.PrepareContext(ctx, getTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query GetTemplate: %w", err)
@@ -50,6 +71,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.hasTimerStmt, err = db.PrepareContext(ctx, hasTimer); err != nil {
 		return nil, fmt.Errorf("error preparing query HasTimer: %w", err)
+	}
+	if q.insertOperationStmt, err = db.PrepareContext(ctx, insertOperation); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertOperation: %w", err)
 	}
 	if q.insertTemplateStmt, err = db.PrepareContext(ctx, insertTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertTemplate: %w", err)
@@ -66,6 +90,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listTokensStmt, err = db.PrepareContext(ctx, listTokens); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTokens: %w", err)
 	}
+	if q.operationsDueStmt, err = db.PrepareContext(ctx, operationsDue); err != nil {
+		return nil, fmt.Errorf("error preparing query OperationsDue: %w", err)
+	}
 	if q.pruneIdempotencyStmt, err = db.PrepareContext(ctx, pruneIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query PruneIdempotency: %w", err)
 	}
@@ -78,17 +105,38 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.revokeTokenStmt, err = db.PrepareContext(ctx, revokeToken); err != nil {
 		return nil, fmt.Errorf("error preparing query RevokeToken: %w", err)
 	}
+	if q.setOperationStmt, err = db.PrepareContext(ctx, setOperation); err != nil {
+		return nil, fmt.Errorf("error preparing query SetOperation: %w", err)
+	}
 	if q.setTemplateStmt, err = db.PrepareContext(ctx, setTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query SetTemplate: %w", err)
 	}
 	if q.touchUserStmt, err = db.PrepareContext(ctx, touchUser); err != nil {
 		return nil, fmt.Errorf("error preparing query TouchUser: %w", err)
 	}
+	if q.userCouponsStmt, err = db.PrepareContext(ctx, userCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query UserCoupons: %w", err)
+	}
 	return &q, nil
 }
 
 func (q *Queries) Close() error {
 	var err error
+	if q.compareAndSetStmt != nil {
+		if cerr := q.compareAndSetStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing compareAndSetStmt: %w", cerr)
+		}
+	}
+	if q.couponsAfterStmt != nil {
+		if cerr := q.couponsAfterStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing couponsAfterStmt: %w", cerr)
+		}
+	}
+	if q.deletePendingVoidStmt != nil {
+		if cerr := q.deletePendingVoidStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deletePendingVoidStmt: %w", cerr)
+		}
+	}
 	if q.deleteTimersStmt != nil {
 		if cerr := q.deleteTimersStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing deleteTimersStmt: %w", cerr)
@@ -109,9 +157,29 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing forgetIdempotencyStmt: %w", cerr)
 		}
 	}
+	if q.getArchivedCouponStmt != nil {
+		if cerr := q.getArchivedCouponStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getArchivedCouponStmt: %w", cerr)
+		}
+	}
+	if q.getCouponStmt != nil {
+		if cerr := q.getCouponStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getCouponStmt: %w", cerr)
+		}
+	}
 	if q.getIdempotencyStmt != nil {
 		if cerr := q.getIdempotencyStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing getIdempotencyStmt: %w", cerr)
+		}
+	}
+	if q.getOperationStmt != nil {
+		if cerr := q.getOperationStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getOperationStmt: %w", cerr)
+		}
+	}
+	if q.getPendingVoidStmt != nil {
+		if cerr := q.getPendingVoidStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getPendingVoidStmt: %w", cerr)
 		}
 	}
 	if q.getTemplateStmt != nil {
@@ -132,6 +200,11 @@ func (q *Queries) Close() error {
 	if q.hasTimerStmt != nil {
 		if cerr := q.hasTimerStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing hasTimerStmt: %w", cerr)
+		}
+	}
+	if q.insertOperationStmt != nil {
+		if cerr := q.insertOperationStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertOperationStmt: %w", cerr)
 		}
 	}
 	if q.insertTemplateStmt != nil {
@@ -159,6 +232,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listTokensStmt: %w", cerr)
 		}
 	}
+	if q.operationsDueStmt != nil {
+		if cerr := q.operationsDueStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing operationsDueStmt: %w", cerr)
+		}
+	}
 	if q.pruneIdempotencyStmt != nil {
 		if cerr := q.pruneIdempotencyStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing pruneIdempotencyStmt: %w", cerr)
@@ -179,6 +257,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing revokeTokenStmt: %w", cerr)
 		}
 	}
+	if q.setOperationStmt != nil {
+		if cerr := q.setOperationStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing setOperationStmt: %w", cerr)
+		}
+	}
 	if q.setTemplateStmt != nil {
 		if cerr := q.setTemplateStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing setTemplateStmt: %w", cerr)
@@ -187,6 +270,11 @@ func (q *Queries) Close() error {
 	if q.touchUserStmt != nil {
 		if cerr := q.touchUserStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing touchUserStmt: %w", cerr)
+		}
+	}
+	if q.userCouponsStmt != nil {
+		if cerr := q.userCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing userCouponsStmt: %w", cerr)
 		}
 	}
 	return err
@@ -228,51 +316,73 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 type Queries struct {
 	db                    DBTX
 	tx                    *sql.Tx
+	compareAndSetStmt     *sql.Stmt
+	couponsAfterStmt      *sql.Stmt
+	deletePendingVoidStmt *sql.Stmt
 	deleteTimersStmt      *sql.Stmt
 	dueTimersStmt         *sql.Stmt
 	finishIdempotencyStmt *sql.Stmt
 	forgetIdempotencyStmt *sql.Stmt
+	getArchivedCouponStmt *sql.Stmt
+	getCouponStmt         *sql.Stmt
 	getIdempotencyStmt    *sql.Stmt
+	getOperationStmt      *sql.Stmt
+	getPendingVoidStmt    *sql.Stmt
 	getTemplateStmt       *sql.Stmt
 	getTokenStmt          *sql.Stmt
 	getUserStmt           *sql.Stmt
 	hasTimerStmt          *sql.Stmt
+	insertOperationStmt   *sql.Stmt
 	insertTemplateStmt    *sql.Stmt
 	insertTimerStmt       *sql.Stmt
 	insertTokenStmt       *sql.Stmt
 	listTemplatesStmt     *sql.Stmt
 	listTokensStmt        *sql.Stmt
+	operationsDueStmt     *sql.Stmt
 	pruneIdempotencyStmt  *sql.Stmt
 	putIdempotencyStmt    *sql.Stmt
 	putUserStmt           *sql.Stmt
 	revokeTokenStmt       *sql.Stmt
+	setOperationStmt      *sql.Stmt
 	setTemplateStmt       *sql.Stmt
 	touchUserStmt         *sql.Stmt
+	userCouponsStmt       *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
 		db:                    tx,
 		tx:                    tx,
+		compareAndSetStmt:     q.compareAndSetStmt,
+		couponsAfterStmt:      q.couponsAfterStmt,
+		deletePendingVoidStmt: q.deletePendingVoidStmt,
 		deleteTimersStmt:      q.deleteTimersStmt,
 		dueTimersStmt:         q.dueTimersStmt,
 		finishIdempotencyStmt: q.finishIdempotencyStmt,
 		forgetIdempotencyStmt: q.forgetIdempotencyStmt,
+		getArchivedCouponStmt: q.getArchivedCouponStmt,
+		getCouponStmt:         q.getCouponStmt,
 		getIdempotencyStmt:    q.getIdempotencyStmt,
+		getOperationStmt:      q.getOperationStmt,
+		getPendingVoidStmt:    q.getPendingVoidStmt,
 		getTemplateStmt:       q.getTemplateStmt,
 		getTokenStmt:          q.getTokenStmt,
 		getUserStmt:           q.getUserStmt,
 		hasTimerStmt:          q.hasTimerStmt,
+		insertOperationStmt:   q.insertOperationStmt,
 		insertTemplateStmt:    q.insertTemplateStmt,
 		insertTimerStmt:       q.insertTimerStmt,
 		insertTokenStmt:       q.insertTokenStmt,
 		listTemplatesStmt:     q.listTemplatesStmt,
 		listTokensStmt:        q.listTokensStmt,
+		operationsDueStmt:     q.operationsDueStmt,
 		pruneIdempotencyStmt:  q.pruneIdempotencyStmt,
 		putIdempotencyStmt:    q.putIdempotencyStmt,
 		putUserStmt:           q.putUserStmt,
 		revokeTokenStmt:       q.revokeTokenStmt,
+		setOperationStmt:      q.setOperationStmt,
 		setTemplateStmt:       q.setTemplateStmt,
 		touchUserStmt:         q.touchUserStmt,
+		userCouponsStmt:       q.userCouponsStmt,
 	}
 }
