@@ -45,18 +45,13 @@ func (e *executor) ReplayDeadLetters(ctx context.Context, sink string) (int64, e
 // PruneEvents deletes the records ending at or before through and
 // returns how many events they held.
 func (e *executor) PruneEvents(ctx context.Context, through int64) (int64, error) {
-	rows, err := e.query(ctx, "PruneEvents", through)
+	ns, err := e.q().PruneEvents(ctx, through)
 	if err != nil {
 		return 0, err
 	}
-	defer rows.Close()
 	var total int64
-	for rows.Next() {
-		var n int64
-		if err := rows.Scan(&n); err != nil {
-			return 0, err
-		}
+	for _, n := range ns {
 		total += n
 	}
-	return total, rows.Err()
+	return total, nil
 }

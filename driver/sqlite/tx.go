@@ -126,9 +126,7 @@ func (e *executor) PutTimer(ctx context.Context, tm storetype.Timer) error {
 // EventStored reports whether the outbox holds a record whose ID is id.
 // Writers take turns: none stores one before the transaction ends.
 func (e *executor) EventStored(ctx context.Context, id string) (bool, error) {
-	var exists bool
-	err := e.queryRow(ctx, "HasEvent", id).Scan(&exists)
-	return exists, err
+	return e.q().HasEvent(ctx, id)
 }
 
 // Count moves p.N coupons of a template into p.State (p.N < 0: out of it).

@@ -24,6 +24,9 @@ func New(db DBTX) *Queries {
 func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	q := Queries{db: db}
 	var err error
+	if q.addStockStmt, err = db.PrepareContext(ctx, addStock); err != nil {
+		return nil, fmt.Errorf("error preparing query AddStock: %w", err)
+	}
 	if q.compareAndSetStmt, err = db.PrepareContext(ctx, compareAndSet); err != nil {
 		return nil, fmt.Errorf("error preparing query CompareAndSet: %w", err)
 	}
@@ -45,8 +48,14 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.forgetIdempotencyStmt, err = db.PrepareContext(ctx, forgetIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query ForgetIdempotency: %w", err)
 	}
+	if q.frontRecordsStmt, err = db.PrepareContext(ctx, frontRecords); err != nil {
+		return nil, fmt.Errorf("error preparing query FrontRecords: %w", err)
+	}
 	if q.getArchivedCouponStmt, err = db.PrepareContext(ctx, getArchivedCoupon); err != nil {
 		return nil, fmt.Errorf("error preparing query GetArchivedCoupon: %w", err)
+	}
+	if q.getArchivedOrderStmt, err = db.PrepareContext(ctx, getArchivedOrder); err != nil {
+		return nil, fmt.Errorf("error preparing query GetArchivedOrder: %w", err)
 	}
 	if q.getCouponStmt, err = db.PrepareContext(ctx, getCoupon); err != nil {
 		return nil, fmt.Errorf("error preparing query GetCoupon: %w", err)
@@ -56,6 +65,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.getOperationStmt, err = db.PrepareContext(ctx, getOperation); err != nil {
 		return nil, fmt.Errorf("error preparing query GetOperation: %w", err)
+	}
+	if q.getOrderStmt, err = db.PrepareContext(ctx, getOrder); err != nil {
+		return nil, fmt.Errorf("error preparing query GetOrder: %w", err)
 	}
 	if q.getPendingVoidStmt, err = db.PrepareContext(ctx, getPendingVoid); err != nil {
 		return nil, fmt.Errorf("error preparing query GetPendingVoid: %w", err)
@@ -69,11 +81,20 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.getUserStmt, err = db.PrepareContext(ctx, getUser); err != nil {
 		return nil, fmt.Errorf("error preparing query GetUser: %w", err)
 	}
+	if q.hasEventStmt, err = db.PrepareContext(ctx, hasEvent); err != nil {
+		return nil, fmt.Errorf("error preparing query HasEvent: %w", err)
+	}
 	if q.hasTimerStmt, err = db.PrepareContext(ctx, hasTimer); err != nil {
 		return nil, fmt.Errorf("error preparing query HasTimer: %w", err)
 	}
 	if q.insertOperationStmt, err = db.PrepareContext(ctx, insertOperation); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertOperation: %w", err)
+	}
+	if q.insertOrderStmt, err = db.PrepareContext(ctx, insertOrder); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertOrder: %w", err)
+	}
+	if q.insertRecordStmt, err = db.PrepareContext(ctx, insertRecord); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertRecord: %w", err)
 	}
 	if q.insertTemplateStmt, err = db.PrepareContext(ctx, insertTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertTemplate: %w", err)
@@ -90,8 +111,17 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listTokensStmt, err = db.PrepareContext(ctx, listTokens); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTokens: %w", err)
 	}
+	if q.newStockStmt, err = db.PrepareContext(ctx, newStock); err != nil {
+		return nil, fmt.Errorf("error preparing query NewStock: %w", err)
+	}
+	if q.openOrdersStmt, err = db.PrepareContext(ctx, openOrders); err != nil {
+		return nil, fmt.Errorf("error preparing query OpenOrders: %w", err)
+	}
 	if q.operationsDueStmt, err = db.PrepareContext(ctx, operationsDue); err != nil {
 		return nil, fmt.Errorf("error preparing query OperationsDue: %w", err)
+	}
+	if q.pruneEventsStmt, err = db.PrepareContext(ctx, pruneEvents); err != nil {
+		return nil, fmt.Errorf("error preparing query PruneEvents: %w", err)
 	}
 	if q.pruneIdempotencyStmt, err = db.PrepareContext(ctx, pruneIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query PruneIdempotency: %w", err)
@@ -108,8 +138,17 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.setOperationStmt, err = db.PrepareContext(ctx, setOperation); err != nil {
 		return nil, fmt.Errorf("error preparing query SetOperation: %w", err)
 	}
+	if q.setOrderStatusStmt, err = db.PrepareContext(ctx, setOrderStatus); err != nil {
+		return nil, fmt.Errorf("error preparing query SetOrderStatus: %w", err)
+	}
 	if q.setTemplateStmt, err = db.PrepareContext(ctx, setTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query SetTemplate: %w", err)
+	}
+	if q.stockBucketsStmt, err = db.PrepareContext(ctx, stockBuckets); err != nil {
+		return nil, fmt.Errorf("error preparing query StockBuckets: %w", err)
+	}
+	if q.takeSeqStmt, err = db.PrepareContext(ctx, takeSeq); err != nil {
+		return nil, fmt.Errorf("error preparing query TakeSeq: %w", err)
 	}
 	if q.touchUserStmt, err = db.PrepareContext(ctx, touchUser); err != nil {
 		return nil, fmt.Errorf("error preparing query TouchUser: %w", err)
@@ -122,6 +161,11 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 
 func (q *Queries) Close() error {
 	var err error
+	if q.addStockStmt != nil {
+		if cerr := q.addStockStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing addStockStmt: %w", cerr)
+		}
+	}
 	if q.compareAndSetStmt != nil {
 		if cerr := q.compareAndSetStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing compareAndSetStmt: %w", cerr)
@@ -157,9 +201,19 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing forgetIdempotencyStmt: %w", cerr)
 		}
 	}
+	if q.frontRecordsStmt != nil {
+		if cerr := q.frontRecordsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing frontRecordsStmt: %w", cerr)
+		}
+	}
 	if q.getArchivedCouponStmt != nil {
 		if cerr := q.getArchivedCouponStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing getArchivedCouponStmt: %w", cerr)
+		}
+	}
+	if q.getArchivedOrderStmt != nil {
+		if cerr := q.getArchivedOrderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getArchivedOrderStmt: %w", cerr)
 		}
 	}
 	if q.getCouponStmt != nil {
@@ -175,6 +229,11 @@ func (q *Queries) Close() error {
 	if q.getOperationStmt != nil {
 		if cerr := q.getOperationStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing getOperationStmt: %w", cerr)
+		}
+	}
+	if q.getOrderStmt != nil {
+		if cerr := q.getOrderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getOrderStmt: %w", cerr)
 		}
 	}
 	if q.getPendingVoidStmt != nil {
@@ -197,6 +256,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing getUserStmt: %w", cerr)
 		}
 	}
+	if q.hasEventStmt != nil {
+		if cerr := q.hasEventStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing hasEventStmt: %w", cerr)
+		}
+	}
 	if q.hasTimerStmt != nil {
 		if cerr := q.hasTimerStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing hasTimerStmt: %w", cerr)
@@ -205,6 +269,16 @@ func (q *Queries) Close() error {
 	if q.insertOperationStmt != nil {
 		if cerr := q.insertOperationStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing insertOperationStmt: %w", cerr)
+		}
+	}
+	if q.insertOrderStmt != nil {
+		if cerr := q.insertOrderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertOrderStmt: %w", cerr)
+		}
+	}
+	if q.insertRecordStmt != nil {
+		if cerr := q.insertRecordStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertRecordStmt: %w", cerr)
 		}
 	}
 	if q.insertTemplateStmt != nil {
@@ -232,9 +306,24 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listTokensStmt: %w", cerr)
 		}
 	}
+	if q.newStockStmt != nil {
+		if cerr := q.newStockStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing newStockStmt: %w", cerr)
+		}
+	}
+	if q.openOrdersStmt != nil {
+		if cerr := q.openOrdersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing openOrdersStmt: %w", cerr)
+		}
+	}
 	if q.operationsDueStmt != nil {
 		if cerr := q.operationsDueStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing operationsDueStmt: %w", cerr)
+		}
+	}
+	if q.pruneEventsStmt != nil {
+		if cerr := q.pruneEventsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing pruneEventsStmt: %w", cerr)
 		}
 	}
 	if q.pruneIdempotencyStmt != nil {
@@ -262,9 +351,24 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing setOperationStmt: %w", cerr)
 		}
 	}
+	if q.setOrderStatusStmt != nil {
+		if cerr := q.setOrderStatusStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing setOrderStatusStmt: %w", cerr)
+		}
+	}
 	if q.setTemplateStmt != nil {
 		if cerr := q.setTemplateStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing setTemplateStmt: %w", cerr)
+		}
+	}
+	if q.stockBucketsStmt != nil {
+		if cerr := q.stockBucketsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing stockBucketsStmt: %w", cerr)
+		}
+	}
+	if q.takeSeqStmt != nil {
+		if cerr := q.takeSeqStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing takeSeqStmt: %w", cerr)
 		}
 	}
 	if q.touchUserStmt != nil {
@@ -316,6 +420,7 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 type Queries struct {
 	db                    DBTX
 	tx                    *sql.Tx
+	addStockStmt          *sql.Stmt
 	compareAndSetStmt     *sql.Stmt
 	couponsAfterStmt      *sql.Stmt
 	deletePendingVoidStmt *sql.Stmt
@@ -323,28 +428,40 @@ type Queries struct {
 	dueTimersStmt         *sql.Stmt
 	finishIdempotencyStmt *sql.Stmt
 	forgetIdempotencyStmt *sql.Stmt
+	frontRecordsStmt      *sql.Stmt
 	getArchivedCouponStmt *sql.Stmt
+	getArchivedOrderStmt  *sql.Stmt
 	getCouponStmt         *sql.Stmt
 	getIdempotencyStmt    *sql.Stmt
 	getOperationStmt      *sql.Stmt
+	getOrderStmt          *sql.Stmt
 	getPendingVoidStmt    *sql.Stmt
 	getTemplateStmt       *sql.Stmt
 	getTokenStmt          *sql.Stmt
 	getUserStmt           *sql.Stmt
+	hasEventStmt          *sql.Stmt
 	hasTimerStmt          *sql.Stmt
 	insertOperationStmt   *sql.Stmt
+	insertOrderStmt       *sql.Stmt
+	insertRecordStmt      *sql.Stmt
 	insertTemplateStmt    *sql.Stmt
 	insertTimerStmt       *sql.Stmt
 	insertTokenStmt       *sql.Stmt
 	listTemplatesStmt     *sql.Stmt
 	listTokensStmt        *sql.Stmt
+	newStockStmt          *sql.Stmt
+	openOrdersStmt        *sql.Stmt
 	operationsDueStmt     *sql.Stmt
+	pruneEventsStmt       *sql.Stmt
 	pruneIdempotencyStmt  *sql.Stmt
 	putIdempotencyStmt    *sql.Stmt
 	putUserStmt           *sql.Stmt
 	revokeTokenStmt       *sql.Stmt
 	setOperationStmt      *sql.Stmt
+	setOrderStatusStmt    *sql.Stmt
 	setTemplateStmt       *sql.Stmt
+	stockBucketsStmt      *sql.Stmt
+	takeSeqStmt           *sql.Stmt
 	touchUserStmt         *sql.Stmt
 	userCouponsStmt       *sql.Stmt
 }
@@ -353,6 +470,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
 		db:                    tx,
 		tx:                    tx,
+		addStockStmt:          q.addStockStmt,
 		compareAndSetStmt:     q.compareAndSetStmt,
 		couponsAfterStmt:      q.couponsAfterStmt,
 		deletePendingVoidStmt: q.deletePendingVoidStmt,
@@ -360,28 +478,40 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		dueTimersStmt:         q.dueTimersStmt,
 		finishIdempotencyStmt: q.finishIdempotencyStmt,
 		forgetIdempotencyStmt: q.forgetIdempotencyStmt,
+		frontRecordsStmt:      q.frontRecordsStmt,
 		getArchivedCouponStmt: q.getArchivedCouponStmt,
+		getArchivedOrderStmt:  q.getArchivedOrderStmt,
 		getCouponStmt:         q.getCouponStmt,
 		getIdempotencyStmt:    q.getIdempotencyStmt,
 		getOperationStmt:      q.getOperationStmt,
+		getOrderStmt:          q.getOrderStmt,
 		getPendingVoidStmt:    q.getPendingVoidStmt,
 		getTemplateStmt:       q.getTemplateStmt,
 		getTokenStmt:          q.getTokenStmt,
 		getUserStmt:           q.getUserStmt,
+		hasEventStmt:          q.hasEventStmt,
 		hasTimerStmt:          q.hasTimerStmt,
 		insertOperationStmt:   q.insertOperationStmt,
+		insertOrderStmt:       q.insertOrderStmt,
+		insertRecordStmt:      q.insertRecordStmt,
 		insertTemplateStmt:    q.insertTemplateStmt,
 		insertTimerStmt:       q.insertTimerStmt,
 		insertTokenStmt:       q.insertTokenStmt,
 		listTemplatesStmt:     q.listTemplatesStmt,
 		listTokensStmt:        q.listTokensStmt,
+		newStockStmt:          q.newStockStmt,
+		openOrdersStmt:        q.openOrdersStmt,
 		operationsDueStmt:     q.operationsDueStmt,
+		pruneEventsStmt:       q.pruneEventsStmt,
 		pruneIdempotencyStmt:  q.pruneIdempotencyStmt,
 		putIdempotencyStmt:    q.putIdempotencyStmt,
 		putUserStmt:           q.putUserStmt,
 		revokeTokenStmt:       q.revokeTokenStmt,
 		setOperationStmt:      q.setOperationStmt,
+		setOrderStatusStmt:    q.setOrderStatusStmt,
 		setTemplateStmt:       q.setTemplateStmt,
+		stockBucketsStmt:      q.stockBucketsStmt,
+		takeSeqStmt:           q.takeSeqStmt,
 		touchUserStmt:         q.touchUserStmt,
 		userCouponsStmt:       q.userCouponsStmt,
 	}

@@ -39,6 +39,23 @@ type Operation struct {
 	Total      int64
 }
 
+type Order struct {
+	ID          string
+	UserID      string
+	Status      string
+	CloseReason sql.NullString
+	Items       string
+	CouponIds   string
+	Total       int64
+	Discount    int64
+	AmountDue   int64
+	Deadline    int64
+	PaymentID   sql.NullString
+	CreatedAt   int64
+	UpdatedAt   int64
+	Version     int64
+}
+
 type PendingVoid struct {
 	CouponID  string
 	Operation string
