@@ -36,7 +36,8 @@ func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParam
 // TakeIssues counts p.N more coupons of a template issued, unless that
 // passes its total.
 func (e *executor) TakeIssues(ctx context.Context, p driver.TakeIssuesParams) (bool, error) {
-	return e.execOne(ctx, "TakeIssues", p.TemplateID, p.N)
+	n, err := e.q().TakeIssues(ctx, dbsqlc.TakeIssuesParams{ID: p.TemplateID, N: p.N})
+	return n > 0, err
 }
 
 // SetCoupon stores p.Next over p.From with a compare-and-set on p.From's

@@ -37,10 +37,7 @@ func (e *executor) SetOperation(ctx context.Context, r driver.OperationRow) erro
 
 // OperationsDue lists running operations p.Holder may take at p.Now.
 func (e *executor) OperationsDue(ctx context.Context, p driver.OperationsDueParams) ([]string, error) {
-	// now is typed as lease_until, which may be NULL; it never is.
-	return e.q().OperationsDue(ctx, dbsqlc.OperationsDueParams{
-		Holder: p.Holder, Now: sql.NullInt64{Int64: ms(p.Now), Valid: true}, PageSize: int64(p.Limit),
-	})
+	return e.q().OperationsDue(ctx, dbsqlc.OperationsDueParams{Holder: p.Holder, Now: msNotNull(p.Now), PageSize: int64(p.Limit)})
 }
 
 // CouponsAfter reads a page of a template's coupons by ID.

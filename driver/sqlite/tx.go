@@ -131,8 +131,7 @@ func (e *executor) EventStored(ctx context.Context, id string) (bool, error) {
 
 // Count moves p.N coupons of a template into p.State (p.N < 0: out of it).
 func (e *executor) Count(ctx context.Context, p driver.CountParams) error {
-	_, err := e.exec(ctx, "AddCount", p.TemplateID, p.State.String(), p.N)
-	return err
+	return e.q().AddCount(ctx, dbsqlc.AddCountParams{TemplateID: p.TemplateID, Status: p.State.String(), N: p.N})
 }
 
 // Begin starts one write transaction on the writer: a user's

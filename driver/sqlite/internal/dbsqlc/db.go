@@ -24,17 +24,29 @@ func New(db DBTX) *Queries {
 func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	q := Queries{db: db}
 	var err error
+	if q.addCountStmt, err = db.PrepareContext(ctx, addCount); err != nil {
+		return nil, fmt.Errorf("error preparing query AddCount: %w", err)
+	}
 	if q.addStockStmt, err = db.PrepareContext(ctx, addStock); err != nil {
 		return nil, fmt.Errorf("error preparing query AddStock: %w", err)
 	}
 	if q.compareAndSetStmt, err = db.PrepareContext(ctx, compareAndSet); err != nil {
 		return nil, fmt.Errorf("error preparing query CompareAndSet: %w", err)
 	}
+	if q.countDueUnusedStmt, err = db.PrepareContext(ctx, countDueUnused); err != nil {
+		return nil, fmt.Errorf("error preparing query CountDueUnused: %w", err)
+	}
 	if q.couponsAfterStmt, err = db.PrepareContext(ctx, couponsAfter); err != nil {
 		return nil, fmt.Errorf("error preparing query CouponsAfter: %w", err)
 	}
+	if q.deadLettersStmt, err = db.PrepareContext(ctx, deadLetters); err != nil {
+		return nil, fmt.Errorf("error preparing query DeadLetters: %w", err)
+	}
 	if q.deletePendingVoidStmt, err = db.PrepareContext(ctx, deletePendingVoid); err != nil {
 		return nil, fmt.Errorf("error preparing query DeletePendingVoid: %w", err)
+	}
+	if q.deleteReminderItemsStmt, err = db.PrepareContext(ctx, deleteReminderItems); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteReminderItems: %w", err)
 	}
 	if q.deleteTimersStmt, err = db.PrepareContext(ctx, deleteTimers); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTimers: %w", err)
@@ -44,6 +56,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.finishIdempotencyStmt, err = db.PrepareContext(ctx, finishIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query FinishIdempotency: %w", err)
+	}
+	if q.finishReminderStmt, err = db.PrepareContext(ctx, finishReminder); err != nil {
+		return nil, fmt.Errorf("error preparing query FinishReminder: %w", err)
 	}
 	if q.forgetIdempotencyStmt, err = db.PrepareContext(ctx, forgetIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query ForgetIdempotency: %w", err)
@@ -56,6 +71,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.getArchivedOrderStmt, err = db.PrepareContext(ctx, getArchivedOrder); err != nil {
 		return nil, fmt.Errorf("error preparing query GetArchivedOrder: %w", err)
+	}
+	if q.getCountsStmt, err = db.PrepareContext(ctx, getCounts); err != nil {
+		return nil, fmt.Errorf("error preparing query GetCounts: %w", err)
 	}
 	if q.getCouponStmt, err = db.PrepareContext(ctx, getCoupon); err != nil {
 		return nil, fmt.Errorf("error preparing query GetCoupon: %w", err)
@@ -71,6 +89,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.getPendingVoidStmt, err = db.PrepareContext(ctx, getPendingVoid); err != nil {
 		return nil, fmt.Errorf("error preparing query GetPendingVoid: %w", err)
+	}
+	if q.getReminderStmt, err = db.PrepareContext(ctx, getReminder); err != nil {
+		return nil, fmt.Errorf("error preparing query GetReminder: %w", err)
 	}
 	if q.getTemplateStmt, err = db.PrepareContext(ctx, getTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query GetTemplate: %w", err)
@@ -96,6 +117,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.insertRecordStmt, err = db.PrepareContext(ctx, insertRecord); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertRecord: %w", err)
 	}
+	if q.insertReminderStmt, err = db.PrepareContext(ctx, insertReminder); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertReminder: %w", err)
+	}
+	if q.insertReminderItemStmt, err = db.PrepareContext(ctx, insertReminderItem); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertReminderItem: %w", err)
+	}
 	if q.insertTemplateStmt, err = db.PrepareContext(ctx, insertTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertTemplate: %w", err)
 	}
@@ -104,6 +131,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.insertTokenStmt, err = db.PrepareContext(ctx, insertToken); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertToken: %w", err)
+	}
+	if q.joinableReminderStmt, err = db.PrepareContext(ctx, joinableReminder); err != nil {
+		return nil, fmt.Errorf("error preparing query JoinableReminder: %w", err)
 	}
 	if q.listTemplatesStmt, err = db.PrepareContext(ctx, listTemplates); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTemplates: %w", err)
@@ -132,8 +162,14 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.putUserStmt, err = db.PrepareContext(ctx, putUser); err != nil {
 		return nil, fmt.Errorf("error preparing query PutUser: %w", err)
 	}
+	if q.replayDeadLettersStmt, err = db.PrepareContext(ctx, replayDeadLetters); err != nil {
+		return nil, fmt.Errorf("error preparing query ReplayDeadLetters: %w", err)
+	}
 	if q.revokeTokenStmt, err = db.PrepareContext(ctx, revokeToken); err != nil {
 		return nil, fmt.Errorf("error preparing query RevokeToken: %w", err)
+	}
+	if q.sentTodayStmt, err = db.PrepareContext(ctx, sentToday); err != nil {
+		return nil, fmt.Errorf("error preparing query SentToday: %w", err)
 	}
 	if q.setOperationStmt, err = db.PrepareContext(ctx, setOperation); err != nil {
 		return nil, fmt.Errorf("error preparing query SetOperation: %w", err)
@@ -141,11 +177,17 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.setOrderStatusStmt, err = db.PrepareContext(ctx, setOrderStatus); err != nil {
 		return nil, fmt.Errorf("error preparing query SetOrderStatus: %w", err)
 	}
+	if q.setReminderStmt, err = db.PrepareContext(ctx, setReminder); err != nil {
+		return nil, fmt.Errorf("error preparing query SetReminder: %w", err)
+	}
 	if q.setTemplateStmt, err = db.PrepareContext(ctx, setTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query SetTemplate: %w", err)
 	}
 	if q.stockBucketsStmt, err = db.PrepareContext(ctx, stockBuckets); err != nil {
 		return nil, fmt.Errorf("error preparing query StockBuckets: %w", err)
+	}
+	if q.takeIssuesStmt, err = db.PrepareContext(ctx, takeIssues); err != nil {
+		return nil, fmt.Errorf("error preparing query TakeIssues: %w", err)
 	}
 	if q.takeSeqStmt, err = db.PrepareContext(ctx, takeSeq); err != nil {
 		return nil, fmt.Errorf("error preparing query TakeSeq: %w", err)
@@ -156,11 +198,19 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.userCouponsStmt, err = db.PrepareContext(ctx, userCoupons); err != nil {
 		return nil, fmt.Errorf("error preparing query UserCoupons: %w", err)
 	}
+	if q.userRemindersStmt, err = db.PrepareContext(ctx, userReminders); err != nil {
+		return nil, fmt.Errorf("error preparing query UserReminders: %w", err)
+	}
 	return &q, nil
 }
 
 func (q *Queries) Close() error {
 	var err error
+	if q.addCountStmt != nil {
+		if cerr := q.addCountStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing addCountStmt: %w", cerr)
+		}
+	}
 	if q.addStockStmt != nil {
 		if cerr := q.addStockStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing addStockStmt: %w", cerr)
@@ -171,14 +221,29 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing compareAndSetStmt: %w", cerr)
 		}
 	}
+	if q.countDueUnusedStmt != nil {
+		if cerr := q.countDueUnusedStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing countDueUnusedStmt: %w", cerr)
+		}
+	}
 	if q.couponsAfterStmt != nil {
 		if cerr := q.couponsAfterStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing couponsAfterStmt: %w", cerr)
 		}
 	}
+	if q.deadLettersStmt != nil {
+		if cerr := q.deadLettersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deadLettersStmt: %w", cerr)
+		}
+	}
 	if q.deletePendingVoidStmt != nil {
 		if cerr := q.deletePendingVoidStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing deletePendingVoidStmt: %w", cerr)
+		}
+	}
+	if q.deleteReminderItemsStmt != nil {
+		if cerr := q.deleteReminderItemsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteReminderItemsStmt: %w", cerr)
 		}
 	}
 	if q.deleteTimersStmt != nil {
@@ -194,6 +259,11 @@ func (q *Queries) Close() error {
 	if q.finishIdempotencyStmt != nil {
 		if cerr := q.finishIdempotencyStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing finishIdempotencyStmt: %w", cerr)
+		}
+	}
+	if q.finishReminderStmt != nil {
+		if cerr := q.finishReminderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing finishReminderStmt: %w", cerr)
 		}
 	}
 	if q.forgetIdempotencyStmt != nil {
@@ -214,6 +284,11 @@ func (q *Queries) Close() error {
 	if q.getArchivedOrderStmt != nil {
 		if cerr := q.getArchivedOrderStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing getArchivedOrderStmt: %w", cerr)
+		}
+	}
+	if q.getCountsStmt != nil {
+		if cerr := q.getCountsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getCountsStmt: %w", cerr)
 		}
 	}
 	if q.getCouponStmt != nil {
@@ -239,6 +314,11 @@ func (q *Queries) Close() error {
 	if q.getPendingVoidStmt != nil {
 		if cerr := q.getPendingVoidStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing getPendingVoidStmt: %w", cerr)
+		}
+	}
+	if q.getReminderStmt != nil {
+		if cerr := q.getReminderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getReminderStmt: %w", cerr)
 		}
 	}
 	if q.getTemplateStmt != nil {
@@ -281,6 +361,16 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing insertRecordStmt: %w", cerr)
 		}
 	}
+	if q.insertReminderStmt != nil {
+		if cerr := q.insertReminderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertReminderStmt: %w", cerr)
+		}
+	}
+	if q.insertReminderItemStmt != nil {
+		if cerr := q.insertReminderItemStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertReminderItemStmt: %w", cerr)
+		}
+	}
 	if q.insertTemplateStmt != nil {
 		if cerr := q.insertTemplateStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing insertTemplateStmt: %w", cerr)
@@ -294,6 +384,11 @@ func (q *Queries) Close() error {
 	if q.insertTokenStmt != nil {
 		if cerr := q.insertTokenStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing insertTokenStmt: %w", cerr)
+		}
+	}
+	if q.joinableReminderStmt != nil {
+		if cerr := q.joinableReminderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing joinableReminderStmt: %w", cerr)
 		}
 	}
 	if q.listTemplatesStmt != nil {
@@ -341,9 +436,19 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing putUserStmt: %w", cerr)
 		}
 	}
+	if q.replayDeadLettersStmt != nil {
+		if cerr := q.replayDeadLettersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing replayDeadLettersStmt: %w", cerr)
+		}
+	}
 	if q.revokeTokenStmt != nil {
 		if cerr := q.revokeTokenStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing revokeTokenStmt: %w", cerr)
+		}
+	}
+	if q.sentTodayStmt != nil {
+		if cerr := q.sentTodayStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing sentTodayStmt: %w", cerr)
 		}
 	}
 	if q.setOperationStmt != nil {
@@ -356,6 +461,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing setOrderStatusStmt: %w", cerr)
 		}
 	}
+	if q.setReminderStmt != nil {
+		if cerr := q.setReminderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing setReminderStmt: %w", cerr)
+		}
+	}
 	if q.setTemplateStmt != nil {
 		if cerr := q.setTemplateStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing setTemplateStmt: %w", cerr)
@@ -364,6 +474,11 @@ func (q *Queries) Close() error {
 	if q.stockBucketsStmt != nil {
 		if cerr := q.stockBucketsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing stockBucketsStmt: %w", cerr)
+		}
+	}
+	if q.takeIssuesStmt != nil {
+		if cerr := q.takeIssuesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing takeIssuesStmt: %w", cerr)
 		}
 	}
 	if q.takeSeqStmt != nil {
@@ -379,6 +494,11 @@ func (q *Queries) Close() error {
 	if q.userCouponsStmt != nil {
 		if cerr := q.userCouponsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing userCouponsStmt: %w", cerr)
+		}
+	}
+	if q.userRemindersStmt != nil {
+		if cerr := q.userRemindersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing userRemindersStmt: %w", cerr)
 		}
 	}
 	return err
@@ -418,101 +538,131 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 }
 
 type Queries struct {
-	db                    DBTX
-	tx                    *sql.Tx
-	addStockStmt          *sql.Stmt
-	compareAndSetStmt     *sql.Stmt
-	couponsAfterStmt      *sql.Stmt
-	deletePendingVoidStmt *sql.Stmt
-	deleteTimersStmt      *sql.Stmt
-	dueTimersStmt         *sql.Stmt
-	finishIdempotencyStmt *sql.Stmt
-	forgetIdempotencyStmt *sql.Stmt
-	frontRecordsStmt      *sql.Stmt
-	getArchivedCouponStmt *sql.Stmt
-	getArchivedOrderStmt  *sql.Stmt
-	getCouponStmt         *sql.Stmt
-	getIdempotencyStmt    *sql.Stmt
-	getOperationStmt      *sql.Stmt
-	getOrderStmt          *sql.Stmt
-	getPendingVoidStmt    *sql.Stmt
-	getTemplateStmt       *sql.Stmt
-	getTokenStmt          *sql.Stmt
-	getUserStmt           *sql.Stmt
-	hasEventStmt          *sql.Stmt
-	hasTimerStmt          *sql.Stmt
-	insertOperationStmt   *sql.Stmt
-	insertOrderStmt       *sql.Stmt
-	insertRecordStmt      *sql.Stmt
-	insertTemplateStmt    *sql.Stmt
-	insertTimerStmt       *sql.Stmt
-	insertTokenStmt       *sql.Stmt
-	listTemplatesStmt     *sql.Stmt
-	listTokensStmt        *sql.Stmt
-	newStockStmt          *sql.Stmt
-	openOrdersStmt        *sql.Stmt
-	operationsDueStmt     *sql.Stmt
-	pruneEventsStmt       *sql.Stmt
-	pruneIdempotencyStmt  *sql.Stmt
-	putIdempotencyStmt    *sql.Stmt
-	putUserStmt           *sql.Stmt
-	revokeTokenStmt       *sql.Stmt
-	setOperationStmt      *sql.Stmt
-	setOrderStatusStmt    *sql.Stmt
-	setTemplateStmt       *sql.Stmt
-	stockBucketsStmt      *sql.Stmt
-	takeSeqStmt           *sql.Stmt
-	touchUserStmt         *sql.Stmt
-	userCouponsStmt       *sql.Stmt
+	db                      DBTX
+	tx                      *sql.Tx
+	addCountStmt            *sql.Stmt
+	addStockStmt            *sql.Stmt
+	compareAndSetStmt       *sql.Stmt
+	countDueUnusedStmt      *sql.Stmt
+	couponsAfterStmt        *sql.Stmt
+	deadLettersStmt         *sql.Stmt
+	deletePendingVoidStmt   *sql.Stmt
+	deleteReminderItemsStmt *sql.Stmt
+	deleteTimersStmt        *sql.Stmt
+	dueTimersStmt           *sql.Stmt
+	finishIdempotencyStmt   *sql.Stmt
+	finishReminderStmt      *sql.Stmt
+	forgetIdempotencyStmt   *sql.Stmt
+	frontRecordsStmt        *sql.Stmt
+	getArchivedCouponStmt   *sql.Stmt
+	getArchivedOrderStmt    *sql.Stmt
+	getCountsStmt           *sql.Stmt
+	getCouponStmt           *sql.Stmt
+	getIdempotencyStmt      *sql.Stmt
+	getOperationStmt        *sql.Stmt
+	getOrderStmt            *sql.Stmt
+	getPendingVoidStmt      *sql.Stmt
+	getReminderStmt         *sql.Stmt
+	getTemplateStmt         *sql.Stmt
+	getTokenStmt            *sql.Stmt
+	getUserStmt             *sql.Stmt
+	hasEventStmt            *sql.Stmt
+	hasTimerStmt            *sql.Stmt
+	insertOperationStmt     *sql.Stmt
+	insertOrderStmt         *sql.Stmt
+	insertRecordStmt        *sql.Stmt
+	insertReminderStmt      *sql.Stmt
+	insertReminderItemStmt  *sql.Stmt
+	insertTemplateStmt      *sql.Stmt
+	insertTimerStmt         *sql.Stmt
+	insertTokenStmt         *sql.Stmt
+	joinableReminderStmt    *sql.Stmt
+	listTemplatesStmt       *sql.Stmt
+	listTokensStmt          *sql.Stmt
+	newStockStmt            *sql.Stmt
+	openOrdersStmt          *sql.Stmt
+	operationsDueStmt       *sql.Stmt
+	pruneEventsStmt         *sql.Stmt
+	pruneIdempotencyStmt    *sql.Stmt
+	putIdempotencyStmt      *sql.Stmt
+	putUserStmt             *sql.Stmt
+	replayDeadLettersStmt   *sql.Stmt
+	revokeTokenStmt         *sql.Stmt
+	sentTodayStmt           *sql.Stmt
+	setOperationStmt        *sql.Stmt
+	setOrderStatusStmt      *sql.Stmt
+	setReminderStmt         *sql.Stmt
+	setTemplateStmt         *sql.Stmt
+	stockBucketsStmt        *sql.Stmt
+	takeIssuesStmt          *sql.Stmt
+	takeSeqStmt             *sql.Stmt
+	touchUserStmt           *sql.Stmt
+	userCouponsStmt         *sql.Stmt
+	userRemindersStmt       *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
-		db:                    tx,
-		tx:                    tx,
-		addStockStmt:          q.addStockStmt,
-		compareAndSetStmt:     q.compareAndSetStmt,
-		couponsAfterStmt:      q.couponsAfterStmt,
-		deletePendingVoidStmt: q.deletePendingVoidStmt,
-		deleteTimersStmt:      q.deleteTimersStmt,
-		dueTimersStmt:         q.dueTimersStmt,
-		finishIdempotencyStmt: q.finishIdempotencyStmt,
-		forgetIdempotencyStmt: q.forgetIdempotencyStmt,
-		frontRecordsStmt:      q.frontRecordsStmt,
-		getArchivedCouponStmt: q.getArchivedCouponStmt,
-		getArchivedOrderStmt:  q.getArchivedOrderStmt,
-		getCouponStmt:         q.getCouponStmt,
-		getIdempotencyStmt:    q.getIdempotencyStmt,
-		getOperationStmt:      q.getOperationStmt,
-		getOrderStmt:          q.getOrderStmt,
-		getPendingVoidStmt:    q.getPendingVoidStmt,
-		getTemplateStmt:       q.getTemplateStmt,
-		getTokenStmt:          q.getTokenStmt,
-		getUserStmt:           q.getUserStmt,
-		hasEventStmt:          q.hasEventStmt,
-		hasTimerStmt:          q.hasTimerStmt,
-		insertOperationStmt:   q.insertOperationStmt,
-		insertOrderStmt:       q.insertOrderStmt,
-		insertRecordStmt:      q.insertRecordStmt,
-		insertTemplateStmt:    q.insertTemplateStmt,
-		insertTimerStmt:       q.insertTimerStmt,
-		insertTokenStmt:       q.insertTokenStmt,
-		listTemplatesStmt:     q.listTemplatesStmt,
-		listTokensStmt:        q.listTokensStmt,
-		newStockStmt:          q.newStockStmt,
-		openOrdersStmt:        q.openOrdersStmt,
-		operationsDueStmt:     q.operationsDueStmt,
-		pruneEventsStmt:       q.pruneEventsStmt,
-		pruneIdempotencyStmt:  q.pruneIdempotencyStmt,
-		putIdempotencyStmt:    q.putIdempotencyStmt,
-		putUserStmt:           q.putUserStmt,
-		revokeTokenStmt:       q.revokeTokenStmt,
-		setOperationStmt:      q.setOperationStmt,
-		setOrderStatusStmt:    q.setOrderStatusStmt,
-		setTemplateStmt:       q.setTemplateStmt,
-		stockBucketsStmt:      q.stockBucketsStmt,
-		takeSeqStmt:           q.takeSeqStmt,
-		touchUserStmt:         q.touchUserStmt,
-		userCouponsStmt:       q.userCouponsStmt,
+		db:                      tx,
+		tx:                      tx,
+		addCountStmt:            q.addCountStmt,
+		addStockStmt:            q.addStockStmt,
+		compareAndSetStmt:       q.compareAndSetStmt,
+		countDueUnusedStmt:      q.countDueUnusedStmt,
+		couponsAfterStmt:        q.couponsAfterStmt,
+		deadLettersStmt:         q.deadLettersStmt,
+		deletePendingVoidStmt:   q.deletePendingVoidStmt,
+		deleteReminderItemsStmt: q.deleteReminderItemsStmt,
+		deleteTimersStmt:        q.deleteTimersStmt,
+		dueTimersStmt:           q.dueTimersStmt,
+		finishIdempotencyStmt:   q.finishIdempotencyStmt,
+		finishReminderStmt:      q.finishReminderStmt,
+		forgetIdempotencyStmt:   q.forgetIdempotencyStmt,
+		frontRecordsStmt:        q.frontRecordsStmt,
+		getArchivedCouponStmt:   q.getArchivedCouponStmt,
+		getArchivedOrderStmt:    q.getArchivedOrderStmt,
+		getCountsStmt:           q.getCountsStmt,
+		getCouponStmt:           q.getCouponStmt,
+		getIdempotencyStmt:      q.getIdempotencyStmt,
+		getOperationStmt:        q.getOperationStmt,
+		getOrderStmt:            q.getOrderStmt,
+		getPendingVoidStmt:      q.getPendingVoidStmt,
+		getReminderStmt:         q.getReminderStmt,
+		getTemplateStmt:         q.getTemplateStmt,
+		getTokenStmt:            q.getTokenStmt,
+		getUserStmt:             q.getUserStmt,
+		hasEventStmt:            q.hasEventStmt,
+		hasTimerStmt:            q.hasTimerStmt,
+		insertOperationStmt:     q.insertOperationStmt,
+		insertOrderStmt:         q.insertOrderStmt,
+		insertRecordStmt:        q.insertRecordStmt,
+		insertReminderStmt:      q.insertReminderStmt,
+		insertReminderItemStmt:  q.insertReminderItemStmt,
+		insertTemplateStmt:      q.insertTemplateStmt,
+		insertTimerStmt:         q.insertTimerStmt,
+		insertTokenStmt:         q.insertTokenStmt,
+		joinableReminderStmt:    q.joinableReminderStmt,
+		listTemplatesStmt:       q.listTemplatesStmt,
+		listTokensStmt:          q.listTokensStmt,
+		newStockStmt:            q.newStockStmt,
+		openOrdersStmt:          q.openOrdersStmt,
+		operationsDueStmt:       q.operationsDueStmt,
+		pruneEventsStmt:         q.pruneEventsStmt,
+		pruneIdempotencyStmt:    q.pruneIdempotencyStmt,
+		putIdempotencyStmt:      q.putIdempotencyStmt,
+		putUserStmt:             q.putUserStmt,
+		replayDeadLettersStmt:   q.replayDeadLettersStmt,
+		revokeTokenStmt:         q.revokeTokenStmt,
+		sentTodayStmt:           q.sentTodayStmt,
+		setOperationStmt:        q.setOperationStmt,
+		setOrderStatusStmt:      q.setOrderStatusStmt,
+		setReminderStmt:         q.setReminderStmt,
+		setTemplateStmt:         q.setTemplateStmt,
+		stockBucketsStmt:        q.stockBucketsStmt,
+		takeIssuesStmt:          q.takeIssuesStmt,
+		takeSeqStmt:             q.takeSeqStmt,
+		touchUserStmt:           q.touchUserStmt,
+		userCouponsStmt:         q.userCouponsStmt,
+		userRemindersStmt:       q.userRemindersStmt,
 	}
 }
