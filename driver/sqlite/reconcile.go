@@ -15,14 +15,14 @@ import (
 
 // OpenOrderPage reads a page of unpaid orders, by deadline and ID.
 func (e *executor) OpenOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
-	rows, err := e.query(ctx, "OpenOrderPage", ms(p.At), p.After, p.Limit)
-	return sqlfile.Collect(rows, err, scanOrder)
+	rows, err := e.q().OpenOrderPage(ctx, dbsqlc.OpenOrderPageParams{Deadline: ms(p.At), ID: p.After, PageSize: int64(p.Limit)})
+	return sqlfile.Convert(rows, err, orderOf)
 }
 
 // LockedPage reads a page of locked coupons, by locked_until and ID.
 func (e *executor) LockedPage(ctx context.Context, p driver.PageParams) ([]coupon.Coupon, error) {
-	rows, err := e.query(ctx, "LockedPage", ms(p.At), p.After, p.Limit)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	rows, err := e.q().LockedPage(ctx, dbsqlc.LockedPageParams{LockedUntil: msNotNull(p.At), ID: p.After, PageSize: int64(p.Limit)})
+	return sqlfile.Convert(rows, err, couponOf)
 }
 
 // pendingQueries names the query of PendingFrom per kind.

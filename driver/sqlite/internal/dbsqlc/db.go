@@ -141,8 +141,14 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listTokensStmt, err = db.PrepareContext(ctx, listTokens); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTokens: %w", err)
 	}
+	if q.lockedPageStmt, err = db.PrepareContext(ctx, lockedPage); err != nil {
+		return nil, fmt.Errorf("error preparing query LockedPage: %w", err)
+	}
 	if q.newStockStmt, err = db.PrepareContext(ctx, newStock); err != nil {
 		return nil, fmt.Errorf("error preparing query NewStock: %w", err)
+	}
+	if q.openOrderPageStmt, err = db.PrepareContext(ctx, openOrderPage); err != nil {
+		return nil, fmt.Errorf("error preparing query OpenOrderPage: %w", err)
 	}
 	if q.openOrdersStmt, err = db.PrepareContext(ctx, openOrders); err != nil {
 		return nil, fmt.Errorf("error preparing query OpenOrders: %w", err)
@@ -182,6 +188,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.setTemplateStmt, err = db.PrepareContext(ctx, setTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query SetTemplate: %w", err)
+	}
+	if q.shardLeasesStmt, err = db.PrepareContext(ctx, shardLeases); err != nil {
+		return nil, fmt.Errorf("error preparing query ShardLeases: %w", err)
 	}
 	if q.stockBucketsStmt, err = db.PrepareContext(ctx, stockBuckets); err != nil {
 		return nil, fmt.Errorf("error preparing query StockBuckets: %w", err)
@@ -401,9 +410,19 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listTokensStmt: %w", cerr)
 		}
 	}
+	if q.lockedPageStmt != nil {
+		if cerr := q.lockedPageStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing lockedPageStmt: %w", cerr)
+		}
+	}
 	if q.newStockStmt != nil {
 		if cerr := q.newStockStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing newStockStmt: %w", cerr)
+		}
+	}
+	if q.openOrderPageStmt != nil {
+		if cerr := q.openOrderPageStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing openOrderPageStmt: %w", cerr)
 		}
 	}
 	if q.openOrdersStmt != nil {
@@ -469,6 +488,11 @@ func (q *Queries) Close() error {
 	if q.setTemplateStmt != nil {
 		if cerr := q.setTemplateStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing setTemplateStmt: %w", cerr)
+		}
+	}
+	if q.shardLeasesStmt != nil {
+		if cerr := q.shardLeasesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing shardLeasesStmt: %w", cerr)
 		}
 	}
 	if q.stockBucketsStmt != nil {
@@ -579,7 +603,9 @@ type Queries struct {
 	joinableReminderStmt    *sql.Stmt
 	listTemplatesStmt       *sql.Stmt
 	listTokensStmt          *sql.Stmt
+	lockedPageStmt          *sql.Stmt
 	newStockStmt            *sql.Stmt
+	openOrderPageStmt       *sql.Stmt
 	openOrdersStmt          *sql.Stmt
 	operationsDueStmt       *sql.Stmt
 	pruneEventsStmt         *sql.Stmt
@@ -593,6 +619,7 @@ type Queries struct {
 	setOrderStatusStmt      *sql.Stmt
 	setReminderStmt         *sql.Stmt
 	setTemplateStmt         *sql.Stmt
+	shardLeasesStmt         *sql.Stmt
 	stockBucketsStmt        *sql.Stmt
 	takeIssuesStmt          *sql.Stmt
 	takeSeqStmt             *sql.Stmt
@@ -644,7 +671,9 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		joinableReminderStmt:    q.joinableReminderStmt,
 		listTemplatesStmt:       q.listTemplatesStmt,
 		listTokensStmt:          q.listTokensStmt,
+		lockedPageStmt:          q.lockedPageStmt,
 		newStockStmt:            q.newStockStmt,
+		openOrderPageStmt:       q.openOrderPageStmt,
 		openOrdersStmt:          q.openOrdersStmt,
 		operationsDueStmt:       q.operationsDueStmt,
 		pruneEventsStmt:         q.pruneEventsStmt,
@@ -658,6 +687,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		setOrderStatusStmt:      q.setOrderStatusStmt,
 		setReminderStmt:         q.setReminderStmt,
 		setTemplateStmt:         q.setTemplateStmt,
+		shardLeasesStmt:         q.shardLeasesStmt,
 		stockBucketsStmt:        q.stockBucketsStmt,
 		takeIssuesStmt:          q.takeIssuesStmt,
 		takeSeqStmt:             q.takeSeqStmt,

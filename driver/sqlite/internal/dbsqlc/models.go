@@ -21,6 +21,13 @@ type Coupon struct {
 	Version     int64
 }
 
+type Lease struct {
+	Shard     int64
+	Holder    string
+	Token     int64
+	ExpiresAt int64
+}
+
 type Operation struct {
 	ID         string
 	Kind       string
