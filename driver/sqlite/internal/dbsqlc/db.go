@@ -54,11 +54,23 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.dueTimersStmt, err = db.PrepareContext(ctx, dueTimers); err != nil {
 		return nil, fmt.Errorf("error preparing query DueTimers: %w", err)
 	}
+	if q.expiryLagsStmt, err = db.PrepareContext(ctx, expiryLags); err != nil {
+		return nil, fmt.Errorf("error preparing query ExpiryLags: %w", err)
+	}
 	if q.finishIdempotencyStmt, err = db.PrepareContext(ctx, finishIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query FinishIdempotency: %w", err)
 	}
 	if q.finishReminderStmt, err = db.PrepareContext(ctx, finishReminder); err != nil {
 		return nil, fmt.Errorf("error preparing query FinishReminder: %w", err)
+	}
+	if q.floorEventStmt, err = db.PrepareContext(ctx, floorEvent); err != nil {
+		return nil, fmt.Errorf("error preparing query FloorEvent: %w", err)
+	}
+	if q.floorExpireStmt, err = db.PrepareContext(ctx, floorExpire); err != nil {
+		return nil, fmt.Errorf("error preparing query FloorExpire: %w", err)
+	}
+	if q.floorTakeStmt, err = db.PrepareContext(ctx, floorTake); err != nil {
+		return nil, fmt.Errorf("error preparing query FloorTake: %w", err)
 	}
 	if q.forgetIdempotencyStmt, err = db.PrepareContext(ctx, forgetIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query ForgetIdempotency: %w", err)
@@ -143,6 +155,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.lockedPageStmt, err = db.PrepareContext(ctx, lockedPage); err != nil {
 		return nil, fmt.Errorf("error preparing query LockedPage: %w", err)
+	}
+	if q.naiveExpireStmt, err = db.PrepareContext(ctx, naiveExpire); err != nil {
+		return nil, fmt.Errorf("error preparing query NaiveExpire: %w", err)
 	}
 	if q.newStockStmt, err = db.PrepareContext(ctx, newStock); err != nil {
 		return nil, fmt.Errorf("error preparing query NewStock: %w", err)
@@ -265,6 +280,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing dueTimersStmt: %w", cerr)
 		}
 	}
+	if q.expiryLagsStmt != nil {
+		if cerr := q.expiryLagsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing expiryLagsStmt: %w", cerr)
+		}
+	}
 	if q.finishIdempotencyStmt != nil {
 		if cerr := q.finishIdempotencyStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing finishIdempotencyStmt: %w", cerr)
@@ -273,6 +293,21 @@ func (q *Queries) Close() error {
 	if q.finishReminderStmt != nil {
 		if cerr := q.finishReminderStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing finishReminderStmt: %w", cerr)
+		}
+	}
+	if q.floorEventStmt != nil {
+		if cerr := q.floorEventStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing floorEventStmt: %w", cerr)
+		}
+	}
+	if q.floorExpireStmt != nil {
+		if cerr := q.floorExpireStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing floorExpireStmt: %w", cerr)
+		}
+	}
+	if q.floorTakeStmt != nil {
+		if cerr := q.floorTakeStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing floorTakeStmt: %w", cerr)
 		}
 	}
 	if q.forgetIdempotencyStmt != nil {
@@ -413,6 +448,11 @@ func (q *Queries) Close() error {
 	if q.lockedPageStmt != nil {
 		if cerr := q.lockedPageStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing lockedPageStmt: %w", cerr)
+		}
+	}
+	if q.naiveExpireStmt != nil {
+		if cerr := q.naiveExpireStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing naiveExpireStmt: %w", cerr)
 		}
 	}
 	if q.newStockStmt != nil {
@@ -574,8 +614,12 @@ type Queries struct {
 	deleteReminderItemsStmt *sql.Stmt
 	deleteTimersStmt        *sql.Stmt
 	dueTimersStmt           *sql.Stmt
+	expiryLagsStmt          *sql.Stmt
 	finishIdempotencyStmt   *sql.Stmt
 	finishReminderStmt      *sql.Stmt
+	floorEventStmt          *sql.Stmt
+	floorExpireStmt         *sql.Stmt
+	floorTakeStmt           *sql.Stmt
 	forgetIdempotencyStmt   *sql.Stmt
 	frontRecordsStmt        *sql.Stmt
 	getArchivedCouponStmt   *sql.Stmt
@@ -604,6 +648,7 @@ type Queries struct {
 	listTemplatesStmt       *sql.Stmt
 	listTokensStmt          *sql.Stmt
 	lockedPageStmt          *sql.Stmt
+	naiveExpireStmt         *sql.Stmt
 	newStockStmt            *sql.Stmt
 	openOrderPageStmt       *sql.Stmt
 	openOrdersStmt          *sql.Stmt
@@ -642,8 +687,12 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		deleteReminderItemsStmt: q.deleteReminderItemsStmt,
 		deleteTimersStmt:        q.deleteTimersStmt,
 		dueTimersStmt:           q.dueTimersStmt,
+		expiryLagsStmt:          q.expiryLagsStmt,
 		finishIdempotencyStmt:   q.finishIdempotencyStmt,
 		finishReminderStmt:      q.finishReminderStmt,
+		floorEventStmt:          q.floorEventStmt,
+		floorExpireStmt:         q.floorExpireStmt,
+		floorTakeStmt:           q.floorTakeStmt,
 		forgetIdempotencyStmt:   q.forgetIdempotencyStmt,
 		frontRecordsStmt:        q.frontRecordsStmt,
 		getArchivedCouponStmt:   q.getArchivedCouponStmt,
@@ -672,6 +721,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listTemplatesStmt:       q.listTemplatesStmt,
 		listTokensStmt:          q.listTokensStmt,
 		lockedPageStmt:          q.lockedPageStmt,
+		naiveExpireStmt:         q.naiveExpireStmt,
 		newStockStmt:            q.newStockStmt,
 		openOrderPageStmt:       q.openOrderPageStmt,
 		openOrdersStmt:          q.openOrdersStmt,
