@@ -45,8 +45,10 @@ func (e *executor) NewStock(ctx context.Context, p driver.NewStockParams) error 
 // PutStockBucket stores one bucket of a SKU, new or not.
 func (e *executor) PutStockBucket(ctx context.Context, p driver.PutStockBucketParams) error {
 	b := p.Bucket
-	_, err := e.exec(ctx, "PutStockBucket", p.SKU, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, ms(p.Now), b.Stock)
-	return err
+	return e.q().PutStockBucket(ctx, dbsqlc.PutStockBucketParams{
+		Sku: p.SKU, Bucket: int64(b.Bucket), Buckets: int64(b.Buckets), Available: b.Available, Reserved: b.Reserved,
+		Sold: b.Sold, Now: ms(p.Now), Stock: b.Stock,
+	})
 }
 
 // InsertOrder stores a new unpaid order.

@@ -1,8 +1,3 @@
--- name: PutStockBucket
--- ?1 sku, ?2 bucket, ?3 buckets, ?4 available, ?5 reserved, ?6 sold, ?7 now, ?8 stock.
-INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at, stock) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-ON CONFLICT (sku, bucket) DO UPDATE SET buckets = ?3, available = ?4, reserved = ?5, sold = ?6, updated_at = ?7, stock = ?8;
-
 -- name: DropStockBuckets
 -- ?1 sku, ?2 the first bucket to drop.
 DELETE FROM skus WHERE sku = ? AND bucket >= ?;

@@ -180,6 +180,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.putIdempotencyStmt, err = db.PrepareContext(ctx, putIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query PutIdempotency: %w", err)
 	}
+	if q.putStockBucketStmt, err = db.PrepareContext(ctx, putStockBucket); err != nil {
+		return nil, fmt.Errorf("error preparing query PutStockBucket: %w", err)
+	}
 	if q.putUserStmt, err = db.PrepareContext(ctx, putUser); err != nil {
 		return nil, fmt.Errorf("error preparing query PutUser: %w", err)
 	}
@@ -490,6 +493,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing putIdempotencyStmt: %w", cerr)
 		}
 	}
+	if q.putStockBucketStmt != nil {
+		if cerr := q.putStockBucketStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing putStockBucketStmt: %w", cerr)
+		}
+	}
 	if q.putUserStmt != nil {
 		if cerr := q.putUserStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing putUserStmt: %w", cerr)
@@ -656,6 +664,7 @@ type Queries struct {
 	pruneEventsStmt         *sql.Stmt
 	pruneIdempotencyStmt    *sql.Stmt
 	putIdempotencyStmt      *sql.Stmt
+	putStockBucketStmt      *sql.Stmt
 	putUserStmt             *sql.Stmt
 	replayDeadLettersStmt   *sql.Stmt
 	revokeTokenStmt         *sql.Stmt
@@ -729,6 +738,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		pruneEventsStmt:         q.pruneEventsStmt,
 		pruneIdempotencyStmt:    q.pruneIdempotencyStmt,
 		putIdempotencyStmt:      q.putIdempotencyStmt,
+		putStockBucketStmt:      q.putStockBucketStmt,
 		putUserStmt:             q.putUserStmt,
 		replayDeadLettersStmt:   q.replayDeadLettersStmt,
 		revokeTokenStmt:         q.revokeTokenStmt,

@@ -31,3 +31,11 @@ WHERE id = @id AND status = 'unpaid' AND version = @version;
 
 -- name: OpenOrders :one
 SELECT count(*) FROM orders WHERE status = 'unpaid';
+
+-- name: PutStockBucket :exec
+-- The upsert reads excluded, not the parameters: sqlc leaves a named
+-- parameter in DO UPDATE unrewritten.
+INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at, stock)
+VALUES (@sku, @bucket, @buckets, @available, @reserved, @sold, @now, @stock)
+ON CONFLICT (sku, bucket) DO UPDATE SET buckets = excluded.buckets, available = excluded.available,
+    reserved = excluded.reserved, sold = excluded.sold, updated_at = excluded.updated_at, stock = excluded.stock;

@@ -175,6 +175,40 @@ func (q *Queries) OpenOrders(ctx context.Context) (int64, error) {
 	return count, err
 }
 
+const putStockBucket = `-- name: PutStockBucket :exec
+INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at, stock)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+ON CONFLICT (sku, bucket) DO UPDATE SET buckets = excluded.buckets, available = excluded.available,
+    reserved = excluded.reserved, sold = excluded.sold, updated_at = excluded.updated_at, stock = excluded.stock
+`
+
+type PutStockBucketParams struct {
+	Sku       string
+	Bucket    int64
+	Buckets   int64
+	Available int64
+	Reserved  int64
+	Sold      int64
+	Now       int64
+	Stock     int64
+}
+
+// The upsert reads excluded, not the parameters: sqlc leaves a named
+// parameter in DO UPDATE unrewritten.
+func (q *Queries) PutStockBucket(ctx context.Context, arg PutStockBucketParams) error {
+	_, err := q.exec(ctx, q.putStockBucketStmt, putStockBucket,
+		arg.Sku,
+		arg.Bucket,
+		arg.Buckets,
+		arg.Available,
+		arg.Reserved,
+		arg.Sold,
+		arg.Now,
+		arg.Stock,
+	)
+	return err
+}
+
 const setOrderStatus = `-- name: SetOrderStatus :execrows
 UPDATE orders SET status = ?1, close_reason = ?2, payment_id = ?3, updated_at = ?4, version = version + 1
 WHERE id = ?5 AND status = 'unpaid' AND version = ?6
