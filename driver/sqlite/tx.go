@@ -72,12 +72,6 @@ func (e *executor) exec(ctx context.Context, name string, args ...any) (sql.Resu
 	return e.stmt(ctx, name).ExecContext(ctx, args...)
 }
 
-// execOne runs a guarded write and reports whether it changed a row.
-func (e *executor) execOne(ctx context.Context, name string, args ...any) (bool, error) {
-	n, err := e.execCount(ctx, name, args...)
-	return n > 0, err
-}
-
 // execCount runs a write and returns how many rows it changed.
 func (e *executor) execCount(ctx context.Context, name string, args ...any) (int64, error) {
 	res, err := e.exec(ctx, name, args...)
