@@ -52,11 +52,3 @@ func (e *executor) Archivable(ctx context.Context, p driver.ArchivableParams) (s
 	err := e.queryRow(ctx, "Archivable", ms(p.Move.Before), ms(p.Reminders)).Scan(&a.Coupons, &a.Orders, &a.Reminders)
 	return a, err
 }
-
-// orArchive names the query archive if archived, else live.
-func orArchive(archived bool, live, archive string) string {
-	if archived {
-		return archive
-	}
-	return live
-}

@@ -9,33 +9,35 @@ import (
 	"github.com/lapsehq/lapse/storetype"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 )
 
 // NaiveExpire expires every due unused coupon in one statement on the
 // writer, as the seeds do: no events, no counts. For `lapse bench` only.
 func (s *Driver) NaiveExpire(ctx context.Context, now time.Time) (int64, error) {
-	return s.execRaw(ctx, "NaiveExpire", ms(now))
+	return s.wrote(s.sqlc.NaiveExpire(ctx, ms(now)))
 }
 
 // FloorExpire expires up to limit due unused coupons in one statement on
 // the writer, with nothing else. For `lapse bench` only.
 func (s *Driver) FloorExpire(ctx context.Context, now time.Time, limit int) (int64, error) {
-	return s.execRaw(ctx, "FloorExpire", ms(now), limit)
+	return s.wrote(s.sqlc.FloorExpire(ctx, dbsqlc.FloorExpireParams{Now: ms(now), PageSize: int64(limit)}))
 }
 
-func (s *Driver) execRaw(ctx context.Context, name string, args ...any) (int64, error) {
-	res, err := s.stmts[name].ExecContext(ctx, args...)
+// wrote returns what a write on the writer outside a transaction
+// returned, once the checkpointer knows of it.
+func (s *Driver) wrote(n int64, err error) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
 	s.ckpt.committed()
-	return res.RowsAffected()
+	return n, nil
 }
 
 // ExpiryLags returns updated_at minus expires_at of every expired coupon.
 func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
-	rows, err := s.reads().query(ctx, "ExpiryLags")
-	return sqlfile.Collect(rows, err, sqlfile.ScanDurationIn(time.Millisecond))
+	lags, err := s.reads().q().ExpiryLags(ctx)
+	return sqlfile.Convert(lags, err, func(lag int64) (time.Duration, error) { return time.Duration(lag) * time.Millisecond, nil })
 }
 
 // FloorOrder stores o and its event e, then takes o's one item from its
@@ -44,10 +46,12 @@ func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
 // --hot-sku` only.
 func (s *Driver) FloorOrder(ctx context.Context, o order.Order, e storetype.Event) (bool, error) {
 	return sqlfile.FloorOrder(ctx, s, o, func(t driver.ExecutorTx) error {
-		_, err := t.(*tx).exec(ctx, "FloorEvent", e.ID, e.Type, e.Subject, ms(e.Time), string(e.Data))
-		return err
+		return t.(*tx).q().FloorEvent(ctx, dbsqlc.FloorEventParams{
+			ID: e.ID, Type: e.Type, Subject: e.Subject, Time: ms(e.Time), Data: string(e.Data),
+		})
 	}, func(t driver.ExecutorTx) (bool, error) {
-		return t.(*tx).execOne(ctx, "FloorTake", o.Items[0].SKU, o.Items[0].Qty)
+		n, err := t.(*tx).q().FloorTake(ctx, dbsqlc.FloorTakeParams{Sku: o.Items[0].SKU, Qty: o.Items[0].Qty})
+		return n > 0, err
 	})
 }
 

@@ -2,58 +2,71 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // Coupon reads one coupon, or one archived coupon; in a transaction the
 // one writer holds it until the commit.
 func (e *executor) Coupon(ctx context.Context, p driver.CouponParams) (coupon.Coupon, error) {
-	name := orArchive(p.Archived, "GetCoupon", "GetArchivedCoupon")
-	return sqlfile.ScanOne(e.queryRow(ctx, name, p.ID), scanCoupon, interpret)
+	if p.Archived {
+		r, err := e.q().GetArchivedCoupon(ctx, p.ID)
+		return sqlfile.ConvertOne(dbsqlc.Coupon(r), err, couponOf, interpret)
+	}
+	r, err := e.q().GetCoupon(ctx, p.ID)
+	return sqlfile.ConvertOne(r, err, couponOf, interpret)
 }
 
 // UserCoupons reads a page of a user's wallet (see driver.Executor).
 func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
-	name := orArchive(p.Archived, "UserCoupons", "UserCouponsWithArchived")
-	rows, err := e.query(ctx, name, p.UserID, p.After, p.StatusFilter(), ms(p.Now), p.Limit)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	if p.Archived {
+		rows, err := e.query(ctx, "UserCouponsWithArchived", p.UserID, p.After, p.StatusFilter(), ms(p.Now), p.Limit)
+		return sqlfile.Collect(rows, err, scanCoupon)
+	}
+	rows, err := e.q().UserCoupons(ctx, dbsqlc.UserCouponsParams{
+		UserID: p.UserID, After: p.After, Status: p.StatusFilter(), Now: ms(p.Now), PageSize: int64(p.Limit),
+	})
+	return sqlfile.Convert(rows, err, couponOf)
 }
 
 // TakeIssues counts p.N more coupons of a template issued, unless that
 // passes its total.
 func (e *executor) TakeIssues(ctx context.Context, p driver.TakeIssuesParams) (bool, error) {
-	return e.execOne(ctx, "TakeIssues", p.TemplateID, p.N)
+	n, err := e.q().TakeIssues(ctx, dbsqlc.TakeIssuesParams{ID: p.TemplateID, N: p.N})
+	return n > 0, err
 }
 
 // SetCoupon stores p.Next over p.From with a compare-and-set on p.From's
 // state and version.
 func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (bool, error) {
 	from, next := p.From, p.Next
-	return e.execOne(ctx, "CompareAndSet", next.Status.String(), nullString(next.OrderID), nullMS(next.LockedUntil),
-		ms(next.UpdatedAt), from.ID, from.Status.String(), from.Version)
+	n, err := e.q().CompareAndSet(ctx, dbsqlc.CompareAndSetParams{
+		Status: next.Status.String(), OrderID: nullString(next.OrderID), LockedUntil: nullMS(next.LockedUntil),
+		UpdatedAt: ms(next.UpdatedAt), ID: from.ID, FromStatus: from.Status.String(), Version: from.Version,
+	})
+	return n > 0, err
 }
 
 func scanCoupon(row scanner) (coupon.Coupon, error) {
-	var (
-		c                               coupon.Coupon
-		status                          string
-		claimedAt, expiresAt, updatedAt int64
-		orderID                         sql.NullString
-		lockedUntil                     sql.NullInt64
-	)
-	err := row.Scan(&c.ID, &c.TemplateID, &c.UserID, &status, &claimedAt, &expiresAt, &orderID, &lockedUntil, &updatedAt, &c.Version)
+	var r dbsqlc.Coupon
+	err := row.Scan(&r.ID, &r.TemplateID, &r.UserID, &r.Status, &r.ClaimedAt, &r.ExpiresAt, &r.OrderID, &r.LockedUntil, &r.UpdatedAt, &r.Version)
 	if err != nil {
-		return c, err
+		return coupon.Coupon{}, err
 	}
-	if c.Status, err = coupon.ParseState(status); err != nil {
-		return c, err
+	return couponOf(r)
+}
+
+// couponOf is a coupon as stored, its columns as sqlc reads them.
+func couponOf(r dbsqlc.Coupon) (coupon.Coupon, error) {
+	c := coupon.Coupon{
+		ID: r.ID, TemplateID: r.TemplateID, UserID: r.UserID, ClaimedAt: at(r.ClaimedAt), ExpiresAt: at(r.ExpiresAt),
+		OrderID: r.OrderID.String, LockedUntil: atNull(r.LockedUntil), UpdatedAt: at(r.UpdatedAt), Version: r.Version,
 	}
-	c.ClaimedAt, c.ExpiresAt, c.UpdatedAt = at(claimedAt), at(expiresAt), at(updatedAt)
-	c.OrderID, c.LockedUntil = orderID.String, atNull(lockedUntil)
-	return c, nil
+	var err error
+	c.Status, err = coupon.ParseState(r.Status)
+	return c, err
 }

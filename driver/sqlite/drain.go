@@ -76,9 +76,10 @@ func (e *executor) Stats(ctx context.Context, now time.Time) (storetype.Stats, e
 	if err := e.queryRow(ctx, "DueBacklog", ms(now)).Scan(&st.DueBacklog); err != nil {
 		return st, err
 	}
-	if err := e.queryRow(ctx, "OpenOrders").Scan(&st.OpenOrders); err != nil {
+	var err error
+	if st.OpenOrders, err = e.q().OpenOrders(ctx); err != nil {
 		return st, err
 	}
-	err := e.queryRow(ctx, "OutboxSize").Scan(&st.Outbox)
+	err = e.queryRow(ctx, "OutboxSize").Scan(&st.Outbox)
 	return st, err
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -23,12 +24,9 @@ func (e *executor) Records(ctx context.Context, p driver.RecordsParams) error {
 // FrontRecords reads the first limit records of the feed, without their
 // bodies.
 func (e *executor) FrontRecords(ctx context.Context, limit int) ([]storetype.Record, error) {
-	rows, err := e.query(ctx, "FrontRecords", limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (r storetype.Record, err error) {
-		var t int64
-		err = row.Scan(&r.Last, &r.N, &t)
-		r.Time = at(t)
-		return r, err
+	rows, err := e.q().FrontRecords(ctx, int64(limit))
+	return sqlfile.Convert(rows, err, func(r dbsqlc.FrontRecordsRow) (storetype.Record, error) {
+		return storetype.Record{Last: r.Seq, N: int(r.N), Time: at(r.Time)}, nil
 	})
 }
 
@@ -36,7 +34,7 @@ func (e *executor) FrontRecords(ctx context.Context, limit int) ([]storetype.Rec
 // last; the writer is the transaction's alone, so they follow commit
 // order.
 func (t *tx) takeSeq(ctx context.Context, n int) (int64, error) {
-	return sqlfile.ScanInt64(t.queryRow(ctx, "TakeSeq", n))
+	return t.q().TakeSeq(ctx, int64(n))
 }
 
 // writeRecords writes outbox records, each at the positions it takes.
@@ -46,7 +44,8 @@ func (t *tx) writeRecords(ctx context.Context, records []storetype.Record) error
 		if err != nil {
 			return err
 		}
-		if _, err := t.exec(ctx, "InsertRecord", last, r.N, r.ID, ms(r.Time), string(r.Body)); err != nil {
+		err = t.q().InsertRecord(ctx, dbsqlc.InsertRecordParams{Seq: last, N: int64(r.N), ID: r.ID, Time: ms(r.Time), Body: string(r.Body)})
+		if err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -17,15 +18,9 @@ func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]
 
 // ShardLeases reads every shard's lease.
 func (e *executor) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
-	rows, err := e.query(ctx, "ShardLeases")
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.ShardLease, error) {
-		var (
-			l       storetype.ShardLease
-			expires int64
-		)
-		err := row.Scan(&l.Shard, &l.Holder, &l.Token, &expires)
-		l.ExpiresAt = at(expires)
-		return l, err
+	rows, err := e.q().ShardLeases(ctx)
+	return sqlfile.Convert(rows, err, func(r dbsqlc.Lease) (storetype.ShardLease, error) {
+		return storetype.ShardLease{Shard: int(r.Shard), Holder: r.Holder, Token: r.Token, ExpiresAt: at(r.ExpiresAt)}, nil
 	})
 }
 

@@ -3,42 +3,49 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 )
 
 // Operation reads one bulk operation (in a transaction the writer is
 // held: nothing else changes it).
 func (e *executor) Operation(ctx context.Context, id string) (driver.OperationRow, error) {
-	return sqlfile.ScanOne(e.queryRow(ctx, "GetOperation", id), scanOperation, interpret)
+	r, err := e.q().GetOperation(ctx, id)
+	return sqlfile.ConvertOne(r, err, operationOf, interpret)
 }
 
 // InsertOperation stores a new operation.
 func (e *executor) InsertOperation(ctx context.Context, r driver.OperationRow) error {
-	_, err := e.exec(ctx, "InsertOperation", r.ID, r.Kind, r.Target, r.Args, r.Counts, r.Actor, r.State, r.Cursor, r.Holder,
-		ms(r.CreatedAt), nullMS(r.StartedAt), nullMS(r.FinishedAt), nullMS(r.LeaseUntil), r.Done, r.Total)
-	return err
+	return e.q().InsertOperation(ctx, dbsqlc.InsertOperationParams{
+		ID: r.ID, Kind: r.Kind, Target: r.Target, Args: r.Args, Counts: r.Counts, Actor: r.Actor, State: r.State,
+		LastID: r.Cursor, Holder: r.Holder, CreatedAt: ms(r.CreatedAt), StartedAt: nullMS(r.StartedAt),
+		FinishedAt: nullMS(r.FinishedAt), LeaseUntil: nullMS(r.LeaseUntil), Done: r.Done, Total: r.Total,
+	})
 }
 
 // SetOperation stores r over the operation of its ID.
 func (e *executor) SetOperation(ctx context.Context, r driver.OperationRow) error {
-	_, err := e.exec(ctx, "SetOperation", r.ID, r.Counts, r.State, r.Cursor, r.Holder,
-		nullMS(r.StartedAt), nullMS(r.FinishedAt), nullMS(r.LeaseUntil), r.Done, r.Total)
-	return err
+	return e.q().SetOperation(ctx, dbsqlc.SetOperationParams{
+		ID: r.ID, Counts: r.Counts, State: r.State, LastID: r.Cursor, Holder: r.Holder, StartedAt: nullMS(r.StartedAt),
+		FinishedAt: nullMS(r.FinishedAt), LeaseUntil: nullMS(r.LeaseUntil), Done: r.Done, Total: r.Total,
+	})
 }
 
 // OperationsDue lists running operations p.Holder may take at p.Now.
 func (e *executor) OperationsDue(ctx context.Context, p driver.OperationsDueParams) ([]string, error) {
-	rows, err := e.query(ctx, "OperationsDue", p.Holder, ms(p.Now), p.Limit)
-	return sqlfile.Collect(rows, err, sqlfile.ScanString)
+	return e.q().OperationsDue(ctx, dbsqlc.OperationsDueParams{Holder: p.Holder, Now: msNotNull(p.Now), PageSize: int64(p.Limit)})
 }
 
 // CouponsAfter reads a page of a template's coupons by ID.
 func (e *executor) CouponsAfter(ctx context.Context, p driver.CouponsAfterParams) ([]coupon.Coupon, error) {
-	rows, err := e.query(ctx, "CouponsAfter", p.TemplateID, p.After, p.Limit, p.Until)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	rows, err := e.q().CouponsAfter(ctx, dbsqlc.CouponsAfterParams{
+		TemplateID: p.TemplateID, After: p.After, Until: p.Until, PageSize: int64(p.Limit),
+	})
+	return sqlfile.Convert(rows, err, couponOf)
 }
 
 // UsersCoupons reads the coupons the listed users hold up to an ID.
@@ -60,20 +67,21 @@ func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsPara
 
 // TakePendingVoid removes and returns a coupon's mark, if any.
 func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
-	return sqlfile.TakePendingVoid(e.queryRow(ctx, "GetPendingVoid", couponID), func() error {
-		_, err := e.exec(ctx, "DeletePendingVoid", couponID)
-		return err
-	})
+	r, err := e.q().GetPendingVoid(ctx, couponID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return driver.PendingVoid{}, false, nil
+	}
+	if err == nil {
+		err = e.q().DeletePendingVoid(ctx, couponID)
+	}
+	return driver.PendingVoid(r), err == nil, err
 }
 
-func scanOperation(row sqlfile.Scanner) (driver.OperationRow, error) {
-	var (
-		r                             driver.OperationRow
-		created                       int64
-		started, finished, leaseUntil sql.NullInt64
-	)
-	err := row.Scan(&r.ID, &r.Kind, &r.Target, &r.Args, &r.Counts, &r.Actor, &r.State, &r.Cursor, &r.Holder,
-		&created, &started, &finished, &leaseUntil, &r.Done, &r.Total)
-	r.CreatedAt, r.StartedAt, r.FinishedAt, r.LeaseUntil = at(created), atNull(started), atNull(finished), atNull(leaseUntil)
-	return r, err
+// operationOf is an operation as stored, its columns as sqlc reads them.
+func operationOf(r dbsqlc.Operation) (driver.OperationRow, error) {
+	return driver.OperationRow{
+		ID: r.ID, Kind: r.Kind, Target: r.Target, Args: r.Args, Counts: r.Counts, Actor: r.Actor, State: r.State,
+		Cursor: r.LastID, Holder: r.Holder, CreatedAt: at(r.CreatedAt), StartedAt: atNull(r.StartedAt),
+		FinishedAt: atNull(r.FinishedAt), LeaseUntil: atNull(r.LeaseUntil), Done: r.Done, Total: r.Total,
+	}, nil
 }

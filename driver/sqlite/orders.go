@@ -2,10 +2,10 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -20,66 +20,84 @@ func (e *executor) OrdersDue(ctx context.Context, p storetype.DueParams) ([]orde
 // StockBuckets reads every bucket of a SKU, in bucket order. In a
 // transaction the one writer holds them.
 func (e *executor) StockBuckets(ctx context.Context, sku string) ([]driver.StockBucket, error) {
-	rows, err := e.query(ctx, "StockBuckets", sku)
-	return sqlfile.Collect(rows, err, sqlfile.ScanStockBucket)
+	rows, err := e.q().StockBuckets(ctx, sku)
+	return sqlfile.Convert(rows, err, func(r dbsqlc.StockBucketsRow) (driver.StockBucket, error) {
+		return driver.StockBucket{
+			Bucket: int(r.Bucket), Buckets: int(r.Buckets), Available: r.Available, Reserved: r.Reserved, Sold: r.Sold,
+		}, nil
+	})
 }
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
 func (e *executor) AddStock(ctx context.Context, d driver.StockDelta) (bool, error) {
-	return e.execOne(ctx, "AddStock", d.SKU, d.Bucket, d.Buckets, d.Available, d.Reserved, d.Sold, ms(d.Now))
+	n, err := e.q().AddStock(ctx, dbsqlc.AddStockParams{
+		Sku: d.SKU, Bucket: int64(d.Bucket), Buckets: int64(d.Buckets), Available: d.Available, Reserved: d.Reserved,
+		Sold: d.Sold, Now: ms(d.Now),
+	})
+	return n > 0, err
 }
 
 // NewStock stores a new SKU of one empty bucket, unless it exists.
 func (e *executor) NewStock(ctx context.Context, p driver.NewStockParams) error {
-	_, err := e.exec(ctx, "NewStock", p.SKU, ms(p.Now))
-	return err
+	return e.q().NewStock(ctx, dbsqlc.NewStockParams{Sku: p.SKU, Now: ms(p.Now)})
 }
 
 // PutStockBucket stores one bucket of a SKU, new or not.
 func (e *executor) PutStockBucket(ctx context.Context, p driver.PutStockBucketParams) error {
 	b := p.Bucket
-	_, err := e.exec(ctx, "PutStockBucket", p.SKU, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, ms(p.Now), b.Stock)
-	return err
+	return e.q().PutStockBucket(ctx, dbsqlc.PutStockBucketParams{
+		Sku: p.SKU, Bucket: int64(b.Bucket), Buckets: int64(b.Buckets), Available: b.Available, Reserved: b.Reserved,
+		Sold: b.Sold, Now: ms(p.Now), Stock: b.Stock,
+	})
 }
 
 // InsertOrder stores a new unpaid order.
 func (e *executor) InsertOrder(ctx context.Context, o order.Order) error {
 	items, coupons := sqlfile.OrderJSON(o)
-	_, err := e.exec(ctx, "InsertOrder", o.ID, o.UserID, items, coupons, o.Total, o.Discount, o.AmountDue,
-		ms(o.Deadline), ms(o.CreatedAt), ms(o.UpdatedAt))
-	return err
+	return e.q().InsertOrder(ctx, dbsqlc.InsertOrderParams{
+		ID: o.ID, UserID: o.UserID, Items: items, CouponIds: coupons, Total: o.Total, Discount: o.Discount,
+		AmountDue: o.AmountDue, Deadline: ms(o.Deadline), CreatedAt: ms(o.CreatedAt), UpdatedAt: ms(o.UpdatedAt),
+	})
 }
 
 // Order reads one order, or one archived order.
 func (e *executor) Order(ctx context.Context, p driver.OrderParams) (order.Order, error) {
-	name := orArchive(p.Archived, "GetOrder", "GetArchivedOrder")
-	return sqlfile.ScanOne(e.queryRow(ctx, name, p.ID), scanOrder, interpret)
+	if p.Archived {
+		r, err := e.q().GetArchivedOrder(ctx, p.ID)
+		return sqlfile.ConvertOne(dbsqlc.Order(r), err, orderOf, interpret)
+	}
+	r, err := e.q().GetOrder(ctx, p.ID)
+	return sqlfile.ConvertOne(r, err, orderOf, interpret)
 }
 
 // SetOrder stores p.Next over p.From with a compare-and-set on unpaid
 // and p.From's version.
 func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool, error) {
 	from, next := p.From, p.Next
-	return e.execOne(ctx, "SetOrderStatus", next.Status.String(), nullString(next.CloseReason), nullString(next.PaymentID),
-		ms(next.UpdatedAt), from.ID, from.Version)
+	n, err := e.q().SetOrderStatus(ctx, dbsqlc.SetOrderStatusParams{
+		Status: next.Status.String(), CloseReason: nullString(next.CloseReason), PaymentID: nullString(next.PaymentID),
+		UpdatedAt: ms(next.UpdatedAt), ID: from.ID, Version: from.Version,
+	})
+	return n > 0, err
 }
 
 func scanOrder(row scanner) (order.Order, error) {
-	var (
-		o                              order.Order
-		status, items, coupons         string
-		reason, paymentID              sql.NullString
-		deadline, createdAt, updatedAt int64
-	)
-	err := row.Scan(&o.ID, &o.UserID, &status, &reason, &items, &coupons, &o.Total, &o.Discount, &o.AmountDue,
-		&deadline, &paymentID, &createdAt, &updatedAt, &o.Version)
+	var r dbsqlc.Order
+	err := row.Scan(&r.ID, &r.UserID, &r.Status, &r.CloseReason, &r.Items, &r.CouponIds, &r.Total, &r.Discount, &r.AmountDue,
+		&r.Deadline, &r.PaymentID, &r.CreatedAt, &r.UpdatedAt, &r.Version)
 	if err != nil {
-		return o, err
+		return order.Order{}, err
 	}
-	if err := sqlfile.ParseOrderText(&o, status, items, coupons); err != nil {
-		return o, err
+	return orderOf(r)
+}
+
+// orderOf is an order as stored, its columns as sqlc reads them.
+func orderOf(r dbsqlc.Order) (order.Order, error) {
+	o := order.Order{
+		ID: r.ID, UserID: r.UserID, Total: r.Total, Discount: r.Discount, AmountDue: r.AmountDue,
+		CloseReason: r.CloseReason.String, PaymentID: r.PaymentID.String,
+		Deadline: at(r.Deadline), CreatedAt: at(r.CreatedAt), UpdatedAt: at(r.UpdatedAt), Version: r.Version,
 	}
-	o.CloseReason, o.PaymentID = reason.String, paymentID.String
-	o.Deadline, o.CreatedAt, o.UpdatedAt = at(deadline), at(createdAt), at(updatedAt)
-	return o, nil
+	err := sqlfile.ParseOrderText(&o, r.Status, r.Items, r.CouponIds)
+	return o, err
 }

@@ -8,20 +8,21 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // OpenOrderPage reads a page of unpaid orders, by deadline and ID.
 func (e *executor) OpenOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
-	rows, err := e.query(ctx, "OpenOrderPage", ms(p.At), p.After, p.Limit)
-	return sqlfile.Collect(rows, err, scanOrder)
+	rows, err := e.q().OpenOrderPage(ctx, dbsqlc.OpenOrderPageParams{Deadline: ms(p.At), ID: p.After, PageSize: int64(p.Limit)})
+	return sqlfile.Convert(rows, err, orderOf)
 }
 
 // LockedPage reads a page of locked coupons, by locked_until and ID.
 func (e *executor) LockedPage(ctx context.Context, p driver.PageParams) ([]coupon.Coupon, error) {
-	rows, err := e.query(ctx, "LockedPage", ms(p.At), p.After, p.Limit)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	rows, err := e.q().LockedPage(ctx, dbsqlc.LockedPageParams{LockedUntil: msNotNull(p.At), ID: p.After, PageSize: int64(p.Limit)})
+	return sqlfile.Convert(rows, err, couponOf)
 }
 
 // pendingQueries names the query of PendingFrom per kind.
@@ -47,7 +48,6 @@ func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) 
 
 // HasTimer reports whether the group timer tm is stored.
 func (e *executor) HasTimer(ctx context.Context, tm storetype.Timer) (bool, error) {
-	var n int
-	err := e.queryRow(ctx, "HasTimer", ms(tm.Due), string(tm.Kind)).Scan(&n)
+	n, err := e.q().HasTimer(ctx, dbsqlc.HasTimerParams{DueAt: ms(tm.Due), Kind: string(tm.Kind)})
 	return n > 0, err
 }

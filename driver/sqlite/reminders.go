@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -16,36 +17,40 @@ import (
 // JoinableReminder returns the earliest planned reminder of p.User and
 // p.Lead a coupon crossing within [p.Lo, p.Hi] joins.
 func (e *executor) JoinableReminder(ctx context.Context, p driver.JoinableReminderParams) (driver.PlannedReminder, error) {
-	r := driver.PlannedReminder{UserID: p.User, Lead: p.Lead}
-	var first, last, due int64
-	err := e.queryRow(ctx, "JoinableReminder", p.User, p.Lead.Milliseconds(), ms(p.Lo), ms(p.Hi)).Scan(&r.ID, &first, &last, &due)
-	r.First, r.Last, r.Due = at(first), at(last), at(due)
-	return r, interpret(err)
+	r, err := e.q().JoinableReminder(ctx, dbsqlc.JoinableReminderParams{
+		UserID: p.User, LeadMs: p.Lead.Milliseconds(), Lo: ms(p.Lo), Hi: ms(p.Hi),
+	})
+	return sqlfile.ConvertOne(r, err, func(r dbsqlc.JoinableReminderRow) (driver.PlannedReminder, error) {
+		return reminderOf(dbsqlc.GetReminderRow{
+			ID: r.ID, UserID: p.User, LeadMs: p.Lead.Milliseconds(), FirstAt: r.FirstAt, LastAt: r.LastAt, DueAt: r.DueAt,
+		})
+	}, interpret)
 }
 
 // InsertReminder stores r as planned and returns its ID.
 func (e *executor) InsertReminder(ctx context.Context, r driver.PlannedReminder) (int64, error) {
-	return sqlfile.ScanInt64(e.queryRow(ctx, "InsertReminder", r.UserID, r.Lead.Milliseconds(), ms(r.First), ms(r.Last), ms(r.Due)))
+	return e.q().InsertReminder(ctx, dbsqlc.InsertReminderParams{
+		UserID: r.UserID, LeadMs: r.Lead.Milliseconds(), FirstAt: ms(r.First), LastAt: ms(r.Last), DueAt: ms(r.Due),
+	})
 }
 
 // SetReminder stores r's span and due time, if r is still planned.
 func (e *executor) SetReminder(ctx context.Context, r driver.PlannedReminder) error {
-	_, err := e.exec(ctx, "SetReminder", ms(r.First), ms(r.Last), ms(r.Due), r.ID)
-	return err
+	return e.q().SetReminder(ctx, dbsqlc.SetReminderParams{FirstAt: ms(r.First), LastAt: ms(r.Last), DueAt: ms(r.Due), ID: r.ID})
 }
 
 // Reminder reads one reminder.
 func (e *executor) Reminder(ctx context.Context, id int64) (driver.PlannedReminder, error) {
-	rs, err := e.reminders(ctx, "GetReminder", id)
-	if err != nil || len(rs) == 0 {
-		return driver.PlannedReminder{}, orNotFound(err)
-	}
-	return rs[0], nil
+	r, err := e.q().GetReminder(ctx, id)
+	return sqlfile.ConvertOne(r, err, reminderOf, interpret)
 }
 
 // UserReminders lists a user's planned reminders.
 func (e *executor) UserReminders(ctx context.Context, user string) ([]driver.PlannedReminder, error) {
-	return e.reminders(ctx, "UserReminders", user)
+	rows, err := e.q().UserReminders(ctx, user)
+	return sqlfile.Convert(rows, err, func(r dbsqlc.UserRemindersRow) (driver.PlannedReminder, error) {
+		return reminderOf(dbsqlc.GetReminderRow(r))
+	})
 }
 
 // RemindersDue lists up to p.Limit planned reminders of p's shards due at
@@ -59,14 +64,21 @@ func (e *executor) RemindersDue(ctx context.Context, p storetype.DueParams) ([]d
 func (e *executor) reminders(ctx context.Context, name string, args ...any) ([]driver.PlannedReminder, error) {
 	rows, err := e.query(ctx, name, args...)
 	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (driver.PlannedReminder, error) {
-		var (
-			r                      driver.PlannedReminder
-			lead, first, last, due int64
-		)
-		err := row.Scan(&r.ID, &r.UserID, &lead, &first, &last, &due)
-		r.Lead, r.First, r.Last, r.Due = time.Duration(lead)*time.Millisecond, at(first), at(last), at(due)
-		return r, err
+		var r dbsqlc.GetReminderRow
+		if err := row.Scan(&r.ID, &r.UserID, &r.LeadMs, &r.FirstAt, &r.LastAt, &r.DueAt); err != nil {
+			return driver.PlannedReminder{}, err
+		}
+		return reminderOf(r)
 	})
+}
+
+// reminderOf is a planned reminder as stored, its columns as sqlc reads
+// them.
+func reminderOf(r dbsqlc.GetReminderRow) (driver.PlannedReminder, error) {
+	return driver.PlannedReminder{
+		ID: r.ID, UserID: r.UserID, Lead: time.Duration(r.LeadMs) * time.Millisecond,
+		First: at(r.FirstAt), Last: at(r.LastAt), Due: at(r.DueAt),
+	}, nil
 }
 
 // PlannedOrReminded reports whether the pair p is planned or was
@@ -79,8 +91,13 @@ func (e *executor) PlannedOrReminded(ctx context.Context, p driver.ReminderKey) 
 
 // InsertReminderItem adds a coupon to a planned reminder.
 func (e *executor) InsertReminderItem(ctx context.Context, it driver.ReminderItem) error {
-	_, err := e.exec(ctx, "InsertReminderItem", it.CouponID, it.Lead.Milliseconds(), it.ReminderID, ms(it.ExpiresAt), it.LastLead)
-	return err
+	var lastLead int64
+	if it.LastLead {
+		lastLead = 1
+	}
+	return e.q().InsertReminderItem(ctx, dbsqlc.InsertReminderItemParams{
+		CouponID: it.CouponID, LeadMs: it.Lead.Milliseconds(), ReminderID: it.ReminderID, ExpiresAt: ms(it.ExpiresAt), LastLead: lastLead,
+	})
 }
 
 // UnplanCoupons takes coupons out of their planned reminders and returns
@@ -103,26 +120,18 @@ func (e *executor) ItemSpan(ctx context.Context, id int64) (driver.ItemSpan, err
 
 // SentBetween counts the reminders sent to p.User in [p.Start, p.End).
 func (e *executor) SentBetween(ctx context.Context, p driver.SentBetweenParams) (int, error) {
-	var n int
-	err := e.queryRow(ctx, "SentToday", p.User, ms(p.Start), ms(p.End)).Scan(&n)
-	return n, err
+	n, err := e.q().SentToday(ctx, dbsqlc.SentTodayParams{UserID: p.User, DayStart: msNotNull(p.Start), DayEnd: msNotNull(p.End)})
+	return int(n), err
 }
 
 // FinishReminder marks a planned reminder sent or dropped and deletes its
 // items.
 func (e *executor) FinishReminder(ctx context.Context, f driver.FinishedReminder) (bool, error) {
-	ok, err := e.execOne(ctx, "FinishReminder", f.ID, f.Status, nullString(string(f.Channel)), nullString(f.Reason), ms(f.At))
-	if err != nil || !ok {
-		return ok, err
+	n, err := e.q().FinishReminder(ctx, dbsqlc.FinishReminderParams{
+		ID: f.ID, Status: f.Status, Channel: nullString(string(f.Channel)), Reason: nullString(f.Reason), Now: msNotNull(f.At),
+	})
+	if err != nil || n == 0 {
+		return false, err
 	}
-	_, err = e.exec(ctx, "DeleteReminderItems", f.ID)
-	return true, err
-}
-
-// orNotFound is err, or storetype.ErrNotFound for none.
-func orNotFound(err error) error {
-	if err != nil {
-		return err
-	}
-	return storetype.ErrNotFound
+	return true, e.q().DeleteReminderItems(ctx, f.ID)
 }

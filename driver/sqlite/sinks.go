@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -23,40 +24,32 @@ func (e *executor) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParam
 
 // DeadLetters lists a sink's dead letters after p.After, in feed order.
 func (e *executor) DeadLetters(ctx context.Context, p storetype.DeadLettersParams) ([]storetype.DeadLetter, error) {
-	rows, err := e.query(ctx, "DeadLetters", p.Sink, p.After, p.QueuedOnly, p.Limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.DeadLetter, error) {
-		var (
-			d         storetype.DeadLetter
-			t, failed int64
-			data      string
-		)
-		ev := &d.Event
-		err := row.Scan(&ev.Seq, &ev.ID, &ev.Type, &ev.Subject, &t, &data, &d.Attempts, &d.Error, &failed, &d.Queued)
-		ev.Time, ev.Data, d.FailedAt = at(t), []byte(data), at(failed)
-		return d, err
+	rows, err := e.q().DeadLetters(ctx, dbsqlc.DeadLettersParams{
+		Sink: p.Sink, After: p.After, QueuedOnly: p.QueuedOnly, PageSize: int64(p.Limit),
+	})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.DeadLettersRow) (storetype.DeadLetter, error) {
+		return storetype.DeadLetter{
+			Event:    storetype.Event{Seq: r.Seq, ID: r.ID, Type: r.Type, Subject: r.Subject, Time: at(r.Time), Data: []byte(r.Data)},
+			Attempts: int(r.Attempts), Error: r.Error, FailedAt: at(r.FailedAt), Queued: r.Queued != 0,
+		}, nil
 	})
 }
 
 // ReplayDeadLetters queues every dead letter of sink for redelivery.
 func (e *executor) ReplayDeadLetters(ctx context.Context, sink string) (int64, error) {
-	return e.execCount(ctx, "ReplayDeadLetters", sink)
+	return e.q().ReplayDeadLetters(ctx, sink)
 }
 
 // PruneEvents deletes the records ending at or before through and
 // returns how many events they held.
 func (e *executor) PruneEvents(ctx context.Context, through int64) (int64, error) {
-	rows, err := e.query(ctx, "PruneEvents", through)
+	ns, err := e.q().PruneEvents(ctx, through)
 	if err != nil {
 		return 0, err
 	}
-	defer rows.Close()
 	var total int64
-	for rows.Next() {
-		var n int64
-		if err := rows.Scan(&n); err != nil {
-			return 0, err
-		}
+	for _, n := range ns {
 		total += n
 	}
-	return total, rows.Err()
+	return total, nil
 }

@@ -166,6 +166,10 @@ func nullMS(t time.Time) sql.NullInt64 {
 	return sql.NullInt64{Int64: t.UnixMilli(), Valid: !t.IsZero()}
 }
 
+// msNotNull is t in a column that may be NULL, as a value that is not:
+// sqlc types a parameter compared with such a column as the column.
+func msNotNull(t time.Time) sql.NullInt64 { return sql.NullInt64{Int64: ms(t), Valid: true} }
+
 func atNull(v sql.NullInt64) time.Time {
 	if !v.Valid {
 		return time.Time{}

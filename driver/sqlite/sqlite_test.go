@@ -170,7 +170,7 @@ func TestQueryPlans(t *testing.T) {
 		{"JoinableReminder", []any{"u", 3600000, now, now}, []string{"reminders_user"}},
 		{"SentToday", []any{"u", now, now}, []string{"reminders_sent"}},
 		// A bulk operation's page seeks its cursor in the template.
-		{"CouponsAfter", []any{"tpl_x", "cpn_1", 100, "cpn_z"}, []string{"coupons_template (template_id=? AND id>? AND id<?)"}},
+		{"CouponsAfter", []any{"tpl_x", "cpn_1", "cpn_z", 100}, []string{"coupons_template (template_id=? AND id>? AND id<?)"}},
 		// A bulk operation on users reads their coupons by user.
 		// (Either index by user serves it; SQLite picks the wallet's.)
 		{"UsersCoupons", []any{`["u1","u2"]`, "cpn_z"}, []string{"coupons_wallet (user_id=? AND id<?)"}},

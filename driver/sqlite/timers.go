@@ -5,25 +5,22 @@ import (
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // Timers returns group timers due at or before p.Before.
 func (e *executor) Timers(ctx context.Context, p storetype.TimersParams) ([]storetype.Timer, error) {
-	rows, err := e.query(ctx, "DueTimers", ms(p.Before), p.Limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.Timer, error) {
-		var (
-			kind string
-			due  int64
-		)
-		err := row.Scan(&kind, &due)
-		return storetype.Timer{Kind: storetype.TimerKind(kind), Due: at(due)}, err
+	rows, err := e.q().DueTimers(ctx, dbsqlc.DueTimersParams{Before: ms(p.Before), PageSize: int64(p.Limit)})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.DueTimersRow) (storetype.Timer, error) {
+		return storetype.Timer{Kind: storetype.TimerKind(r.Kind), Due: at(r.DueAt)}, nil
 	})
 }
 
 // DeleteTimers removes the timers of kind p.Kind whose bucket ended by
 // p.Through.
 func (e *executor) DeleteTimers(ctx context.Context, p driver.DeleteTimersParams) error {
-	_, err := e.exec(ctx, "DeleteTimers", string(p.Kind), ms(p.Through.Add(-storetype.TimerBucket)))
-	return err
+	return e.q().DeleteTimers(ctx, dbsqlc.DeleteTimersParams{
+		Kind: string(p.Kind), Through: ms(p.Through.Add(-storetype.TimerBucket)),
+	})
 }

@@ -72,12 +72,6 @@ func (e *executor) exec(ctx context.Context, name string, args ...any) (sql.Resu
 	return e.stmt(ctx, name).ExecContext(ctx, args...)
 }
 
-// execOne runs a guarded write and reports whether it changed a row.
-func (e *executor) execOne(ctx context.Context, name string, args ...any) (bool, error) {
-	n, err := e.execCount(ctx, name, args...)
-	return n > 0, err
-}
-
 // execCount runs a write and returns how many rows it changed.
 func (e *executor) execCount(ctx context.Context, name string, args ...any) (int64, error) {
 	res, err := e.exec(ctx, name, args...)
@@ -116,7 +110,7 @@ func (e *executor) PutTimer(ctx context.Context, tm storetype.Timer) error {
 	if slices.Contains(e.timers, tm) {
 		return nil
 	}
-	if _, err := e.exec(ctx, "InsertTimer", ms(tm.Due), string(tm.Kind)); err != nil {
+	if err := e.q().InsertTimer(ctx, dbsqlc.InsertTimerParams{DueAt: ms(tm.Due), Kind: string(tm.Kind)}); err != nil {
 		return err
 	}
 	e.timers = append(e.timers, tm)
@@ -126,15 +120,12 @@ func (e *executor) PutTimer(ctx context.Context, tm storetype.Timer) error {
 // EventStored reports whether the outbox holds a record whose ID is id.
 // Writers take turns: none stores one before the transaction ends.
 func (e *executor) EventStored(ctx context.Context, id string) (bool, error) {
-	var exists bool
-	err := e.queryRow(ctx, "HasEvent", id).Scan(&exists)
-	return exists, err
+	return e.q().HasEvent(ctx, id)
 }
 
 // Count moves p.N coupons of a template into p.State (p.N < 0: out of it).
 func (e *executor) Count(ctx context.Context, p driver.CountParams) error {
-	_, err := e.exec(ctx, "AddCount", p.TemplateID, p.State.String(), p.N)
-	return err
+	return e.q().AddCount(ctx, dbsqlc.AddCountParams{TemplateID: p.TemplateID, Status: p.State.String(), N: p.N})
 }
 
 // Begin starts one write transaction on the writer: a user's
@@ -186,13 +177,10 @@ func (t *tx) end() {
 
 // Request reads the request recorded under an idempotency key.
 func (e *executor) Request(ctx context.Context, key string) (driver.Request, error) {
-	var (
-		r       driver.Request
-		created int64
-	)
-	err := e.queryRow(ctx, "GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &created)
-	r.Created = at(created)
-	return r, interpret(err)
+	r, err := e.q().GetIdempotency(ctx, key)
+	return sqlfile.ConvertOne(r, err, func(r dbsqlc.GetIdempotencyRow) (driver.Request, error) {
+		return driver.Request{Fingerprint: r.Fingerprint, Status: int(r.Status), Body: r.Body, Created: at(r.CreatedAt)}, nil
+	}, interpret)
 }
 
 // PutRequest records p.Request under p.Key. Writers take turns, so a
@@ -200,19 +188,20 @@ func (e *executor) Request(ctx context.Context, key string) (driver.Request, err
 // it puts one.
 func (e *executor) PutRequest(ctx context.Context, p driver.RequestParams) error {
 	r := p.Request
-	_, err := e.exec(ctx, "PutIdempotency", p.Key, r.Fingerprint, r.Status, r.Body, ms(r.Created))
-	return err
+	return e.q().PutIdempotency(ctx, dbsqlc.PutIdempotencyParams{
+		Key: p.Key, Fingerprint: r.Fingerprint, Status: int64(r.Status), Body: r.Body, CreatedAt: ms(r.Created),
+	})
 }
 
 // ForgetRequest deletes the request recorded under p.Key if it was
 // created at or before p.Before.
 func (e *executor) ForgetRequest(ctx context.Context, p driver.ForgetRequestParams) error {
-	_, err := e.exec(ctx, "ForgetIdempotency", p.Key, ms(p.Before))
-	return err
+	return e.q().ForgetIdempotency(ctx, dbsqlc.ForgetIdempotencyParams{Key: p.Key, Before: ms(p.Before)})
 }
 
 // FinishRequest stores the response of the request in flight under p.Key.
 func (e *executor) FinishRequest(ctx context.Context, p driver.RequestParams) error {
-	_, err := e.exec(ctx, "FinishIdempotency", p.Key, p.Request.Status, p.Request.Body)
-	return err
+	return e.q().FinishIdempotency(ctx, dbsqlc.FinishIdempotencyParams{
+		Status: int64(p.Request.Status), Body: p.Request.Body, Key: p.Key,
+	})
 }

@@ -45,10 +45,6 @@ SELECT (SELECT count(*) FROM coupons WHERE status IN ('used', 'expired', 'voided
        (SELECT count(*) FROM orders WHERE status IN ('paid', 'closed') AND updated_at <= ?1),
        (SELECT count(*) FROM reminders WHERE status <> 'planned' AND done_at <= ?2);
 
--- name: GetArchivedCoupon
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons_archive WHERE id = ?;
-
 -- name: UserCouponsWithArchived
 -- UserCoupons's page over the coupons and the archive together: a merge by
 -- ID of walks of each table's wallet index, each run only as far as the
@@ -64,8 +60,3 @@ FROM coupons_archive
 WHERE user_id = ?1 AND id > ?2
   AND (?3 = '' OR CASE WHEN status = 'unused' AND expires_at <= ?4 THEN 'expired' ELSE status END = ?3)
 ORDER BY id LIMIT ?5;
-
--- name: GetArchivedOrder
-SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
-       deadline, payment_id, created_at, updated_at, version
-FROM orders_archive WHERE id = ?;

@@ -13,9 +13,6 @@ UNION ALL
 SELECT 'order.close', (deadline - ?1) / ?3 AS bucket, count(*) FROM orders
 WHERE status = 'unpaid' AND deadline >= ?1 AND deadline < ?2 GROUP BY bucket;
 
--- name: ShardLeases
-SELECT shard, holder, token, expires_at FROM leases ORDER BY shard;
-
 -- name: Instances
 -- ?1 how long ago, in ms, an instance was last seen at the latest. By name.
 SELECT holder, seen_at, skew_ms, skew_at FROM instances

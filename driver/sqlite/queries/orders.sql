@@ -1,38 +1,6 @@
--- name: StockBuckets
-SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = ? ORDER BY bucket;
-
--- name: AddStock
--- ?1 sku, ?2 bucket, ?3 buckets, ?4 available, ?5 reserved, ?6 sold, ?7 now.
-UPDATE skus SET available = available + ?4, reserved = reserved + ?5, sold = sold + ?6, updated_at = ?7
-WHERE sku = ?1 AND bucket = ?2 AND buckets = ?3 AND available + ?4 >= 0;
-
--- name: NewStock
-INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) VALUES (?, 0, 1, 0, 0, 0, ?)
-ON CONFLICT (sku, bucket) DO NOTHING;
-
--- name: PutStockBucket
--- ?1 sku, ?2 bucket, ?3 buckets, ?4 available, ?5 reserved, ?6 sold, ?7 now, ?8 stock.
-INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at, stock) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-ON CONFLICT (sku, bucket) DO UPDATE SET buckets = ?3, available = ?4, reserved = ?5, sold = ?6, updated_at = ?7, stock = ?8;
-
 -- name: DropStockBuckets
 -- ?1 sku, ?2 the first bucket to drop.
 DELETE FROM skus WHERE sku = ? AND bucket >= ?;
-
--- name: InsertOrder
-INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due,
-                    deadline, created_at, updated_at, version)
-VALUES (?, ?, 'unpaid', ?, ?, ?, ?, ?, ?, ?, ?, 1);
-
--- name: GetOrder
-SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
-       deadline, payment_id, created_at, updated_at, version
-FROM orders WHERE id = ?;
-
--- name: SetOrderStatus
--- The guarded order transition: only from unpaid, only at the version read.
-UPDATE orders SET status = ?, close_reason = ?, payment_id = ?, updated_at = ?, version = version + 1
-WHERE id = ? AND status = 'unpaid' AND version = ?;
 
 -- name: OrdersDue
 -- ?1 now, ?2 limit, ?3 the shards (see queries/drain.sql).
@@ -45,6 +13,3 @@ ORDER BY deadline LIMIT ?2;
 -- ?1 the shards.
 SELECT deadline FROM orders WHERE status = 'unpaid' AND (?1 = '' OR lapse_shard(id) IN (SELECT value FROM json_each(?1)))
 ORDER BY deadline LIMIT 1;
-
--- name: OpenOrders
-SELECT count(*) FROM orders WHERE status = 'unpaid';

@@ -1,26 +1,3 @@
--- name: JoinableReminder
--- ?1 user, ?2 lead, ?3 lo, ?4 hi: the earliest planned reminder of the
--- user and lead whose coupons all cross within [lo, hi].
-SELECT id, first_at, last_at, due_at FROM reminders
-WHERE status = 'planned' AND user_id = ?1 AND lead_ms = ?2
-  AND first_at >= ?3 AND first_at <= ?4 AND last_at <= ?4
-ORDER BY first_at LIMIT 1;
-
--- name: InsertReminder
-INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
-VALUES (?, ?, ?, ?, ?, 'planned')
-RETURNING id;
-
--- name: SetReminder
--- ?1 first, ?2 last, ?3 due, ?4 id.
-UPDATE reminders SET first_at = ?1, last_at = ?2, due_at = ?3 WHERE id = ?4 AND status = 'planned';
-
--- name: GetReminder
-SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE id = ?;
-
--- name: InsertReminderItem
-INSERT INTO reminder_items (coupon_id, lead_ms, reminder_id, expires_at, last_lead) VALUES (?, ?, ?, ?, ?);
-
 -- name: PlannedOrReminded
 -- ?1 coupon, ?2 lead: whether the pair is in a planned reminder or was
 -- reminded already.
@@ -35,10 +12,6 @@ DELETE FROM reminder_items WHERE coupon_id IN (SELECT value FROM json_each(?1)) 
 -- name: ItemSpan
 -- A reminder's coupons: how many, and their earliest and latest expiry.
 SELECT count(*), min(expires_at), max(expires_at) FROM reminder_items WHERE reminder_id = ?;
-
--- name: UserReminders
--- A user's planned reminders, to re-time them to a new profile.
-SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE status = 'planned' AND user_id = ? ORDER BY id;
 
 -- name: RemindersDue
 -- ?1 now, ?2 limit, ?3 the shards (see shardFilter): a reminder's is its
@@ -64,17 +37,6 @@ JOIN templates t ON t.id = c.template_id
 WHERE i.reminder_id = ?
 ORDER BY c.expires_at, c.id;
 
--- name: SentToday
--- ?1 user, ?2 day start, ?3 day end.
-SELECT count(*) FROM reminders WHERE user_id = ?1 AND status = 'sent' AND done_at >= ?2 AND done_at < ?3;
-
 -- name: InsertReminded
 -- The pair's key is what refuses a second reminder of it.
 INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (?, ?, ?);
-
--- name: FinishReminder
--- ?1 id, ?2 status (sent, dropped), ?3 channel, ?4 reason, ?5 now.
-UPDATE reminders SET status = ?2, channel = ?3, reason = ?4, done_at = ?5 WHERE id = ?1 AND status = 'planned';
-
--- name: DeleteReminderItems
-DELETE FROM reminder_items WHERE reminder_id = ?;

@@ -22,12 +22,3 @@ ON CONFLICT (sink, seq) DO UPDATE SET
 
 -- name: DeleteDeadLetter
 DELETE FROM dead_letters WHERE sink = ? AND seq = ?;
-
--- name: DeadLetters
-SELECT seq, id, type, subject, time, data, attempts, error, failed_at, queued
-FROM dead_letters
-WHERE sink = ?1 AND seq > ?2 AND (queued = 1 OR ?3 = 0)
-ORDER BY seq LIMIT ?4;
-
--- name: ReplayDeadLetters
-UPDATE dead_letters SET queued = 1 WHERE sink = ?;

@@ -24,6 +24,87 @@ func New(db DBTX) *Queries {
 func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	q := Queries{db: db}
 	var err error
+	if q.addCountStmt, err = db.PrepareContext(ctx, addCount); err != nil {
+		return nil, fmt.Errorf("error preparing query AddCount: %w", err)
+	}
+	if q.addStockStmt, err = db.PrepareContext(ctx, addStock); err != nil {
+		return nil, fmt.Errorf("error preparing query AddStock: %w", err)
+	}
+	if q.compareAndSetStmt, err = db.PrepareContext(ctx, compareAndSet); err != nil {
+		return nil, fmt.Errorf("error preparing query CompareAndSet: %w", err)
+	}
+	if q.countDueUnusedStmt, err = db.PrepareContext(ctx, countDueUnused); err != nil {
+		return nil, fmt.Errorf("error preparing query CountDueUnused: %w", err)
+	}
+	if q.couponsAfterStmt, err = db.PrepareContext(ctx, couponsAfter); err != nil {
+		return nil, fmt.Errorf("error preparing query CouponsAfter: %w", err)
+	}
+	if q.deadLettersStmt, err = db.PrepareContext(ctx, deadLetters); err != nil {
+		return nil, fmt.Errorf("error preparing query DeadLetters: %w", err)
+	}
+	if q.deletePendingVoidStmt, err = db.PrepareContext(ctx, deletePendingVoid); err != nil {
+		return nil, fmt.Errorf("error preparing query DeletePendingVoid: %w", err)
+	}
+	if q.deleteReminderItemsStmt, err = db.PrepareContext(ctx, deleteReminderItems); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteReminderItems: %w", err)
+	}
+	if q.deleteTimersStmt, err = db.PrepareContext(ctx, deleteTimers); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteTimers: %w", err)
+	}
+	if q.dueTimersStmt, err = db.PrepareContext(ctx, dueTimers); err != nil {
+		return nil, fmt.Errorf("error preparing query DueTimers: %w", err)
+	}
+	if q.expiryLagsStmt, err = db.PrepareContext(ctx, expiryLags); err != nil {
+		return nil, fmt.Errorf("error preparing query ExpiryLags: %w", err)
+	}
+	if q.finishIdempotencyStmt, err = db.PrepareContext(ctx, finishIdempotency); err != nil {
+		return nil, fmt.Errorf("error preparing query FinishIdempotency: %w", err)
+	}
+	if q.finishReminderStmt, err = db.PrepareContext(ctx, finishReminder); err != nil {
+		return nil, fmt.Errorf("error preparing query FinishReminder: %w", err)
+	}
+	if q.floorEventStmt, err = db.PrepareContext(ctx, floorEvent); err != nil {
+		return nil, fmt.Errorf("error preparing query FloorEvent: %w", err)
+	}
+	if q.floorExpireStmt, err = db.PrepareContext(ctx, floorExpire); err != nil {
+		return nil, fmt.Errorf("error preparing query FloorExpire: %w", err)
+	}
+	if q.floorTakeStmt, err = db.PrepareContext(ctx, floorTake); err != nil {
+		return nil, fmt.Errorf("error preparing query FloorTake: %w", err)
+	}
+	if q.forgetIdempotencyStmt, err = db.PrepareContext(ctx, forgetIdempotency); err != nil {
+		return nil, fmt.Errorf("error preparing query ForgetIdempotency: %w", err)
+	}
+	if q.frontRecordsStmt, err = db.PrepareContext(ctx, frontRecords); err != nil {
+		return nil, fmt.Errorf("error preparing query FrontRecords: %w", err)
+	}
+	if q.getArchivedCouponStmt, err = db.PrepareContext(ctx, getArchivedCoupon); err != nil {
+		return nil, fmt.Errorf("error preparing query GetArchivedCoupon: %w", err)
+	}
+	if q.getArchivedOrderStmt, err = db.PrepareContext(ctx, getArchivedOrder); err != nil {
+		return nil, fmt.Errorf("error preparing query GetArchivedOrder: %w", err)
+	}
+	if q.getCountsStmt, err = db.PrepareContext(ctx, getCounts); err != nil {
+		return nil, fmt.Errorf("error preparing query GetCounts: %w", err)
+	}
+	if q.getCouponStmt, err = db.PrepareContext(ctx, getCoupon); err != nil {
+		return nil, fmt.Errorf("error preparing query GetCoupon: %w", err)
+	}
+	if q.getIdempotencyStmt, err = db.PrepareContext(ctx, getIdempotency); err != nil {
+		return nil, fmt.Errorf("error preparing query GetIdempotency: %w", err)
+	}
+	if q.getOperationStmt, err = db.PrepareContext(ctx, getOperation); err != nil {
+		return nil, fmt.Errorf("error preparing query GetOperation: %w", err)
+	}
+	if q.getOrderStmt, err = db.PrepareContext(ctx, getOrder); err != nil {
+		return nil, fmt.Errorf("error preparing query GetOrder: %w", err)
+	}
+	if q.getPendingVoidStmt, err = db.PrepareContext(ctx, getPendingVoid); err != nil {
+		return nil, fmt.Errorf("error preparing query GetPendingVoid: %w", err)
+	}
+	if q.getReminderStmt, err = db.PrepareContext(ctx, getReminder); err != nil {
+		return nil, fmt.Errorf("error preparing query GetReminder: %w", err)
+	}
 	if q.getTemplateStmt, err = db.PrepareContext(ctx, getTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query GetTemplate: %w", err)
 	}
@@ -33,11 +114,38 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.getUserStmt, err = db.PrepareContext(ctx, getUser); err != nil {
 		return nil, fmt.Errorf("error preparing query GetUser: %w", err)
 	}
+	if q.hasEventStmt, err = db.PrepareContext(ctx, hasEvent); err != nil {
+		return nil, fmt.Errorf("error preparing query HasEvent: %w", err)
+	}
+	if q.hasTimerStmt, err = db.PrepareContext(ctx, hasTimer); err != nil {
+		return nil, fmt.Errorf("error preparing query HasTimer: %w", err)
+	}
+	if q.insertOperationStmt, err = db.PrepareContext(ctx, insertOperation); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertOperation: %w", err)
+	}
+	if q.insertOrderStmt, err = db.PrepareContext(ctx, insertOrder); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertOrder: %w", err)
+	}
+	if q.insertRecordStmt, err = db.PrepareContext(ctx, insertRecord); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertRecord: %w", err)
+	}
+	if q.insertReminderStmt, err = db.PrepareContext(ctx, insertReminder); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertReminder: %w", err)
+	}
+	if q.insertReminderItemStmt, err = db.PrepareContext(ctx, insertReminderItem); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertReminderItem: %w", err)
+	}
 	if q.insertTemplateStmt, err = db.PrepareContext(ctx, insertTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertTemplate: %w", err)
 	}
+	if q.insertTimerStmt, err = db.PrepareContext(ctx, insertTimer); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertTimer: %w", err)
+	}
 	if q.insertTokenStmt, err = db.PrepareContext(ctx, insertToken); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertToken: %w", err)
+	}
+	if q.joinableReminderStmt, err = db.PrepareContext(ctx, joinableReminder); err != nil {
+		return nil, fmt.Errorf("error preparing query JoinableReminder: %w", err)
 	}
 	if q.listTemplatesStmt, err = db.PrepareContext(ctx, listTemplates); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTemplates: %w", err)
@@ -45,23 +153,221 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listTokensStmt, err = db.PrepareContext(ctx, listTokens); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTokens: %w", err)
 	}
+	if q.lockedPageStmt, err = db.PrepareContext(ctx, lockedPage); err != nil {
+		return nil, fmt.Errorf("error preparing query LockedPage: %w", err)
+	}
+	if q.naiveExpireStmt, err = db.PrepareContext(ctx, naiveExpire); err != nil {
+		return nil, fmt.Errorf("error preparing query NaiveExpire: %w", err)
+	}
+	if q.newStockStmt, err = db.PrepareContext(ctx, newStock); err != nil {
+		return nil, fmt.Errorf("error preparing query NewStock: %w", err)
+	}
+	if q.openOrderPageStmt, err = db.PrepareContext(ctx, openOrderPage); err != nil {
+		return nil, fmt.Errorf("error preparing query OpenOrderPage: %w", err)
+	}
+	if q.openOrdersStmt, err = db.PrepareContext(ctx, openOrders); err != nil {
+		return nil, fmt.Errorf("error preparing query OpenOrders: %w", err)
+	}
+	if q.operationsDueStmt, err = db.PrepareContext(ctx, operationsDue); err != nil {
+		return nil, fmt.Errorf("error preparing query OperationsDue: %w", err)
+	}
+	if q.pruneEventsStmt, err = db.PrepareContext(ctx, pruneEvents); err != nil {
+		return nil, fmt.Errorf("error preparing query PruneEvents: %w", err)
+	}
+	if q.pruneIdempotencyStmt, err = db.PrepareContext(ctx, pruneIdempotency); err != nil {
+		return nil, fmt.Errorf("error preparing query PruneIdempotency: %w", err)
+	}
+	if q.putIdempotencyStmt, err = db.PrepareContext(ctx, putIdempotency); err != nil {
+		return nil, fmt.Errorf("error preparing query PutIdempotency: %w", err)
+	}
+	if q.putStockBucketStmt, err = db.PrepareContext(ctx, putStockBucket); err != nil {
+		return nil, fmt.Errorf("error preparing query PutStockBucket: %w", err)
+	}
 	if q.putUserStmt, err = db.PrepareContext(ctx, putUser); err != nil {
 		return nil, fmt.Errorf("error preparing query PutUser: %w", err)
+	}
+	if q.replayDeadLettersStmt, err = db.PrepareContext(ctx, replayDeadLetters); err != nil {
+		return nil, fmt.Errorf("error preparing query ReplayDeadLetters: %w", err)
 	}
 	if q.revokeTokenStmt, err = db.PrepareContext(ctx, revokeToken); err != nil {
 		return nil, fmt.Errorf("error preparing query RevokeToken: %w", err)
 	}
+	if q.sentTodayStmt, err = db.PrepareContext(ctx, sentToday); err != nil {
+		return nil, fmt.Errorf("error preparing query SentToday: %w", err)
+	}
+	if q.setOperationStmt, err = db.PrepareContext(ctx, setOperation); err != nil {
+		return nil, fmt.Errorf("error preparing query SetOperation: %w", err)
+	}
+	if q.setOrderStatusStmt, err = db.PrepareContext(ctx, setOrderStatus); err != nil {
+		return nil, fmt.Errorf("error preparing query SetOrderStatus: %w", err)
+	}
+	if q.setReminderStmt, err = db.PrepareContext(ctx, setReminder); err != nil {
+		return nil, fmt.Errorf("error preparing query SetReminder: %w", err)
+	}
 	if q.setTemplateStmt, err = db.PrepareContext(ctx, setTemplate); err != nil {
 		return nil, fmt.Errorf("error preparing query SetTemplate: %w", err)
 	}
+	if q.shardLeasesStmt, err = db.PrepareContext(ctx, shardLeases); err != nil {
+		return nil, fmt.Errorf("error preparing query ShardLeases: %w", err)
+	}
+	if q.stockBucketsStmt, err = db.PrepareContext(ctx, stockBuckets); err != nil {
+		return nil, fmt.Errorf("error preparing query StockBuckets: %w", err)
+	}
+	if q.takeIssuesStmt, err = db.PrepareContext(ctx, takeIssues); err != nil {
+		return nil, fmt.Errorf("error preparing query TakeIssues: %w", err)
+	}
+	if q.takeSeqStmt, err = db.PrepareContext(ctx, takeSeq); err != nil {
+		return nil, fmt.Errorf("error preparing query TakeSeq: %w", err)
+	}
 	if q.touchUserStmt, err = db.PrepareContext(ctx, touchUser); err != nil {
 		return nil, fmt.Errorf("error preparing query TouchUser: %w", err)
+	}
+	if q.userCouponsStmt, err = db.PrepareContext(ctx, userCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query UserCoupons: %w", err)
+	}
+	if q.userRemindersStmt, err = db.PrepareContext(ctx, userReminders); err != nil {
+		return nil, fmt.Errorf("error preparing query UserReminders: %w", err)
 	}
 	return &q, nil
 }
 
 func (q *Queries) Close() error {
 	var err error
+	if q.addCountStmt != nil {
+		if cerr := q.addCountStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing addCountStmt: %w", cerr)
+		}
+	}
+	if q.addStockStmt != nil {
+		if cerr := q.addStockStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing addStockStmt: %w", cerr)
+		}
+	}
+	if q.compareAndSetStmt != nil {
+		if cerr := q.compareAndSetStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing compareAndSetStmt: %w", cerr)
+		}
+	}
+	if q.countDueUnusedStmt != nil {
+		if cerr := q.countDueUnusedStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing countDueUnusedStmt: %w", cerr)
+		}
+	}
+	if q.couponsAfterStmt != nil {
+		if cerr := q.couponsAfterStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing couponsAfterStmt: %w", cerr)
+		}
+	}
+	if q.deadLettersStmt != nil {
+		if cerr := q.deadLettersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deadLettersStmt: %w", cerr)
+		}
+	}
+	if q.deletePendingVoidStmt != nil {
+		if cerr := q.deletePendingVoidStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deletePendingVoidStmt: %w", cerr)
+		}
+	}
+	if q.deleteReminderItemsStmt != nil {
+		if cerr := q.deleteReminderItemsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteReminderItemsStmt: %w", cerr)
+		}
+	}
+	if q.deleteTimersStmt != nil {
+		if cerr := q.deleteTimersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteTimersStmt: %w", cerr)
+		}
+	}
+	if q.dueTimersStmt != nil {
+		if cerr := q.dueTimersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing dueTimersStmt: %w", cerr)
+		}
+	}
+	if q.expiryLagsStmt != nil {
+		if cerr := q.expiryLagsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing expiryLagsStmt: %w", cerr)
+		}
+	}
+	if q.finishIdempotencyStmt != nil {
+		if cerr := q.finishIdempotencyStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing finishIdempotencyStmt: %w", cerr)
+		}
+	}
+	if q.finishReminderStmt != nil {
+		if cerr := q.finishReminderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing finishReminderStmt: %w", cerr)
+		}
+	}
+	if q.floorEventStmt != nil {
+		if cerr := q.floorEventStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing floorEventStmt: %w", cerr)
+		}
+	}
+	if q.floorExpireStmt != nil {
+		if cerr := q.floorExpireStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing floorExpireStmt: %w", cerr)
+		}
+	}
+	if q.floorTakeStmt != nil {
+		if cerr := q.floorTakeStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing floorTakeStmt: %w", cerr)
+		}
+	}
+	if q.forgetIdempotencyStmt != nil {
+		if cerr := q.forgetIdempotencyStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing forgetIdempotencyStmt: %w", cerr)
+		}
+	}
+	if q.frontRecordsStmt != nil {
+		if cerr := q.frontRecordsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing frontRecordsStmt: %w", cerr)
+		}
+	}
+	if q.getArchivedCouponStmt != nil {
+		if cerr := q.getArchivedCouponStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getArchivedCouponStmt: %w", cerr)
+		}
+	}
+	if q.getArchivedOrderStmt != nil {
+		if cerr := q.getArchivedOrderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getArchivedOrderStmt: %w", cerr)
+		}
+	}
+	if q.getCountsStmt != nil {
+		if cerr := q.getCountsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getCountsStmt: %w", cerr)
+		}
+	}
+	if q.getCouponStmt != nil {
+		if cerr := q.getCouponStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getCouponStmt: %w", cerr)
+		}
+	}
+	if q.getIdempotencyStmt != nil {
+		if cerr := q.getIdempotencyStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getIdempotencyStmt: %w", cerr)
+		}
+	}
+	if q.getOperationStmt != nil {
+		if cerr := q.getOperationStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getOperationStmt: %w", cerr)
+		}
+	}
+	if q.getOrderStmt != nil {
+		if cerr := q.getOrderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getOrderStmt: %w", cerr)
+		}
+	}
+	if q.getPendingVoidStmt != nil {
+		if cerr := q.getPendingVoidStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getPendingVoidStmt: %w", cerr)
+		}
+	}
+	if q.getReminderStmt != nil {
+		if cerr := q.getReminderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing getReminderStmt: %w", cerr)
+		}
+	}
 	if q.getTemplateStmt != nil {
 		if cerr := q.getTemplateStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing getTemplateStmt: %w", cerr)
@@ -77,14 +383,59 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing getUserStmt: %w", cerr)
 		}
 	}
+	if q.hasEventStmt != nil {
+		if cerr := q.hasEventStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing hasEventStmt: %w", cerr)
+		}
+	}
+	if q.hasTimerStmt != nil {
+		if cerr := q.hasTimerStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing hasTimerStmt: %w", cerr)
+		}
+	}
+	if q.insertOperationStmt != nil {
+		if cerr := q.insertOperationStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertOperationStmt: %w", cerr)
+		}
+	}
+	if q.insertOrderStmt != nil {
+		if cerr := q.insertOrderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertOrderStmt: %w", cerr)
+		}
+	}
+	if q.insertRecordStmt != nil {
+		if cerr := q.insertRecordStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertRecordStmt: %w", cerr)
+		}
+	}
+	if q.insertReminderStmt != nil {
+		if cerr := q.insertReminderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertReminderStmt: %w", cerr)
+		}
+	}
+	if q.insertReminderItemStmt != nil {
+		if cerr := q.insertReminderItemStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertReminderItemStmt: %w", cerr)
+		}
+	}
 	if q.insertTemplateStmt != nil {
 		if cerr := q.insertTemplateStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing insertTemplateStmt: %w", cerr)
 		}
 	}
+	if q.insertTimerStmt != nil {
+		if cerr := q.insertTimerStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertTimerStmt: %w", cerr)
+		}
+	}
 	if q.insertTokenStmt != nil {
 		if cerr := q.insertTokenStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing insertTokenStmt: %w", cerr)
+		}
+	}
+	if q.joinableReminderStmt != nil {
+		if cerr := q.joinableReminderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing joinableReminderStmt: %w", cerr)
 		}
 	}
 	if q.listTemplatesStmt != nil {
@@ -97,9 +448,64 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listTokensStmt: %w", cerr)
 		}
 	}
+	if q.lockedPageStmt != nil {
+		if cerr := q.lockedPageStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing lockedPageStmt: %w", cerr)
+		}
+	}
+	if q.naiveExpireStmt != nil {
+		if cerr := q.naiveExpireStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing naiveExpireStmt: %w", cerr)
+		}
+	}
+	if q.newStockStmt != nil {
+		if cerr := q.newStockStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing newStockStmt: %w", cerr)
+		}
+	}
+	if q.openOrderPageStmt != nil {
+		if cerr := q.openOrderPageStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing openOrderPageStmt: %w", cerr)
+		}
+	}
+	if q.openOrdersStmt != nil {
+		if cerr := q.openOrdersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing openOrdersStmt: %w", cerr)
+		}
+	}
+	if q.operationsDueStmt != nil {
+		if cerr := q.operationsDueStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing operationsDueStmt: %w", cerr)
+		}
+	}
+	if q.pruneEventsStmt != nil {
+		if cerr := q.pruneEventsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing pruneEventsStmt: %w", cerr)
+		}
+	}
+	if q.pruneIdempotencyStmt != nil {
+		if cerr := q.pruneIdempotencyStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing pruneIdempotencyStmt: %w", cerr)
+		}
+	}
+	if q.putIdempotencyStmt != nil {
+		if cerr := q.putIdempotencyStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing putIdempotencyStmt: %w", cerr)
+		}
+	}
+	if q.putStockBucketStmt != nil {
+		if cerr := q.putStockBucketStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing putStockBucketStmt: %w", cerr)
+		}
+	}
 	if q.putUserStmt != nil {
 		if cerr := q.putUserStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing putUserStmt: %w", cerr)
+		}
+	}
+	if q.replayDeadLettersStmt != nil {
+		if cerr := q.replayDeadLettersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing replayDeadLettersStmt: %w", cerr)
 		}
 	}
 	if q.revokeTokenStmt != nil {
@@ -107,14 +513,64 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing revokeTokenStmt: %w", cerr)
 		}
 	}
+	if q.sentTodayStmt != nil {
+		if cerr := q.sentTodayStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing sentTodayStmt: %w", cerr)
+		}
+	}
+	if q.setOperationStmt != nil {
+		if cerr := q.setOperationStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing setOperationStmt: %w", cerr)
+		}
+	}
+	if q.setOrderStatusStmt != nil {
+		if cerr := q.setOrderStatusStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing setOrderStatusStmt: %w", cerr)
+		}
+	}
+	if q.setReminderStmt != nil {
+		if cerr := q.setReminderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing setReminderStmt: %w", cerr)
+		}
+	}
 	if q.setTemplateStmt != nil {
 		if cerr := q.setTemplateStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing setTemplateStmt: %w", cerr)
 		}
 	}
+	if q.shardLeasesStmt != nil {
+		if cerr := q.shardLeasesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing shardLeasesStmt: %w", cerr)
+		}
+	}
+	if q.stockBucketsStmt != nil {
+		if cerr := q.stockBucketsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing stockBucketsStmt: %w", cerr)
+		}
+	}
+	if q.takeIssuesStmt != nil {
+		if cerr := q.takeIssuesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing takeIssuesStmt: %w", cerr)
+		}
+	}
+	if q.takeSeqStmt != nil {
+		if cerr := q.takeSeqStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing takeSeqStmt: %w", cerr)
+		}
+	}
 	if q.touchUserStmt != nil {
 		if cerr := q.touchUserStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing touchUserStmt: %w", cerr)
+		}
+	}
+	if q.userCouponsStmt != nil {
+		if cerr := q.userCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing userCouponsStmt: %w", cerr)
+		}
+	}
+	if q.userRemindersStmt != nil {
+		if cerr := q.userRemindersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing userRemindersStmt: %w", cerr)
 		}
 	}
 	return err
@@ -154,35 +610,149 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 }
 
 type Queries struct {
-	db                 DBTX
-	tx                 *sql.Tx
-	getTemplateStmt    *sql.Stmt
-	getTokenStmt       *sql.Stmt
-	getUserStmt        *sql.Stmt
-	insertTemplateStmt *sql.Stmt
-	insertTokenStmt    *sql.Stmt
-	listTemplatesStmt  *sql.Stmt
-	listTokensStmt     *sql.Stmt
-	putUserStmt        *sql.Stmt
-	revokeTokenStmt    *sql.Stmt
-	setTemplateStmt    *sql.Stmt
-	touchUserStmt      *sql.Stmt
+	db                      DBTX
+	tx                      *sql.Tx
+	addCountStmt            *sql.Stmt
+	addStockStmt            *sql.Stmt
+	compareAndSetStmt       *sql.Stmt
+	countDueUnusedStmt      *sql.Stmt
+	couponsAfterStmt        *sql.Stmt
+	deadLettersStmt         *sql.Stmt
+	deletePendingVoidStmt   *sql.Stmt
+	deleteReminderItemsStmt *sql.Stmt
+	deleteTimersStmt        *sql.Stmt
+	dueTimersStmt           *sql.Stmt
+	expiryLagsStmt          *sql.Stmt
+	finishIdempotencyStmt   *sql.Stmt
+	finishReminderStmt      *sql.Stmt
+	floorEventStmt          *sql.Stmt
+	floorExpireStmt         *sql.Stmt
+	floorTakeStmt           *sql.Stmt
+	forgetIdempotencyStmt   *sql.Stmt
+	frontRecordsStmt        *sql.Stmt
+	getArchivedCouponStmt   *sql.Stmt
+	getArchivedOrderStmt    *sql.Stmt
+	getCountsStmt           *sql.Stmt
+	getCouponStmt           *sql.Stmt
+	getIdempotencyStmt      *sql.Stmt
+	getOperationStmt        *sql.Stmt
+	getOrderStmt            *sql.Stmt
+	getPendingVoidStmt      *sql.Stmt
+	getReminderStmt         *sql.Stmt
+	getTemplateStmt         *sql.Stmt
+	getTokenStmt            *sql.Stmt
+	getUserStmt             *sql.Stmt
+	hasEventStmt            *sql.Stmt
+	hasTimerStmt            *sql.Stmt
+	insertOperationStmt     *sql.Stmt
+	insertOrderStmt         *sql.Stmt
+	insertRecordStmt        *sql.Stmt
+	insertReminderStmt      *sql.Stmt
+	insertReminderItemStmt  *sql.Stmt
+	insertTemplateStmt      *sql.Stmt
+	insertTimerStmt         *sql.Stmt
+	insertTokenStmt         *sql.Stmt
+	joinableReminderStmt    *sql.Stmt
+	listTemplatesStmt       *sql.Stmt
+	listTokensStmt          *sql.Stmt
+	lockedPageStmt          *sql.Stmt
+	naiveExpireStmt         *sql.Stmt
+	newStockStmt            *sql.Stmt
+	openOrderPageStmt       *sql.Stmt
+	openOrdersStmt          *sql.Stmt
+	operationsDueStmt       *sql.Stmt
+	pruneEventsStmt         *sql.Stmt
+	pruneIdempotencyStmt    *sql.Stmt
+	putIdempotencyStmt      *sql.Stmt
+	putStockBucketStmt      *sql.Stmt
+	putUserStmt             *sql.Stmt
+	replayDeadLettersStmt   *sql.Stmt
+	revokeTokenStmt         *sql.Stmt
+	sentTodayStmt           *sql.Stmt
+	setOperationStmt        *sql.Stmt
+	setOrderStatusStmt      *sql.Stmt
+	setReminderStmt         *sql.Stmt
+	setTemplateStmt         *sql.Stmt
+	shardLeasesStmt         *sql.Stmt
+	stockBucketsStmt        *sql.Stmt
+	takeIssuesStmt          *sql.Stmt
+	takeSeqStmt             *sql.Stmt
+	touchUserStmt           *sql.Stmt
+	userCouponsStmt         *sql.Stmt
+	userRemindersStmt       *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
-		db:                 tx,
-		tx:                 tx,
-		getTemplateStmt:    q.getTemplateStmt,
-		getTokenStmt:       q.getTokenStmt,
-		getUserStmt:        q.getUserStmt,
-		insertTemplateStmt: q.insertTemplateStmt,
-		insertTokenStmt:    q.insertTokenStmt,
-		listTemplatesStmt:  q.listTemplatesStmt,
-		listTokensStmt:     q.listTokensStmt,
-		putUserStmt:        q.putUserStmt,
-		revokeTokenStmt:    q.revokeTokenStmt,
-		setTemplateStmt:    q.setTemplateStmt,
-		touchUserStmt:      q.touchUserStmt,
+		db:                      tx,
+		tx:                      tx,
+		addCountStmt:            q.addCountStmt,
+		addStockStmt:            q.addStockStmt,
+		compareAndSetStmt:       q.compareAndSetStmt,
+		countDueUnusedStmt:      q.countDueUnusedStmt,
+		couponsAfterStmt:        q.couponsAfterStmt,
+		deadLettersStmt:         q.deadLettersStmt,
+		deletePendingVoidStmt:   q.deletePendingVoidStmt,
+		deleteReminderItemsStmt: q.deleteReminderItemsStmt,
+		deleteTimersStmt:        q.deleteTimersStmt,
+		dueTimersStmt:           q.dueTimersStmt,
+		expiryLagsStmt:          q.expiryLagsStmt,
+		finishIdempotencyStmt:   q.finishIdempotencyStmt,
+		finishReminderStmt:      q.finishReminderStmt,
+		floorEventStmt:          q.floorEventStmt,
+		floorExpireStmt:         q.floorExpireStmt,
+		floorTakeStmt:           q.floorTakeStmt,
+		forgetIdempotencyStmt:   q.forgetIdempotencyStmt,
+		frontRecordsStmt:        q.frontRecordsStmt,
+		getArchivedCouponStmt:   q.getArchivedCouponStmt,
+		getArchivedOrderStmt:    q.getArchivedOrderStmt,
+		getCountsStmt:           q.getCountsStmt,
+		getCouponStmt:           q.getCouponStmt,
+		getIdempotencyStmt:      q.getIdempotencyStmt,
+		getOperationStmt:        q.getOperationStmt,
+		getOrderStmt:            q.getOrderStmt,
+		getPendingVoidStmt:      q.getPendingVoidStmt,
+		getReminderStmt:         q.getReminderStmt,
+		getTemplateStmt:         q.getTemplateStmt,
+		getTokenStmt:            q.getTokenStmt,
+		getUserStmt:             q.getUserStmt,
+		hasEventStmt:            q.hasEventStmt,
+		hasTimerStmt:            q.hasTimerStmt,
+		insertOperationStmt:     q.insertOperationStmt,
+		insertOrderStmt:         q.insertOrderStmt,
+		insertRecordStmt:        q.insertRecordStmt,
+		insertReminderStmt:      q.insertReminderStmt,
+		insertReminderItemStmt:  q.insertReminderItemStmt,
+		insertTemplateStmt:      q.insertTemplateStmt,
+		insertTimerStmt:         q.insertTimerStmt,
+		insertTokenStmt:         q.insertTokenStmt,
+		joinableReminderStmt:    q.joinableReminderStmt,
+		listTemplatesStmt:       q.listTemplatesStmt,
+		listTokensStmt:          q.listTokensStmt,
+		lockedPageStmt:          q.lockedPageStmt,
+		naiveExpireStmt:         q.naiveExpireStmt,
+		newStockStmt:            q.newStockStmt,
+		openOrderPageStmt:       q.openOrderPageStmt,
+		openOrdersStmt:          q.openOrdersStmt,
+		operationsDueStmt:       q.operationsDueStmt,
+		pruneEventsStmt:         q.pruneEventsStmt,
+		pruneIdempotencyStmt:    q.pruneIdempotencyStmt,
+		putIdempotencyStmt:      q.putIdempotencyStmt,
+		putStockBucketStmt:      q.putStockBucketStmt,
+		putUserStmt:             q.putUserStmt,
+		replayDeadLettersStmt:   q.replayDeadLettersStmt,
+		revokeTokenStmt:         q.revokeTokenStmt,
+		sentTodayStmt:           q.sentTodayStmt,
+		setOperationStmt:        q.setOperationStmt,
+		setOrderStatusStmt:      q.setOrderStatusStmt,
+		setReminderStmt:         q.setReminderStmt,
+		setTemplateStmt:         q.setTemplateStmt,
+		shardLeasesStmt:         q.shardLeasesStmt,
+		stockBucketsStmt:        q.stockBucketsStmt,
+		takeIssuesStmt:          q.takeIssuesStmt,
+		takeSeqStmt:             q.takeSeqStmt,
+		touchUserStmt:           q.touchUserStmt,
+		userCouponsStmt:         q.userCouponsStmt,
+		userRemindersStmt:       q.userRemindersStmt,
 	}
 }

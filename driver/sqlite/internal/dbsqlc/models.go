@@ -8,6 +8,68 @@ import (
 	"database/sql"
 )
 
+type Coupon struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   int64
+	ExpiresAt   int64
+	OrderID     sql.NullString
+	LockedUntil sql.NullInt64
+	UpdatedAt   int64
+	Version     int64
+}
+
+type Lease struct {
+	Shard     int64
+	Holder    string
+	Token     int64
+	ExpiresAt int64
+}
+
+type Operation struct {
+	ID         string
+	Kind       string
+	Target     string
+	Args       string
+	Counts     string
+	Actor      string
+	State      string
+	LastID     string
+	Holder     string
+	CreatedAt  int64
+	StartedAt  sql.NullInt64
+	FinishedAt sql.NullInt64
+	LeaseUntil sql.NullInt64
+	Done       int64
+	Total      int64
+}
+
+type Order struct {
+	ID          string
+	UserID      string
+	Status      string
+	CloseReason sql.NullString
+	Items       string
+	CouponIds   string
+	Total       int64
+	Discount    int64
+	AmountDue   int64
+	Deadline    int64
+	PaymentID   sql.NullString
+	CreatedAt   int64
+	UpdatedAt   int64
+	Version     int64
+}
+
+type PendingVoid struct {
+	CouponID  string
+	Operation string
+	Reason    string
+	Actor     string
+}
+
 type Token struct {
 	Name      string
 	Hash      string

@@ -10,6 +10,73 @@ import (
 	"database/sql"
 )
 
+const addCount = `-- name: AddCount :exec
+INSERT INTO template_counts (template_id, status, n) VALUES (?1, ?2, ?3)
+ON CONFLICT (template_id, status) DO UPDATE SET n = n + excluded.n
+`
+
+type AddCountParams struct {
+	TemplateID string
+	Status     string
+	N          int64
+}
+
+func (q *Queries) AddCount(ctx context.Context, arg AddCountParams) error {
+	_, err := q.exec(ctx, q.addCountStmt, addCount, arg.TemplateID, arg.Status, arg.N)
+	return err
+}
+
+const countDueUnused = `-- name: CountDueUnused :one
+SELECT count(*) FROM coupons INDEXED BY coupons_due
+WHERE status = 'unused' AND expires_at <= ?1 AND template_id = ?2
+`
+
+type CountDueUnusedParams struct {
+	Now        int64
+	TemplateID string
+}
+
+// Unused coupons of a template that the lazy check reads as expired: few,
+// through the due index, where coupons_template would walk them all.
+func (q *Queries) CountDueUnused(ctx context.Context, arg CountDueUnusedParams) (int64, error) {
+	row := q.queryRow(ctx, q.countDueUnusedStmt, countDueUnused, arg.Now, arg.TemplateID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const getCounts = `-- name: GetCounts :many
+SELECT status, n FROM template_counts WHERE template_id = ?1
+`
+
+type GetCountsRow struct {
+	Status string
+	N      int64
+}
+
+func (q *Queries) GetCounts(ctx context.Context, templateID string) ([]GetCountsRow, error) {
+	rows, err := q.query(ctx, q.getCountsStmt, getCounts, templateID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []GetCountsRow
+	for rows.Next() {
+		var i GetCountsRow
+		if err := rows.Scan(&i.Status, &i.N); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getTemplate = `-- name: GetTemplate :one
 SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
        per_user_limit, total, reminders, created_at, closed_at, version
@@ -184,6 +251,25 @@ func (q *Queries) SetTemplate(ctx context.Context, arg SetTemplateParams) (int64
 		arg.ID,
 		arg.Version,
 	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const takeIssues = `-- name: TakeIssues :execrows
+UPDATE templates SET issued = issued + ?1
+WHERE id = ?2 AND (total = 0 OR issued + ?1 <= total)
+`
+
+type TakeIssuesParams struct {
+	N  int64
+	ID string
+}
+
+// Counts n more coupons of the template issued, unless that passes the total.
+func (q *Queries) TakeIssues(ctx context.Context, arg TakeIssuesParams) (int64, error) {
+	result, err := q.exec(ctx, q.takeIssuesStmt, takeIssues, arg.N, arg.ID)
 	if err != nil {
 		return 0, err
 	}

@@ -1,0 +1,33 @@
+-- name: InsertOperation :exec
+INSERT INTO operations (id, kind, target, args, counts, actor, state, last_id, holder,
+                        created_at, started_at, finished_at, lease_until, done, total)
+VALUES (@id, @kind, @target, @args, @counts, @actor, @state, @last_id, @holder,
+        @created_at, @started_at, @finished_at, @lease_until, @done, @total);
+
+-- name: GetOperation :one
+SELECT id, kind, target, args, counts, actor, state, last_id, holder,
+       created_at, started_at, finished_at, lease_until, done, total
+FROM operations WHERE id = @id;
+
+-- name: SetOperation :exec
+-- The operation of the ID, as stored.
+UPDATE operations SET counts = @counts, state = @state, last_id = @last_id, holder = @holder, started_at = @started_at,
+                      finished_at = @finished_at, lease_until = @lease_until, done = @done, total = @total
+WHERE id = @id;
+
+-- name: OperationsDue :many
+-- Running operations nobody but holder holds at now.
+SELECT id FROM operations
+WHERE state = 'running' AND (holder = @holder OR holder = '' OR lease_until IS NULL OR lease_until <= @now)
+ORDER BY id LIMIT @page_size;
+
+-- name: CouponsAfter :many
+-- A page of a template's coupons after the ID after, up to the ID until.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE template_id = @template_id AND id > @after AND id <= @until ORDER BY id LIMIT @page_size;
+
+-- name: GetPendingVoid :one
+SELECT coupon_id, operation, reason, actor FROM pending_voids WHERE coupon_id = @coupon_id;
+
+-- name: DeletePendingVoid :exec
+DELETE FROM pending_voids WHERE coupon_id = @coupon_id;

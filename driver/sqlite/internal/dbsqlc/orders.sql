@@ -1,0 +1,41 @@
+-- name: StockBuckets :many
+SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = @sku ORDER BY bucket;
+
+-- name: AddStock :execrows
+UPDATE skus SET available = available + @available, reserved = reserved + @reserved, sold = sold + @sold, updated_at = @now
+WHERE sku = @sku AND bucket = @bucket AND buckets = @buckets AND available + @available >= 0;
+
+-- name: NewStock :exec
+INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) VALUES (@sku, 0, 1, 0, 0, 0, @now)
+ON CONFLICT (sku, bucket) DO NOTHING;
+
+-- name: InsertOrder :exec
+INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due,
+                    deadline, created_at, updated_at, version)
+VALUES (@id, @user_id, 'unpaid', @items, @coupon_ids, @total, @discount, @amount_due, @deadline, @created_at, @updated_at, 1);
+
+-- name: GetOrder :one
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id = @id;
+
+-- name: GetArchivedOrder :one
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders_archive WHERE id = @id;
+
+-- name: SetOrderStatus :execrows
+-- The guarded order transition: only from unpaid, only at the version read.
+UPDATE orders SET status = @status, close_reason = @close_reason, payment_id = @payment_id, updated_at = @updated_at, version = version + 1
+WHERE id = @id AND status = 'unpaid' AND version = @version;
+
+-- name: OpenOrders :one
+SELECT count(*) FROM orders WHERE status = 'unpaid';
+
+-- name: PutStockBucket :exec
+-- The upsert reads excluded, not the parameters: sqlc leaves a named
+-- parameter in DO UPDATE unrewritten.
+INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at, stock)
+VALUES (@sku, @bucket, @buckets, @available, @reserved, @sold, @now, @stock)
+ON CONFLICT (sku, bucket) DO UPDATE SET buckets = excluded.buckets, available = excluded.available,
+    reserved = excluded.reserved, sold = excluded.sold, updated_at = excluded.updated_at, stock = excluded.stock;

@@ -1,0 +1,37 @@
+-- name: JoinableReminder :one
+-- The earliest planned reminder of the user and lead whose coupons all
+-- cross within [lo, hi].
+SELECT id, first_at, last_at, due_at FROM reminders
+WHERE status = 'planned' AND user_id = @user_id AND lead_ms = @lead_ms
+  AND first_at >= @lo AND first_at <= @hi AND last_at <= @hi
+ORDER BY first_at LIMIT 1;
+
+-- name: InsertReminder :one
+INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
+VALUES (@user_id, @lead_ms, @first_at, @last_at, @due_at, 'planned')
+RETURNING id;
+
+-- name: SetReminder :exec
+UPDATE reminders SET first_at = @first_at, last_at = @last_at, due_at = @due_at WHERE id = @id AND status = 'planned';
+
+-- name: GetReminder :one
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE id = @id;
+
+-- name: InsertReminderItem :exec
+INSERT INTO reminder_items (coupon_id, lead_ms, reminder_id, expires_at, last_lead)
+VALUES (@coupon_id, @lead_ms, @reminder_id, @expires_at, @last_lead);
+
+-- name: UserReminders :many
+-- A user's planned reminders, to re-time them to a new profile.
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE status = 'planned' AND user_id = @user_id ORDER BY id;
+
+-- name: SentToday :one
+-- The reminders sent to the user in [day_start, day_end).
+SELECT count(*) FROM reminders WHERE user_id = @user_id AND status = 'sent' AND done_at >= @day_start AND done_at < @day_end;
+
+-- name: FinishReminder :execrows
+-- The status is sent or dropped.
+UPDATE reminders SET status = @status, channel = @channel, reason = @reason, done_at = @now WHERE id = @id AND status = 'planned';
+
+-- name: DeleteReminderItems :exec
+DELETE FROM reminder_items WHERE reminder_id = @reminder_id;
