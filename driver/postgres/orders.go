@@ -6,6 +6,7 @@ import (
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -28,26 +29,44 @@ func (e *executor) OrdersDue(ctx context.Context, p storetype.DueParams) ([]orde
 // StockBuckets reads every bucket of a SKU, in bucket order, in a
 // transaction holding them until it ends.
 func (e *executor) StockBuckets(ctx context.Context, sku string) ([]driver.StockBucket, error) {
-	rows, err := e.query(ctx, e.pick("StockBuckets", "StockBucketsForUpdate"), sku)
-	return sqlfile.Collect(rows, err, sqlfile.ScanStockBucket)
+	if e.tx != nil {
+		rows, err := e.sqlc().StockBucketsForUpdate(ctx, sku)
+		return sqlfile.Convert(rows, err, func(r dbsqlc.StockBucketsForUpdateRow) (driver.StockBucket, error) {
+			return stockBucket(dbsqlc.StockBucketsRow(r))
+		})
+	}
+	rows, err := e.sqlc().StockBuckets(ctx, sku)
+	return sqlfile.Convert(rows, err, stockBucket)
+}
+
+// stockBucket is a bucket row as the driver hands it out.
+func stockBucket(r dbsqlc.StockBucketsRow) (driver.StockBucket, error) {
+	return driver.StockBucket{
+		Bucket: int(r.Bucket), Buckets: int(r.Buckets), Available: r.Available, Reserved: r.Reserved, Sold: r.Sold,
+	}, nil
 }
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
 func (e *executor) AddStock(ctx context.Context, d driver.StockDelta) (bool, error) {
-	return e.execOne(ctx, "AddStock", d.SKU, d.Bucket, d.Buckets, d.Available, d.Reserved, d.Sold, d.Now)
+	n, err := e.sqlc().AddStock(ctx, dbsqlc.AddStockParams{
+		Sku: d.SKU, Bucket: int16(d.Bucket), Buckets: int16(d.Buckets), Available: d.Available, Reserved: d.Reserved,
+		Sold: d.Sold, Now: d.Now,
+	})
+	return n > 0, err
 }
 
 // NewStock stores a new SKU of one empty bucket, unless it exists.
 func (e *executor) NewStock(ctx context.Context, p driver.NewStockParams) error {
-	_, err := e.exec(ctx, "NewStock", p.SKU, p.Now)
-	return err
+	return e.sqlc().NewStock(ctx, dbsqlc.NewStockParams{Sku: p.SKU, Now: p.Now})
 }
 
 // PutStockBucket stores one bucket of a SKU, new or not.
 func (e *executor) PutStockBucket(ctx context.Context, p driver.PutStockBucketParams) error {
 	b := p.Bucket
-	_, err := e.exec(ctx, "PutStockBucket", p.SKU, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, p.Now, b.Stock)
-	return err
+	return e.sqlc().PutStockBucket(ctx, dbsqlc.PutStockBucketParams{
+		Sku: p.SKU, Bucket: int16(b.Bucket), Buckets: int16(b.Buckets), Available: b.Available, Reserved: b.Reserved,
+		Sold: b.Sold, Now: p.Now, Stock: b.Stock,
+	})
 }
 
 // InsertOrder stores a new unpaid order.
