@@ -45,10 +45,6 @@ SELECT (SELECT count(*) FROM coupons WHERE status IN ('used', 'expired', 'voided
        (SELECT count(*) FROM orders WHERE status IN ('paid', 'closed') AND updated_at <= $1),
        (SELECT count(*) FROM reminders WHERE status <> 'planned' AND done_at <= $2);
 
--- name: GetArchivedCoupon
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons_archive WHERE id = $1;
-
 -- name: UserCouponsWithArchived
 -- UserCoupons's page over the coupons and the archive together: a page of
 -- each table's wallet index, merged by ID. A coupon is in one table or the
