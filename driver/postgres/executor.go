@@ -185,9 +185,7 @@ func (e *executor) EventStored(ctx context.Context, id string) (bool, error) {
 			return false, err
 		}
 	}
-	var exists bool
-	err := e.queryRow(ctx, "EventExists", id).Scan(&exists)
-	return exists, err
+	return e.sqlc().EventExists(ctx, id)
 }
 
 // flush sends what the transaction buffered, in one round trip: the
