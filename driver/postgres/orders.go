@@ -19,11 +19,25 @@ func orderDeadline(o order.Order) time.Time { return o.Deadline }
 // another drain holds; outside one it reads them on the engine pool: the
 // engine's order-close drain reads them.
 func (e *executor) OrdersDue(ctx context.Context, p storetype.DueParams) ([]order.Order, error) {
-	name := e.pick("OrdersDue", "ClaimOrdersDue")
+	q := dbsqlc.New(e.engine)
 	return claimRanges(p, orderDeadline, func(limit, lo, hi int) ([]order.Order, error) {
-		rows, err := e.engine.Query(ctx, queries.Get(name), p.Now, limit, lo, hi)
-		return sqlfile.Collect(rows, err, scanOrder)
+		if e.tx != nil {
+			rows, err := q.ClaimOrdersDue(ctx, dbsqlc.ClaimOrdersDueParams(ordersDue(p, limit, lo, hi)))
+			return sqlfile.Convert(rows, err, func(r dbsqlc.ClaimOrdersDueRow) (order.Order, error) {
+				return storedOrder(dbsqlc.GetOrderRow(r))
+			})
+		}
+		rows, err := q.OrdersDue(ctx, ordersDue(p, limit, lo, hi))
+		return sqlfile.Convert(rows, err, func(r dbsqlc.OrdersDueRow) (order.Order, error) {
+			return storedOrder(dbsqlc.GetOrderRow(r))
+		})
 	})
+}
+
+// ordersDue is the parameters of OrdersDue's query over the shards lo to
+// hi.
+func ordersDue(p storetype.DueParams, limit, lo, hi int) dbsqlc.OrdersDueParams {
+	return dbsqlc.OrdersDueParams{Now: p.Now, Lo: int16(lo), Hi: int16(hi), Lim: int32(limit)}
 }
 
 // StockBuckets reads every bucket of a SKU, in bucket order, in a
@@ -71,28 +85,54 @@ func (e *executor) PutStockBucket(ctx context.Context, p driver.PutStockBucketPa
 
 // InsertOrder stores a new unpaid order.
 func (e *executor) InsertOrder(ctx context.Context, o order.Order) error {
-	_, err := e.exec(ctx, "InsertOrder", o.ID, o.UserID, o.Items, o.CouponIDs, o.Total, o.Discount, o.AmountDue,
-		o.Deadline, o.CreatedAt, o.UpdatedAt)
-	return err
+	return e.sqlc().InsertOrder(ctx, dbsqlc.InsertOrderParams{
+		ID: o.ID, UserID: o.UserID, Items: o.Items, CouponIds: o.CouponIDs, Total: o.Total, Discount: o.Discount,
+		AmountDue: o.AmountDue, Deadline: o.Deadline, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+	})
 }
 
 // Order reads one order, or one archived order. In a transaction it holds
 // a stored order until the transaction ends: a payment and a close of one
 // order queue here.
 func (e *executor) Order(ctx context.Context, p driver.OrderParams) (order.Order, error) {
-	name := e.pick("GetOrder", "GetOrderForUpdate")
-	if p.Archived {
-		name = "GetArchivedOrder"
+	var (
+		r   dbsqlc.GetOrderRow
+		err error
+	)
+	switch {
+	case p.Archived:
+		var a dbsqlc.GetArchivedOrderRow
+		a, err = e.sqlc().GetArchivedOrder(ctx, p.ID)
+		r = dbsqlc.GetOrderRow(a)
+	case e.tx != nil:
+		var l dbsqlc.GetOrderForUpdateRow
+		l, err = e.sqlc().GetOrderForUpdate(ctx, p.ID)
+		r = dbsqlc.GetOrderRow(l)
+	default:
+		r, err = e.sqlc().GetOrder(ctx, p.ID)
 	}
-	return sqlfile.ScanOne(e.queryRow(ctx, name, p.ID), scanOrder, interpret)
+	return sqlfile.ConvertOne(r, err, storedOrder, interpret)
 }
 
 // SetOrder stores p.Next over p.From with a compare-and-set on unpaid and
 // p.From's version.
 func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool, error) {
 	next := p.Next
-	return e.execOne(ctx, "SetOrderStatus", next.Status.String(), nullString(next.CloseReason), nullString(next.PaymentID),
-		next.UpdatedAt, p.From.ID, p.From.Version)
+	n, err := e.sqlc().SetOrderStatus(ctx, dbsqlc.SetOrderStatusParams{
+		Status: next.Status.String(), CloseReason: nullString(next.CloseReason), PaymentID: nullString(next.PaymentID),
+		UpdatedAt: next.UpdatedAt, ID: p.From.ID, FromVersion: p.From.Version,
+	})
+	return n > 0, err
+}
+
+// storedOrder is an order row as the driver hands it out.
+func storedOrder(r dbsqlc.GetOrderRow) (order.Order, error) {
+	status, err := order.ParseStatus(r.Status)
+	return order.Order{
+		ID: r.ID, UserID: r.UserID, Status: status, CloseReason: orZero(r.CloseReason), Items: r.Items,
+		CouponIDs: r.CouponIds, Total: r.Total, Discount: r.Discount, AmountDue: r.AmountDue, Deadline: r.Deadline,
+		PaymentID: orZero(r.PaymentID), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Version: r.Version,
+	}, err
 }
 
 func scanOrder(row scanner) (order.Order, error) {

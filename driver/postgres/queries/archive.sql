@@ -61,8 +61,3 @@ UNION ALL
       AND ($3 = '' OR CASE WHEN status = 'unused' AND expires_at <= $4 THEN 'expired' ELSE status END = $3)
  ORDER BY id LIMIT $5)
 ORDER BY id LIMIT $5;
-
--- name: GetArchivedOrder
-SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
-       deadline, payment_id, created_at, updated_at, version
-FROM orders_archive WHERE id = $1;
