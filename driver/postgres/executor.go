@@ -266,9 +266,8 @@ func (s *Driver) Busy() bool { return false }
 
 // Request reads the request recorded under an idempotency key.
 func (e *executor) Request(ctx context.Context, key string) (driver.Request, error) {
-	var r driver.Request
-	err := e.queryRow(ctx, "GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
-	return r, interpret(err)
+	r, err := e.sqlc().GetIdempotency(ctx, key)
+	return driver.Request{Fingerprint: r.Fingerprint, Status: int(r.Status), Body: r.Body, Created: r.CreatedAt}, interpret(err)
 }
 
 // buffer queues a write under an idempotency key for the flush.

@@ -5,6 +5,3 @@ DELETE FROM skus WHERE sku = $1 AND bucket >= $2;
 -- name: NextDeadline
 -- $1, $2 a range of shards.
 SELECT deadline FROM orders WHERE status = 'unpaid' AND shard BETWEEN $1 AND $2 ORDER BY deadline LIMIT 1;
-
--- name: OpenOrders
-SELECT count(*) FROM orders WHERE status = 'unpaid';

@@ -41,3 +41,6 @@ SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, am
 FROM orders WHERE status = 'unpaid' AND deadline <= @now AND shard BETWEEN @lo AND @hi
 ORDER BY deadline LIMIT @lim
 FOR NO KEY UPDATE SKIP LOCKED;
+
+-- name: OpenOrders :one
+SELECT count(*) FROM orders WHERE status = 'unpaid';

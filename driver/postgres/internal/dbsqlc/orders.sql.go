@@ -258,6 +258,17 @@ func (q *Queries) InsertOrder(ctx context.Context, arg InsertOrderParams) error 
 	return err
 }
 
+const openOrders = `-- name: OpenOrders :one
+SELECT count(*) FROM orders WHERE status = 'unpaid'
+`
+
+func (q *Queries) OpenOrders(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, openOrders)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const ordersDue = `-- name: OrdersDue :many
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
