@@ -126,15 +126,6 @@ func (e *executor) query(ctx context.Context, name string, args ...any) (pgx.Row
 // sqlc runs the queries that sqlc generates.
 func (e *executor) sqlc() *dbsqlc.Queries { return dbsqlc.New(e.q) }
 
-// pick names the statement of a read that holds its rows in a
-// transaction: locking there, plain outside one.
-func (e *executor) pick(plain, locking string) string {
-	if e.tx != nil {
-		return locking
-	}
-	return plain
-}
-
 // snapshot returns a querier whose reads share one snapshot, and end,
 // which ends it: outside a transaction, a read-only REPEATABLE READ
 // transaction of the read pool; in one, the transaction itself, whose
