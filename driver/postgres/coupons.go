@@ -7,6 +7,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -23,26 +24,55 @@ func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParam
 // TakeIssues counts p.N more coupons of a template issued, unless that
 // passes its total.
 func (e *executor) TakeIssues(ctx context.Context, p driver.TakeIssuesParams) (bool, error) {
-	return e.execOne(ctx, "TakeIssues", p.TemplateID, p.N)
+	n, err := e.sqlc().TakeIssues(ctx, dbsqlc.TakeIssuesParams{ID: p.TemplateID, N: p.N})
+	return n > 0, err
 }
 
 // Coupon reads one coupon, or one archived coupon. In a transaction it
 // holds a stored coupon until the transaction ends: a racer waits here,
 // then decides on what the winner left.
 func (e *executor) Coupon(ctx context.Context, p driver.CouponParams) (coupon.Coupon, error) {
-	name := e.pick("GetCoupon", "GetCouponForUpdate")
-	if p.Archived {
-		name = "GetArchivedCoupon"
+	var (
+		r   dbsqlc.GetCouponRow
+		err error
+	)
+	switch {
+	case p.Archived:
+		var a dbsqlc.GetArchivedCouponRow
+		a, err = e.sqlc().GetArchivedCoupon(ctx, p.ID)
+		r = dbsqlc.GetCouponRow(a)
+	case e.tx != nil:
+		var l dbsqlc.GetCouponForUpdateRow
+		l, err = e.sqlc().GetCouponForUpdate(ctx, p.ID)
+		r = dbsqlc.GetCouponRow(l)
+	default:
+		r, err = e.sqlc().GetCoupon(ctx, p.ID)
 	}
-	return sqlfile.ScanOne(e.queryRow(ctx, name, p.ID), scanCoupon, interpret)
+	return sqlfile.ConvertOne(r, err, storedCoupon, interpret)
 }
 
 // SetCoupon stores p.Next over p.From with a compare-and-set on p.From's
 // state and version.
 func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (bool, error) {
 	from, next := p.From, p.Next
-	return e.execOne(ctx, "CompareAndSet", next.Status.String(), nullString(next.OrderID), nullTime(next.LockedUntil),
-		next.UpdatedAt, from.ID, from.Status.String(), from.Version)
+	n, err := e.sqlc().CompareAndSet(ctx, dbsqlc.CompareAndSetParams{
+		Status: next.Status.String(), OrderID: nullString(next.OrderID), LockedUntil: nullTime(next.LockedUntil),
+		UpdatedAt: next.UpdatedAt, ID: from.ID, FromStatus: from.Status.String(), FromVersion: from.Version,
+	})
+	return n > 0, err
+}
+
+// storedCoupon is a coupon row as the driver hands it out.
+func storedCoupon(r dbsqlc.GetCouponRow) (coupon.Coupon, error) {
+	status, err := coupon.ParseState(r.Status)
+	if err != nil {
+		return coupon.Coupon{}, err
+	}
+	return coupon.Coupon{
+		ID: r.ID, TemplateID: r.TemplateID, UserID: r.UserID, Status: status, ClaimedAt: r.ClaimedAt,
+		ExpiresAt: r.ExpiresAt, OrderID: orZero(r.OrderID), LockedUntil: orZero(r.LockedUntil),
+		UpdatedAt: r.UpdatedAt, Version: r.Version,
+	}, nil
 }
 
 type scanner = sqlfile.Scanner

@@ -9,6 +9,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -51,9 +52,11 @@ func (e *executor) Stats(ctx context.Context, now time.Time) (storetype.Stats, e
 	if err := e.engine.QueryRow(ctx, queries.Get("DueBacklog"), now).Scan(&st.DueBacklog); err != nil {
 		return st, err
 	}
-	if err := e.engine.QueryRow(ctx, queries.Get("OpenOrders")).Scan(&st.OpenOrders); err != nil {
+	n, err := dbsqlc.New(e.engine).OpenOrders(ctx)
+	if err != nil {
 		return st, err
 	}
-	err := e.engine.QueryRow(ctx, queries.Get("OutboxSize")).Scan(&st.Outbox)
+	st.OpenOrders = n
+	err = e.engine.QueryRow(ctx, queries.Get("OutboxSize")).Scan(&st.Outbox)
 	return st, err
 }

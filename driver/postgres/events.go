@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -49,28 +50,25 @@ func (e *executor) FrontRecords(ctx context.Context, limit int) ([]storetype.Rec
 // records that have none (see migration 0008), one sequencer at a time:
 // outside a transaction in one of its own, in one under a savepoint.
 func (e *executor) sequence(ctx context.Context) error {
-	var pending bool
-	if err := e.queryRow(ctx, "HasUnsequenced").Scan(&pending); err != nil || !pending {
+	pending, err := e.sqlc().HasUnsequenced(ctx)
+	if err != nil || !pending {
 		return err
 	}
 	return pgx.BeginFunc(ctx, e.q, func(tx pgx.Tx) error {
-		var last int64
-		if err := tx.QueryRow(ctx, queries.Get("LockEventSeq")).Scan(&last); err != nil {
+		q := dbsqlc.New(tx)
+		last, err := q.LockEventSeq(ctx)
+		if err != nil {
 			return err
 		}
 		for {
-			rows, err := tx.Query(ctx, queries.Get("Unsequenced"), sequenceBatch)
+			rows, err := q.Unsequenced(ctx, sequenceBatch)
 			if err != nil {
 				return err
 			}
-			var rid, n int64
 			var rids, seqs []int64
-			if _, err := pgx.ForEachRow(rows, []any{&rid, &n}, func() error {
-				last += n
-				rids, seqs = append(rids, rid), append(seqs, last)
-				return nil
-			}); err != nil {
-				return err
+			for _, r := range rows {
+				last += int64(r.N)
+				rids, seqs = append(rids, r.Rid), append(seqs, last)
 			}
 			if len(rids) > 0 {
 				if _, err := tx.Exec(ctx, queries.Get("Sequence"), rids, seqs); err != nil {
@@ -78,8 +76,7 @@ func (e *executor) sequence(ctx context.Context) error {
 				}
 			}
 			if len(rids) < sequenceBatch {
-				_, err := tx.Exec(ctx, queries.Get("SetEventSeq"), last)
-				return err
+				return q.SetEventSeq(ctx, last)
 			}
 		}
 	})

@@ -126,15 +126,6 @@ func (e *executor) query(ctx context.Context, name string, args ...any) (pgx.Row
 // sqlc runs the queries that sqlc generates.
 func (e *executor) sqlc() *dbsqlc.Queries { return dbsqlc.New(e.q) }
 
-// pick names the statement of a read that holds its rows in a
-// transaction: locking there, plain outside one.
-func (e *executor) pick(plain, locking string) string {
-	if e.tx != nil {
-		return locking
-	}
-	return plain
-}
-
 // snapshot returns a querier whose reads share one snapshot, and end,
 // which ends it: outside a transaction, a read-only REPEATABLE READ
 // transaction of the read pool; in one, the transaction itself, whose
@@ -185,9 +176,7 @@ func (e *executor) EventStored(ctx context.Context, id string) (bool, error) {
 			return false, err
 		}
 	}
-	var exists bool
-	err := e.queryRow(ctx, "EventExists", id).Scan(&exists)
-	return exists, err
+	return e.sqlc().EventExists(ctx, id)
 }
 
 // flush sends what the transaction buffered, in one round trip: the
@@ -268,9 +257,8 @@ func (s *Driver) Busy() bool { return false }
 
 // Request reads the request recorded under an idempotency key.
 func (e *executor) Request(ctx context.Context, key string) (driver.Request, error) {
-	var r driver.Request
-	err := e.queryRow(ctx, "GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
-	return r, interpret(err)
+	r, err := e.sqlc().GetIdempotency(ctx, key)
+	return driver.Request{Fingerprint: r.Fingerprint, Status: int(r.Status), Body: r.Body, Created: r.CreatedAt}, interpret(err)
 }
 
 // buffer queues a write under an idempotency key for the flush.

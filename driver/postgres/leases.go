@@ -6,6 +6,7 @@ import (
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -29,8 +30,7 @@ func (e *executor) RenewLeases(ctx context.Context, p driver.LeaseParams) ([]sto
 
 // DropLeases frees p.Holder's leases of p.Shards.
 func (e *executor) DropLeases(ctx context.Context, p driver.LeaseParams) error {
-	_, err := e.exec(ctx, "DropLeases", p.Holder, p.Shards)
-	return err
+	return e.sqlc().DropLeases(ctx, dbsqlc.DropLeasesParams{Holder: p.Holder, Shards: smallints(p.Shards)})
 }
 
 // TakeLeases takes up to p.N free or expired shards for p.Holder.
@@ -47,5 +47,17 @@ func (e *executor) leases(ctx context.Context, name string, args ...any) ([]stor
 // LockLeases reads p.Holder's unexpired leases of p.Shards and keeps them
 // from changing hands until the transaction ends.
 func (e *executor) LockLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
-	return e.leases(ctx, "CheckLeases", p.Holder, p.Shards)
+	rows, err := e.sqlc().CheckLeases(ctx, dbsqlc.CheckLeasesParams{Holder: p.Holder, Shards: smallints(p.Shards)})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.CheckLeasesRow) (storetype.Lease, error) {
+		return storetype.Lease{Shard: int(r.Shard), Token: r.Token}, nil
+	})
+}
+
+// smallints is shards as the smallint[] of a query's parameter.
+func smallints(shards []int) []int16 {
+	out := make([]int16, len(shards))
+	for i, s := range shards {
+		out[i] = int16(s)
+	}
+	return out
 }

@@ -2,36 +2,50 @@ package postgres
 
 import (
 	"context"
-	"time"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
 )
 
 // Operation reads one bulk operation, in a transaction holding it.
 func (e *executor) Operation(ctx context.Context, id string) (driver.OperationRow, error) {
-	return sqlfile.ScanOne(e.queryRow(ctx, e.pick("GetOperation", "GetOperationForUpdate"), id), scanOperation, interpret)
+	get := e.sqlc().GetOperation
+	if e.tx != nil {
+		get = e.sqlc().GetOperationForUpdate
+	}
+	r, err := get(ctx, id)
+	return sqlfile.ConvertOne(r, err, operation, interpret)
 }
 
 // InsertOperation stores a new operation.
 func (e *executor) InsertOperation(ctx context.Context, r driver.OperationRow) error {
-	_, err := e.exec(ctx, "InsertOperation", r.ID, r.Kind, r.Target, r.Args, r.Counts, r.Actor, r.State, r.Cursor, r.Holder,
-		r.CreatedAt, nullTime(r.StartedAt), nullTime(r.FinishedAt), nullTime(r.LeaseUntil), r.Done, r.Total)
-	return err
+	return e.sqlc().InsertOperation(ctx, dbsqlc.InsertOperationParams{
+		ID: r.ID, Kind: r.Kind, Target: r.Target, Args: r.Args, Counts: r.Counts, Actor: r.Actor, State: r.State,
+		LastID: r.Cursor, Holder: r.Holder, CreatedAt: r.CreatedAt, StartedAt: nullTime(r.StartedAt),
+		FinishedAt: nullTime(r.FinishedAt), LeaseUntil: nullTime(r.LeaseUntil), Done: r.Done, Total: r.Total,
+	})
 }
 
 // SetOperation stores r over the operation of its ID.
 func (e *executor) SetOperation(ctx context.Context, r driver.OperationRow) error {
-	_, err := e.exec(ctx, "SetOperation", r.ID, r.Counts, r.State, r.Cursor, r.Holder,
-		nullTime(r.StartedAt), nullTime(r.FinishedAt), nullTime(r.LeaseUntil), r.Done, r.Total)
-	return err
+	return e.sqlc().SetOperation(ctx, dbsqlc.SetOperationParams{
+		ID: r.ID, Counts: r.Counts, State: r.State, LastID: r.Cursor, Holder: r.Holder, StartedAt: nullTime(r.StartedAt),
+		FinishedAt: nullTime(r.FinishedAt), LeaseUntil: nullTime(r.LeaseUntil), Done: r.Done, Total: r.Total,
+	})
 }
 
 // OperationsDue lists running operations p.Holder may take at p.Now.
 func (e *executor) OperationsDue(ctx context.Context, p driver.OperationsDueParams) ([]string, error) {
-	rows, err := e.query(ctx, "OperationsDue", p.Holder, p.Now, p.Limit)
-	return sqlfile.Collect(rows, err, sqlfile.ScanString)
+	ids, err := e.sqlc().OperationsDue(ctx, dbsqlc.OperationsDueParams{Holder: p.Holder, Now: &p.Now, Lim: int32(p.Limit)})
+	if ids == nil && err == nil {
+		ids = []string{}
+	}
+	return ids, err
 }
 
 // CouponsAfter reads a page of a template's coupons by ID, holding them.
@@ -49,27 +63,31 @@ func (e *executor) UsersCoupons(ctx context.Context, p driver.UsersCouponsParams
 
 // VoidCoupons voids the listed coupons still unused at p.Now.
 func (e *executor) VoidCoupons(ctx context.Context, p driver.VoidCouponsParams) (int64, error) {
-	return e.execCount(ctx, "VoidCoupons", p.IDs, p.Now)
+	return e.sqlc().VoidCoupons(ctx, dbsqlc.VoidCouponsParams{Ids: p.IDs, Now: p.Now})
 }
 
 // ExtendCoupons sets the expires_at of the listed coupons unused or
 // locked.
 func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsParams) (int64, error) {
-	return e.execCount(ctx, "ExtendCoupons", p.IDs, nullTime(p.To), p.By.Microseconds(), p.Now)
+	return e.sqlc().ExtendCoupons(ctx, dbsqlc.ExtendCouponsParams{
+		Ids: p.IDs, ExpiresAt: nullTime(p.To), ByUs: p.By.Microseconds(), Now: p.Now,
+	})
 }
 
 // TakePendingVoid removes and returns a coupon's mark, if any.
 func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
-	return sqlfile.TakePendingVoid(e.queryRow(ctx, "TakePendingVoid", couponID), nil)
+	r, err := e.sqlc().TakePendingVoid(ctx, couponID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return driver.PendingVoid{}, false, nil
+	}
+	return driver.PendingVoid(r), err == nil, err
 }
 
-func scanOperation(row scanner) (driver.OperationRow, error) {
-	var (
-		r                             driver.OperationRow
-		started, finished, leaseUntil *time.Time
-	)
-	err := row.Scan(&r.ID, &r.Kind, &r.Target, &r.Args, &r.Counts, &r.Actor, &r.State, &r.Cursor, &r.Holder,
-		&r.CreatedAt, &started, &finished, &leaseUntil, &r.Done, &r.Total)
-	r.StartedAt, r.FinishedAt, r.LeaseUntil = orZero(started), orZero(finished), orZero(leaseUntil)
-	return r, err
+// operation is an operation row as the driver hands it out.
+func operation(r dbsqlc.Operation) (driver.OperationRow, error) {
+	return driver.OperationRow{
+		ID: r.ID, Kind: r.Kind, Target: r.Target, Args: r.Args, Counts: r.Counts, Actor: r.Actor, State: r.State,
+		Cursor: r.LastID, Holder: r.Holder, CreatedAt: r.CreatedAt, StartedAt: orZero(r.StartedAt),
+		FinishedAt: orZero(r.FinishedAt), LeaseUntil: orZero(r.LeaseUntil), Done: r.Done, Total: r.Total,
+	}, nil
 }

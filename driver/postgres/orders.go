@@ -6,6 +6,7 @@ import (
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -18,62 +19,120 @@ func orderDeadline(o order.Order) time.Time { return o.Deadline }
 // another drain holds; outside one it reads them on the engine pool: the
 // engine's order-close drain reads them.
 func (e *executor) OrdersDue(ctx context.Context, p storetype.DueParams) ([]order.Order, error) {
-	name := e.pick("OrdersDue", "ClaimOrdersDue")
+	q := dbsqlc.New(e.engine)
 	return claimRanges(p, orderDeadline, func(limit, lo, hi int) ([]order.Order, error) {
-		rows, err := e.engine.Query(ctx, queries.Get(name), p.Now, limit, lo, hi)
-		return sqlfile.Collect(rows, err, scanOrder)
+		if e.tx != nil {
+			rows, err := q.ClaimOrdersDue(ctx, dbsqlc.ClaimOrdersDueParams(ordersDue(p, limit, lo, hi)))
+			return sqlfile.Convert(rows, err, func(r dbsqlc.ClaimOrdersDueRow) (order.Order, error) {
+				return storedOrder(dbsqlc.GetOrderRow(r))
+			})
+		}
+		rows, err := q.OrdersDue(ctx, ordersDue(p, limit, lo, hi))
+		return sqlfile.Convert(rows, err, func(r dbsqlc.OrdersDueRow) (order.Order, error) {
+			return storedOrder(dbsqlc.GetOrderRow(r))
+		})
 	})
+}
+
+// ordersDue is the parameters of OrdersDue's query over the shards lo to
+// hi.
+func ordersDue(p storetype.DueParams, limit, lo, hi int) dbsqlc.OrdersDueParams {
+	return dbsqlc.OrdersDueParams{Now: p.Now, Lo: int16(lo), Hi: int16(hi), Lim: int32(limit)}
 }
 
 // StockBuckets reads every bucket of a SKU, in bucket order, in a
 // transaction holding them until it ends.
 func (e *executor) StockBuckets(ctx context.Context, sku string) ([]driver.StockBucket, error) {
-	rows, err := e.query(ctx, e.pick("StockBuckets", "StockBucketsForUpdate"), sku)
-	return sqlfile.Collect(rows, err, sqlfile.ScanStockBucket)
+	if e.tx != nil {
+		rows, err := e.sqlc().StockBucketsForUpdate(ctx, sku)
+		return sqlfile.Convert(rows, err, func(r dbsqlc.StockBucketsForUpdateRow) (driver.StockBucket, error) {
+			return stockBucket(dbsqlc.StockBucketsRow(r))
+		})
+	}
+	rows, err := e.sqlc().StockBuckets(ctx, sku)
+	return sqlfile.Convert(rows, err, stockBucket)
+}
+
+// stockBucket is a bucket row as the driver hands it out.
+func stockBucket(r dbsqlc.StockBucketsRow) (driver.StockBucket, error) {
+	return driver.StockBucket{
+		Bucket: int(r.Bucket), Buckets: int(r.Buckets), Available: r.Available, Reserved: r.Reserved, Sold: r.Sold,
+	}, nil
 }
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
 func (e *executor) AddStock(ctx context.Context, d driver.StockDelta) (bool, error) {
-	return e.execOne(ctx, "AddStock", d.SKU, d.Bucket, d.Buckets, d.Available, d.Reserved, d.Sold, d.Now)
+	n, err := e.sqlc().AddStock(ctx, dbsqlc.AddStockParams{
+		Sku: d.SKU, Bucket: int16(d.Bucket), Buckets: int16(d.Buckets), Available: d.Available, Reserved: d.Reserved,
+		Sold: d.Sold, Now: d.Now,
+	})
+	return n > 0, err
 }
 
 // NewStock stores a new SKU of one empty bucket, unless it exists.
 func (e *executor) NewStock(ctx context.Context, p driver.NewStockParams) error {
-	_, err := e.exec(ctx, "NewStock", p.SKU, p.Now)
-	return err
+	return e.sqlc().NewStock(ctx, dbsqlc.NewStockParams{Sku: p.SKU, Now: p.Now})
 }
 
 // PutStockBucket stores one bucket of a SKU, new or not.
 func (e *executor) PutStockBucket(ctx context.Context, p driver.PutStockBucketParams) error {
 	b := p.Bucket
-	_, err := e.exec(ctx, "PutStockBucket", p.SKU, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, p.Now, b.Stock)
-	return err
+	return e.sqlc().PutStockBucket(ctx, dbsqlc.PutStockBucketParams{
+		Sku: p.SKU, Bucket: int16(b.Bucket), Buckets: int16(b.Buckets), Available: b.Available, Reserved: b.Reserved,
+		Sold: b.Sold, Now: p.Now, Stock: b.Stock,
+	})
 }
 
 // InsertOrder stores a new unpaid order.
 func (e *executor) InsertOrder(ctx context.Context, o order.Order) error {
-	_, err := e.exec(ctx, "InsertOrder", o.ID, o.UserID, o.Items, o.CouponIDs, o.Total, o.Discount, o.AmountDue,
-		o.Deadline, o.CreatedAt, o.UpdatedAt)
-	return err
+	return e.sqlc().InsertOrder(ctx, dbsqlc.InsertOrderParams{
+		ID: o.ID, UserID: o.UserID, Items: o.Items, CouponIds: o.CouponIDs, Total: o.Total, Discount: o.Discount,
+		AmountDue: o.AmountDue, Deadline: o.Deadline, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+	})
 }
 
 // Order reads one order, or one archived order. In a transaction it holds
 // a stored order until the transaction ends: a payment and a close of one
 // order queue here.
 func (e *executor) Order(ctx context.Context, p driver.OrderParams) (order.Order, error) {
-	name := e.pick("GetOrder", "GetOrderForUpdate")
-	if p.Archived {
-		name = "GetArchivedOrder"
+	var (
+		r   dbsqlc.GetOrderRow
+		err error
+	)
+	switch {
+	case p.Archived:
+		var a dbsqlc.GetArchivedOrderRow
+		a, err = e.sqlc().GetArchivedOrder(ctx, p.ID)
+		r = dbsqlc.GetOrderRow(a)
+	case e.tx != nil:
+		var l dbsqlc.GetOrderForUpdateRow
+		l, err = e.sqlc().GetOrderForUpdate(ctx, p.ID)
+		r = dbsqlc.GetOrderRow(l)
+	default:
+		r, err = e.sqlc().GetOrder(ctx, p.ID)
 	}
-	return sqlfile.ScanOne(e.queryRow(ctx, name, p.ID), scanOrder, interpret)
+	return sqlfile.ConvertOne(r, err, storedOrder, interpret)
 }
 
 // SetOrder stores p.Next over p.From with a compare-and-set on unpaid and
 // p.From's version.
 func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool, error) {
 	next := p.Next
-	return e.execOne(ctx, "SetOrderStatus", next.Status.String(), nullString(next.CloseReason), nullString(next.PaymentID),
-		next.UpdatedAt, p.From.ID, p.From.Version)
+	n, err := e.sqlc().SetOrderStatus(ctx, dbsqlc.SetOrderStatusParams{
+		Status: next.Status.String(), CloseReason: nullString(next.CloseReason), PaymentID: nullString(next.PaymentID),
+		UpdatedAt: next.UpdatedAt, ID: p.From.ID, FromVersion: p.From.Version,
+	})
+	return n > 0, err
+}
+
+// storedOrder is an order row as the driver hands it out.
+func storedOrder(r dbsqlc.GetOrderRow) (order.Order, error) {
+	status, err := order.ParseStatus(r.Status)
+	return order.Order{
+		ID: r.ID, UserID: r.UserID, Status: status, CloseReason: orZero(r.CloseReason), Items: r.Items,
+		CouponIDs: r.CouponIds, Total: r.Total, Discount: r.Discount, AmountDue: r.AmountDue, Deadline: r.Deadline,
+		PaymentID: orZero(r.PaymentID), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Version: r.Version,
+	}, err
 }
 
 func scanOrder(row scanner) (order.Order, error) {

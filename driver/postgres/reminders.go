@@ -6,6 +6,7 @@ import (
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -13,29 +14,37 @@ import (
 // p.Lead whose first crossing lies in [p.Lo, p.Hi] and last crossing at
 // or before p.Hi; storetype.ErrNotFound if none.
 func (e *executor) JoinableReminder(ctx context.Context, p driver.JoinableReminderParams) (driver.PlannedReminder, error) {
-	return sqlfile.ScanOne(e.queryRow(ctx, "JoinableReminder", p.User, p.Lead.Milliseconds(), p.Lo, p.Hi), sqlfile.ScanReminder, interpret)
+	r, err := e.sqlc().JoinableReminder(ctx, dbsqlc.JoinableReminderParams{
+		UserID: p.User, LeadMs: p.Lead.Milliseconds(), Lo: p.Lo, Hi: p.Hi,
+	})
+	return sqlfile.ConvertOne(dbsqlc.GetReminderRow(r), err, reminder, interpret)
 }
 
 // InsertReminder stores r as planned and returns its ID.
 func (e *executor) InsertReminder(ctx context.Context, r driver.PlannedReminder) (int64, error) {
-	return sqlfile.ScanInt64(e.queryRow(ctx, "InsertReminder", r.UserID, r.Lead.Milliseconds(), r.First, r.Last, r.Due))
+	return e.sqlc().InsertReminder(ctx, dbsqlc.InsertReminderParams{
+		UserID: r.UserID, LeadMs: r.Lead.Milliseconds(), FirstAt: r.First, LastAt: r.Last, DueAt: r.Due,
+	})
 }
 
 // SetReminder stores r's First, Last and Due, if r is still planned.
 func (e *executor) SetReminder(ctx context.Context, r driver.PlannedReminder) error {
-	_, err := e.exec(ctx, "SetReminder", r.First, r.Last, r.Due, r.ID)
-	return err
+	return e.sqlc().SetReminder(ctx, dbsqlc.SetReminderParams{FirstAt: r.First, LastAt: r.Last, DueAt: r.Due, ID: r.ID})
 }
 
 // Reminder reads reminder id, whatever its state; storetype.ErrNotFound
 // if there is none.
 func (e *executor) Reminder(ctx context.Context, id int64) (driver.PlannedReminder, error) {
-	return sqlfile.ScanOne(e.queryRow(ctx, "GetReminder", id), sqlfile.ScanReminder, interpret)
+	r, err := e.sqlc().GetReminder(ctx, id)
+	return sqlfile.ConvertOne(r, err, reminder, interpret)
 }
 
 // UserReminders lists a user's planned reminders, oldest first.
 func (e *executor) UserReminders(ctx context.Context, user string) ([]driver.PlannedReminder, error) {
-	return e.reminders(ctx, "UserReminders", user)
+	rows, err := e.sqlc().UserReminders(ctx, user)
+	return sqlfile.Convert(rows, err, func(r dbsqlc.UserRemindersRow) (driver.PlannedReminder, error) {
+		return reminder(dbsqlc.GetReminderRow(r))
+	})
 }
 
 // RemindersDue lists up to p.Limit planned reminders due at or before
@@ -43,7 +52,10 @@ func (e *executor) UserReminders(ctx context.Context, user string) ([]driver.Pla
 // ends: another instance skips them (see claimRanges).
 func (e *executor) RemindersDue(ctx context.Context, p storetype.DueParams) ([]driver.PlannedReminder, error) {
 	return claimRanges(p, func(r driver.PlannedReminder) time.Time { return r.Due }, func(limit, lo, hi int) ([]driver.PlannedReminder, error) {
-		return e.reminders(ctx, "RemindersDue", p.Now, limit, lo, hi)
+		rows, err := e.sqlc().RemindersDue(ctx, dbsqlc.RemindersDueParams{Now: p.Now, Lo: int16(lo), Hi: int16(hi), Lim: int32(limit)})
+		return sqlfile.Convert(rows, err, func(r dbsqlc.RemindersDueRow) (driver.PlannedReminder, error) {
+			return reminder(dbsqlc.GetReminderRow(r))
+		})
 	})
 }
 
@@ -57,50 +69,56 @@ func (e *executor) PlannedOrReminded(ctx context.Context, k driver.ReminderKey) 
 
 // InsertReminderItem adds a coupon to a planned reminder.
 func (e *executor) InsertReminderItem(ctx context.Context, it driver.ReminderItem) error {
-	_, err := e.exec(ctx, "InsertReminderItem", it.CouponID, it.Lead.Milliseconds(), it.ReminderID, it.ExpiresAt, it.LastLead)
-	return err
+	return e.sqlc().InsertReminderItem(ctx, dbsqlc.InsertReminderItemParams{
+		CouponID: it.CouponID, LeadMs: it.Lead.Milliseconds(), ReminderID: it.ReminderID, ExpiresAt: it.ExpiresAt, LastLead: it.LastLead,
+	})
 }
 
 // UnplanCoupons takes coupons out of every planned reminder and returns
 // those they were in.
 func (e *executor) UnplanCoupons(ctx context.Context, couponIDs []string) ([]int64, error) {
-	rows, err := e.query(ctx, "UnplanCoupons", couponIDs)
-	return sqlfile.Collect(rows, err, sqlfile.ScanInt64)
+	ids, err := e.sqlc().UnplanCoupons(ctx, couponIDs)
+	if ids == nil && err == nil {
+		ids = []int64{}
+	}
+	return ids, err
 }
 
 // ItemSpan reads how many coupons planned reminder id lists and their
 // earliest and latest expires_at (zero if none).
 func (e *executor) ItemSpan(ctx context.Context, id int64) (driver.ItemSpan, error) {
-	var (
-		s      driver.ItemSpan
-		lo, hi *time.Time
-	)
-	err := e.queryRow(ctx, "ItemSpan", id).Scan(&s.N, &lo, &hi)
-	s.First, s.Last = orZero(lo), orZero(hi)
-	return s, err
+	r, err := e.sqlc().ItemSpan(ctx, id)
+	// sqlc types min and max as interface{}: a time.Time, or nil when
+	// there are no items.
+	first, _ := r.Min.(time.Time)
+	last, _ := r.Max.(time.Time)
+	return driver.ItemSpan{N: r.Count, First: first, Last: last}, err
 }
 
 // SentBetween counts the reminders sent to p.User with their done time in
 // [p.Start, p.End).
 func (e *executor) SentBetween(ctx context.Context, p driver.SentBetweenParams) (int, error) {
-	var n int
-	err := e.queryRow(ctx, "SentBetween", p.User, p.Start, p.End).Scan(&n)
-	return n, err
+	n, err := e.sqlc().SentBetween(ctx, dbsqlc.SentBetweenParams{UserID: p.User, Start: &p.Start, EndAt: &p.End})
+	return int(n), err
 }
 
 // FinishReminder marks planned reminder f.ID sent or dropped at f.At and
 // deletes its items; false if it was no longer planned.
 func (e *executor) FinishReminder(ctx context.Context, f driver.FinishedReminder) (bool, error) {
-	ok, err := e.execOne(ctx, "FinishReminder", f.ID, f.Status, nullString(string(f.Channel)), nullString(f.Reason), f.At)
-	if err != nil || !ok {
+	n, err := e.sqlc().FinishReminder(ctx, dbsqlc.FinishReminderParams{
+		ID: f.ID, Status: f.Status, Channel: nullString(string(f.Channel)), Reason: nullString(f.Reason), DoneAt: &f.At,
+	})
+	if err != nil || n == 0 {
 		return false, err
 	}
-	_, err = e.exec(ctx, "DeleteReminderItems", f.ID)
+	err = e.sqlc().DeleteReminderItems(ctx, f.ID)
 	return err == nil, err
 }
 
-// reminders runs a query listing reminders.
-func (e *executor) reminders(ctx context.Context, name string, args ...any) ([]driver.PlannedReminder, error) {
-	rows, err := e.query(ctx, name, args...)
-	return sqlfile.Collect(rows, err, sqlfile.ScanReminder)
+// reminder is a reminder row as the driver hands it out.
+func reminder(r dbsqlc.GetReminderRow) (driver.PlannedReminder, error) {
+	return driver.PlannedReminder{
+		ID: r.ID, UserID: r.UserID, Lead: time.Duration(r.LeadMs) * time.Millisecond,
+		First: r.FirstAt, Last: r.LastAt, Due: r.DueAt,
+	}, nil
 }

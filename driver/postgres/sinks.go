@@ -44,7 +44,7 @@ func (e *executor) DeadLetters(ctx context.Context, p storetype.DeadLettersParam
 
 // ReplayDeadLetters queues every dead letter of sink for redelivery.
 func (e *executor) ReplayDeadLetters(ctx context.Context, sink string) (int64, error) {
-	return e.execCount(ctx, "ReplayDeadLetters", sink)
+	return e.sqlc().ReplayDeadLetters(ctx, sink)
 }
 
 // PruneEvents deletes the records ending at or before through and

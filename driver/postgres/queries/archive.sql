@@ -45,10 +45,6 @@ SELECT (SELECT count(*) FROM coupons WHERE status IN ('used', 'expired', 'voided
        (SELECT count(*) FROM orders WHERE status IN ('paid', 'closed') AND updated_at <= $1),
        (SELECT count(*) FROM reminders WHERE status <> 'planned' AND done_at <= $2);
 
--- name: GetArchivedCoupon
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons_archive WHERE id = $1;
-
 -- name: UserCouponsWithArchived
 -- UserCoupons's page over the coupons and the archive together: a page of
 -- each table's wallet index, merged by ID. A coupon is in one table or the
@@ -65,8 +61,3 @@ UNION ALL
       AND ($3 = '' OR CASE WHEN status = 'unused' AND expires_at <= $4 THEN 'expired' ELSE status END = $3)
  ORDER BY id LIMIT $5)
 ORDER BY id LIMIT $5;
-
--- name: GetArchivedOrder
-SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
-       deadline, payment_id, created_at, updated_at, version
-FROM orders_archive WHERE id = $1;

@@ -18,16 +18,6 @@ SELECT u, (SELECT count(*) FROM coupons WHERE user_id = u AND template_id = $2)
         + (SELECT count(*) FROM coupons_archive WHERE user_id = u AND template_id = $2)
 FROM unnest($1::text[]) AS u;
 
--- name: GetCoupon
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons WHERE id = $1;
-
--- name: GetCouponForUpdate
--- A transition decides on the row it holds: a racer waits here, then
--- decides on what the winner left.
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons WHERE id = $1 FOR NO KEY UPDATE;
-
 -- name: UserCoupons
 -- $1 user, $2 after ('' for none), $3 status ('' for any), $4 now, $5
 -- limit. A page of the user's wallet by ID: a walk of coupons_wallet from
@@ -38,9 +28,3 @@ FROM coupons
 WHERE user_id = $1 AND id > $2
   AND ($3 = '' OR CASE WHEN status = 'unused' AND expires_at <= $4 THEN 'expired' ELSE status END = $3)
 ORDER BY id LIMIT $5;
-
--- name: CompareAndSet
--- The guarded transition: it changes nothing unless the coupon is still
--- in the state and version the decision was made on.
-UPDATE coupons SET status = $1, order_id = $2, locked_until = $3, updated_at = $4, version = version + 1
-WHERE id = $5 AND status = $6 AND version = $7;

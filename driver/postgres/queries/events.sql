@@ -6,28 +6,9 @@ INSERT INTO events (n, id, time, body) VALUES ($1, $2, $3, $4);
 -- Writers of one derived event ID queue here until the first commits.
 SELECT pg_advisory_xact_lock(hashtextextended($1, 0));
 
--- name: EventExists
--- A derived event ID begins its record, so it is the record's id.
-SELECT EXISTS (SELECT 1 FROM events WHERE id = $1);
-
--- name: HasUnsequenced
-SELECT EXISTS (SELECT 1 FROM events WHERE seq IS NULL);
-
--- name: LockEventSeq
--- One sequencer at a time; writers never take this lock.
-SELECT last FROM event_seq FOR UPDATE;
-
--- name: Unsequenced
--- A statement after LockEventSeq: it sees every record committed before
--- the lock was granted, so none that another sequencer numbered.
-SELECT rid, n FROM events WHERE seq IS NULL ORDER BY rid LIMIT $1;
-
 -- name: Sequence
 -- $1 the records' rids, $2 their positions.
 UPDATE events SET seq = v.seq FROM unnest($1::bigint[], $2::bigint[]) AS v(rid, seq) WHERE events.rid = v.rid;
-
--- name: SetEventSeq
-UPDATE event_seq SET last = $1;
 
 -- name: Records
 -- $1 after, $2 limit, $3 store.MaxRecord. The records holding positions

@@ -1,6 +1,3 @@
--- name: GetIdempotency
-SELECT fingerprint, status, body, created_at FROM idempotency WHERE key = $1;
-
 -- name: PutIdempotency
 -- A request with the same key still in flight makes this wait for its
 -- commit, then fail on the primary key: ErrIdempotencyConflict.

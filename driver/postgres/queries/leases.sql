@@ -15,11 +15,6 @@ UPDATE leases SET expires_at = clock_timestamp() + $2 * interval '1 millisecond'
 WHERE holder = $1 AND expires_at > clock_timestamp()
 RETURNING shard, token;
 
--- name: DropLeases
--- $1 holder, $2 the shards to give up: they are free at once.
-UPDATE leases SET holder = '', expires_at = '-infinity'
-WHERE holder = $1 AND shard = ANY($2::smallint[]);
-
 -- name: TakeLeases
 -- $1 holder, $2 TTL in ms, $3 how many. Free or expired shards, each under a new
 -- token; a shard another instance is taking at the same moment is skipped.
@@ -29,14 +24,6 @@ WHERE shard = ANY(ARRAY(
         ORDER BY shard LIMIT $3
         FOR UPDATE SKIP LOCKED))
 RETURNING shard, token;
-
--- name: CheckLeases
--- $1 holder, $2 the shards. Run last in a fenced drain: what the holder
--- holds unexpired of them, under a share lock that keeps it from changing
--- hands until the drain commits.
-SELECT shard, token FROM leases
-WHERE holder = $1 AND shard = ANY($2::smallint[]) AND expires_at > clock_timestamp()
-FOR SHARE;
 
 -- name: Clock
 SELECT clock_timestamp();

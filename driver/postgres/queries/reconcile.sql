@@ -31,6 +31,3 @@ SELECT min(locked_until) FROM coupons WHERE status = 'locked' AND locked_until >
 -- name: DeadlineFrom
 -- $1 from, $2, $3 a range of shards (see drain.sql).
 SELECT deadline FROM orders WHERE status = 'unpaid' AND deadline >= $1 AND shard BETWEEN $2 AND $3 ORDER BY deadline LIMIT 1;
-
--- name: HasTimer
-SELECT EXISTS (SELECT 1 FROM timers WHERE due_at = $1 AND kind = $2);

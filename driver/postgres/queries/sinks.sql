@@ -29,6 +29,3 @@ SELECT seq, id, type, subject, time, data, attempts, error, failed_at, queued
 FROM dead_letters
 WHERE sink = $1 AND seq > $2 AND (queued OR NOT $3)
 ORDER BY seq LIMIT $4;
-
--- name: ReplayDeadLetters
-UPDATE dead_letters SET queued = true WHERE sink = $1;

@@ -1,8 +1,3 @@
--- name: TakeIssues
--- Counts $2 more coupons of template $1 issued, unless that passes the total.
-UPDATE templates SET issued = issued + $2
-WHERE id = $1 AND (total = 0 OR issued + $2 <= total);
-
 -- name: TemplateIssued
 SELECT issued FROM templates WHERE id = $1;
 

@@ -4,9 +4,3 @@
 INSERT INTO timers (due_at, kind)
 SELECT * FROM unnest($1::timestamptz[], $2::text[])
 ON CONFLICT DO NOTHING;
-
--- name: DueTimers
-SELECT kind, due_at FROM timers WHERE due_at <= $1 ORDER BY due_at LIMIT $2;
-
--- name: DeleteTimers
-DELETE FROM timers WHERE kind = $1 AND due_at <= $2;

@@ -8,6 +8,31 @@ import (
 	"time"
 )
 
+type Operation struct {
+	ID         string
+	Kind       string
+	Target     string
+	Args       string
+	Counts     string
+	Actor      string
+	State      string
+	LastID     string
+	Holder     string
+	CreatedAt  time.Time
+	StartedAt  *time.Time
+	FinishedAt *time.Time
+	LeaseUntil *time.Time
+	Done       int64
+	Total      int64
+}
+
+type PendingVoid struct {
+	CouponID  string
+	Operation string
+	Reason    string
+	Actor     string
+}
+
 type Token struct {
 	Name      string
 	Hash      string

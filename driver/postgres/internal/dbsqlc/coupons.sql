@@ -1,0 +1,26 @@
+-- name: GetCoupon :one
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id = @id;
+
+-- name: GetCouponForUpdate :one
+-- A transition decides on the row it holds: a racer waits here, then
+-- decides on what the winner left.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id = @id FOR NO KEY UPDATE;
+
+-- name: GetArchivedCoupon :one
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons_archive WHERE id = @id;
+
+-- name: CompareAndSet :execrows
+-- The guarded transition: it changes nothing unless the coupon is still
+-- in the state and version the decision was made on.
+UPDATE coupons SET status = @status, order_id = @order_id, locked_until = @locked_until, updated_at = @updated_at,
+                   version = version + 1
+WHERE id = @id AND status = @from_status AND version = @from_version;
+
+-- name: TakeIssues :execrows
+-- Counts n more coupons of the template issued, unless that passes the
+-- total.
+UPDATE templates SET issued = issued + @n
+WHERE id = @id AND (total = 0 OR issued + @n <= total);

@@ -1,0 +1,46 @@
+-- name: InsertOrder :exec
+INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due,
+                    deadline, created_at, updated_at, version)
+VALUES (@id, @user_id, 'unpaid', @items, @coupon_ids, @total, @discount, @amount_due, @deadline, @created_at, @updated_at, 1);
+
+-- name: GetOrder :one
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id = @id;
+
+-- name: GetOrderForUpdate :one
+-- A payment and a close of one order queue here: the second decides on
+-- what the first committed.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id = @id FOR NO KEY UPDATE;
+
+-- name: GetArchivedOrder :one
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders_archive WHERE id = @id;
+
+-- name: SetOrderStatus :execrows
+-- The guarded order transition: only from unpaid, only at the version read.
+UPDATE orders SET status = @status, close_reason = @close_reason, payment_id = @payment_id, updated_at = @updated_at,
+                  version = version + 1
+WHERE id = @id AND status = 'unpaid' AND version = @from_version;
+
+-- name: OrdersDue :many
+-- Unpaid orders past their deadline at now, of the shards lo to hi.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE status = 'unpaid' AND deadline <= @now AND shard BETWEEN @lo AND @hi
+ORDER BY deadline LIMIT @lim;
+
+-- name: ClaimOrdersDue :many
+-- OrdersDue for the timeout drain: held until the batch commits; orders
+-- a payment or another drain holds are left for the next batch.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE status = 'unpaid' AND deadline <= @now AND shard BETWEEN @lo AND @hi
+ORDER BY deadline LIMIT @lim
+FOR NO KEY UPDATE SKIP LOCKED;
+
+-- name: OpenOrders :one
+SELECT count(*) FROM orders WHERE status = 'unpaid';

@@ -1,0 +1,55 @@
+-- name: JoinableReminder :one
+-- The earliest planned reminder of the user and lead (in ms) whose
+-- coupons all cross within [lo, hi].
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders
+WHERE status = 'planned' AND user_id = @user_id AND lead_ms = @lead_ms
+  AND first_at >= @lo AND first_at <= @hi AND last_at <= @hi
+ORDER BY first_at LIMIT 1;
+
+-- name: InsertReminder :one
+INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
+VALUES (@user_id, @lead_ms, @first_at, @last_at, @due_at, 'planned')
+RETURNING id;
+
+-- name: SetReminder :exec
+UPDATE reminders SET first_at = @first_at, last_at = @last_at, due_at = @due_at WHERE id = @id AND status = 'planned';
+
+-- name: GetReminder :one
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE id = @id;
+
+-- name: UserReminders :many
+-- A user's planned reminders, to re-time them to a new profile.
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders
+WHERE status = 'planned' AND user_id = @user_id ORDER BY id;
+
+-- name: RemindersDue :many
+-- Reminders due at now of the shards lo to hi (see drain.sql), up to
+-- lim. Walks the partial due index; a reminder another instance holds is
+-- skipped.
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders
+WHERE status = 'planned' AND due_at <= @now AND shard BETWEEN @lo AND @hi
+ORDER BY due_at LIMIT @lim
+FOR UPDATE SKIP LOCKED;
+
+-- name: InsertReminderItem :exec
+INSERT INTO reminder_items (coupon_id, lead_ms, reminder_id, expires_at, last_lead)
+VALUES (@coupon_id, @lead_ms, @reminder_id, @expires_at, @last_lead);
+
+-- name: UnplanCoupons :many
+-- The items of the coupons go; the reminders they were in come back.
+DELETE FROM reminder_items WHERE coupon_id = ANY(@coupon_ids::text[]) RETURNING reminder_id;
+
+-- name: ItemSpan :one
+-- A reminder's coupons: how many, and their earliest and latest expiry.
+SELECT count(*), min(expires_at), max(expires_at) FROM reminder_items WHERE reminder_id = @reminder_id;
+
+-- name: SentBetween :one
+SELECT count(*) FROM reminders WHERE user_id = @user_id AND status = 'sent' AND done_at >= @start AND done_at < @end_at;
+
+-- name: FinishReminder :execrows
+-- status: sent or dropped.
+UPDATE reminders SET status = @status, channel = @channel, reason = @reason, done_at = @done_at
+WHERE id = @id AND status = 'planned';
+
+-- name: DeleteReminderItems :exec
+DELETE FROM reminder_items WHERE reminder_id = @reminder_id;
