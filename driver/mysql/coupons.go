@@ -8,6 +8,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -35,7 +36,8 @@ func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParam
 // TakeIssues counts p.N more coupons of a template issued, unless that
 // passes its total.
 func (e *executor) TakeIssues(ctx context.Context, p driver.TakeIssuesParams) (bool, error) {
-	return e.execOne(ctx, "TakeIssues", p.N, p.TemplateID, p.N)
+	n, err := e.sq().TakeIssues(ctx, dbsqlc.TakeIssuesParams{N: int64(p.N), ID: p.TemplateID})
+	return n > 0, err
 }
 
 // SetCoupon stores p.Next over p.From with a compare-and-set on p.From's

@@ -139,8 +139,7 @@ func (e *executor) PutTimer(ctx context.Context, tm storetype.Timer) error {
 // payment), so two of them do not race; if two did, the second's flush
 // would fail on the ID and its retry find the event.
 func (e *executor) EventStored(ctx context.Context, id string) (bool, error) {
-	var n int
-	err := e.queryRow(ctx, "HasEvent", id).Scan(&n)
+	n, err := e.sq().HasEvent(ctx, id)
 	return n > 0, err
 }
 
@@ -161,7 +160,8 @@ func (e *executor) flush(ctx context.Context, records []storetype.Record) error 
 	})
 	for _, k := range keys {
 		if n := e.counts[k]; n != 0 {
-			if _, err := e.exec(ctx, "AddCount", n, k.template, k.status, e.slot); err != nil {
+			err := e.sq().AddCount(ctx, dbsqlc.AddCountParams{N: n, TemplateID: k.template, Status: k.status, Slot: int8(e.slot)})
+			if err != nil {
 				return err
 			}
 		}

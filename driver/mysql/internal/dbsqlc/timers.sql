@@ -4,3 +4,6 @@ SELECT kind, due_at FROM timers WHERE due_at <= sqlc.arg(before) ORDER BY due_at
 
 -- name: DeleteTimers :exec
 DELETE FROM timers WHERE kind = sqlc.arg(kind) AND due_at <= sqlc.arg(through);
+
+-- name: HasTimer :one
+SELECT EXISTS (SELECT 1 FROM timers WHERE due_at = sqlc.arg(due_at) AND kind = sqlc.arg(kind));

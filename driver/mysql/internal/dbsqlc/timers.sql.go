@@ -61,3 +61,19 @@ func (q *Queries) DueTimers(ctx context.Context, arg DueTimersParams) ([]DueTime
 	}
 	return items, nil
 }
+
+const hasTimer = `-- name: HasTimer :one
+SELECT EXISTS (SELECT 1 FROM timers WHERE due_at = ? AND kind = ?)
+`
+
+type HasTimerParams struct {
+	DueAt time.Time
+	Kind  string
+}
+
+func (q *Queries) HasTimer(ctx context.Context, arg HasTimerParams) (bool, error) {
+	row := q.db.QueryRowContext(ctx, hasTimer, arg.DueAt, arg.Kind)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
