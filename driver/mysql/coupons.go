@@ -44,8 +44,11 @@ func (e *executor) TakeIssues(ctx context.Context, p driver.TakeIssuesParams) (b
 // state and version.
 func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (bool, error) {
 	from, next := p.From, p.Next
-	return e.execOne(ctx, "CompareAndSet", next.Status.String(), nullString(next.OrderID), nullTime(next.LockedUntil),
-		next.UpdatedAt, from.ID, from.Status.String(), from.Version)
+	n, err := e.sq().CompareAndSet(ctx, dbsqlc.CompareAndSetParams{
+		Status: next.Status.String(), OrderID: nullString(next.OrderID), LockedUntil: nullTime(next.LockedUntil),
+		UpdatedAt: next.UpdatedAt, ID: from.ID, FromStatus: from.Status.String(), Version: from.Version,
+	})
+	return n > 0, err
 }
 
 func scanCoupon(row scanner) (coupon.Coupon, error) {

@@ -74,17 +74,21 @@ func (e *executor) PutStockBucket(ctx context.Context, p driver.PutStockBucketPa
 // InsertOrder stores a new unpaid order.
 func (e *executor) InsertOrder(ctx context.Context, o order.Order) error {
 	items, coupons := sqlfile.OrderJSON(o)
-	_, err := e.exec(ctx, "InsertOrder", o.ID, o.UserID, items, coupons, o.Total, o.Discount, o.AmountDue,
-		o.Deadline, o.CreatedAt, o.UpdatedAt)
-	return err
+	return e.sq().InsertOrder(ctx, dbsqlc.InsertOrderParams{
+		ID: o.ID, UserID: o.UserID, Items: items, CouponIds: coupons, Total: o.Total, Discount: o.Discount,
+		AmountDue: o.AmountDue, Deadline: o.Deadline, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+	})
 }
 
 // SetOrder stores p.Next over p.From with a compare-and-set on unpaid and
 // p.From's version.
 func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool, error) {
 	from, next := p.From, p.Next
-	return e.execOne(ctx, "SetOrderStatus", next.Status.String(), nullString(next.CloseReason), nullString(next.PaymentID),
-		next.UpdatedAt, from.ID, from.Version)
+	n, err := e.sq().SetOrderStatus(ctx, dbsqlc.SetOrderStatusParams{
+		Status: next.Status.String(), CloseReason: nullString(next.CloseReason), PaymentID: nullString(next.PaymentID),
+		UpdatedAt: next.UpdatedAt, ID: from.ID, Version: from.Version,
+	})
+	return n > 0, err
 }
 
 func scanOrder(row scanner) (order.Order, error) {

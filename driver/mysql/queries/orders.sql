@@ -2,11 +2,6 @@
 -- sku, the first bucket to drop.
 DELETE FROM skus WHERE sku = ? AND bucket >= ?;
 
--- name: InsertOrder
-INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due,
-                    deadline, created_at, updated_at, version)
-VALUES (?, ?, 'unpaid', ?, ?, ?, ?, ?, ?, ?, ?, 1);
-
 -- name: GetOrder
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
@@ -18,11 +13,6 @@ FROM orders WHERE id = ?;
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
 FROM orders WHERE id = ? FOR UPDATE;
-
--- name: SetOrderStatus
--- The guarded order transition: only from unpaid, only at the version read.
-UPDATE orders SET status = ?, close_reason = ?, payment_id = ?, updated_at = ?, version = version + 1
-WHERE id = ? AND status = 'unpaid' AND version = ?;
 
 -- name: DueOrderShards
 -- now, the shard, limit: one shard's earliest unpaid orders past their
