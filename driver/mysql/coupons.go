@@ -8,6 +8,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -35,15 +36,19 @@ func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParam
 // TakeIssues counts p.N more coupons of a template issued, unless that
 // passes its total.
 func (e *executor) TakeIssues(ctx context.Context, p driver.TakeIssuesParams) (bool, error) {
-	return e.execOne(ctx, "TakeIssues", p.N, p.TemplateID, p.N)
+	n, err := e.sq().TakeIssues(ctx, dbsqlc.TakeIssuesParams{N: int64(p.N), ID: p.TemplateID})
+	return n > 0, err
 }
 
 // SetCoupon stores p.Next over p.From with a compare-and-set on p.From's
 // state and version.
 func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (bool, error) {
 	from, next := p.From, p.Next
-	return e.execOne(ctx, "CompareAndSet", next.Status.String(), nullString(next.OrderID), nullTime(next.LockedUntil),
-		next.UpdatedAt, from.ID, from.Status.String(), from.Version)
+	n, err := e.sq().CompareAndSet(ctx, dbsqlc.CompareAndSetParams{
+		Status: next.Status.String(), OrderID: nullString(next.OrderID), LockedUntil: nullTime(next.LockedUntil),
+		UpdatedAt: next.UpdatedAt, ID: from.ID, FromStatus: from.Status.String(), Version: from.Version,
+	})
+	return n > 0, err
 }
 
 func scanCoupon(row scanner) (coupon.Coupon, error) {

@@ -2,9 +2,11 @@ package mysql
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -28,9 +30,9 @@ func (e *executor) Records(ctx context.Context, p driver.RecordsParams) error {
 // FrontRecords reads the first limit records of the feed, without their
 // bodies.
 func (e *executor) FrontRecords(ctx context.Context, limit int) ([]storetype.Record, error) {
-	rows, err := e.query(ctx, "FrontRecords", limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (r storetype.Record, err error) {
-		return r, row.Scan(&r.Last, &r.N, &r.Time)
+	rows, err := e.sq().FrontRecords(ctx, int32(limit))
+	return sqlfile.Convert(rows, err, func(r dbsqlc.FrontRecordsRow) (storetype.Record, error) {
+		return storetype.Record{Last: r.Seq.Int64, N: int(r.N), Time: r.Time}, nil
 	})
 }
 
@@ -38,8 +40,8 @@ func (e *executor) FrontRecords(ctx context.Context, limit int) ([]storetype.Rec
 // records that have none (see migration 0008), one sequencer at a time,
 // in a transaction of its own on the read pool.
 func (s *Driver) sequence(ctx context.Context) error {
-	var pending bool
-	if err := s.reads.QueryRowContext(ctx, queries.Get("HasUnsequenced")).Scan(&pending); err != nil || !pending {
+	pending, err := dbsqlc.New(s.reads).HasUnsequenced(ctx)
+	if err != nil || !pending {
 		return err
 	}
 	tx, err := s.reads.BeginTx(ctx, nil)
@@ -47,38 +49,27 @@ func (s *Driver) sequence(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	var last int64
-	if err := tx.QueryRowContext(ctx, queries.Get("LockEventSeq")).Scan(&last); err != nil {
+	q := dbsqlc.New(tx)
+	last, err := q.LockEventSeq(ctx)
+	if err != nil {
 		return err
 	}
 	for {
-		var pairs [][2]int64
-		rows, err := tx.QueryContext(ctx, queries.Get("Unsequenced"), sequenceBatch)
+		rows, err := q.Unsequenced(ctx, sequenceBatch)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var rid, n int64
-			if err := rows.Scan(&rid, &n); err != nil {
-				rows.Close()
-				return err
-			}
-			last += n
-			pairs = append(pairs, [2]int64{rid, last})
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		for _, p := range pairs {
-			if _, err := tx.ExecContext(ctx, queries.Get("Sequence"), p[1], p[0]); err != nil {
+		for _, r := range rows {
+			last += int64(r.N)
+			if err := q.Sequence(ctx, dbsqlc.SequenceParams{Seq: sql.NullInt64{Int64: last, Valid: true}, Rid: r.Rid}); err != nil {
 				return err
 			}
 		}
-		if len(pairs) < sequenceBatch {
+		if len(rows) < sequenceBatch {
 			break
 		}
 	}
-	if _, err := tx.ExecContext(ctx, queries.Get("SetEventSeq"), last); err != nil {
+	if err := q.SetEventSeq(ctx, last); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -3,36 +3,47 @@ package mysql
 import (
 	"context"
 	"database/sql"
+	"errors"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 )
 
 // Operation reads one bulk operation, holding it in a transaction until
 // it ends.
 func (e *executor) Operation(ctx context.Context, id string) (driver.OperationRow, error) {
-	return sqlfile.ScanOne(e.queryRow(ctx, e.holding("LockOperation", "GetOperation"), id), scanOperation, interpret)
+	get := e.sq().LockOperation
+	if e.tx == nil {
+		get = e.sq().GetOperation
+	}
+	r, err := get(ctx, id)
+	return sqlfile.ConvertOne(r, err, operation, interpret)
 }
 
 // InsertOperation stores a new operation.
 func (e *executor) InsertOperation(ctx context.Context, r driver.OperationRow) error {
-	_, err := e.exec(ctx, "InsertOperation", r.ID, r.Kind, r.Target, r.Args, r.Counts, r.Actor, r.State, r.Cursor, r.Holder,
-		r.CreatedAt, nullTime(r.StartedAt), nullTime(r.FinishedAt), nullTime(r.LeaseUntil), r.Done, r.Total)
-	return err
+	return e.sq().InsertOperation(ctx, dbsqlc.InsertOperationParams{
+		ID: r.ID, Kind: r.Kind, Target: r.Target, Args: r.Args, Counts: r.Counts, Actor: r.Actor, State: r.State,
+		LastID: r.Cursor, Holder: r.Holder, CreatedAt: r.CreatedAt, StartedAt: nullTime(r.StartedAt),
+		FinishedAt: nullTime(r.FinishedAt), LeaseUntil: nullTime(r.LeaseUntil), Done: r.Done, Total: r.Total,
+	})
 }
 
 // SetOperation stores r over the operation of its ID.
 func (e *executor) SetOperation(ctx context.Context, r driver.OperationRow) error {
-	_, err := e.exec(ctx, "SetOperation", r.Counts, r.State, r.Cursor, r.Holder,
-		nullTime(r.StartedAt), nullTime(r.FinishedAt), nullTime(r.LeaseUntil), r.Done, r.Total, r.ID)
-	return err
+	return e.sq().SetOperation(ctx, dbsqlc.SetOperationParams{
+		Counts: r.Counts, State: r.State, LastID: r.Cursor, Holder: r.Holder, StartedAt: nullTime(r.StartedAt),
+		FinishedAt: nullTime(r.FinishedAt), LeaseUntil: nullTime(r.LeaseUntil), Done: r.Done, Total: r.Total, ID: r.ID,
+	})
 }
 
 // OperationsDue lists running operations p.Holder may take at p.Now.
 func (e *executor) OperationsDue(ctx context.Context, p driver.OperationsDueParams) ([]string, error) {
-	rows, err := e.query(ctx, "OperationsDue", p.Holder, p.Now, p.Limit)
-	return sqlfile.Collect(rows, err, sqlfile.ScanString)
+	return e.sq().OperationsDue(ctx, dbsqlc.OperationsDueParams{
+		Holder: p.Holder, Now: sql.NullTime{Time: p.Now, Valid: true}, Limit: int32(p.Limit),
+	})
 }
 
 // CouponsAfter reads a page of a template's coupons by ID.
@@ -61,19 +72,20 @@ func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsPara
 
 // TakePendingVoid removes and returns a coupon's mark, if any.
 func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
-	return sqlfile.TakePendingVoid(e.queryRow(ctx, "GetPendingVoid", couponID), func() error {
-		_, err := e.exec(ctx, "DeletePendingVoid", couponID)
-		return err
-	})
+	r, err := e.sq().GetPendingVoid(ctx, couponID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return driver.PendingVoid{}, false, nil
+	}
+	if err == nil {
+		err = e.sq().DeletePendingVoid(ctx, couponID)
+	}
+	return driver.PendingVoid(r), err == nil, err
 }
 
-func scanOperation(row sqlfile.Scanner) (driver.OperationRow, error) {
-	var (
-		r                             driver.OperationRow
-		started, finished, leaseUntil sql.NullTime
-	)
-	err := row.Scan(&r.ID, &r.Kind, &r.Target, &r.Args, &r.Counts, &r.Actor, &r.State, &r.Cursor, &r.Holder,
-		&r.CreatedAt, &started, &finished, &leaseUntil, &r.Done, &r.Total)
-	r.CreatedAt, r.StartedAt, r.FinishedAt, r.LeaseUntil = r.CreatedAt.UTC(), utc(started), utc(finished), utc(leaseUntil)
-	return r, err
+func operation(r dbsqlc.Operation) (driver.OperationRow, error) {
+	return driver.OperationRow{
+		ID: r.ID, Kind: r.Kind, Target: r.Target, Args: r.Args, Counts: r.Counts, Actor: r.Actor, State: r.State,
+		Cursor: r.LastID, Holder: r.Holder, CreatedAt: r.CreatedAt.UTC(), StartedAt: utc(r.StartedAt),
+		FinishedAt: utc(r.FinishedAt), LeaseUntil: utc(r.LeaseUntil), Done: r.Done, Total: r.Total,
+	}, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -32,42 +33,62 @@ func (e *executor) OrdersDue(ctx context.Context, p storetype.DueParams) ([]orde
 // StockBuckets reads every bucket of a SKU, in bucket order, and in a
 // transaction holds them until it ends.
 func (e *executor) StockBuckets(ctx context.Context, sku string) ([]driver.StockBucket, error) {
-	rows, err := e.query(ctx, e.holding("StockBuckets", "GetStockBuckets"), sku)
-	return sqlfile.Collect(rows, err, sqlfile.ScanStockBucket)
+	if e.tx == nil {
+		rows, err := e.sq().GetStockBuckets(ctx, sku)
+		return sqlfile.Convert(rows, err, func(r dbsqlc.GetStockBucketsRow) (driver.StockBucket, error) {
+			return stockBucket(dbsqlc.StockBucketsRow(r))
+		})
+	}
+	rows, err := e.sq().StockBuckets(ctx, sku)
+	return sqlfile.Convert(rows, err, stockBucket)
+}
+
+// stockBucket is a bucket row as the store reads it; GetStockBuckets' rows
+// convert to StockBucketsRow.
+func stockBucket(r dbsqlc.StockBucketsRow) (driver.StockBucket, error) {
+	return driver.StockBucket{Bucket: int(r.Bucket), Buckets: int(r.Buckets), Available: r.Available, Reserved: r.Reserved, Sold: r.Sold}, nil
 }
 
 // AddStock adds d's amounts to one bucket of a SKU, guarded.
 func (e *executor) AddStock(ctx context.Context, d driver.StockDelta) (bool, error) {
-	return e.execOne(ctx, "AddStock", d.Available, d.Reserved, d.Sold, d.Now, d.SKU, d.Bucket, d.Buckets, d.Available)
+	n, err := e.sq().AddStock(ctx, dbsqlc.AddStockParams{
+		Available: d.Available, Reserved: d.Reserved, Sold: d.Sold, Now: d.Now, Sku: d.SKU, Bucket: int8(d.Bucket), Buckets: int8(d.Buckets),
+	})
+	return n > 0, err
 }
 
 // NewStock stores a new SKU of one empty bucket, unless it exists.
 func (e *executor) NewStock(ctx context.Context, p driver.NewStockParams) error {
-	_, err := e.exec(ctx, "NewStock", p.SKU, p.Now)
-	return err
+	return e.sq().NewStock(ctx, dbsqlc.NewStockParams{Sku: p.SKU, Now: p.Now})
 }
 
 // PutStockBucket stores one bucket of a SKU, new or not.
 func (e *executor) PutStockBucket(ctx context.Context, p driver.PutStockBucketParams) error {
 	b := p.Bucket
-	_, err := e.exec(ctx, "PutStockBucket", p.SKU, b.Bucket, b.Buckets, b.Available, b.Reserved, b.Sold, p.Now, b.Stock)
-	return err
+	return e.sq().PutStockBucket(ctx, dbsqlc.PutStockBucketParams{
+		Sku: p.SKU, Bucket: int8(b.Bucket), Buckets: int8(b.Buckets), Available: b.Available, Reserved: b.Reserved, Sold: b.Sold,
+		Now: p.Now, Stock: b.Stock,
+	})
 }
 
 // InsertOrder stores a new unpaid order.
 func (e *executor) InsertOrder(ctx context.Context, o order.Order) error {
 	items, coupons := sqlfile.OrderJSON(o)
-	_, err := e.exec(ctx, "InsertOrder", o.ID, o.UserID, items, coupons, o.Total, o.Discount, o.AmountDue,
-		o.Deadline, o.CreatedAt, o.UpdatedAt)
-	return err
+	return e.sq().InsertOrder(ctx, dbsqlc.InsertOrderParams{
+		ID: o.ID, UserID: o.UserID, Items: items, CouponIds: coupons, Total: o.Total, Discount: o.Discount,
+		AmountDue: o.AmountDue, Deadline: o.Deadline, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+	})
 }
 
 // SetOrder stores p.Next over p.From with a compare-and-set on unpaid and
 // p.From's version.
 func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool, error) {
 	from, next := p.From, p.Next
-	return e.execOne(ctx, "SetOrderStatus", next.Status.String(), nullString(next.CloseReason), nullString(next.PaymentID),
-		next.UpdatedAt, from.ID, from.Version)
+	n, err := e.sq().SetOrderStatus(ctx, dbsqlc.SetOrderStatusParams{
+		Status: next.Status.String(), CloseReason: nullString(next.CloseReason), PaymentID: nullString(next.PaymentID),
+		UpdatedAt: next.UpdatedAt, ID: from.ID, Version: from.Version,
+	})
+	return n > 0, err
 }
 
 func scanOrder(row scanner) (order.Order, error) {

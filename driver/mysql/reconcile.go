@@ -8,6 +8,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -47,7 +48,5 @@ func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) 
 
 // HasTimer reports whether the group timer tm is stored.
 func (e *executor) HasTimer(ctx context.Context, tm storetype.Timer) (bool, error) {
-	var ok bool
-	err := e.queryRow(ctx, "HasTimer", tm.Due, string(tm.Kind)).Scan(&ok)
-	return ok, err
+	return e.sq().HasTimer(ctx, dbsqlc.HasTimerParams{DueAt: tm.Due, Kind: string(tm.Kind)})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -14,35 +15,35 @@ import (
 // p.Lead whose first crossing lies in [p.Lo, p.Hi] and last crossing at
 // or before p.Hi; storetype.ErrNotFound if none.
 func (e *executor) JoinableReminder(ctx context.Context, p driver.JoinableReminderParams) (driver.PlannedReminder, error) {
-	row := e.queryRow(ctx, "JoinableReminder", p.User, p.Lead.Milliseconds(), p.Lo, p.Hi, p.Hi)
-	return sqlfile.ScanOne(row, sqlfile.ScanReminder, interpret)
+	r, err := e.sq().JoinableReminder(ctx, dbsqlc.JoinableReminderParams{UserID: p.User, LeadMs: p.Lead.Milliseconds(), Lo: p.Lo, Hi: p.Hi})
+	return sqlfile.ConvertOne(dbsqlc.GetReminderRow(r), err, reminder, interpret)
 }
 
 // InsertReminder stores r as planned and returns its ID.
 func (e *executor) InsertReminder(ctx context.Context, r driver.PlannedReminder) (int64, error) {
-	res, err := e.exec(ctx, "InsertReminder", r.UserID, r.Lead.Milliseconds(), r.First, r.Last, r.Due)
-	if err != nil {
-		return 0, err
-	}
-	return res.LastInsertId()
+	return e.sq().InsertReminder(ctx, dbsqlc.InsertReminderParams{
+		UserID: r.UserID, LeadMs: r.Lead.Milliseconds(), FirstAt: r.First, LastAt: r.Last, DueAt: r.Due,
+	})
 }
 
 // SetReminder stores r's First, Last and Due, if r is still planned.
 func (e *executor) SetReminder(ctx context.Context, r driver.PlannedReminder) error {
-	_, err := e.exec(ctx, "SetReminder", r.First, r.Last, r.Due, r.ID)
-	return err
+	return e.sq().SetReminder(ctx, dbsqlc.SetReminderParams{FirstAt: r.First, LastAt: r.Last, DueAt: r.Due, ID: r.ID})
 }
 
 // Reminder reads reminder id, whatever its state; storetype.ErrNotFound
 // if there is none.
 func (e *executor) Reminder(ctx context.Context, id int64) (driver.PlannedReminder, error) {
-	return sqlfile.ScanOne(e.queryRow(ctx, "GetReminder", id), sqlfile.ScanReminder, interpret)
+	r, err := e.sq().GetReminder(ctx, id)
+	return sqlfile.ConvertOne(r, err, reminder, interpret)
 }
 
 // UserReminders lists a user's planned reminders, oldest first.
 func (e *executor) UserReminders(ctx context.Context, user string) ([]driver.PlannedReminder, error) {
-	rows, err := e.query(ctx, "UserReminders", user)
-	return sqlfile.Collect(rows, err, sqlfile.ScanReminder)
+	rows, err := e.sq().UserReminders(ctx, user)
+	return sqlfile.Convert(rows, err, func(r dbsqlc.UserRemindersRow) (driver.PlannedReminder, error) {
+		return reminder(dbsqlc.GetReminderRow(r))
+	})
 }
 
 // RemindersDue lists up to p.Limit planned reminders due at or before
@@ -55,16 +56,15 @@ func (e *executor) RemindersDue(ctx context.Context, p storetype.DueParams) ([]d
 // PlannedOrReminded reports whether the pair p is in a planned reminder
 // or was reminded.
 func (e *executor) PlannedOrReminded(ctx context.Context, p driver.ReminderKey) (bool, error) {
-	var done bool
-	ms := p.Lead.Milliseconds()
-	err := e.queryRow(ctx, "PlannedOrReminded", p.CouponID, ms, p.CouponID, ms).Scan(&done)
-	return done, err
+	done, err := e.sq().PlannedOrReminded(ctx, dbsqlc.PlannedOrRemindedParams{CouponID: p.CouponID, LeadMs: p.Lead.Milliseconds()})
+	return done.Bool, err
 }
 
 // InsertReminderItem adds a coupon to a planned reminder.
 func (e *executor) InsertReminderItem(ctx context.Context, it driver.ReminderItem) error {
-	_, err := e.exec(ctx, "InsertReminderItem", it.CouponID, it.Lead.Milliseconds(), it.ReminderID, it.ExpiresAt, it.LastLead)
-	return err
+	return e.sq().InsertReminderItem(ctx, dbsqlc.InsertReminderItemParams{
+		CouponID: it.CouponID, LeadMs: it.Lead.Milliseconds(), ReminderID: it.ReminderID, ExpiresAt: it.ExpiresAt, LastLead: it.LastLead,
+	})
 }
 
 // UnplanCoupons takes coupons out of every planned reminder and returns
@@ -94,18 +94,30 @@ func (e *executor) ItemSpan(ctx context.Context, id int64) (driver.ItemSpan, err
 // SentBetween counts the reminders sent to p.User with their done time
 // in [p.Start, p.End).
 func (e *executor) SentBetween(ctx context.Context, p driver.SentBetweenParams) (int, error) {
-	var n int
-	err := e.queryRow(ctx, "SentBetween", p.User, p.Start, p.End).Scan(&n)
-	return n, err
+	n, err := e.sq().SentBetween(ctx, dbsqlc.SentBetweenParams{
+		UserID: p.User, Start: sql.NullTime{Time: p.Start, Valid: true}, End: sql.NullTime{Time: p.End, Valid: true},
+	})
+	return int(n), err
 }
 
 // FinishReminder marks planned reminder f.ID sent or dropped at f.At and
 // deletes its items; false if it was no longer planned.
 func (e *executor) FinishReminder(ctx context.Context, f driver.FinishedReminder) (bool, error) {
-	ok, err := e.execOne(ctx, "FinishReminder", f.Status, nullString(string(f.Channel)), nullString(f.Reason), f.At, f.ID)
-	if err != nil || !ok {
+	n, err := e.sq().FinishReminder(ctx, dbsqlc.FinishReminderParams{
+		Status: f.Status, Channel: nullString(string(f.Channel)), Reason: nullString(f.Reason),
+		DoneAt: sql.NullTime{Time: f.At, Valid: true}, ID: f.ID,
+	})
+	if err != nil || n == 0 {
 		return false, err
 	}
-	_, err = e.exec(ctx, "DeleteReminderItems", f.ID)
+	err = e.sq().DeleteReminderItems(ctx, f.ID)
 	return err == nil, err
+}
+
+// reminder is a reminder row as the store reads it; the other queries'
+// rows of the same columns convert to GetReminderRow.
+func reminder(r dbsqlc.GetReminderRow) (driver.PlannedReminder, error) {
+	return driver.PlannedReminder{
+		ID: r.ID, UserID: r.UserID, Lead: time.Duration(r.LeadMs) * time.Millisecond, First: r.FirstAt, Last: r.LastAt, Due: r.DueAt,
+	}, nil
 }

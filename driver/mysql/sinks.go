@@ -2,6 +2,7 @@ package mysql
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/storetype"
@@ -37,7 +38,7 @@ func (e *executor) DeadLetters(ctx context.Context, p storetype.DeadLettersParam
 
 // ReplayDeadLetters queues every dead letter of sink for redelivery.
 func (e *executor) ReplayDeadLetters(ctx context.Context, sink string) (int64, error) {
-	return rowsAffected(e.exec(ctx, "ReplayDeadLetters", sink))
+	return e.sq().ReplayDeadLetters(ctx, sink)
 }
 
 // PruneEvents deletes the records ending at or before through and
@@ -47,6 +48,5 @@ func (e *executor) PruneEvents(ctx context.Context, through int64) (int64, error
 	if err := e.queryRow(ctx, "PrunedCount", through).Scan(&n); err != nil {
 		return 0, err
 	}
-	_, err := e.exec(ctx, "PruneEvents", through)
-	return n, err
+	return n, e.sq().PruneEvents(ctx, sql.NullInt64{Int64: through, Valid: true})
 }

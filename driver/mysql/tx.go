@@ -139,8 +139,7 @@ func (e *executor) PutTimer(ctx context.Context, tm storetype.Timer) error {
 // payment), so two of them do not race; if two did, the second's flush
 // would fail on the ID and its retry find the event.
 func (e *executor) EventStored(ctx context.Context, id string) (bool, error) {
-	var n int
-	err := e.queryRow(ctx, "HasEvent", id).Scan(&n)
+	n, err := e.sq().HasEvent(ctx, id)
 	return n > 0, err
 }
 
@@ -161,7 +160,8 @@ func (e *executor) flush(ctx context.Context, records []storetype.Record) error 
 	})
 	for _, k := range keys {
 		if n := e.counts[k]; n != 0 {
-			if _, err := e.exec(ctx, "AddCount", n, k.template, k.status, e.slot); err != nil {
+			err := e.sq().AddCount(ctx, dbsqlc.AddCountParams{N: n, TemplateID: k.template, Status: k.status, Slot: int8(e.slot)})
+			if err != nil {
 				return err
 			}
 		}
@@ -238,17 +238,19 @@ func (s *Driver) Busy() bool { return false }
 
 // Request reads the request recorded under an idempotency key.
 func (e *executor) Request(ctx context.Context, key string) (driver.Request, error) {
-	var r driver.Request
-	err := e.queryRow(ctx, "GetIdempotency", key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.Created)
-	r.Created = r.Created.UTC()
-	return r, interpret(err)
+	r, err := e.sq().GetIdempotency(ctx, key)
+	return sqlfile.ConvertOne(r, err, func(r dbsqlc.GetIdempotencyRow) (driver.Request, error) {
+		return driver.Request{Fingerprint: r.Fingerprint, Status: int(r.Status), Body: r.Body, Created: r.CreatedAt.UTC()}, nil
+	}, interpret)
 }
 
 // PutRequest records p.Request under p.Key: driver.ErrRequestTaken if a
 // concurrent transaction recorded a request under it meanwhile.
 func (e *executor) PutRequest(ctx context.Context, p driver.RequestParams) error {
 	r := p.Request
-	_, err := e.exec(ctx, "PutIdempotency", p.Key, r.Fingerprint, r.Status, r.Body, r.Created)
+	err := e.sq().PutIdempotency(ctx, dbsqlc.PutIdempotencyParams{
+		IdemKey: p.Key, Fingerprint: r.Fingerprint, Status: int32(r.Status), Body: r.Body, CreatedAt: r.Created,
+	})
 	if isCode(err, errDuplicate) {
 		err = driver.ErrRequestTaken
 	}
@@ -258,12 +260,12 @@ func (e *executor) PutRequest(ctx context.Context, p driver.RequestParams) error
 // ForgetRequest deletes the request recorded under p.Key if it was
 // created at or before p.Before.
 func (e *executor) ForgetRequest(ctx context.Context, p driver.ForgetRequestParams) error {
-	_, err := e.exec(ctx, "ForgetIdempotency", p.Key, p.Before)
-	return err
+	return e.sq().ForgetIdempotency(ctx, dbsqlc.ForgetIdempotencyParams{IdemKey: p.Key, Before: p.Before})
 }
 
 // FinishRequest stores the response of the request in flight under p.Key.
 func (e *executor) FinishRequest(ctx context.Context, p driver.RequestParams) error {
-	_, err := e.exec(ctx, "FinishIdempotency", p.Request.Status, p.Request.Body, p.Key)
-	return err
+	return e.sq().FinishIdempotency(ctx, dbsqlc.FinishIdempotencyParams{
+		Status: int32(p.Request.Status), Body: p.Request.Body, IdemKey: p.Key,
+	})
 }

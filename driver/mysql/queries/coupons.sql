@@ -37,12 +37,6 @@ WHERE user_id = ? AND id > ?
   AND (? = '' OR CASE WHEN status = 'unused' AND expires_at <= ? THEN 'expired' ELSE status END = ?)
 ORDER BY id LIMIT ?;
 
--- name: CompareAndSet
--- The guarded transition: it changes nothing unless the coupon is still
--- in the state and version the decision was made on.
-UPDATE coupons SET status = ?, order_id = ?, locked_until = ?, updated_at = ?, version = version + 1
-WHERE id = ? AND status = ? AND version = ?;
-
 -- name: LockCoupon
 -- A coupon a transition decides on: held until the transaction ends.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version

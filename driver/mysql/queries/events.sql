@@ -2,31 +2,6 @@
 -- A transaction's record, without a position: see Sequence.
 INSERT INTO events (n, id, time, body) VALUES (?, ?, ?, ?);
 
--- name: HasEvent
--- A derived event ID begins its record, so it is the record's id.
-SELECT count(*) FROM events WHERE id = ?;
-
--- name: HasUnsequenced
-SELECT EXISTS (SELECT 1 FROM events WHERE seq IS NULL);
-
--- name: LockEventSeq
--- One sequencer at a time; writers never take this lock.
-SELECT last FROM event_seq WHERE id = 1 FOR UPDATE;
-
--- name: Unsequenced
--- A consistent read after LockEventSeq, in READ COMMITTED: it sees every
--- record committed before the lock was granted, so none that another
--- sequencer numbered.
-SELECT rid, n FROM events WHERE seq IS NULL ORDER BY rid LIMIT ?;
-
--- name: Sequence
--- position, rid. By primary key, one row at a time: a join over the
--- rids may scan events and wait on a record still being written.
-UPDATE events SET seq = ? WHERE rid = ?;
-
--- name: SetEventSeq
-UPDATE event_seq SET last = ? WHERE id = 1;
-
 -- name: Records
 -- after, after, after, limit, store.MaxRecord, limit. The records holding
 -- positions after `after` up to after + limit, or from the front when the
@@ -37,9 +12,6 @@ SELECT seq, n, time, body
 FROM events, (SELECT GREATEST(?, COALESCE((SELECT seq - n FROM events WHERE seq > ? ORDER BY seq LIMIT 1), ?)) AS at) AS start
 WHERE seq > start.at AND seq < start.at + ? + ? AND seq - n < start.at + ?
 ORDER BY seq;
-
--- name: FrontRecords
-SELECT seq, n, time FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT ?;
 
 -- name: OutboxSize
 -- Positions are dense and records are only ever pruned from the front,

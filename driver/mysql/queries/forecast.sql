@@ -19,9 +19,6 @@ FROM orders FORCE INDEX (orders_due)
 WHERE status = 'unpaid' AND deadline >= ? AND deadline < ? AND shard IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 GROUP BY bucket;
 
--- name: ShardLeases
-SELECT shard, holder, token, expires_at FROM leases ORDER BY shard;
-
 -- name: Instances
 -- how long ago, in microseconds, an instance was last seen at the latest.
 -- By name.

@@ -1,37 +1,6 @@
--- name: StockBuckets
--- A SKU's buckets a stock move decides on: held until the transaction
--- ends.
-SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = ? ORDER BY bucket FOR UPDATE;
-
--- name: GetStockBuckets
--- StockBuckets outside a transaction: a consistent read, which waits for
--- no lock.
-SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = ? ORDER BY bucket;
-
--- name: AddStock
--- available, reserved, sold, now, sku, bucket, buckets, available.
-UPDATE skus SET available = available + ?, reserved = reserved + ?, sold = sold + ?, updated_at = ?
-WHERE sku = ? AND bucket = ? AND buckets = ? AND available + ? >= 0;
-
--- name: NewStock
--- sku, now.
-INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) VALUES (?, 0, 1, 0, 0, 0, ?)
-ON DUPLICATE KEY UPDATE sku = sku;
-
--- name: PutStockBucket
--- sku, bucket, buckets, available, reserved, sold, now, stock.
-INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at, stock) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-ON DUPLICATE KEY UPDATE buckets = VALUES(buckets), available = VALUES(available), reserved = VALUES(reserved),
-    sold = VALUES(sold), updated_at = VALUES(updated_at), stock = VALUES(stock);
-
 -- name: DropStockBuckets
 -- sku, the first bucket to drop.
 DELETE FROM skus WHERE sku = ? AND bucket >= ?;
-
--- name: InsertOrder
-INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due,
-                    deadline, created_at, updated_at, version)
-VALUES (?, ?, 'unpaid', ?, ?, ?, ?, ?, ?, ?, ?, 1);
 
 -- name: GetOrder
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
@@ -44,11 +13,6 @@ FROM orders WHERE id = ?;
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
 FROM orders WHERE id = ? FOR UPDATE;
-
--- name: SetOrderStatus
--- The guarded order transition: only from unpaid, only at the version read.
-UPDATE orders SET status = ?, close_reason = ?, payment_id = ?, updated_at = ?, version = version + 1
-WHERE id = ? AND status = 'unpaid' AND version = ?;
 
 -- name: DueOrderShards
 -- now, the shard, limit: one shard's earliest unpaid orders past their

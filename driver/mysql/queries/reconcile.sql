@@ -36,6 +36,3 @@ SELECT MIN(first) FROM (
             WHERE status = 'unpaid' AND deadline >= ? AND shard = leases.shard ORDER BY deadline LIMIT 1) AS first
     FROM leases WHERE shard IN (?, ...)
 ) AS firsts;
-
--- name: HasTimer
-SELECT EXISTS (SELECT 1 FROM timers WHERE due_at = ? AND kind = ?);

@@ -2,31 +2,6 @@
 -- the rules over them are the service's (store.DB). Leads are in
 -- milliseconds.
 
--- name: JoinableReminder
--- user, lead, lo, hi, hi: the earliest planned reminder of the user and
--- lead whose coupons all cross within [lo, hi].
-SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders
-WHERE user_id = ? AND lead_ms = ? AND status = 'planned'
-  AND first_at >= ? AND first_at <= ? AND last_at <= ?
-ORDER BY first_at LIMIT 1;
-
--- name: InsertReminder
--- user, lead, first, last, due.
-INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
-VALUES (?, ?, ?, ?, ?, 'planned');
-
--- name: SetReminder
--- first, last, due, id.
-UPDATE reminders SET first_at = ?, last_at = ?, due_at = ? WHERE id = ? AND status = 'planned';
-
--- name: GetReminder
-SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE id = ?;
-
--- name: UserReminders
--- A user's planned reminders, to re-time them to a new profile.
-SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders
-WHERE user_id = ? AND status = 'planned' ORDER BY id;
-
 -- name: DueReminderShards
 -- now, the shard, limit: one shard's earliest due planned reminders, read
 -- from the index alone (see drain.sql).
@@ -50,16 +25,6 @@ SELECT first FROM (
             WHERE status = 'planned' AND shard = leases.shard ORDER BY due_at LIMIT 1) AS first
     FROM leases WHERE shard IN (?, ...)
 ) AS firsts WHERE first IS NOT NULL ORDER BY first LIMIT 1;
-
--- name: PlannedOrReminded
--- coupon, lead, coupon, lead: whether the pair is in a planned reminder or
--- was reminded already.
-SELECT EXISTS (SELECT 1 FROM reminder_items WHERE coupon_id = ? AND lead_ms = ?)
-    OR EXISTS (SELECT 1 FROM reminded WHERE coupon_id = ? AND lead_ms = ?);
-
--- name: InsertReminderItem
--- coupon, lead, reminder, expires_at, last lead.
-INSERT INTO reminder_items (coupon_id, lead_ms, reminder_id, expires_at, last_lead) VALUES (?, ?, ?, ?, ?);
 
 -- name: CouponReminders
 -- The reminders the coupons listed are planned in, held until their
@@ -86,17 +51,6 @@ JOIN templates t ON t.id = c.template_id
 WHERE i.reminder_id = ?
 ORDER BY c.expires_at, c.id;
 
--- name: SentBetween
--- user, start, end.
-SELECT count(*) FROM reminders WHERE user_id = ? AND status = 'sent' AND done_at >= ? AND done_at < ?;
-
 -- name: InsertReminded
 -- The pair's key is what refuses a second reminder of it.
 INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (?, ?, ?);
-
--- name: FinishReminder
--- status (sent, dropped), channel, reason, now, id.
-UPDATE reminders SET status = ?, channel = ?, reason = ?, done_at = ? WHERE id = ? AND status = 'planned';
-
--- name: DeleteReminderItems
-DELETE FROM reminder_items WHERE reminder_id = ?;

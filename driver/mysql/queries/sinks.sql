@@ -28,10 +28,3 @@ SELECT seq, id, type, subject, time, data, attempts, error, failed_at, queued
 FROM dead_letters
 WHERE sink = ? AND seq > ? AND (queued OR NOT ?)
 ORDER BY seq LIMIT ?;
-
--- name: ReplayDeadLetters
-UPDATE dead_letters SET queued = true WHERE sink = ?;
-
--- name: PruneEvents
--- From the front only, so that OutboxSize stays a span.
-DELETE FROM events WHERE seq <= ?;

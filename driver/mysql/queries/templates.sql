@@ -3,18 +3,8 @@
 -- which cannot deadlock the way two concurrent upserts of a new row can.
 INSERT INTO template_counts (template_id, status, slot, n) VALUES (?, ?, ?, 0), ...;
 
--- name: TakeIssues
--- n, template, n: counts n more coupons issued, unless that passes the
--- total.
-UPDATE templates SET issued = issued + ?
-WHERE id = ? AND (total = 0 OR issued + ? <= total);
-
 -- name: TemplateIssued
 SELECT issued FROM templates WHERE id = ?;
-
--- name: AddCount
--- n, template, status, the transaction's slot (see 0011_count_slots.sql).
-UPDATE template_counts SET n = n + ? WHERE template_id = ? AND status = ? AND slot = ?;
 
 -- name: GetCounts
 SELECT status, CAST(SUM(n) AS SIGNED) FROM template_counts WHERE template_id = ? GROUP BY status HAVING SUM(n) <> 0;

@@ -9,6 +9,31 @@ import (
 	"time"
 )
 
+type Operation struct {
+	ID         string
+	Kind       string
+	Target     string
+	Args       string
+	Counts     string
+	Actor      string
+	State      string
+	LastID     string
+	Holder     string
+	CreatedAt  time.Time
+	StartedAt  sql.NullTime
+	FinishedAt sql.NullTime
+	LeaseUntil sql.NullTime
+	Done       int64
+	Total      int64
+}
+
+type PendingVoid struct {
+	CouponID  string
+	Operation string
+	Reason    string
+	Actor     string
+}
+
 type Token struct {
 	Name      string
 	Hash      string

@@ -1,0 +1,38 @@
+-- name: InsertOperation :exec
+INSERT INTO operations (id, kind, target, args, counts, actor, state, last_id, holder,
+                        created_at, started_at, finished_at, lease_until, done, total)
+VALUES (sqlc.arg(id), sqlc.arg(kind), sqlc.arg(target), sqlc.arg(args), sqlc.arg(counts), sqlc.arg(actor),
+        sqlc.arg(state), sqlc.arg(last_id), sqlc.arg(holder), sqlc.arg(created_at), sqlc.arg(started_at),
+        sqlc.arg(finished_at), sqlc.arg(lease_until), sqlc.arg(done), sqlc.arg(total));
+
+-- name: GetOperation :one
+SELECT id, kind, target, args, counts, actor, state, last_id, holder,
+       created_at, started_at, finished_at, lease_until, done, total
+FROM operations WHERE id = sqlc.arg(id);
+
+-- name: LockOperation :one
+-- A batch holds its operation: another instance's batch waits, then
+-- finds it no longer holds the lease.
+SELECT id, kind, target, args, counts, actor, state, last_id, holder,
+       created_at, started_at, finished_at, lease_until, done, total
+FROM operations WHERE id = sqlc.arg(id) FOR UPDATE;
+
+-- name: SetOperation :exec
+UPDATE operations SET counts = sqlc.arg(counts), state = sqlc.arg(state), last_id = sqlc.arg(last_id),
+                      holder = sqlc.arg(holder), started_at = sqlc.arg(started_at),
+                      finished_at = sqlc.arg(finished_at), lease_until = sqlc.arg(lease_until),
+                      done = sqlc.arg(done), total = sqlc.arg(total)
+WHERE id = sqlc.arg(id);
+
+-- name: OperationsDue :many
+-- Running operations nobody else holds; LIMIT takes no sqlc.arg in the
+-- MySQL parser.
+SELECT id FROM operations
+WHERE state = 'running' AND (holder = sqlc.arg(holder) OR holder = '' OR lease_until IS NULL OR lease_until <= sqlc.arg(now))
+ORDER BY id LIMIT ?;
+
+-- name: GetPendingVoid :one
+SELECT coupon_id, operation, reason, actor FROM pending_voids WHERE coupon_id = sqlc.arg(coupon_id) FOR UPDATE;
+
+-- name: DeletePendingVoid :exec
+DELETE FROM pending_voids WHERE coupon_id = sqlc.arg(coupon_id);

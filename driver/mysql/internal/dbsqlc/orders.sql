@@ -1,0 +1,11 @@
+-- name: InsertOrder :exec
+INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due,
+                    deadline, created_at, updated_at, version)
+VALUES (sqlc.arg(id), sqlc.arg(user_id), 'unpaid', sqlc.arg(items), sqlc.arg(coupon_ids), sqlc.arg(total),
+        sqlc.arg(discount), sqlc.arg(amount_due), sqlc.arg(deadline), sqlc.arg(created_at), sqlc.arg(updated_at), 1);
+
+-- name: SetOrderStatus :execrows
+-- The guarded order transition: only from unpaid, only at the version read.
+UPDATE orders SET status = sqlc.arg(status), close_reason = sqlc.arg(close_reason), payment_id = sqlc.arg(payment_id),
+                  updated_at = sqlc.arg(updated_at), version = version + 1
+WHERE id = sqlc.arg(id) AND status = 'unpaid' AND version = sqlc.arg(version);

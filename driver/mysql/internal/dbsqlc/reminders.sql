@@ -1,0 +1,44 @@
+-- name: JoinableReminder :one
+-- The earliest planned reminder of the user and lead whose coupons all
+-- cross within [lo, hi].
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders
+WHERE user_id = sqlc.arg(user_id) AND lead_ms = sqlc.arg(lead_ms) AND status = 'planned'
+  AND first_at >= sqlc.arg(lo) AND first_at <= sqlc.arg(hi) AND last_at <= sqlc.arg(hi)
+ORDER BY first_at LIMIT 1;
+
+-- name: InsertReminder :execlastid
+INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
+VALUES (sqlc.arg(user_id), sqlc.arg(lead_ms), sqlc.arg(first_at), sqlc.arg(last_at), sqlc.arg(due_at), 'planned');
+
+-- name: SetReminder :exec
+UPDATE reminders SET first_at = sqlc.arg(first_at), last_at = sqlc.arg(last_at), due_at = sqlc.arg(due_at)
+WHERE id = sqlc.arg(id) AND status = 'planned';
+
+-- name: GetReminder :one
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders WHERE id = sqlc.arg(id);
+
+-- name: UserReminders :many
+-- A user's planned reminders, to re-time them to a new profile.
+SELECT id, user_id, lead_ms, first_at, last_at, due_at FROM reminders
+WHERE user_id = sqlc.arg(user_id) AND status = 'planned' ORDER BY id;
+
+-- name: PlannedOrReminded :one
+-- Whether the pair is in a planned reminder or was reminded already.
+SELECT EXISTS (SELECT 1 FROM reminder_items i WHERE i.coupon_id = sqlc.arg(coupon_id) AND i.lead_ms = sqlc.arg(lead_ms))
+    OR EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = sqlc.arg(coupon_id) AND r.lead_ms = sqlc.arg(lead_ms));
+
+-- name: InsertReminderItem :exec
+INSERT INTO reminder_items (coupon_id, lead_ms, reminder_id, expires_at, last_lead)
+VALUES (sqlc.arg(coupon_id), sqlc.arg(lead_ms), sqlc.arg(reminder_id), sqlc.arg(expires_at), sqlc.arg(last_lead));
+
+-- name: SentBetween :one
+SELECT count(*) FROM reminders
+WHERE user_id = sqlc.arg(user_id) AND status = 'sent' AND done_at >= sqlc.arg(start) AND done_at < sqlc.arg(end);
+
+-- name: FinishReminder :execrows
+UPDATE reminders SET status = sqlc.arg(status), channel = sqlc.arg(channel), reason = sqlc.arg(reason),
+                     done_at = sqlc.arg(done_at)
+WHERE id = sqlc.arg(id) AND status = 'planned';
+
+-- name: DeleteReminderItems :exec
+DELETE FROM reminder_items WHERE reminder_id = sqlc.arg(reminder_id);
