@@ -137,8 +137,16 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 		func(s string) bool { return s != "" && s != "0" })
 	screenshot(t, ctx, "console-"+be.name+".png")
 	rc.SetAnswer(nil)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("replay-hooks"))); err != nil {
-		t.Fatalf("click replay: %v", err)
+	// The console redraws its tables as it polls: a click can find the
+	// button just before a redraw replaces it, and then clicks nothing.
+	for try := 1; ; try++ {
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("replay-hooks")))
+		if err == nil {
+			break
+		}
+		if try == 5 {
+			t.Fatalf("click replay: %v", err)
+		}
 	}
 	shown(t, ctx, "the replay's answer", `document.querySelector('#sinks tr[data-sink="hooks"] .replayed').textContent`,
 		func(s string) bool { return strings.Contains(s, "queued") })
