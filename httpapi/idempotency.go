@@ -118,15 +118,6 @@ func idempotencyScope(r *http.Request) string {
 	return scope
 }
 
-// contentType is the media type of a response of status: a problem
-// document for an error.
-func contentType(status int) string {
-	if status >= 400 {
-		return "application/problem+json"
-	}
-	return "application/json"
-}
-
 // newFingerprint starts the fingerprint of r for its idempotency key: the
 // SHA-256 of method, path and then the body, written to it by the caller.
 func newFingerprint(r *http.Request) hash.Hash {

@@ -11,11 +11,3 @@ func ScanStockSum(row Scanner) (driver.StockSum, error) {
 	err := row.Scan(&k.SKU.SKU, &k.Available, &k.Reserved, &k.Sold, &k.Buckets, &k.Stock)
 	return k, err
 }
-
-// ScanStockBucket scans a row of one stock bucket: its number, the bucket
-// count, available, reserved and sold.
-func ScanStockBucket(row Scanner) (driver.StockBucket, error) {
-	var b driver.StockBucket
-	err := row.Scan(&b.Bucket, &b.Buckets, &b.Available, &b.Reserved, &b.Sold)
-	return b, err
-}
