@@ -42,13 +42,9 @@ type HotSKUConfig struct {
 }
 
 func (c *HotSKUConfig) defaults() error {
-	c.Clients = cmp(c.Clients, 16)
-	if c.Duration <= 0 {
-		c.Duration = 10 * time.Second
-	}
-	if c.Stock <= 0 {
-		c.Stock = 100_000_000
-	}
+	c.Clients = orDefault(c.Clients, 16)
+	c.Duration = orDefault(c.Duration, 10*time.Second)
+	c.Stock = orDefault(c.Stock, 100_000_000)
 	if c.Progress == nil {
 		c.Progress = io.Discard
 	}

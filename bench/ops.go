@@ -53,16 +53,12 @@ type OpsConfig struct {
 }
 
 func (c *OpsConfig) defaults() error {
-	c.Users = cmp(c.Users, 100_000)
-	if c.UserRate <= 0 {
-		c.UserRate = 300
-	}
-	c.BatchSize = cmp(c.BatchSize, 1000)
-	c.OperationBatch = cmp(c.OperationBatch, engine.DefaultOperationBatch)
+	c.Users = orDefault(c.Users, 100_000)
+	c.UserRate = orDefault(c.UserRate, 300)
+	c.BatchSize = orDefault(c.BatchSize, 1000)
+	c.OperationBatch = orDefault(c.OperationBatch, engine.DefaultOperationBatch)
 	c.OperationShare = engine.OperationShare(c.OperationShare, c.Target.Name == "sqlite")
-	if c.Idle <= 0 {
-		c.Idle = 10 * time.Second
-	}
+	c.Idle = orDefault(c.Idle, 10*time.Second)
 	quiet(&c.Progress, &c.Log)
 	switch {
 	case c.Target.Open == nil:

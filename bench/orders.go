@@ -54,15 +54,9 @@ type OrdersConfig struct {
 }
 
 func (c *OrdersConfig) defaults() error {
-	if c.Rate <= 0 {
-		c.Rate = 200
-	}
-	if c.Duration <= 0 {
-		c.Duration = 20 * time.Second
-	}
-	if c.Timeout <= 0 {
-		c.Timeout = 2 * time.Second
-	}
+	c.Rate = orDefault(c.Rate, 200)
+	c.Duration = orDefault(c.Duration, 20*time.Second)
+	c.Timeout = orDefault(c.Timeout, 2*time.Second)
 	c.Timeout = c.Timeout.Truncate(time.Millisecond)
 	quiet(&c.Progress, &c.Log)
 	switch {

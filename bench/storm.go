@@ -68,20 +68,14 @@ type Config struct {
 }
 
 func (c *Config) defaults() error {
-	c.Templates = cmp(c.Templates, 10)
-	c.Users = cmp(c.Users, 100_000)
-	if c.UserRate <= 0 {
-		c.UserRate = 300
-	}
-	c.BatchSize = cmp(c.BatchSize, 1000)
-	c.Instances = cmp(c.Instances, 1)
-	if c.Idle <= 0 {
-		c.Idle = 5 * time.Second
-	}
-	if c.Steady <= 0 {
-		c.Steady = 10 * time.Second
-	}
-	c.SteadyRate = cmp(c.SteadyRate, 1000)
+	c.Templates = orDefault(c.Templates, 10)
+	c.Users = orDefault(c.Users, 100_000)
+	c.UserRate = orDefault(c.UserRate, 300)
+	c.BatchSize = orDefault(c.BatchSize, 1000)
+	c.Instances = orDefault(c.Instances, 1)
+	c.Idle = orDefault(c.Idle, 5*time.Second)
+	c.Steady = orDefault(c.Steady, 10*time.Second)
+	c.SteadyRate = orDefault(c.SteadyRate, 1000)
 	quiet(&c.Progress, &c.Log)
 	switch {
 	case c.Target.Open == nil || c.Target.Save == nil || c.Target.Restore == nil:
@@ -94,13 +88,6 @@ func (c *Config) defaults() error {
 		return fmt.Errorf("bench: %d instances: the %s store is one process's", c.Instances, c.Target.Name)
 	}
 	return nil
-}
-
-func cmp(v, def int) int {
-	if v > 0 {
-		return v
-	}
-	return def
 }
 
 // RunStorm runs the storm bench: seed, idle, then lapse, naive and floor
