@@ -26,20 +26,12 @@ var releaseTests = []test{
 
 func (f *fixture) expireDue(now time.Time, limit int) store.Drained {
 	f.t.Helper()
-	d, err := f.s.ExpireDue(f.ctx, storetype.DueParams{Now: now, Limit: limit})
-	if err != nil {
-		f.t.Fatalf("ExpireDue(%s, %d): %v", fmtTime(now), limit, err)
-	}
-	return d
+	return get(f, "ExpireDue", f.s.ExpireDue, storetype.DueParams{Now: now, Limit: limit})
 }
 
 func (f *fixture) releaseLocks(now time.Time, limit int) store.Drained {
 	f.t.Helper()
-	d, err := f.s.ReleaseLocks(f.ctx, storetype.DueParams{Now: now, Limit: limit})
-	if err != nil {
-		f.t.Fatalf("ReleaseLocks(%s, %d): %v", fmtTime(now), limit, err)
-	}
-	return d
+	return get(f, "ReleaseLocks", f.s.ReleaseLocks, storetype.DueParams{Now: now, Limit: limit})
 }
 
 // wantDrained fails unless the drain d handed out the due times due and
