@@ -83,9 +83,7 @@ func testExpireNeverEarly(t *testing.T, open opener) {
 	d := f.expireDue(t0, 100)
 	f.wantDrained("at t0", d, nil, due)
 	f.wantStatus("at t0, 1ms early", c.ID, coupon.Unused)
-	if es := f.eventsAfter(cursor); len(es) != 0 {
-		t.Fatalf("events at t0: got %s, want none", fmtEvents(es))
-	}
+	f.wantNoneAfter("events at t0", cursor)
 
 	d = f.expireDue(due, 100)
 	f.wantDrained("at t0+1ms", d, []time.Time{due}, time.Time{})
@@ -167,9 +165,7 @@ func testExpireLeavesOthers(t *testing.T, open opener) {
 	for _, c := range []coupon.Coupon{locked, used, voided} {
 		f.wantCoupon("after the drain", f.coupon(c.ID), c)
 	}
-	if es := f.eventsAfter(cursor); len(es) != 0 {
-		t.Fatalf("events: got %s, want none", fmtEvents(es))
-	}
+	f.wantNoneAfter("events", cursor)
 }
 
 // testReleaseNeverEarly: a lock is released at locked_until, not before.
@@ -184,9 +180,7 @@ func testReleaseNeverEarly(t *testing.T, open opener) {
 	d := f.releaseLocks(until.Add(-time.Millisecond), 100)
 	f.wantDrained("1ms early", d, nil, until)
 	f.wantCoupon("1ms early", f.coupon(c.ID), c)
-	if es := f.eventsAfter(cursor); len(es) != 0 {
-		t.Fatalf("events 1ms early: got %s, want none", fmtEvents(es))
-	}
+	f.wantNoneAfter("events 1ms early", cursor)
 	// An expiry drain does not touch a lock, even when the coupon is due.
 	f.expireDue(t0.Add(2*time.Hour), 100)
 	f.wantCoupon("after an expiry drain", f.coupon(c.ID), c)

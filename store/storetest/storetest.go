@@ -221,6 +221,14 @@ func (f *fixture) eventsAfter(after int64) []storetype.Event {
 	}
 }
 
+// wantNoneAfter fails if the outbox holds an event after the cursor.
+func (f *fixture) wantNoneAfter(what string, after int64) {
+	f.t.Helper()
+	if es := f.eventsAfter(after); len(es) != 0 {
+		f.t.Fatalf("%s: got %s, want none", what, fmtEvents(es))
+	}
+}
+
 // events reads the whole outbox.
 func (f *fixture) events() []storetype.Event {
 	f.t.Helper()
