@@ -35,14 +35,14 @@ var (
 // newDriver opens a driver on a fresh database, closed when t ends.
 func newDriver(t *testing.T) driver.Driver { return openDriver(t, freshDB(t), mysql.Options{}) }
 
-func TestStore(t *testing.T) {
-	storetest.Run(t, newDriver)
-}
+func TestStore(t *testing.T) { storetest.Run(t, newDriver) }
 
 // TestDriver runs the driver contract's own tests.
-func TestDriver(t *testing.T) {
-	drivertest.Run(t, newDriver)
-}
+func TestDriver(t *testing.T) { drivertest.Run(t, newDriver) }
+
+// TestServer runs the store's checks of a backend whose writers run side
+// by side.
+func TestServer(t *testing.T) { storetest.RunServer(t, newDriver) }
 
 func claim(t testing.TB, s store.Store, tplID, user string) coupon.Coupon {
 	t.Helper()
@@ -118,24 +118,4 @@ func TestMigrateTogether(t *testing.T) {
 		t.Fatalf("reopened: Coupon: got %+v, %v; want u1's coupon", got, err)
 	}
 	migratetest.Together(t, changes)
-}
-
-// TestSkipLocked: a drain skips the due reminders another holds.
-func TestSkipLocked(t *testing.T) {
-	storetest.RunSkipLocked(t, newDriver)
-}
-
-// TestReadsBesideEngine: users read while the engine pool is held.
-func TestReadsBesideEngine(t *testing.T) {
-	storetest.RunReadsBesideEngine(t, newDriver)
-}
-
-// TestWritesBesideEngine: users write while the engine pool is held.
-func TestWritesBesideEngine(t *testing.T) {
-	storetest.RunWritesBesideEngine(t, newDriver)
-}
-
-// TestReadsBesideWrites: users read while the request pool is held.
-func TestReadsBesideWrites(t *testing.T) {
-	storetest.RunReadsBesideWrites(t, newDriver)
 }

@@ -25,31 +25,11 @@ func newDriver(t *testing.T) driver.Driver {
 	return openDriver(t, pgtest.SchemaURL(t), postgres.Options{})
 }
 
-func TestStore(t *testing.T) {
-	storetest.Run(t, newDriver)
-}
+func TestStore(t *testing.T) { storetest.Run(t, newDriver) }
 
 // TestDriver runs the driver contract's own tests.
-func TestDriver(t *testing.T) {
-	drivertest.Run(t, newDriver)
-}
+func TestDriver(t *testing.T) { drivertest.Run(t, newDriver) }
 
-// TestSkipLocked: a drain skips the due reminders another holds.
-func TestSkipLocked(t *testing.T) {
-	storetest.RunSkipLocked(t, newDriver)
-}
-
-// TestReadsBesideEngine: users read while the engine pool is held.
-func TestReadsBesideEngine(t *testing.T) {
-	storetest.RunReadsBesideEngine(t, newDriver)
-}
-
-// TestWritesBesideEngine: users write while the engine pool is held.
-func TestWritesBesideEngine(t *testing.T) {
-	storetest.RunWritesBesideEngine(t, newDriver)
-}
-
-// TestReadsBesideWrites: users read while the request pool is held.
-func TestReadsBesideWrites(t *testing.T) {
-	storetest.RunReadsBesideWrites(t, newDriver)
-}
+// TestServer runs the store's checks of a backend whose writers run side
+// by side.
+func TestServer(t *testing.T) { storetest.RunServer(t, newDriver) }
