@@ -160,7 +160,7 @@ func TestAheadNeverEarly(t *testing.T) {
 		for {
 			// What a read shows done was done before the clock read
 			// after it says.
-			c1, c2, o := in.coupon(t, expiring.ID), in.coupon(t, locked.ID), in.orderNow(t, unpaid.ID)
+			c1, c2, o := read(t, in.st.Coupon, expiring.ID), read(t, in.st.Coupon, locked.ID), read(t, in.st.Order, unpaid.ID)
 			at := in.dbNow(t)
 			done := c1.Status == coupon.Expired && c2.Status == coupon.Unused && o.Status == order.Closed
 			if (c1.Status != coupon.Unused || c2.Status != coupon.Locked || o.Status != order.Unpaid) && at.Before(due) {
@@ -178,24 +178,14 @@ func TestAheadNeverEarly(t *testing.T) {
 	})
 }
 
-// coupon reads a coupon from the store.
-func (in *aheadInstance) coupon(t *testing.T, id string) coupon.Coupon {
+// read returns what get reads of id, failing t on error.
+func read[T any](t *testing.T, get func(context.Context, string) (T, error), id string) T {
 	t.Helper()
-	c, err := in.st.Coupon(t.Context(), id)
+	v, err := get(t.Context(), id)
 	if err != nil {
-		t.Fatalf("coupon %s: %v", id, err)
+		t.Fatalf("read %s: %v", id, err)
 	}
-	return c
-}
-
-// orderNow reads an order from the store.
-func (in *aheadInstance) orderNow(t *testing.T, id string) order.Order {
-	t.Helper()
-	o, err := in.st.Order(t.Context(), id)
-	if err != nil {
-		t.Fatalf("order %s: %v", id, err)
-	}
-	return o
+	return v
 }
 
 // TestAheadAPIDecidesByTheDatabase: the API of an instance whose clock

@@ -27,19 +27,9 @@ func TestEventsLateCommit(t *testing.T) {
 
 	// The late transaction: its claim is written when its key is recorded
 	// (just before its commit), and it waits there.
-	written, release := make(chan struct{}), make(chan struct{})
-	paused := storetest.Paused(openDriver(t, url, mysql.Options{}), written, release)
-	done := make(chan error, 1)
-	go func() {
-		_, err := paused.Claim(ctx, store.ClaimParams{TemplateID: a.ID, UserID: "late", Now: t0,
-			Idem: &store.Idempotency{Key: "late", Fingerprint: "fp", Now: t0}})
-		done <- err
-	}()
-	select {
-	case <-written:
-	case err := <-done:
-		t.Fatalf("late claim returned before its key was recorded: %v", err)
-	}
+	release := make(chan struct{})
+	done := storetest.PausedClaim(t, openDriver(t, url, mysql.Options{}), store.ClaimParams{TemplateID: a.ID, UserID: "late", Now: t0,
+		Idem: &store.Idempotency{Key: "late", Fingerprint: "fp", Now: t0}}, release)
 
 	early := claim(t, s, b.ID, "early")
 	seen, err := s.Events(ctx, store.EventsParams{After: 0, Limit: 100})
@@ -52,8 +42,8 @@ func TestEventsLateCommit(t *testing.T) {
 	cursor := seen[0].Seq
 
 	close(release)
-	if err := <-done; err != nil {
-		t.Fatalf("late claim: %v", err)
+	if late := <-done; late.Err != nil {
+		t.Fatalf("late claim: %v", late.Err)
 	}
 	rest, err := s.Events(ctx, store.EventsParams{After: cursor, Limit: 100})
 	if err != nil {

@@ -25,28 +25,24 @@ var (
 	rawDB   = mysqltest.Raw
 )
 
-// openDriver opens a driver on rawURL, closed when t ends.
-func openDriver(t testing.TB, rawURL string, opts mysql.Options) *mysql.Driver {
-	t.Helper()
-	d, err := mysql.Open(t.Context(), rawURL, opts)
-	return storetest.Opened(t, d, err)
-}
+// openDriver opens a driver on a database's URL, and open the store over
+// one; each is closed when t ends.
+var (
+	openDriver = storetest.OpenFunc[*mysql.Driver, mysql.Options](mysql.Open).Driver
+	open       = storetest.OpenFunc[*mysql.Driver, mysql.Options](mysql.Open).Store
+)
 
-// open opens the store over a driver on rawURL, closed when t ends.
-func open(t testing.TB, rawURL string, opts mysql.Options) *store.DB {
-	return store.New(openDriver(t, rawURL, opts), store.Options{})
-}
+// newDriver opens a driver on a fresh database, closed when t ends.
+func newDriver(t *testing.T) driver.Driver { return openDriver(t, freshDB(t), mysql.Options{}) }
 
-func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) driver.Driver {
-		return openDriver(t, freshDB(t), mysql.Options{})
-	})
-}
+func TestStore(t *testing.T) { storetest.Run(t, newDriver) }
 
 // TestDriver runs the driver contract's own tests.
-func TestDriver(t *testing.T) {
-	drivertest.Run(t, func(t *testing.T) driver.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
-}
+func TestDriver(t *testing.T) { drivertest.Run(t, newDriver) }
+
+// TestServer runs the store's checks of a backend whose writers run side
+// by side.
+func TestServer(t *testing.T) { storetest.RunServer(t, newDriver) }
 
 func claim(t testing.TB, s store.Store, tplID, user string) coupon.Coupon {
 	t.Helper()
@@ -122,24 +118,4 @@ func TestMigrateTogether(t *testing.T) {
 		t.Fatalf("reopened: Coupon: got %+v, %v; want u1's coupon", got, err)
 	}
 	migratetest.Together(t, changes)
-}
-
-// TestSkipLocked: a drain skips the due reminders another holds.
-func TestSkipLocked(t *testing.T) {
-	storetest.RunSkipLocked(t, func(t *testing.T) driver.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
-}
-
-// TestReadsBesideEngine: users read while the engine pool is held.
-func TestReadsBesideEngine(t *testing.T) {
-	storetest.RunReadsBesideEngine(t, func(t *testing.T) driver.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
-}
-
-// TestWritesBesideEngine: users write while the engine pool is held.
-func TestWritesBesideEngine(t *testing.T) {
-	storetest.RunWritesBesideEngine(t, func(t *testing.T) driver.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
-}
-
-// TestReadsBesideWrites: users read while the request pool is held.
-func TestReadsBesideWrites(t *testing.T) {
-	storetest.RunReadsBesideWrites(t, func(t *testing.T) driver.Driver { return openDriver(t, freshDB(t), mysql.Options{}) })
 }

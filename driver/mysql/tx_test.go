@@ -109,15 +109,9 @@ func TestIdempotencyRace(t *testing.T) {
 	s := open(t, url, mysql.Options{})
 	a, b := storetest.Template(t, s, t0, nil), storetest.Template(t, s, t0, nil)
 
-	ran, release := make(chan struct{}), make(chan struct{})
-	paused := storetest.Paused(openDriver(t, url, mysql.Options{}), ran, release)
+	release := make(chan struct{})
 	idem := &store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0}
-	done := make(chan error, 1)
-	go func() {
-		_, err := paused.Claim(ctx, store.ClaimParams{TemplateID: a.ID, UserID: "u1", Now: t0, Idem: idem})
-		done <- err
-	}()
-	<-ran
+	done := storetest.PausedClaim(t, openDriver(t, url, mysql.Options{}), store.ClaimParams{TemplateID: a.ID, UserID: "u1", Now: t0, Idem: idem}, release)
 	// Another user: the fast claim does not queue behind the slow one on
 	// u1's row.
 	first, err := s.Claim(ctx, store.ClaimParams{TemplateID: b.ID, UserID: "u2", Now: t0, Idem: idem})
@@ -129,7 +123,7 @@ func TestIdempotencyRace(t *testing.T) {
 		re       *store.ReplayError
 		replayed coupon.Coupon
 	)
-	if err := <-done; !errors.As(err, &re) || json.Unmarshal(re.Result, &replayed) != nil || replayed.ID != first.ID {
+	if err := (<-done).Err; !errors.As(err, &re) || json.Unmarshal(re.Result, &replayed) != nil || replayed.ID != first.ID {
 		t.Fatalf("slow claim under the same key: got %v, want a replay of %s", err, first.ID)
 	}
 	cs, err := s.UserCoupons(ctx, storetype.UserCouponsParams{UserID: "u2", Now: t0, Limit: storetype.MaxWalletPage})

@@ -38,19 +38,10 @@ func TestEventsLateCommit(t *testing.T) {
 	// Two templates, so that the claims do not queue on one template row.
 	slowTpl, fastTpl := storetest.Template(t, s, t0, nil), storetest.Template(t, s, t0, nil)
 
-	rendering, release := make(chan struct{}), make(chan struct{})
-	paused := storetest.Paused(openDriver(t, url, postgres.Options{}), rendering, release)
-	type result struct {
-		c   coupon.Coupon
-		err error
-	}
-	slowDone := make(chan result, 1)
-	go func() {
-		c, err := paused.Claim(ctx, store.ClaimParams{TemplateID: slowTpl.ID, UserID: "slow", Now: t0,
-			Idem: &store.Idempotency{Key: "slow", Fingerprint: "fp", Now: t0}})
-		slowDone <- result{c, err}
-	}()
-	<-rendering // the slow claim has inserted its coupon and built its event
+	release := make(chan struct{})
+	// The slow claim inserts its coupon, builds its event and waits.
+	slowDone := storetest.PausedClaim(t, openDriver(t, url, postgres.Options{}), store.ClaimParams{TemplateID: slowTpl.ID, UserID: "slow", Now: t0,
+		Idem: &store.Idempotency{Key: "slow", Fingerprint: "fp", Now: t0}}, release)
 	fast, err := s.Claim(ctx, store.ClaimParams{TemplateID: fastTpl.ID, UserID: "fast", Now: t0.Add(time.Millisecond)})
 	if err != nil {
 		t.Fatalf("fast claim: %v", err)
@@ -64,13 +55,13 @@ func TestEventsLateCommit(t *testing.T) {
 
 	close(release)
 	slow := <-slowDone
-	if slow.err != nil {
-		t.Fatalf("slow claim: %v", slow.err)
+	if slow.Err != nil {
+		t.Fatalf("slow claim: %v", slow.Err)
 	}
 	after := events(t, s, cursor)
-	if len(after) != 1 || after[0].Subject != slow.c.ID || after[0].Type != store.EventCouponClaimed {
+	if len(after) != 1 || after[0].Subject != slow.Coupon.ID || after[0].Type != store.EventCouponClaimed {
 		t.Fatalf("feed after the cursor %d once the slow claim committed: got %s, want its coupon.claimed for %s",
-			cursor, fmtEvents(after), slow.c.ID)
+			cursor, fmtEvents(after), slow.Coupon.ID)
 	}
 }
 
@@ -230,15 +221,10 @@ func TestIdempotencyInFlight(t *testing.T) {
 	s := open(t, url, postgres.Options{})
 	tp := storetest.Template(t, s, t0, nil)
 
-	rendering, release := make(chan struct{}), make(chan struct{})
-	paused := storetest.Paused(openDriver(t, url, postgres.Options{}), rendering, release)
-	firstDone := make(chan error, 1)
-	go func() {
-		_, err := paused.Claim(ctx, store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0,
-			Idem: &store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0}})
-		firstDone <- err
-	}()
-	<-rendering // the first has claimed and not yet stored its response
+	release := make(chan struct{})
+	// The first claims, and waits before it stores its response.
+	firstDone := storetest.PausedClaim(t, openDriver(t, url, postgres.Options{}), store.ClaimParams{TemplateID: tp.ID, UserID: "u1", Now: t0,
+		Idem: &store.Idempotency{Key: "k", Fingerprint: "fp", Now: t0}}, release)
 	// Of another template and user, so that the second does not queue
 	// behind the first on the template's or the user's row: it runs
 	// through and stores first.
@@ -249,7 +235,7 @@ func TestIdempotencyInFlight(t *testing.T) {
 		t.Fatalf("second request, not held: %v", err)
 	}
 	close(release)
-	if err := <-firstDone; replayedID(err) != second.ID {
+	if err := (<-firstDone).Err; replayedID(err) != second.ID {
 		t.Fatalf("first request, committing after the second: got %v, want a replay of %s", err, second.ID)
 	}
 	for user, want := range map[string][]string{"u1": nil, "u2": {second.ID}} {

@@ -1,7 +1,6 @@
 package postgres_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -9,51 +8,28 @@ import (
 	"github.com/lapsehq/lapse/driver/drivertest"
 	"github.com/lapsehq/lapse/driver/postgres"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
-	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/store/storetest"
 )
 
 var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 
-// openDriver opens a driver on url, closed when t ends.
-func openDriver(t testing.TB, url string, opts postgres.Options) *postgres.Driver {
-	t.Helper()
-	d, err := postgres.Open(context.Background(), url, opts)
-	return storetest.Opened(t, d, err)
+// openDriver opens a driver on a schema's URL, and open the store over
+// one; each is closed when t ends.
+var (
+	openDriver = storetest.OpenFunc[*postgres.Driver, postgres.Options](postgres.Open).Driver
+	open       = storetest.OpenFunc[*postgres.Driver, postgres.Options](postgres.Open).Store
+)
+
+// newDriver opens a driver on a fresh schema, closed when t ends.
+func newDriver(t *testing.T) driver.Driver {
+	return openDriver(t, pgtest.SchemaURL(t), postgres.Options{})
 }
 
-// open opens the store over a driver on url, closed when t ends.
-func open(t testing.TB, url string, opts postgres.Options) *store.DB {
-	return store.New(openDriver(t, url, opts), store.Options{})
-}
-
-func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) driver.Driver {
-		return openDriver(t, pgtest.SchemaURL(t), postgres.Options{})
-	})
-}
+func TestStore(t *testing.T) { storetest.Run(t, newDriver) }
 
 // TestDriver runs the driver contract's own tests.
-func TestDriver(t *testing.T) {
-	drivertest.Run(t, func(t *testing.T) driver.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
-}
+func TestDriver(t *testing.T) { drivertest.Run(t, newDriver) }
 
-// TestSkipLocked: a drain skips the due reminders another holds.
-func TestSkipLocked(t *testing.T) {
-	storetest.RunSkipLocked(t, func(t *testing.T) driver.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
-}
-
-// TestReadsBesideEngine: users read while the engine pool is held.
-func TestReadsBesideEngine(t *testing.T) {
-	storetest.RunReadsBesideEngine(t, func(t *testing.T) driver.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
-}
-
-// TestWritesBesideEngine: users write while the engine pool is held.
-func TestWritesBesideEngine(t *testing.T) {
-	storetest.RunWritesBesideEngine(t, func(t *testing.T) driver.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
-}
-
-// TestReadsBesideWrites: users read while the request pool is held.
-func TestReadsBesideWrites(t *testing.T) {
-	storetest.RunReadsBesideWrites(t, func(t *testing.T) driver.Driver { return openDriver(t, pgtest.SchemaURL(t), postgres.Options{}) })
-}
+// TestServer runs the store's checks of a backend whose writers run side
+// by side.
+func TestServer(t *testing.T) { storetest.RunServer(t, newDriver) }

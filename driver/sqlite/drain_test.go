@@ -9,6 +9,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/storetest"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -17,25 +18,10 @@ import (
 // one waiting it takes its whole limit.
 func TestExpireDueMakesWay(t *testing.T) {
 	ctx := t.Context()
-	drv, err := Open(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{})
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	defer drv.Close()
-	s := store.New(drv, store.Options{})
-	t0 := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
-	tp, err := s.CreateTemplate(ctx, store.CreateTemplateParams{Now: t0, Template: coupon.Template{
-		Name: "t", Value: 1, StartsAt: t0, EndsAt: t0.Add(time.Hour)}})
-	if err != nil {
-		t.Fatalf("CreateTemplate: %v", err)
-	}
-	users := make([]string, 5*expireChunk)
-	for i := range users {
-		users[i] = "u" + strconv.Itoa(i)
-	}
-	if _, err := s.Issue(ctx, store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users), Now: t0}); err != nil {
-		t.Fatalf("Issue: %v", err)
-	}
+	drv, s := gated(t, store.Hooks{})
+	tp := createTemplate(t, s, coupon.Template{EndsAt: t0.Add(time.Hour)})
+	users := userIDs(5 * expireChunk)
+	issue(t, s, tp.ID, users)
 	now := t0.Add(time.Hour)
 
 	done := drv.gate.enter() // a user's write is waiting
@@ -67,52 +53,26 @@ func TestExpireDueMakesWay(t *testing.T) {
 // commits after the chunk in hand and goes on in another transaction; with
 // no one waiting one batch takes its whole size.
 func TestIssueMakesWay(t *testing.T) {
-	ctx := t.Context()
 	var commits []int
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{})
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	defer d.Close()
-	s := store.New(d, store.Options{Hooks: store.Hooks{OnEvents: func(events []storetype.Event) {
+	d, s := gated(t, store.Hooks{OnEvents: func(events []storetype.Event) {
 		commits = append(commits, len(events))
-	}}})
-	t0 := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
-	tp, err := s.CreateTemplate(ctx, store.CreateTemplateParams{Now: t0, Template: coupon.Template{
-		Name: "t", Value: 1, StartsAt: t0, Duration: time.Hour, PerUserLimit: 1}})
-	if err != nil {
-		t.Fatalf("CreateTemplate: %v", err)
-	}
-	users := make([]string, 2*store.IssueChunk+store.IssueChunk/2)
-	for i := range users {
-		users[i] = "u" + strconv.Itoa(i)
-	}
-	issue := func(list []string) store.Issued {
-		t.Helper()
-		got, err := s.Issue(ctx, store.IssueParams{TemplateID: tp.ID, Users: store.UserList(list), Now: t0})
-		if err != nil {
-			t.Fatalf("Issue: %v", err)
-		}
-		return got
-	}
+	}})
+	tp := createTemplate(t, s, coupon.Template{Duration: time.Hour, PerUserLimit: 1})
+	users := userIDs(2*store.IssueChunk + store.IssueChunk/2)
 
 	done := d.gate.enter() // a user's write is waiting
-	got := issue(users)
+	got := issue(t, s, tp.ID, users)
 	done()
 	if want := []int{store.IssueChunk, store.IssueChunk, store.IssueChunk / 2}; got.Issued != int64(len(users)) || !slices.Equal(commits, want) {
 		t.Fatalf("with a user waiting: issued %d in commits of %v, want %d in %v", got.Issued, commits, len(users), want)
 	}
 	commits = nil
-	got = issue(append(users[:10:10], users...)) // all refused: nothing to commit
+	got = issue(t, s, tp.ID, append(users[:10:10], users...)) // all refused: nothing to commit
 	if refused := got.RefusedCount[coupon.ErrLimitReached]; got.Issued != 0 || refused != int64(len(users)+10) || len(commits) != 0 {
 		t.Fatalf("issuance to holders: issued %d, refused %d, commits %v; want 0, %d, none", got.Issued, refused, commits, len(users)+10)
 	}
-	tp, err = s.CreateTemplate(ctx, store.CreateTemplateParams{Now: t0, Template: coupon.Template{
-		Name: "t", Value: 1, StartsAt: t0, Duration: time.Hour}})
-	if err != nil {
-		t.Fatalf("CreateTemplate: %v", err)
-	}
-	if got = issue(users); got.Issued != int64(len(users)) || !slices.Equal(commits, []int{len(users)}) {
+	tp = createTemplate(t, s, coupon.Template{Duration: time.Hour})
+	if got = issue(t, s, tp.ID, users); got.Issued != int64(len(users)) || !slices.Equal(commits, []int{len(users)}) {
 		t.Fatalf("with no one waiting: issued %d in commits of %v, want %d in one", got.Issued, commits, len(users))
 	}
 }
@@ -122,28 +82,12 @@ func TestIssueMakesWay(t *testing.T) {
 // on after it; with no one waiting, one batch takes its whole limit.
 func TestOperationMakesWay(t *testing.T) {
 	ctx := t.Context()
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "lapse.db"), Options{})
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	defer d.Close()
-	s := store.New(d, store.Options{})
-	t0 := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+	d, s := gated(t, store.Hooks{})
 	n := 2*store.OperationChunk + store.OperationChunk/2
 	voids := func() []int64 {
 		t.Helper()
-		tp, err := s.CreateTemplate(ctx, store.CreateTemplateParams{Now: t0, Template: coupon.Template{
-			Name: "t", Value: 1, StartsAt: t0, Duration: time.Hour}})
-		if err != nil {
-			t.Fatalf("CreateTemplate: %v", err)
-		}
-		users := make([]string, n)
-		for i := range users {
-			users[i] = "u" + strconv.Itoa(i)
-		}
-		if _, err := s.Issue(ctx, store.IssueParams{TemplateID: tp.ID, Users: store.UserList(users), Now: t0}); err != nil {
-			t.Fatalf("Issue: %v", err)
-		}
+		tp := createTemplate(t, s, coupon.Template{Duration: time.Hour})
+		issue(t, s, tp.ID, userIDs(n))
 		op, err := s.StartOperation(ctx, store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: tp.ID}, Now: t0})
 		if err != nil {
 			t.Fatalf("StartOperation: %v", err)
@@ -172,4 +116,46 @@ func TestOperationMakesWay(t *testing.T) {
 	if got := voids(); !slices.Equal(got, []int64{int64(n)}) {
 		t.Fatalf("with no one waiting: done after each batch %v, want %d in one", got, n)
 	}
+}
+
+// t0 is the tests' reference instant.
+var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+
+// gated opens a driver on a new file, closed when t ends, and the store
+// over it with hooks h: the driver, whose gate a test enters, and the
+// store.
+func gated(t *testing.T, h store.Hooks) (*Driver, *store.DB) {
+	t.Helper()
+	d := storetest.OpenFunc[*Driver, Options](Open).Driver(t, filepath.Join(t.TempDir(), "lapse.db"), Options{})
+	return d, store.New(d, store.Options{Hooks: h})
+}
+
+// createTemplate creates tp, claimable from t0, named "t" and worth 1.
+func createTemplate(t *testing.T, s *store.DB, tp coupon.Template) coupon.Template {
+	t.Helper()
+	tp.Name, tp.Value, tp.StartsAt = "t", 1, t0
+	got, err := s.CreateTemplate(t.Context(), store.CreateTemplateParams{Now: t0, Template: tp})
+	if err != nil {
+		t.Fatalf("CreateTemplate: %v", err)
+	}
+	return got
+}
+
+// userIDs returns n user IDs: u0, u1, and so on.
+func userIDs(n int) []string {
+	users := make([]string, n)
+	for i := range users {
+		users[i] = "u" + strconv.Itoa(i)
+	}
+	return users
+}
+
+// issue issues a coupon of tplID to each of users at t0.
+func issue(t *testing.T, s *store.DB, tplID string, users []string) store.Issued {
+	t.Helper()
+	got, err := s.Issue(t.Context(), store.IssueParams{TemplateID: tplID, Users: store.UserList(users), Now: t0})
+	if err != nil {
+		t.Fatalf("Issue: %v", err)
+	}
+	return got
 }

@@ -20,29 +20,25 @@ import (
 
 var t0 = time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
 
-// openDriver opens a driver on path, closed when t ends.
-func openDriver(t testing.TB, path string, opts sqlite.Options) *sqlite.Driver {
-	t.Helper()
-	d, err := sqlite.Open(t.Context(), path, opts)
-	return storetest.Opened(t, d, err)
-}
-
-// open opens the store over a driver on path, closed when t ends.
-func open(t testing.TB, path string, opts sqlite.Options) *store.DB {
-	return store.New(openDriver(t, path, opts), store.Options{})
-}
+// openDriver opens a driver on a file's path, and open the store over
+// one; each is closed when t ends.
+var (
+	openDriver = storetest.OpenFunc[*sqlite.Driver, sqlite.Options](sqlite.Open).Driver
+	open       = storetest.OpenFunc[*sqlite.Driver, sqlite.Options](sqlite.Open).Store
+)
 
 func tempPath(t testing.TB) string { return filepath.Join(t.TempDir(), "lapse.db") }
 
+// newDriver opens a driver on a fresh file, closed when t ends.
+func newDriver(t *testing.T) driver.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) }
+
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) driver.Driver {
-		return openDriver(t, tempPath(t), sqlite.Options{})
-	})
+	storetest.Run(t, newDriver)
 }
 
 // TestDriver runs the driver contract's own tests.
 func TestDriver(t *testing.T) {
-	drivertest.Run(t, func(t *testing.T) driver.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
+	drivertest.Run(t, newDriver)
 }
 
 // TestReopen: a reopened file keeps its data and its schema version, and
@@ -109,7 +105,7 @@ func rawDB(t testing.TB, path string) *sql.DB {
 // flight under its key for store.RequestWait at most (on the bubble's
 // clock).
 func TestIdempotencyWaitBounded(t *testing.T) {
-	newDriver := func(t *testing.T) driver.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) }
+	newDriver := newDriver
 	synctest.Test(t, func(t *testing.T) { storetest.RunIdempotencyWaitBounded(t, newDriver) })
 }
 
@@ -117,13 +113,13 @@ func TestIdempotencyWaitBounded(t *testing.T) {
 // transaction holds the one writer; their writes go before the next
 // background one (TestGate).
 func TestReadsBesideEngine(t *testing.T) {
-	storetest.RunReadsBesideEngine(t, func(t *testing.T) driver.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
+	storetest.RunReadsBesideEngine(t, newDriver)
 }
 
 // TestReadsBesideWrites: users read, on the read pool, while a user's
 // transaction holds the one writer.
 func TestReadsBesideWrites(t *testing.T) {
-	storetest.RunReadsBesideWrites(t, func(t *testing.T) driver.Driver { return openDriver(t, tempPath(t), sqlite.Options{}) })
+	storetest.RunReadsBesideWrites(t, newDriver)
 }
 
 // TestQueryPlans: the drains and the lazy counts walk the partial indexes

@@ -25,6 +25,13 @@ type Backend struct {
 	Open func(t *testing.T) store.Store
 }
 
+// The backends' Open, each to open a store for a test.
+var (
+	openSQLite   = storetest.OpenFunc[*sqlite.Driver, sqlite.Options](sqlite.Open)
+	openPostgres = storetest.OpenFunc[*postgres.Driver, postgres.Options](postgres.Open)
+	openMySQL    = storetest.OpenFunc[*mysql.Driver, mysql.Options](mysql.Open)
+)
+
 // All returns SQLite, PostgreSQL and MySQL/MariaDB. It skips t unless
 // LAPSE_TEST_POSTGRES and LAPSE_TEST_MYSQL are set: a test that takes them
 // runs on all three.
@@ -40,12 +47,10 @@ func All(t *testing.T) []Backend {
 	return []Backend{
 		{"sqlite", SQLite},
 		{"postgres", func(t *testing.T) store.Store {
-			d, err := postgres.Open(t.Context(), pgtest.SchemaURL(t), postgres.Options{})
-			return store.New(storetest.Opened(t, d, err), store.Options{})
+			return openPostgres.Store(t, pgtest.SchemaURL(t), postgres.Options{})
 		}},
 		{"mysql", func(t *testing.T) store.Store {
-			d, err := mysql.Open(t.Context(), mysqltest.FreshDB(t), mysql.Options{})
-			return store.New(storetest.Opened(t, d, err), store.Options{})
+			return openMySQL.Store(t, mysqltest.FreshDB(t), mysql.Options{})
 		}},
 	}
 }
@@ -54,6 +59,5 @@ func All(t *testing.T) []Backend {
 // t ends.
 func SQLite(t *testing.T) store.Store {
 	t.Helper()
-	d, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{})
-	return store.New(storetest.Opened(t, d, err), store.Options{})
+	return openSQLite.Store(t, filepath.Join(t.TempDir(), "lapse.db"), sqlite.Options{})
 }

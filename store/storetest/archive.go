@@ -22,11 +22,7 @@ var archiveTests = []test{
 // at now, in batches of limit.
 func (f *fixture) archive(before, now time.Time, limit int, dryRun bool) storetype.Archived {
 	f.t.Helper()
-	a, err := f.s.Archive(f.ctx, store.ArchiveParams{Before: before, Now: now, Limit: limit, DryRun: dryRun})
-	if err != nil {
-		f.t.Fatalf("Archive(before %s, dry run %t): %v", fmtTime(before), dryRun, err)
-	}
-	return a
+	return get(f, "Archive", f.s.Archive, store.ArchiveParams{Before: before, Now: now, Limit: limit, DryRun: dryRun})
 }
 
 // wantArchived fails unless got is want.

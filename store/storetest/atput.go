@@ -3,6 +3,9 @@ package storetest
 import (
 	"context"
 	"sync"
+	"testing"
+
+	"github.com/lapsehq/lapse/coupon"
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/store"
@@ -45,10 +48,29 @@ func (t atPutTx) PutRequest(ctx context.Context, p driver.RequestParams) error {
 	return t.ExecutorTx.PutRequest(ctx, p)
 }
 
-// Paused returns the store over d whose first write under an idempotency
-// key pauses, all its writes made, before its commit: it closes reached,
-// then waits for release to be closed.
-func Paused(d driver.Driver, reached chan<- struct{}, release <-chan struct{}) *store.DB {
+// Claimed is what a claim returned.
+type Claimed struct {
+	Coupon coupon.Coupon
+	Err    error
+}
+
+// PausedClaim starts claim p, under an idempotency key, on the store over
+// d, and returns once it pauses, all its writes made, before its commit;
+// it fails t if the claim returns before. Once release is closed the
+// claim goes on, and its result comes on the channel returned.
+func PausedClaim(t testing.TB, d driver.Driver, p store.ClaimParams, release <-chan struct{}) <-chan Claimed {
+	t.Helper()
+	reached, done := make(chan struct{}), make(chan Claimed, 1)
 	var once sync.Once
-	return store.New(AtPutRequest(d, func() { once.Do(func() { close(reached); <-release }) }), store.Options{})
+	paused := store.New(AtPutRequest(d, func() { once.Do(func() { close(reached); <-release }) }), store.Options{})
+	go func() {
+		c, err := paused.Claim(t.Context(), p)
+		done <- Claimed{c, err}
+	}()
+	select {
+	case <-reached:
+	case r := <-done:
+		t.Fatalf("paused claim returned before its commit: %v", r.Err)
+	}
+	return done
 }

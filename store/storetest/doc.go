@@ -20,5 +20,7 @@
 // a clock.
 //
 // Each subtest asks newDriver for a fresh, empty database; isolating and
-// cleaning it up is the backend helper's job.
+// cleaning it up is the backend helper's job. A backend whose writers run
+// side by side (PostgreSQL, MySQL) runs RunServer beside Run; OpenFunc
+// opens a backend's drivers and stores for its own tests.
 package storetest

@@ -26,20 +26,12 @@ var releaseTests = []test{
 
 func (f *fixture) expireDue(now time.Time, limit int) store.Drained {
 	f.t.Helper()
-	d, err := f.s.ExpireDue(f.ctx, storetype.DueParams{Now: now, Limit: limit})
-	if err != nil {
-		f.t.Fatalf("ExpireDue(%s, %d): %v", fmtTime(now), limit, err)
-	}
-	return d
+	return get(f, "ExpireDue", f.s.ExpireDue, storetype.DueParams{Now: now, Limit: limit})
 }
 
 func (f *fixture) releaseLocks(now time.Time, limit int) store.Drained {
 	f.t.Helper()
-	d, err := f.s.ReleaseLocks(f.ctx, storetype.DueParams{Now: now, Limit: limit})
-	if err != nil {
-		f.t.Fatalf("ReleaseLocks(%s, %d): %v", fmtTime(now), limit, err)
-	}
-	return d
+	return get(f, "ReleaseLocks", f.s.ReleaseLocks, storetype.DueParams{Now: now, Limit: limit})
 }
 
 // wantDrained fails unless the drain d handed out the due times due and
@@ -66,6 +58,19 @@ func (f *fixture) wantBatches(drain func() store.Drained, batches []drainBatch) 
 	}
 }
 
+// wantNeverEarly drains with drain 1ms before due, which hands out
+// nothing, names due next and leaves c and the outbox as they were, then
+// at due, which hands out due and leaves c in state to.
+func (f *fixture) wantNeverEarly(drain func(now time.Time, limit int) store.Drained, c coupon.Coupon, due time.Time, to coupon.State) {
+	f.t.Helper()
+	cursor := f.cursor()
+	f.wantDrained("1ms early", drain(due.Add(-time.Millisecond), 100), nil, due)
+	f.wantCoupon("1ms early", f.coupon(c.ID), c)
+	f.wantNoneAfter("events 1ms early", cursor)
+	f.wantDrained("at due", drain(due, 100), []time.Time{due}, time.Time{})
+	f.wantStatus("at due", c.ID, to)
+}
+
 // claimDue claims a coupon of tp (duration only) that expires at due.
 func (f *fixture) claimDue(tp coupon.Template, user string, due time.Time) coupon.Coupon {
 	f.t.Helper()
@@ -83,21 +88,9 @@ func (f *fixture) durationTemplate() coupon.Template {
 // testExpireNeverEarly: the boundary is expires_at <= now, to the millisecond.
 func testExpireNeverEarly(t *testing.T, open opener) {
 	f := newFixture(t, open)
-	tp := f.durationTemplate()
 	due := t0.Add(time.Millisecond)
-	c := f.claimDue(tp, "u1", due)
-	cursor := f.cursor()
-
-	d := f.expireDue(t0, 100)
-	f.wantDrained("at t0", d, nil, due)
-	f.wantStatus("at t0, 1ms early", c.ID, coupon.Unused)
-	if es := f.eventsAfter(cursor); len(es) != 0 {
-		t.Fatalf("events at t0: got %s, want none", fmtEvents(es))
-	}
-
-	d = f.expireDue(due, 100)
-	f.wantDrained("at t0+1ms", d, []time.Time{due}, time.Time{})
-	f.wantStatus("at expires_at", c.ID, coupon.Expired)
+	c := f.claimDue(f.durationTemplate(), "u1", due)
+	f.wantNeverEarly(f.expireDue, c, due, coupon.Expired)
 }
 
 // testExpireLimit: batches take the oldest due first, at most Limit, and
@@ -175,9 +168,7 @@ func testExpireLeavesOthers(t *testing.T, open opener) {
 	for _, c := range []coupon.Coupon{locked, used, voided} {
 		f.wantCoupon("after the drain", f.coupon(c.ID), c)
 	}
-	if es := f.eventsAfter(cursor); len(es) != 0 {
-		t.Fatalf("events: got %s, want none", fmtEvents(es))
-	}
+	f.wantNoneAfter("events", cursor)
 }
 
 // testReleaseNeverEarly: a lock is released at locked_until, not before.
@@ -187,21 +178,10 @@ func testReleaseNeverEarly(t *testing.T, open opener) {
 	c := f.do(f.claimDue(tp, "u1", t0.Add(time.Hour)).ID, lock("o1", t0, 10*time.Minute))
 	until := t0.Add(10 * time.Minute)
 	f.wantTime("locked_until", c.LockedUntil, until)
-	cursor := f.cursor()
-
-	d := f.releaseLocks(until.Add(-time.Millisecond), 100)
-	f.wantDrained("1ms early", d, nil, until)
-	f.wantCoupon("1ms early", f.coupon(c.ID), c)
-	if es := f.eventsAfter(cursor); len(es) != 0 {
-		t.Fatalf("events 1ms early: got %s, want none", fmtEvents(es))
-	}
 	// An expiry drain does not touch a lock, even when the coupon is due.
 	f.expireDue(t0.Add(2*time.Hour), 100)
 	f.wantCoupon("after an expiry drain", f.coupon(c.ID), c)
-
-	d = f.releaseLocks(until, 100)
-	f.wantDrained("at locked_until", d, []time.Time{until}, time.Time{})
-	f.wantStatus("at locked_until", c.ID, coupon.Unused)
+	f.wantNeverEarly(f.releaseLocks, c, until, coupon.Unused)
 }
 
 // testReleaseTo: a released lock goes back to unused before expires_at and

@@ -42,13 +42,13 @@ func RunReadsBesideWrites(t *testing.T, newDriver NewDriver) {
 	userReads(held(t, newDriver, false))
 }
 
-// RunWritesBesideEngine checks, on a driver whose writers run side by
+// runWritesBesideEngine checks, on a driver whose writers run side by
 // side (PostgreSQL, MySQL; on SQLite's one writer a user's write waits
 // for the batch in hand, and the gate lets it go before the next), that
 // a user's writes (a claim, a lock) commit while every connection the
 // driver has for background work is held by an open background
 // transaction. newDriver is as for Run.
-func RunWritesBesideEngine(t *testing.T, newDriver NewDriver) {
+func runWritesBesideEngine(t *testing.T, newDriver NewDriver) {
 	f, c := held(t, newDriver, true)
 	ctx, cancel := context.WithTimeout(f.ctx, userWait)
 	defer cancel()

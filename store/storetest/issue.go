@@ -29,11 +29,7 @@ var issueTests = []test{
 // issue runs a bulk issuance that must succeed.
 func (f *fixture) issue(p store.IssueParams) store.Issued {
 	f.t.Helper()
-	got, err := f.s.Issue(f.ctx, p)
-	if err != nil {
-		f.t.Fatalf("Issue(%s): %v", p.TemplateID, err)
-	}
-	return got
+	return get(f, "Issue", f.s.Issue, p)
 }
 
 // wantIssued fails unless got issued n and refused exactly want, in order,

@@ -1,11 +1,23 @@
 package storetest
 
-import "testing"
+import (
+	"context"
+	"testing"
 
-// Opened returns d, which opening returned with err, to a test: it fails
-// t on err, and closes d when t ends.
-func Opened[D interface{ Close() error }](t testing.TB, d D, err error) D {
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/store"
+)
+
+// OpenFunc is a backend's Open: it opens a driver on where, a URL or a
+// file's path, with the backend's options O. Its methods open one for a
+// test.
+type OpenFunc[D driver.Driver, O any] func(ctx context.Context, where string, opts O) (D, error)
+
+// Driver opens a driver on where with opts: it fails t if that fails, and
+// closes the driver when t ends.
+func (open OpenFunc[D, O]) Driver(t testing.TB, where string, opts O) D {
 	t.Helper()
+	d, err := open(t.Context(), where, opts)
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -15,4 +27,10 @@ func Opened[D interface{ Close() error }](t testing.TB, d D, err error) D {
 		}
 	})
 	return d
+}
+
+// Store opens the store, with default options, over a driver Driver opens.
+func (open OpenFunc[D, O]) Store(t testing.TB, where string, opts O) *store.DB {
+	t.Helper()
+	return store.New(open.Driver(t, where, opts), store.Options{})
 }

@@ -51,11 +51,7 @@ func newOrderFixture(t *testing.T, open opener) *orderFixture {
 
 func (f *orderFixture) putSKU(sku string, stock int64) storetype.SKU {
 	f.t.Helper()
-	k, err := f.s.PutSKU(f.ctx, store.PutSKUParams{SKU: sku, Stock: stock, Now: t0})
-	if err != nil {
-		f.t.Fatalf("PutSKU(%s, %d): %v", sku, stock, err)
-	}
-	return k
+	return get(f.fixture, "PutSKU", f.s.PutSKU, store.PutSKUParams{SKU: sku, Stock: stock, Now: t0})
 }
 
 func (f *orderFixture) sku(sku string) storetype.SKU {
@@ -76,11 +72,7 @@ func (f *orderFixture) wantSKU(what string, sku string, available, reserved, sol
 // 30 minutes after t0.
 func (f *orderFixture) create(couponIDs ...string) order.Order {
 	f.t.Helper()
-	o, err := f.s.CreateOrder(f.ctx, f.params(couponIDs...))
-	if err != nil {
-		f.t.Fatalf("CreateOrder: %v", err)
-	}
-	return o
+	return get(f.fixture, "CreateOrder", f.s.CreateOrder, f.params(couponIDs...))
 }
 
 func (f *orderFixture) params(couponIDs ...string) store.CreateOrderParams {
@@ -152,15 +144,6 @@ func testCreateOrder(t *testing.T, open opener) {
 	if got := f.stats(t0).OpenOrders; got != 1 {
 		t.Fatalf("open orders: got %d, want 1", got)
 	}
-}
-
-func (f *orderFixture) stats(now time.Time) storetype.Stats {
-	f.t.Helper()
-	st, err := f.s.Stats(f.ctx, now)
-	if err != nil {
-		f.t.Fatalf("Stats: %v", err)
-	}
-	return st
 }
 
 func testCreateOrderRefusals(t *testing.T, open opener) {

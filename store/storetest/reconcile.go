@@ -188,9 +188,7 @@ func testReconcileClean(f *reconcileFixture) {
 	f.wantDrift("clean store", f.reconcile(false), nil)
 	cursor := f.cursor()
 	f.wantDrift("clean store, repairing", f.reconcile(true), nil)
-	if got := f.eventsAfter(cursor); len(got) != 0 {
-		f.t.Fatalf("repair of a clean store wrote %+v", got)
-	}
+	f.wantNoneAfter("events of a repair of a clean store", cursor)
 }
 
 // testReconcileStockReserved: a SKU's reserved short of its open orders
@@ -293,9 +291,7 @@ func testReconcileOrderCoupon(f *reconcileFixture) {
 	if d := f.drift(r, store.CheckOrderCoupon); d.Subject != o.ID || d.Repairable || d.Repaired {
 		f.t.Fatalf("order's coupon unlocked: got %+v, want %s, not repairable", d, o.ID)
 	}
-	if got := f.eventsAfter(cursor); len(got) != 0 {
-		f.t.Fatalf("repair run wrote %+v", got)
-	}
+	f.wantNoneAfter("events of the repair run", cursor)
 }
 
 // testReconcileFinishedOrderCoupon: a paid order whose coupon was given
@@ -329,9 +325,7 @@ func testReconcileFinishedOrderCoupon(f *reconcileFixture) {
 			f.t.Fatalf("drift: got %+v, want %+v, not repairable", d, want)
 		}
 	}
-	if got := f.eventsAfter(cursor); len(got) != 0 {
-		f.t.Fatalf("repair run wrote %+v", got)
-	}
+	f.wantNoneAfter("events of the repair run", cursor)
 }
 
 // testReconcileTimers: pending coupons whose group timers are gone are

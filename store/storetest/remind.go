@@ -131,11 +131,7 @@ func (f *fixture) wantOne(what string, got []reminder, user string, ch remind.Ch
 // putUser sets a user's profile at t0.
 func (f *fixture) putUser(id, zone string, channels ...remind.Channel) remind.User {
 	f.t.Helper()
-	u, err := f.s.PutUser(f.ctx, store.PutUserParams{User: remind.User{ID: id, Timezone: zone, Channels: channels}, Now: t0})
-	if err != nil {
-		f.t.Fatalf("PutUser(%s): %v", id, err)
-	}
-	return u
+	return get(f, "PutUser", f.s.PutUser, store.PutUserParams{User: remind.User{ID: id, Timezone: zone, Channels: channels}, Now: t0})
 }
 
 // testRemindOnePerLead: ten coupons of one user expiring within the same

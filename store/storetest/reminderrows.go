@@ -562,12 +562,12 @@ func (f *rowsFixture) dueReminders(n int) []driver.PlannedReminder {
 	return rs
 }
 
-// RunSkipLocked checks, on a driver whose writers run side by side
+// runSkipLocked checks, on a driver whose writers run side by side
 // (PostgreSQL, MySQL; SQLite's one writer makes them take turns, which
 // DueSkipsLocked covers), that a transaction listing due reminders skips
 // those another open transaction holds, at once, instead of waiting for
 // it: instances sharing a store drain side by side.
-func RunSkipLocked(t *testing.T, newDriver NewDriver) {
+func runSkipLocked(t *testing.T, newDriver NewDriver) {
 	d := newDriver(t)
 	f := newRowsFixture(t, d)
 	rs := f.dueReminders(2)

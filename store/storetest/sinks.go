@@ -38,11 +38,7 @@ func (f *fixture) advance(p storetype.AdvanceSinkParams) {
 
 func (f *fixture) deadLetters(p storetype.DeadLettersParams) []storetype.DeadLetter {
 	f.t.Helper()
-	ds, err := f.s.DeadLetters(f.ctx, p)
-	if err != nil {
-		f.t.Fatalf("DeadLetters(%+v): %v", p, err)
-	}
-	return ds
+	return get(f, "DeadLetters", f.s.DeadLetters, p)
 }
 
 // wantLetter fails unless got is the letter want, its event whole.

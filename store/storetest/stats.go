@@ -12,13 +12,10 @@ var statsTests = []test{
 	{"Ready", testReady},
 }
 
+// stats reads the store's stats at now.
 func (f *fixture) stats(now time.Time) storetype.Stats {
 	f.t.Helper()
-	st, err := f.s.Stats(f.ctx, now)
-	if err != nil {
-		f.t.Fatalf("Stats(%s): %v", fmtTime(now), err)
-	}
-	return st
+	return get(f, "Stats", f.s.Stats, now)
 }
 
 func (f *fixture) wantStats(what string, got, want storetype.Stats) {

@@ -133,11 +133,7 @@ func (f *fixture) template(edit func(*coupon.Template)) coupon.Template {
 // claim claims one coupon of tplID for user at now.
 func (f *fixture) claim(tplID, user string, now time.Time) coupon.Coupon {
 	f.t.Helper()
-	c, err := f.s.Claim(f.ctx, store.ClaimParams{TemplateID: tplID, UserID: user, Now: now})
-	if err != nil {
-		f.t.Fatalf("Claim(%s) at %s: %v", user, now.Format(time.RFC3339Nano), err)
-	}
-	return c
+	return get(f, "Claim", f.s.Claim, store.ClaimParams{TemplateID: tplID, UserID: user, Now: now})
 }
 
 // do runs one transition that must succeed.
@@ -225,6 +221,14 @@ func (f *fixture) eventsAfter(after int64) []storetype.Event {
 	}
 }
 
+// wantNoneAfter fails if the outbox holds an event after the cursor.
+func (f *fixture) wantNoneAfter(what string, after int64) {
+	f.t.Helper()
+	if es := f.eventsAfter(after); len(es) != 0 {
+		f.t.Fatalf("%s: got %s, want none", what, fmtEvents(es))
+	}
+}
+
 // events reads the whole outbox.
 func (f *fixture) events() []storetype.Event {
 	f.t.Helper()
@@ -261,11 +265,7 @@ func ofSubject(es []storetype.Event, id string) []storetype.Event {
 // timers reads every timer of the store.
 func (f *fixture) timers() []storetype.Timer {
 	f.t.Helper()
-	ts, err := f.s.Timers(f.ctx, storetype.TimersParams{Before: farFuture, Limit: 10000})
-	if err != nil {
-		f.t.Fatalf("Timers: %v", err)
-	}
-	return ts
+	return get(f, "Timers", f.s.Timers, storetype.TimersParams{Before: farFuture, Limit: 10000})
 }
 
 // userCoupons lists a user's coupons at now, filtered on status (0: all).

@@ -55,21 +55,13 @@ func (f *fixture) templateAt(id string) coupon.Template {
 // change changes a template, which must succeed.
 func (f *fixture) change(id string, c coupon.TemplateChange, now time.Time) coupon.Template {
 	f.t.Helper()
-	tp, err := f.s.ChangeTemplate(f.ctx, store.ChangeTemplateParams{ID: id, Change: c, Now: now})
-	if err != nil {
-		f.t.Fatalf("ChangeTemplate(%s): %v", id, err)
-	}
-	return tp
+	return get(f, "ChangeTemplate", f.s.ChangeTemplate, store.ChangeTemplateParams{ID: id, Change: c, Now: now})
 }
 
 // closeTemplate closes a template, which must succeed.
 func (f *fixture) closeTemplate(id, reason string, now time.Time) coupon.Template {
 	f.t.Helper()
-	tp, err := f.s.CloseTemplate(f.ctx, store.CloseTemplateParams{ID: id, Reason: reason, Now: now})
-	if err != nil {
-		f.t.Fatalf("CloseTemplate(%s): %v", id, err)
-	}
-	return tp
+	return get(f, "CloseTemplate", f.s.CloseTemplate, store.CloseTemplateParams{ID: id, Reason: reason, Now: now})
 }
 
 // wantTemplateEvents fails unless the template's events are exactly want,

@@ -19,11 +19,7 @@ var timerTests = []test{
 
 func (f *fixture) timersBefore(before time.Time, limit int) []storetype.Timer {
 	f.t.Helper()
-	ts, err := f.s.Timers(f.ctx, storetype.TimersParams{Before: before, Limit: limit})
-	if err != nil {
-		f.t.Fatalf("Timers(%s, %d): %v", fmtTime(before), limit, err)
-	}
-	return ts
+	return get(f, "Timers", f.s.Timers, storetype.TimersParams{Before: before, Limit: limit})
 }
 
 // testTimersWritten: a claim writes an expiry timer at its expires_at's
