@@ -6,9 +6,8 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"strings"
 
-	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile/querytest"
 )
 
 // checked is the queries sqlc checks, as written.
@@ -23,12 +22,7 @@ func QueryText(name string) string {
 	if s, ok := queries[name]; ok {
 		return s
 	}
-	for n, s := range sqlfile.MustLoadQueries(checked, "internal/dbsqlc/*.sql") {
-		if strings.Fields(n)[0] == name {
-			return numbered(s)
-		}
-	}
-	panic("sqlite: no query named " + name)
+	return numbered(querytest.Checked(checked, "internal/dbsqlc/*.sql", name))
 }
 
 // numbered is sqlc's rewrite of s's @names: ?1 for the first named, and so

@@ -30,6 +30,18 @@ func CheckNames(t *testing.T, names []string) {
 	checkOwnNames(t, own)
 }
 
+// Checked returns the text, as written, of the query name among those
+// sqlc checks (in the files of fsys matching pattern, each named with its
+// sqlc kind, "GetCoupon :one"): for a driver's test that explains it.
+func Checked(fsys fs.FS, pattern, name string) string {
+	for n, s := range sqlfile.MustLoadQueries(fsys, pattern) {
+		if strings.Fields(n)[0] == name {
+			return s
+		}
+	}
+	panic("querytest: sqlc checks no query named " + name)
+}
+
 // queryCallers are the functions a backend runs a named query through:
 // a string literal passed to one of them names a query.
 var queryCallers = []string{
