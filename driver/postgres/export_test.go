@@ -1,13 +1,27 @@
 package postgres
 
 import (
+	"embed"
 	"maps"
 	"slices"
+
+	"github.com/lapsehq/lapse/driver/internal/sqlfile/querytest"
 )
 
-// QueryText returns the text of the named embedded query, for tests that
+// checked is the queries sqlc checks, as written.
+//
+//go:embed internal/dbsqlc/*.sql
+var checked embed.FS
+
+// QueryText returns the text of the named query, embedded or checked by
+// sqlc (its @names numbered in order as sqlc numbers them), for tests that
 // run or explain it directly.
-func QueryText(name string) string { return queries.Get(name) }
+func QueryText(name string) string {
+	if s, ok := queries[name]; ok {
+		return s
+	}
+	return querytest.Numbered(querytest.Checked(checked, "internal/dbsqlc/*.sql", name), "$")
+}
 
 // QueryNames names every embedded query.
 func QueryNames() []string { return slices.Collect(maps.Keys(queries)) }

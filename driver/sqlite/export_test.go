@@ -2,9 +2,7 @@ package sqlite
 
 import (
 	"embed"
-	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile/querytest"
@@ -22,20 +20,7 @@ func QueryText(name string) string {
 	if s, ok := queries[name]; ok {
 		return s
 	}
-	return numbered(querytest.Checked(checked, "internal/dbsqlc/*.sql", name))
-}
-
-// numbered is sqlc's rewrite of s's @names: ?1 for the first named, and so
-// on.
-func numbered(s string) string {
-	var names []string
-	return regexp.MustCompile(`@\w+`).ReplaceAllStringFunc(s, func(n string) string {
-		i := slices.Index(names, n)
-		if i < 0 {
-			i, names = len(names), append(names, n)
-		}
-		return fmt.Sprintf("?%d", i+1)
-	})
+	return querytest.Numbered(querytest.Checked(checked, "internal/dbsqlc/*.sql", name), "?")
 }
 
 // QueryNames names every embedded query.

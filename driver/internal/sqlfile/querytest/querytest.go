@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,6 +41,19 @@ func Checked(fsys fs.FS, pattern, name string) string {
 		}
 	}
 	panic("querytest: sqlc checks no query named " + name)
+}
+
+// Numbered is sqlc's rewrite of the @names in a query of SQLite's or
+// PostgreSQL's: mark (? or $) and 1 for the first named, and so on.
+func Numbered(s, mark string) string {
+	var names []string
+	return regexp.MustCompile(`@\w+`).ReplaceAllStringFunc(s, func(n string) string {
+		i := slices.Index(names, n)
+		if i < 0 {
+			i, names = len(names), append(names, n)
+		}
+		return mark + strconv.Itoa(i+1)
+	})
 }
 
 // queryCallers are the functions a backend runs a named query through:
