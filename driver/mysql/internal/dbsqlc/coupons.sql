@@ -28,3 +28,9 @@ FROM coupons
 WHERE user_id = sqlc.arg(user_id) AND id > sqlc.arg(after)
   AND (sqlc.arg(status) = '' OR CASE WHEN status = 'unused' AND expires_at <= sqlc.arg(now) THEN 'expired' ELSE status END = sqlc.arg(status))
 ORDER BY id LIMIT ?;
+
+-- name: LockedPage :many
+-- Locked coupons after (locked_until, id), by locked_until and ID.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE status = 'locked' AND locked_until >= sqlc.arg(locked_until) AND (locked_until > sqlc.arg(locked_until) OR id > sqlc.arg(id))
+ORDER BY locked_until, id LIMIT ?;

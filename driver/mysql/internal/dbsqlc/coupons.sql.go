@@ -154,6 +154,71 @@ func (q *Queries) LockCoupon(ctx context.Context, id string) (LockCouponRow, err
 	return i, err
 }
 
+const lockedPage = `-- name: LockedPage :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE status = 'locked' AND locked_until >= ? AND (locked_until > ? OR id > ?)
+ORDER BY locked_until, id LIMIT ?
+`
+
+type LockedPageParams struct {
+	LockedUntil sql.NullTime
+	ID          string
+	Limit       int32
+}
+
+type LockedPageRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     sql.NullString
+	LockedUntil sql.NullTime
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// Locked coupons after (locked_until, id), by locked_until and ID.
+func (q *Queries) LockedPage(ctx context.Context, arg LockedPageParams) ([]LockedPageRow, error) {
+	rows, err := q.db.QueryContext(ctx, lockedPage,
+		arg.LockedUntil,
+		arg.LockedUntil,
+		arg.ID,
+		arg.Limit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []LockedPageRow
+	for rows.Next() {
+		var i LockedPageRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const userCoupons = `-- name: UserCoupons :many
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons

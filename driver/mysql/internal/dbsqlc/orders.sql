@@ -26,3 +26,10 @@ FROM orders WHERE id = ? FOR UPDATE;
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
 FROM orders_archive WHERE id = ?;
+
+-- name: OpenOrderPage :many
+-- Unpaid orders after (deadline, id), by deadline and ID.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE status = 'unpaid' AND deadline >= sqlc.arg(deadline) AND (deadline > sqlc.arg(deadline) OR id > sqlc.arg(id))
+ORDER BY deadline, id LIMIT ?;

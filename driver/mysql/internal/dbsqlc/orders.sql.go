@@ -184,6 +184,80 @@ func (q *Queries) LockOrder(ctx context.Context, id string) (LockOrderRow, error
 	return i, err
 }
 
+const openOrderPage = `-- name: OpenOrderPage :many
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE status = 'unpaid' AND deadline >= ? AND (deadline > ? OR id > ?)
+ORDER BY deadline, id LIMIT ?
+`
+
+type OpenOrderPageParams struct {
+	Deadline time.Time
+	ID       string
+	Limit    int32
+}
+
+type OpenOrderPageRow struct {
+	ID          string
+	UserID      string
+	Status      string
+	CloseReason sql.NullString
+	Items       string
+	CouponIds   string
+	Total       int64
+	Discount    int64
+	AmountDue   int64
+	Deadline    time.Time
+	PaymentID   sql.NullString
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// Unpaid orders after (deadline, id), by deadline and ID.
+func (q *Queries) OpenOrderPage(ctx context.Context, arg OpenOrderPageParams) ([]OpenOrderPageRow, error) {
+	rows, err := q.db.QueryContext(ctx, openOrderPage,
+		arg.Deadline,
+		arg.Deadline,
+		arg.ID,
+		arg.Limit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []OpenOrderPageRow
+	for rows.Next() {
+		var i OpenOrderPageRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.UserID,
+			&i.Status,
+			&i.CloseReason,
+			&i.Items,
+			&i.CouponIds,
+			&i.Total,
+			&i.Discount,
+			&i.AmountDue,
+			&i.Deadline,
+			&i.PaymentID,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const setOrderStatus = `-- name: SetOrderStatus :execrows
 UPDATE orders SET status = ?, close_reason = ?, payment_id = ?,
                   updated_at = ?, version = version + 1

@@ -24,3 +24,9 @@ WHERE id = @id AND status = @from_status AND version = @from_version;
 -- total.
 UPDATE templates SET issued = issued + @n
 WHERE id = @id AND (total = 0 OR issued + @n <= total);
+
+-- name: LockedPage :many
+-- Locked coupons after (locked_until, id), by locked_until and ID.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE status = 'locked' AND locked_until >= @locked_until AND (locked_until > @locked_until OR id > @id)
+ORDER BY locked_until, id LIMIT @page_size;
