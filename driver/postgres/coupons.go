@@ -12,12 +12,16 @@ import (
 
 // UserCoupons reads a page of a user's wallet (see driver.Executor).
 func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
-	name := "UserCoupons"
 	if p.Archived {
-		name = "UserCouponsWithArchived"
+		rows, err := e.query(ctx, "UserCouponsWithArchived", p.UserID, p.After, p.StatusFilter(), p.Now, p.Limit)
+		return sqlfile.Collect(rows, err, scanCoupon)
 	}
-	rows, err := e.query(ctx, name, p.UserID, p.After, p.StatusFilter(), p.Now, p.Limit)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	rows, err := e.sqlc().UserCoupons(ctx, dbsqlc.UserCouponsParams{
+		UserID: p.UserID, After: p.After, Status: p.StatusFilter(), Now: p.Now, PageSize: int32(p.Limit),
+	})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.UserCouponsRow) (coupon.Coupon, error) {
+		return storedCoupon(dbsqlc.GetCouponRow(r))
+	})
 }
 
 // TakeIssues counts p.N more coupons of a template issued, unless that

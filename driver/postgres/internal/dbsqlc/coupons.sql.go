@@ -230,3 +230,73 @@ func (q *Queries) TakeIssues(ctx context.Context, arg TakeIssuesParams) (int64, 
 	}
 	return result.RowsAffected(), nil
 }
+
+const userCoupons = `-- name: UserCoupons :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons
+WHERE user_id = $1 AND id > $2
+  AND ($3::text = '' OR CASE WHEN status = 'unused' AND expires_at <= $4 THEN 'expired' ELSE status END = $3)
+ORDER BY id LIMIT $5
+`
+
+type UserCouponsParams struct {
+	UserID   string
+	After    string
+	Status   string
+	Now      time.Time
+	PageSize int32
+}
+
+type UserCouponsRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     *string
+	LockedUntil *time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// A page of the user's wallet by ID: a walk of coupons_wallet from after
+// (” for none) that stops at page_size coupons in status (” for any) as
+// the lazy check reads them at now (an unused coupon at or past
+// expires_at reads expired).
+func (q *Queries) UserCoupons(ctx context.Context, arg UserCouponsParams) ([]UserCouponsRow, error) {
+	rows, err := q.db.Query(ctx, userCoupons,
+		arg.UserID,
+		arg.After,
+		arg.Status,
+		arg.Now,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []UserCouponsRow
+	for rows.Next() {
+		var i UserCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
