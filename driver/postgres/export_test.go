@@ -14,14 +14,8 @@ import (
 var checked embed.FS
 
 // QueryText returns the text of the named query, embedded or checked by
-// sqlc (its @names numbered in order as sqlc numbers them), for tests that
-// run or explain it directly.
-func QueryText(name string) string {
-	if s, ok := queries[name]; ok {
-		return s
-	}
-	return querytest.Numbered(querytest.Checked(checked, "internal/dbsqlc/*.sql", name), "$")
-}
+// sqlc, for tests that run or explain it directly (see querytest.Text).
+func QueryText(name string) string { return querytest.Text(queries, checked, name, "$") }
 
 // QueryNames names every embedded query.
 func QueryNames() []string { return slices.Collect(maps.Keys(queries)) }

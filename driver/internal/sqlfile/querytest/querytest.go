@@ -43,11 +43,16 @@ func Checked(fsys fs.FS, pattern, name string) string {
 	panic("querytest: sqlc checks no query named " + name)
 }
 
-// Numbered is sqlc's rewrite of the @names in a query of SQLite's or
-// PostgreSQL's: mark (? or $) and 1 for the first named, and so on.
-func Numbered(s, mark string) string {
+// Text returns the text of the query name of SQLite's or PostgreSQL's
+// driver: embedded (in queries), or checked by sqlc (in checked, the
+// driver's internal/dbsqlc/*.sql) with its @names numbered after mark (?
+// or $) in order, as sqlc writes them: for a test that explains it.
+func Text(queries sqlfile.Queries, checked fs.FS, name, mark string) string {
+	if s, ok := queries[name]; ok {
+		return s
+	}
 	var names []string
-	return regexp.MustCompile(`@\w+`).ReplaceAllStringFunc(s, func(n string) string {
+	return regexp.MustCompile(`@\w+`).ReplaceAllStringFunc(Checked(checked, "internal/dbsqlc/*.sql", name), func(n string) string {
 		i := slices.Index(names, n)
 		if i < 0 {
 			i, names = len(names), append(names, n)
