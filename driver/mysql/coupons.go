@@ -2,7 +2,6 @@ package mysql
 
 import (
 	"context"
-	"database/sql"
 	"slices"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -15,22 +14,38 @@ import (
 // Coupon reads one coupon, holding its row in a transaction until it
 // ends, or with p.Archived one archived coupon.
 func (e *executor) Coupon(ctx context.Context, p driver.CouponParams) (coupon.Coupon, error) {
-	name := e.holding("LockCoupon", "GetCoupon")
-	if p.Archived {
-		name = "GetArchivedCoupon"
+	var (
+		r   dbsqlc.GetCouponRow
+		err error
+	)
+	switch {
+	case p.Archived:
+		var a dbsqlc.GetArchivedCouponRow
+		a, err = e.sq().GetArchivedCoupon(ctx, p.ID)
+		r = dbsqlc.GetCouponRow(a)
+	case e.tx != nil:
+		var l dbsqlc.LockCouponRow
+		l, err = e.sq().LockCoupon(ctx, p.ID)
+		r = dbsqlc.GetCouponRow(l)
+	default:
+		r, err = e.sq().GetCoupon(ctx, p.ID)
 	}
-	return sqlfile.ScanOne(e.queryRow(ctx, name, p.ID), scanCoupon, interpret)
+	return sqlfile.ConvertOne(r, err, storedCoupon, interpret)
 }
 
 // UserCoupons reads a page of a user's wallet (see driver.Executor).
 func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
-	page := []any{p.UserID, p.After, p.StatusFilter(), p.Now, p.StatusFilter(), p.Limit}
-	name, args := "UserCoupons", page
 	if p.Archived { // a page of each table, then the limit of the two
-		name, args = "UserCouponsWithArchived", slices.Concat(page, page, []any{p.Limit})
+		page := []any{p.UserID, p.After, p.StatusFilter(), p.Now, p.StatusFilter(), p.Limit}
+		rows, err := e.query(ctx, "UserCouponsWithArchived", slices.Concat(page, page, []any{p.Limit})...)
+		return sqlfile.Collect(rows, err, scanCoupon)
 	}
-	rows, err := e.query(ctx, name, args...)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	rows, err := e.sq().UserCoupons(ctx, dbsqlc.UserCouponsParams{
+		UserID: p.UserID, After: p.After, Status: p.StatusFilter(), Now: p.Now, Limit: int32(p.Limit),
+	})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.UserCouponsRow) (coupon.Coupon, error) {
+		return storedCoupon(dbsqlc.GetCouponRow(r))
+	})
 }
 
 // TakeIssues counts p.N more coupons of a template issued, unless that
@@ -51,20 +66,21 @@ func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (boo
 	return n > 0, err
 }
 
+// scanCoupon reads a coupon from the columns of GetCoupon's row.
 func scanCoupon(row scanner) (coupon.Coupon, error) {
-	var (
-		c           coupon.Coupon
-		status      string
-		orderID     sql.NullString
-		lockedUntil sql.NullTime
-	)
-	err := row.Scan(&c.ID, &c.TemplateID, &c.UserID, &status, &c.ClaimedAt, &c.ExpiresAt, &orderID, &lockedUntil, &c.UpdatedAt, &c.Version)
-	if err != nil {
-		return c, err
+	var r dbsqlc.GetCouponRow
+	if err := row.Scan(&r.ID, &r.TemplateID, &r.UserID, &r.Status, &r.ClaimedAt, &r.ExpiresAt, &r.OrderID, &r.LockedUntil, &r.UpdatedAt, &r.Version); err != nil {
+		return coupon.Coupon{}, err
 	}
-	if c.Status, err = coupon.ParseState(status); err != nil {
-		return c, err
-	}
-	c.OrderID, c.LockedUntil = orderID.String, utc(lockedUntil)
-	return c, nil
+	return storedCoupon(r)
+}
+
+// storedCoupon is a coupon row as the driver hands it out.
+func storedCoupon(r dbsqlc.GetCouponRow) (coupon.Coupon, error) {
+	status, err := coupon.ParseState(r.Status)
+	return coupon.Coupon{
+		ID: r.ID, TemplateID: r.TemplateID, UserID: r.UserID, Status: status, ClaimedAt: r.ClaimedAt,
+		ExpiresAt: r.ExpiresAt, OrderID: r.OrderID.String, LockedUntil: utc(r.LockedUntil),
+		UpdatedAt: r.UpdatedAt, Version: r.Version,
+	}, err
 }

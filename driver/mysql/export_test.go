@@ -3,21 +3,32 @@ package mysql
 import (
 	"context"
 	"database/sql"
+	"embed"
 	"maps"
+	"regexp"
 	"slices"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile/querytest"
 )
 
-// QueryText returns the named embedded query with its list, if it has
-// one, written out for n elements: for tests that read how the server
-// plans it.
+// checked is the queries sqlc checks, as written.
+//
+//go:embed internal/dbsqlc/*.sql
+var checked embed.FS
+
+// QueryText returns the named query, embedded (with its list, if it has
+// one, written out for n elements) or checked by sqlc (its sqlc.arg
+// names written ?, as sqlc writes them): for tests that read how the
+// server plans it.
 func QueryText(name string, n int) string {
-	q := queries.Get(name)
-	if n > 0 {
-		q = expand(q, n)
+	if q, ok := queries[name]; ok {
+		if n > 0 {
+			q = expand(q, n)
+		}
+		return q
 	}
-	return q
+	return regexp.MustCompile(`sqlc\.arg\(\w+\)`).ReplaceAllString(querytest.Checked(checked, "internal/dbsqlc/*.sql", name), "?")
 }
 
 // MigrateTo brings the database at rawURL up to migration version and no

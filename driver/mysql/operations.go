@@ -48,8 +48,12 @@ func (e *executor) OperationsDue(ctx context.Context, p driver.OperationsDuePara
 
 // CouponsAfter reads a page of a template's coupons by ID.
 func (e *executor) CouponsAfter(ctx context.Context, p driver.CouponsAfterParams) ([]coupon.Coupon, error) {
-	rows, err := e.query(ctx, "CouponsAfter", p.TemplateID, p.After, p.Until, p.Limit)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	rows, err := e.sq().CouponsAfter(ctx, dbsqlc.CouponsAfterParams{
+		TemplateID: p.TemplateID, After: p.After, UpTo: p.Until, Limit: int32(p.Limit),
+	})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.CouponsAfterRow) (coupon.Coupon, error) {
+		return storedCoupon(dbsqlc.GetCouponRow(r))
+	})
 }
 
 // UsersCoupons reads the coupons users p.UserIDs hold up to ID p.Until,

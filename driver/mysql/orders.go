@@ -2,7 +2,6 @@ package mysql
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/lapsehq/lapse/driver"
@@ -15,11 +14,23 @@ import (
 // Order reads one order, holding its row in a transaction until it
 // ends, or with p.Archived one archived order.
 func (e *executor) Order(ctx context.Context, p driver.OrderParams) (order.Order, error) {
-	name := e.holding("LockOrder", "GetOrder")
-	if p.Archived {
-		name = "GetArchivedOrder"
+	var (
+		r   dbsqlc.GetOrderRow
+		err error
+	)
+	switch {
+	case p.Archived:
+		var a dbsqlc.GetArchivedOrderRow
+		a, err = e.sq().GetArchivedOrder(ctx, p.ID)
+		r = dbsqlc.GetOrderRow(a)
+	case e.tx != nil:
+		var l dbsqlc.LockOrderRow
+		l, err = e.sq().LockOrder(ctx, p.ID)
+		r = dbsqlc.GetOrderRow(l)
+	default:
+		r, err = e.sq().GetOrder(ctx, p.ID)
 	}
-	return sqlfile.ScanOne(e.queryRow(ctx, name, p.ID), scanOrder, interpret)
+	return sqlfile.ConvertOne(r, err, storedOrder, interpret)
 }
 
 // OrdersDue reads up to p.Limit unpaid orders of p's shards past their
@@ -91,22 +102,25 @@ func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool,
 	return n > 0, err
 }
 
+// scanOrder reads an order from the columns of GetOrder's row.
 func scanOrder(row scanner) (order.Order, error) {
-	var (
-		o                      order.Order
-		status, items, coupons string
-		reason, paymentID      sql.NullString
-	)
-	err := row.Scan(&o.ID, &o.UserID, &status, &reason, &items, &coupons, &o.Total, &o.Discount, &o.AmountDue,
-		&o.Deadline, &paymentID, &o.CreatedAt, &o.UpdatedAt, &o.Version)
+	var r dbsqlc.GetOrderRow
+	err := row.Scan(&r.ID, &r.UserID, &r.Status, &r.CloseReason, &r.Items, &r.CouponIds, &r.Total, &r.Discount, &r.AmountDue,
+		&r.Deadline, &r.PaymentID, &r.CreatedAt, &r.UpdatedAt, &r.Version)
 	if err != nil {
-		return o, err
+		return order.Order{}, err
 	}
-	if err := sqlfile.ParseOrderText(&o, status, items, coupons); err != nil {
-		return o, err
+	return storedOrder(r)
+}
+
+// storedOrder is an order row as the driver hands it out.
+func storedOrder(r dbsqlc.GetOrderRow) (order.Order, error) {
+	o := order.Order{
+		ID: r.ID, UserID: r.UserID, CloseReason: r.CloseReason.String, Total: r.Total, Discount: r.Discount,
+		AmountDue: r.AmountDue, Deadline: r.Deadline, PaymentID: r.PaymentID.String, CreatedAt: r.CreatedAt,
+		UpdatedAt: r.UpdatedAt, Version: r.Version,
 	}
-	o.CloseReason, o.PaymentID = reason.String, paymentID.String
-	return o, nil
+	return o, sqlfile.ParseOrderText(&o, r.Status, r.Items, r.CouponIds)
 }
 
 // deadline is an order's due time, which orders a drain's batch.

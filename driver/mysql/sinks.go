@@ -5,15 +5,9 @@ import (
 	"database/sql"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
-
-// SinkState reads a sink's position, lag and dead-letter counts.
-func (e *executor) SinkState(ctx context.Context, sink string) (storetype.SinkState, error) {
-	var st storetype.SinkState
-	err := e.queryRow(ctx, "SinkState", sink, sink).Scan(&st.Position, &st.Lag, &st.DeadLetters, &st.Queued)
-	return st, err
-}
 
 // AdvanceSink stores a sink's new position, its new dead letters and the
 // removal of those a replay delivered, in one transaction.
@@ -23,16 +17,14 @@ func (e *executor) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParam
 
 // DeadLetters lists a sink's dead letters after p.After, in feed order.
 func (e *executor) DeadLetters(ctx context.Context, p storetype.DeadLettersParams) ([]storetype.DeadLetter, error) {
-	rows, err := e.query(ctx, "DeadLetters", p.Sink, p.After, p.QueuedOnly, p.Limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.DeadLetter, error) {
-		var (
-			d    storetype.DeadLetter
-			data string
-		)
-		e := &d.Event
-		err := row.Scan(&e.Seq, &e.ID, &e.Type, &e.Subject, &e.Time, &data, &d.Attempts, &d.Error, &d.FailedAt, &d.Queued)
-		e.Data = []byte(data)
-		return d, err
+	rows, err := e.sq().DeadLetters(ctx, dbsqlc.DeadLettersParams{
+		Sink: p.Sink, After: p.After, QueuedOnly: p.QueuedOnly, Limit: int32(p.Limit),
+	})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.DeadLettersRow) (storetype.DeadLetter, error) {
+		return storetype.DeadLetter{
+			Event:    storetype.Event{Seq: r.Seq, ID: r.ID, Type: r.Type, Subject: r.Subject, Time: r.Time, Data: []byte(r.Data)},
+			Attempts: int(r.Attempts), Error: r.Error, FailedAt: r.FailedAt, Queued: r.Queued,
+		}, nil
 	})
 }
 

@@ -48,7 +48,8 @@ func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams
 		defer rtx.Rollback()
 		q = rtx
 	}
-	r, err := dbsqlc.New(q).GetTemplate(ctx, p.ID)
+	qs := dbsqlc.New(q)
+	r, err := qs.GetTemplate(ctx, p.ID)
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, interpret(err)
 	}
@@ -56,9 +57,9 @@ func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, err
 	}
-	rows, err := q.QueryContext(ctx, queries.Get("GetCounts"), p.ID)
-	return sqlfile.ReadTemplateInfo(tp, rows, err, func() sqlfile.Scanner {
-		return q.QueryRowContext(ctx, queries.Get("CountDueUnused"), p.Now, p.ID)
+	rows, err := qs.GetCounts(ctx, p.ID)
+	return sqlfile.TemplateInfo(tp, rows, err, func() (int64, error) {
+		return qs.CountDueUnused(ctx, dbsqlc.CountDueUnusedParams{ExpiresAt: p.Now, TemplateID: p.ID})
 	})
 }
 

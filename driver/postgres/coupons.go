@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"time"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
@@ -13,12 +12,16 @@ import (
 
 // UserCoupons reads a page of a user's wallet (see driver.Executor).
 func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
-	name := "UserCoupons"
 	if p.Archived {
-		name = "UserCouponsWithArchived"
+		rows, err := e.query(ctx, "UserCouponsWithArchived", p.UserID, p.After, p.StatusFilter(), p.Now, p.Limit)
+		return sqlfile.Collect(rows, err, scanCoupon)
 	}
-	rows, err := e.query(ctx, name, p.UserID, p.After, p.StatusFilter(), p.Now, p.Limit)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	rows, err := e.sqlc().UserCoupons(ctx, dbsqlc.UserCouponsParams{
+		UserID: p.UserID, After: p.After, Status: p.StatusFilter(), Now: p.Now, PageSize: int32(p.Limit),
+	})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.UserCouponsRow) (coupon.Coupon, error) {
+		return storedCoupon(dbsqlc.GetCouponRow(r))
+	})
 }
 
 // TakeIssues counts p.N more coupons of a template issued, unless that
@@ -77,20 +80,11 @@ func storedCoupon(r dbsqlc.GetCouponRow) (coupon.Coupon, error) {
 
 type scanner = sqlfile.Scanner
 
+// scanCoupon reads a coupon from the columns of GetCoupon's row.
 func scanCoupon(row scanner) (coupon.Coupon, error) {
-	var (
-		c           coupon.Coupon
-		status      string
-		orderID     *string
-		lockedUntil *time.Time
-	)
-	err := row.Scan(&c.ID, &c.TemplateID, &c.UserID, &status, &c.ClaimedAt, &c.ExpiresAt, &orderID, &lockedUntil, &c.UpdatedAt, &c.Version)
-	if err != nil {
-		return c, err
+	var r dbsqlc.GetCouponRow
+	if err := row.Scan(&r.ID, &r.TemplateID, &r.UserID, &r.Status, &r.ClaimedAt, &r.ExpiresAt, &r.OrderID, &r.LockedUntil, &r.UpdatedAt, &r.Version); err != nil {
+		return coupon.Coupon{}, err
 	}
-	if c.Status, err = coupon.ParseState(status); err != nil {
-		return c, err
-	}
-	c.OrderID, c.LockedUntil = orZero(orderID), orZero(lockedUntil)
-	return c, nil
+	return storedCoupon(r)
 }

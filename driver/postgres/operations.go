@@ -50,15 +50,21 @@ func (e *executor) OperationsDue(ctx context.Context, p driver.OperationsDuePara
 
 // CouponsAfter reads a page of a template's coupons by ID, holding them.
 func (e *executor) CouponsAfter(ctx context.Context, p driver.CouponsAfterParams) ([]coupon.Coupon, error) {
-	rows, err := e.query(ctx, "CouponsAfter", p.TemplateID, p.After, p.Limit, p.Until)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	rows, err := e.sqlc().CouponsAfter(ctx, dbsqlc.CouponsAfterParams{
+		TemplateID: p.TemplateID, After: p.After, Until: p.Until, PageSize: int32(p.Limit),
+	})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.CouponsAfterRow) (coupon.Coupon, error) {
+		return storedCoupon(dbsqlc.GetCouponRow(r))
+	})
 }
 
 // UsersCoupons reads the coupons the listed users hold up to an ID,
 // holding them.
 func (e *executor) UsersCoupons(ctx context.Context, p driver.UsersCouponsParams) ([]coupon.Coupon, error) {
-	rows, err := e.query(ctx, "UsersCoupons", p.UserIDs, p.Until)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	rows, err := e.sqlc().UsersCoupons(ctx, dbsqlc.UsersCouponsParams{UserIds: p.UserIDs, Until: p.Until})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.UsersCouponsRow) (coupon.Coupon, error) {
+		return storedCoupon(dbsqlc.GetCouponRow(r))
+	})
 }
 
 // VoidCoupons voids the listed coupons still unused at p.Now.

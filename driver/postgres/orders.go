@@ -135,18 +135,13 @@ func storedOrder(r dbsqlc.GetOrderRow) (order.Order, error) {
 	}, err
 }
 
+// scanOrder reads an order from the columns of GetOrder's row.
 func scanOrder(row scanner) (order.Order, error) {
-	var (
-		o                 order.Order
-		status            string
-		reason, paymentID *string
-	)
-	err := row.Scan(&o.ID, &o.UserID, &status, &reason, &o.Items, &o.CouponIDs, &o.Total, &o.Discount, &o.AmountDue,
-		&o.Deadline, &paymentID, &o.CreatedAt, &o.UpdatedAt, &o.Version)
+	var r dbsqlc.GetOrderRow
+	err := row.Scan(&r.ID, &r.UserID, &r.Status, &r.CloseReason, &r.Items, &r.CouponIds, &r.Total, &r.Discount, &r.AmountDue,
+		&r.Deadline, &r.PaymentID, &r.CreatedAt, &r.UpdatedAt, &r.Version)
 	if err != nil {
-		return o, err
+		return order.Order{}, err
 	}
-	o.CloseReason, o.PaymentID = orZero(reason), orZero(paymentID)
-	o.Status, err = order.ParseStatus(status)
-	return o, err
+	return storedOrder(r)
 }

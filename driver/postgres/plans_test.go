@@ -89,7 +89,7 @@ func TestQueryPlans(t *testing.T) {
 		{"UserCoupons", []any{"u7919", "", "expired", now, 100}, []string{"coupons_wallet"}, true},
 		{"Records", []any{int64(20000), 100, storetype.MaxRecord}, []string{"events_seq"}, false},
 		{"FrontRecords", []any{100}, []string{"events_seq"}, false},
-		{"CouponsAfter", []any{"tpl_a", "cpn_u2500", 100, "cpn_zzzzz"}, []string{"coupons_template"}, false},
+		{"CouponsAfter", []any{"tpl_a", "cpn_u2500", "cpn_zzzzz", 100}, []string{"coupons_template"}, false},
 		{"UsersCoupons", []any{[]string{"u7919", "u13"}, "cpn_zzzzz"}, []string{"coupons_user|coupons_wallet"}, false},
 	}
 	for _, mode := range []string{"force_custom_plan", "force_generic_plan"} {

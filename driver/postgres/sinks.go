@@ -6,15 +6,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
-
-// SinkState reads a sink's position, lag and dead-letter counts.
-func (e *executor) SinkState(ctx context.Context, sink string) (storetype.SinkState, error) {
-	var st storetype.SinkState
-	err := e.queryRow(ctx, "SinkState", sink).Scan(&st.Position, &st.Lag, &st.DeadLetters, &st.Queued)
-	return st, err
-}
 
 // AdvanceSink stores a sink's new position, its new dead letters and the
 // removal of those a replay delivered, in one round trip.
@@ -28,18 +22,15 @@ func (e *executor) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParam
 
 // DeadLetters lists a sink's dead letters after p.After, in feed order.
 func (e *executor) DeadLetters(ctx context.Context, p storetype.DeadLettersParams) ([]storetype.DeadLetter, error) {
-	rows, err := e.query(ctx, "DeadLetters", p.Sink, p.After, p.QueuedOnly, p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	out := []storetype.DeadLetter{}
-	var d storetype.DeadLetter
-	ev := &d.Event
-	_, err = pgx.ForEachRow(rows, []any{&ev.Seq, &ev.ID, &ev.Type, &ev.Subject, &ev.Time, &ev.Data, &d.Attempts, &d.Error, &d.FailedAt, &d.Queued}, func() error {
-		out = append(out, d)
-		return nil
+	rows, err := e.sqlc().DeadLetters(ctx, dbsqlc.DeadLettersParams{
+		Sink: p.Sink, After: p.After, QueuedOnly: p.QueuedOnly, PageSize: int32(p.Limit),
 	})
-	return out, err
+	return sqlfile.Convert(rows, err, func(r dbsqlc.DeadLettersRow) (storetype.DeadLetter, error) {
+		return storetype.DeadLetter{
+			Event:    storetype.Event{Seq: r.Seq, ID: r.ID, Type: r.Type, Subject: r.Subject, Time: r.Time, Data: r.Data},
+			Attempts: int(r.Attempts), Error: r.Error, FailedAt: r.FailedAt, Queued: r.Queued,
+		}, nil
+	})
 }
 
 // ReplayDeadLetters queues every dead letter of sink for redelivery.

@@ -62,13 +62,14 @@ func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams
 		return storetype.TemplateInfo{}, 0, err
 	}
 	defer end()
-	r, err := dbsqlc.New(q).GetTemplate(ctx, p.ID)
+	qs := dbsqlc.New(q)
+	r, err := qs.GetTemplate(ctx, p.ID)
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, interpret(err)
 	}
-	rows, err := q.Query(ctx, queries.Get("GetCounts"), p.ID)
-	return sqlfile.ReadTemplateInfo(template(r), rows, err, func() sqlfile.Scanner {
-		return q.QueryRow(ctx, queries.Get("CountDueUnused"), p.Now, p.ID)
+	rows, err := qs.GetCounts(ctx, p.ID)
+	return sqlfile.TemplateInfo(template(r), rows, err, func() (int64, error) {
+		return qs.CountDueUnused(ctx, dbsqlc.CountDueUnusedParams{Now: p.Now, TemplateID: p.ID})
 	})
 }
 

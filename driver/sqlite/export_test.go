@@ -2,13 +2,10 @@ package sqlite
 
 import (
 	"embed"
-	"fmt"
 	"maps"
-	"regexp"
 	"slices"
-	"strings"
 
-	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/internal/sqlfile/querytest"
 )
 
 // checked is the queries sqlc checks, as written.
@@ -17,32 +14,8 @@ import (
 var checked embed.FS
 
 // QueryText returns the text of the named query, embedded or checked by
-// sqlc (its @names numbered in order as sqlc numbers them), for tests that
-// inspect how SQLite plans it.
-func QueryText(name string) string {
-	if s, ok := queries[name]; ok {
-		return s
-	}
-	for n, s := range sqlfile.MustLoadQueries(checked, "internal/dbsqlc/*.sql") {
-		if strings.Fields(n)[0] == name {
-			return numbered(s)
-		}
-	}
-	panic("sqlite: no query named " + name)
-}
-
-// numbered is sqlc's rewrite of s's @names: ?1 for the first named, and so
-// on.
-func numbered(s string) string {
-	var names []string
-	return regexp.MustCompile(`@\w+`).ReplaceAllStringFunc(s, func(n string) string {
-		i := slices.Index(names, n)
-		if i < 0 {
-			i, names = len(names), append(names, n)
-		}
-		return fmt.Sprintf("?%d", i+1)
-	})
-}
+// sqlc, for tests that inspect how SQLite plans it (see querytest.Text).
+func QueryText(name string) string { return querytest.Text(queries, checked, name, "?") }
 
 // QueryNames names every embedded query.
 func QueryNames() []string { return slices.Collect(maps.Keys(queries)) }

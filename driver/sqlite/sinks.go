@@ -9,13 +9,6 @@ import (
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// SinkState reads a sink's position, lag and dead-letter counts.
-func (e *executor) SinkState(ctx context.Context, sink string) (storetype.SinkState, error) {
-	var st storetype.SinkState
-	err := e.queryRow(ctx, "SinkState", sink).Scan(&st.Position, &st.Lag, &st.DeadLetters, &st.Queued)
-	return st, err
-}
-
 // AdvanceSink stores a sink's new position, its new dead letters and the
 // removal of those a replay delivered, in one transaction.
 func (e *executor) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) error {

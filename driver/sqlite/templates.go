@@ -43,22 +43,10 @@ func (e *executor) templateInfo(ctx context.Context, p driver.TemplateInfoParams
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, err
 	}
-	info := storetype.TemplateInfo{Template: tp}
 	rows, err := e.q().GetCounts(ctx, p.ID)
-	if err != nil {
-		return info, 0, err
-	}
-	counts := make(map[coupon.State]int64, len(rows))
-	for _, r := range rows {
-		st, err := coupon.ParseState(r.Status)
-		if err != nil {
-			return info, 0, err
-		}
-		counts[st] = r.N
-	}
-	info.Counts = counts
-	n, err := e.q().CountDueUnused(ctx, dbsqlc.CountDueUnusedParams{Now: ms(p.Now), TemplateID: p.ID})
-	return info, n, err
+	return sqlfile.TemplateInfo(tp, rows, err, func() (int64, error) {
+		return e.q().CountDueUnused(ctx, dbsqlc.CountDueUnusedParams{Now: ms(p.Now), TemplateID: p.ID})
+	})
 }
 
 // Templates reads a page of templates by ID.

@@ -6,6 +6,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // Common is the statements every SQL driver runs alike, with the same
@@ -103,11 +104,18 @@ func (c Common) ReminderCoupons(ctx context.Context, id int64) ([]driver.Reminde
 	return Collect(rows, err, ScanReminderCoupon(c.scanCoupon))
 }
 
+// SinkState reads a sink's position, lag and dead-letter counts.
+func (c Common) SinkState(ctx context.Context, sink string) (storetype.SinkState, error) {
+	var st storetype.SinkState
+	err := c.queryRow(ctx, "SinkState", sink).Scan(&st.Position, &st.Lag, &st.DeadLetters, &st.Queued)
+	return st, err
+}
+
 // SharedQueries names the queries sqlfile runs by name, those of the
 // Common statements and of AdvanceSink: each driver has them all in its
 // queries.
 var SharedQueries = []string{
 	"TemplateIssued", "PutPendingVoid", "DropStockBuckets", "StockPage", "InsertReminded",
 	"MeasuredSkew", "SeenInstance", "FeedEnd", "FinishedOrderPage", "ReminderCoupons",
-	"AdvanceSink", "PutDeadLetter", "DeleteDeadLetter",
+	"SinkState", "AdvanceSink", "PutDeadLetter", "DeleteDeadLetter",
 }

@@ -43,6 +43,7 @@ func TestSharedQueries(t *testing.T) {
 	c.FeedEnd(ctx)
 	c.FinishedOrderPage(ctx, driver.PageParams{})
 	c.ReminderCoupons(ctx, 1)
+	c.SinkState(ctx, "s")
 	AdvanceSink(ctx, storetype.AdvanceSinkParams{Dead: make([]storetype.DeadLetter, 1), Replayed: []int64{1}}, AsIs,
 		func(ctx context.Context, name string, args ...any) (int64, error) {
 			record(ctx, name, args...)

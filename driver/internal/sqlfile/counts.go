@@ -17,33 +17,31 @@ const CountSlots = 8
 // CountSlot picks a transaction's slot.
 func CountSlot() int { return rand.IntN(CountSlots) }
 
-// ReadTemplateInfo returns TemplateInfo's reads after template tp: its
-// counts by state, from the rows of a GetCounts query (err is its error),
-// then how many of its unused coupons are due, from the row of the
-// CountDueUnused query due runs once those rows are read.
-func ReadTemplateInfo(tp coupon.Template, counts Rows, err error, due func() Scanner) (storetype.TemplateInfo, int64, error) {
-	info := storetype.TemplateInfo{Template: tp}
-	if info.Counts, err = Read(counts, err, ScanStateCounts); err != nil {
-		return info, 0, err
-	}
-	n, err := ScanInt64(due())
-	return info, n, err
+// StateCount is a row of a driver's GetCounts query, as sqlc reads it:
+// a state and its count.
+type StateCount = struct {
+	Status string
+	N      int64
 }
 
-// ScanStateCounts reads rows of a GetCounts query, a state and its count,
-// into a template's counts by state.
-func ScanStateCounts(rows Rows) (map[coupon.State]int64, error) {
-	byName, err := ScanCounts(rows)
+// TemplateInfo returns TemplateInfo's reads after template tp: its
+// counts by state, from the rows of a GetCounts query (err is its error),
+// then how many of its unused coupons are due, from the CountDueUnused
+// query due runs once those rows are read.
+func TemplateInfo[R ~StateCount](tp coupon.Template, rows []R, err error, due func() (int64, error)) (storetype.TemplateInfo, int64, error) {
+	info := storetype.TemplateInfo{Template: tp}
 	if err != nil {
-		return nil, err
+		return info, 0, err
 	}
-	counts := make(map[coupon.State]int64, len(byName))
-	for name, n := range byName {
-		st, err := coupon.ParseState(name)
+	info.Counts = make(map[coupon.State]int64, len(rows))
+	for _, r := range rows {
+		c := StateCount(r)
+		st, err := coupon.ParseState(c.Status)
 		if err != nil {
-			return nil, err
+			return info, 0, err
 		}
-		counts[st] = n
+		info.Counts[st] = c.N
 	}
-	return counts, nil
+	n, err := due()
+	return info, n, err
 }

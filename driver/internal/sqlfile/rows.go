@@ -124,14 +124,6 @@ func ScanString(row Scanner) (s string, err error) { return s, row.Scan(&s) }
 // ScanInt64 scans a row of one integer column.
 func ScanInt64(row Scanner) (n int64, err error) { return n, row.Scan(&n) }
 
-// ScanOne scans the one row a point read returned with scan, and hands
-// its error to interpret, the driver's translation of its errors (no row:
-// store.ErrNotFound).
-func ScanOne[T any](row Scanner, scan func(Scanner) (T, error), interpret func(error) error) (T, error) {
-	v, err := scan(row)
-	return v, interpret(err)
-}
-
 // ConvertOne turns the row a sqlc-generated point read returned, with its
 // error, into the store's value; interpret translates the error (no row:
 // store.ErrNotFound).

@@ -48,10 +48,6 @@ SELECT (SELECT count(*) FROM coupons WHERE status IN ('used', 'expired', 'voided
        (SELECT count(*) FROM orders WHERE status IN ('paid', 'closed') AND updated_at <= ?),
        (SELECT count(*) FROM reminders WHERE status IN ('sent', 'dropped') AND done_at <= ?);
 
--- name: GetArchivedCoupon
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons_archive WHERE id = ?;
-
 -- name: UserCouponsWithArchived
 -- UserCoupons's arguments twice, then the limit. Its page over the coupons
 -- and the archive together: a page of each table's wallet index, merged by
@@ -70,8 +66,3 @@ UNION ALL
       AND (? = '' OR CASE WHEN status = 'unused' AND expires_at <= ? THEN 'expired' ELSE status END = ?)
  ORDER BY id LIMIT ?)
 ORDER BY id LIMIT ?;
-
--- name: GetArchivedOrder
-SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
-       deadline, payment_id, created_at, updated_at, version
-FROM orders_archive WHERE id = ?;

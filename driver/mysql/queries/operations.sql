@@ -1,14 +1,3 @@
--- name: CouponsAfter
--- template, the ID after which the page starts, the greatest ID it may
--- hold, its size: held. Left to
--- itself MariaDB walks (template_id) from the template's first coupon
--- ("ref", the cursor a filter), so each page cost more than the last (a
--- page of 100 at 175,000 in: 219 ms, 2,022 pages), or walks the primary
--- key through other templates' coupons; forced, it seeks (template_id,
--- id) to the cursor (4 pages, 0.06 ms).
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons FORCE INDEX (coupons_template) WHERE template_id = ? AND id > ? AND id <= ? ORDER BY id LIMIT ? FOR UPDATE;
-
 -- name: UsersCoupons
 -- the greatest ID, then the user IDs: their coupons up to that ID, held.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version

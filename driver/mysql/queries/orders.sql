@@ -2,18 +2,6 @@
 -- sku, the first bucket to drop.
 DELETE FROM skus WHERE sku = ? AND bucket >= ?;
 
--- name: GetOrder
-SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
-       deadline, payment_id, created_at, updated_at, version
-FROM orders WHERE id = ?;
-
--- name: LockOrder
--- A payment and a close of one order queue here: the second decides on
--- what the first committed.
-SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
-       deadline, payment_id, created_at, updated_at, version
-FROM orders WHERE id = ? FOR UPDATE;
-
 -- name: DueOrderShards
 -- now, the shard, limit: one shard's earliest unpaid orders past their
 -- deadline, read from the index alone (see drain.sql).

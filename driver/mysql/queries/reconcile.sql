@@ -3,24 +3,11 @@
 SELECT sku, CAST(SUM(available) AS SIGNED), CAST(SUM(reserved) AS SIGNED), CAST(SUM(sold) AS SIGNED), MAX(buckets), MAX(stock)
 FROM skus WHERE sku > ? GROUP BY sku ORDER BY sku LIMIT ?;
 
--- name: OpenOrderPage
--- deadline, deadline, id, limit: unpaid orders after (deadline, id).
-SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
-       deadline, payment_id, created_at, updated_at, version
-FROM orders WHERE status = 'unpaid' AND deadline >= ? AND (deadline > ? OR id > ?)
-ORDER BY deadline, id LIMIT ?;
-
 -- name: FinishedOrderPage
 -- id, limit: paid and closed orders after id, by ID.
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
 FROM orders WHERE id > ? AND status <> 'unpaid' ORDER BY id LIMIT ?;
-
--- name: LockedPage
--- locked_until, locked_until, id, limit: locked coupons after (locked_until, id).
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons WHERE status = 'locked' AND locked_until >= ? AND (locked_until > ? OR id > ?)
-ORDER BY locked_until, id LIMIT ?;
 
 -- name: ExpiryFrom
 SELECT MIN(expires_at) FROM coupons WHERE status = 'unused' AND expires_at >= ?;

@@ -7,7 +7,8 @@ SELECT p.position,
            + (SELECT COALESCE(SUM(n), 0) FROM events WHERE seq IS NULL),
        (SELECT count(*) FROM dead_letters WHERE sink = p.name),
        (SELECT count(*) FROM dead_letters WHERE sink = p.name AND queued)
-FROM (SELECT ? AS name, coalesce((SELECT position FROM sinks WHERE name = ?), 0) AS position) AS p;
+FROM (SELECT s.name, coalesce(k.position, 0) AS position
+      FROM (SELECT ? AS name) AS s LEFT JOIN sinks AS k ON k.name = s.name) AS p;
 
 -- name: AdvanceSink
 -- A cursor only moves forward.
@@ -22,9 +23,3 @@ ON DUPLICATE KEY UPDATE
 
 -- name: DeleteDeadLetter
 DELETE FROM dead_letters WHERE sink = ? AND seq = ?;
-
--- name: DeadLetters
-SELECT seq, id, type, subject, time, data, attempts, error, failed_at, queued
-FROM dead_letters
-WHERE sink = ? AND seq > ? AND (queued OR NOT ?)
-ORDER BY seq LIMIT ?;

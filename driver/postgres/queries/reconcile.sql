@@ -3,24 +3,11 @@
 SELECT sku, sum(available)::bigint, sum(reserved)::bigint, sum(sold)::bigint, max(buckets)::int, max(stock)
 FROM skus WHERE sku > $1 GROUP BY sku ORDER BY sku LIMIT $2;
 
--- name: OpenOrderPage
--- $1 deadline, $2 id, $3 limit: unpaid orders after (deadline, id).
-SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
-       deadline, payment_id, created_at, updated_at, version
-FROM orders WHERE status = 'unpaid' AND deadline >= $1 AND (deadline > $1 OR id > $2)
-ORDER BY deadline, id LIMIT $3;
-
 -- name: FinishedOrderPage
 -- $1 id, $2 limit: paid and closed orders after id, by ID.
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
 FROM orders WHERE id > $1 AND status <> 'unpaid' ORDER BY id LIMIT $2;
-
--- name: LockedPage
--- $1 locked_until, $2 id, $3 limit: locked coupons after (locked_until, id).
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons WHERE status = 'locked' AND locked_until >= $1 AND (locked_until > $1 OR id > $2)
-ORDER BY locked_until, id LIMIT $3;
 
 -- name: ExpiryFrom
 SELECT min(expires_at) FROM coupons WHERE status = 'unused' AND expires_at >= $1;

@@ -23,9 +23,3 @@ ON CONFLICT (sink, seq) DO UPDATE SET
 
 -- name: DeleteDeadLetter
 DELETE FROM dead_letters WHERE sink = $1 AND seq = $2;
-
--- name: DeadLetters
-SELECT seq, id, type, subject, time, data, attempts, error, failed_at, queued
-FROM dead_letters
-WHERE sink = $1 AND seq > $2 AND (queued OR NOT $3)
-ORDER BY seq LIMIT $4;

@@ -8,11 +8,3 @@ SELECT issued FROM templates WHERE id = $1;
 INSERT INTO template_counts (template_id, status, slot, n)
 SELECT u.template_id, u.status, $4, u.n FROM unnest($1::text[], $2::text[], $3::bigint[]) AS u(template_id, status, n)
 ON CONFLICT (template_id, status, slot) DO UPDATE SET n = template_counts.n + excluded.n;
-
--- name: GetCounts
-SELECT status, sum(n)::bigint FROM template_counts WHERE template_id = $1 GROUP BY status;
-
--- name: CountDueUnused
--- Unused coupons of a template that the lazy check reads as expired.
-SELECT count(*) FROM coupons
-WHERE status = 'unused' AND expires_at <= $1 AND template_id = $2;

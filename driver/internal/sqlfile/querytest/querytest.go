@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +29,36 @@ func CheckNames(t *testing.T, names []string) {
 	}
 	own := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(sqlfile.SharedQueries, n) })
 	checkOwnNames(t, own)
+}
+
+// Checked returns the text, as written, of the query name among those
+// sqlc checks (in the files of fsys matching pattern, each named with its
+// sqlc kind, "GetCoupon :one"): for a driver's test that explains it.
+func Checked(fsys fs.FS, pattern, name string) string {
+	for n, s := range sqlfile.MustLoadQueries(fsys, pattern) {
+		if strings.Fields(n)[0] == name {
+			return s
+		}
+	}
+	panic("querytest: sqlc checks no query named " + name)
+}
+
+// Text returns the text of the query name of SQLite's or PostgreSQL's
+// driver: embedded (in queries), or checked by sqlc (in checked, the
+// driver's internal/dbsqlc/*.sql) with its @names numbered after mark (?
+// or $) in order, as sqlc writes them: for a test that explains it.
+func Text(queries sqlfile.Queries, checked fs.FS, name, mark string) string {
+	if s, ok := queries[name]; ok {
+		return s
+	}
+	var names []string
+	return regexp.MustCompile(`@\w+`).ReplaceAllStringFunc(Checked(checked, "internal/dbsqlc/*.sql", name), func(n string) string {
+		i := slices.Index(names, n)
+		if i < 0 {
+			i, names = len(names), append(names, n)
+		}
+		return mark + strconv.Itoa(i+1)
+	})
 }
 
 // queryCallers are the functions a backend runs a named query through:

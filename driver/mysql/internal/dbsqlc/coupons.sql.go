@@ -44,3 +44,251 @@ func (q *Queries) CompareAndSet(ctx context.Context, arg CompareAndSetParams) (i
 	}
 	return result.RowsAffected()
 }
+
+const getArchivedCoupon = `-- name: GetArchivedCoupon :one
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons_archive WHERE id = ?
+`
+
+type GetArchivedCouponRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     sql.NullString
+	LockedUntil sql.NullTime
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+func (q *Queries) GetArchivedCoupon(ctx context.Context, id string) (GetArchivedCouponRow, error) {
+	row := q.db.QueryRowContext(ctx, getArchivedCoupon, id)
+	var i GetArchivedCouponRow
+	err := row.Scan(
+		&i.ID,
+		&i.TemplateID,
+		&i.UserID,
+		&i.Status,
+		&i.ClaimedAt,
+		&i.ExpiresAt,
+		&i.OrderID,
+		&i.LockedUntil,
+		&i.UpdatedAt,
+		&i.Version,
+	)
+	return i, err
+}
+
+const getCoupon = `-- name: GetCoupon :one
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id = ?
+`
+
+type GetCouponRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     sql.NullString
+	LockedUntil sql.NullTime
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+func (q *Queries) GetCoupon(ctx context.Context, id string) (GetCouponRow, error) {
+	row := q.db.QueryRowContext(ctx, getCoupon, id)
+	var i GetCouponRow
+	err := row.Scan(
+		&i.ID,
+		&i.TemplateID,
+		&i.UserID,
+		&i.Status,
+		&i.ClaimedAt,
+		&i.ExpiresAt,
+		&i.OrderID,
+		&i.LockedUntil,
+		&i.UpdatedAt,
+		&i.Version,
+	)
+	return i, err
+}
+
+const lockCoupon = `-- name: LockCoupon :one
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id = ? FOR UPDATE
+`
+
+type LockCouponRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     sql.NullString
+	LockedUntil sql.NullTime
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// A coupon a transition decides on: held until the transaction ends.
+func (q *Queries) LockCoupon(ctx context.Context, id string) (LockCouponRow, error) {
+	row := q.db.QueryRowContext(ctx, lockCoupon, id)
+	var i LockCouponRow
+	err := row.Scan(
+		&i.ID,
+		&i.TemplateID,
+		&i.UserID,
+		&i.Status,
+		&i.ClaimedAt,
+		&i.ExpiresAt,
+		&i.OrderID,
+		&i.LockedUntil,
+		&i.UpdatedAt,
+		&i.Version,
+	)
+	return i, err
+}
+
+const lockedPage = `-- name: LockedPage :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE status = 'locked' AND locked_until >= ? AND (locked_until > ? OR id > ?)
+ORDER BY locked_until, id LIMIT ?
+`
+
+type LockedPageParams struct {
+	LockedUntil sql.NullTime
+	ID          string
+	Limit       int32
+}
+
+type LockedPageRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     sql.NullString
+	LockedUntil sql.NullTime
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// Locked coupons after (locked_until, id), by locked_until and ID.
+func (q *Queries) LockedPage(ctx context.Context, arg LockedPageParams) ([]LockedPageRow, error) {
+	rows, err := q.db.QueryContext(ctx, lockedPage,
+		arg.LockedUntil,
+		arg.LockedUntil,
+		arg.ID,
+		arg.Limit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []LockedPageRow
+	for rows.Next() {
+		var i LockedPageRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const userCoupons = `-- name: UserCoupons :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons
+WHERE user_id = ? AND id > ?
+  AND (? = '' OR CASE WHEN status = 'unused' AND expires_at <= ? THEN 'expired' ELSE status END = ?)
+ORDER BY id LIMIT ?
+`
+
+type UserCouponsParams struct {
+	UserID string
+	After  string
+	Status string
+	Now    time.Time
+	Limit  int32
+}
+
+type UserCouponsRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     sql.NullString
+	LockedUntil sql.NullTime
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// A page of the user's wallet by ID: a walk of coupons_wallet from after
+// (” for none) that stops at limit coupons in status (” for any) as the
+// lazy check reads them at now (an unused coupon at or past expires_at
+// reads expired).
+func (q *Queries) UserCoupons(ctx context.Context, arg UserCouponsParams) ([]UserCouponsRow, error) {
+	rows, err := q.db.QueryContext(ctx, userCoupons,
+		arg.UserID,
+		arg.After,
+		arg.Status,
+		arg.Now,
+		arg.Status,
+		arg.Limit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []UserCouponsRow
+	for rows.Next() {
+		var i UserCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

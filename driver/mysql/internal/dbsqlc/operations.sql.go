@@ -11,6 +11,78 @@ import (
 	"time"
 )
 
+const couponsAfter = `-- name: CouponsAfter :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons FORCE INDEX (coupons_template) WHERE template_id = ? AND id > ? AND id <= ?
+ORDER BY id LIMIT ? FOR UPDATE
+`
+
+type CouponsAfterParams struct {
+	TemplateID string
+	After      string
+	UpTo       string
+	Limit      int32
+}
+
+type CouponsAfterRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     sql.NullString
+	LockedUntil sql.NullTime
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// template, the ID after which the page starts, the greatest ID it may
+// hold, its size: held. Left to
+// itself MariaDB walks (template_id) from the template's first coupon
+// ("ref", the cursor a filter), so each page cost more than the last (a
+// page of 100 at 175,000 in: 219 ms, 2,022 pages), or walks the primary
+// key through other templates' coupons; forced, it seeks (template_id,
+// id) to the cursor (4 pages, 0.06 ms).
+func (q *Queries) CouponsAfter(ctx context.Context, arg CouponsAfterParams) ([]CouponsAfterRow, error) {
+	rows, err := q.db.QueryContext(ctx, couponsAfter,
+		arg.TemplateID,
+		arg.After,
+		arg.UpTo,
+		arg.Limit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []CouponsAfterRow
+	for rows.Next() {
+		var i CouponsAfterRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const deletePendingVoid = `-- name: DeletePendingVoid :exec
 DELETE FROM pending_voids WHERE coupon_id = ?
 `

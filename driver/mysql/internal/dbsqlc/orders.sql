@@ -9,3 +9,27 @@ VALUES (sqlc.arg(id), sqlc.arg(user_id), 'unpaid', sqlc.arg(items), sqlc.arg(cou
 UPDATE orders SET status = sqlc.arg(status), close_reason = sqlc.arg(close_reason), payment_id = sqlc.arg(payment_id),
                   updated_at = sqlc.arg(updated_at), version = version + 1
 WHERE id = sqlc.arg(id) AND status = 'unpaid' AND version = sqlc.arg(version);
+
+-- name: GetOrder :one
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id = ?;
+
+-- name: LockOrder :one
+-- A payment and a close of one order queue here: the second decides on
+-- what the first committed.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id = ? FOR UPDATE;
+
+-- name: GetArchivedOrder :one
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders_archive WHERE id = ?;
+
+-- name: OpenOrderPage :many
+-- Unpaid orders after (deadline, id), by deadline and ID.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE status = 'unpaid' AND deadline >= sqlc.arg(deadline) AND (deadline > sqlc.arg(deadline) OR id > sqlc.arg(id))
+ORDER BY deadline, id LIMIT ?;

@@ -11,6 +11,96 @@ import (
 	"time"
 )
 
+const getArchivedOrder = `-- name: GetArchivedOrder :one
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders_archive WHERE id = ?
+`
+
+type GetArchivedOrderRow struct {
+	ID          string
+	UserID      string
+	Status      string
+	CloseReason sql.NullString
+	Items       string
+	CouponIds   string
+	Total       int64
+	Discount    int64
+	AmountDue   int64
+	Deadline    time.Time
+	PaymentID   sql.NullString
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+func (q *Queries) GetArchivedOrder(ctx context.Context, id string) (GetArchivedOrderRow, error) {
+	row := q.db.QueryRowContext(ctx, getArchivedOrder, id)
+	var i GetArchivedOrderRow
+	err := row.Scan(
+		&i.ID,
+		&i.UserID,
+		&i.Status,
+		&i.CloseReason,
+		&i.Items,
+		&i.CouponIds,
+		&i.Total,
+		&i.Discount,
+		&i.AmountDue,
+		&i.Deadline,
+		&i.PaymentID,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.Version,
+	)
+	return i, err
+}
+
+const getOrder = `-- name: GetOrder :one
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id = ?
+`
+
+type GetOrderRow struct {
+	ID          string
+	UserID      string
+	Status      string
+	CloseReason sql.NullString
+	Items       string
+	CouponIds   string
+	Total       int64
+	Discount    int64
+	AmountDue   int64
+	Deadline    time.Time
+	PaymentID   sql.NullString
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+func (q *Queries) GetOrder(ctx context.Context, id string) (GetOrderRow, error) {
+	row := q.db.QueryRowContext(ctx, getOrder, id)
+	var i GetOrderRow
+	err := row.Scan(
+		&i.ID,
+		&i.UserID,
+		&i.Status,
+		&i.CloseReason,
+		&i.Items,
+		&i.CouponIds,
+		&i.Total,
+		&i.Discount,
+		&i.AmountDue,
+		&i.Deadline,
+		&i.PaymentID,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.Version,
+	)
+	return i, err
+}
+
 const insertOrder = `-- name: InsertOrder :exec
 INSERT INTO orders (id, user_id, status, items, coupon_ids, total, discount, amount_due,
                     deadline, created_at, updated_at, version)
@@ -45,6 +135,127 @@ func (q *Queries) InsertOrder(ctx context.Context, arg InsertOrderParams) error 
 		arg.UpdatedAt,
 	)
 	return err
+}
+
+const lockOrder = `-- name: LockOrder :one
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id = ? FOR UPDATE
+`
+
+type LockOrderRow struct {
+	ID          string
+	UserID      string
+	Status      string
+	CloseReason sql.NullString
+	Items       string
+	CouponIds   string
+	Total       int64
+	Discount    int64
+	AmountDue   int64
+	Deadline    time.Time
+	PaymentID   sql.NullString
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// A payment and a close of one order queue here: the second decides on
+// what the first committed.
+func (q *Queries) LockOrder(ctx context.Context, id string) (LockOrderRow, error) {
+	row := q.db.QueryRowContext(ctx, lockOrder, id)
+	var i LockOrderRow
+	err := row.Scan(
+		&i.ID,
+		&i.UserID,
+		&i.Status,
+		&i.CloseReason,
+		&i.Items,
+		&i.CouponIds,
+		&i.Total,
+		&i.Discount,
+		&i.AmountDue,
+		&i.Deadline,
+		&i.PaymentID,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.Version,
+	)
+	return i, err
+}
+
+const openOrderPage = `-- name: OpenOrderPage :many
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE status = 'unpaid' AND deadline >= ? AND (deadline > ? OR id > ?)
+ORDER BY deadline, id LIMIT ?
+`
+
+type OpenOrderPageParams struct {
+	Deadline time.Time
+	ID       string
+	Limit    int32
+}
+
+type OpenOrderPageRow struct {
+	ID          string
+	UserID      string
+	Status      string
+	CloseReason sql.NullString
+	Items       string
+	CouponIds   string
+	Total       int64
+	Discount    int64
+	AmountDue   int64
+	Deadline    time.Time
+	PaymentID   sql.NullString
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// Unpaid orders after (deadline, id), by deadline and ID.
+func (q *Queries) OpenOrderPage(ctx context.Context, arg OpenOrderPageParams) ([]OpenOrderPageRow, error) {
+	rows, err := q.db.QueryContext(ctx, openOrderPage,
+		arg.Deadline,
+		arg.Deadline,
+		arg.ID,
+		arg.Limit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []OpenOrderPageRow
+	for rows.Next() {
+		var i OpenOrderPageRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.UserID,
+			&i.Status,
+			&i.CloseReason,
+			&i.Items,
+			&i.CouponIds,
+			&i.Total,
+			&i.Discount,
+			&i.AmountDue,
+			&i.Deadline,
+			&i.PaymentID,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const setOrderStatus = `-- name: SetOrderStatus :execrows

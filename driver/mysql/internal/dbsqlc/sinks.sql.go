@@ -8,7 +8,76 @@ package dbsqlc
 import (
 	"context"
 	"database/sql"
+	"time"
 )
+
+const deadLetters = `-- name: DeadLetters :many
+SELECT seq, id, type, subject, time, data, attempts, error, failed_at, queued
+FROM dead_letters
+WHERE sink = ? AND seq > ? AND queued >= ?
+ORDER BY seq LIMIT ?
+`
+
+type DeadLettersParams struct {
+	Sink       string
+	After      int64
+	QueuedOnly bool
+	Limit      int32
+}
+
+type DeadLettersRow struct {
+	Seq      int64
+	ID       string
+	Type     string
+	Subject  string
+	Time     time.Time
+	Data     string
+	Attempts int32
+	Error    string
+	FailedAt time.Time
+	Queued   bool
+}
+
+// A page of a sink's dead letters after a position, only the queued ones
+// with queued_only (queued >= true), or all (queued >= false).
+func (q *Queries) DeadLetters(ctx context.Context, arg DeadLettersParams) ([]DeadLettersRow, error) {
+	rows, err := q.db.QueryContext(ctx, deadLetters,
+		arg.Sink,
+		arg.After,
+		arg.QueuedOnly,
+		arg.Limit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []DeadLettersRow
+	for rows.Next() {
+		var i DeadLettersRow
+		if err := rows.Scan(
+			&i.Seq,
+			&i.ID,
+			&i.Type,
+			&i.Subject,
+			&i.Time,
+			&i.Data,
+			&i.Attempts,
+			&i.Error,
+			&i.FailedAt,
+			&i.Queued,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
 
 const pruneEvents = `-- name: PruneEvents :exec
 DELETE FROM events WHERE seq <= ?

@@ -28,3 +28,14 @@ FROM templates WHERE id > sqlc.arg(after) ORDER BY id LIMIT ?;
 UPDATE templates SET name = sqlc.arg(name), value = sqlc.arg(value), total = sqlc.arg(total),
                      reminders = sqlc.arg(reminders), closed_at = sqlc.arg(closed_at), version = version + 1
 WHERE id = sqlc.arg(id) AND version = sqlc.arg(version) AND (sqlc.arg(total) = 0 OR issued <= sqlc.arg(total));
+
+-- name: GetCounts :many
+-- A template's counts by state, summed over their slots.
+SELECT status, CAST(SUM(n) AS SIGNED) AS n FROM template_counts WHERE template_id = ? GROUP BY status HAVING SUM(n) <> 0;
+
+-- name: CountDueUnused :one
+-- Unused coupons of a template that the lazy check reads as expired: the
+-- due range of every shard (store.Shards is 16; see drain.sql).
+SELECT count(*) FROM coupons FORCE INDEX (coupons_due)
+WHERE status = 'unused' AND expires_at <= ? AND template_id = ?
+  AND shard IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);

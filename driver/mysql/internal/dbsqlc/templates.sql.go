@@ -11,6 +11,59 @@ import (
 	"time"
 )
 
+const countDueUnused = `-- name: CountDueUnused :one
+SELECT count(*) FROM coupons FORCE INDEX (coupons_due)
+WHERE status = 'unused' AND expires_at <= ? AND template_id = ?
+  AND shard IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+`
+
+type CountDueUnusedParams struct {
+	ExpiresAt  time.Time
+	TemplateID string
+}
+
+// Unused coupons of a template that the lazy check reads as expired: the
+// due range of every shard (store.Shards is 16; see drain.sql).
+func (q *Queries) CountDueUnused(ctx context.Context, arg CountDueUnusedParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, countDueUnused, arg.ExpiresAt, arg.TemplateID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const getCounts = `-- name: GetCounts :many
+SELECT status, CAST(SUM(n) AS SIGNED) AS n FROM template_counts WHERE template_id = ? GROUP BY status HAVING SUM(n) <> 0
+`
+
+type GetCountsRow struct {
+	Status string
+	N      int64
+}
+
+// A template's counts by state, summed over their slots.
+func (q *Queries) GetCounts(ctx context.Context, templateID string) ([]GetCountsRow, error) {
+	rows, err := q.db.QueryContext(ctx, getCounts, templateID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []GetCountsRow
+	for rows.Next() {
+		var i GetCountsRow
+		if err := rows.Scan(&i.Status, &i.N); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getTemplate = `-- name: GetTemplate :one
 SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
        per_user_limit, total, reminders, created_at, closed_at, version

@@ -24,3 +24,20 @@ WHERE id = @id AND status = @from_status AND version = @from_version;
 -- total.
 UPDATE templates SET issued = issued + @n
 WHERE id = @id AND (total = 0 OR issued + @n <= total);
+
+-- name: LockedPage :many
+-- Locked coupons after (locked_until, id), by locked_until and ID.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE status = 'locked' AND locked_until >= @locked_until AND (locked_until > @locked_until OR id > @id)
+ORDER BY locked_until, id LIMIT @page_size;
+
+-- name: UserCoupons :many
+-- A page of the user's wallet by ID: a walk of coupons_wallet from after
+-- ('' for none) that stops at page_size coupons in status ('' for any) as
+-- the lazy check reads them at now (an unused coupon at or past
+-- expires_at reads expired).
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons
+WHERE user_id = @user_id AND id > @after
+  AND (@status::text = '' OR CASE WHEN status = 'unused' AND expires_at <= @now THEN 'expired' ELSE status END = @status)
+ORDER BY id LIMIT @page_size;

@@ -154,6 +154,63 @@ func (q *Queries) GetCouponForUpdate(ctx context.Context, id string) (GetCouponF
 	return i, err
 }
 
+const lockedPage = `-- name: LockedPage :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE status = 'locked' AND locked_until >= $1 AND (locked_until > $1 OR id > $2)
+ORDER BY locked_until, id LIMIT $3
+`
+
+type LockedPageParams struct {
+	LockedUntil *time.Time
+	ID          string
+	PageSize    int32
+}
+
+type LockedPageRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     *string
+	LockedUntil *time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// Locked coupons after (locked_until, id), by locked_until and ID.
+func (q *Queries) LockedPage(ctx context.Context, arg LockedPageParams) ([]LockedPageRow, error) {
+	rows, err := q.db.Query(ctx, lockedPage, arg.LockedUntil, arg.ID, arg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []LockedPageRow
+	for rows.Next() {
+		var i LockedPageRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const takeIssues = `-- name: TakeIssues :execrows
 UPDATE templates SET issued = issued + $1
 WHERE id = $2 AND (total = 0 OR issued + $1 <= total)
@@ -172,4 +229,74 @@ func (q *Queries) TakeIssues(ctx context.Context, arg TakeIssuesParams) (int64, 
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const userCoupons = `-- name: UserCoupons :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons
+WHERE user_id = $1 AND id > $2
+  AND ($3::text = '' OR CASE WHEN status = 'unused' AND expires_at <= $4 THEN 'expired' ELSE status END = $3)
+ORDER BY id LIMIT $5
+`
+
+type UserCouponsParams struct {
+	UserID   string
+	After    string
+	Status   string
+	Now      time.Time
+	PageSize int32
+}
+
+type UserCouponsRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     *string
+	LockedUntil *time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// A page of the user's wallet by ID: a walk of coupons_wallet from after
+// (” for none) that stops at page_size coupons in status (” for any) as
+// the lazy check reads them at now (an unused coupon at or past
+// expires_at reads expired).
+func (q *Queries) UserCoupons(ctx context.Context, arg UserCouponsParams) ([]UserCouponsRow, error) {
+	rows, err := q.db.Query(ctx, userCoupons,
+		arg.UserID,
+		arg.After,
+		arg.Status,
+		arg.Now,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []UserCouponsRow
+	for rows.Next() {
+		var i UserCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

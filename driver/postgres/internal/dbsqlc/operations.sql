@@ -41,3 +41,14 @@ WHERE id = ANY(@ids::text[]) AND status IN ('unused', 'locked');
 
 -- name: TakePendingVoid :one
 DELETE FROM pending_voids WHERE coupon_id = @coupon_id RETURNING coupon_id, operation, reason, actor;
+
+-- name: CouponsAfter :many
+-- A page of a template's coupons after the ID after, none past the ID
+-- until: held.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE template_id = @template_id AND id > @after AND id <= @until ORDER BY id LIMIT @page_size FOR NO KEY UPDATE;
+
+-- name: UsersCoupons :many
+-- The users' coupons with an ID at most until, held.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE user_id = ANY(@user_ids::text[]) AND id <= @until FOR NO KEY UPDATE;

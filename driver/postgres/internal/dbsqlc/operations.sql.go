@@ -10,6 +10,69 @@ import (
 	"time"
 )
 
+const couponsAfter = `-- name: CouponsAfter :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE template_id = $1 AND id > $2 AND id <= $3 ORDER BY id LIMIT $4 FOR NO KEY UPDATE
+`
+
+type CouponsAfterParams struct {
+	TemplateID string
+	After      string
+	Until      string
+	PageSize   int32
+}
+
+type CouponsAfterRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     *string
+	LockedUntil *time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// A page of a template's coupons after the ID after, none past the ID
+// until: held.
+func (q *Queries) CouponsAfter(ctx context.Context, arg CouponsAfterParams) ([]CouponsAfterRow, error) {
+	rows, err := q.db.Query(ctx, couponsAfter,
+		arg.TemplateID,
+		arg.After,
+		arg.Until,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []CouponsAfterRow
+	for rows.Next() {
+		var i CouponsAfterRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const extendCoupons = `-- name: ExtendCoupons :execrows
 UPDATE coupons SET expires_at = coalesce($1::timestamptz, expires_at + $2::bigint * interval '1 microsecond'),
                    updated_at = $3, version = version + 1
@@ -226,6 +289,61 @@ func (q *Queries) TakePendingVoid(ctx context.Context, couponID string) (Pending
 		&i.Actor,
 	)
 	return i, err
+}
+
+const usersCoupons = `-- name: UsersCoupons :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE user_id = ANY($1::text[]) AND id <= $2 FOR NO KEY UPDATE
+`
+
+type UsersCouponsParams struct {
+	UserIds []string
+	Until   string
+}
+
+type UsersCouponsRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     *string
+	LockedUntil *time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// The users' coupons with an ID at most until, held.
+func (q *Queries) UsersCoupons(ctx context.Context, arg UsersCouponsParams) ([]UsersCouponsRow, error) {
+	rows, err := q.db.Query(ctx, usersCoupons, arg.UserIds, arg.Until)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []UsersCouponsRow
+	for rows.Next() {
+		var i UsersCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const voidCoupons = `-- name: VoidCoupons :execrows

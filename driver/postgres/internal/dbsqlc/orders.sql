@@ -44,3 +44,10 @@ FOR NO KEY UPDATE SKIP LOCKED;
 
 -- name: OpenOrders :one
 SELECT count(*) FROM orders WHERE status = 'unpaid';
+
+-- name: OpenOrderPage :many
+-- Unpaid orders after (deadline, id), by deadline and ID.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE status = 'unpaid' AND deadline >= @deadline AND (deadline > @deadline OR id > @id)
+ORDER BY deadline, id LIMIT @page_size;

@@ -258,6 +258,72 @@ func (q *Queries) InsertOrder(ctx context.Context, arg InsertOrderParams) error 
 	return err
 }
 
+const openOrderPage = `-- name: OpenOrderPage :many
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE status = 'unpaid' AND deadline >= $1 AND (deadline > $1 OR id > $2)
+ORDER BY deadline, id LIMIT $3
+`
+
+type OpenOrderPageParams struct {
+	Deadline time.Time
+	ID       string
+	PageSize int32
+}
+
+type OpenOrderPageRow struct {
+	ID          string
+	UserID      string
+	Status      string
+	CloseReason *string
+	Items       []order.Item
+	CouponIds   []string
+	Total       int64
+	Discount    int64
+	AmountDue   int64
+	Deadline    time.Time
+	PaymentID   *string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// Unpaid orders after (deadline, id), by deadline and ID.
+func (q *Queries) OpenOrderPage(ctx context.Context, arg OpenOrderPageParams) ([]OpenOrderPageRow, error) {
+	rows, err := q.db.Query(ctx, openOrderPage, arg.Deadline, arg.ID, arg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []OpenOrderPageRow
+	for rows.Next() {
+		var i OpenOrderPageRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.UserID,
+			&i.Status,
+			&i.CloseReason,
+			&i.Items,
+			&i.CouponIds,
+			&i.Total,
+			&i.Discount,
+			&i.AmountDue,
+			&i.Deadline,
+			&i.PaymentID,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const openOrders = `-- name: OpenOrders :one
 SELECT count(*) FROM orders WHERE status = 'unpaid'
 `

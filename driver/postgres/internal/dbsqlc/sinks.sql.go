@@ -7,7 +7,71 @@ package dbsqlc
 
 import (
 	"context"
+	"time"
 )
+
+const deadLetters = `-- name: DeadLetters :many
+SELECT seq, id, type, subject, time, data, attempts, error, failed_at, queued
+FROM dead_letters
+WHERE sink = $1 AND seq > $2 AND (queued OR NOT $3::boolean)
+ORDER BY seq LIMIT $4
+`
+
+type DeadLettersParams struct {
+	Sink       string
+	After      int64
+	QueuedOnly bool
+	PageSize   int32
+}
+
+type DeadLettersRow struct {
+	Seq      int64
+	ID       string
+	Type     string
+	Subject  string
+	Time     time.Time
+	Data     []byte
+	Attempts int32
+	Error    string
+	FailedAt time.Time
+	Queued   bool
+}
+
+func (q *Queries) DeadLetters(ctx context.Context, arg DeadLettersParams) ([]DeadLettersRow, error) {
+	rows, err := q.db.Query(ctx, deadLetters,
+		arg.Sink,
+		arg.After,
+		arg.QueuedOnly,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []DeadLettersRow
+	for rows.Next() {
+		var i DeadLettersRow
+		if err := rows.Scan(
+			&i.Seq,
+			&i.ID,
+			&i.Type,
+			&i.Subject,
+			&i.Time,
+			&i.Data,
+			&i.Attempts,
+			&i.Error,
+			&i.FailedAt,
+			&i.Queued,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
 
 const replayDeadLetters = `-- name: ReplayDeadLetters :execrows
 UPDATE dead_letters SET queued = true WHERE sink = $1

@@ -28,3 +28,12 @@ FROM templates WHERE id > @after ORDER BY id LIMIT @page_size;
 UPDATE templates SET name = @name, value = @value, total = @total, reminders = @reminders,
                      closed_at = @closed_at, version = version + 1
 WHERE id = @id AND version = @version AND (@total = 0 OR issued <= @total);
+
+-- name: GetCounts :many
+-- A template's counts by state, summed over their slots.
+SELECT status, sum(n)::bigint AS n FROM template_counts WHERE template_id = @template_id GROUP BY status;
+
+-- name: CountDueUnused :one
+-- Unused coupons of a template that the lazy check reads as expired.
+SELECT count(*) FROM coupons
+WHERE status = 'unused' AND expires_at <= @now AND template_id = @template_id;

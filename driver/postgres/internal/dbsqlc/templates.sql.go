@@ -10,6 +10,54 @@ import (
 	"time"
 )
 
+const countDueUnused = `-- name: CountDueUnused :one
+SELECT count(*) FROM coupons
+WHERE status = 'unused' AND expires_at <= $1 AND template_id = $2
+`
+
+type CountDueUnusedParams struct {
+	Now        time.Time
+	TemplateID string
+}
+
+// Unused coupons of a template that the lazy check reads as expired.
+func (q *Queries) CountDueUnused(ctx context.Context, arg CountDueUnusedParams) (int64, error) {
+	row := q.db.QueryRow(ctx, countDueUnused, arg.Now, arg.TemplateID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const getCounts = `-- name: GetCounts :many
+SELECT status, sum(n)::bigint AS n FROM template_counts WHERE template_id = $1 GROUP BY status
+`
+
+type GetCountsRow struct {
+	Status string
+	N      int64
+}
+
+// A template's counts by state, summed over their slots.
+func (q *Queries) GetCounts(ctx context.Context, templateID string) ([]GetCountsRow, error) {
+	rows, err := q.db.Query(ctx, getCounts, templateID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []GetCountsRow
+	for rows.Next() {
+		var i GetCountsRow
+		if err := rows.Scan(&i.Status, &i.N); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getTemplate = `-- name: GetTemplate :one
 SELECT id, name, value, min_spend, starts_at, ends_at, duration,
        per_user_limit, total, reminders, created_at, closed_at, version
