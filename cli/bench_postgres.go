@@ -28,6 +28,11 @@ func postgresTarget(ctx context.Context, storeURL string) (bench.Target, func(),
 	}
 	admin := *u
 	admin.Path = "/postgres"
+	// Through PgBouncer in transaction pooling, no named prepared
+	// statements (see postgres.Open).
+	q := admin.Query()
+	q.Set("default_query_exec_mode", "exec")
+	admin.RawQuery = q.Encode()
 	conn, err := pgx.Connect(ctx, admin.String())
 	if err != nil {
 		return bench.Target{}, nil, fmt.Errorf("--store: %w", err)
@@ -46,9 +51,14 @@ func postgresTarget(ctx context.Context, storeURL string) (bench.Target, func(),
 		conn.Close(ctx)
 		return bench.Target{}, nil, err
 	}
-	// clone replaces database to with a copy of from, whose store is closed.
+	// clone replaces database to with a copy of from, whose store is
+	// closed: through a pooler (PgBouncer), whose idle server connections
+	// to from outlive the store, after ending them.
 	clone := func(from, to string) error {
 		if _, err := conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+to+" WITH (FORCE)"); err != nil {
+			return err
+		}
+		if _, err := conn.Exec(context.Background(), "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", strings.Trim(from, `"`)); err != nil {
 			return err
 		}
 		_, err := conn.Exec(context.Background(), "CREATE DATABASE "+to+" TEMPLATE "+from+" STRATEGY FILE_COPY")

@@ -55,28 +55,32 @@ func parallel(b *testing.B, workers int, fn func(worker, i int) error) {
 // own template, so that what they share is the feed's commit-order tail.
 func BenchmarkTransitions(b *testing.B) {
 	for _, workers := range []int{1, 8, 32} {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			ctx := b.Context()
-			s := open(b, pgtest.SchemaURL(b), postgres.Options{MaxConns: int32(workers)})
-			ids := make([]string, workers)
-			for w := range ids {
-				c, err := s.Claim(ctx, store.ClaimParams{TemplateID: storetest.Template(b, s, t0, nil).ID, UserID: "u", Now: t0})
-				if err != nil {
-					b.Fatalf("Claim: %v", err)
-				}
-				ids[w] = c.ID
-			}
-			now := t0.Add(time.Hour)
-			parallel(b, workers, func(w, i int) error {
-				p := store.TransitionParams{CouponID: ids[w], Action: coupon.Lock, OrderID: "o", LockTTL: time.Minute, Now: now}
-				if i%2 == 1 {
-					p.Action = coupon.Unlock
-				}
-				_, err := s.Transition(ctx, p)
-				return err
-			})
-		})
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) { transitions(b, pgtest.SchemaURL(b), workers) })
 	}
+}
+
+// transitions runs BenchmarkTransitions' transitions on the store at url
+// from workers goroutines.
+func transitions(b *testing.B, url string, workers int) {
+	ctx := b.Context()
+	s := open(b, url, postgres.Options{MaxConns: int32(workers)})
+	ids := make([]string, workers)
+	for w := range ids {
+		c, err := s.Claim(ctx, store.ClaimParams{TemplateID: storetest.Template(b, s, t0, nil).ID, UserID: "u", Now: t0})
+		if err != nil {
+			b.Fatalf("Claim: %v", err)
+		}
+		ids[w] = c.ID
+	}
+	now := t0.Add(time.Hour)
+	parallel(b, workers, func(w, i int) error {
+		p := store.TransitionParams{CouponID: ids[w], Action: coupon.Lock, OrderID: "o", LockTTL: time.Minute, Now: now}
+		if i%2 == 1 {
+			p.Action = coupon.Unlock
+		}
+		_, err := s.Transition(ctx, p)
+		return err
+	})
 }
 
 // BenchmarkFeedTail isolates what taking feed positions in commit order

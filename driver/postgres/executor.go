@@ -81,7 +81,7 @@ func (s *Driver) Begin(ctx context.Context, background bool) (driver.ExecutorTx,
 	if background {
 		pool = s.engine
 	}
-	pgTx, err := pool.Begin(ctx)
+	pgTx, err := pool.BeginTx(ctx, s.writeTx)
 	if err != nil {
 		return nil, err
 	}

@@ -16,9 +16,11 @@ import (
 // TestOpenTogether: instances starting at once on an empty schema all
 // open it, one migrating while the others wait (one applies every
 // migration, the others none), and a reopened schema keeps its data.
-func TestOpenTogether(t *testing.T) {
+func TestOpenTogether(t *testing.T) { openTogether(t, pgtest.SchemaURL(t)) }
+
+// openTogether runs TestOpenTogether on the empty database at u.
+func openTogether(t *testing.T, u string) {
 	ctx := t.Context()
-	u := pgtest.SchemaURL(t)
 	const instances = 4
 	stores := make([]*postgres.Driver, instances)
 	errs := make([]error, instances)

@@ -7,7 +7,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -34,10 +33,6 @@ var dialect = sqlfile.Dialect{
 		10: 12, 11: 13, 12: 14, 13: 15, 14: 16, 15: 17, 16: 18, 17: 19},
 }
 
-// migrateLock is the advisory lock key under which instances starting
-// together migrate one at a time.
-const migrateLock = 0x6c61707365 // "lapse"
-
 // Options tune a store on PostgreSQL. The zero value works.
 type Options struct {
 	// OnMigrated, if set, hears what the opening did to the schema.
@@ -53,11 +48,12 @@ type Options struct {
 	// transactions and of the engine's reads (see sqlfile.EngineConns); 0
 	// means sqlfile.EngineConns().
 	EngineConns int32
-	// IdleTxTimeout, if set, has the server end a session whose
+	// IdleTxTimeout, if set, has the server end a session whose write
 	// transaction sits idle longer: an instance paused or cut off in the
 	// middle of one has it rolled back, and its locks (rows in a batch,
 	// the feed's position) released, instead of holding up every other
-	// instance. Lapse's own transactions are never idle for long.
+	// instance. Lapse's own transactions are never idle for long. Each
+	// write transaction sets it for itself (see beginQuery).
 	IdleTxTimeout time.Duration
 }
 
@@ -69,6 +65,8 @@ type Driver struct {
 	// db is the pool seen through database/sql, for the shared migrator.
 	db         *sql.DB
 	migrations []sqlfile.Migration
+	// writeTx begins the write transactions (Begin).
+	writeTx pgx.TxOptions
 }
 
 var _ driver.Driver = (*Driver)(nil)
@@ -76,7 +74,13 @@ var _ driver.Driver = (*Driver)(nil)
 // Open connects to the database a postgres:// URL names, brings its schema
 // up to date (refusing one newer than this lapse, sqlfile.ErrNewer) and
 // returns its driver. The URL may set search_path
-// (or any other run-time parameter) and pgxpool's pool_* settings.
+// (or any other run-time parameter: not through PgBouncer, which refuses
+// them, see docs/production.md), pgxpool's pool_* settings and pgx's
+// default_query_exec_mode (lapse's own default is execMode).
+//
+// The same URL works directly and through PgBouncer, in session or in
+// transaction pooling: lapse relies on no session state across
+// transactions (see session.go).
 func Open(ctx context.Context, url string, opts Options) (*Driver, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -85,11 +89,11 @@ func Open(ctx context.Context, url string, opts Options) (*Driver, error) {
 	switch {
 	case opts.MaxConns > 0:
 		cfg.MaxConns = opts.MaxConns
-	case !setsMaxConns(url):
+	case !urlSets(url, "pool_max_conns"):
 		cfg.MaxConns = int32(sqlfile.RequestConns())
 	}
-	if opts.IdleTxTimeout > 0 {
-		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.FormatInt(opts.IdleTxTimeout.Milliseconds(), 10)
+	if !urlSets(url, "default_query_exec_mode") {
+		cfg.ConnConfig.DefaultQueryExecMode = execMode
 	}
 	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
 		// Times come back in UTC, as they are written.
@@ -103,7 +107,8 @@ func Open(ctx context.Context, url string, opts Options) (*Driver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	s := &Driver{pool: pools[0], reads: pools[1], engine: pools[2], db: stdlib.OpenDBFromPool(pools[0])}
+	s := &Driver{pool: pools[0], reads: pools[1], engine: pools[2], db: stdlib.OpenDBFromPool(pools[0]),
+		writeTx: pgx.TxOptions{BeginQuery: beginQuery(opts.IdleTxTimeout)}}
 	change, err := s.migrate(ctx)
 	if err != nil {
 		s.Close()
@@ -134,37 +139,14 @@ func newPools(ctx context.Context, cfg *pgxpool.Config, reads, engine int32) ([]
 	return pools, nil
 }
 
-// setsMaxConns reports whether url sets pool_max_conns, the request
-// pool's size.
-func setsMaxConns(url string) bool {
+// urlSets reports whether url sets the parameter key.
+func urlSets(url, key string) bool {
 	cfg, err := pgconn.ParseConfig(url)
 	if err != nil {
 		return false
 	}
-	_, ok := cfg.RuntimeParams["pool_max_conns"]
+	_, ok := cfg.RuntimeParams[key]
 	return ok
-}
-
-// migrate applies the embedded migrations under a session advisory lock,
-// so that instances starting together do not race to create tables. It
-// returns what it did.
-func (s *Driver) migrate(ctx context.Context) (storetype.SchemaChange, error) {
-	ms, err := sqlfile.LoadMigrations(files, "migrations")
-	if err != nil {
-		return storetype.SchemaChange{}, err
-	}
-	s.migrations = ms
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return storetype.SchemaChange{}, err
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrateLock); err != nil {
-		return storetype.SchemaChange{}, fmt.Errorf("migrate lock: %w", err)
-	}
-	change, err := sqlfile.Migrate(ctx, conn, dialect, ms)
-	_, unlockErr := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrateLock)
-	return change, errors.Join(err, unlockErr)
 }
 
 // Close closes the pools.
