@@ -15,8 +15,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lapsehq/lapse/driver"
+	"github.com/lapsehq/lapse/driver/mysql"
 	"github.com/lapsehq/lapse/driver/mysql/mysqltest"
+	"github.com/lapsehq/lapse/driver/postgres"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
+	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/storetest"
 )
 
 // Backend is a fresh database of one networked backend, reached through
@@ -26,6 +31,22 @@ type Backend struct {
 	// URL is the store URL of the database, through Forwarder.
 	URL       string
 	Forwarder *Forwarder
+}
+
+// Open opens the store at b.URL, through the forwarder, closed when t
+// ends.
+func (b Backend) Open(t *testing.T) *store.DB {
+	t.Helper()
+	var (
+		d   driver.Driver
+		err error
+	)
+	if b.Name == "postgres" {
+		d, err = postgres.Open(t.Context(), b.URL, postgres.Options{})
+	} else {
+		d, err = mysql.Open(t.Context(), b.URL, mysql.Options{})
+	}
+	return store.New(storetest.Opened(t, d, err), store.Options{})
 }
 
 // Networked returns a fresh PostgreSQL schema and a fresh MariaDB (or
@@ -103,12 +124,13 @@ func (f *Forwarder) Cut() {
 	}
 }
 
-// Restore listens again on the same address.
+// Restore listens again on the same address. It may be called from any
+// goroutine (time.AfterFunc, say): it fails the test with Errorf.
 func (f *Forwarder) Restore() {
-	f.t.Helper()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		f.t.Fatalf("forwarder: listen again on %s: %v", f.addr, err)
+		f.t.Errorf("forwarder: listen again on %s: %v", f.addr, err)
+		return
 	}
 	f.serve(ln)
 }
