@@ -146,6 +146,20 @@ func startServe(t *testing.T, args ...string) *served {
 // in open mode asks, unless header says otherwise.
 func (s *served) call(t *testing.T, method, path, body string, header ...string) (int, string) {
 	t.Helper()
+	res := s.send(t, method, path, body, header...)
+	return res.status, res.body
+}
+
+// answer is what the server answered, with its header.
+type answer struct {
+	status int
+	header http.Header
+	body   string
+}
+
+// send is call, with the answer's header.
+func (s *served) send(t *testing.T, method, path, body string, header ...string) answer {
+	t.Helper()
 	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatalf("new request: %v", err)
@@ -165,7 +179,7 @@ func (s *served) call(t *testing.T, method, path, body string, header ...string)
 	if err != nil {
 		t.Fatalf("%s %s: read answer: %v", method, path, err)
 	}
-	return resp.StatusCode, string(b)
+	return answer{resp.StatusCode, resp.Header, string(b)}
 }
 
 // TestServeStopsOnCancel serves on a free port until its context is

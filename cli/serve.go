@@ -238,14 +238,15 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		return err
 	}
 	metrics = engine.NewMetrics(reg, st, now)
-	var eng *engine.Engine // made below; the relay asks it only once started
-	relay, err = newRelay(c, specs, secret, st, now, log, reg, func() bool { return eng.Leads() })
+	outage := store.NewOutage(log, reg) // the engine's and the relay's
+	var eng *engine.Engine              // made below; the relay asks it only once started
+	relay, err = newRelay(c, specs, secret, st, now, log, reg, outage, func() bool { return eng.Leads() })
 	if err != nil {
 		return err
 	}
 	defer relay.Stop() // closes the sinks, started or not
 	cfg := engine.Config{
-		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics,
+		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics, Outage: outage,
 		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, LoadInterval: c.loaderInterval, OperationBatch: c.operationBatch, OperationShare: engine.OperationShare(c.operationShare, storeKind(c.store) == "sqlite"), PaymentGrace: c.paymentGrace,
 		ReconcileInterval: c.reconcileEvery, Repair: c.repair,
 		Holder: holder(c), Instance: c.instance, LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Clock: clock, Accel: accel,
@@ -321,7 +322,7 @@ func holder(c serveConfig) string {
 
 // newRelay makes the outbox relay of the sinks specs describe, its
 // webhooks signed with secret.
-func newRelay(c serveConfig, specs []outbox.SinkSpec, secret outbox.WebhookSecret, st outbox.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer, leads func() bool) (*outbox.Relay, error) {
+func newRelay(c serveConfig, specs []outbox.SinkSpec, secret outbox.WebhookSecret, st outbox.Store, now func() time.Time, log *slog.Logger, reg prometheus.Registerer, outage *store.Outage, leads func() bool) (*outbox.Relay, error) {
 	sinks := make([]outbox.Named, 0, len(specs))
 	for _, s := range specs {
 		n, err := s.Open(secret, now)
@@ -340,7 +341,7 @@ func newRelay(c serveConfig, specs []outbox.SinkSpec, secret outbox.WebhookSecre
 		log.Info("lapse: sink", slog.String("name", s.Name), slog.String("type", s.Type), slog.String("url", s.Redacted()))
 	}
 	return outbox.New(outbox.Config{
-		Store: st, Sinks: sinks, Now: now, Log: log, Registerer: reg,
+		Store: st, Sinks: sinks, Now: now, Log: log, Registerer: reg, Outage: outage,
 		MaxAttempts: c.sinkMaxAttempts, Retention: c.eventRetention, Leads: leads,
 	})
 }

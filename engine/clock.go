@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/lapsehq/lapse/store"
 )
 
 // clockSource is a database whose clock is the authority.
@@ -25,7 +27,9 @@ type clockGuard struct {
 	db    *Clock
 	bound time.Duration
 	log   *slog.Logger
-	m     *Metrics
+	// outage tells of an outage in place of log.
+	outage *store.Outage
+	m      *Metrics
 	// resumed is called when the skew comes back within bound, to fire
 	// what came due while the engine held.
 	resumed func()
@@ -61,11 +65,12 @@ func readSkew(ctx context.Context, src clockSource, local func() time.Time) (ske
 func (c *clockGuard) measure(ctx context.Context) {
 	skew, db, t1, err := readSkew(ctx, c.src, c.local)
 	if err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && !c.outage.Failed(err) {
 			c.log.Error("engine: read the database clock", slog.Any("err", err))
 		}
 		return // the last verdict stands until the database answers
 	}
+	c.outage.Served()
 	c.db.correct(db, t1)
 	c.m.clockSkew(skew)
 	c.report(ctx, skew)

@@ -23,6 +23,10 @@ type Config struct {
 	Log *slog.Logger
 	// Metrics, if set, records lag, transitions and repairs.
 	Metrics *Metrics
+	// Outage, shared with the process's other loops, tells of the
+	// database's outages once each (see store.Outage); nil means one of
+	// the engine's own, logging to Log.
+	Outage *store.Outage
 	// BatchSize is how many rows one transaction transitions; 0 means 1000.
 	BatchSize int
 	// SweepInterval is how often the sweeper scans for anything due that
@@ -127,6 +131,9 @@ func New(cfg Config) *Engine {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Outage == nil {
+		cfg.Outage = store.NewOutage(cfg.Log, nil)
+	}
 	if cfg.PaymentGrace <= 0 {
 		cfg.PaymentGrace = time.Minute
 	}
@@ -196,8 +203,8 @@ func (e *Engine) distribute(ls Store) {
 	}
 	e.cfg.Clock.assume(e.cfg.MaxSkew) // until the first measurement
 	e.cfg.Metrics.clockSkewBound(e.cfg.MaxSkew)
-	e.leases = &leases{st: ls, holder: e.cfg.Holder, ttl: e.cfg.LeaseTTL, log: e.cfg.Log, m: e.cfg.Metrics, gained: e.wakeAll}
-	e.clock = &clockGuard{src: ls, local: e.cfg.Clock.local, db: e.cfg.Clock, bound: e.cfg.MaxSkew, log: e.cfg.Log, m: e.cfg.Metrics, resumed: e.wakeAll, report: e.reportSkew, err: errUnmeasured}
+	e.leases = &leases{st: ls, holder: e.cfg.Holder, ttl: e.cfg.LeaseTTL, log: e.cfg.Log, outage: e.cfg.Outage, m: e.cfg.Metrics, gained: e.wakeAll}
+	e.clock = &clockGuard{src: ls, local: e.cfg.Clock.local, db: e.cfg.Clock, bound: e.cfg.MaxSkew, log: e.cfg.Log, outage: e.cfg.Outage, m: e.cfg.Metrics, resumed: e.wakeAll, report: e.reportSkew, err: errUnmeasured}
 }
 
 // wakeAll wakes every worker to drain what is due.
@@ -335,6 +342,8 @@ func (e *Engine) load(ctx context.Context) {
 	timers, err := e.cfg.Store.Timers(ctx, storetype.TimersParams{Before: e.cfg.Now().Add(e.cfg.Wheel.Horizon()), Limit: 10000})
 	if err != nil {
 		e.logErr("engine: load timers", err)
+	} else {
+		e.cfg.Outage.Served()
 	}
 	for _, tm := range timers {
 		e.cfg.Wheel.Add(timer.Key{Kind: string(tm.Kind), Due: tm.Due})
@@ -440,6 +449,7 @@ func (e *Engine) drainHeld(ctx context.Context, kind storetype.TimerKind, held f
 			backoff = min(2*backoff, 5*time.Second)
 			continue
 		}
+		e.cfg.Outage.Served()
 		e.cfg.Metrics.drained(kind, now, d.Due, sweeping)
 		// A full batch may leave more due. A short one may too, if the
 		// store made way for a user: then Next says so.
@@ -453,8 +463,10 @@ func (e *Engine) drainHeld(ctx context.Context, kind storetype.TimerKind, held f
 	return nil
 }
 
+// logErr logs err of a call to the store, unless it is context.Canceled
+// or an outage, which the Outage tells of once.
 func (e *Engine) logErr(msg string, err error) {
-	if errors.Is(err, context.Canceled) {
+	if errors.Is(err, context.Canceled) || e.cfg.Outage.Failed(err) {
 		return
 	}
 	e.cfg.Log.Error(msg, slog.Any("err", err))

@@ -13,7 +13,7 @@ import (
 // shows every instance's.
 func (e *Engine) reportSkew(ctx context.Context, skew time.Duration) {
 	err := e.cfg.Store.MeasuredSkew(ctx, store.MeasuredSkewParams{Instance: e.cfg.Instance, Skew: skew})
-	if err != nil && ctx.Err() == nil {
+	if err != nil && ctx.Err() == nil && !e.cfg.Outage.Failed(err) {
 		e.cfg.Log.Error("engine: record this instance's clock skew", slog.Any("err", err))
 	}
 }
@@ -25,7 +25,7 @@ func (e *Engine) reportSkew(ctx context.Context, skew time.Duration) {
 func (e *Engine) measureSkew(ctx context.Context) {
 	skew, _, _, err := readSkew(ctx, e.cfg.Store, time.Now)
 	if err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && !e.cfg.Outage.Failed(err) {
 			e.cfg.Log.Error("engine: read the database clock", slog.Any("err", err))
 		}
 		return

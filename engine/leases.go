@@ -22,6 +22,7 @@ type leases struct {
 	holder string
 	ttl    time.Duration
 	log    *slog.Logger
+	outage *store.Outage // tells of an outage in place of log
 	m      *Metrics
 	gained func() // called when shards are gained, to drain them at once
 
@@ -56,11 +57,12 @@ func (l *leases) renew(ctx context.Context) {
 	start := time.Now()
 	got, err := l.st.Lease(ctx, store.LeaseParams{Holder: l.holder, TTL: l.ttl})
 	if err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && !l.outage.Failed(err) {
 			l.log.Error("engine: renew shard leases", slog.Any("err", err))
 		}
 		return
 	}
+	l.outage.Served()
 	l.mu.Lock()
 	gained := slices.ContainsFunc(got, func(x storetype.Lease) bool { return !slices.Contains(l.held, x) })
 	if len(got) != len(l.held) || gained {

@@ -86,10 +86,24 @@ type typedKind struct {
 var typedKinds = []typedKind{
 	{"malformed", textOf[*malformedError]},
 	{"not-ready", textOf[*notFiringError]},
+	{"not-ready", textOf[*storeDownError]},
 	{"forbidden", textOf[*forbiddenError]},
 	{"forbidden", textOf[*openRefusedError]},
 	{"invalid", textOf[*coupon.InvalidError]},
+	{"unavailable", outage},
 }
+
+// outage answers an outage of the database (storetype.IsUnavailable:
+// during a failover, a restart, a cut) as unavailable, never internal:
+// nothing was decided, and the same request may succeed once the
+// database is back. The detail names no host.
+func outage(err error) (string, bool) {
+	return "the database cannot take the request now; retry after Retry-After seconds, under the same Idempotency-Key", storetype.IsUnavailable(err)
+}
+
+// retryAfter is the Retry-After of an unavailable answer, in seconds: a
+// failover takes a few.
+const retryAfter = "1"
 
 // textOf returns the text of the first error of type E in err's tree, and
 // whether there is one.
@@ -133,7 +147,11 @@ func newProblem(slug, detail string) problem {
 // server's fault.
 func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	p := toProblem(err)
-	if p.Status >= 500 && p.Status != http.StatusNotImplemented {
+	if p.Type == problemPath+"unavailable" {
+		w.Header().Set("Retry-After", retryAfter)
+	}
+	// The loops log an outage once; a line per request would bury it.
+	if p.Status >= 500 && p.Status != http.StatusNotImplemented && !storetype.IsUnavailable(err) {
 		s.log.ErrorContext(r.Context(), "httpapi: request failed",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.Int("status", p.Status), slog.Any("err", err))

@@ -54,6 +54,8 @@ var problemTypes = []typeInfo{
 		"The Idempotency-Key was used before with a different request, or its first request is still in flight. Use a new key for a new request, or retry later."},
 	{"not-ready", http.StatusServiceUnavailable, "Not ready",
 		"The store is unreachable or not migrated, or the engine is not firing (its clock is skewed against the database)."},
+	{"unavailable", http.StatusServiceUnavailable, "Database unavailable",
+		"The database cannot take the request now: it is restarting, unreachable, or has no primary during a failover. Nothing was decided. Retry after the Retry-After header's seconds, under the same Idempotency-Key."},
 	{"internal", http.StatusInternalServerError, "Internal error",
 		"The server failed to handle the request; its log says why. The request may be retried."},
 }

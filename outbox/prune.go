@@ -15,7 +15,7 @@ func (r *Relay) pruneLoop(ctx context.Context) {
 	defer t.Stop()
 	for {
 		if n, err := r.Prune(ctx); err != nil {
-			if ctx.Err() == nil {
+			if ctx.Err() == nil && !r.cfg.Outage.Failed(err) {
 				r.cfg.Log.Error("outbox: prune", slog.Any("err", err))
 			}
 		} else if n > 0 {

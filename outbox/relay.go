@@ -28,6 +28,10 @@ type Config struct {
 	Log *slog.Logger
 	// Registerer, if set, receives the relay's metrics.
 	Registerer prometheus.Registerer
+	// Outage, shared with the process's other loops, tells of the
+	// database's outages once each (see store.Outage); nil means one of
+	// the relay's own, logging to Log.
+	Outage *store.Outage
 	// BatchSize is how many events a sink is handed at once; 0 means 500.
 	// A batch also ends once its events' data reach maxBatchBytes.
 	BatchSize int
@@ -94,6 +98,9 @@ func New(cfg Config) (*Relay, error) {
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Outage == nil {
+		cfg.Outage = store.NewOutage(cfg.Log, nil)
 	}
 	r := &Relay{cfg: cfg, byName: map[string]*runner{}}
 	for _, s := range cfg.Sinks {

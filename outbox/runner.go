@@ -90,6 +90,9 @@ func (u *runner) run(ctx context.Context) {
 			continue
 		}
 		evs, err := cfg.Store.Events(ctx, store.EventsParams{After: u.pos, Limit: cfg.BatchSize, MaxBytes: maxBatchBytes})
+		if err == nil {
+			cfg.Outage.Served()
+		}
 		switch {
 		case err != nil:
 			u.logErr("outbox: read feed", err)
@@ -297,8 +300,10 @@ func (u *runner) idle(ctx context.Context) {
 	}
 }
 
+// logErr logs err of a call to the store, unless it is context.Canceled
+// or an outage, which the Outage tells of once.
 func (u *runner) logErr(msg string, err error) {
-	if errors.Is(err, context.Canceled) {
+	if errors.Is(err, context.Canceled) || u.relay.cfg.Outage.Failed(err) {
 		return
 	}
 	u.relay.cfg.Log.Error(msg, slog.String("sink", u.Name), slog.Any("err", err))

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -119,6 +120,7 @@ const attempts = 5
 // buckets (see moveStock); that is not a failed try.
 func run[T any](ctx context.Context, db *DB, background bool, fn func(*txn) (T, error)) (T, error) {
 	locked := map[string]bool{}
+	var down outageRetry
 	for try := 1; ; try++ {
 		res, err := attempt(ctx, db, background, locked, fn)
 		if sku, ok := shortBucket(err); ok && !locked[sku] {
@@ -136,6 +138,13 @@ func run[T any](ctx context.Context, db *DB, background bool, fn func(*txn) (T, 
 			// its statement's error then (sql: transaction has already
 			// been committed or rolled back) says less than why.
 			return zero, fmt.Errorf("%w (%w)", ctx.Err(), out)
+		}
+		if errors.Is(out, storetype.ErrUnavailable) {
+			if !down.again(ctx, err) {
+				return zero, out
+			}
+			try--
+			continue
 		}
 		if !retry || try == attempts {
 			return zero, out
@@ -166,7 +175,7 @@ func attempt[T any](ctx context.Context, db *DB, background bool, locked map[str
 	}
 	timers, err := dt.Commit(ctx, t.outbox.Records())
 	if err != nil {
-		return zero, err
+		return zero, &commitError{err}
 	}
 	db.hooks.Committed(timers, t.outbox.Events())
 	if h := db.hooks.OnReminders; h != nil && t.reminders.Any() {

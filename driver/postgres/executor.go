@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -246,10 +247,36 @@ func (e *executor) Rollback() { e.tx.pg.Rollback(context.WithoutCancel(e.tx.ctx)
 // Classify turns a write transaction's error into a store error; a
 // transaction PostgreSQL chose as a deadlock's victim (two orders locking
 // the same coupons in other orders, or two instances' timeout batches
-// taking the same SKUs in other orders, say) is worth running again.
+// taking the same SKUs in other orders, say) is worth running again, and
+// so is one that met an outage (storetype.ErrUnavailable, see
+// unavailable).
 func (s *Driver) Classify(err error) (error, bool) {
 	var pgErr *pgconn.PgError
+	if unavailable(err) {
+		return &storetype.UnavailableError{Err: err}, true
+	}
 	return interpret(err), errors.As(err, &pgErr) && pgErr.Code == "40P01" // deadlock_detected
+}
+
+// unavailable reports whether err says the database cannot take the
+// transaction now: no connection could be made (pgconn.ConnectError:
+// refused, the connect timeout, or target_session_attrs found no
+// primary), the connection broke (storetype.IsUnavailable, or
+// pgconn.ErrConnClosed: pgx closed it when its socket went away), or the
+// server answered that it is going away or not ready: class 08
+// (connection exception), 57P01 admin_shutdown, 57P02 crash_shutdown,
+// 57P03 cannot_connect_now, 57P05 idle_session_timeout, or 25006
+// read_only_sql_transaction, a standby reached during a failover.
+func unavailable(err error) bool {
+	var pgErr *pgconn.PgError
+	var connErr *pgconn.ConnectError
+	switch {
+	case errors.As(err, &pgErr):
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P") && pgErr.Code != "57P04" || pgErr.Code == "25006"
+	case errors.As(err, &connErr), errors.Is(err, pgconn.ErrConnClosed):
+		return true
+	}
+	return storetype.IsUnavailable(err)
 }
 
 // Busy is false: PostgreSQL's writers do not queue on one writer.
