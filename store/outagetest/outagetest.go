@@ -15,7 +15,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/mysql"
 	"github.com/lapsehq/lapse/driver/mysql/mysqltest"
 	"github.com/lapsehq/lapse/driver/postgres"
@@ -37,16 +36,10 @@ type Backend struct {
 // ends.
 func (b Backend) Open(t *testing.T) *store.DB {
 	t.Helper()
-	var (
-		d   driver.Driver
-		err error
-	)
 	if b.Name == "postgres" {
-		d, err = postgres.Open(t.Context(), b.URL, postgres.Options{})
-	} else {
-		d, err = mysql.Open(t.Context(), b.URL, mysql.Options{})
+		return storetest.OpenFunc[*postgres.Driver, postgres.Options](postgres.Open).Store(t, b.URL, postgres.Options{})
 	}
-	return store.New(storetest.Opened(t, d, err), store.Options{})
+	return storetest.OpenFunc[*mysql.Driver, mysql.Options](mysql.Open).Store(t, b.URL, mysql.Options{})
 }
 
 // Networked returns a fresh PostgreSQL schema and a fresh MariaDB (or
