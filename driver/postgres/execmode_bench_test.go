@@ -11,7 +11,8 @@ import (
 // under each of pgx's query exec modes that run a statement in one round
 // trip, directly and through PgBouncer in transaction pooling (where
 // cache_statement's named statements fail), side by side in one run.
-// Lapse's own default is cache_describe (see execMode).
+// Lapse runs cache_statement, pgx's default, directly and cache_describe
+// behind a pooler (see pooledExecMode).
 func BenchmarkExecModes(b *testing.B) {
 	for _, via := range []struct {
 		name  string

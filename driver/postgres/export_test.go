@@ -22,3 +22,6 @@ func QueryNames() []string { return slices.Collect(maps.Keys(queries)) }
 
 // Dialect and Files are the migrator's, for the migration tests.
 var Dialect, Files = dialect, files
+
+// Pooled reports whether Open found a pooler in front of PostgreSQL.
+func (s *Driver) Pooled() bool { return s.pooled }

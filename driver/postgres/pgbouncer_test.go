@@ -27,10 +27,30 @@ func TestDriverThroughPgBouncer(t *testing.T) {
 // where a session's advisory lock would stay on a server connection.
 func TestOpenTogetherThroughPgBouncer(t *testing.T) { openTogether(t, pgtest.BouncerURL(t)) }
 
+// TestPoolerDetected: Open finds PgBouncer in front of PostgreSQL, and
+// nothing in front of a direct connection, from the same URL but for its
+// port.
+func TestPoolerDetected(t *testing.T) {
+	for _, via := range []struct {
+		name   string
+		url    func(testing.TB) string
+		pooled bool
+	}{{"direct", pgtest.SchemaURL, false}, {"pgbouncer", pgtest.BouncerURL, true}} {
+		t.Run(via.name, func(t *testing.T) {
+			d := openDriver(t, via.url(t), postgres.Options{IdleTxTimeout: time.Minute})
+			if d.Pooled() != via.pooled {
+				t.Fatalf("Pooled: got %v, want %v", d.Pooled(), via.pooled)
+			}
+		})
+	}
+}
+
 // TestIdleTxTimeout: a write transaction left idle past IdleTxTimeout is
-// ended by the server, directly and through PgBouncer, and the setting
-// stays with the transaction: the session it ran on keeps the server's
-// default, and the driver goes on serving.
+// ended by the server, directly (a startup parameter) and through
+// PgBouncer (the transaction's SET LOCAL), and the driver goes on
+// serving; through PgBouncer the setting stays with the transaction: the
+// server connection it ran on keeps the server's default for the next
+// client.
 func TestIdleTxTimeout(t *testing.T) {
 	for _, via := range []struct {
 		name string

@@ -7,6 +7,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -52,8 +53,10 @@ type Options struct {
 	// transaction sits idle longer: an instance paused or cut off in the
 	// middle of one has it rolled back, and its locks (rows in a batch,
 	// the feed's position) released, instead of holding up every other
-	// instance. Lapse's own transactions are never idle for long. Each
-	// write transaction sets it for itself (see beginQuery).
+	// instance. Lapse's own transactions are never idle for long. It is
+	// a startup parameter on a direct connection; behind a pooler, which
+	// refuses those, each write transaction sets it for itself (see
+	// beginQuery).
 	IdleTxTimeout time.Duration
 }
 
@@ -67,6 +70,8 @@ type Driver struct {
 	migrations []sqlfile.Migration
 	// writeTx begins the write transactions (Begin).
 	writeTx pgx.TxOptions
+	// pooled: a pooler stands between lapse and PostgreSQL (behindPooler).
+	pooled bool
 }
 
 var _ driver.Driver = (*Driver)(nil)
@@ -76,7 +81,8 @@ var _ driver.Driver = (*Driver)(nil)
 // returns its driver. The URL may set search_path
 // (or any other run-time parameter: not through PgBouncer, which refuses
 // them, see docs/production.md), pgxpool's pool_* settings and pgx's
-// default_query_exec_mode (lapse's own default is execMode).
+// default_query_exec_mode (lapse's own default is pgx's, or
+// pooledExecMode behind a pooler).
 //
 // The same URL works directly and through PgBouncer, in session or in
 // transaction pooling: lapse relies on no session state across
@@ -92,8 +98,19 @@ func Open(ctx context.Context, url string, opts Options) (*Driver, error) {
 	case !urlSets(url, "pool_max_conns"):
 		cfg.MaxConns = int32(sqlfile.RequestConns())
 	}
-	if !urlSets(url, "default_query_exec_mode") {
-		cfg.ConnConfig.DefaultQueryExecMode = execMode
+	pooled, err := behindPooler(ctx, &cfg.ConnConfig.Config, opts.IdleTxTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	var writeTx pgx.TxOptions
+	switch {
+	case pooled:
+		writeTx.BeginQuery = beginQuery(opts.IdleTxTimeout)
+		if !urlSets(url, "default_query_exec_mode") {
+			cfg.ConnConfig.DefaultQueryExecMode = pooledExecMode
+		}
+	case opts.IdleTxTimeout > 0:
+		cfg.ConnConfig.RuntimeParams[idleParam] = strconv.FormatInt(opts.IdleTxTimeout.Milliseconds(), 10)
 	}
 	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
 		// Times come back in UTC, as they are written.
@@ -108,7 +125,7 @@ func Open(ctx context.Context, url string, opts Options) (*Driver, error) {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
 	s := &Driver{pool: pools[0], reads: pools[1], engine: pools[2], db: stdlib.OpenDBFromPool(pools[0]),
-		writeTx: pgx.TxOptions{BeginQuery: beginQuery(opts.IdleTxTimeout)}}
+		writeTx: writeTx, pooled: pooled}
 	change, err := s.migrate(ctx)
 	if err != nil {
 		s.Close()
