@@ -54,8 +54,8 @@ const idleParam = "idle_in_transaction_session_timeout"
 // behindPooler reports whether a pooler stands between lapse and
 // PostgreSQL, by connecting once with the startup parameter idleParam
 // (idle, in milliseconds): PostgreSQL takes it, PgBouncer refuses it
-// (08P01, protocol_violation: "unsupported startup parameter"), as it refuses every startup
-// parameter but a few it tracks. A pooler told to ignore the parameter
+// (08P01, protocol_violation: "unsupported startup parameter"), as it
+// refuses every startup parameter but a few it tracks. A pooler told to ignore the parameter
 // (ignore_startup_parameters) passes for PostgreSQL: docs/production.md
 // says to set default_query_exec_mode then.
 func behindPooler(ctx context.Context, cfg *pgconn.Config, idle time.Duration) (bool, error) {
