@@ -55,10 +55,20 @@ func TestOperationInBatches(t *testing.T) {
 				t.Fatalf("start: %v", err)
 			}
 			t.Cleanup(eng.Stop)
+			// OnEvents runs after a batch commits, so the last batch's
+			// hook may come just after the operation reads done.
+			seen := func() (n int) {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, b := range batches {
+					n += b
+				}
+				return n
+			}
 			deadline := time.Now().Add(15 * time.Second)
-			for op.State != storetype.OperationDone {
+			for op.State != storetype.OperationDone || seen() < 30 {
 				if time.Now().After(deadline) {
-					t.Fatalf("operation not done in 15s: %+v", op)
+					t.Fatalf("operation not done, or its events not all seen, in 15s: %+v, %d voided seen", op, seen())
 				}
 				time.Sleep(20 * time.Millisecond)
 				if op, err = st.Operation(t.Context(), op.ID); err != nil {
