@@ -8,27 +8,14 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
-)
 
-// promtool returns the promtool to run: LAPSE_TEST_PROMTOOL if set (CI
-// sets it, so there a missing promtool fails the test), else the one on
-// PATH; with neither, it skips the test, saying so.
-func promtool(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("LAPSE_TEST_PROMTOOL"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("promtool")
-	if err != nil {
-		t.Skip("no promtool on PATH and LAPSE_TEST_PROMTOOL unset: install Debian's prometheus package")
-	}
-	return p
-}
+	"github.com/lapsehq/lapse/internal/testtool"
+)
 
 // TestPromtool checks the rules and runs their unit tests: each alert
 // fired by sample series, and not by others.
 func TestPromtool(t *testing.T) {
-	bin := promtool(t)
+	bin := testtool.Path(t, "LAPSE_TEST_PROMTOOL", "promtool", "prometheus")
 	for _, args := range [][]string{
 		{"check", "rules", "lapse.rules.yml"},
 		{"test", "rules", "lapse.rules_test.yml"},

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,28 +15,14 @@ import (
 
 	"github.com/lapsehq/lapse/client"
 	"github.com/lapsehq/lapse/client/clienttest"
+	"github.com/lapsehq/lapse/internal/testtool"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
-
-// chromium returns the browser to drive: LAPSE_TEST_CHROMIUM if set (CI
-// sets it, so there a missing browser fails the test), else chromium on
-// PATH; with neither, it skips the test, saying so.
-func chromium(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("LAPSE_TEST_CHROMIUM"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("no chromium on PATH and LAPSE_TEST_CHROMIUM unset: install Debian's chromium package")
-	}
-	return p
-}
 
 // browse opens a headless chromium on url, closed when t ends.
 func browse(t *testing.T, url string) context.Context {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium(t)),
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(testtool.Path(t, "LAPSE_TEST_CHROMIUM", "chromium", "chromium")),
 		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1400, 1600))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)

@@ -37,13 +37,7 @@ var (
 // runs on all three.
 func All(t *testing.T) []Backend {
 	t.Helper()
-	for _, v := range []string{"LAPSE_TEST_POSTGRES", "LAPSE_TEST_MYSQL"} {
-		if os.Getenv(v) == "" {
-			t.Skipf("%s is unset: this test runs on SQLite, PostgreSQL and MySQL/MariaDB and needs "+
-				"LAPSE_TEST_POSTGRES (postgres://postgres@127.0.0.1:5432/test?sslmode=disable) and "+
-				"LAPSE_TEST_MYSQL (mysql://root@127.0.0.1:3306/test)", v)
-		}
-	}
+	NeedServers(t, "runs on SQLite, PostgreSQL and MySQL/MariaDB")
 	return []Backend{
 		{"sqlite", SQLite},
 		{"postgres", func(t *testing.T) store.Store {
@@ -52,6 +46,20 @@ func All(t *testing.T) []Backend {
 		{"mysql", func(t *testing.T) store.Store {
 			return openMySQL.Store(t, mysqltest.FreshDB(t), mysql.Options{})
 		}},
+	}
+}
+
+// NeedServers skips t unless LAPSE_TEST_POSTGRES and LAPSE_TEST_MYSQL are
+// both set, saying what the test does ("this test <does> and needs …") and
+// what each variable holds.
+func NeedServers(t *testing.T, does string) {
+	t.Helper()
+	for _, v := range []string{"LAPSE_TEST_POSTGRES", "LAPSE_TEST_MYSQL"} {
+		if os.Getenv(v) == "" {
+			t.Skipf("%s is unset: this test %s and needs "+
+				"LAPSE_TEST_POSTGRES (postgres://postgres@127.0.0.1:5432/test?sslmode=disable) and "+
+				"LAPSE_TEST_MYSQL (mysql://root@127.0.0.1:3306/test)", v, does)
+		}
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"os"
 	"sync"
 	"testing"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/lapsehq/lapse/driver/postgres"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
 	"github.com/lapsehq/lapse/store"
+	"github.com/lapsehq/lapse/store/backendtest"
 	"github.com/lapsehq/lapse/store/storetest"
 )
 
@@ -48,13 +48,7 @@ func (b Backend) Open(t *testing.T) *store.DB {
 // LAPSE_TEST_MYSQL are set.
 func Networked(t *testing.T) []Backend {
 	t.Helper()
-	for _, v := range []string{"LAPSE_TEST_POSTGRES", "LAPSE_TEST_MYSQL"} {
-		if os.Getenv(v) == "" {
-			t.Skipf("%s is unset: this test cuts PostgreSQL and MySQL/MariaDB off and needs "+
-				"LAPSE_TEST_POSTGRES (postgres://postgres@127.0.0.1:5432/test?sslmode=disable) and "+
-				"LAPSE_TEST_MYSQL (mysql://root@127.0.0.1:3306/test)", v)
-		}
-	}
+	backendtest.NeedServers(t, "cuts PostgreSQL and MySQL/MariaDB off")
 	var out []Backend
 	for _, b := range []struct{ name, url string }{{"postgres", pgtest.SchemaURL(t)}, {"mysql", mysqltest.FreshDB(t)}} {
 		u, err := url.Parse(b.url)
