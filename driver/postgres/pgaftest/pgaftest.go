@@ -4,8 +4,9 @@
 // postgresql-NN-auto-failover) run as the postgres user from a temporary
 // directory, on free local ports, and torn down when the test ends. The
 // monitor is tuned to fail over within seconds of a node's death (see
-// tuning). The test names pg_autoctl by LAPSE_TEST_PG_AUTOCTL and is
-// skipped without it (.ci/run installs it and sets it).
+// tuning). It runs the pg_autoctl LAPSE_TEST_PG_AUTOCTL names, or the one
+// on PATH, and skips the test without either (.ci/run installs it and
+// sets the variable).
 package pgaftest
 
 import (
@@ -25,7 +26,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lapsehq/lapse/driver/internal/sqlfile/envtest"
+	"github.com/lapsehq/lapse/internal/testtool"
 )
 
 // tuning makes the monitor declare a node dead within about two seconds
@@ -65,12 +66,10 @@ type Formation struct {
 }
 
 // Start starts a formation and waits until one node is primary and the
-// other its synchronous standby. It skips t unless LAPSE_TEST_PG_AUTOCTL
-// names pg_autoctl.
+// other its synchronous standby. It skips t without pg_autoctl.
 func Start(t testing.TB) *Formation {
 	t.Helper()
-	autoctl := envtest.URL(t, "LAPSE_TEST_PG_AUTOCTL", "LAPSE_TEST_PG_AUTOCTL is unset: set it to pg_autoctl "+
-		"(Debian's postgresql-15-auto-failover; .ci/run installs it) to run the failover tests")
+	autoctl := testtool.Path(t, "LAPSE_TEST_PG_AUTOCTL", "pg_autoctl", "postgresql-15-auto-failover")
 	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_ctl")
 	if len(bins) == 0 {
 		t.Fatalf("no /usr/lib/postgresql/*/bin/pg_ctl for pg_autoctl to run")
