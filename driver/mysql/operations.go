@@ -51,9 +51,7 @@ func (e *executor) CouponsAfter(ctx context.Context, p driver.CouponsAfterParams
 	rows, err := e.sq().CouponsAfter(ctx, dbsqlc.CouponsAfterParams{
 		TemplateID: p.TemplateID, After: p.After, UpTo: p.Until, Limit: int32(p.Limit),
 	})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.CouponsAfterRow) (coupon.Coupon, error) {
-		return storedCoupon(dbsqlc.GetCouponRow(r))
-	})
+	return sqlfile.Convert(rows, err, storedCoupon)
 }
 
 // UsersCoupons reads the coupons users p.UserIDs hold up to ID p.Until,
