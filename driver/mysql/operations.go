@@ -3,7 +3,6 @@ package mysql
 import (
 	"context"
 	"database/sql"
-	"errors"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
@@ -74,14 +73,8 @@ func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsPara
 
 // TakePendingVoid removes and returns a coupon's mark, if any.
 func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
-	r, err := e.sq().GetPendingVoid(ctx, couponID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return driver.PendingVoid{}, false, nil
-	}
-	if err == nil {
-		err = e.sq().DeletePendingVoid(ctx, couponID)
-	}
-	return driver.PendingVoid(r), err == nil, err
+	r, ok, err := sqlfile.TakeOne(ctx, couponID, e.sq().GetPendingVoid, e.sq().DeletePendingVoid)
+	return driver.PendingVoid(r), ok, err
 }
 
 func operation(r dbsqlc.Operation) (driver.OperationRow, error) {
