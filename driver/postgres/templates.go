@@ -84,8 +84,8 @@ func (e *executor) ClaimTemplate(ctx context.Context, id string) (coupon.Templat
 }
 
 // template is a template as read; every read of one has GetTemplate's
-// columns. It cannot fail: its error is nil, so that it converts as the
-// other drivers' do.
+// columns. Its error is always nil: the pair is what sqlfile.Convert and
+// ConvertOne take.
 func template[R dbsqlc.GetTemplateRow | dbsqlc.ListTemplatesRow | dbsqlc.GetTemplateForClaimRow](row R) (coupon.Template, error) {
 	r := dbsqlc.GetTemplateRow(row)
 	tp := coupon.Template{
