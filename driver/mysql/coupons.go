@@ -14,22 +14,15 @@ import (
 // Coupon reads one coupon, holding its row in a transaction until it
 // ends, or with p.Archived one archived coupon.
 func (e *executor) Coupon(ctx context.Context, p driver.CouponParams) (coupon.Coupon, error) {
-	var (
-		r   dbsqlc.GetCouponRow
-		err error
-	)
 	switch {
 	case p.Archived:
-		var a dbsqlc.GetArchivedCouponRow
-		a, err = e.sq().GetArchivedCoupon(ctx, p.ID)
-		r = dbsqlc.GetCouponRow(a)
+		r, err := e.sq().GetArchivedCoupon(ctx, p.ID)
+		return sqlfile.ConvertOne(r, err, storedCoupon, interpret)
 	case e.tx != nil:
-		var l dbsqlc.LockCouponRow
-		l, err = e.sq().LockCoupon(ctx, p.ID)
-		r = dbsqlc.GetCouponRow(l)
-	default:
-		r, err = e.sq().GetCoupon(ctx, p.ID)
+		r, err := e.sq().LockCoupon(ctx, p.ID)
+		return sqlfile.ConvertOne(r, err, storedCoupon, interpret)
 	}
+	r, err := e.sq().GetCoupon(ctx, p.ID)
 	return sqlfile.ConvertOne(r, err, storedCoupon, interpret)
 }
 
@@ -43,9 +36,7 @@ func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParam
 	rows, err := e.sq().UserCoupons(ctx, dbsqlc.UserCouponsParams{
 		UserID: p.UserID, After: p.After, Status: p.StatusFilter(), Now: p.Now, Limit: int32(p.Limit),
 	})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.UserCouponsRow) (coupon.Coupon, error) {
-		return storedCoupon(dbsqlc.GetCouponRow(r))
-	})
+	return sqlfile.Convert(rows, err, storedCoupon)
 }
 
 // TakeIssues counts p.N more coupons of a template issued, unless that
@@ -67,16 +58,18 @@ func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (boo
 }
 
 // scanCoupon reads a coupon from the columns of GetCoupon's row.
-func scanCoupon(row scanner) (coupon.Coupon, error) {
-	var r dbsqlc.GetCouponRow
-	if err := row.Scan(&r.ID, &r.TemplateID, &r.UserID, &r.Status, &r.ClaimedAt, &r.ExpiresAt, &r.OrderID, &r.LockedUntil, &r.UpdatedAt, &r.Version); err != nil {
-		return coupon.Coupon{}, err
-	}
-	return storedCoupon(r)
+var scanCoupon = sqlfile.ScanFields(storedCoupon[dbsqlc.GetCouponRow])
+
+// couponRow is the rows of the sqlc queries that read a coupon: each has
+// GetCoupon's columns.
+type couponRow interface {
+	dbsqlc.GetCouponRow | dbsqlc.GetArchivedCouponRow | dbsqlc.LockCouponRow | dbsqlc.UserCouponsRow |
+		dbsqlc.CouponsAfterRow | dbsqlc.LockedPageRow
 }
 
 // storedCoupon is a coupon row as the driver hands it out.
-func storedCoupon(r dbsqlc.GetCouponRow) (coupon.Coupon, error) {
+func storedCoupon[R couponRow](row R) (coupon.Coupon, error) {
+	r := dbsqlc.GetCouponRow(row)
 	status, err := coupon.ParseState(r.Status)
 	return coupon.Coupon{
 		ID: r.ID, TemplateID: r.TemplateID, UserID: r.UserID, Status: status, ClaimedAt: r.ClaimedAt,

@@ -22,9 +22,7 @@ func (e *executor) Records(ctx context.Context, p driver.RecordsParams) error {
 		return err
 	}
 	rows, err := e.query(ctx, "Records", p.After, p.After, p.After, p.Limit, storetype.MaxRecord, p.Limit)
-	return sqlfile.Each(rows, err, func(row sqlfile.Scanner) (r storetype.Record, err error) {
-		return r, row.Scan(&r.Last, &r.N, &r.Time, &r.Body)
-	}, p.Each)
+	return sqlfile.Each(rows, err, sqlfile.ScanRecord, p.Each)
 }
 
 // FrontRecords reads the first limit records of the feed, without their

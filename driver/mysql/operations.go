@@ -3,7 +3,6 @@ package mysql
 import (
 	"context"
 	"database/sql"
-	"errors"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
@@ -51,9 +50,7 @@ func (e *executor) CouponsAfter(ctx context.Context, p driver.CouponsAfterParams
 	rows, err := e.sq().CouponsAfter(ctx, dbsqlc.CouponsAfterParams{
 		TemplateID: p.TemplateID, After: p.After, UpTo: p.Until, Limit: int32(p.Limit),
 	})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.CouponsAfterRow) (coupon.Coupon, error) {
-		return storedCoupon(dbsqlc.GetCouponRow(r))
-	})
+	return sqlfile.Convert(rows, err, storedCoupon)
 }
 
 // UsersCoupons reads the coupons users p.UserIDs hold up to ID p.Until,
@@ -76,14 +73,8 @@ func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsPara
 
 // TakePendingVoid removes and returns a coupon's mark, if any.
 func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
-	r, err := e.sq().GetPendingVoid(ctx, couponID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return driver.PendingVoid{}, false, nil
-	}
-	if err == nil {
-		err = e.sq().DeletePendingVoid(ctx, couponID)
-	}
-	return driver.PendingVoid(r), err == nil, err
+	r, ok, err := sqlfile.TakeOne(ctx, couponID, e.sq().GetPendingVoid, e.sq().DeletePendingVoid)
+	return driver.PendingVoid(r), ok, err
 }
 
 func operation(r dbsqlc.Operation) (driver.OperationRow, error) {

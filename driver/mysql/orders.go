@@ -14,22 +14,15 @@ import (
 // Order reads one order, holding its row in a transaction until it
 // ends, or with p.Archived one archived order.
 func (e *executor) Order(ctx context.Context, p driver.OrderParams) (order.Order, error) {
-	var (
-		r   dbsqlc.GetOrderRow
-		err error
-	)
 	switch {
 	case p.Archived:
-		var a dbsqlc.GetArchivedOrderRow
-		a, err = e.sq().GetArchivedOrder(ctx, p.ID)
-		r = dbsqlc.GetOrderRow(a)
+		r, err := e.sq().GetArchivedOrder(ctx, p.ID)
+		return sqlfile.ConvertOne(r, err, storedOrder, interpret)
 	case e.tx != nil:
-		var l dbsqlc.LockOrderRow
-		l, err = e.sq().LockOrder(ctx, p.ID)
-		r = dbsqlc.GetOrderRow(l)
-	default:
-		r, err = e.sq().GetOrder(ctx, p.ID)
+		r, err := e.sq().LockOrder(ctx, p.ID)
+		return sqlfile.ConvertOne(r, err, storedOrder, interpret)
 	}
+	r, err := e.sq().GetOrder(ctx, p.ID)
 	return sqlfile.ConvertOne(r, err, storedOrder, interpret)
 }
 
@@ -46,17 +39,16 @@ func (e *executor) OrdersDue(ctx context.Context, p storetype.DueParams) ([]orde
 func (e *executor) StockBuckets(ctx context.Context, sku string) ([]driver.StockBucket, error) {
 	if e.tx == nil {
 		rows, err := e.sq().GetStockBuckets(ctx, sku)
-		return sqlfile.Convert(rows, err, func(r dbsqlc.GetStockBucketsRow) (driver.StockBucket, error) {
-			return stockBucket(dbsqlc.StockBucketsRow(r))
-		})
+		return sqlfile.Convert(rows, err, stockBucket)
 	}
 	rows, err := e.sq().StockBuckets(ctx, sku)
 	return sqlfile.Convert(rows, err, stockBucket)
 }
 
-// stockBucket is a bucket row as the store reads it; GetStockBuckets' rows
-// convert to StockBucketsRow.
-func stockBucket(r dbsqlc.StockBucketsRow) (driver.StockBucket, error) {
+// stockBucket is a bucket row as the store reads it, from either query of
+// a SKU's buckets.
+func stockBucket[R dbsqlc.StockBucketsRow | dbsqlc.GetStockBucketsRow](row R) (driver.StockBucket, error) {
+	r := dbsqlc.StockBucketsRow(row)
 	return driver.StockBucket{Bucket: int(r.Bucket), Buckets: int(r.Buckets), Available: r.Available, Reserved: r.Reserved, Sold: r.Sold}, nil
 }
 
@@ -103,18 +95,17 @@ func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool,
 }
 
 // scanOrder reads an order from the columns of GetOrder's row.
-func scanOrder(row scanner) (order.Order, error) {
-	var r dbsqlc.GetOrderRow
-	err := row.Scan(&r.ID, &r.UserID, &r.Status, &r.CloseReason, &r.Items, &r.CouponIds, &r.Total, &r.Discount, &r.AmountDue,
-		&r.Deadline, &r.PaymentID, &r.CreatedAt, &r.UpdatedAt, &r.Version)
-	if err != nil {
-		return order.Order{}, err
-	}
-	return storedOrder(r)
+var scanOrder = sqlfile.ScanFields(storedOrder[dbsqlc.GetOrderRow])
+
+// orderRow is the rows of the sqlc queries that read an order: each has
+// GetOrder's columns.
+type orderRow interface {
+	dbsqlc.GetOrderRow | dbsqlc.GetArchivedOrderRow | dbsqlc.LockOrderRow | dbsqlc.OpenOrderPageRow
 }
 
 // storedOrder is an order row as the driver hands it out.
-func storedOrder(r dbsqlc.GetOrderRow) (order.Order, error) {
+func storedOrder[R orderRow](row R) (order.Order, error) {
+	r := dbsqlc.GetOrderRow(row)
 	o := order.Order{
 		ID: r.ID, UserID: r.UserID, CloseReason: r.CloseReason.String, Total: r.Total, Discount: r.Discount,
 		AmountDue: r.AmountDue, Deadline: r.Deadline, PaymentID: r.PaymentID.String, CreatedAt: r.CreatedAt,

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/driver/mysql"
 )
 
@@ -264,20 +265,13 @@ func indexReads(t *testing.T, db *sql.DB, q string, args []any) int {
 func handlerReads(t *testing.T, ctx context.Context, conn *sql.Conn) int {
 	t.Helper()
 	rows, err := conn.QueryContext(ctx, "SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_key', 'Handler_read_next', 'Handler_read_prev', 'Handler_read_first', 'Handler_read_last')")
+	reads, err := sqlfile.Read(rows, err, sqlfile.ScanCounts)
 	if err != nil {
 		t.Fatalf("handler status: %v", err)
 	}
-	defer rows.Close()
 	sum := 0
-	for rows.Next() {
-		var (
-			name string
-			n    int
-		)
-		if err := rows.Scan(&name, &n); err != nil {
-			t.Fatalf("handler status: %v", err)
-		}
-		sum += n
+	for _, n := range reads {
+		sum += int(n)
 	}
 	return sum
 }

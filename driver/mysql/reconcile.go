@@ -16,9 +16,7 @@ import (
 // OpenOrderPage reads a page of unpaid orders, by deadline and ID.
 func (e *executor) OpenOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
 	rows, err := e.sq().OpenOrderPage(ctx, dbsqlc.OpenOrderPageParams{Deadline: p.At, ID: p.After, Limit: int32(p.Limit)})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.OpenOrderPageRow) (order.Order, error) {
-		return storedOrder(dbsqlc.GetOrderRow(r))
-	})
+	return sqlfile.Convert(rows, err, storedOrder)
 }
 
 // LockedPage reads a page of locked coupons, by locked_until and ID.
@@ -26,9 +24,7 @@ func (e *executor) LockedPage(ctx context.Context, p driver.PageParams) ([]coupo
 	rows, err := e.sq().LockedPage(ctx, dbsqlc.LockedPageParams{
 		LockedUntil: sql.NullTime{Time: p.At, Valid: true}, ID: p.After, Limit: int32(p.Limit),
 	})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.LockedPageRow) (coupon.Coupon, error) {
-		return storedCoupon(dbsqlc.GetCouponRow(r))
-	})
+	return sqlfile.Convert(rows, err, storedCoupon)
 }
 
 // pendingQueries names the query of PendingFrom per kind.

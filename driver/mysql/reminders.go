@@ -16,7 +16,7 @@ import (
 // or before p.Hi; storetype.ErrNotFound if none.
 func (e *executor) JoinableReminder(ctx context.Context, p driver.JoinableReminderParams) (driver.PlannedReminder, error) {
 	r, err := e.sq().JoinableReminder(ctx, dbsqlc.JoinableReminderParams{UserID: p.User, LeadMs: p.Lead.Milliseconds(), Lo: p.Lo, Hi: p.Hi})
-	return sqlfile.ConvertOne(dbsqlc.GetReminderRow(r), err, reminder, interpret)
+	return sqlfile.ConvertOne(r, err, reminder, interpret)
 }
 
 // InsertReminder stores r as planned and returns its ID.
@@ -41,9 +41,7 @@ func (e *executor) Reminder(ctx context.Context, id int64) (driver.PlannedRemind
 // UserReminders lists a user's planned reminders, oldest first.
 func (e *executor) UserReminders(ctx context.Context, user string) ([]driver.PlannedReminder, error) {
 	rows, err := e.sq().UserReminders(ctx, user)
-	return sqlfile.Convert(rows, err, func(r dbsqlc.UserRemindersRow) (driver.PlannedReminder, error) {
-		return reminder(dbsqlc.GetReminderRow(r))
-	})
+	return sqlfile.Convert(rows, err, reminder)
 }
 
 // RemindersDue lists up to p.Limit planned reminders due at or before
@@ -114,9 +112,10 @@ func (e *executor) FinishReminder(ctx context.Context, f driver.FinishedReminder
 	return err == nil, err
 }
 
-// reminder is a reminder row as the store reads it; the other queries'
-// rows of the same columns convert to GetReminderRow.
-func reminder(r dbsqlc.GetReminderRow) (driver.PlannedReminder, error) {
+// reminder is a reminder row as the store reads it, from any query of
+// GetReminder's columns.
+func reminder[R dbsqlc.GetReminderRow | dbsqlc.JoinableReminderRow | dbsqlc.UserRemindersRow](row R) (driver.PlannedReminder, error) {
+	r := dbsqlc.GetReminderRow(row)
 	return driver.PlannedReminder{
 		ID: r.ID, UserID: r.UserID, Lead: time.Duration(r.LeadMs) * time.Millisecond, First: r.FirstAt, Last: r.LastAt, Due: r.DueAt,
 	}, nil

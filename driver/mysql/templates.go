@@ -66,9 +66,7 @@ func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams
 // Templates reads a page of templates by ID.
 func (e *executor) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
 	rows, err := e.sq().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, Limit: int32(p.Limit)})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.ListTemplatesRow) (coupon.Template, error) {
-		return template(dbsqlc.GetTemplateRow(r))
-	})
+	return sqlfile.Convert(rows, err, template)
 }
 
 // SetTemplate stores p.Next over p.From: a compare-and-set on p.From's
@@ -94,17 +92,15 @@ func (e *executor) Template(ctx context.Context, id string) (coupon.Template, er
 // committed.
 func (e *executor) ClaimTemplate(ctx context.Context, id string) (coupon.Template, error) {
 	r, err := e.sq().LockTemplate(ctx, id)
-	if err != nil {
-		return coupon.Template{}, interpret(err)
-	}
-	return template(dbsqlc.GetTemplateRow(r))
+	return sqlfile.ConvertOne(r, err, template, interpret)
 }
 
 type scanner = sqlfile.Scanner
 
 // template is a template as read; every read of one has GetTemplate's
 // columns.
-func template(r dbsqlc.GetTemplateRow) (coupon.Template, error) {
+func template[R dbsqlc.GetTemplateRow | dbsqlc.ListTemplatesRow | dbsqlc.LockTemplateRow](row R) (coupon.Template, error) {
+	r := dbsqlc.GetTemplateRow(row)
 	tp := coupon.Template{
 		ID: r.ID, Name: r.Name, Value: r.Value, MinSpend: r.MinSpend, StartsAt: r.StartsAt,
 		EndsAt: utc(r.EndsAt), Duration: time.Duration(r.DurationMs.Int64) * time.Millisecond,

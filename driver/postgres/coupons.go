@@ -19,9 +19,7 @@ func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParam
 	rows, err := e.sqlc().UserCoupons(ctx, dbsqlc.UserCouponsParams{
 		UserID: p.UserID, After: p.After, Status: p.StatusFilter(), Now: p.Now, PageSize: int32(p.Limit),
 	})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.UserCouponsRow) (coupon.Coupon, error) {
-		return storedCoupon(dbsqlc.GetCouponRow(r))
-	})
+	return sqlfile.Convert(rows, err, storedCoupon)
 }
 
 // TakeIssues counts p.N more coupons of a template issued, unless that
@@ -35,22 +33,15 @@ func (e *executor) TakeIssues(ctx context.Context, p driver.TakeIssuesParams) (b
 // holds a stored coupon until the transaction ends: a racer waits here,
 // then decides on what the winner left.
 func (e *executor) Coupon(ctx context.Context, p driver.CouponParams) (coupon.Coupon, error) {
-	var (
-		r   dbsqlc.GetCouponRow
-		err error
-	)
 	switch {
 	case p.Archived:
-		var a dbsqlc.GetArchivedCouponRow
-		a, err = e.sqlc().GetArchivedCoupon(ctx, p.ID)
-		r = dbsqlc.GetCouponRow(a)
+		r, err := e.sqlc().GetArchivedCoupon(ctx, p.ID)
+		return sqlfile.ConvertOne(r, err, storedCoupon, interpret)
 	case e.tx != nil:
-		var l dbsqlc.GetCouponForUpdateRow
-		l, err = e.sqlc().GetCouponForUpdate(ctx, p.ID)
-		r = dbsqlc.GetCouponRow(l)
-	default:
-		r, err = e.sqlc().GetCoupon(ctx, p.ID)
+		r, err := e.sqlc().GetCouponForUpdate(ctx, p.ID)
+		return sqlfile.ConvertOne(r, err, storedCoupon, interpret)
 	}
+	r, err := e.sqlc().GetCoupon(ctx, p.ID)
 	return sqlfile.ConvertOne(r, err, storedCoupon, interpret)
 }
 
@@ -65,8 +56,16 @@ func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (boo
 	return n > 0, err
 }
 
+// couponRow is the rows of the sqlc queries that read a coupon: each has
+// GetCoupon's columns.
+type couponRow interface {
+	dbsqlc.GetCouponRow | dbsqlc.GetArchivedCouponRow | dbsqlc.GetCouponForUpdateRow | dbsqlc.UserCouponsRow |
+		dbsqlc.CouponsAfterRow | dbsqlc.UsersCouponsRow | dbsqlc.LockedPageRow
+}
+
 // storedCoupon is a coupon row as the driver hands it out.
-func storedCoupon(r dbsqlc.GetCouponRow) (coupon.Coupon, error) {
+func storedCoupon[R couponRow](row R) (coupon.Coupon, error) {
+	r := dbsqlc.GetCouponRow(row)
 	status, err := coupon.ParseState(r.Status)
 	if err != nil {
 		return coupon.Coupon{}, err
@@ -78,13 +77,5 @@ func storedCoupon(r dbsqlc.GetCouponRow) (coupon.Coupon, error) {
 	}, nil
 }
 
-type scanner = sqlfile.Scanner
-
 // scanCoupon reads a coupon from the columns of GetCoupon's row.
-func scanCoupon(row scanner) (coupon.Coupon, error) {
-	var r dbsqlc.GetCouponRow
-	if err := row.Scan(&r.ID, &r.TemplateID, &r.UserID, &r.Status, &r.ClaimedAt, &r.ExpiresAt, &r.OrderID, &r.LockedUntil, &r.UpdatedAt, &r.Version); err != nil {
-		return coupon.Coupon{}, err
-	}
-	return storedCoupon(r)
-}
+var scanCoupon = sqlfile.ScanFields(storedCoupon[dbsqlc.GetCouponRow])

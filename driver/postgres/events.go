@@ -21,20 +21,7 @@ func (e *executor) Records(ctx context.Context, p driver.RecordsParams) error {
 		return err
 	}
 	rows, err := e.query(ctx, "Records", p.After, p.Limit, storetype.MaxRecord)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var r storetype.Record
-		if err := rows.Scan(&r.Last, &r.N, &r.Time, &r.Body); err != nil {
-			return err
-		}
-		if !p.Each(r) {
-			break
-		}
-	}
-	return rows.Err()
+	return sqlfile.Each(rows, err, sqlfile.ScanRecord, p.Each)
 }
 
 // FrontRecords reads the first limit records of the feed, without their

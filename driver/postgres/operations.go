@@ -53,18 +53,14 @@ func (e *executor) CouponsAfter(ctx context.Context, p driver.CouponsAfterParams
 	rows, err := e.sqlc().CouponsAfter(ctx, dbsqlc.CouponsAfterParams{
 		TemplateID: p.TemplateID, After: p.After, Until: p.Until, PageSize: int32(p.Limit),
 	})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.CouponsAfterRow) (coupon.Coupon, error) {
-		return storedCoupon(dbsqlc.GetCouponRow(r))
-	})
+	return sqlfile.Convert(rows, err, storedCoupon)
 }
 
 // UsersCoupons reads the coupons the listed users hold up to an ID,
 // holding them.
 func (e *executor) UsersCoupons(ctx context.Context, p driver.UsersCouponsParams) ([]coupon.Coupon, error) {
 	rows, err := e.sqlc().UsersCoupons(ctx, dbsqlc.UsersCouponsParams{UserIds: p.UserIDs, Until: p.Until})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.UsersCouponsRow) (coupon.Coupon, error) {
-		return storedCoupon(dbsqlc.GetCouponRow(r))
-	})
+	return sqlfile.Convert(rows, err, storedCoupon)
 }
 
 // VoidCoupons voids the listed coupons still unused at p.Now.

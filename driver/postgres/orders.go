@@ -23,14 +23,10 @@ func (e *executor) OrdersDue(ctx context.Context, p storetype.DueParams) ([]orde
 	return claimRanges(p, orderDeadline, func(limit, lo, hi int) ([]order.Order, error) {
 		if e.tx != nil {
 			rows, err := q.ClaimOrdersDue(ctx, dbsqlc.ClaimOrdersDueParams(ordersDue(p, limit, lo, hi)))
-			return sqlfile.Convert(rows, err, func(r dbsqlc.ClaimOrdersDueRow) (order.Order, error) {
-				return storedOrder(dbsqlc.GetOrderRow(r))
-			})
+			return sqlfile.Convert(rows, err, storedOrder)
 		}
 		rows, err := q.OrdersDue(ctx, ordersDue(p, limit, lo, hi))
-		return sqlfile.Convert(rows, err, func(r dbsqlc.OrdersDueRow) (order.Order, error) {
-			return storedOrder(dbsqlc.GetOrderRow(r))
-		})
+		return sqlfile.Convert(rows, err, storedOrder)
 	})
 }
 
@@ -45,16 +41,16 @@ func ordersDue(p storetype.DueParams, limit, lo, hi int) dbsqlc.OrdersDueParams 
 func (e *executor) StockBuckets(ctx context.Context, sku string) ([]driver.StockBucket, error) {
 	if e.tx != nil {
 		rows, err := e.sqlc().StockBucketsForUpdate(ctx, sku)
-		return sqlfile.Convert(rows, err, func(r dbsqlc.StockBucketsForUpdateRow) (driver.StockBucket, error) {
-			return stockBucket(dbsqlc.StockBucketsRow(r))
-		})
+		return sqlfile.Convert(rows, err, stockBucket)
 	}
 	rows, err := e.sqlc().StockBuckets(ctx, sku)
 	return sqlfile.Convert(rows, err, stockBucket)
 }
 
-// stockBucket is a bucket row as the driver hands it out.
-func stockBucket(r dbsqlc.StockBucketsRow) (driver.StockBucket, error) {
+// stockBucket is a bucket row as the driver hands it out, from either
+// query of a SKU's buckets.
+func stockBucket[R dbsqlc.StockBucketsRow | dbsqlc.StockBucketsForUpdateRow](row R) (driver.StockBucket, error) {
+	r := dbsqlc.StockBucketsRow(row)
 	return driver.StockBucket{
 		Bucket: int(r.Bucket), Buckets: int(r.Buckets), Available: r.Available, Reserved: r.Reserved, Sold: r.Sold,
 	}, nil
@@ -95,22 +91,15 @@ func (e *executor) InsertOrder(ctx context.Context, o order.Order) error {
 // a stored order until the transaction ends: a payment and a close of one
 // order queue here.
 func (e *executor) Order(ctx context.Context, p driver.OrderParams) (order.Order, error) {
-	var (
-		r   dbsqlc.GetOrderRow
-		err error
-	)
 	switch {
 	case p.Archived:
-		var a dbsqlc.GetArchivedOrderRow
-		a, err = e.sqlc().GetArchivedOrder(ctx, p.ID)
-		r = dbsqlc.GetOrderRow(a)
+		r, err := e.sqlc().GetArchivedOrder(ctx, p.ID)
+		return sqlfile.ConvertOne(r, err, storedOrder, interpret)
 	case e.tx != nil:
-		var l dbsqlc.GetOrderForUpdateRow
-		l, err = e.sqlc().GetOrderForUpdate(ctx, p.ID)
-		r = dbsqlc.GetOrderRow(l)
-	default:
-		r, err = e.sqlc().GetOrder(ctx, p.ID)
+		r, err := e.sqlc().GetOrderForUpdate(ctx, p.ID)
+		return sqlfile.ConvertOne(r, err, storedOrder, interpret)
 	}
+	r, err := e.sqlc().GetOrder(ctx, p.ID)
 	return sqlfile.ConvertOne(r, err, storedOrder, interpret)
 }
 
@@ -125,8 +114,16 @@ func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool,
 	return n > 0, err
 }
 
+// orderRow is the rows of the sqlc queries that read an order: each has
+// GetOrder's columns.
+type orderRow interface {
+	dbsqlc.GetOrderRow | dbsqlc.GetArchivedOrderRow | dbsqlc.GetOrderForUpdateRow | dbsqlc.OrdersDueRow |
+		dbsqlc.ClaimOrdersDueRow | dbsqlc.OpenOrderPageRow
+}
+
 // storedOrder is an order row as the driver hands it out.
-func storedOrder(r dbsqlc.GetOrderRow) (order.Order, error) {
+func storedOrder[R orderRow](row R) (order.Order, error) {
+	r := dbsqlc.GetOrderRow(row)
 	status, err := order.ParseStatus(r.Status)
 	return order.Order{
 		ID: r.ID, UserID: r.UserID, Status: status, CloseReason: orZero(r.CloseReason), Items: r.Items,
@@ -136,12 +133,4 @@ func storedOrder(r dbsqlc.GetOrderRow) (order.Order, error) {
 }
 
 // scanOrder reads an order from the columns of GetOrder's row.
-func scanOrder(row scanner) (order.Order, error) {
-	var r dbsqlc.GetOrderRow
-	err := row.Scan(&r.ID, &r.UserID, &r.Status, &r.CloseReason, &r.Items, &r.CouponIds, &r.Total, &r.Discount, &r.AmountDue,
-		&r.Deadline, &r.PaymentID, &r.CreatedAt, &r.UpdatedAt, &r.Version)
-	if err != nil {
-		return order.Order{}, err
-	}
-	return storedOrder(r)
-}
+var scanOrder = sqlfile.ScanFields(storedOrder[dbsqlc.GetOrderRow])

@@ -17,17 +17,13 @@ import (
 // OpenOrderPage reads a page of unpaid orders, by deadline and ID.
 func (e *executor) OpenOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
 	rows, err := e.sqlc().OpenOrderPage(ctx, dbsqlc.OpenOrderPageParams{Deadline: p.At, ID: p.After, PageSize: int32(p.Limit)})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.OpenOrderPageRow) (order.Order, error) {
-		return storedOrder(dbsqlc.GetOrderRow(r))
-	})
+	return sqlfile.Convert(rows, err, storedOrder)
 }
 
 // LockedPage reads a page of locked coupons, by locked_until and ID.
 func (e *executor) LockedPage(ctx context.Context, p driver.PageParams) ([]coupon.Coupon, error) {
 	rows, err := e.sqlc().LockedPage(ctx, dbsqlc.LockedPageParams{LockedUntil: &p.At, ID: p.After, PageSize: int32(p.Limit)})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.LockedPageRow) (coupon.Coupon, error) {
-		return storedCoupon(dbsqlc.GetCouponRow(r))
-	})
+	return sqlfile.Convert(rows, err, storedCoupon)
 }
 
 // pendingFromQueries names the query of PendingFrom per coupon kind.

@@ -17,7 +17,7 @@ func (e *executor) JoinableReminder(ctx context.Context, p driver.JoinableRemind
 	r, err := e.sqlc().JoinableReminder(ctx, dbsqlc.JoinableReminderParams{
 		UserID: p.User, LeadMs: p.Lead.Milliseconds(), Lo: p.Lo, Hi: p.Hi,
 	})
-	return sqlfile.ConvertOne(dbsqlc.GetReminderRow(r), err, reminder, interpret)
+	return sqlfile.ConvertOne(r, err, reminder, interpret)
 }
 
 // InsertReminder stores r as planned and returns its ID.
@@ -42,9 +42,7 @@ func (e *executor) Reminder(ctx context.Context, id int64) (driver.PlannedRemind
 // UserReminders lists a user's planned reminders, oldest first.
 func (e *executor) UserReminders(ctx context.Context, user string) ([]driver.PlannedReminder, error) {
 	rows, err := e.sqlc().UserReminders(ctx, user)
-	return sqlfile.Convert(rows, err, func(r dbsqlc.UserRemindersRow) (driver.PlannedReminder, error) {
-		return reminder(dbsqlc.GetReminderRow(r))
-	})
+	return sqlfile.Convert(rows, err, reminder)
 }
 
 // RemindersDue lists up to p.Limit planned reminders due at or before
@@ -53,9 +51,7 @@ func (e *executor) UserReminders(ctx context.Context, user string) ([]driver.Pla
 func (e *executor) RemindersDue(ctx context.Context, p storetype.DueParams) ([]driver.PlannedReminder, error) {
 	return claimRanges(p, func(r driver.PlannedReminder) time.Time { return r.Due }, func(limit, lo, hi int) ([]driver.PlannedReminder, error) {
 		rows, err := e.sqlc().RemindersDue(ctx, dbsqlc.RemindersDueParams{Now: p.Now, Lo: int16(lo), Hi: int16(hi), Lim: int32(limit)})
-		return sqlfile.Convert(rows, err, func(r dbsqlc.RemindersDueRow) (driver.PlannedReminder, error) {
-			return reminder(dbsqlc.GetReminderRow(r))
-		})
+		return sqlfile.Convert(rows, err, reminder)
 	})
 }
 
@@ -116,7 +112,8 @@ func (e *executor) FinishReminder(ctx context.Context, f driver.FinishedReminder
 }
 
 // reminder is a reminder row as the driver hands it out.
-func reminder(r dbsqlc.GetReminderRow) (driver.PlannedReminder, error) {
+func reminder[R dbsqlc.GetReminderRow | dbsqlc.JoinableReminderRow | dbsqlc.UserRemindersRow | dbsqlc.RemindersDueRow](row R) (driver.PlannedReminder, error) {
+	r := dbsqlc.GetReminderRow(row)
 	return driver.PlannedReminder{
 		ID: r.ID, UserID: r.UserID, Lead: time.Duration(r.LeadMs) * time.Millisecond,
 		First: r.FirstAt, Last: r.LastAt, Due: r.DueAt,

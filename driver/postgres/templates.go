@@ -35,11 +35,7 @@ func notNull(reminders []time.Duration) []time.Duration {
 // Templates reads a page of templates by ID.
 func (e *executor) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
 	rows, err := e.sqlc().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, PageSize: int32(p.Limit)})
-	tps := make([]coupon.Template, len(rows))
-	for i, r := range rows {
-		tps[i] = template(dbsqlc.GetTemplateRow(r))
-	}
-	return tps, err
+	return sqlfile.Convert(rows, err, template)
 }
 
 // SetTemplate stores p.Next over p.From: a compare-and-set on p.From's
@@ -67,8 +63,9 @@ func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams
 	if err != nil {
 		return storetype.TemplateInfo{}, 0, interpret(err)
 	}
+	tp, _ := template(r)
 	rows, err := qs.GetCounts(ctx, p.ID)
-	return sqlfile.TemplateInfo(template(r), rows, err, func() (int64, error) {
+	return sqlfile.TemplateInfo(tp, rows, err, func() (int64, error) {
 		return qs.CountDueUnused(ctx, dbsqlc.CountDueUnusedParams{Now: p.Now, TemplateID: p.ID})
 	})
 }
@@ -76,19 +73,21 @@ func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams
 // Template reads a template.
 func (e *executor) Template(ctx context.Context, id string) (coupon.Template, error) {
 	r, err := e.sqlc().GetTemplate(ctx, id)
-	return template(r), interpret(err)
+	return sqlfile.ConvertOne(r, err, template, interpret)
 }
 
 // ClaimTemplate reads a template claimed from and holds it until the
 // transaction ends, so that claims of one template queue.
 func (e *executor) ClaimTemplate(ctx context.Context, id string) (coupon.Template, error) {
 	r, err := e.sqlc().GetTemplateForClaim(ctx, id)
-	return template(dbsqlc.GetTemplateRow(r)), interpret(err)
+	return sqlfile.ConvertOne(r, err, template, interpret)
 }
 
 // template is a template as read; every read of one has GetTemplate's
-// columns.
-func template(r dbsqlc.GetTemplateRow) coupon.Template {
+// columns. Its error is always nil: the pair is what sqlfile.Convert and
+// ConvertOne take.
+func template[R dbsqlc.GetTemplateRow | dbsqlc.ListTemplatesRow | dbsqlc.GetTemplateForClaimRow](row R) (coupon.Template, error) {
+	r := dbsqlc.GetTemplateRow(row)
 	tp := coupon.Template{
 		ID: r.ID, Name: r.Name, Value: r.Value, MinSpend: r.MinSpend, StartsAt: r.StartsAt,
 		EndsAt: orZero(r.EndsAt), Duration: orZero(r.Duration), PerUserLimit: r.PerUserLimit,
@@ -98,5 +97,5 @@ func template(r dbsqlc.GetTemplateRow) coupon.Template {
 	if len(tp.Reminders) == 0 {
 		tp.Reminders = nil
 	}
-	return tp
+	return tp, nil
 }

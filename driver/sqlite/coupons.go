@@ -15,7 +15,7 @@ import (
 func (e *executor) Coupon(ctx context.Context, p driver.CouponParams) (coupon.Coupon, error) {
 	if p.Archived {
 		r, err := e.q().GetArchivedCoupon(ctx, p.ID)
-		return sqlfile.ConvertOne(dbsqlc.Coupon(r), err, couponOf, interpret)
+		return sqlfile.ConvertOne(r, err, couponOf, interpret)
 	}
 	r, err := e.q().GetCoupon(ctx, p.ID)
 	return sqlfile.ConvertOne(r, err, couponOf, interpret)
@@ -51,17 +51,13 @@ func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (boo
 	return n > 0, err
 }
 
-func scanCoupon(row scanner) (coupon.Coupon, error) {
-	var r dbsqlc.Coupon
-	err := row.Scan(&r.ID, &r.TemplateID, &r.UserID, &r.Status, &r.ClaimedAt, &r.ExpiresAt, &r.OrderID, &r.LockedUntil, &r.UpdatedAt, &r.Version)
-	if err != nil {
-		return coupon.Coupon{}, err
-	}
-	return couponOf(r)
-}
+// scanCoupon reads a coupon from the columns of the coupons table.
+var scanCoupon = sqlfile.ScanFields(couponOf[dbsqlc.Coupon])
 
-// couponOf is a coupon as stored, its columns as sqlc reads them.
-func couponOf(r dbsqlc.Coupon) (coupon.Coupon, error) {
+// couponOf is a coupon as stored, its columns as sqlc reads them, from
+// the table or its archive.
+func couponOf[R dbsqlc.Coupon | dbsqlc.GetArchivedCouponRow](row R) (coupon.Coupon, error) {
+	r := dbsqlc.Coupon(row)
 	c := coupon.Coupon{
 		ID: r.ID, TemplateID: r.TemplateID, UserID: r.UserID, ClaimedAt: at(r.ClaimedAt), ExpiresAt: at(r.ExpiresAt),
 		OrderID: r.OrderID.String, LockedUntil: atNull(r.LockedUntil), UpdatedAt: at(r.UpdatedAt), Version: r.Version,

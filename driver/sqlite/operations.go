@@ -2,8 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
@@ -67,14 +65,8 @@ func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsPara
 
 // TakePendingVoid removes and returns a coupon's mark, if any.
 func (e *executor) TakePendingVoid(ctx context.Context, couponID string) (driver.PendingVoid, bool, error) {
-	r, err := e.q().GetPendingVoid(ctx, couponID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return driver.PendingVoid{}, false, nil
-	}
-	if err == nil {
-		err = e.q().DeletePendingVoid(ctx, couponID)
-	}
-	return driver.PendingVoid(r), err == nil, err
+	r, ok, err := sqlfile.TakeOne(ctx, couponID, e.q().GetPendingVoid, e.q().DeletePendingVoid)
+	return driver.PendingVoid(r), ok, err
 }
 
 // operationOf is an operation as stored, its columns as sqlc reads them.

@@ -64,7 +64,7 @@ func (e *executor) InsertOrder(ctx context.Context, o order.Order) error {
 func (e *executor) Order(ctx context.Context, p driver.OrderParams) (order.Order, error) {
 	if p.Archived {
 		r, err := e.q().GetArchivedOrder(ctx, p.ID)
-		return sqlfile.ConvertOne(dbsqlc.Order(r), err, orderOf, interpret)
+		return sqlfile.ConvertOne(r, err, orderOf, interpret)
 	}
 	r, err := e.q().GetOrder(ctx, p.ID)
 	return sqlfile.ConvertOne(r, err, orderOf, interpret)
@@ -81,18 +81,13 @@ func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool,
 	return n > 0, err
 }
 
-func scanOrder(row scanner) (order.Order, error) {
-	var r dbsqlc.Order
-	err := row.Scan(&r.ID, &r.UserID, &r.Status, &r.CloseReason, &r.Items, &r.CouponIds, &r.Total, &r.Discount, &r.AmountDue,
-		&r.Deadline, &r.PaymentID, &r.CreatedAt, &r.UpdatedAt, &r.Version)
-	if err != nil {
-		return order.Order{}, err
-	}
-	return orderOf(r)
-}
+// scanOrder reads an order from the columns of the orders table.
+var scanOrder = sqlfile.ScanFields(orderOf[dbsqlc.Order])
 
-// orderOf is an order as stored, its columns as sqlc reads them.
-func orderOf(r dbsqlc.Order) (order.Order, error) {
+// orderOf is an order as stored, its columns as sqlc reads them, from the
+// table or its archive.
+func orderOf[R dbsqlc.Order | dbsqlc.GetArchivedOrderRow](row R) (order.Order, error) {
+	r := dbsqlc.Order(row)
 	o := order.Order{
 		ID: r.ID, UserID: r.UserID, Total: r.Total, Discount: r.Discount, AmountDue: r.AmountDue,
 		CloseReason: r.CloseReason.String, PaymentID: r.PaymentID.String,

@@ -48,9 +48,7 @@ func (e *executor) Reminder(ctx context.Context, id int64) (driver.PlannedRemind
 // UserReminders lists a user's planned reminders.
 func (e *executor) UserReminders(ctx context.Context, user string) ([]driver.PlannedReminder, error) {
 	rows, err := e.q().UserReminders(ctx, user)
-	return sqlfile.Convert(rows, err, func(r dbsqlc.UserRemindersRow) (driver.PlannedReminder, error) {
-		return reminderOf(dbsqlc.GetReminderRow(r))
-	})
+	return sqlfile.Convert(rows, err, reminderOf)
 }
 
 // RemindersDue lists up to p.Limit planned reminders of p's shards due at
@@ -63,18 +61,13 @@ func (e *executor) RemindersDue(ctx context.Context, p storetype.DueParams) ([]d
 // last, due).
 func (e *executor) reminders(ctx context.Context, name string, args ...any) ([]driver.PlannedReminder, error) {
 	rows, err := e.query(ctx, name, args...)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (driver.PlannedReminder, error) {
-		var r dbsqlc.GetReminderRow
-		if err := row.Scan(&r.ID, &r.UserID, &r.LeadMs, &r.FirstAt, &r.LastAt, &r.DueAt); err != nil {
-			return driver.PlannedReminder{}, err
-		}
-		return reminderOf(r)
-	})
+	return sqlfile.Collect(rows, err, sqlfile.ScanFields(reminderOf[dbsqlc.GetReminderRow]))
 }
 
 // reminderOf is a planned reminder as stored, its columns as sqlc reads
 // them.
-func reminderOf(r dbsqlc.GetReminderRow) (driver.PlannedReminder, error) {
+func reminderOf[R dbsqlc.GetReminderRow | dbsqlc.UserRemindersRow](row R) (driver.PlannedReminder, error) {
+	r := dbsqlc.GetReminderRow(row)
 	return driver.PlannedReminder{
 		ID: r.ID, UserID: r.UserID, Lead: time.Duration(r.LeadMs) * time.Millisecond,
 		First: at(r.FirstAt), Last: at(r.LastAt), Due: at(r.DueAt),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
 	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/storetype"
@@ -18,31 +19,18 @@ func TestShardAsPostgres(t *testing.T) {
 		ids = append(ids, fmt.Sprintf("cpn_%026d", i))
 	}
 	pg := pgtest.Connect(t, pgtest.SchemaURL(t))
-	want := map[string]int{}
 	rows, err := pg.Query(t.Context(), "SELECT id, get_byte(decode(md5(id), 'hex'), 15) % 16 FROM unnest($1::text[]) AS id", ids)
-	if err != nil {
-		t.Fatalf("postgres shards: %v", err)
-	}
-	for rows.Next() {
-		var (
-			id    string
-			shard int
-		)
-		if err := rows.Scan(&id, &shard); err != nil {
-			t.Fatalf("postgres shards: %v", err)
-		}
-		want[id] = shard
-	}
-	if err := rows.Err(); err != nil || len(want) != len(ids) {
+	want, err := sqlfile.Read(rows, err, sqlfile.ScanCounts)
+	if err != nil || len(want) != len(ids) {
 		t.Fatalf("postgres shards: %d of %d ids, err %v", len(want), len(ids), err)
 	}
 
 	path := tempPath(t)
 	open(t, path, sqlite.Options{})
 	db := rawDB(t, path)
-	seen := map[int]bool{}
+	seen := map[int64]bool{}
 	for _, id := range ids {
-		var got int
+		var got int64
 		if err := db.QueryRowContext(t.Context(), "SELECT lapse_shard(?)", id).Scan(&got); err != nil {
 			t.Fatalf("lapse_shard(%q): %v", id, err)
 		}

@@ -52,9 +52,7 @@ func (e *executor) templateInfo(ctx context.Context, p driver.TemplateInfoParams
 // Templates reads a page of templates by ID.
 func (e *executor) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
 	rows, err := e.q().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, PageSize: int64(p.Limit)})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.ListTemplatesRow) (coupon.Template, error) {
-		return template(dbsqlc.GetTemplateRow(r))
-	})
+	return sqlfile.Convert(rows, err, template)
 }
 
 // SetTemplate stores p.Next over p.From: a compare-and-set on p.From's
@@ -80,11 +78,10 @@ func (e *executor) ClaimTemplate(ctx context.Context, id string) (coupon.Templat
 	return e.Template(ctx, id)
 }
 
-type scanner = sqlfile.Scanner
-
 // template is a template as read; every read of one has GetTemplate's
 // columns.
-func template(r dbsqlc.GetTemplateRow) (coupon.Template, error) {
+func template[R dbsqlc.GetTemplateRow | dbsqlc.ListTemplatesRow](row R) (coupon.Template, error) {
+	r := dbsqlc.GetTemplateRow(row)
 	tp := coupon.Template{
 		ID: r.ID, Name: r.Name, Value: r.Value, MinSpend: r.MinSpend, StartsAt: at(r.StartsAt),
 		EndsAt: atNull(r.EndsAt), Duration: time.Duration(r.DurationMs.Int64) * time.Millisecond,
