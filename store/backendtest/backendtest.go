@@ -1,6 +1,7 @@
 // Package backendtest opens a fresh store on each backend, SQLite,
-// PostgreSQL and MySQL/MariaDB, for the tests of what runs above the
-// store (the HTTP API, its client).
+// PostgreSQL (directly and, where a PgBouncer is given, through it) and
+// MySQL/MariaDB, for the tests of what runs above the store (the HTTP
+// API, its client).
 package backendtest
 
 import (
@@ -32,13 +33,15 @@ var (
 	openMySQL    = storetest.OpenFunc[*mysql.Driver, mysql.Options](mysql.Open)
 )
 
-// All returns SQLite, PostgreSQL and MySQL/MariaDB. It skips t unless
-// LAPSE_TEST_POSTGRES and LAPSE_TEST_MYSQL are set: a test that takes them
-// runs on all three.
+// All returns SQLite, PostgreSQL and MySQL/MariaDB, and, when
+// LAPSE_TEST_PGBOUNCER is set (CI sets it), PostgreSQL through that
+// PgBouncer in transaction pooling, as production most often reaches it.
+// It skips t unless LAPSE_TEST_POSTGRES and LAPSE_TEST_MYSQL are set: a
+// test that takes them runs on all three.
 func All(t *testing.T) []Backend {
 	t.Helper()
 	NeedServers(t, "runs on SQLite, PostgreSQL and MySQL/MariaDB")
-	return []Backend{
+	all := []Backend{
 		{"sqlite", SQLite},
 		{"postgres", func(t *testing.T) store.Store {
 			return openPostgres.Store(t, pgtest.SchemaURL(t), postgres.Options{})
@@ -47,6 +50,12 @@ func All(t *testing.T) []Backend {
 			return openMySQL.Store(t, mysqltest.FreshDB(t), mysql.Options{})
 		}},
 	}
+	if os.Getenv("LAPSE_TEST_PGBOUNCER") != "" {
+		all = append(all, Backend{"pgbouncer", func(t *testing.T) store.Store {
+			return openPostgres.Store(t, pgtest.BouncerURL(t), postgres.Options{})
+		}})
+	}
+	return all
 }
 
 // NeedServers skips t unless LAPSE_TEST_POSTGRES and LAPSE_TEST_MYSQL are
