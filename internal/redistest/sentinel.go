@@ -1,12 +1,4 @@
-// Package sentineltest starts a Redis Sentinel topology for a test: a
-// master, its replica and three sentinels watching them, each a
-// redis-server of its own on a free local port with its own temporary
-// directory, torn down when the test ends. The sentinels hold the master
-// down after a second without an answer (down-after-milliseconds 1000)
-// and a quorum of two promotes the replica. It needs the machine's
-// redis-server, as CI has it, and skips the test without
-// LAPSE_TEST_REDIS, as the other Redis tests do.
-package sentineltest
+package redistest
 
 import (
 	"context"
@@ -38,18 +30,16 @@ type Topology struct {
 	Sentinels []string // the sentinels' addresses
 }
 
-// Start starts a topology and waits until every sentinel knows the
-// replica and the two other sentinels, so that a failover can happen.
-func Start(t testing.TB) *Topology {
+// StartTopology starts a Sentinel topology: a master, its replica and
+// three sentinels watching them, each a redis-server of its own on a free
+// local port with its own temporary directory, torn down when the test
+// ends. The sentinels hold the master down after a second without an
+// answer (down-after-milliseconds 1000) and a quorum of two promotes the
+// replica. It returns once every sentinel knows the replica and the two
+// other sentinels, so that a failover can happen.
+func StartTopology(t testing.TB) *Topology {
 	t.Helper()
-	if os.Getenv("LAPSE_TEST_REDIS") == "" {
-		t.Skip("LAPSE_TEST_REDIS unset: no Redis here")
-	}
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatalf("redis-server: %v", err)
-	}
-	tp := &Topology{t: t, bin: bin, root: t.TempDir(), servers: map[string]*exec.Cmd{},
+	tp := &Topology{t: t, bin: Bin(t), root: t.TempDir(), servers: map[string]*exec.Cmd{},
 		clients: map[string]*goredis.Client{}, sentinels: map[string]*goredis.SentinelClient{}}
 	master := tp.startServer("master")
 	host, port, _ := net.SplitHostPort(master)
@@ -119,7 +109,7 @@ func (tp *Topology) Failover() (old, promoted string, took time.Duration) {
 	cmd.Wait()
 	tp.waitUntil(60*time.Second, "the sentinels to promote the replica", func() bool {
 		promoted = tp.MasterAddr()
-		return promoted != old && tp.Client(promoted).Set(context.Background(), "sentineltest:promoted", "1", 0).Err() == nil
+		return promoted != old && tp.Client(promoted).Set(context.Background(), "redistest:promoted", "1", 0).Err() == nil
 	})
 	return old, promoted, time.Since(killed)
 }

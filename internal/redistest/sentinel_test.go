@@ -1,18 +1,18 @@
-package sentineltest_test
+package redistest_test
 
 import (
 	"context"
 	"testing"
 
+	"github.com/lapsehq/lapse/internal/redistest"
 	"github.com/lapsehq/lapse/internal/redisurl"
-	"github.com/lapsehq/lapse/internal/sentineltest"
 )
 
 // TestFailover: a write acknowledged by the master and replicated is
 // read from the replica the sentinels promote when the master is killed,
 // and lapse's client of the Sentinel URL follows the promotion.
 func TestFailover(t *testing.T) {
-	tp := sentineltest.Start(t)
+	tp := redistest.StartTopology(t)
 	u, err := redisurl.Parse(tp.URL())
 	if err != nil {
 		t.Fatalf("parse %s: %v", tp.URL(), err)
