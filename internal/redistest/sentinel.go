@@ -120,7 +120,7 @@ func (tp *Topology) startServer(name string, extra ...string) string {
 	tp.t.Helper()
 	addr, dir := outboxtest.FreeAddr(tp.t), tp.dir(name)
 	_, port, _ := net.SplitHostPort(addr)
-	args := append([]string{"--bind", "127.0.0.1", "--port", port, "--save", "", "--appendonly", "no",
+	args := append([]string{"--bind", "127.0.0.1", "--port", port, "--save", "", "--appendonly", "no", "--repl-diskless-sync-delay", "0",
 		"--dir", dir, "--logfile", filepath.Join(dir, "log")}, extra...)
 	tp.servers[addr] = tp.run(name, args...)
 	tp.waitUntil(10*time.Second, name+" to answer", func() bool { return tp.Client(addr).Ping(context.Background()).Err() == nil })

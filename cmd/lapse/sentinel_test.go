@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/lapsehq/lapse/cli"
+	"github.com/lapsehq/lapse/client"
+	"github.com/lapsehq/lapse/delayq"
+	"github.com/lapsehq/lapse/internal/redistest"
+)
+
+// sentinelStormCoupons is how many coupons TestRedisSentinelFailover
+// makes due at once: enough for the storm to drain for seconds after the
+// master is killed, few enough for two busy cores.
+const sentinelStormCoupons = 20_000
+
+// TestRedisSentinelFailover: three instances on PostgreSQL with the Redis
+// delay queue under Sentinel (a master, its replica, three sentinels).
+// A storm falls due; in the failover case the master is killed with
+// SIGKILL after the storm's first expiry, and the sentinels promote the
+// replica. Every coupon is still expired exactly once, none early (the
+// database is the authority); the instances say the queue failed and came
+// back; coupons issued after the failover put their timers on the new
+// master, where they are claimed and acked. The calm case, the
+// same storm without the kill, is the failover's baseline: the test logs
+// each storm's expiry lag.
+func TestRedisSentinelFailover(t *testing.T) {
+	for _, kill := range []bool{false, true} {
+		t.Run(map[bool]string{false: "calm", true: "failover"}[kill], func(t *testing.T) {
+			be := backends[1] // postgres
+			tp := redistest.StartTopology(t)
+			db := be.store(t)
+			prefix := cli.QueuePrefix(db)
+			ss := startShared(t, db, 3, "--redis", tp.URL(), "--batch-size", "50")
+			cs := seedStorm(t, ss[0], sentinelStormCoupons, max(10*time.Second, be.stormLead*sentinelStormCoupons/stormCoupons))
+			if len(queueDues(t, tp.Client(tp.MasterAddr()), prefix, "due")) == 0 {
+				t.Fatalf("the master holds no item of the delay queue: it was not fed")
+			}
+			if !kill {
+				waitAllExpired(t, ss[0], len(cs))
+				checkAllExpiredOnce(t, ss[0], cs)
+				logLag(t, ss[0], cs)
+				return
+			}
+			waitFirstExpiry(t, ss)
+			old, promoted, took := tp.Failover()
+			t.Logf("Sentinel promoted %s in place of %s: %s from the kill to its first write", promoted, old, took)
+			drainedAfter(t, ss[0], time.Now().Add(-took), "killing the master")
+			waitAllExpired(t, ss[0], len(cs))
+			logLag(t, ss[0], cs)
+
+			after := seedAfter(t, ss[0], cs, 200, 5*time.Second)
+			newMaster := tp.Client(promoted)
+			// Group timers fall due on the second.
+			due := after[0].ExpiresAt.Truncate(time.Second).UnixMilli()
+			if !slices.Contains(queueDues(t, newMaster, prefix, "due"), due) {
+				t.Fatalf("the new master holds no item due with the coupons issued after the failover")
+			}
+			all := append(cs, after...)
+			waitAllExpired(t, ss[0], len(all))
+			checkAllExpiredOnce(t, ss[0], all)
+			waitUntil(t, "the new master to see the items of the coupons issued after the failover claimed and acked", func() bool {
+				return !slices.Contains(queueDues(t, newMaster, prefix, "*"), due)
+			})
+			for i, s := range ss {
+				log := s.log.String()
+				if failing, back := strings.LastIndex(log, "delay queue failing"), strings.LastIndex(log, "delay queue back"); failing >= 0 && back < failing {
+					t.Fatalf("instance %d said the delay queue failed and not that it came back; log:\n%s", i, log)
+				}
+			}
+			if !slices.ContainsFunc(ss, func(s *server) bool { return strings.Contains(s.log.String(), "delay queue failing") }) {
+				t.Fatalf("no instance said the delay queue failed: the kill was not felt")
+			}
+		})
+	}
+}
+
+// seedAfter issues n more coupons due lead from now through s and
+// returns them, the storm's coupons cs left out.
+func seedAfter(t *testing.T, s *server, cs []client.Coupon, n int, lead time.Duration) []client.Coupon {
+	t.Helper()
+	_, all := s.seed(t, n, time.Now().Add(lead))
+	old := map[string]bool{}
+	for _, c := range cs {
+		old[c.ID] = true
+	}
+	return slices.DeleteFunc(all, func(c client.Coupon) bool { return old[c.ID] })
+}
+
+// queueDues are the due times, in ms, of the items that rdb holds in
+// the sets named set (due, inflight or *) of the delay queue of prefix.
+func queueDues(t *testing.T, rdb *goredis.Client, prefix, set string) []int64 {
+	t.Helper()
+	ctx := context.Background()
+	keys, err := rdb.Keys(ctx, prefix+":*:"+set).Result()
+	if err != nil {
+		t.Fatalf("KEYS %s:*:%s: %v", prefix, set, err)
+	}
+	var out []int64
+	for _, k := range keys {
+		members, err := rdb.ZRange(ctx, k, 0, -1).Result()
+		if err != nil {
+			t.Fatalf("ZRANGE %s: %v", k, err)
+		}
+		for _, m := range members {
+			it, err := delayq.ParseMember(0, m) // the shard matters not here
+			if err != nil {
+				t.Fatalf("%s: %v", k, err)
+			}
+			out = append(out, delayq.DueMillis(it.Due))
+		}
+	}
+	return out
+}
+
+// logLag logs the expiry lag of the coupons cs, their expiry's time in
+// the feed minus their due time: median, 99th percentile and maximum.
+func logLag(t *testing.T, s *server, cs []client.Coupon) {
+	t.Helper()
+	ev := s.expiredEvents(t)
+	lags := make([]time.Duration, 0, len(cs))
+	for _, c := range cs {
+		lags = append(lags, ev[c.ID].Time.Sub(c.ExpiresAt))
+	}
+	slices.Sort(lags)
+	q := func(p float64) time.Duration { return lags[int(p*float64(len(lags)-1))].Round(time.Millisecond) }
+	t.Logf("expiry lag of %d coupons: p50 %s, p99 %s, max %s", len(lags), q(.5), q(.99), q(1))
+}
