@@ -28,6 +28,7 @@ import (
 	"github.com/lapsehq/lapse/driver/sqlite"
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
+	"github.com/lapsehq/lapse/internal/redisurl"
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/payhook"
 	"github.com/lapsehq/lapse/remind"
@@ -106,7 +107,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.instance, "instance", defaultInstance(), "this instance's name among those sharing a postgres or mysql store (LAPSE_INSTANCE)")
 	fs.DurationVar(&c.leaseTTL, "lease-ttl", 10*time.Second, "how long a shard lease lasts unrenewed: how soon a dead instance's work passes to the others (LAPSE_LEASE_TTL)")
 	fs.DurationVar(&c.maxSkew, "max-clock-skew", time.Second, "stop firing while this instance's clock is further than this from the database's (LAPSE_MAX_CLOCK_SKEW)")
-	fs.StringVar(&c.redis, "redis", "", "Redis delay queue telling the instances sharing a postgres or mysql store of work falling due, redis://host:port/db (LAPSE_REDIS)")
+	fs.StringVar(&c.redis, "redis", "", "Redis delay queue telling the instances sharing a postgres or mysql store of work falling due, redis://host:port/db, or under Sentinel redis://sentinel:26379/db?master_name=m&addr=sentinel2:26379 (LAPSE_REDIS)")
 	fs.StringVar(&c.amqpDelay, "amqp-delay", "", "RabbitMQ delay queue (TTL buckets dead-lettering per shard) in place of --redis, amqp://user:pass@host:port/vhost (LAPSE_AMQP_DELAY)")
 	fs.DurationVar(&c.maxLockTTL, "max-lock-ttl", httpapi.DefaultMaxLockTTL, "longest ttl a coupon lock may ask, and longest an order may hold a coupon past its expiry: how long a coupon locked in time stays redeemable (LAPSE_MAX_LOCK_TTL)")
 	fs.DurationVar(&c.readTimeout, "read-timeout", 30*time.Second, "longest a request, body included, may take to arrive (LAPSE_READ_TIMEOUT)")
@@ -376,7 +377,7 @@ func openAccel(ctx context.Context, c serveConfig, now func() time.Time, log *sl
 		if err != nil {
 			return nil, nil, fmt.Errorf("--redis: %w", err)
 		}
-		log.Info("lapse: delay queue", slog.String("redis", redact(c.redis)))
+		log.Info("lapse: delay queue", slog.String("redis", redisurl.Redacted(c.redis)))
 	case c.amqpDelay != "":
 		q, err = amqpq.Open(ctx, c.amqpDelay, amqpq.Options{Prefix: QueuePrefix(c.store), Now: now})
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lapsehq/lapse/internal/redistest"
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
@@ -65,4 +66,32 @@ func TestRedisStreamMaxLen(t *testing.T) {
 	if last := entries[len(entries)-1]; last.ID != outboxtest.Feed(t, st)[n-1].ID {
 		t.Fatalf("last entry: got %s, want the last event", last.ID)
 	}
+}
+
+// TestRedisStreamSentinel: a sink of a Sentinel URL delivers every event
+// once, in feed order, before and after the master is killed and its
+// replica promoted: it follows the new master.
+func TestRedisStreamSentinel(t *testing.T) {
+	tp := redistest.StartTopology(t)
+	spec, err := outbox.ParseSink(tp.URL() + "&stream=events")
+	if err != nil {
+		t.Fatalf("ParseSink: %v", err)
+	}
+	sink, err := spec.Open(outbox.WebhookSecret{}, time.Now)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	st, first := storeWithHistory(t, 10, 1)
+	r := startRelay(t, relayConfig(st, sink))
+	waitFor(t, 10*time.Second, "lag 0", func() bool { return sinkStatus(t, r, spec.Name).Lag == 0 })
+	// Delivered means replicated too, so that the kill loses none of it.
+	if n, err := tp.Client(tp.MasterAddr()).Wait(context.Background(), 1, 5000).Result(); err != nil || n != 1 {
+		t.Fatalf("WAIT 1: %d replicas (%v)", n, err)
+	}
+	outboxtest.CheckOnce(t, "before the failover", first, outboxtest.ReadStream(t, tp.Client(tp.MasterAddr()), "events"))
+	_, promoted, _ := tp.Failover()
+	history(t, st, 10, 1)
+	all := outboxtest.Feed(t, st)
+	waitFor(t, 30*time.Second, "lag 0 after the failover", func() bool { return sinkStatus(t, r, spec.Name).Lag == 0 })
+	outboxtest.CheckOnce(t, "through the failover", all, outboxtest.ReadStream(t, tp.Client(promoted), "events"))
 }

@@ -10,13 +10,15 @@ import (
 	"time"
 
 	amqp "github.com/rabbitmq/amqp091-go"
-	"github.com/redis/go-redis/v9"
+
+	"github.com/lapsehq/lapse/internal/redisurl"
 )
 
 // SinkSpec is a --sink URL, parsed and checked. Open makes the sink.
 //
 //	webhook+http://host/path[?its own query]   webhook+https://…
 //	redis://[user:pass@]host[:port][/db]?stream=name[&maxlen=n]   rediss://…
+//	redis://[user:pass@]sentinel:26379[/db]?master_name=m&addr=sentinel2:26379&stream=name  (Sentinel, see internal/redisurl)
 //	amqp://[user:pass@]host[:port][/vhost]?exchange=name   amqps://…
 //	nats://[user:pass@]host[:port]?subject=prefix   tls://…
 //
@@ -154,7 +156,7 @@ func parseSink(u *url.URL) (SinkSpec, error) {
 func (s SinkSpec) checkTarget() error {
 	switch s.Type {
 	case "redis":
-		_, err := redis.ParseURL(s.URL)
+		_, err := redisurl.Parse(s.URL)
 		return err
 	case "amqp":
 		_, err := amqp.ParseURI(s.URL)
@@ -257,11 +259,11 @@ func (s SinkSpec) Open(secret WebhookSecret, now func() time.Time) (Named, error
 	case "webhook":
 		sink = NewWebhook(WebhookConfig{URL: s.URL, Batch: s.Batch, Secret: secret, Timeout: s.Timeout, Now: now})
 	case "redis":
-		opts, err := redis.ParseURL(s.URL)
+		u, err := redisurl.Parse(s.URL)
 		if err != nil {
 			return n, fmt.Errorf("sink %s: %w", s.Name, redactErr(r, err))
 		}
-		sink = NewRedisStream(redis.NewClient(opts), s.Stream, s.MaxLen)
+		sink = NewRedisStream(u.Client(), s.Stream, s.MaxLen)
 	case "amqp":
 		sink = NewAMQP(s.URL, s.Exchange)
 	case "nats":

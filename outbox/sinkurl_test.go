@@ -24,6 +24,8 @@ func TestParseSink(t *testing.T) {
 			outbox.SinkSpec{Name: "redis", Type: "redis", URL: "redis://127.0.0.1:6379/0", Stream: "lapse-events"}},
 		{"rediss://u:p@redis.internal/2?stream=s&maxlen=100000&dial_timeout=3s#name=analytics",
 			outbox.SinkSpec{Name: "analytics", Type: "redis", URL: "rediss://u:p@redis.internal/2?dial_timeout=3s", Stream: "s", MaxLen: 100000}},
+		{"redis://s1:26379/0?master_name=m&addr=s2:26379&stream=s",
+			outbox.SinkSpec{Name: "redis", Type: "redis", URL: "redis://s1:26379/0?addr=s2%3A26379&master_name=m", Stream: "s"}},
 		{"amqp://guest:guest@127.0.0.1:5672/?exchange=lapse",
 			outbox.SinkSpec{Name: "amqp", Type: "amqp", URL: "amqp://guest:guest@127.0.0.1:5672/", Exchange: "lapse"}},
 		{"nats://127.0.0.1:4222?subject=lapse.events#name=js",
@@ -60,6 +62,8 @@ func TestParseSinkRejects(t *testing.T) {
 		{"redis://127.0.0.1:6379/0?stream=s#batch=5", `unknown option "batch"`},
 		{"redis://127.0.0.1:6379/0?stream=s&colour=red", "unexpected option"},
 		{"redis://127.0.0.1:6379/notadb?stream=s", "database"},
+		{"redis://s1:26379/0?master_name=&stream=s", "master_name"},
+		{"redis://s1:26379/0?master_name=m&replica_only=1&stream=s", "master only"},
 		{"amqp://127.0.0.1:5672/", "exchange"},
 		{"nats://127.0.0.1:4222", "subject"},
 		{"nats://127.0.0.1:4222?subject=lapse.*", "subject"},
@@ -74,7 +78,7 @@ func TestParseSinkRejects(t *testing.T) {
 			t.Fatalf("ParseSink(%q): got %v, want an error about %q", c.raw, err, c.want)
 		}
 	}
-	for _, raw := range []string{"amqp://u:s3cr3t@host/?nope=1", "redis://u:s3cr3t@host/x?stream=s", "redis://u:s3cr3t@%zz/?stream=s"} {
+	for _, raw := range []string{"amqp://u:s3cr3t@host/?nope=1", "redis://u:s3cr3t@host/x?stream=s", "redis://u:s3cr3t@%zz/?stream=s", "redis://s1/x?master_name=m&password=s3cr3t&stream=s"} {
 		if _, err := outbox.ParseSink(raw); err == nil || strings.Contains(err.Error(), "s3cr3t") {
 			t.Fatalf("ParseSink(%q): got %v, want an error without the password", raw, err)
 		}

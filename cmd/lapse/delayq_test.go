@@ -17,6 +17,7 @@ import (
 	"github.com/lapsehq/lapse/cli"
 	amqpq "github.com/lapsehq/lapse/delayq/amqp"
 	"github.com/lapsehq/lapse/delayq/amqp/amqptest"
+	"github.com/lapsehq/lapse/internal/redistest"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
 
@@ -25,13 +26,7 @@ import (
 // redis-server, as CI has it, and skips without LAPSE_TEST_REDIS.
 func startRedis(t *testing.T) (*exec.Cmd, *goredis.Client, string) {
 	t.Helper()
-	if os.Getenv("LAPSE_TEST_REDIS") == "" {
-		t.Skip("LAPSE_TEST_REDIS unset: no Redis here")
-	}
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatalf("redis-server: %v", err)
-	}
+	bin := redistest.Bin(t)
 	addr := outboxtest.FreeAddr(t)
 	_, port, _ := net.SplitHostPort(addr)
 	cmd := exec.Command(bin, "--bind", "127.0.0.1", "--port", port, "--save", "", "--appendonly", "no")

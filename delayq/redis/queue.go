@@ -8,6 +8,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/lapsehq/lapse/delayq"
+	"github.com/lapsehq/lapse/internal/redisurl"
 )
 
 // Options configure a Queue.
@@ -26,17 +27,18 @@ type Queue struct {
 	lease  time.Duration
 }
 
-// Open connects to the Redis at url (redis://…), pings it, and returns a
-// Queue.
+// Open connects to the Redis at url, a server's or Sentinel's (see
+// internal/redisurl), pings it, and returns a Queue. Under Sentinel the
+// queue follows the master through a failover.
 func Open(ctx context.Context, url string, o Options) (*Queue, error) {
-	opts, err := goredis.ParseURL(url)
+	u, err := redisurl.Parse(url)
 	if err != nil {
 		return nil, fmt.Errorf("delayq open: %w", err)
 	}
-	rdb := goredis.NewClient(opts)
+	rdb := u.Client()
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		rdb.Close()
-		return nil, fmt.Errorf("delayq open %s: %w", opts.Addr, err)
+		return nil, fmt.Errorf("delayq open %s: %w", u, err)
 	}
 	q := &Queue{rdb: rdb, prefix: o.Prefix, lease: o.Lease}
 	if q.prefix == "" {
