@@ -23,11 +23,12 @@ type Driver interface {
 	// sqlfile.ReadConns): reads only, each in a snapshot of its own,
 	// holding no row. A write through it fails.
 	Executor() Executor
-	// Classify turns an error of a write transaction into what the
-	// service returns (storetype.ErrNotFound, ErrRequestTaken and domain
-	// errors as they are), and says whether the transaction is worth
-	// running again: the database rolled it back to break a deadlock,
-	// say.
+	// Classify turns an error of a write transaction, or of a read of
+	// the Executor, into what the service returns (storetype.ErrNotFound,
+	// ErrRequestTaken and domain errors as they are, the backend's outage
+	// codes as storetype.ErrUnavailable), and says whether the
+	// transaction is worth running again: the database rolled it back to
+	// break a deadlock, say.
 	Classify(err error) (out error, retry bool)
 	// Busy reports whether a user's write waits for the writer; an
 	// issuance batch or a bulk operation's batch then commits early. A

@@ -68,7 +68,9 @@ func (db *DB) Archive(ctx context.Context, p ArchiveParams) (storetype.Archived,
 		reminders.Before = last
 	}
 	if p.DryRun {
-		return db.d.Executor().Archivable(ctx, driver.ArchivableParams{Move: driver.MoveParams{Before: p.Before, Now: p.Now}, Reminders: reminders.Before})
+		return read(ctx, db, func(x driver.Executor) (storetype.Archived, error) {
+			return x.Archivable(ctx, driver.ArchivableParams{Move: driver.MoveParams{Before: p.Before, Now: p.Now}, Reminders: reminders.Before})
+		})
 	}
 	move := driver.MoveParams{Before: p.Before, Now: p.Now, Limit: p.Limit}
 	var total storetype.Archived
@@ -109,14 +111,18 @@ func (db *DB) Archive(ctx context.Context, p ArchiveParams) (storetype.Archived,
 // archive.
 func (db *DB) Coupon(ctx context.Context, id string) (coupon.Coupon, error) {
 	return hotThenArchive(func(archived bool) (coupon.Coupon, error) {
-		return db.d.Executor().Coupon(ctx, driver.CouponParams{ID: id, Archived: archived})
+		return read(ctx, db, func(x driver.Executor) (coupon.Coupon, error) {
+			return x.Coupon(ctx, driver.CouponParams{ID: id, Archived: archived})
+		})
 	})
 }
 
 // Order returns one order: from the hot table, or else from the archive.
 func (db *DB) Order(ctx context.Context, id string) (order.Order, error) {
 	return hotThenArchive(func(archived bool) (order.Order, error) {
-		return db.d.Executor().Order(ctx, driver.OrderParams{ID: id, Archived: archived})
+		return read(ctx, db, func(x driver.Executor) (order.Order, error) {
+			return x.Order(ctx, driver.OrderParams{ID: id, Archived: archived})
+		})
 	})
 }
 

@@ -17,12 +17,16 @@ import (
 // row read after the page's, so no cursor a page answered is refused,
 // whatever commits meanwhile.
 func (db *DB) Events(ctx context.Context, p EventsParams) ([]storetype.Event, error) {
-	pg := &page{p: p, events: []storetype.Event{}}
-	if err := db.d.Executor().Records(ctx, driver.RecordsParams{After: p.After, Limit: p.Limit, Each: pg.add}); err != nil || pg.err != nil {
-		return nil, cmp.Or(err, pg.err)
+	pg, err := read(ctx, db, func(x driver.Executor) (*page, error) {
+		pg := &page{p: p, events: []storetype.Event{}}
+		err := x.Records(ctx, driver.RecordsParams{After: p.After, Limit: p.Limit, Each: pg.add})
+		return pg, cmp.Or(err, pg.err)
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(pg.events) == 0 && p.After > 0 {
-		end, err := db.d.Executor().FeedEnd(ctx)
+		end, err := read(ctx, db, func(x driver.Executor) (int64, error) { return x.FeedEnd(ctx) })
 		if err != nil {
 			return nil, err
 		}
@@ -57,7 +61,7 @@ func (db *DB) PruneEvents(ctx context.Context, p PruneParams) (int64, error) {
 
 // SinkState reads a sink's position, lag and dead-letter counts.
 func (db *DB) SinkState(ctx context.Context, sink string) (storetype.SinkState, error) {
-	return db.d.Executor().SinkState(ctx, sink)
+	return read(ctx, db, func(x driver.Executor) (storetype.SinkState, error) { return x.SinkState(ctx, sink) })
 }
 
 // AdvanceSink stores a sink's progress in one transaction.
@@ -68,7 +72,7 @@ func (db *DB) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) er
 
 // DeadLetters lists a sink's dead letters in feed order.
 func (db *DB) DeadLetters(ctx context.Context, p storetype.DeadLettersParams) ([]storetype.DeadLetter, error) {
-	return db.d.Executor().DeadLetters(ctx, p)
+	return read(ctx, db, func(x driver.Executor) ([]storetype.DeadLetter, error) { return x.DeadLetters(ctx, p) })
 }
 
 // ReplayDeadLetters queues every dead letter of p.Sink for redelivery.

@@ -56,7 +56,7 @@ func drain[R any](ctx context.Context, db *DB, kind storetype.TimerKind, p store
 
 // Timers returns group timers due at or before p.Before.
 func (db *DB) Timers(ctx context.Context, p storetype.TimersParams) ([]storetype.Timer, error) {
-	return db.d.Executor().Timers(ctx, p)
+	return read(ctx, db, func(x driver.Executor) ([]storetype.Timer, error) { return x.Timers(ctx, p) })
 }
 
 // DeleteTimers removes the timers of p.Kind whose bucket ended by
@@ -79,12 +79,16 @@ func (db *DB) Lease(ctx context.Context, p LeaseParams) ([]storetype.Lease, erro
 	return background(ctx, db, func(t *txn) ([]storetype.Lease, error) { return leaseIn(t.ctx, t, p) })
 }
 
-// Clock reads the database's clock.
-func (db *DB) Clock(ctx context.Context) (time.Time, error) { return db.d.Executor().Clock(ctx) }
+// Clock reads the database's clock, once: the engine times the round
+// trip to measure its skew, which a retry would lengthen.
+func (db *DB) Clock(ctx context.Context) (time.Time, error) {
+	now, err := db.d.Executor().Clock(ctx)
+	return now, db.classify(err)
+}
 
 // Stats reads the gauges the engine exports.
 func (db *DB) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
-	return db.d.Executor().Stats(ctx, now)
+	return read(ctx, db, func(x driver.Executor) (storetype.Stats, error) { return x.Stats(ctx, now) })
 }
 
 // Ready reports whether the database answers and is migrated.

@@ -108,7 +108,7 @@ func (db *DB) PreviewOperation(ctx context.Context, p StartOperationParams) (map
 	for _, id := range distinct(p.Target.UserIDs) {
 		// A page at a time: a user's wallet may be large.
 		for page := (storetype.UserCouponsParams{UserID: id, Now: p.Now, Limit: storetype.MaxWalletPage}); ; {
-			cs, err := db.d.Executor().UserCoupons(ctx, page)
+			cs, err := read(ctx, db, func(x driver.Executor) ([]coupon.Coupon, error) { return x.UserCoupons(ctx, page) })
 			if err != nil {
 				return nil, err
 			}
@@ -122,7 +122,7 @@ func (db *DB) PreviewOperation(ctx context.Context, p StartOperationParams) (map
 		}
 	}
 	for _, id := range distinct(p.Target.CouponIDs) {
-		c, err := db.d.Executor().Coupon(ctx, driver.CouponParams{ID: id})
+		c, err := read(ctx, db, func(x driver.Executor) (coupon.Coupon, error) { return x.Coupon(ctx, driver.CouponParams{ID: id}) })
 		switch {
 		case errors.Is(err, storetype.ErrNotFound):
 			continue
@@ -166,7 +166,7 @@ func (db *DB) StartOperation(ctx context.Context, p StartOperationParams) (Opera
 
 // Operation reads one operation.
 func (db *DB) Operation(ctx context.Context, id string) (Operation, error) {
-	r, err := db.d.Executor().Operation(ctx, id)
+	r, err := read(ctx, db, func(x driver.Executor) (driver.OperationRow, error) { return x.Operation(ctx, id) })
 	if err != nil {
 		return Operation{}, err
 	}

@@ -16,7 +16,7 @@ func (db *DB) PutSKU(ctx context.Context, p PutSKUParams) (storetype.SKU, error)
 
 // SKU returns one SKU's counters, summed over its buckets.
 func (db *DB) SKU(ctx context.Context, sku string) (storetype.SKU, error) {
-	bs, err := db.d.Executor().StockBuckets(ctx, sku)
+	bs, err := read(ctx, db, func(x driver.Executor) ([]driver.StockBucket, error) { return x.StockBuckets(ctx, sku) })
 	if err != nil {
 		return storetype.SKU{}, err
 	}
@@ -46,14 +46,15 @@ func (db *DB) CloseOrder(ctx context.Context, p CloseOrderParams) (order.Order, 
 // past their deadline, holding none, and the first deadline of those
 // shards after p.Now.
 func (db *DB) DueOrders(ctx context.Context, p storetype.DueParams) (storetype.DueOrders, error) {
-	var (
-		d   storetype.DueOrders
-		err error
-	)
-	x := db.d.Executor()
-	if d.Orders, err = x.OrdersDue(ctx, p); err != nil {
+	return read(ctx, db, func(x driver.Executor) (storetype.DueOrders, error) {
+		var (
+			d   storetype.DueOrders
+			err error
+		)
+		if d.Orders, err = x.OrdersDue(ctx, p); err != nil {
+			return d, err
+		}
+		d.Next, err = x.PendingFrom(ctx, driver.PendingFromParams{Kind: storetype.TimerClose, From: p.Now.Add(time.Millisecond), Leases: p.Leases})
 		return d, err
-	}
-	d.Next, err = x.PendingFrom(ctx, driver.PendingFromParams{Kind: storetype.TimerClose, From: p.Now.Add(time.Millisecond), Leases: p.Leases})
-	return d, err
+	})
 }

@@ -24,18 +24,20 @@ func (db *DB) CreateTemplate(ctx context.Context, p CreateTemplateParams) (coupo
 // Template returns a template and its counts, unused coupons past their
 // expires_at at p.Now counted as expired.
 func (db *DB) Template(ctx context.Context, p TemplateParams) (storetype.TemplateInfo, error) {
-	info, due, err := db.d.Executor().TemplateInfo(ctx, driver.TemplateInfoParams{ID: p.ID, Now: p.Now})
-	if err != nil {
-		return info, err
-	}
-	info.Counts[coupon.Unused] -= due
-	info.Counts[coupon.Expired] += due
-	return info, nil
+	return read(ctx, db, func(x driver.Executor) (storetype.TemplateInfo, error) {
+		info, due, err := x.TemplateInfo(ctx, driver.TemplateInfoParams{ID: p.ID, Now: p.Now})
+		if err != nil {
+			return info, err
+		}
+		info.Counts[coupon.Unused] -= due
+		info.Counts[coupon.Expired] += due
+		return info, nil
+	})
 }
 
 // Templates lists a page of templates by ID.
 func (db *DB) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
-	return db.d.Executor().Templates(ctx, p)
+	return read(ctx, db, func(x driver.Executor) ([]coupon.Template, error) { return x.Templates(ctx, p) })
 }
 
 // ChangeTemplate changes a template as p.Change says (see changeTemplateIn).

@@ -44,5 +44,5 @@ func (db *DB) RevokeToken(ctx context.Context, p RevokeTokenParams) (storetype.T
 
 // Tokens lists every token, live and revoked, by name.
 func (db *DB) Tokens(ctx context.Context) ([]storetype.Token, error) {
-	return db.d.Executor().Tokens(ctx)
+	return read(ctx, db, func(x driver.Executor) ([]storetype.Token, error) { return x.Tokens(ctx) })
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/remind"
 )
 
@@ -21,5 +22,5 @@ func (db *DB) PutUser(ctx context.Context, p PutUserParams) (remind.User, error)
 
 // User returns a user known by a profile or by an action of theirs.
 func (db *DB) User(ctx context.Context, id string) (remind.User, error) {
-	return db.d.Executor().User(ctx, id)
+	return read(ctx, db, func(x driver.Executor) (remind.User, error) { return x.User(ctx, id) })
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -27,7 +28,7 @@ func (db *DB) Issue(ctx context.Context, p IssueParams) (Issued, error) {
 // as the lazy check reads it at p.Now.
 func (db *DB) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
 	return validated(p, func() ([]coupon.Coupon, error) {
-		cs, err := db.d.Executor().UserCoupons(ctx, p)
+		cs, err := read(ctx, db, func(x driver.Executor) ([]coupon.Coupon, error) { return x.UserCoupons(ctx, p) })
 		for i := range cs {
 			cs[i] = cs[i].View(p.Now)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -22,10 +23,10 @@ func (db *DB) Forecast(ctx context.Context, p storetype.ForecastParams) ([]store
 	if p.Buckets < 1 || p.Width < time.Millisecond {
 		return nil, errForecast
 	}
-	return db.d.Executor().Forecast(ctx, p)
+	return read(ctx, db, func(x driver.Executor) ([]storetype.DueCount, error) { return x.Forecast(ctx, p) })
 }
 
 // ShardLeases reads every shard's lease, by shard.
 func (db *DB) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
-	return db.d.Executor().ShardLeases(ctx)
+	return read(ctx, db, func(x driver.Executor) ([]storetype.ShardLease, error) { return x.ShardLeases(ctx) })
 }

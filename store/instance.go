@@ -28,5 +28,5 @@ func (db *DB) MeasuredSkew(ctx context.Context, p MeasuredSkewParams) error {
 // Instances reads the instances seen within d of the database's now, by
 // name.
 func (db *DB) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
-	return db.d.Executor().Instances(ctx, d)
+	return read(ctx, db, func(x driver.Executor) ([]storetype.Instance, error) { return x.Instances(ctx, d) })
 }

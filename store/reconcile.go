@@ -163,5 +163,5 @@ func (r *reconciler) found(ctx context.Context, d Drift, repair func(context.Con
 // pageOpenOrders calls each with every unpaid order, a page at a time.
 func (r *reconciler) pageOpenOrders(ctx context.Context, each func(order.Order) error) error {
 	p := driver.PageParams{At: time.Unix(0, 0).UTC(), Limit: r.p.Batch}
-	return eachRow(ctx, p, r.db.d.Executor().OpenOrderPage, func(last order.Order, p *driver.PageParams) { p.At, p.After = last.Deadline, last.ID }, each)
+	return eachRow(ctx, r.db, p, driver.Executor.OpenOrderPage, func(last order.Order, p *driver.PageParams) { p.At, p.After = last.Deadline, last.ID }, each)
 }

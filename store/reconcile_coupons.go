@@ -20,13 +20,13 @@ import (
 // order, is drift, not a transition under way.
 func (r *reconciler) locks(ctx context.Context) error {
 	p := driver.PageParams{At: time.Unix(0, 0).UTC(), Limit: r.p.Batch}
-	return eachRow(ctx, p, r.db.d.Executor().LockedPage, func(last coupon.Coupon, p *driver.PageParams) { p.At, p.After = last.LockedUntil, last.ID },
+	return eachRow(ctx, r.db, p, driver.Executor.LockedPage, func(last coupon.Coupon, p *driver.PageParams) { p.At, p.After = last.LockedUntil, last.ID },
 		func(c coupon.Coupon) error { return r.lock(ctx, c) })
 }
 
 // lock checks one locked coupon (see locks).
 func (r *reconciler) lock(ctx context.Context, c coupon.Coupon) error {
-	o, err := r.db.d.Executor().Order(ctx, driver.OrderParams{ID: c.OrderID})
+	o, err := read(ctx, r.db, func(x driver.Executor) (order.Order, error) { return x.Order(ctx, driver.OrderParams{ID: c.OrderID}) })
 	if errors.Is(err, storetype.ErrNotFound) {
 		return nil
 	}
@@ -37,7 +37,7 @@ func (r *reconciler) lock(ctx context.Context, c coupon.Coupon) error {
 	if why == "" {
 		return nil
 	}
-	again, err := r.db.d.Executor().Coupon(ctx, driver.CouponParams{ID: c.ID})
+	again, err := read(ctx, r.db, func(x driver.Executor) (coupon.Coupon, error) { return x.Coupon(ctx, driver.CouponParams{ID: c.ID}) })
 	if err != nil || again.Version != c.Version {
 		return ignoreNotFound(err)
 	}
@@ -99,14 +99,14 @@ func (r *reconciler) orderCoupons(ctx context.Context) error {
 			return nil
 		}
 		for _, id := range o.CouponIDs {
-			c, err := r.db.d.Executor().Coupon(ctx, driver.CouponParams{ID: id})
+			c, err := read(ctx, r.db, func(x driver.Executor) (coupon.Coupon, error) { return x.Coupon(ctx, driver.CouponParams{ID: id}) })
 			if err != nil && !errors.Is(err, storetype.ErrNotFound) {
 				return err
 			}
 			if c.Status == coupon.Locked && c.OrderID == o.ID {
 				continue
 			}
-			again, err := r.db.d.Executor().Order(ctx, driver.OrderParams{ID: o.ID})
+			again, err := read(ctx, r.db, func(x driver.Executor) (order.Order, error) { return x.Order(ctx, driver.OrderParams{ID: o.ID}) })
 			if err != nil || again.Version != o.Version {
 				return ignoreNotFound(err)
 			}
@@ -127,7 +127,7 @@ func (r *reconciler) orderCoupons(ctx context.Context) error {
 // is drift, not a transition under way. A coupon archived is read from
 // the archive.
 func (r *reconciler) finishedOrderCoupons(ctx context.Context) error {
-	return eachRow(ctx, driver.PageParams{Limit: r.p.Batch}, r.db.d.Executor().FinishedOrderPage, func(last order.Order, p *driver.PageParams) { p.After = last.ID },
+	return eachRow(ctx, r.db, driver.PageParams{Limit: r.p.Batch}, driver.Executor.FinishedOrderPage, func(last order.Order, p *driver.PageParams) { p.After = last.ID },
 		func(o order.Order) error { return r.finishedOrder(ctx, o) })
 }
 

@@ -32,7 +32,7 @@ func (r *reconciler) stock(ctx context.Context) error {
 	}
 	var drifts []*stockDrift
 	candidates := map[string]*stockDrift{}
-	err = eachRow(ctx, driver.PageParams{Limit: r.p.Batch}, r.db.d.Executor().StockPage, func(last driver.StockSum, p *driver.PageParams) { p.After = last.SKU.SKU },
+	err = eachRow(ctx, r.db, driver.PageParams{Limit: r.p.Batch}, driver.Executor.StockPage, func(last driver.StockSum, p *driver.PageParams) { p.After = last.SKU.SKU },
 		func(k driver.StockSum) error {
 			d := &stockDrift{seen: k}
 			if k.Available+k.Reserved+k.Sold != k.Stock {

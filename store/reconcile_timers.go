@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/storetype"
@@ -20,7 +21,9 @@ func (r *reconciler) timers(ctx context.Context) error {
 	for _, kind := range []storetype.TimerKind{storetype.TimerExpire, storetype.TimerRelease} {
 		from := storetype.BucketOf(r.p.Now).Add(storetype.TimerBucket)
 		for {
-			due, err := r.db.d.Executor().PendingFrom(ctx, driver.PendingFromParams{Kind: kind, From: from})
+			due, err := read(ctx, r.db, func(x driver.Executor) (time.Time, error) {
+				return x.PendingFrom(ctx, driver.PendingFromParams{Kind: kind, From: from})
+			})
 			if err != nil {
 				return err
 			}
@@ -49,11 +52,13 @@ func (r *reconciler) timers(ctx context.Context) error {
 // timerMissing reports whether tm is missing while coupons of its kind
 // are pending in its bucket, read in that order.
 func (r *reconciler) timerMissing(ctx context.Context, tm storetype.Timer) (bool, error) {
-	ok, err := r.db.d.Executor().HasTimer(ctx, tm)
+	ok, err := read(ctx, r.db, func(x driver.Executor) (bool, error) { return x.HasTimer(ctx, tm) })
 	if err != nil || ok {
 		return false, err
 	}
-	due, err := r.db.d.Executor().PendingFrom(ctx, driver.PendingFromParams{Kind: tm.Kind, From: tm.Due})
+	due, err := read(ctx, r.db, func(x driver.Executor) (time.Time, error) {
+		return x.PendingFrom(ctx, driver.PendingFromParams{Kind: tm.Kind, From: tm.Due})
+	})
 	return !due.IsZero() && storetype.BucketOf(due).Equal(tm.Due), err
 }
 

@@ -2,9 +2,10 @@
 // failover does: a TCP forwarder on real sockets stands between lapse and
 // the PostgreSQL or MariaDB server of LAPSE_TEST_POSTGRES or
 // LAPSE_TEST_MYSQL, and Cut closes its listener and every connection
-// through it until Restore. SQLite is a file in the process, with no
-// network to lose: it has no outage of this kind, and is not among
-// Networked.
+// through it until Restore; Terminator ends the store's connections on
+// the server's side instead, as an administrator does. SQLite is a file
+// in the process, with no network to lose: it has no outage of this
+// kind, and is not among Networked.
 package outagetest
 
 import (
