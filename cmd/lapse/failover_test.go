@@ -22,8 +22,8 @@ import (
 // the primary's host dies (SIGKILL to its pg_autoctl and PostgreSQL).
 // The standby takes over; meanwhile lapse answers 503 and never 500, the
 // client's retries under the same Idempotency-Key succeed once the new
-// primary serves, every instance writes again within the failover's time
-// + 5 s, nothing acknowledged is lost, and every coupon of the storm is
+// primary serves, every instance writes again, and its loops (the
+// engine's drains among them) run again, within the failover's time + 5 s, nothing acknowledged is lost, and every coupon of the storm is
 // expired once, none early.
 func TestPostgresFailover(t *testing.T) {
 	f := pgaftest.Start(t)
@@ -95,10 +95,32 @@ func acrossPrimaryChange(t *testing.T, f *pgaftest.Formation, what string, chang
 	checkAllExpiredOnce(t, ss[0], cs)
 	drainedAfter(t, ss[0], began, what)
 	for i, s := range ss {
-		if !strings.Contains(s.log.String(), "store: database available again") {
+		back, ok := lastLogged(s.log.String(), "store: database available again")
+		if !ok {
 			t.Errorf("instance %d never logged its loops' return; log:\n%s", i, s.log.String())
+			continue
+		}
+		t.Logf("instance %d: its loops back %s after %s began", i, back.Sub(began).Round(time.Millisecond), what)
+		if back.After(changed.Add(5 * time.Second)) {
+			t.Errorf("instance %d's loops came back %s after the new primary took writes, past 5 s", i, back.Sub(changed))
 		}
 	}
+}
+
+// lastLogged returns the time of the last line of lapse's text log that
+// holds msg.
+func lastLogged(log, msg string) (time.Time, bool) {
+	var at time.Time
+	for line := range strings.Lines(log) {
+		if !strings.Contains(line, msg) {
+			continue
+		}
+		v, _, _ := strings.Cut(strings.TrimPrefix(line, "time="), " ")
+		if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+			at = t
+		}
+	}
+	return at, !at.IsZero()
 }
 
 // shoppers claim a coupon, order with it and pay, in a loop, one through
