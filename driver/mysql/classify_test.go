@@ -19,7 +19,8 @@ import (
 // TestClassifyOutage: what MySQL, MariaDB, Galera, a proxy or the network
 // says while the server cannot take a transaction is
 // storetype.ErrUnavailable, worth running again; a refusal of the
-// transaction itself is not. (The real outage, a cut connection, is
+// transaction itself is not; storetype.IsUnavailable, which the reads,
+// the loops and the API ask, agrees. (The real outage, a cut connection, is
 // TestServeThroughOutage's in cli.)
 func TestClassifyOutage(t *testing.T) {
 	reset := &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
@@ -45,6 +46,9 @@ func TestClassifyOutage(t *testing.T) {
 		out, retry := (*mysql.Driver)(nil).Classify(tc.err)
 		if errors.Is(out, storetype.ErrUnavailable) != tc.unavailable || retry != tc.retry || !errors.Is(out, tc.err) {
 			t.Errorf("Classify(%v): got %v, retry %v; want unavailable %v, retry %v, wrapping it", tc.err, out, retry, tc.unavailable, tc.retry)
+		}
+		if storetype.IsUnavailable(tc.err) != tc.unavailable {
+			t.Errorf("storetype.IsUnavailable(%v) = %v: a read, the loops and the API must see what Classify sees", tc.err, !tc.unavailable)
 		}
 	}
 }
