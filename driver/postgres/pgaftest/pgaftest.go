@@ -52,6 +52,9 @@ type Node struct {
 	proc *testtool.Group
 }
 
+// String is n's name.
+func (n *Node) String() string { return n.Name }
+
 // Formation is a running monitor and two nodes.
 type Formation struct {
 	t       testing.TB
