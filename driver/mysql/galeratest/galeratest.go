@@ -41,9 +41,9 @@ type Cluster struct {
 
 // Start starts a cluster: the first node bootstraps it, the two others
 // join it one after the other (each receives the data by rsync from a
-// synced member), then HAProxy starts in front of them with the first node as
-// its writer. It returns once HAProxy
-// sends connections to a node that takes writes.
+// synced member), then HAProxy starts in front of them with the first
+// node as its writer. It returns once that node takes writes through
+// HAProxy.
 func Start(t testing.TB) *Cluster {
 	t.Helper()
 	haproxy := testtool.Path(t, "LAPSE_TEST_HAPROXY", "haproxy", "haproxy")

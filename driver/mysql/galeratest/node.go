@@ -30,18 +30,18 @@ func newNode(t testing.TB, name string) *Node {
 // String is n's name.
 func (n *Node) String() string { return n.Name }
 
-// Failure detection: a node that stops answering is suspected after
-// 1.5 s and left out of the cluster's view (its last members then
-// commit again) after 3 s, from Galera's defaults of 5 s and 15 s, as a
-// production cluster tuned for a quick failover would be; gcache is kept
-// small.
+// providerOptions tune Galera's failure detection: a node that stops
+// answering is suspected after 1.5 s and left out of the cluster's view
+// (the surviving members then commit again) after 3 s at most, from
+// Galera's defaults of 5 s and 15 s, as a production cluster tuned for a
+// quick failover would be; and keep gcache small.
 const providerOptions = "evs.keepalive_period=PT0.5S;evs.inactive_check_period=PT0.5S;" +
 	"evs.suspect_timeout=PT1.5S;evs.inactive_timeout=PT3S;evs.install_timeout=PT3S;gcache.size=32M"
 
 // config is n's option file in a cluster whose nodes are all: Galera's
 // required settings (row binlog, interleaved auto-increment locks,
-// InnoDB), a state transfer by rsync; sized for a test on a small machine (a 64 MB buffer pool, no
-// performance schema), with the log flushed once a second rather than
+// InnoDB), a state transfer by rsync; sized for a test on a small
+// machine (a 64 MB buffer pool, no performance schema), with the log flushed once a second rather than
 // at each commit, as Galera clusters commonly run it (a commit is safe
 // once the other nodes have it).
 func (n *Node) config(dir string, all []*Node) string {
