@@ -27,7 +27,7 @@ import (
 // expired once, none early.
 func TestPostgresFailover(t *testing.T) {
 	f := pgaftest.Start(t)
-	acrossPrimaryChange(t, f, "the primary's crash", func() (*pgaftest.Node, time.Time) {
+	acrossWriterChange(t, f, "the primary's crash", func() (*pgaftest.Node, time.Time) {
 		old := f.Primary()
 		f.Kill(old)
 		return f.Other(old), time.Now()
@@ -39,7 +39,7 @@ func TestPostgresFailover(t *testing.T) {
 // absorbs it by retrying, and no call fails.
 func TestPostgresSwitchover(t *testing.T) {
 	f := pgaftest.Start(t)
-	acrossPrimaryChange(t, f, "the switchover", func() (*pgaftest.Node, time.Time) {
+	acrossWriterChange(t, f, "the switchover", func() (*pgaftest.Node, time.Time) {
 		next, began := f.Other(f.Primary()), time.Now()
 		f.Switchover()
 		return next, began
@@ -49,12 +49,20 @@ func TestPostgresSwitchover(t *testing.T) {
 // failoverStorm is the storm due as the primary changes.
 const failoverStorm = 20_000
 
-// acrossPrimaryChange runs three instances on formation f with shoppers
+// formation is a replicated database whose writer a test moves from one
+// node to another (pgaftest's, galeratest's): lapse's store URL of it,
+// and a wait until node n takes writes, which returns when it first did.
+type formation[N fmt.Stringer] interface {
+	URL() string
+	WaitWritable(n N, within time.Duration) time.Time
+}
+
+// acrossWriterChange runs three instances on formation f with shoppers
 // through each, seeds a storm, and once it drains calls change, which
-// hands the primary to the node it returns and says when the old one
+// hands the writer to the node it returns and says when the old one
 // stopped serving; then it checks the guarantees and logs the gaps and
 // the answers by status.
-func acrossPrimaryChange(t *testing.T, f *pgaftest.Formation, what string, change func() (*pgaftest.Node, time.Time)) {
+func acrossWriterChange[N fmt.Stringer](t *testing.T, f formation[N], what string, change func() (N, time.Time)) {
 	ss := startShared(t, f.URL(), 3)
 	ctx := t.Context()
 	tpl := clienttest.Must(ss[0].api.CreateTemplate(ctx, client.NewTemplate{Name: "shop", Value: 100,
@@ -68,7 +76,7 @@ func acrossPrimaryChange(t *testing.T, f *pgaftest.Formation, what string, chang
 	shop.mark(began)
 	changed := f.WaitWritable(next, time.Minute)
 	took := changed.Sub(began)
-	t.Logf("%s: %s took writes %s after it began", what, next.Name, took.Round(time.Millisecond))
+	t.Logf("%s: %s took writes %s after it began", what, next, took.Round(time.Millisecond))
 
 	shop.waitEachWrote(t, changed.Add(30*time.Second))
 	time.Sleep(2 * time.Second)

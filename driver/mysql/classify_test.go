@@ -14,16 +14,18 @@ import (
 
 	"github.com/lapsehq/lapse/driver/drivertest"
 	"github.com/lapsehq/lapse/driver/mysql"
+	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestClassifyOutage: what MySQL, MariaDB, Galera, a proxy or the network
 // says while the server cannot take a transaction is
 // storetype.ErrUnavailable, worth running again; a refusal of the
-// transaction itself is not. (The real outage, a cut connection, is
+// transaction itself is not; storetype.IsUnavailable, which the reads,
+// the loops and the API ask, agrees. (The real outage, a cut connection, is
 // TestServeThroughOutage's in cli.)
 func TestClassifyOutage(t *testing.T) {
 	reset := &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
-	drivertest.ClassifyOutages(t, (*mysql.Driver)(nil).Classify, drivertest.Outages{
+	outages := drivertest.Outages{
 		Unavailable: []error{
 			&gomysql.MySQLError{Number: 1053}, // ER_SERVER_SHUTDOWN
 			&gomysql.MySQLError{Number: 1047}, // WSREP has not yet prepared node for application use
@@ -43,5 +45,11 @@ func TestClassifyOutage(t *testing.T) {
 			&gomysql.MySQLError{Number: 1062}, // ER_DUP_ENTRY
 			errors.New("other"),
 		},
-	})
+	}
+	drivertest.ClassifyOutages(t, (*mysql.Driver)(nil).Classify, outages)
+	for _, err := range outages.Unavailable {
+		if !storetype.IsUnavailable(err) {
+			t.Errorf("storetype.IsUnavailable(%v) = false: the loops and the API must see what Classify sees", err)
+		}
+	}
 }

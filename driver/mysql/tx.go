@@ -231,29 +231,33 @@ func (e *executor) Rollback() { e.tx.Rollback() }
 // Classify turns a write transaction's error into a store error; one the
 // server chose as a deadlock's victim, or whose once-only event was taken
 // meanwhile (errTaken), is worth running again, and so is one that met
-// an outage (storetype.ErrUnavailable, see unavailable).
+// an outage (storetype.IsUnavailable, with unavailable).
 func (s *Driver) Classify(err error) (error, bool) {
-	if unavailable(err) {
+	if storetype.IsUnavailable(err) {
 		return &storetype.UnavailableError{Err: err}, true
 	}
 	return interpret(err), isCode(err, errDeadlock) || errors.Is(err, errTaken)
 }
 
 // unavailable reports whether err says the server cannot take the
-// transaction now: the connection broke or was refused
-// (storetype.IsUnavailable, the driver's ErrInvalidConn), or the server
-// answered 1053 ER_SERVER_SHUTDOWN, 1047 ER_UNKNOWN_COM_ERROR (a Galera
-// node whose WSREP is not ready), 1290 ER_OPTION_PREVENTS_STATEMENT
-// (--read-only, a node being moved away from behind a proxy), or, from a
-// proxy, 2006 CR_SERVER_GONE_ERROR or 2013 CR_SERVER_LOST.
+// transaction now: the connection broke (the driver's ErrInvalidConn), or
+// the server answered 1053 ER_SERVER_SHUTDOWN, 1047 ER_UNKNOWN_COM_ERROR
+// (a Galera node whose WSREP is not ready), 1290
+// ER_OPTION_PREVENTS_STATEMENT (--read-only, a node being moved away from
+// behind a proxy), or, from a proxy, 2006 CR_SERVER_GONE_ERROR or 2013
+// CR_SERVER_LOST. It is registered with storetype.RegisterOutage, so
+// storetype.IsUnavailable, which also sees refused and reset
+// connections, asks it.
 func unavailable(err error) bool {
 	for _, code := range []uint16{1053, 1047, 1290, 2006, 2013} {
 		if isCode(err, code) {
 			return true
 		}
 	}
-	return errors.Is(err, mysql.ErrInvalidConn) || storetype.IsUnavailable(err)
+	return errors.Is(err, mysql.ErrInvalidConn)
 }
+
+func init() { storetype.RegisterOutage(unavailable) }
 
 // Busy is false: MySQL's writers do not queue on one writer.
 func (s *Driver) Busy() bool { return false }

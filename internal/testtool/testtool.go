@@ -1,5 +1,5 @@
 // Package testtool finds the programs outside Go that some tests drive
-// (promtool, chromium).
+// (promtool, chromium) and runs the servers some start (see Group).
 package testtool
 
 import (

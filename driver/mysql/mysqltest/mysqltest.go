@@ -72,7 +72,14 @@ func NewDatabase(t testing.TB) (dbURL, name string, existing func(names ...strin
 // (mysql://root@127.0.0.1:3306/test, say).
 func FreshDB(t testing.TB) string {
 	t.Helper()
-	base := baseURL(t)
+	return FreshDBOn(t, baseURL(t))
+}
+
+// FreshDBOn creates an empty database for t on the server of the store
+// URL base (a Galera cluster's, say), dropped when t ends, and returns
+// its store URL.
+func FreshDBOn(t testing.TB, base string) string {
+	t.Helper()
 	admin := Raw(t, base)
 	name := newName()
 	if _, err := admin.ExecContext(t.Context(), "CREATE DATABASE "+name); err != nil {

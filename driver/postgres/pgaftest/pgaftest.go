@@ -12,7 +12,6 @@ package pgaftest
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -20,7 +19,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -51,9 +49,11 @@ const Database = "lapse"
 type Node struct {
 	Name string
 	Port int
-	cmd  *exec.Cmd
-	log  string
+	proc *testtool.Group
 }
+
+// String is n's name.
+func (n *Node) String() string { return n.Name }
 
 // Formation is a running monitor and two nodes.
 type Formation struct {
@@ -142,10 +142,9 @@ func (f *Formation) Other(n *Node) *Node {
 // pg_autoctl and its PostgreSQL, every process of its group at once.
 func (f *Formation) Kill(n *Node) {
 	f.t.Helper()
-	if err := syscall.Kill(-n.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+	if err := n.proc.Kill(); err != nil {
 		f.t.Fatalf("kill %s: %v", n.Name, err)
 	}
-	n.cmd.Wait()
 }
 
 // WaitWritable waits, for at most within, until n takes writes (it is
@@ -178,10 +177,7 @@ func (f *Formation) Switchover() {
 }
 
 // Log is what node n's pg_autoctl wrote, for a failing test's message.
-func (f *Formation) Log(n *Node) string {
-	b, _ := os.ReadFile(n.log)
-	return string(b)
-}
+func (f *Formation) Log(n *Node) string { return n.proc.Log() }
 
 // dir is the data directory of node n.
 func (n *Node) dir(f *Formation) string { return filepath.Join(f.dir, n.Name) }
@@ -190,22 +186,12 @@ func (n *Node) dir(f *Formation) string { return filepath.Join(f.dir, n.Name) }
 // (--run), its own process group, on a free port.
 func (f *Formation) run(name string, args ...string) *Node {
 	f.t.Helper()
-	n := &Node{Name: name, Port: freePort(f.t), log: filepath.Join(f.dir, name+".log")}
+	n := &Node{Name: name, Port: testtool.FreePort(f.t)}
 	args = append(args, "--pgdata", n.dir(f), "--pgport", strconv.Itoa(n.Port), "--hostname", "127.0.0.1", "--run")
 	if name != "monitor" {
 		args = append(args, "--name", name)
 	}
-	n.cmd = f.command(args...)
-	n.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	logf, err := os.Create(n.log)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	defer logf.Close()
-	n.cmd.Stdout, n.cmd.Stderr = logf, logf
-	if err := n.cmd.Start(); err != nil {
-		f.t.Fatalf("pg_autoctl %s: %v", strings.Join(args, " "), err)
-	}
+	n.proc = testtool.Start(f.t, f.command(args...), filepath.Join(f.dir, name+".log"))
 	return n
 }
 
@@ -256,25 +242,13 @@ func (f *Formation) ownedByPostgres() {
 // stop ends every process of the formation, gently first (pg_autoctl
 // stops its PostgreSQL), and removes its directory.
 func (f *Formation) stop() {
-	nodes := append([]*Node{f.Monitor}, f.Nodes[:]...)
-	for _, n := range nodes {
-		if n != nil && n.cmd.ProcessState == nil {
-			syscall.Kill(-n.cmd.Process.Pid, syscall.SIGTERM)
+	var procs []*testtool.Group
+	for _, n := range append([]*Node{f.Monitor}, f.Nodes[:]...) {
+		if n != nil {
+			procs = append(procs, n.proc)
 		}
 	}
-	for _, n := range nodes {
-		if n == nil || n.cmd.ProcessState != nil {
-			continue
-		}
-		done := make(chan struct{})
-		go func() { n.cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			syscall.Kill(-n.cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-	}
+	testtool.Stop(15*time.Second, procs...)
 	os.RemoveAll(f.dir)
 }
 
@@ -354,15 +328,4 @@ func reached(states []string, want map[string]bool) bool {
 		}
 	}
 	return len(states) > 0
-}
-
-// freePort returns a local TCP port nothing listens on now.
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
