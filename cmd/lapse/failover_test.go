@@ -103,9 +103,13 @@ func acrossWriterChange[N fmt.Stringer](t *testing.T, f formation[N], what strin
 	checkAllExpiredOnce(t, ss[0], cs)
 	drainedAfter(t, ss[0], began, what)
 	for i, s := range ss {
+		if _, down := lastLogged(s.log.String(), "store: database unavailable"); !down {
+			t.Logf("instance %d: its loops rode the change out within their retries", i)
+			continue
+		}
 		back, ok := lastLogged(s.log.String(), "store: database available again")
 		if !ok {
-			t.Errorf("instance %d never logged its loops' return; log:\n%s", i, s.log.String())
+			t.Errorf("instance %d logged an outage and never its loops' return; log:\n%s", i, s.log.String())
 			continue
 		}
 		t.Logf("instance %d: its loops back %s after %s began", i, back.Sub(began).Round(time.Millisecond), what)
