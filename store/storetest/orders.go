@@ -23,6 +23,7 @@ var orderTests = []test{
 	{"LatePaymentLongPaymentID", testLatePaymentLongID},
 	{"Cancel", testCancelOrder},
 	{"CloseDueNeverEarly", testCloseDueOrders},
+	{"CloseDueBatch", testCloseDueBatch},
 	{"DueOrders", testDueOrders},
 	{"PayRacesTimeout", testPayRacesTimeout},
 	{"WalletRefusesLapseOrders", testWalletRefusesLapseOrders},
