@@ -36,6 +36,20 @@ func TestBenchOrdersHotSKU(t *testing.T) {
 	}
 }
 
+// TestBenchOrdersStorm: on every store, `lapse bench orders --storm 30`
+// closes every order, none early, and gives back every unit and coupon.
+func TestBenchOrdersStorm(t *testing.T) {
+	for name, storeURL := range benchStores {
+		t.Run(name, func(t *testing.T) {
+			var res bench.OrderStormResult
+			benchJSON(t, &res, "bench", "orders", "--storm", "30", "--store", storeURL(t))
+			if res.Orders != 30 || res.Coupons != 10 || res.ClosedEarly != 0 || !res.StockOK || !res.CouponsOK || res.AllBack <= 0 || res.CloseLag.P99 < 0 {
+				t.Fatalf("result: %+v; want 30 orders, 10 coupons, none early, stock and coupons whole, all back after the instant", res)
+			}
+		})
+	}
+}
+
 // benchJSON runs lapse with args and decodes the JSON result it writes
 // to stdout into res.
 func benchJSON(t *testing.T, res any, args ...string) {
