@@ -15,6 +15,7 @@ import (
 	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/storetype"
+	"github.com/lapsehq/lapse/timer"
 )
 
 // The order storm's orders: each of one of stormSKUs SKUs, stormQty
@@ -33,6 +34,9 @@ type OrderStormConfig struct {
 	Target Target
 	// N is how many unpaid orders fall due at the one instant.
 	N int
+	// Instances is how many lapse instances close them side by side; 0
+	// means 1. More than one needs a shared store.
+	Instances int
 	// Progress receives a progress bar; nil draws none.
 	Progress io.Writer
 	// Log receives the engine's log; nil discards it.
@@ -42,9 +46,10 @@ type OrderStormConfig struct {
 // OrderStormResult is what an order storm measured. Times are in
 // seconds.
 type OrderStormResult struct {
-	Store  string `json:"store"`
-	Orders int    `json:"orders"`
-	SKUs   int    `json:"skus"`
+	Store     string `json:"store"`
+	Orders    int    `json:"orders"`
+	SKUs      int    `json:"skus"`
+	Instances int    `json:"instances"`
 	// Coupons is how many of the orders held a coupon.
 	Coupons int `json:"coupons"`
 	// AllBack is when the last order.closed committed, after the instant
@@ -73,20 +78,27 @@ func (r OrderStormResult) WriteJSON(w io.Writer) error { return writeJSON(w, r) 
 // everything back.
 func RunOrderStorm(ctx context.Context, cfg OrderStormConfig) (OrderStormResult, error) {
 	quiet(&cfg.Progress, &cfg.Log)
-	if cfg.Target.Open == nil || cfg.N < 1 {
+	cfg.Instances = orDefault(cfg.Instances, 1)
+	switch {
+	case cfg.Target.Open == nil || cfg.N < 1:
 		return OrderStormResult{}, errors.New("bench: an order storm needs a target and orders")
+	case cfg.Instances > 1 && !cfg.Target.Shared:
+		return OrderStormResult{}, fmt.Errorf("bench: %d instances: the %s store is one process's", cfg.Instances, cfg.Target.Name)
 	}
-	res := OrderStormResult{Store: cfg.Target.Name, Orders: cfg.N, SKUs: stormSKUs, CPUs: runtime.NumCPU(), LoadAvg: loadAvg()}
+	res := OrderStormResult{Store: cfg.Target.Name, Orders: cfg.N, SKUs: stormSKUs, Instances: cfg.Instances,
+		CPUs: runtime.NumCPU(), LoadAvg: loadAvg()}
 	clk := &clock{}
+	var closed, lastClose atomic.Int64 // lastClose: real time, in ns
+	hooks := func(wheel *timer.Wheel) store.Hooks {
+		return store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []storetype.Event) {
+			if n := countOf(events, store.EventOrderClosed); n > 0 {
+				closed.Add(n)
+				lastClose.Store(time.Now().UnixNano())
+			}
+		}}
+	}
 	wheel := newWheel(clk.Now)
-	var closed atomic.Int64
-	var lastClose atomic.Int64 // real time, in ns
-	st, _, err := cfg.Target.Open(ctx, store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []storetype.Event) {
-		if n := countOf(events, store.EventOrderClosed); n > 0 {
-			closed.Add(n)
-			lastClose.Store(time.Now().UnixNano())
-		}
-	}})
+	st, _, err := cfg.Target.Open(ctx, hooks(wheel))
 	if err != nil {
 		return res, err
 	}
@@ -99,12 +111,22 @@ func RunOrderStorm(ctx context.Context, cfg OrderStormConfig) (OrderStormResult,
 		return res, err
 	}
 	res.Coupons = len(coupons)
-	clk.jumpTo(due.Add(-stormLead))
 	eng := newEngine(cfg.Target, st, wheel, clk.Now, cfg.Log, 0, 0)
 	if err := eng.Start(ctx); err != nil {
 		return res, err
 	}
 	defer eng.Stop()
+	if cfg.Instances > 1 {
+		more, stop, err := startInstances(ctx, cfg.Target, cfg.Instances, clk, cfg.Log, 0, hooks)
+		if err != nil {
+			return res, err
+		}
+		defer stop()
+		if err := awaitShared(ctx, append(more, eng)); err != nil {
+			return res, err
+		}
+	}
+	clk.jumpTo(due.Add(-stormLead))
 	b := StartBar(cfg.Progress, "order storm", int64(cfg.N), closed.Load)
 	for stall := time.Now().Add(stallAfter); closed.Load() < int64(cfg.N); {
 		if time.Now().After(stall) {
