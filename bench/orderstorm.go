@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -63,10 +64,22 @@ type OrderStormResult struct {
 	ClosedEarly int `json:"closed_early"`
 	// StockOK reports every SKU whole (available + reserved + sold its
 	// stock) with nothing reserved; CouponsOK every coupon unused again.
-	StockOK   bool      `json:"stock_ok"`
-	CouponsOK bool      `json:"coupons_ok"`
-	CPUs      int       `json:"cpus"`
-	LoadAvg   []float64 `json:"loadavg,omitempty"`
+	StockOK   bool `json:"stock_ok"`
+	CouponsOK bool `json:"coupons_ok"`
+	// Floor is the same storm, seeded again, closed by the floor
+	// (Raw.FloorCloseOrders) at its instant.
+	Floor   FloorStormResult `json:"floor"`
+	CPUs    int              `json:"cpus"`
+	LoadAvg []float64        `json:"loadavg,omitempty"`
+}
+
+// FloorStormResult is what the floor's close of an order storm measured.
+type FloorStormResult struct {
+	// AllBack is when its one transaction committed, after the instant.
+	AllBack   float64 `json:"all_back"`
+	Closed    int64   `json:"closed"`
+	StockOK   bool    `json:"stock_ok"`
+	CouponsOK bool    `json:"coupons_ok"`
 }
 
 // WriteJSON writes r as indented JSON.
@@ -98,7 +111,7 @@ func RunOrderStorm(ctx context.Context, cfg OrderStormConfig) (OrderStormResult,
 		}}
 	}
 	wheel := newWheel(clk.Now)
-	st, _, err := cfg.Target.Open(ctx, hooks(wheel))
+	st, raw, err := cfg.Target.Open(ctx, hooks(wheel))
 	if err != nil {
 		return res, err
 	}
@@ -116,12 +129,14 @@ func RunOrderStorm(ctx context.Context, cfg OrderStormConfig) (OrderStormResult,
 		return res, err
 	}
 	defer eng.Stop()
+	stopMore := func() {}
 	if cfg.Instances > 1 {
 		more, stop, err := startInstances(ctx, cfg.Target, cfg.Instances, clk, cfg.Log, 0, hooks)
 		if err != nil {
 			return res, err
 		}
-		defer stop()
+		stopMore = sync.OnceFunc(stop)
+		defer stopMore()
 		if err := awaitShared(ctx, append(more, eng)); err != nil {
 			return res, err
 		}
@@ -138,12 +153,42 @@ func RunOrderStorm(ctx context.Context, cfg OrderStormConfig) (OrderStormResult,
 	}
 	res.AllBack = time.Unix(0, lastClose.Load()).Sub(clk.real(due)).Seconds()
 	eng.Stop()
+	stopMore()
 	if err := readBackStorm(ctx, st, &res, ids, coupons, stock); err != nil {
 		return res, err
 	}
+	if res.Floor, err = floorStorm(ctx, st, raw, clk, cfg.N, stock); err != nil {
+		return res, err
+	}
 	res.LoadAvg = append(res.LoadAvg, loadAvg()...)
-	b.Finish(fmt.Sprintf("all back at T0 + %.3fs, close lag p50 %s p99 %s", res.AllBack, ms(res.CloseLag.P50), ms(res.CloseLag.P99)))
+	b.Finish(fmt.Sprintf("all back at T0 + %.3fs, close lag p50 %s p99 %s; the floor at T0 + %.3fs",
+		res.AllBack, ms(res.CloseLag.P50), ms(res.CloseLag.P99), res.Floor.AllBack))
 	return res, nil
+}
+
+// floorStorm seeds the storm again, n orders due an hour from now on
+// clk, moves clk to their instant and closes them there with the floor,
+// then reads them back.
+func floorStorm(ctx context.Context, st Store, raw Raw, clk *clock, n int, stock int64) (FloorStormResult, error) {
+	now := clk.Now()
+	due := now.Add(time.Hour)
+	ids, coupons, err := seedOrderStorm(ctx, st, n, stock, now, due)
+	if err != nil {
+		return FloorStormResult{}, err
+	}
+	clk.jumpTo(due)
+	start := time.Now()
+	closed, err := raw.FloorCloseOrders(ctx, due)
+	if err != nil {
+		return FloorStormResult{}, err
+	}
+	f := FloorStormResult{AllBack: time.Since(start).Seconds(), Closed: closed}
+	var back OrderStormResult
+	if err := readBackStorm(ctx, st, &back, ids, coupons, stock); err != nil {
+		return f, err
+	}
+	f.StockOK, f.CouponsOK = back.StockOK, back.CouponsOK
+	return f, nil
 }
 
 // seedOrderStorm stocks the SKUs and creates n unpaid orders due at due,
