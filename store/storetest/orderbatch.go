@@ -106,3 +106,30 @@ func units(o order.Order) map[string]int64 {
 	}
 	return m
 }
+
+// testCloseDueVoidsMarked: a batch close of two orders, one holding a
+// coupon a void operation marked while it was locked: that one is voided
+// by the operation, the other comes back unused, as one at a time.
+func testCloseDueVoidsMarked(t *testing.T, open opener) {
+	f := newOrderFixture(t, open)
+	other := f.template(func(tp *coupon.Template) { tp.MinSpend = 3000; tp.Value = 500 })
+	marked, kept := f.claim(f.tpl.ID, buyer, t0), f.claim(other.ID, buyer, t0)
+	a, b := f.create(marked.ID), f.create(kept.ID)
+	op := f.startOp(store.StartOperationParams{Kind: storetype.OperationVoid, Target: storetype.OperationTarget{TemplateID: f.tpl.ID}, Args: storetype.OperationArgs{Reason: "leaked"}})
+	f.runOp("a", 10, t0)
+	f.wantStatus("marked coupon under its order", marked.ID, coupon.Locked)
+	after := f.cursor()
+	d, err := f.s.CloseDueOrders(f.ctx, storetype.DueParams{Now: a.Deadline, Limit: 10})
+	if err != nil || len(d.Due) != 2 {
+		t.Fatalf("CloseDueOrders: got (%d closed, %v), want 2", len(d.Due), err)
+	}
+	f.wantStatus("marked coupon once its order closed", marked.ID, coupon.Voided)
+	f.wantOpEvent(after, marked.ID, store.EventCouponVoided, op.ID, "leaked")
+	f.wantStatus("other coupon once its order closed", kept.ID, coupon.Unused)
+	for _, o := range []order.Order{a, b} {
+		if got := f.order(o.ID); got.Status != order.Closed {
+			t.Fatalf("order %s: got %s, want closed", o.ID, got.Status)
+		}
+	}
+	f.wantSKU("after the batch", sku1, 10, 0, 0)
+}

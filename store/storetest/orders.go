@@ -24,6 +24,7 @@ var orderTests = []test{
 	{"Cancel", testCancelOrder},
 	{"CloseDueNeverEarly", testCloseDueOrders},
 	{"CloseDueBatch", testCloseDueBatch},
+	{"CloseDueVoidsMarked", testCloseDueVoidsMarked},
 	{"DueOrders", testDueOrders},
 	{"PayRacesTimeout", testPayRacesTimeout},
 	{"WalletRefusesLapseOrders", testWalletRefusesLapseOrders},
