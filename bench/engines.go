@@ -42,6 +42,16 @@ func engineConfig(target Target, st Store, wheel *timer.Wheel, now func() time.T
 // be, counting what they expire into p. It returns their engines,
 // started, and what stops them and closes their stores.
 func (r *run) moreInstances(ctx context.Context, p *phase) ([]*engine.Engine, func(), error) {
+	return startInstances(ctx, r.cfg.Target, r.cfg.Instances, r.clock, r.cfg.Log, r.cfg.BatchSize,
+		func(wheel *timer.Wheel) store.Hooks { return expiryHooks(p, wheel) })
+}
+
+// startInstances opens instances 1 to n-1 of target, each a store whose
+// hooks hooks gives for its wheel, with an engine of its own of batch
+// size batch on clk, and starts them. It returns their engines and what
+// stops them and closes their stores.
+func startInstances(ctx context.Context, target Target, n int, clk *clock, log *slog.Logger, batch int,
+	hooks func(*timer.Wheel) store.Hooks) ([]*engine.Engine, func(), error) {
 	var (
 		engs    []*engine.Engine
 		closers []func()
@@ -51,15 +61,15 @@ func (r *run) moreInstances(ctx context.Context, p *phase) ([]*engine.Engine, fu
 			closers[i]()
 		}
 	}
-	for i := 1; i < r.cfg.Instances; i++ {
-		wheel := newWheel(r.clock.Now)
-		st, _, err := r.cfg.Target.Open(ctx, expiryHooks(p, wheel))
+	for i := 1; i < n; i++ {
+		wheel := newWheel(clk.Now)
+		st, _, err := target.Open(ctx, hooks(wheel))
 		if err != nil {
 			closeAll()
 			return nil, nil, err
 		}
 		closers = append(closers, func() { st.Close() })
-		eng := newEngine(r.cfg.Target, st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, i)
+		eng := newEngine(target, st, wheel, clk.Now, log, batch, i)
 		if err := eng.Start(ctx); err != nil {
 			closeAll()
 			return nil, nil, err

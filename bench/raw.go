@@ -30,6 +30,12 @@ type Raw interface {
 	// false, and nothing stored, if the SKU is short. Run by many clients
 	// on one SKU, it is the floor of a flash sale on this database.
 	FloorOrder(ctx context.Context, o order.Order, e storetype.Event) (bool, error)
+	// FloorCloseOrders closes every unpaid order due by now on timeout,
+	// gives their locked coupons back to unused and their units back to
+	// each SKU's bucket 0, in one plain transaction with nothing else: no
+	// events, no counts. It is the floor of an order storm's close on
+	// this database, and returns how many orders it closed.
+	FloorCloseOrders(ctx context.Context, now time.Time) (int64, error)
 	// Settle brings a store just seeded to where one whose rows are old
 	// would be: what the seeding wrote flushed from the log into the
 	// database's files, and its statistics current, so that a phase

@@ -22,7 +22,9 @@ type Store interface {
 	Issue(ctx context.Context, p store.IssueParams) (store.Issued, error)
 	PutSKU(ctx context.Context, p store.PutSKUParams) (storetype.SKU, error)
 	// The load on wallets, orders and bulk operations (load.go,
-	// racers.go, orders.go, hotsku.go, ops.go).
+	// racers.go, orders.go, orderstorm.go, hotsku.go, ops.go).
+	Claim(ctx context.Context, p store.ClaimParams) (coupon.Coupon, error)
+	Coupon(ctx context.Context, id string) (coupon.Coupon, error)
 	UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error)
 	Transition(ctx context.Context, p store.TransitionParams) (coupon.Coupon, error)
 	CreateOrder(ctx context.Context, p store.CreateOrderParams) (order.Order, error)

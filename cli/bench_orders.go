@@ -15,6 +15,8 @@ func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		cfg    = bench.OrdersConfig{Rate: 200, Duration: 20 * time.Second, Timeout: 2 * time.Second, PayShare: 0.5}
 		hot    bool
 		hotCfg = bench.HotSKUConfig{Clients: 16}
+		storm  int
+		inst   = 1
 	)
 	fs := newBenchFlags("orders", "the close lag over time", stderr)
 	fs.Float64Var(&cfg.Rate, "rate", cfg.Rate, "orders created a second")
@@ -25,8 +27,15 @@ func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.IntVar(&hotCfg.Clients, "clients", hotCfg.Clients, "with --hot-sku: clients creating orders")
 	fs.Int64Var(&hotCfg.Stock, "stock", 0, "with --hot-sku: the SKU's stock (default: more than a run sells)")
 	fs.IntVar(&hotCfg.Buckets, "buckets", 0, "with --hot-sku: also run lapse on a SKU of this many stock buckets (2 to 64)")
+	fs.IntVar(&storm, "storm", 0, "order storm: seed this many unpaid orders over 50 SKUs, a third holding a coupon, all due at one instant, and measure when lapse has given every unit and coupon back")
+	fs.IntVar(&inst, "instances", inst, "with --storm: lapse instances closing the orders side by side (postgres and mysql)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if storm > 0 {
+		return runBench(ctx, fs, stdout, func(target bench.Target) (bench.OrderStormResult, error) {
+			return bench.RunOrderStorm(ctx, bench.OrderStormConfig{Target: target, N: storm, Instances: inst, Progress: stderr, Log: benchLog(stderr)})
+		})
 	}
 	if hot {
 		return runBench(ctx, fs, stdout, func(target bench.Target) (bench.HotSKUResult, error) {

@@ -36,6 +36,26 @@ func TestBenchOrdersHotSKU(t *testing.T) {
 	}
 }
 
+// TestBenchOrdersStorm: on every store, `lapse bench orders --storm 30`
+// (with 2 instances where the store is shared) closes every order, none
+// early, and gives back every unit and coupon, and so does its floor.
+func TestBenchOrdersStorm(t *testing.T) {
+	for name, storeURL := range benchStores {
+		t.Run(name, func(t *testing.T) {
+			instances := 2
+			if name == "sqlite" {
+				instances = 1
+			}
+			var res bench.OrderStormResult
+			benchJSON(t, &res, "bench", "orders", "--storm", "30", "--instances", fmt.Sprint(instances), "--store", storeURL(t))
+			if res.Orders != 30 || res.Coupons != 10 || res.Instances != instances || res.ClosedEarly != 0 || !res.StockOK || !res.CouponsOK || res.AllBack <= 0 || res.CloseLag.P99 < 0 ||
+				res.Floor.Closed != 30 || !res.Floor.StockOK || !res.Floor.CouponsOK {
+				t.Fatalf("result: %+v; want 30 orders, 10 coupons, %d instances, none early, stock and coupons whole, all back after the instant, and the floor likewise", res, instances)
+			}
+		})
+	}
+}
+
 // benchJSON runs lapse with args and decodes the JSON result it writes
 // to stdout into res.
 func benchJSON(t *testing.T, res any, args ...string) {

@@ -68,6 +68,15 @@ type Executor interface {
 	// left p.From's state and version: a compare-and-set; false if it
 	// changed nothing.
 	SetCoupon(ctx context.Context, p SetCouponParams) (bool, error)
+	// LockCoupons reads the listed coupons that exist, by ID, holding
+	// them in a transaction until it ends.
+	LockCoupons(ctx context.Context, ids []string) ([]coupon.Coupon, error)
+	// UnlockCoupons moves, in one statement, those of coupons p.IDs that
+	// are locked to p.To (order_id and locked_until cleared, updated_at
+	// p.Now, version plus one, as SetCoupon stores an unlock), and
+	// returns how many it changed. The caller holds them (LockCoupons)
+	// and has decided each one's move.
+	UnlockCoupons(ctx context.Context, p UnlockCouponsParams) (int64, error)
 	// UserCoupons reads up to p.Limit of a user's coupons as stored with
 	// an ID after p.After, by ID in byte order, those whose state the
 	// lazy check reads at p.Now as p.StatusFilter() if that is set, and,
@@ -125,6 +134,12 @@ type Executor interface {
 	// time over p.From, unless the stored order has left unpaid or
 	// p.From's version: a compare-and-set; false if it changed nothing.
 	SetOrder(ctx context.Context, p SetOrderParams) (bool, error)
+	// CloseOrders closes, in one statement, those of orders p.IDs still
+	// unpaid (status closed, close_reason p.Reason, updated_at p.Now,
+	// version plus one, as SetOrder stores a close), and returns how many
+	// it changed. The caller holds them (OrdersDue, Order) and has
+	// decided each one's close.
+	CloseOrders(ctx context.Context, p CloseOrdersParams) (int64, error)
 	// OpenOrderPage reads up to p.Limit unpaid orders after (p.At,
 	// p.After), by deadline then ID.
 	OpenOrderPage(ctx context.Context, p PageParams) ([]order.Order, error)
@@ -356,6 +371,9 @@ type Executor interface {
 	// PutPendingVoid marks a coupon to be voided when its lock ends,
 	// unless it is marked.
 	PutPendingVoid(ctx context.Context, p PendingVoid) error
+	// PendingVoids returns which of coupons ids are marked to be voided
+	// when their lock ends.
+	PendingVoids(ctx context.Context, ids []string) ([]string, error)
 	// TakePendingVoid removes and returns a coupon's mark, if it has one.
 	TakePendingVoid(ctx context.Context, couponID string) (PendingVoid, bool, error)
 }

@@ -99,6 +99,21 @@ type SetOrderParams struct {
 	From, Next order.Order
 }
 
+// CloseOrdersParams are the inputs of CloseOrders.
+type CloseOrdersParams struct {
+	IDs    []string
+	Reason string
+	Now    time.Time
+}
+
+// UnlockCouponsParams are the inputs of UnlockCoupons: the coupons, the
+// state they move to (unused or expired) and when.
+type UnlockCouponsParams struct {
+	IDs []string
+	To  coupon.State
+	Now time.Time
+}
+
 // NextDueParams are the inputs of NextDue.
 type NextDueParams struct {
 	Kind   storetype.TimerKind

@@ -120,13 +120,11 @@ func latePaymentIn(t *txn, p PayOrderParams) error {
 	return t.EventOnce(LatePaymentEvent(o, p.PaymentID, p.Amount, p.Now))
 }
 
-// closeOrderIn closes an unpaid order in t for p.Reason.
+// closeOrderIn closes an unpaid order in t for p.Reason: the batch close
+// of one (see closeOrders).
 func closeOrderIn(t *txn, p CloseOrderParams) (order.Order, error) {
 	o, err := t.Order(t.ctx, driver.OrderParams{ID: p.OrderID})
 	if err != nil {
-		return o, err
-	}
-	if err := order.CanClose(o, p.Reason, p.Now); err != nil {
 		return o, err
 	}
 	if p.Reason == order.ReasonCancelled {
@@ -134,54 +132,40 @@ func closeOrderIn(t *txn, p CloseOrderParams) (order.Order, error) {
 			return o, err
 		}
 	}
-	return closeOrder(t, o, p.Reason, p.Now)
+	closed, err := closeOrders(t, []order.Order{o}, p.Reason, p.Now)
+	if err != nil {
+		return o, err
+	}
+	return closed[0], nil
 }
 
 // closeDueIn closes on timeout, in t, unpaid orders OrdersDue found
-// past their deadline at now. It returns their due times.
+// past their deadline at now, as one batch (see closeOrders). It
+// returns their due times.
 func closeDueIn(t *txn, due []order.Order, now time.Time) ([]time.Time, error) {
-	var deadlines []time.Time
-	for _, o := range due {
-		if _, err := closeOrder(t, o, order.ReasonTimeout, now); err != nil {
-			return nil, fmt.Errorf("close order %s: %w", o.ID, err)
-		}
-		deadlines = append(deadlines, o.Deadline)
+	if _, err := closeOrders(t, due, order.ReasonTimeout, now); err != nil {
+		return nil, fmt.Errorf("close %d orders: %w", len(due), err)
+	}
+	deadlines := make([]time.Time, len(due))
+	for i, o := range due {
+		deadlines[i] = o.Deadline
 	}
 	return deadlines, nil
-}
-
-// closeOrder gives back the coupons the order still holds and its stock,
-// then marks it closed.
-func closeOrder(t *txn, o order.Order, reason string, now time.Time) (order.Order, error) {
-	for _, id := range o.CouponIDs {
-		c, err := t.Coupon(t.ctx, driver.CouponParams{ID: id})
-		if err != nil {
-			return o, err
-		}
-		if c.Status != coupon.Locked || c.OrderID != o.ID {
-			continue // its lock TTL already gave it back
-		}
-		unlock := TransitionParams{CouponID: id, Action: coupon.Unlock, OrderID: o.ID, Reason: ReasonOrderClosed, Now: now}
-		if _, err := transition(t, c, unlock); err != nil {
-			return o, fmt.Errorf("unlock coupon %s: %w", id, err)
-		}
-	}
-	for _, it := range order.BySKU(o.Items) {
-		if err := moveStock(t, Release, it, now); err != nil {
-			return o, fmt.Errorf("release %s: %w", it.SKU, err)
-		}
-	}
-	return setOrderStatus(t, o, order.Closed, reason, EventOrderClosed, now)
 }
 
 // setOrderStatus moves an unpaid order to status with a compare-and-set
 // and writes its event.
 func setOrderStatus(t *txn, o order.Order, status order.Status, reason, eventType string, now time.Time) (order.Order, error) {
-	next := o
-	next.Status, next.CloseReason, next.UpdatedAt = status, reason, now
-	next.Version++
+	next := moved(o, status, reason, now)
 	if ok, err := t.SetOrder(t.ctx, driver.SetOrderParams{From: o, Next: next}); err != nil || !ok {
 		return o, orErr(err, order.ErrInvalidState)
 	}
 	return next, t.Event(OrderEvent(next, eventType, o.Status, reason, now))
+}
+
+// moved is o as a move to status for reason at now stores it.
+func moved(o order.Order, status order.Status, reason string, now time.Time) order.Order {
+	o.Status, o.CloseReason, o.UpdatedAt = status, reason, now
+	o.Version++
+	return o
 }

@@ -73,3 +73,13 @@ func (s *Driver) Settle(ctx context.Context) error {
 	_, err = conn.ExecContext(context.WithoutCancel(ctx), queries.Get("SettleUnlock"))
 	return err
 }
+
+// FloorCloseOrders closes the unpaid orders due by now and gives back
+// their coupons and units in one plain transaction (see
+// sqlfile.FloorCloseOrders). For `lapse bench orders --storm` only.
+func (s *Driver) FloorCloseOrders(ctx context.Context, now time.Time) (int64, error) {
+	step := func(name string) func(driver.ExecutorTx) (int64, error) {
+		return func(t driver.ExecutorTx) (int64, error) { return rowsAffected(t.(*executor).exec(ctx, name, now, now)) }
+	}
+	return sqlfile.FloorCloseOrders(ctx, s, step("FloorReleaseCoupons"), step("FloorReleaseStock"), step("FloorCloseOrders"))
+}

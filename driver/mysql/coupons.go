@@ -77,3 +77,14 @@ func storedCoupon[R couponRow](row R) (coupon.Coupon, error) {
 		UpdatedAt: r.UpdatedAt, Version: r.Version,
 	}, err
 }
+
+// LockCoupons reads the listed coupons, by ID, holding them.
+func (e *executor) LockCoupons(ctx context.Context, ids []string) ([]coupon.Coupon, error) {
+	rows, err := e.queryList(ctx, "LockCoupons", len(ids), listArgs(ids)...)
+	return sqlfile.Collect(rows, err, scanCoupon)
+}
+
+// UnlockCoupons gives back the listed coupons still locked, to p.To.
+func (e *executor) UnlockCoupons(ctx context.Context, p driver.UnlockCouponsParams) (int64, error) {
+	return e.execCount(ctx, "UnlockCoupons", len(p.IDs), listArgs(p.IDs, p.To.String(), p.Now)...)
+}

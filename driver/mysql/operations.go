@@ -84,3 +84,9 @@ func operation(r dbsqlc.Operation) (driver.OperationRow, error) {
 		FinishedAt: utc(r.FinishedAt), LeaseUntil: utc(r.LeaseUntil), Done: r.Done, Total: r.Total,
 	}, nil
 }
+
+// PendingVoids returns which of the listed coupons are marked.
+func (e *executor) PendingVoids(ctx context.Context, ids []string) ([]string, error) {
+	rows, err := e.queryList(ctx, "PendingVoids", len(ids), listArgs(ids)...)
+	return sqlfile.Collect(rows, err, sqlfile.ScanString)
+}

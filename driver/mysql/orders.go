@@ -116,3 +116,8 @@ func storedOrder[R orderRow](row R) (order.Order, error) {
 
 // deadline is an order's due time, which orders a drain's batch.
 func deadline(o order.Order) time.Time { return o.Deadline }
+
+// CloseOrders closes the listed orders still unpaid.
+func (e *executor) CloseOrders(ctx context.Context, p driver.CloseOrdersParams) (int64, error) {
+	return e.execCount(ctx, "CloseOrders", len(p.IDs), listArgs(p.IDs, p.Reason, p.Now)...)
+}

@@ -60,3 +60,13 @@ func (s *Driver) Settle(ctx context.Context) error {
 	}
 	return nil
 }
+
+// FloorCloseOrders closes the unpaid orders due by now and gives back
+// their coupons and units in one plain transaction (see
+// sqlfile.FloorCloseOrders). For `lapse bench orders --storm` only.
+func (s *Driver) FloorCloseOrders(ctx context.Context, now time.Time) (int64, error) {
+	step := func(name string) func(driver.ExecutorTx) (int64, error) {
+		return func(t driver.ExecutorTx) (int64, error) { return t.(*executor).execCount(ctx, name, now) }
+	}
+	return sqlfile.FloorCloseOrders(ctx, s, step("FloorReleaseCoupons"), step("FloorReleaseStock"), step("FloorCloseOrders"))
+}

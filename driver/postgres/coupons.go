@@ -60,7 +60,7 @@ func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (boo
 // GetCoupon's columns.
 type couponRow interface {
 	dbsqlc.GetCouponRow | dbsqlc.GetArchivedCouponRow | dbsqlc.GetCouponForUpdateRow | dbsqlc.UserCouponsRow |
-		dbsqlc.CouponsAfterRow | dbsqlc.UsersCouponsRow | dbsqlc.LockedPageRow
+		dbsqlc.CouponsAfterRow | dbsqlc.UsersCouponsRow | dbsqlc.LockedPageRow | dbsqlc.LockCouponsRow
 }
 
 // storedCoupon is a coupon row as the driver hands it out.
@@ -79,3 +79,14 @@ func storedCoupon[R couponRow](row R) (coupon.Coupon, error) {
 
 // scanCoupon reads a coupon from the columns of GetCoupon's row.
 var scanCoupon = sqlfile.ScanFields(storedCoupon[dbsqlc.GetCouponRow])
+
+// LockCoupons reads the listed coupons, by ID, holding them.
+func (e *executor) LockCoupons(ctx context.Context, ids []string) ([]coupon.Coupon, error) {
+	rows, err := e.sqlc().LockCoupons(ctx, ids)
+	return sqlfile.Convert(rows, err, storedCoupon)
+}
+
+// UnlockCoupons gives back the listed coupons still locked, to p.To.
+func (e *executor) UnlockCoupons(ctx context.Context, p driver.UnlockCouponsParams) (int64, error) {
+	return e.sqlc().UnlockCoupons(ctx, dbsqlc.UnlockCouponsParams{Ids: p.IDs, Status: p.To.String(), Now: p.Now})
+}

@@ -93,3 +93,8 @@ func operation(r dbsqlc.Operation) (driver.OperationRow, error) {
 		FinishedAt: orZero(r.FinishedAt), LeaseUntil: orZero(r.LeaseUntil), Done: r.Done, Total: r.Total,
 	}, nil
 }
+
+// PendingVoids returns which of the listed coupons are marked.
+func (e *executor) PendingVoids(ctx context.Context, ids []string) ([]string, error) {
+	return e.sqlc().PendingVoids(ctx, ids)
+}

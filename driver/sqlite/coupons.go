@@ -66,3 +66,15 @@ func couponOf[R dbsqlc.Coupon | dbsqlc.GetArchivedCouponRow](row R) (coupon.Coup
 	c.Status, err = coupon.ParseState(r.Status)
 	return c, err
 }
+
+// LockCoupons reads the listed coupons, by ID (the one writer holds
+// them).
+func (e *executor) LockCoupons(ctx context.Context, ids []string) ([]coupon.Coupon, error) {
+	rows, err := e.queryList(ctx, "LockCoupons", ids)
+	return sqlfile.Collect(rows, err, scanCoupon)
+}
+
+// UnlockCoupons gives back the listed coupons still locked, to p.To.
+func (e *executor) UnlockCoupons(ctx context.Context, p driver.UnlockCouponsParams) (int64, error) {
+	return e.execCount(ctx, "UnlockCoupons", jsonList(p.IDs), p.To.String(), ms(p.Now))
+}

@@ -77,3 +77,9 @@ func operationOf(r dbsqlc.Operation) (driver.OperationRow, error) {
 		FinishedAt: atNull(r.FinishedAt), LeaseUntil: atNull(r.LeaseUntil), Done: r.Done, Total: r.Total,
 	}, nil
 }
+
+// PendingVoids returns which of the listed coupons are marked.
+func (e *executor) PendingVoids(ctx context.Context, ids []string) ([]string, error) {
+	rows, err := e.queryList(ctx, "PendingVoids", ids)
+	return sqlfile.Collect(rows, err, sqlfile.ScanString)
+}

@@ -96,3 +96,8 @@ func orderOf[R dbsqlc.Order | dbsqlc.GetArchivedOrderRow](row R) (order.Order, e
 	err := sqlfile.ParseOrderText(&o, r.Status, r.Items, r.CouponIds)
 	return o, err
 }
+
+// CloseOrders closes the listed orders still unpaid.
+func (e *executor) CloseOrders(ctx context.Context, p driver.CloseOrdersParams) (int64, error) {
+	return e.execCount(ctx, "CloseOrders", jsonList(p.IDs), p.Reason, ms(p.Now))
+}

@@ -23,6 +23,8 @@ var orderTests = []test{
 	{"LatePaymentLongPaymentID", testLatePaymentLongID},
 	{"Cancel", testCancelOrder},
 	{"CloseDueNeverEarly", testCloseDueOrders},
+	{"CloseDueBatch", testCloseDueBatch},
+	{"CloseDueVoidsMarked", testCloseDueVoidsMarked},
 	{"DueOrders", testDueOrders},
 	{"PayRacesTimeout", testPayRacesTimeout},
 	{"WalletRefusesLapseOrders", testWalletRefusesLapseOrders},

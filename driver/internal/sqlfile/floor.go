@@ -30,3 +30,24 @@ func FloorOrder(ctx context.Context, d driver.Driver, o order.Order, event func(
 	_, err = t.Commit(ctx, nil)
 	return err == nil, err
 }
+
+// FloorCloseOrders runs, in one transaction of d, the plain statements
+// `lapse bench orders --storm` measures lapse's close of an order storm
+// against, steps (give back the coupons, the units, close the orders:
+// no events, no counts), and commits; it returns what the last step
+// changed. For the bench only.
+func FloorCloseOrders(ctx context.Context, d driver.Driver, steps ...func(driver.ExecutorTx) (int64, error)) (int64, error) {
+	t, err := d.Begin(ctx, true)
+	if err != nil {
+		return 0, err
+	}
+	defer t.Rollback()
+	var n int64
+	for _, step := range steps {
+		if n, err = step(t); err != nil {
+			return 0, err
+		}
+	}
+	_, err = t.Commit(ctx, nil)
+	return n, err
+}

@@ -37,3 +37,22 @@ SELECT first FROM (
 
 -- name: OpenOrders
 SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid';
+
+-- name: CloseOrders
+-- the reason, now, then the IDs: those still unpaid. The rows are held
+-- (OrdersDue), so the primary key is forced, as in VoidCoupons.
+UPDATE orders FORCE INDEX (PRIMARY)
+SET status = 'closed', close_reason = ?, updated_at = ?, version = version + 1
+WHERE status = 'unpaid' AND id IN (?, ...);
+
+-- name: LockCoupons
+-- the IDs: those coupons, held, by ID.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id IN (?, ...) ORDER BY id FOR UPDATE;
+
+-- name: UnlockCoupons
+-- the status they move to, now, then the IDs: those still locked. The
+-- rows are held (LockCoupons), so the primary key is forced.
+UPDATE coupons FORCE INDEX (PRIMARY)
+SET status = ?, order_id = NULL, locked_until = NULL, updated_at = ?, version = version + 1
+WHERE status = 'locked' AND id IN (?, ...);

@@ -36,3 +36,21 @@ VACUUM (ANALYZE);
 
 -- name: SettleCheckpoint
 CHECKPOINT;
+
+-- name: FloorReleaseCoupons
+-- The order storm's floor, 1 of 3: $1 now; the coupons locked by the
+-- unpaid orders due by now back to unused, nothing else.
+UPDATE coupons SET status = 'unused', order_id = NULL, locked_until = NULL, updated_at = $1, version = version + 1
+WHERE status = 'locked' AND order_id IN (SELECT id FROM orders WHERE status = 'unpaid' AND deadline <= $1);
+
+-- name: FloorReleaseStock
+-- 2 of 3: their units back to each SKU's bucket 0.
+UPDATE skus s SET available = available + r.qty, reserved = reserved - r.qty, updated_at = $1
+FROM (SELECT i ->> 'sku' AS sku, sum((i ->> 'qty')::bigint) AS qty
+      FROM orders o, jsonb_array_elements(o.items) i WHERE o.status = 'unpaid' AND o.deadline <= $1 GROUP BY 1) r
+WHERE s.sku = r.sku AND s.bucket = 0;
+
+-- name: FloorCloseOrders
+-- 3 of 3: the orders closed on timeout.
+UPDATE orders SET status = 'closed', close_reason = 'timeout', updated_at = $1, version = version + 1
+WHERE status = 'unpaid' AND deadline <= $1;

@@ -41,3 +41,14 @@ FROM coupons
 WHERE user_id = @user_id AND id > @after
   AND (@status::text = '' OR CASE WHEN status = 'unused' AND expires_at <= @now THEN 'expired' ELSE status END = @status)
 ORDER BY id LIMIT @page_size;
+
+-- name: LockCoupons :many
+-- The coupons of ids a batch of orders holds, held in ID order.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id = ANY(@ids::text[]) ORDER BY id FOR NO KEY UPDATE;
+
+-- name: UnlockCoupons :execrows
+-- The coupons of ids still locked, given back to status; the caller
+-- holds them (LockCoupons).
+UPDATE coupons SET status = @status, order_id = NULL, locked_until = NULL, updated_at = @now, version = version + 1
+WHERE id = ANY(@ids::text[]) AND status = 'locked';

@@ -154,6 +154,56 @@ func (q *Queries) GetCouponForUpdate(ctx context.Context, id string) (GetCouponF
 	return i, err
 }
 
+const lockCoupons = `-- name: LockCoupons :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE
+`
+
+type LockCouponsRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     *string
+	LockedUntil *time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// The coupons of ids a batch of orders holds, held in ID order.
+func (q *Queries) LockCoupons(ctx context.Context, ids []string) ([]LockCouponsRow, error) {
+	rows, err := q.db.Query(ctx, lockCoupons, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []LockCouponsRow
+	for rows.Next() {
+		var i LockCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const lockedPage = `-- name: LockedPage :many
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons WHERE status = 'locked' AND locked_until >= $1 AND (locked_until > $1 OR id > $2)
@@ -225,6 +275,27 @@ type TakeIssuesParams struct {
 // total.
 func (q *Queries) TakeIssues(ctx context.Context, arg TakeIssuesParams) (int64, error) {
 	result, err := q.db.Exec(ctx, takeIssues, arg.N, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const unlockCoupons = `-- name: UnlockCoupons :execrows
+UPDATE coupons SET status = $1, order_id = NULL, locked_until = NULL, updated_at = $2, version = version + 1
+WHERE id = ANY($3::text[]) AND status = 'locked'
+`
+
+type UnlockCouponsParams struct {
+	Status string
+	Now    time.Time
+	Ids    []string
+}
+
+// The coupons of ids still locked, given back to status; the caller
+// holds them (LockCoupons).
+func (q *Queries) UnlockCoupons(ctx context.Context, arg UnlockCouponsParams) (int64, error) {
+	result, err := q.db.Exec(ctx, unlockCoupons, arg.Status, arg.Now, arg.Ids)
 	if err != nil {
 		return 0, err
 	}

@@ -52,3 +52,7 @@ FROM coupons WHERE template_id = @template_id AND id > @after AND id <= @until O
 -- The users' coupons with an ID at most until, held.
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons WHERE user_id = ANY(@user_ids::text[]) AND id <= @until FOR NO KEY UPDATE;
+
+-- name: PendingVoids :many
+-- Which of the coupons of ids are marked to be voided.
+SELECT coupon_id FROM pending_voids WHERE coupon_id = ANY(@ids::text[]);

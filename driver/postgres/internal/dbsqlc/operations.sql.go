@@ -240,6 +240,31 @@ func (q *Queries) OperationsDue(ctx context.Context, arg OperationsDueParams) ([
 	return items, nil
 }
 
+const pendingVoids = `-- name: PendingVoids :many
+SELECT coupon_id FROM pending_voids WHERE coupon_id = ANY($1::text[])
+`
+
+// Which of the coupons of ids are marked to be voided.
+func (q *Queries) PendingVoids(ctx context.Context, ids []string) ([]string, error) {
+	rows, err := q.db.Query(ctx, pendingVoids, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var coupon_id string
+		if err := rows.Scan(&coupon_id); err != nil {
+			return nil, err
+		}
+		items = append(items, coupon_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const setOperation = `-- name: SetOperation :exec
 UPDATE operations SET counts = $1, state = $2, last_id = $3, holder = $4, started_at = $5,
                       finished_at = $6, lease_until = $7, done = $8, total = $9

@@ -51,3 +51,9 @@ SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, am
        deadline, payment_id, created_at, updated_at, version
 FROM orders WHERE status = 'unpaid' AND deadline >= @deadline AND (deadline > @deadline OR id > @id)
 ORDER BY deadline, id LIMIT @page_size;
+
+-- name: CloseOrders :execrows
+-- The orders of ids still unpaid, closed for reason; the caller holds
+-- them (OrdersDue, GetOrderForUpdate).
+UPDATE orders SET status = 'closed', close_reason = @reason, updated_at = @now, version = version + 1
+WHERE id = ANY(@ids::text[]) AND status = 'unpaid';

@@ -86,6 +86,27 @@ func (q *Queries) ClaimOrdersDue(ctx context.Context, arg ClaimOrdersDueParams) 
 	return items, nil
 }
 
+const closeOrders = `-- name: CloseOrders :execrows
+UPDATE orders SET status = 'closed', close_reason = $1, updated_at = $2, version = version + 1
+WHERE id = ANY($3::text[]) AND status = 'unpaid'
+`
+
+type CloseOrdersParams struct {
+	Reason *string
+	Now    time.Time
+	Ids    []string
+}
+
+// The orders of ids still unpaid, closed for reason; the caller holds
+// them (OrdersDue, GetOrderForUpdate).
+func (q *Queries) CloseOrders(ctx context.Context, arg CloseOrdersParams) (int64, error) {
+	result, err := q.db.Exec(ctx, closeOrders, arg.Reason, arg.Now, arg.Ids)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const getArchivedOrder = `-- name: GetArchivedOrder :one
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
