@@ -19,6 +19,7 @@ var commands = map[string]command{
 	"bench":   {"measure a coupon storm, order timeouts, or bulk operations on a store", benchCmd},
 	"tokens":  {"create, list and revoke API tokens (lapse tokens help)", tokensCmd},
 	"migrate": {"apply the store's migrations and exit", migrateCmd},
+	"version": {"print lapse's version, the commit it was built from and its Go version", versionCmd},
 
 	// Operator commands, over the HTTP API of a running lapse.
 	"templates":  {"list templates (lapse templates help)", templatesCmd},

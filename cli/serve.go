@@ -203,6 +203,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	wheel := timer.NewWheel(10*time.Millisecond, 4096, now)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	registerBuildInfo(reg)
 	var (
 		// Set once the store they read is open; nil-safe before.
 		metrics *engine.Metrics
