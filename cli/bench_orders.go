@@ -25,7 +25,7 @@ func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.IntVar(&hotCfg.Clients, "clients", hotCfg.Clients, "with --hot-sku: clients creating orders")
 	fs.Int64Var(&hotCfg.Stock, "stock", 0, "with --hot-sku: the SKU's stock (default: more than a run sells)")
 	fs.IntVar(&hotCfg.Buckets, "buckets", 0, "with --hot-sku: also run lapse on a SKU of this many stock buckets (2 to 64)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs.FlagSet, args, stdout); err != nil {
 		return err
 	}
 	if hot {

@@ -43,10 +43,22 @@ func readBuild() build {
 	return b
 }
 
+// versionUsage is the help of `lapse version`.
+const versionUsage = `usage: lapse version
+
+Prints the version lapse was built as ((devel) when built from a checkout
+rather than a released module), the commit, its time and whether the
+checkout had uncommitted changes, and the Go version.`
+
 // versionCmd runs `lapse version`: one field a line, those the build
 // recorded.
-func versionCmd(_ context.Context, args []string, stdout, _ io.Writer) error {
+func versionCmd(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
+		if isHelp(args[0]) {
+			fmt.Fprintln(stdout, versionUsage)
+			return nil
+		}
+		fmt.Fprintln(stderr, versionUsage)
 		return fmt.Errorf("%w: lapse version takes no arguments", ErrUsage)
 	}
 	b := readBuild()
