@@ -42,6 +42,7 @@ type serveConfig struct {
 	listen          string
 	store           string
 	logFormat       string
+	logLevel        logLevel
 	batchSize       int
 	sweepInterval   time.Duration
 	loaderInterval  time.Duration
@@ -90,6 +91,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on; one other than loopback needs an API token, or --insecure (LAPSE_LISTEN)")
 	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path>, postgres://… or mysql://user:pass@host:port/db (LAPSE_STORE)")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
+	fs.Var(&c.logLevel, "log-level", "least severe level logged: debug, info, warn or error (LAPSE_LOG_LEVEL)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
 	fs.IntVar(&c.operationBatch, "operation-batch", engine.DefaultOperationBatch, "coupons a bulk void or extend works per transaction (LAPSE_OPERATION_BATCH)")
@@ -166,19 +168,22 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.idempotencyTTL <= 0 {
 		return fmt.Errorf("--idempotency-ttl: want more than 0, got %s", c.idempotencyTTL)
 	}
-	log, err := newLogger(c.logFormat, stderr)
+	log, err := newLogger(c.logFormat, slog.Level(c.logLevel), stderr)
 	if err != nil {
 		return err
 	}
 	return runServer(ctx, c, log)
 }
 
-func newLogger(format string, w io.Writer) (*slog.Logger, error) {
+// newLogger makes the log of lapse serve, in format to w, of the records
+// at level or above.
+func newLogger(format string, level slog.Level, w io.Writer) (*slog.Logger, error) {
+	opts := &slog.HandlerOptions{Level: level}
 	switch format {
 	case "text":
-		return slog.New(slog.NewTextHandler(w, nil)), nil
+		return slog.New(slog.NewTextHandler(w, opts)), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(w, nil)), nil
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
 	return nil, fmt.Errorf("--log-format: want text or json, got %q", format)
 }
