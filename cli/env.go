@@ -43,7 +43,9 @@ func envDefaults(fs *flag.FlagSet, given map[string]bool) error {
 			return
 		}
 		if v, ok := os.LookupEnv(envName(f.Name)); ok {
-			err = fs.Set(f.Name, v)
+			if err = fs.Set(f.Name, v); err != nil {
+				err = fmt.Errorf("%s: %w", envName(f.Name), err)
+			}
 		}
 	})
 	return err

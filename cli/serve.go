@@ -88,10 +88,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := serveConfig{remind: remind.Default()}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: lapse serve [flags]\n\nRuns the HTTP API and the expiry engine until interrupted. Each flag is\nalso read from the LAPSE_ variable its help names.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on; one other than loopback needs an API token, or --insecure (LAPSE_LISTEN)")
 	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path>, postgres://… or mysql://user:pass@host:port/db (LAPSE_STORE)")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
-	fs.Var(&c.logLevel, "log-level", "least severe level logged: debug, info, warn or error (LAPSE_LOG_LEVEL)")
+	fs.Var(&c.logLevel, "log-level", "least severe `level` logged: debug, info, warn or error (LAPSE_LOG_LEVEL; default info)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
 	fs.IntVar(&c.operationBatch, "operation-batch", engine.DefaultOperationBatch, "coupons a bulk void or extend works per transaction (LAPSE_OPERATION_BATCH)")
