@@ -19,23 +19,11 @@ import (
 )
 
 // benchCmd runs `lapse bench <what>`.
-func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "storm":
-			return benchStorm(ctx, args[1:], stdout, stderr)
-		case "orders":
-			return benchOrders(ctx, args[1:], stdout, stderr)
-		case "ops":
-			return benchOps(ctx, args[1:], stdout, stderr)
-		}
-	}
-	fmt.Fprintln(stderr, "usage: lapse bench storm|orders|ops [flags]\n\n"+
-		"  storm   a storm of coupons due in the same second, drained by lapse, naively and at the floor\n"+
-		"  orders  orders at a steady rate with a short timeout, closed by lapse: the close lag\n"+
-		"  ops     bulk void and extend of a template's coupons under the user load, then archive: rates and user p99")
-	return ErrUsage
-}
+var benchCmd = group("bench", map[string]command{
+	"storm":  {"a storm of coupons due in the same second, drained by lapse, naively and at the floor", benchStorm},
+	"orders": {"orders at a steady rate with a short timeout, closed by lapse: the close lag", benchOrders},
+	"ops":    {"bulk void and extend of a template's coupons under the user load, then archive: rates and user p99", benchOps},
+})
 
 // benchStorm runs `lapse bench storm`: the JSON result goes to --out (or
 // stdout), the plot to --plot, progress bars to stderr.
@@ -62,7 +50,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.IntVar(&steadyRate, "steady-rate", steadyRate, "coupons falling due a second in the steady phase")
 	fs.IntVar(&instances, "instances", instances, "lapse instances draining the storm side by side (postgres and mysql)")
 	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of lapse's drain to this file")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs.FlagSet, args, stdout); err != nil {
 		return err
 	}
 	cfg := bench.Config{

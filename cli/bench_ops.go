@@ -25,7 +25,7 @@ func benchOps(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Float64Var(&cfg.OperationShare, "operation-share", 0, "share of its time the operations' worker spends in batches, as lapse serve's --operation-share; 0 is its default for the store")
 	fs.DurationVar(&cfg.Idle, "idle", cfg.Idle, "how long the idle phase measures the user load alone")
 	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the bulk void, with the user load beside it, to this file")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs.FlagSet, args, stdout); err != nil {
 		return err
 	}
 	return runBench(ctx, fs, stdout, func(target bench.Target) (bench.OpsResult, error) {

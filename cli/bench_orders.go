@@ -29,7 +29,7 @@ func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.IntVar(&hotCfg.Buckets, "buckets", 0, "with --hot-sku: also run lapse on a SKU of this many stock buckets (2 to 64)")
 	fs.IntVar(&storm, "storm", 0, "order storm: seed this many unpaid orders over 50 SKUs, a third holding a coupon, all due at one instant, and measure when lapse has given every unit and coupon back")
 	fs.IntVar(&inst, "instances", inst, "with --storm: lapse instances closing the orders side by side (postgres and mysql)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs.FlagSet, args, stdout); err != nil {
 		return err
 	}
 	if storm > 0 {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -19,6 +20,7 @@ var commands = map[string]command{
 	"bench":   {"measure a coupon storm, order timeouts, or bulk operations on a store", benchCmd},
 	"tokens":  {"create, list and revoke API tokens (lapse tokens help)", tokensCmd},
 	"migrate": {"apply the store's migrations and exit", migrateCmd},
+	"version": {"print lapse's version, the commit it was built from and its Go version", versionCmd},
 
 	// Operator commands, over the HTTP API of a running lapse.
 	"templates":  {"list templates (lapse templates help)", templatesCmd},
@@ -30,24 +32,37 @@ var commands = map[string]command{
 	"reconcile":  {"check stock, orders, locks and timers (--repair)", reconcileCmd},
 }
 
-// ErrUsage is returned for a command line that names no known command.
+// ErrUsage is returned for a command line lapse cannot run: no known
+// command, a bad flag, arguments missing. What is wrong has been written
+// to stderr, with the help; the process exits 2.
 var ErrUsage = errors.New("usage")
 
 // Run runs the command named by args[0] until it finishes or ctx is done.
+// Help, asked with help, -h or --help, goes to stdout.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return ErrUsage
-		}
+		return ErrUsage
+	}
+	if isHelp(args[0]) {
+		usage(stdout)
 		return nil
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
+		fmt.Fprintf(stderr, "lapse: unknown command %q\n\n", args[0])
 		usage(stderr)
 		return fmt.Errorf("%w: unknown command %q", ErrUsage, args[0])
 	}
-	return cmd.run(ctx, args[1:], stdout, stderr)
+	if err := cmd.run(ctx, args[1:], stdout, stderr); !errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return nil
+}
+
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool {
+	return arg == "help" || arg == "-h" || arg == "--help" || arg == "-help"
 }
 
 func usage(w io.Writer) {

@@ -82,7 +82,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	listen := fs.String("listen", "127.0.0.1:8080", "address (LAPSE_LISTEN)")
 	store := fs.String("store", "sqlite:lapse.db", "store URL (LAPSE_STORE)")
 	sweep := fs.Duration("sweep-interval", time.Minute, "how often (LAPSE_SWEEP_INTERVAL)")
-	if err := parse(fs, []string{"--store", "sqlite:given.db"}); err != nil {
+	if err := parse(fs, []string{"--store", "sqlite:given.db"}, io.Discard); err != nil {
 		t.Fatalf("parse: %v", err)
 	}
 	if *listen != "127.0.0.1:9999" || *sweep != 5*time.Second {
@@ -94,7 +94,7 @@ func TestFlagsFromEnvironment(t *testing.T) {
 	t.Setenv("LAPSE_SWEEP_INTERVAL", "soon")
 	fs2 := flag.NewFlagSet("y", flag.ContinueOnError)
 	fs2.Duration("sweep-interval", time.Minute, "how often (LAPSE_SWEEP_INTERVAL)")
-	if err := parse(fs2, nil); err == nil {
+	if err := parse(fs2, nil, io.Discard); err == nil {
 		t.Fatalf("bad LAPSE_SWEEP_INTERVAL: got nil error")
 	}
 }

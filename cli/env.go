@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"bytes"
+	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"os"
 	"strings"
 )
@@ -39,27 +43,50 @@ func envDefaults(fs *flag.FlagSet, given map[string]bool) error {
 			return
 		}
 		if v, ok := os.LookupEnv(envName(f.Name)); ok {
-			err = fs.Set(f.Name, v)
+			if err = fs.Set(f.Name, v); err != nil {
+				err = fmt.Errorf("%s: %w", envName(f.Name), err)
+			}
 		}
 	})
 	return err
 }
 
 // parse parses args into fs, then fills the flags not given from the
-// environment.
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+// environment. See parseArgs for help and bad flags.
+func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	if err := parseArgs(fs, args, stdout); err != nil {
 		return err
 	}
 	return fromEnv(fs)
 }
 
+// parseArgs parses args into fs. -h or --help writes fs's help to stdout
+// and is flag.ErrHelp (Run exits 0 on it); a bad flag writes the error and
+// the help to fs's output, stderr, and is ErrUsage. fs.Usage must write
+// to fs.Output().
+func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	stderr := fs.Output()
+	var said bytes.Buffer
+	fs.SetOutput(&said)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		io.Copy(stdout, &said)
+		return err
+	case err != nil:
+		io.Copy(stderr, &said)
+		return fmt.Errorf("%w: %w", ErrUsage, err)
+	}
+	return nil
+}
+
 // parseMixed is parse for a command whose arguments and flags may come in
 // any order (lapse sinks replay hook --wait); it returns the arguments.
-func parseMixed(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseMixed(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseArgs(fs, args, stdout); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,14 +29,12 @@ func migrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, migrateUsage)
+		fmt.Fprint(fs.Output(), migrateUsage)
 		fs.PrintDefaults()
 	}
 	url := fs.String("store", "sqlite:lapse.db", "store URL, as lapse serve takes it (LAPSE_STORE)")
-	if err := parse(fs, args); errors.Is(err, flag.ErrHelp) {
-		return nil
-	} else if err != nil {
-		return fmt.Errorf("%w: %w", ErrUsage, err)
+	if err := parse(fs, args, stdout); err != nil {
+		return err
 	}
 	var change storetype.SchemaChange
 	d, err := openDriver(ctx, serveConfig{store: *url}, func(c storetype.SchemaChange) { change = c })

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"flag"
+	"io"
 	"slices"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ func TestRemindFlags(t *testing.T) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	remindFlags(fs, &c)
 	args := []string{"--reminders", "1h,72h", "--reminder-window", "30m", "--sms-threshold", "100", "--sms-inactive", "0", "--daily-cap", "1"}
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, io.Discard); err != nil {
 		t.Fatalf("parse: %v", err)
 	}
 	want := remind.Config{
@@ -31,7 +32,7 @@ func TestRemindFlags(t *testing.T) {
 	d := remind.Default()
 	fs = flag.NewFlagSet("serve", flag.ContinueOnError)
 	remindFlags(fs, &d)
-	if err := parse(fs, []string{"--quiet-hours", "off"}); err != nil {
+	if err := parse(fs, []string{"--quiet-hours", "off"}, io.Discard); err != nil {
 		t.Fatalf("parse --quiet-hours off: %v", err)
 	}
 	def := remind.Default()

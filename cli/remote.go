@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,18 +26,15 @@ func remote(name, usage string, nargs int, setup func(fs *flag.FlagSet) remoteRu
 		fs := flag.NewFlagSet(name, flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		fs.Usage = func() {
-			fmt.Fprintf(stderr, "%s\n\nflags:\n", usage)
+			fmt.Fprintf(fs.Output(), "%s\n\nflags:\n", usage)
 			fs.PrintDefaults()
 		}
 		url := fs.String("url", "http://127.0.0.1:8080", "base URL of the running lapse (LAPSE_URL)")
 		token := fs.String("token", "", "API token, sent as Authorization: Bearer <token> (LAPSE_TOKEN)")
 		run := setup(fs)
-		args, err := parseMixed(fs, args)
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+		args, err := parseMixed(fs, args, stdout)
 		if err != nil {
-			return fmt.Errorf("%w: %w", ErrUsage, err)
+			return err
 		}
 		if len(args) != nargs {
 			fmt.Fprintf(stderr, "lapse %s: takes %d argument(s), got %d\n", name, nargs, len(args))
@@ -62,15 +58,20 @@ func group(name string, subs map[string]command) func(ctx context.Context, args 
 				return sub.run(ctx, args[1:], stdout, stderr)
 			}
 		}
-		fmt.Fprintf(stderr, "usage: lapse %s <command> [flags]; lapse %s <command> --help for its flags\n\ncommands:\n", name, name)
-		for _, n := range slices.Sorted(maps.Keys(subs)) {
-			fmt.Fprintf(stderr, "  %-8s %s\n", n, subs[n].summary)
+		help := len(args) > 0 && isHelp(args[0])
+		w := stderr
+		if help {
+			w = stdout
 		}
-		if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-			if len(args) == 0 {
-				return fmt.Errorf("%w: lapse %s needs one of %s", ErrUsage, name, strings.Join(slices.Sorted(maps.Keys(subs)), ", "))
-			}
+		fmt.Fprintf(w, "usage: lapse %s <command> [flags]; lapse %s <command> --help for its flags\n\ncommands:\n", name, name)
+		for _, n := range slices.Sorted(maps.Keys(subs)) {
+			fmt.Fprintf(w, "  %-8s %s\n", n, subs[n].summary)
+		}
+		switch {
+		case help:
 			return nil
+		case len(args) == 0:
+			return fmt.Errorf("%w: lapse %s needs one of %s", ErrUsage, name, strings.Join(slices.Sorted(maps.Keys(subs)), ", "))
 		}
 		return fmt.Errorf("%w: unknown %s command %q", ErrUsage, name, args[0])
 	}

@@ -42,6 +42,7 @@ type serveConfig struct {
 	listen          string
 	store           string
 	logFormat       string
+	logLevel        logLevel
 	batchSize       int
 	sweepInterval   time.Duration
 	loaderInterval  time.Duration
@@ -87,9 +88,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := serveConfig{remind: remind.Default()}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: lapse serve [flags]\n\nRuns the HTTP API and the expiry engine until interrupted. Each flag is\nalso read from the LAPSE_ variable its help names.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on; one other than loopback needs an API token, or --insecure (LAPSE_LISTEN)")
 	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path>, postgres://… or mysql://user:pass@host:port/db (LAPSE_STORE)")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
+	fs.Var(&c.logLevel, "log-level", "least severe `level` logged: debug, info, warn or error (LAPSE_LOG_LEVEL; default info)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
 	fs.IntVar(&c.operationBatch, "operation-batch", engine.DefaultOperationBatch, "coupons a bulk void or extend works per transaction (LAPSE_OPERATION_BATCH)")
@@ -118,7 +124,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&c.repair, "repair", false, "repair what each periodic reconciliation finds, each repair with its event (LAPSE_REPAIR)")
 	fs.BoolVar(&c.insecure, "insecure", false, "serve open, without API tokens, on an address other than loopback while no token exists (LAPSE_INSECURE); see lapse tokens")
 	remindFlags(fs, &c.remind)
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if err := c.remind.Validate(); err != nil {
@@ -166,19 +172,22 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.idempotencyTTL <= 0 {
 		return fmt.Errorf("--idempotency-ttl: want more than 0, got %s", c.idempotencyTTL)
 	}
-	log, err := newLogger(c.logFormat, stderr)
+	log, err := newLogger(c.logFormat, slog.Level(c.logLevel), stderr)
 	if err != nil {
 		return err
 	}
 	return runServer(ctx, c, log)
 }
 
-func newLogger(format string, w io.Writer) (*slog.Logger, error) {
+// newLogger makes the log of lapse serve, in format to w, of the records
+// at level or above.
+func newLogger(format string, level slog.Level, w io.Writer) (*slog.Logger, error) {
+	opts := &slog.HandlerOptions{Level: level}
 	switch format {
 	case "text":
-		return slog.New(slog.NewTextHandler(w, nil)), nil
+		return slog.New(slog.NewTextHandler(w, opts)), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(w, nil)), nil
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
 	return nil, fmt.Errorf("--log-format: want text or json, got %q", format)
 }
@@ -203,6 +212,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	wheel := timer.NewWheel(10*time.Millisecond, 4096, now)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	registerBuildInfo(reg)
 	var (
 		// Set once the store they read is open; nil-safe before.
 		metrics *engine.Metrics

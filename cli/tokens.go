@@ -42,11 +42,12 @@ SQLite store must already exist (lapse serve or lapse migrate makes one)
 
 // tokensCmd runs `lapse tokens create|list|revoke`.
 func tokensCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		fmt.Fprint(stderr, tokensUsage)
-		if len(args) == 0 {
-			return fmt.Errorf("%w: lapse tokens needs create, list or revoke", ErrUsage)
-		}
+		return fmt.Errorf("%w: lapse tokens needs create, list or revoke", ErrUsage)
+	}
+	if isHelp(args[0]) {
+		fmt.Fprint(stdout, tokensUsage)
 		return nil
 	}
 	sub, args := args[0], args[1:]
@@ -65,7 +66,7 @@ func tokensCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprint(stderr, tokensUsage)
 		return fmt.Errorf("%w: unknown tokens command %q", ErrUsage, sub)
 	}
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if name != nil && *name == "" {

@@ -17,10 +17,12 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
-		if !errors.Is(err, cli.ErrUsage) {
-			fmt.Fprintln(os.Stderr, "lapse:", err)
-		}
+	switch {
+	case err == nil:
+	case errors.Is(err, cli.ErrUsage): // already said, with the help
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "lapse:", err)
 		os.Exit(1)
 	}
 }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// lapseExit runs `lapse args...` and returns its stdout, its stderr and
+// its exit code.
+func lapseExit(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("lapse %v: %v", args, err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// listed returns the commands a help lists under "commands:", one a line
+// as "  name  summary".
+func listed(help string) []string {
+	_, list, ok := strings.Cut(help, "\ncommands:\n")
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, line := range strings.Split(list, "\n") {
+		if f := strings.Fields(line); strings.HasPrefix(line, "  ") && len(f) > 0 {
+			names = append(names, f[0])
+		}
+	}
+	return names
+}
+
+// TestHelp: --help and -h on lapse, on every command lapse help lists and
+// on every command of theirs print the help on stdout, nothing on stderr,
+// and exit 0; a flag no command has exits 2 with the error on stderr.
+func TestHelp(t *testing.T) {
+	top, _, code := lapseExit(t, "--help")
+	commands := listed(top)
+	if code != 0 || len(commands) < 10 {
+		t.Fatalf("lapse --help: exit %d, commands %v", code, commands)
+	}
+	var lines [][]string
+	for _, c := range commands {
+		lines = append(lines, []string{c})
+		out, _, _ := lapseExit(t, c, "--help")
+		for _, sub := range listed(out) {
+			lines = append(lines, []string{c, sub})
+		}
+	}
+	// tokens lists its commands in its usage line, not under commands:.
+	for _, sub := range []string{"create", "list", "revoke"} {
+		lines = append(lines, []string{"tokens", sub})
+	}
+	for _, line := range lines {
+		for _, h := range []string{"--help", "-h"} {
+			args := append(line, h)
+			stdout, stderr, code := lapseExit(t, args...)
+			if code != 0 || stderr != "" || !strings.Contains(stdout, "usage") && !strings.Contains(stdout, "  -") {
+				t.Errorf("lapse %v: exit %d, stdout %q, stderr %q; want the help on stdout and exit 0", args, code, stdout, stderr)
+			}
+		}
+	}
+	for _, args := range [][]string{{"serve", "--nope"}, {"tokens", "list", "--nope"}, {"void", "--nope"}, {"bench", "storm", "--nope"}, {"frobnicate"}} {
+		stdout, stderr, code := lapseExit(t, args...)
+		if code != 2 || stdout != "" || stderr == "" {
+			t.Errorf("lapse %v: exit %d, stdout %q, stderr %q; want exit 2 and the error on stderr", args, code, stdout, stderr)
+		}
+	}
+}
