@@ -23,7 +23,8 @@ import (
 // The standby takes over; meanwhile lapse answers 503 and never 500, the
 // client's retries under the same Idempotency-Key succeed once the new
 // primary serves, every instance writes again, and its loops (the
-// engine's drains among them) run again, within the failover's time + 5 s, nothing acknowledged is lost, and every coupon of the storm is
+// engine's drains among them) run again, within the failover's time +
+// 5 s, nothing acknowledged is lost, and every coupon of the storm is
 // expired once, none early.
 func TestPostgresFailover(t *testing.T) {
 	f := pgaftest.Start(t)
