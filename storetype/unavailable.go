@@ -46,27 +46,12 @@ func Unavailable(err error) error {
 	return &UnavailableError{err}
 }
 
-// outageTests are the backends' own tests of an outage (RegisterOutage).
-var outageTests []func(error) bool
-
-// RegisterOutage adds test to what IsUnavailable asks: a backend's own
-// outage errors (its server's codes, its client library's lost
-// connection), so that a read outside a transaction, the loops and the
-// API see them as outages as the backend's Classify does. Call it from an
-// init function.
-func RegisterOutage(test func(error) bool) { outageTests = append(outageTests, test) }
-
 // IsUnavailable reports whether err is an outage: ErrUnavailable, a
 // connection failure of any backend (refused or reset, the server gone
 // mid-answer (EOF), a network timeout, a connection database/sql found
-// bad or closed), or one a backend registered (RegisterOutage).
+// bad or closed). A backend's own outage codes are its Classify's.
 func IsUnavailable(err error) bool {
 	var netErr net.Error
-	for _, test := range outageTests {
-		if err != nil && test(err) {
-			return true
-		}
-	}
 	switch {
 	case err == nil:
 		return false

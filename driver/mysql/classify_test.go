@@ -14,15 +14,13 @@ import (
 
 	"github.com/lapsehq/lapse/driver/drivertest"
 	"github.com/lapsehq/lapse/driver/mysql"
-	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestClassifyOutage: what MySQL, MariaDB, Galera, a proxy or the network
 // says while the server cannot take a transaction is
 // storetype.ErrUnavailable, worth running again; a refusal of the
-// transaction itself is not; storetype.IsUnavailable, which the reads,
-// the loops and the API ask, agrees. (The real outage, a cut connection, is
-// TestServeThroughOutage's in cli.)
+// transaction itself is not. (The real outages are TestServeThroughOutage's
+// in cli, TestReadsTerminated's in store and TestGaleraFailover's.)
 func TestClassifyOutage(t *testing.T) {
 	reset := &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
 	outages := drivertest.Outages{
@@ -47,9 +45,4 @@ func TestClassifyOutage(t *testing.T) {
 		},
 	}
 	drivertest.ClassifyOutages(t, (*mysql.Driver)(nil).Classify, outages)
-	for _, err := range outages.Unavailable {
-		if !storetype.IsUnavailable(err) {
-			t.Errorf("storetype.IsUnavailable(%v) = false: the loops and the API must see what Classify sees", err)
-		}
-	}
 }

@@ -231,9 +231,9 @@ func (e *executor) Rollback() { e.tx.Rollback() }
 // Classify turns a write transaction's error into a store error; one the
 // server chose as a deadlock's victim, or whose once-only event was taken
 // meanwhile (errTaken), is worth running again, and so is one that met
-// an outage (storetype.IsUnavailable, with unavailable).
+// an outage (storetype.IsUnavailable, or unavailable).
 func (s *Driver) Classify(err error) (error, bool) {
-	if storetype.IsUnavailable(err) {
+	if storetype.IsUnavailable(err) || unavailable(err) {
 		return &storetype.UnavailableError{Err: err}, true
 	}
 	return interpret(err), isCode(err, errDeadlock) || errors.Is(err, errTaken)
@@ -245,9 +245,10 @@ func (s *Driver) Classify(err error) (error, bool) {
 // (a Galera node whose WSREP is not ready), 1290
 // ER_OPTION_PREVENTS_STATEMENT (--read-only, a node being moved away from
 // behind a proxy), or, from a proxy, 2006 CR_SERVER_GONE_ERROR or 2013
-// CR_SERVER_LOST. It is registered with storetype.RegisterOutage, so
-// storetype.IsUnavailable, which also sees refused and reset
-// connections, asks it.
+// CR_SERVER_LOST. Classify asks it beside storetype.IsUnavailable, which
+// sees refused and reset connections; the service classifies every
+// error it returns, reads included, so the loops and the API see these
+// as outages too.
 func unavailable(err error) bool {
 	for _, code := range []uint16{1053, 1047, 1290, 2006, 2013} {
 		if isCode(err, code) {
@@ -256,8 +257,6 @@ func unavailable(err error) bool {
 	}
 	return errors.Is(err, mysql.ErrInvalidConn)
 }
-
-func init() { storetype.RegisterOutage(unavailable) }
 
 // Busy is false: MySQL's writers do not queue on one writer.
 func (s *Driver) Busy() bool { return false }
