@@ -17,6 +17,7 @@ var couponTests = []test{
 	{"UserCoupons", testUserCoupons},
 	{"LocksDue", testLocksDue},
 	{"LocksDueShards", testLocksDueShards},
+	{"LockUnlock", testLockUnlockCoupons},
 }
 
 // newCoupon returns an unused coupon of template tp and user claimed at
@@ -190,4 +191,46 @@ func testLocksDueShards(f *fixture) {
 		ok(f.t, "LocksDue", err)
 		wantIDs(f.t, "LocksDue shards 3, 7", got, couponID, in7, in3)
 	})
+}
+
+// testLockUnlockCoupons: LockCoupons reads the listed coupons that exist;
+// UnlockCoupons moves the locked among them to the state asked (order and
+// lock cleared, update time, version plus one), leaves an unused one and
+// the unlisted alone, and counts what it moved.
+func testLockUnlockCoupons(f *fixture) {
+	f.insertTemplates(newTemplate("tp1", 0))
+	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u1", t0),
+		newCoupon("c3", "tp1", "u1", t0), newCoupon("c4", "tp1", "u1", t0))
+	f.lock("c1", t0.Add(time.Hour))
+	f.lock("c2", t0.Add(time.Hour))
+	f.lock("c4", t0.Add(time.Hour))
+	locked1, locked2, unused, locked4 := f.coupon("c1"), f.coupon("c2"), f.coupon("c3"), f.coupon("c4")
+	now := t0.Add(2 * time.Hour)
+	f.tx(func(tx driver.Executor) {
+		held, err := tx.LockCoupons(f.ctx, []string{"c1", "c2", "c3", "c9"})
+		ok(f.t, "LockCoupons", err)
+		got := map[string]coupon.Coupon{}
+		for _, c := range held {
+			got[c.ID] = c
+		}
+		want(f.t, "LockCoupons: coupons read", len(held), 3)
+		f.wantCoupon("LockCoupons c1", got["c1"], locked1)
+		f.wantCoupon("LockCoupons c3", got["c3"], unused)
+		n, err := tx.UnlockCoupons(f.ctx, driver.UnlockCouponsParams{IDs: []string{"c1", "c3"}, To: coupon.Unused, Now: now})
+		ok(f.t, "UnlockCoupons to unused", err)
+		want(f.t, "UnlockCoupons to unused", n, 1)
+		n, err = tx.UnlockCoupons(f.ctx, driver.UnlockCouponsParams{IDs: []string{"c2"}, To: coupon.Expired, Now: now})
+		ok(f.t, "UnlockCoupons to expired", err)
+		want(f.t, "UnlockCoupons to expired", n, 1)
+	})
+	for _, tc := range []struct {
+		from coupon.Coupon
+		to   coupon.State
+	}{{locked1, coupon.Unused}, {locked2, coupon.Expired}} {
+		moved := tc.from
+		moved.Status, moved.OrderID, moved.LockedUntil, moved.UpdatedAt, moved.Version = tc.to, "", time.Time{}, now, tc.from.Version+1
+		f.wantCoupon("unlocked "+tc.from.ID, f.coupon(tc.from.ID), moved)
+	}
+	f.wantCoupon("c3 unused", f.coupon("c3"), unused)
+	f.wantCoupon("c4 unlisted", f.coupon("c4"), locked4)
 }

@@ -180,13 +180,16 @@ func testExtendCoupons(f *fixture) {
 	wantTime(f.t, "c3 used kept", f.coupon("c3").ExpiresAt, t0.Add(24*time.Hour))
 }
 
-// testPendingVoid: a coupon's mark is put once and taken once.
+// testPendingVoid: a coupon's mark is put once, listed by PendingVoids
+// until taken, and taken once.
 func testPendingVoid(f *fixture) {
 	first := driver.PendingVoid{CouponID: "c1", Operation: "op1", Reason: "r1", Actor: "a1"}
 	f.tx(func(tx driver.Executor) {
 		ok(f.t, "PutPendingVoid", tx.PutPendingVoid(f.ctx, first))
 		ok(f.t, "PutPendingVoid again", tx.PutPendingVoid(f.ctx, driver.PendingVoid{CouponID: "c1", Operation: "op2", Reason: "r2", Actor: "a2"}))
 	})
+	marked := func(tx driver.Executor) ([]string, error) { return tx.PendingVoids(f.ctx, []string{"c1", "c2"}) }
+	wantIDs(f.t, "PendingVoids", read(f, "PendingVoids", marked), ident, "c1")
 	for _, tc := range []struct {
 		want  driver.PendingVoid
 		taken bool
@@ -200,4 +203,5 @@ func testPendingVoid(f *fixture) {
 			}
 		})
 	}
+	wantIDs(f.t, "PendingVoids once taken", read(f, "PendingVoids", marked), ident)
 }

@@ -17,6 +17,7 @@ var orderTests = []test{
 	{"OrdersDue", testOrdersDue},
 	{"OrdersDueShards", testOrdersDueShards},
 	{"DueOnExecutor", testDueOnExecutor},
+	{"CloseOrders", testCloseOrders},
 }
 
 // newOrder returns an unpaid order of u1 due at deadline.
@@ -144,4 +145,30 @@ func testDueOnExecutor(f *fixture) {
 		ok(f.t, "PendingFrom", err)
 		wantTime(f.t, "next deadline after "+tc.now.String(), next, tc.next)
 	}
+}
+
+// testCloseOrders: CloseOrders closes, in one statement, the listed
+// orders still unpaid (reason, update time, version plus one), skips a
+// paid one and an unknown ID, leaves the unlisted alone and counts what
+// it closed.
+func testCloseOrders(f *fixture) {
+	f.insertOrders(newOrder("o1", t0.Add(time.Hour)), newOrder("o2", t0.Add(time.Hour)), newOrder("o3", t0.Add(time.Hour)))
+	paid := f.order("o3")
+	next := paid
+	next.Status, next.PaymentID = order.Paid, "pay3"
+	want(f.t, "pay o3", read(f, "SetOrder", func(tx driver.Executor) (bool, error) {
+		return tx.SetOrder(f.ctx, driver.SetOrderParams{From: paid, Next: next})
+	}), true)
+	open, paid := f.order("o1"), f.order("o3")
+	now := t0.Add(2 * time.Hour)
+	close := func(tx driver.Executor) (int64, error) {
+		return tx.CloseOrders(f.ctx, driver.CloseOrdersParams{IDs: []string{"o1", "o3", "o9"}, Reason: order.ReasonTimeout, Now: now})
+	}
+	want(f.t, "CloseOrders", read(f, "CloseOrders", close), 1)
+	want(f.t, "CloseOrders again", read(f, "CloseOrders again", close), 0)
+	closed := open
+	closed.Status, closed.CloseReason, closed.UpdatedAt, closed.Version = order.Closed, order.ReasonTimeout, now, open.Version+1
+	f.wantOrder("o1 closed", f.order("o1"), closed)
+	f.wantOrder("o3 paid", f.order("o3"), paid)
+	want(f.t, "o2 unlisted", f.order("o2").Status, order.Unpaid)
 }
