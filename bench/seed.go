@@ -20,7 +20,7 @@ func newTemplate(ctx context.Context, st Store, name string, now time.Time, edit
 }
 
 // issueTo issues a coupon of tpl to each of users at now through bulk
-// issuance, sorted by ID first as README advises for long lists: on SQLite
+// issuance, sorted by ID first as docs/api.md advises for long lists: on SQLite
 // the inserts into the users' index then land in order, where the lists'
 // numeric order (u9, u10, …, u99, u100) sweeps it several times.
 func issueTo(ctx context.Context, st Store, tpl string, users []string, now time.Time) error {

@@ -84,8 +84,10 @@ func (l *urlList) Set(v string) error {
 	return nil
 }
 
-func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := serveConfig{remind: remind.Default()}
+// serveFlags is the flag set of lapse serve, setting c, which holds the
+// defaults it starts from; its errors and help go to stderr.
+// docs/configuration.md is written from it (TestConfigPage).
+func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -124,6 +126,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&c.repair, "repair", false, "repair what each periodic reconciliation finds, each repair with its event (LAPSE_REPAIR)")
 	fs.BoolVar(&c.insecure, "insecure", false, "serve open, without API tokens, on an address other than loopback while no token exists (LAPSE_INSECURE); see lapse tokens")
 	remindFlags(fs, &c.remind)
+	return fs
+}
+
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := serveConfig{remind: remind.Default()}
+	fs := serveFlags(&c, stderr)
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
