@@ -108,7 +108,8 @@ type served struct {
 }
 
 // startServe runs `lapse serve` with args on a free port and a new SQLite
-// store, JSON logs, and waits until it answers. Cleanup stops it. A
+// store, and waits until it answers. Its log, written to no terminal, is
+// JSON unless args or LAPSE_LOG_FORMAT say otherwise. Cleanup stops it. A
 // --listen in args is reached on 127.0.0.1 at its port.
 func startServe(t *testing.T, args ...string) *served {
 	t.Helper()
@@ -119,7 +120,7 @@ func startServe(t *testing.T, args ...string) *served {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &served{base: "http://" + addr, out: &outboxtest.LogBuffer{}, cancel: cancel, done: make(chan error, 1)}
-	args = append([]string{"serve", "--listen", addr, "--store", "sqlite:" + t.TempDir() + "/lapse.db", "--log-format", "json"}, args...)
+	args = append([]string{"serve", "--listen", addr, "--store", "sqlite:" + t.TempDir() + "/lapse.db"}, args...)
 	go func() { s.done <- Run(ctx, args, s.out, s.out) }()
 	t.Cleanup(func() {
 		cancel()
@@ -183,7 +184,8 @@ func (s *served) send(t *testing.T, method, path, body string, header ...string)
 }
 
 // TestServeStopsOnCancel serves on a free port until its context is
-// cancelled, once it serves, then must return nil.
+// cancelled, once it serves, then must return nil; its log, written to
+// no terminal, is JSON by default.
 func TestServeStopsOnCancel(t *testing.T) {
 	s := startServe(t)
 	s.cancel()
@@ -197,7 +199,7 @@ func TestServeStopsOnCancel(t *testing.T) {
 		for _, l := range lines {
 			var rec struct{ Msg string }
 			if err := json.Unmarshal([]byte(l), &rec); err != nil || !strings.HasPrefix(rec.Msg, "lapse:") {
-				t.Fatalf("--log-format json: line %q is not a JSON record of lapse (%v)", l, err)
+				t.Fatalf("the default log format off a terminal: line %q is not a JSON record of lapse (%v)", l, err)
 			}
 		}
 		if !strings.Contains(s.out.String(), "lapse: stopped") {

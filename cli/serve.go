@@ -29,6 +29,7 @@ import (
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/internal/redisurl"
+	"github.com/lapsehq/lapse/internal/tty"
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/payhook"
 	"github.com/lapsehq/lapse/remind"
@@ -96,7 +97,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	}
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on; one other than loopback needs an API token, or --insecure (LAPSE_LISTEN)")
 	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path>, postgres://… or mysql://user:pass@host:port/db (LAPSE_STORE)")
-	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json (LAPSE_LOG_FORMAT)")
+	fs.StringVar(&c.logFormat, "log-format", "", "log `format`: text or json (LAPSE_LOG_FORMAT; default text when stderr is a terminal, json otherwise)")
 	fs.Var(&c.logLevel, "log-level", "least severe `level` logged: debug, info, warn or error (LAPSE_LOG_LEVEL; default info)")
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
@@ -184,13 +185,20 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	routeLibraryLogs(log)
 	return runServer(ctx, c, log)
 }
 
 // newLogger makes the log of lapse serve, in format to w, of the records
-// at level or above.
+// at level or above; format "" is text on a terminal, JSON elsewhere.
 func newLogger(format string, level slog.Level, w io.Writer) (*slog.Logger, error) {
 	opts := &slog.HandlerOptions{Level: level}
+	if format == "" {
+		format = "json"
+		if tty.Is(w) {
+			format = "text"
+		}
+	}
 	switch format {
 	case "text":
 		return slog.New(slog.NewTextHandler(w, opts)), nil
@@ -298,6 +306,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 		ReadTimeout:       c.readTimeout,
 		WriteTimeout:      c.writeTimeout,
 		IdleTimeout:       c.idleTimeout,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	if err := eng.Start(ctx); err != nil {
 		return err

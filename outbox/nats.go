@@ -3,6 +3,7 @@ package outbox
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -67,7 +68,7 @@ func (s *NATS) jetStream() (jetstream.JetStream, error) {
 	if s.js != nil {
 		return s.js, nil
 	}
-	nc, err := nats.Connect(s.url, nats.Name("lapse"), nats.MaxReconnects(-1))
+	nc, err := nats.Connect(s.url, nats.Name("lapse"), nats.MaxReconnects(-1), nats.ErrorHandler(logAsync))
 	if err != nil {
 		return nil, fmt.Errorf("nats connect: %w", err)
 	}
@@ -78,6 +79,13 @@ func (s *NATS) jetStream() (jetstream.JetStream, error) {
 	}
 	s.nc, s.js = nc, js
 	return js, nil
+}
+
+// logAsync logs an error the NATS client meets outside a call (a slow
+// consumer, a permission refused) to slog's default, lapse serve's log,
+// in place of the client's own line on stderr.
+func logAsync(_ *nats.Conn, _ *nats.Subscription, err error) {
+	slog.Default().Warn("outbox: nats", slog.Any("err", err))
 }
 
 // Close closes the connection.

@@ -146,10 +146,13 @@ func testBenchStorm(t *testing.T, kind, url string, n, instances int, leftBehind
 		t.Fatalf("plot: got %d lines, want expired and p99 of lapse, naive and floor", len(doc.Polylines))
 	}
 	for _, phase := range []string{"seed", "idle", "lapse", "naive", "floor", "steady"} {
-		full := fmt.Sprintf("\r%-6s [%s] 100%%", phase, strings.Repeat("#", 30))
+		full := fmt.Sprintf("\n%-6s [%s] 100%%", phase, strings.Repeat("#", 30))
 		if !strings.Contains(stderr, full) {
 			t.Fatalf("stderr has no full progress bar for %s:\n%s", phase, stderr)
 		}
+	}
+	if strings.Contains(stderr, "\r") {
+		t.Fatalf("stderr, a pipe, has progress bars redrawn in place:\n%q", stderr)
 	}
 	leftBehind()
 }
@@ -219,8 +222,8 @@ func testBenchOrders(t *testing.T, kind, url string, leftBehind func()) {
 	if len(doc.Polylines) != 2 {
 		t.Fatalf("plot: got %d lines, want the close lag p50 and p99", len(doc.Polylines))
 	}
-	if full := fmt.Sprintf("\rorders [%s] 100%% 300/300", strings.Repeat("#", 30)); !strings.Contains(stderr, full) {
-		t.Fatalf("stderr has no full progress bar:\n%s", stderr)
+	if full := fmt.Sprintf("orders [%s] 100%% 300/300", strings.Repeat("#", 30)); !strings.Contains(stderr, full) || strings.Contains(stderr, "\r") {
+		t.Fatalf("stderr, a pipe, has no full progress bar as a line of its own:\n%q", stderr)
 	}
 	leftBehind()
 }

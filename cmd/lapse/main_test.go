@@ -146,7 +146,9 @@ func start(t *testing.T, url string, extra ...string) *server {
 	addr := outboxtest.FreeAddr(t)
 	s := &server{base: "http://" + addr}
 	s.api = clienttest.New(t, s.base)
-	args := append([]string{"serve", "--listen", addr, "--store", url}, extra...)
+	// Text, which the tests reading times off its lines parse; a pipe
+	// would have JSON.
+	args := append([]string{"serve", "--listen", addr, "--store", url, "--log-format", "text"}, extra...)
 	s.cmd = exec.Command(binary, args...)
 	s.cmd.Stderr = &s.log
 	if err := s.cmd.Start(); err != nil {
