@@ -143,26 +143,3 @@ func TestDocsAPIRoutes(t *testing.T) {
 		}
 	}
 }
-
-// TestDocsContract fails when api.md no longer holds the project's
-// contract, ../shared/API.md beside the repository, word for word (its
-// sections a level down). It skips where the contract is not beside the
-// repository, as in a clone.
-func TestDocsContract(t *testing.T) {
-	raw, err := os.ReadFile("../../shared/API.md")
-	if os.IsNotExist(err) {
-		t.Skip("no ../shared/API.md beside the repository")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile("api.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, contract, _ := strings.Cut(string(raw), "\n")
-	contract = strings.ReplaceAll(strings.TrimSpace(contract), "\n## ", "\n### ")
-	if !strings.Contains(string(page), contract) {
-		t.Errorf("api.md's contract is not ../shared/API.md's: copy it again under ## The contract")
-	}
-}
