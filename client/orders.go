@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"time"
-
-	"github.com/lapsehq/lapse/order"
 )
 
 // SKU is a SKU's stock.
@@ -24,14 +22,21 @@ type Stock struct {
 	Buckets int `json:"buckets,omitempty"`
 }
 
+// Item is one line of an order: Qty of SKU at UnitPrice, in minor units.
+type Item struct {
+	SKU       string `json:"sku"`
+	Qty       int64  `json:"qty"`
+	UnitPrice int64  `json:"unit_price"`
+}
+
 // NewOrder is the body of POST /v1/orders. Timeout and Deadline are
 // alternatives; neither gives the server's default of 30 minutes.
 type NewOrder struct {
-	UserID    string       `json:"user_id"`
-	Items     []order.Item `json:"items"`
-	CouponIDs []string     `json:"coupon_ids,omitempty"`
-	Timeout   Duration     `json:"timeout,omitzero"`
-	Deadline  time.Time    `json:"deadline,omitzero"`
+	UserID    string    `json:"user_id"`
+	Items     []Item    `json:"items"`
+	CouponIDs []string  `json:"coupon_ids,omitempty"`
+	Timeout   Duration  `json:"timeout,omitzero"`
+	Deadline  time.Time `json:"deadline,omitzero"`
 }
 
 // Order is an order as the API writes it.
@@ -41,15 +46,15 @@ type Order struct {
 	// Status is unpaid, paid or closed.
 	Status string `json:"status"`
 	// CloseReason is timeout or cancelled once closed, else "".
-	CloseReason string       `json:"close_reason"`
-	Items       []order.Item `json:"items"`
-	CouponIDs   []string     `json:"coupon_ids"`
-	Total       int64        `json:"total"`
-	Discount    int64        `json:"discount"`
-	AmountDue   int64        `json:"amount_due"`
-	Deadline    time.Time    `json:"deadline"`
-	CreatedAt   time.Time    `json:"created_at"`
-	UpdatedAt   time.Time    `json:"updated_at"`
+	CloseReason string    `json:"close_reason"`
+	Items       []Item    `json:"items"`
+	CouponIDs   []string  `json:"coupon_ids"`
+	Total       int64     `json:"total"`
+	Discount    int64     `json:"discount"`
+	AmountDue   int64     `json:"amount_due"`
+	Deadline    time.Time `json:"deadline"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
 }
 
 // PutSKU sets a SKU's stock.

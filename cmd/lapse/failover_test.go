@@ -13,7 +13,6 @@ import (
 	"github.com/lapsehq/lapse/client"
 	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/driver/postgres/pgaftest"
-	"github.com/lapsehq/lapse/order"
 )
 
 // TestPostgresFailover: three instances on a pg_auto_failover formation
@@ -191,7 +190,7 @@ func (sh *shoppers) shop(t *testing.T, i int, c *client.Client, tpl string) {
 		}
 		called = time.Now()
 		o, err := c.CreateOrder(ctx, client.NewOrder{UserID: user, CouponIDs: []string{cp.ID},
-			Items: []order.Item{{SKU: "fo-sku", Qty: 1, UnitPrice: 1000}}})
+			Items: []client.Item{{SKU: "fo-sku", Qty: 1, UnitPrice: 1000}}})
 		if !sh.acked(i, called, err) {
 			continue
 		}

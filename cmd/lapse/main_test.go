@@ -24,7 +24,6 @@ import (
 	"github.com/lapsehq/lapse/driver/postgres"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
 	"github.com/lapsehq/lapse/driver/sqlite"
-	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/storetype"
@@ -413,7 +412,7 @@ func testKill9OrdersClose(t *testing.T, be backend) {
 		wg.Go(func() {
 			for i := w; i < n; i += 4 {
 				ids[i] = clienttest.Must(api.CreateOrder(ctx, client.NewOrder{UserID: fmt.Sprintf("u%d", i), Deadline: deadline,
-					Items: []order.Item{{SKU: "tea", Qty: int64(1 + i%3), UnitPrice: 100}}})).On(t).ID
+					Items: []client.Item{{SKU: "tea", Qty: int64(1 + i%3), UnitPrice: 100}}})).On(t).ID
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package client_test
+package clientsuite_test
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/lapsehq/lapse/client"
 	"github.com/lapsehq/lapse/client/clienttest"
-	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -92,7 +91,7 @@ func testEveryRoute(t *testing.T, st store.Store) {
 	if k := clienttest.Must(c.PutSKU(ctx, "tea", client.Stock{Stock: 10})).On(t); k.Available != 10 || k.SKU != "tea" {
 		t.Fatalf("put SKU: got %+v", k)
 	}
-	o := clienttest.Must(c.CreateOrder(ctx, client.NewOrder{UserID: "u1", Items: []order.Item{{SKU: "tea", Qty: 2, UnitPrice: 1500}},
+	o := clienttest.Must(c.CreateOrder(ctx, client.NewOrder{UserID: "u1", Items: []client.Item{{SKU: "tea", Qty: 2, UnitPrice: 1500}},
 		CouponIDs: []string{wallet[0].ID}, Timeout: client.Duration(10 * time.Minute)})).On(t)
 	if o.Status != "unpaid" || o.Total != 3000 || o.Discount != 2500 || o.AmountDue != 500 || !o.Deadline.Equal(o.CreatedAt.Add(10*time.Minute)) {
 		t.Fatalf("order: got %+v", o)
@@ -100,7 +99,7 @@ func testEveryRoute(t *testing.T, st store.Store) {
 	if paid := clienttest.Must(c.Pay(ctx, o.ID, "p1", o.AmountDue)).On(t); paid.Status != "paid" {
 		t.Fatalf("paid: got %+v", paid)
 	}
-	o2 := clienttest.Must(c.CreateOrder(ctx, client.NewOrder{UserID: "u2", Items: []order.Item{{SKU: "tea", Qty: 1, UnitPrice: 1500}}})).On(t)
+	o2 := clienttest.Must(c.CreateOrder(ctx, client.NewOrder{UserID: "u2", Items: []client.Item{{SKU: "tea", Qty: 1, UnitPrice: 1500}}})).On(t)
 	if got := clienttest.Must(c.Order(ctx, o2.ID)).On(t); got.ID != o2.ID || got.Status != "unpaid" {
 		t.Fatalf("order: got %+v", got)
 	}
