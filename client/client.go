@@ -110,7 +110,7 @@ func (c *Client) do(ctx context.Context, cl call) error {
 			return fmt.Errorf("client: %s %s: %w", cl.method, cl.path, err)
 		}
 	}
-	header := http.Header{"Accept": {"application/json"}}
+	header := http.Header{"Accept": {"application/json"}, "User-Agent": {userAgent}}
 	if body != nil || cl.method != http.MethodGet {
 		// Even an empty change says it is JSON: lapse in open mode
 		// refuses one that does not, as a browser's from another site.

@@ -14,13 +14,14 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// keys records the Idempotency-Key of every request it passes on, and
+// keys records the Idempotency-Key and User-Agent of every POST it passes on, and
 // fails the first POST as fail says, after (lost) or instead of
 // (refused) serving it.
 type keys struct {
-	mu   sync.Mutex
-	seen []string
-	fail func(w http.ResponseWriter, r *http.Request, next http.Handler)
+	mu     sync.Mutex
+	seen   []string
+	agents []string
+	fail   func(w http.ResponseWriter, r *http.Request, next http.Handler)
 }
 
 func (k *keys) wrap(next http.Handler) http.Handler {
@@ -31,6 +32,7 @@ func (k *keys) wrap(next http.Handler) http.Handler {
 		}
 		k.mu.Lock()
 		k.seen = append(k.seen, r.Header.Get("Idempotency-Key"))
+		k.agents = append(k.agents, r.Header.Get("User-Agent"))
 		first := len(k.seen) == 1
 		k.mu.Unlock()
 		if first {
@@ -100,6 +102,9 @@ func TestChosenKeys(t *testing.T) {
 		clienttest.Must(c.Claim(client.WithIdempotencyKey(ctx, "claim-u1"), "u1", tpl.ID)).On(t)
 		if !slices.Equal(k.seen, []string{"claim-u1", "claim-u1"}) {
 			t.Fatalf("Idempotency-Keys: got %q, want the one named, twice", k.seen)
+		}
+		if want := "lapse-go/devel"; !slices.Equal(k.agents, []string{want, want}) {
+			t.Fatalf("User-Agents: got %q, want %s (the client module is replaced by its checkout) on each", k.agents, want)
 		}
 
 		k = &keys{fail: busy}
