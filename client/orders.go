@@ -37,6 +37,9 @@ type NewOrder struct {
 	CouponIDs []string  `json:"coupon_ids,omitempty"`
 	Timeout   Duration  `json:"timeout,omitzero"`
 	Deadline  time.Time `json:"deadline,omitzero"`
+	// IdempotencyKey, if set, is the request's Idempotency-Key in place
+	// of a random one.
+	IdempotencyKey string `json:"-"`
 }
 
 // Order is an order as the API writes it.
@@ -70,7 +73,7 @@ func (c *Client) SKU(ctx context.Context, sku string) (SKU, error) {
 // CreateOrder creates an unpaid order, reserving its stock and locking its
 // coupons.
 func (c *Client) CreateOrder(ctx context.Context, o NewOrder) (Order, error) {
-	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders", in: o})
+	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders", in: o, key: o.IdempotencyKey})
 }
 
 // Order reads an order.
@@ -78,16 +81,24 @@ func (c *Client) Order(ctx context.Context, id string) (Order, error) {
 	return decoded[Order](ctx, c, call{method: http.MethodGet, path: "/v1/orders/" + seg(id)})
 }
 
-// Pay records an order's payment of amount.
-func (c *Client) Pay(ctx context.Context, id, paymentID string, amount int64) (Order, error) {
-	in := struct {
-		PaymentID string `json:"payment_id"`
-		Amount    int64  `json:"amount"`
-	}{paymentID, amount}
-	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/pay", in: in})
+// PayParams is what a payment records.
+type PayParams struct {
+	PaymentID      string `json:"payment_id"`
+	Amount         int64  `json:"amount"`
+	IdempotencyKey string `json:"-"`
+}
+
+// Pay records an order's payment.
+func (c *Client) Pay(ctx context.Context, id string, p PayParams) (Order, error) {
+	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/pay", in: p, key: p.IdempotencyKey})
+}
+
+// CancelParams is what a cancellation asks.
+type CancelParams struct {
+	IdempotencyKey string `json:"-"`
 }
 
 // Cancel closes an unpaid order, giving back its stock and coupons.
-func (c *Client) Cancel(ctx context.Context, id string) (Order, error) {
-	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/cancel", in: struct{}{}})
+func (c *Client) Cancel(ctx context.Context, id string, p CancelParams) (Order, error) {
+	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/cancel", in: p, key: p.IdempotencyKey})
 }

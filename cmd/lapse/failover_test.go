@@ -180,7 +180,7 @@ func (sh *shoppers) shop(t *testing.T, i int, c *client.Client, tpl string) {
 		}
 		user := fmt.Sprintf("shopper%d-%d", i, k)
 		called := time.Now()
-		cp, err := c.Claim(ctx, user, tpl)
+		cp, err := c.Claim(ctx, user, client.ClaimParams{TemplateID: tpl})
 		if sh.acked(i, called, err) {
 			sh.mu.Lock()
 			sh.claims[cp.ID] = user
@@ -195,7 +195,7 @@ func (sh *shoppers) shop(t *testing.T, i int, c *client.Client, tpl string) {
 			continue
 		}
 		called = time.Now()
-		if _, err := c.Pay(ctx, o.ID, "pay-"+o.ID, o.AmountDue); sh.acked(i, called, err) {
+		if _, err := c.Pay(ctx, o.ID, client.PayParams{PaymentID: "pay-" + o.ID, Amount: o.AmountDue}); sh.acked(i, called, err) {
 			sh.mu.Lock()
 			sh.paid[o.ID] = cp.ID
 			sh.mu.Unlock()

@@ -210,7 +210,7 @@ func (s *server) eventsOf(t *testing.T, typ string) map[string]client.Event {
 func (s *server) feed(t *testing.T, typ string) []client.Event {
 	t.Helper()
 	var out []client.Event
-	for e, err := range s.api.Feed(t.Context(), "", 1000) {
+	for e, err := range s.api.Feed(t.Context(), client.EventQuery{Limit: 1000}) {
 		if err != nil {
 			t.Fatalf("feed: %v", err)
 		}
@@ -246,7 +246,7 @@ func (s *server) issue(t *testing.T, tpl string, n int) {
 		for i := range users {
 			users[i] = fmt.Sprintf("u%d", from+i)
 		}
-		res := clienttest.Must(s.api.Issue(t.Context(), tpl, users)).On(t)
+		res := clienttest.Must(s.api.Issue(t.Context(), tpl, client.IssueParams{UserIDs: users})).On(t)
 		if res.Issued != int64(len(users)) {
 			t.Fatalf("bulk issuance: issued %d, want %d", res.Issued, len(users))
 		}
@@ -324,14 +324,14 @@ func (s *server) killMidway(t *testing.T, be backend, db, typ string, n int) {
 // cursor returns the feed's cursor after its newest event.
 func (s *server) cursor(t *testing.T) string {
 	t.Helper()
-	return clienttest.Must(s.api.Cursor(t.Context(), "", 1000)).On(t)
+	return clienttest.Must(s.api.Cursor(t.Context(), client.EventQuery{Limit: 1000})).On(t)
 }
 
 // waitEventAfter waits until the feed has an event after cursor.
 func (s *server) waitEventAfter(t *testing.T, what, cursor string) {
 	t.Helper()
 	waitUntil(t, what, func() bool {
-		return len(clienttest.Must(s.api.Events(t.Context(), cursor, 1)).On(t).Events) > 0
+		return len(clienttest.Must(s.api.Events(t.Context(), client.EventQuery{After: cursor, Limit: 1})).On(t).Events) > 0
 	})
 }
 

@@ -37,17 +37,17 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	cp, err := c.Claim(ctx, "alice", tpl.ID)
+	cp, err := c.Claim(ctx, "alice", client.ClaimParams{TemplateID: tpl.ID})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(cp.Status, cp.ExpiresAt.Sub(cp.ClaimedAt))
 
-	_, err = c.Claim(ctx, "alice", tpl.ID)
+	_, err = c.Claim(ctx, "alice", client.ClaimParams{TemplateID: tpl.ID})
 	if client.IsSlug(err, "limit-reached") {
 		fmt.Println("alice holds the one coupon she may")
 	}
-	for e, err := range c.Feed(ctx, "", 100) {
+	for e, err := range c.Feed(ctx, client.EventQuery{Limit: 100}) {
 		if err != nil {
 			panic(err)
 		}

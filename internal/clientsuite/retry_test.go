@@ -75,7 +75,7 @@ func TestRetrySendsTheSameKey(t *testing.T) {
 				tpl := clienttest.Must(serve(t, st, nil).CreateTemplate(ctx, hourTemplate)).On(t)
 				k := &keys{fail: fail.fail}
 				c := serve(t, st, k.wrap)
-				got := clienttest.Must(c.Claim(ctx, "u1", tpl.ID)).On(t)
+				got := clienttest.Must(c.Claim(ctx, "u1", client.ClaimParams{TemplateID: tpl.ID})).On(t)
 				if len(k.seen) != 2 || k.seen[0] == "" || k.seen[0] != k.seen[1] {
 					t.Fatalf("Idempotency-Keys of the claim and its retry: got %q, want two the same", k.seen)
 				}
@@ -83,7 +83,7 @@ func TestRetrySendsTheSameKey(t *testing.T) {
 				if len(wallet) != 1 || wallet[0] != got {
 					t.Fatalf("wallet: got %+v, want the one coupon answered, %+v", wallet, got)
 				}
-				if again := clienttest.Must(c.Claim(ctx, "u1", tpl.ID)).On(t); again.ID == got.ID || k.seen[2] == k.seen[0] {
+				if again := clienttest.Must(c.Claim(ctx, "u1", client.ClaimParams{TemplateID: tpl.ID})).On(t); again.ID == got.ID || k.seen[2] == k.seen[0] {
 					t.Fatalf("a second claim: got the same coupon or key (%q), want a new one", k.seen)
 				}
 			})
@@ -91,7 +91,7 @@ func TestRetrySendsTheSameKey(t *testing.T) {
 	}
 }
 
-// TestChosenKeys: a key the context names is sent and kept across a
+// TestChosenKeys: a key the params name is sent and kept across a
 // retry; without keys, a mutation sends none and is not retried.
 func TestChosenKeys(t *testing.T) {
 	onEach(t, func(t *testing.T, st store.Store) {
@@ -99,7 +99,7 @@ func TestChosenKeys(t *testing.T) {
 		tpl := clienttest.Must(serve(t, st, nil).CreateTemplate(ctx, hourTemplate)).On(t)
 		k := &keys{fail: busy}
 		c := serve(t, st, k.wrap)
-		clienttest.Must(c.Claim(client.WithIdempotencyKey(ctx, "claim-u1"), "u1", tpl.ID)).On(t)
+		clienttest.Must(c.Claim(ctx, "u1", client.ClaimParams{TemplateID: tpl.ID, IdempotencyKey: "claim-u1"})).On(t)
 		if !slices.Equal(k.seen, []string{"claim-u1", "claim-u1"}) {
 			t.Fatalf("Idempotency-Keys: got %q, want the one named, twice", k.seen)
 		}
@@ -112,7 +112,7 @@ func TestChosenKeys(t *testing.T) {
 		t.Cleanup(srv.Close)
 		bare := clienttest.New(t, srv.URL, client.WithoutIdempotencyKeys(), client.WithRetry(client.DefaultRetry))
 		var p *client.Problem
-		if _, err := bare.Claim(ctx, "u2", tpl.ID); !errors.As(err, &p) || p.Status != http.StatusServiceUnavailable {
+		if _, err := bare.Claim(ctx, "u2", client.ClaimParams{TemplateID: tpl.ID}); !errors.As(err, &p) || p.Status != http.StatusServiceUnavailable {
 			t.Fatalf("a claim without a key answered 503: got %v, want the 503, not retried", err)
 		}
 		if !slices.Equal(k.seen, []string{""}) {
