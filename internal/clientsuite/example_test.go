@@ -44,7 +44,7 @@ func Example() {
 	fmt.Println(cp.Status, cp.ExpiresAt.Sub(cp.ClaimedAt))
 
 	_, err = c.Claim(ctx, "alice", client.ClaimParams{TemplateID: tpl.ID})
-	if client.IsSlug(err, "limit-reached") {
+	if client.IsSlug(err, client.SlugLimitReached) {
 		fmt.Println("alice holds the one coupon she may")
 	}
 	for e, err := range c.Feed(ctx, client.EventQuery{Limit: 100}) {
