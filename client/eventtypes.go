@@ -1,6 +1,6 @@
 package client
 
-// The event types of the feed (Event.Type, EventFilter.Type): each names
+// The event types of the feed (Event.Type, EventQuery.Type): each names
 // the state its subject moved to.
 const (
 	EventCouponClaimed  = "coupon.claimed"
