@@ -13,7 +13,7 @@ type Coupon struct {
 	ID         string `json:"id"`
 	TemplateID string `json:"template_id"`
 	UserID     string `json:"user_id"`
-	// Status is unused, locked, used, expired or voided.
+	// Status is unused, locked, used, expired or voided (CouponUnused…).
 	Status    string    `json:"status"`
 	ClaimedAt time.Time `json:"claimed_at"`
 	ExpiresAt time.Time `json:"expires_at"`

@@ -14,7 +14,7 @@ const OperationPoll = 250 * time.Millisecond
 // extension of a template's coupons, of a list of coupon IDs or of the
 // coupons a list of users holds.
 type NewOperation struct {
-	// Kind is void or extend.
+	// Kind is void or extend (OperationVoid, OperationExtend).
 	Kind string `json:"kind"`
 	// TemplateID, CouponIDs or UserIDs, exactly one, names the coupons.
 	TemplateID string   `json:"template_id,omitempty"`
@@ -75,7 +75,7 @@ type Progress struct {
 type Operation struct {
 	ID   string `json:"id"`
 	Kind string `json:"kind"`
-	// State is running or done.
+	// State is running or done (OperationRunning, OperationDone).
 	State      string          `json:"state"`
 	Target     OperationTarget `json:"target"`
 	Reason     string          `json:"reason"`

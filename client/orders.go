@@ -46,9 +46,10 @@ type NewOrder struct {
 type Order struct {
 	ID     string `json:"id"`
 	UserID string `json:"user_id"`
-	// Status is unpaid, paid or closed.
+	// Status is unpaid, paid or closed (OrderUnpaid…).
 	Status string `json:"status"`
-	// CloseReason is timeout or cancelled once closed, else "".
+	// CloseReason is timeout or cancelled once closed (CloseTimeout,
+	// CloseCancelled), else "".
 	CloseReason string    `json:"close_reason"`
 	Items       []Item    `json:"items"`
 	CouponIDs   []string  `json:"coupon_ids"`
