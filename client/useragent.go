@@ -13,8 +13,14 @@ var userAgent = "lapse-go/" + moduleVersion()
 // moduleVersion is the version of the client module in the running
 // program's build information.
 func moduleVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
+	info, _ := debug.ReadBuildInfo()
+	return versionIn(info)
+}
+
+// versionIn is the version of the client module that info (nil: none)
+// names, as a dependency or as the main module, not replaced.
+func versionIn(info *debug.BuildInfo) string {
+	if info == nil {
 		return "devel"
 	}
 	for _, m := range append([]*debug.Module{&info.Main}, info.Deps...) {
