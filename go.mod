@@ -6,6 +6,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/go-sql-driver/mysql v1.10.1
 	github.com/jackc/pgx/v5 v5.12.0
+	github.com/lapsehq/lapse/client v0.0.0-00010101000000-000000000000
 	github.com/nats-io/nats.go v1.55.0
 	github.com/pb33f/libopenapi v0.42.4
 	github.com/pb33f/libopenapi-validator v0.16.2
@@ -60,3 +61,8 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+// The Go client is its own module (client/go.mod), which users import
+// without the server's dependencies; the server builds against this
+// checkout's copy of it.
+replace github.com/lapsehq/lapse/client => ./client

@@ -27,7 +27,7 @@ func templatesList(fs *flag.FlagSet) remoteRun {
 	limit := fs.Int("limit", 100, "templates read a request, 1 to 1000")
 	return func(ctx context.Context, c *client.Client, _ []string, stdout, _ io.Writer) error {
 		return printAll(stdout, *asJSON, "ID\tNAME\tVALUE\tTOTAL\tEXPIRES\tCREATED\tCLOSED",
-			c.Templates(ctx, *after, *limit), func(t client.Template) string {
+			c.Templates(ctx, client.TemplateQuery{After: *after, Limit: *limit}), func(t client.Template) string {
 				return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s", t.ID, t.Name, t.Value, orNone(t.Total, "unlimited"),
 					expiry(t.Validity), t.CreatedAt.Format(time.RFC3339), orDash(t.ClosedAt))
 			})

@@ -14,6 +14,9 @@ type ArchiveRun struct {
 	Before time.Time `json:"before,omitzero"`
 	// DryRun counts what would move and moves nothing.
 	DryRun bool `json:"dry_run,omitempty"`
+	// IdempotencyKey, if set, is the request's Idempotency-Key in place
+	// of a random one.
+	IdempotencyKey string `json:"-"`
 }
 
 // Archived is what an archive run moved and pruned, or would have in a
@@ -28,5 +31,5 @@ type Archived struct {
 
 // Archive runs one archive run now and answers once it is done.
 func (c *Client) Archive(ctx context.Context, run ArchiveRun) (Archived, error) {
-	return decoded[Archived](ctx, c, call{method: http.MethodPost, path: "/v1/archive", in: run})
+	return decoded[Archived](ctx, c, call{method: http.MethodPost, path: "/v1/archive", in: run, key: run.IdempotencyKey})
 }

@@ -19,8 +19,8 @@ type Client struct {
 	http  *http.Client
 	token string
 	retry Retry
-	// noKeys: mutations carry no Idempotency-Key unless the context
-	// names one.
+	// noKeys: mutations carry no Idempotency-Key unless their params
+	// name one.
 	noKeys bool
 }
 
@@ -38,9 +38,9 @@ func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h
 func WithRetry(r Retry) Option { return func(c *Client) { c.retry = r } }
 
 // WithoutIdempotencyKeys sends a mutation with no Idempotency-Key unless
-// its context names one (WithIdempotencyKey), sparing the server the
-// record of its key; such a mutation is never retried, since a retry might
-// do its work twice.
+// its params name one (their IdempotencyKey field), sparing the server
+// the record of its key; such a mutation is never retried, since a retry
+// might do its work twice.
 func WithoutIdempotencyKeys() Option { return func(c *Client) { c.noKeys = true } }
 
 // New returns a client of the lapse server at baseURL, such as
@@ -60,36 +60,29 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// keyContext carries the Idempotency-Key a caller chose.
-type keyContext struct{}
-
-// WithIdempotencyKey returns ctx under which the next mutation sends key
-// as its Idempotency-Key in place of a random one: to make a call that
-// survives the caller's own restart, such as an operator's command run
-// again.
-func WithIdempotencyKey(ctx context.Context, key string) context.Context {
-	return context.WithValue(ctx, keyContext{}, key)
-}
-
-// idempotencyKey is the key a mutation sends under ctx, "" for none.
-func (c *Client) idempotencyKey(ctx context.Context) string {
-	if key, ok := ctx.Value(keyContext{}).(string); ok && key != "" {
-		return key
-	}
-	if c.noKeys {
-		return ""
+// idempotencyKey is the key a mutation sends, "" for none: the one its
+// caller chose, else a random one unless c sends none.
+func (c *Client) idempotencyKey(chosen string) string {
+	if chosen != "" || c.noKeys {
+		return chosen
 	}
 	return rand.Text()
 }
 
 // call is one API request: path is escaped (see seg), in, if not nil, is
-// its JSON body, out, if not nil, receives the JSON answer.
+// its JSON body, or stream, if not nil, gives its NDJSON body anew for
+// each attempt; out, if not nil, receives the JSON answer; key is the
+// Idempotency-Key its caller chose, "" for a random one; untimed drops the
+// HTTP client's timeout, ctx alone bounding the call.
 type call struct {
-	method string
-	path   string
-	query  url.Values
-	in     any
-	out    any
+	method  string
+	path    string
+	query   url.Values
+	in      any
+	stream  func() io.Reader
+	out     any
+	key     string
+	untimed bool
 }
 
 // decoded sends cl as c.do does and returns the JSON answer, decoded as T.
@@ -103,22 +96,32 @@ func decoded[T any](ctx context.Context, c *Client, cl call) (T, error) {
 // do sends cl, retrying as c.retry says; a mutation sends one
 // Idempotency-Key on every attempt.
 func (c *Client) do(ctx context.Context, cl call) error {
-	var body []byte
+	body := cl.stream
 	if cl.in != nil {
-		var err error
-		if body, err = json.Marshal(cl.in); err != nil {
+		b, err := json.Marshal(cl.in)
+		if err != nil {
 			return fmt.Errorf("client: %s %s: %w", cl.method, cl.path, err)
 		}
+		body = func() io.Reader { return bytes.NewReader(b) }
 	}
-	header := http.Header{"Accept": {"application/json"}}
-	if body != nil || cl.method != http.MethodGet {
+	header := http.Header{"Accept": {"application/json"}, "User-Agent": {userAgent}}
+	switch {
+	case cl.stream != nil:
+		header.Set("Content-Type", "application/x-ndjson")
+	case body != nil || cl.method != http.MethodGet:
 		// Even an empty change says it is JSON: lapse in open mode
 		// refuses one that does not, as a browser's from another site.
 		header.Set("Content-Type", "application/json")
 	}
+	h := c.http
+	if cl.untimed && h.Timeout > 0 {
+		untimed := *h
+		untimed.Timeout = 0
+		h = &untimed
+	}
 	retry := c.retry
 	if cl.method == http.MethodPost || cl.method == http.MethodPatch {
-		if key := c.idempotencyKey(ctx); key != "" {
+		if key := c.idempotencyKey(cl.key); key != "" {
 			header.Set("Idempotency-Key", key)
 		} else {
 			retry.Attempts = 1
@@ -132,7 +135,7 @@ func (c *Client) do(ctx context.Context, cl call) error {
 		u += "?" + cl.query.Encode()
 	}
 	for attempt := 1; ; attempt++ {
-		res, err := c.send(ctx, cl.method, u, header, body)
+		res, err := send(ctx, h, cl.method, u, header, body)
 		wait, again := retry.after(attempt, res, err)
 		if !again || ctx.Err() != nil {
 			if err != nil {
@@ -153,18 +156,21 @@ type response struct {
 	body   []byte
 }
 
-// send makes one attempt.
-func (c *Client) send(ctx context.Context, method, u string, header http.Header, body []byte) (*response, error) {
+// send makes one attempt through h.
+func send(ctx context.Context, h *http.Client, method, u string, header http.Header, body func() io.Reader) (*response, error) {
 	var rd io.Reader
 	if body != nil {
-		rd = bytes.NewReader(body)
+		rd = body()
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
+		if c, ok := rd.(io.Closer); ok {
+			c.Close()
+		}
 		return nil, err
 	}
 	req.Header = header.Clone()
-	res, err := c.http.Do(req)
+	res, err := h.Do(req)
 	if err != nil {
 		return nil, err
 	}

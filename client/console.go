@@ -69,12 +69,18 @@ type Lease struct {
 	Held      bool      `json:"held"`
 }
 
-// Forecast reads what falls due in each of the next minutes (1 to 1440;
-// 0 takes the server's 24 hours).
-func (c *Client) Forecast(ctx context.Context, minutes int) (Forecast, error) {
+// ForecastQuery is what a forecast asks.
+type ForecastQuery struct {
+	// Minutes is how many minutes from now the forecast covers, 1 to
+	// 1440; 0 takes the server's 24 hours.
+	Minutes int
+}
+
+// Forecast reads what falls due in each of the minutes q asks.
+func (c *Client) Forecast(ctx context.Context, fq ForecastQuery) (Forecast, error) {
 	q := url.Values{}
-	if minutes > 0 {
-		q.Set("minutes", strconv.Itoa(minutes))
+	if fq.Minutes > 0 {
+		q.Set("minutes", strconv.Itoa(fq.Minutes))
 	}
 	return decoded[Forecast](ctx, c, call{method: http.MethodGet, path: "/v1/console/forecast", query: q})
 }

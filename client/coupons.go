@@ -13,7 +13,7 @@ type Coupon struct {
 	ID         string `json:"id"`
 	TemplateID string `json:"template_id"`
 	UserID     string `json:"user_id"`
-	// Status is unused, locked, used, expired or voided.
+	// Status is unused, locked, used, expired or voided (CouponUnused…).
 	Status    string    `json:"status"`
 	ClaimedAt time.Time `json:"claimed_at"`
 	ExpiresAt time.Time `json:"expires_at"`
@@ -24,12 +24,18 @@ type Coupon struct {
 	UpdatedAt   time.Time `json:"updated_at"`
 }
 
-// Claim claims a coupon of the template for user.
-func (c *Client) Claim(ctx context.Context, userID, templateID string) (Coupon, error) {
-	in := struct {
-		TemplateID string `json:"template_id"`
-	}{templateID}
-	return decoded[Coupon](ctx, c, call{method: http.MethodPost, path: "/v1/users/" + seg(userID) + "/coupons", in: in})
+// ClaimParams is what a claim asks.
+type ClaimParams struct {
+	TemplateID string `json:"template_id"`
+	// IdempotencyKey, if set, is the request's Idempotency-Key in place
+	// of a random one: to make a call that survives the caller's own
+	// restart. Every params struct of a mutation has one.
+	IdempotencyKey string `json:"-"`
+}
+
+// Claim claims a coupon of p's template for user.
+func (c *Client) Claim(ctx context.Context, userID string, p ClaimParams) (Coupon, error) {
+	return decoded[Coupon](ctx, c, call{method: http.MethodPost, path: "/v1/users/" + seg(userID) + "/coupons", in: p, key: p.IdempotencyKey})
 }
 
 // WalletQuery is what a read of a wallet asks: which coupons, and which
@@ -86,44 +92,64 @@ func (c *Client) Coupon(ctx context.Context, id string) (Coupon, error) {
 	return decoded[Coupon](ctx, c, call{method: http.MethodGet, path: "/v1/coupons/" + seg(id)})
 }
 
-// Lock locks a coupon for an order, for ttl (0: the server's default).
-func (c *Client) Lock(ctx context.Context, id, orderID string, ttl time.Duration) (Coupon, error) {
-	in := struct {
-		OrderID string   `json:"order_id"`
-		TTL     Duration `json:"ttl,omitzero"`
-	}{orderID, Duration(ttl)}
-	return c.transition(ctx, id, "lock", in)
-}
-
-// Unlock gives back a coupon the order locked.
-func (c *Client) Unlock(ctx context.Context, id, orderID string) (Coupon, error) {
-	return c.transition(ctx, id, "unlock", orderBody{orderID})
-}
-
-// Redeem uses a coupon for an order.
-func (c *Client) Redeem(ctx context.Context, id, orderID string) (Coupon, error) {
-	return c.transition(ctx, id, "redeem", orderBody{orderID})
-}
-
-// Refund gives back a coupon the order used.
-func (c *Client) Refund(ctx context.Context, id, orderID string) (Coupon, error) {
-	return c.transition(ctx, id, "refund", orderBody{orderID})
-}
-
-// Void voids an unused coupon, giving reason.
-func (c *Client) Void(ctx context.Context, id, reason string) (Coupon, error) {
-	in := struct {
-		Reason string `json:"reason,omitempty"`
-	}{reason}
-	return c.transition(ctx, id, "void", in)
-}
-
-// orderBody is the body of unlock, redeem and refund.
-type orderBody struct {
+// LockParams is what a lock asks.
+type LockParams struct {
 	OrderID string `json:"order_id"`
+	// TTL is how long the lock lasts; 0 takes the server's default.
+	TTL            Duration `json:"ttl,omitzero"`
+	IdempotencyKey string   `json:"-"`
 }
 
-// transition posts body to a coupon's action.
-func (c *Client) transition(ctx context.Context, id, action string, body any) (Coupon, error) {
-	return decoded[Coupon](ctx, c, call{method: http.MethodPost, path: "/v1/coupons/" + seg(id) + "/" + action, in: body})
+// Lock locks a coupon for p's order.
+func (c *Client) Lock(ctx context.Context, id string, p LockParams) (Coupon, error) {
+	return c.transition(ctx, id, "lock", p, p.IdempotencyKey)
+}
+
+// UnlockParams is what an unlock asks.
+type UnlockParams struct {
+	OrderID        string `json:"order_id"`
+	IdempotencyKey string `json:"-"`
+}
+
+// Unlock gives back a coupon p's order locked.
+func (c *Client) Unlock(ctx context.Context, id string, p UnlockParams) (Coupon, error) {
+	return c.transition(ctx, id, "unlock", p, p.IdempotencyKey)
+}
+
+// RedeemParams is what a redemption asks.
+type RedeemParams struct {
+	OrderID        string `json:"order_id"`
+	IdempotencyKey string `json:"-"`
+}
+
+// Redeem uses a coupon for p's order.
+func (c *Client) Redeem(ctx context.Context, id string, p RedeemParams) (Coupon, error) {
+	return c.transition(ctx, id, "redeem", p, p.IdempotencyKey)
+}
+
+// RefundParams is what a refund asks.
+type RefundParams struct {
+	OrderID        string `json:"order_id"`
+	IdempotencyKey string `json:"-"`
+}
+
+// Refund gives back a coupon p's order used.
+func (c *Client) Refund(ctx context.Context, id string, p RefundParams) (Coupon, error) {
+	return c.transition(ctx, id, "refund", p, p.IdempotencyKey)
+}
+
+// VoidParams is what a void asks.
+type VoidParams struct {
+	Reason         string `json:"reason,omitempty"`
+	IdempotencyKey string `json:"-"`
+}
+
+// Void voids an unused coupon.
+func (c *Client) Void(ctx context.Context, id string, p VoidParams) (Coupon, error) {
+	return c.transition(ctx, id, "void", p, p.IdempotencyKey)
+}
+
+// transition posts body to a coupon's action under key.
+func (c *Client) transition(ctx context.Context, id, action string, body any, key string) (Coupon, error) {
+	return decoded[Coupon](ctx, c, call{method: http.MethodPost, path: "/v1/coupons/" + seg(id) + "/" + action, in: body, key: key})
 }

@@ -29,50 +29,46 @@ type EventPage struct {
 	Next string `json:"next"`
 }
 
-// EventFilter keeps only the events of Type about Subject, each if set.
-type EventFilter struct {
+// EventQuery is what a read of the feed asks: which events, and from
+// where.
+type EventQuery struct {
+	// Type and Subject, each if set, keep only the events of that type
+	// (an Event… constant) or about that subject.
 	Type    string
 	Subject string
+	// After is the cursor: "" or "0" for the start of the feed.
+	After string
+	// Limit is the most events a page reads; 0 takes the server's
+	// default.
+	Limit int
 }
 
-// query is ?type=&subject= of f with the page's ?after=&limit=.
-func (f EventFilter) query(after string, limit int) url.Values {
-	q := pageQuery(after, limit)
-	if f.Type != "" {
-		q.Set("type", f.Type)
+// query is ?type=&subject=&after=&limit= of q.
+func (q EventQuery) query() url.Values {
+	v := pageQuery(q.After, q.Limit)
+	if q.Type != "" {
+		v.Set("type", q.Type)
 	}
-	if f.Subject != "" {
-		q.Set("subject", f.Subject)
+	if q.Subject != "" {
+		v.Set("subject", q.Subject)
 	}
-	return q
+	return v
 }
 
-// Events reads up to limit events after the cursor after ("" or "0": from
-// the start); limit 0 takes the server's default.
-func (c *Client) Events(ctx context.Context, after string, limit int) (EventPage, error) {
-	return c.EventsOf(ctx, EventFilter{}, after, limit)
+// Events reads one page of the feed, as q asks. With a Type or Subject,
+// the server filters the page it read, so a page may hold none while more
+// follow; its Next is past every event read.
+func (c *Client) Events(ctx context.Context, q EventQuery) (EventPage, error) {
+	return decoded[EventPage](ctx, c, call{method: http.MethodGet, path: "/v1/events", query: q.query()})
 }
 
-// EventsOf is Events keeping only the events f passes: the server
-// filters the page it read, so a page may hold none while more follow;
-// its Next is past every event read.
-func (c *Client) EventsOf(ctx context.Context, f EventFilter, after string, limit int) (EventPage, error) {
-	return decoded[EventPage](ctx, c, call{method: http.MethodGet, path: "/v1/events", query: f.query(after, limit)})
-}
-
-// Feed iterates over the events after the cursor after ("" for all), in
-// feed order, reading pages of limit (0: the server's default) until the
+// Feed iterates over the events q asks for from q.After, in feed order,
+// reading pages of q.Limit until a page moves the cursor no further: the
 // end of the feed for now. It stops at the first error, yielding it.
-func (c *Client) Feed(ctx context.Context, after string, limit int) iter.Seq2[Event, error] {
-	return c.FeedOf(ctx, EventFilter{}, after, limit)
-}
-
-// FeedOf is Feed keeping only the events f passes. It reads until a page
-// moves the cursor no further.
-func (c *Client) FeedOf(ctx context.Context, f EventFilter, after string, limit int) iter.Seq2[Event, error] {
+func (c *Client) Feed(ctx context.Context, q EventQuery) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		for {
-			page, err := c.EventsOf(ctx, f, after, limit)
+			page, err := c.Events(ctx, q)
 			if err != nil {
 				yield(Event{}, err)
 				return
@@ -82,23 +78,23 @@ func (c *Client) FeedOf(ctx context.Context, f EventFilter, after string, limit 
 					return
 				}
 			}
-			if len(page.Events) == 0 && page.Next == after || page.Next == "" {
+			if len(page.Events) == 0 && page.Next == q.After || page.Next == "" {
 				return
 			}
-			after = page.Next
+			q.After = page.Next
 		}
 	}
 }
 
 // Cursor returns the feed's cursor after its newest event, reading the
-// feed from after in pages of limit: where to start to read only what
+// feed from q.After in pages of q.Limit: where to start to read only what
 // comes next.
-func (c *Client) Cursor(ctx context.Context, after string, limit int) (string, error) {
+func (c *Client) Cursor(ctx context.Context, q EventQuery) (string, error) {
 	for {
-		page, err := c.Events(ctx, after, limit)
-		if err != nil || len(page.Events) == 0 {
-			return after, err
+		page, err := c.Events(ctx, q)
+		if err != nil || len(page.Events) == 0 && page.Next == q.After || page.Next == "" {
+			return q.After, err
 		}
-		after = page.Next
+		q.After = page.Next
 	}
 }

@@ -14,7 +14,7 @@ const OperationPoll = 250 * time.Millisecond
 // extension of a template's coupons, of a list of coupon IDs or of the
 // coupons a list of users holds.
 type NewOperation struct {
-	// Kind is void or extend.
+	// Kind is void or extend (OperationVoid, OperationExtend).
 	Kind string `json:"kind"`
 	// TemplateID, CouponIDs or UserIDs, exactly one, names the coupons.
 	TemplateID string   `json:"template_id,omitempty"`
@@ -26,6 +26,10 @@ type NewOperation struct {
 	// or how much later than each coupon's own.
 	ExpiresAt time.Time `json:"expires_at,omitzero"`
 	By        Duration  `json:"by,omitzero"`
+	// IdempotencyKey, if set, is the request's Idempotency-Key in place
+	// of a random one: the same call again under the same key is the
+	// same operation, resumed if it stopped.
+	IdempotencyKey string `json:"-"`
 }
 
 // Extension is what an extension of a template's coupons does: ExpiresAt
@@ -33,6 +37,9 @@ type NewOperation struct {
 type Extension struct {
 	ExpiresAt time.Time `json:"expires_at,omitzero"`
 	By        Duration  `json:"by,omitzero"`
+	// IdempotencyKey, if set, is the request's Idempotency-Key in place
+	// of a random one.
+	IdempotencyKey string `json:"-"`
 }
 
 // OperationTarget names the coupons an operation works.
@@ -68,7 +75,7 @@ type Progress struct {
 type Operation struct {
 	ID   string `json:"id"`
 	Kind string `json:"kind"`
-	// State is running or done.
+	// State is running or done (OperationRunning, OperationDone).
 	State      string          `json:"state"`
 	Target     OperationTarget `json:"target"`
 	Reason     string          `json:"reason"`
@@ -83,7 +90,7 @@ type Operation struct {
 }
 
 // Done reports whether every coupon the operation targets has been worked.
-func (op Operation) Done() bool { return op.State == "done" }
+func (op Operation) Done() bool { return op.State == OperationDone }
 
 // DryRun is the answer to a dry run: what an operation would target, by
 // state, changing nothing.
@@ -95,10 +102,10 @@ type DryRun struct {
 }
 
 // StartOperation starts a bulk operation, which runs in the server's
-// background; the same call again under the same Idempotency-Key
-// (WithIdempotencyKey) is the same operation, resumed if it stopped.
+// background; the same call again under the same op.IdempotencyKey is the
+// same operation, resumed if it stopped.
 func (c *Client) StartOperation(ctx context.Context, op NewOperation) (Operation, error) {
-	return decoded[Operation](ctx, c, call{method: http.MethodPost, path: "/v1/operations", in: op})
+	return decoded[Operation](ctx, c, call{method: http.MethodPost, path: "/v1/operations", in: op, key: op.IdempotencyKey})
 }
 
 // PreviewOperation answers what op would target, by state, and starts
@@ -108,25 +115,31 @@ func (c *Client) PreviewOperation(ctx context.Context, op NewOperation) (DryRun,
 		NewOperation
 		DryRun bool `json:"dry_run"`
 	}{op, true}
-	return decoded[DryRun](ctx, c, call{method: http.MethodPost, path: "/v1/operations", in: in})
+	return decoded[DryRun](ctx, c, call{method: http.MethodPost, path: "/v1/operations", in: in, key: op.IdempotencyKey})
 }
 
-// VoidTemplate starts the void of a template's coupons, giving reason.
-func (c *Client) VoidTemplate(ctx context.Context, templateID, reason string) (Operation, error) {
-	in := struct {
-		Reason string `json:"reason,omitempty"`
-	}{reason}
-	return c.templateOperation(ctx, templateID, "void", in)
+// VoidTemplateParams is what the void of a template's coupons asks.
+type VoidTemplateParams struct {
+	Reason string `json:"reason,omitempty"`
+	// IdempotencyKey, if set, is the request's Idempotency-Key in place
+	// of a random one.
+	IdempotencyKey string `json:"-"`
+}
+
+// VoidTemplate starts the void of a template's coupons.
+func (c *Client) VoidTemplate(ctx context.Context, templateID string, p VoidTemplateParams) (Operation, error) {
+	return c.templateOperation(ctx, templateID, "void", p, p.IdempotencyKey)
 }
 
 // ExtendTemplate starts the extension of a template's coupons.
 func (c *Client) ExtendTemplate(ctx context.Context, templateID string, ext Extension) (Operation, error) {
-	return c.templateOperation(ctx, templateID, "extend", ext)
+	return c.templateOperation(ctx, templateID, "extend", ext, ext.IdempotencyKey)
 }
 
-// templateOperation starts the operation action on a template's coupons.
-func (c *Client) templateOperation(ctx context.Context, templateID, action string, in any) (Operation, error) {
-	return decoded[Operation](ctx, c, call{method: http.MethodPost, path: "/v1/templates/" + seg(templateID) + "/" + action, in: in})
+// templateOperation starts the operation action on a template's coupons
+// under key.
+func (c *Client) templateOperation(ctx context.Context, templateID, action string, in any, key string) (Operation, error) {
+	return decoded[Operation](ctx, c, call{method: http.MethodPost, path: "/v1/templates/" + seg(templateID) + "/" + action, in: in, key: key})
 }
 
 // Operation reads an operation.

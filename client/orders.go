@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"time"
-
-	"github.com/lapsehq/lapse/order"
 )
 
 // SKU is a SKU's stock.
@@ -24,32 +22,43 @@ type Stock struct {
 	Buckets int `json:"buckets,omitempty"`
 }
 
+// Item is one line of an order: Qty of SKU at UnitPrice, in minor units.
+type Item struct {
+	SKU       string `json:"sku"`
+	Qty       int64  `json:"qty"`
+	UnitPrice int64  `json:"unit_price"`
+}
+
 // NewOrder is the body of POST /v1/orders. Timeout and Deadline are
 // alternatives; neither gives the server's default of 30 minutes.
 type NewOrder struct {
-	UserID    string       `json:"user_id"`
-	Items     []order.Item `json:"items"`
-	CouponIDs []string     `json:"coupon_ids,omitempty"`
-	Timeout   Duration     `json:"timeout,omitzero"`
-	Deadline  time.Time    `json:"deadline,omitzero"`
+	UserID    string    `json:"user_id"`
+	Items     []Item    `json:"items"`
+	CouponIDs []string  `json:"coupon_ids,omitempty"`
+	Timeout   Duration  `json:"timeout,omitzero"`
+	Deadline  time.Time `json:"deadline,omitzero"`
+	// IdempotencyKey, if set, is the request's Idempotency-Key in place
+	// of a random one.
+	IdempotencyKey string `json:"-"`
 }
 
 // Order is an order as the API writes it.
 type Order struct {
 	ID     string `json:"id"`
 	UserID string `json:"user_id"`
-	// Status is unpaid, paid or closed.
+	// Status is unpaid, paid or closed (OrderUnpaid…).
 	Status string `json:"status"`
-	// CloseReason is timeout or cancelled once closed, else "".
-	CloseReason string       `json:"close_reason"`
-	Items       []order.Item `json:"items"`
-	CouponIDs   []string     `json:"coupon_ids"`
-	Total       int64        `json:"total"`
-	Discount    int64        `json:"discount"`
-	AmountDue   int64        `json:"amount_due"`
-	Deadline    time.Time    `json:"deadline"`
-	CreatedAt   time.Time    `json:"created_at"`
-	UpdatedAt   time.Time    `json:"updated_at"`
+	// CloseReason is timeout or cancelled once closed (CloseTimeout,
+	// CloseCancelled), else "".
+	CloseReason string    `json:"close_reason"`
+	Items       []Item    `json:"items"`
+	CouponIDs   []string  `json:"coupon_ids"`
+	Total       int64     `json:"total"`
+	Discount    int64     `json:"discount"`
+	AmountDue   int64     `json:"amount_due"`
+	Deadline    time.Time `json:"deadline"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
 }
 
 // PutSKU sets a SKU's stock.
@@ -65,7 +74,7 @@ func (c *Client) SKU(ctx context.Context, sku string) (SKU, error) {
 // CreateOrder creates an unpaid order, reserving its stock and locking its
 // coupons.
 func (c *Client) CreateOrder(ctx context.Context, o NewOrder) (Order, error) {
-	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders", in: o})
+	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders", in: o, key: o.IdempotencyKey})
 }
 
 // Order reads an order.
@@ -73,16 +82,24 @@ func (c *Client) Order(ctx context.Context, id string) (Order, error) {
 	return decoded[Order](ctx, c, call{method: http.MethodGet, path: "/v1/orders/" + seg(id)})
 }
 
-// Pay records an order's payment of amount.
-func (c *Client) Pay(ctx context.Context, id, paymentID string, amount int64) (Order, error) {
-	in := struct {
-		PaymentID string `json:"payment_id"`
-		Amount    int64  `json:"amount"`
-	}{paymentID, amount}
-	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/pay", in: in})
+// PayParams is what a payment records.
+type PayParams struct {
+	PaymentID      string `json:"payment_id"`
+	Amount         int64  `json:"amount"`
+	IdempotencyKey string `json:"-"`
+}
+
+// Pay records an order's payment.
+func (c *Client) Pay(ctx context.Context, id string, p PayParams) (Order, error) {
+	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/pay", in: p, key: p.IdempotencyKey})
+}
+
+// CancelParams is what a cancellation asks.
+type CancelParams struct {
+	IdempotencyKey string `json:"-"`
 }
 
 // Cancel closes an unpaid order, giving back its stock and coupons.
-func (c *Client) Cancel(ctx context.Context, id string) (Order, error) {
-	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/cancel", in: struct{}{}})
+func (c *Client) Cancel(ctx context.Context, id string, p CancelParams) (Order, error) {
+	return decoded[Order](ctx, c, call{method: http.MethodPost, path: "/v1/orders/" + seg(id) + "/cancel", in: p, key: p.IdempotencyKey})
 }

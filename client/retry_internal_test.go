@@ -43,3 +43,24 @@ func TestRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryJitter: a jittered wait falls between the backoff less its
+// jitter and the backoff, and varies; a wait Retry-After asks does not.
+func TestRetryJitter(t *testing.T) {
+	r := Retry{Attempts: 3, Backoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second, Jitter: 0.5}
+	seen := map[time.Duration]bool{}
+	for range 100 {
+		wait, again := r.after(2, nil, errors.New("reset"))
+		if !again || wait < 100*time.Millisecond || wait > 200*time.Millisecond {
+			t.Fatalf("got %s, %v; want a wait from 100ms to 200ms, retried", wait, again)
+		}
+		seen[wait] = true
+	}
+	if len(seen) < 10 {
+		t.Errorf("100 waits took %d values; want them drawn at random", len(seen))
+	}
+	h := http.Header{"Retry-After": {"1"}}
+	if wait, _ := r.after(1, &response{status: 429, header: h}, nil); wait != time.Second {
+		t.Errorf("Retry-After 1: waited %s, want 1s", wait)
+	}
+}

@@ -19,6 +19,9 @@ type NewTemplate struct {
 	PerUserLimit int64      `json:"per_user_limit,omitempty"`
 	Total        int64      `json:"total,omitempty"`
 	Reminders    []Duration `json:"reminders,omitempty"`
+	// IdempotencyKey, if set, is the request's Idempotency-Key in place
+	// of a random one.
+	IdempotencyKey string `json:"-"`
 }
 
 // Validity is when a template's coupons may be claimed and how long they
@@ -63,6 +66,9 @@ type TemplateChange struct {
 	Value     *int64      `json:"value,omitempty"`
 	Total     *int64      `json:"total,omitempty"`
 	Reminders *[]Duration `json:"reminders,omitempty"`
+	// IdempotencyKey, if set, is the request's Idempotency-Key in place
+	// of a random one.
+	IdempotencyKey string `json:"-"`
 }
 
 // TemplatePage is one page of GET /v1/templates.
@@ -73,27 +79,9 @@ type TemplatePage struct {
 	Next string `json:"next"`
 }
 
-// Issued is the answer to a bulk issuance.
-type Issued struct {
-	Issued int64 `json:"issued"`
-	// Refused lists the first refusals, in list order.
-	Refused []Refusal `json:"refused"`
-	// RefusedCount counts every refusal by reason.
-	RefusedCount map[string]int64 `json:"refused_count"`
-	// SoldOutFrom is, once the total ran out, the list position (from 0)
-	// of the first user refused sold-out.
-	SoldOutFrom *int64 `json:"sold_out_from,omitempty"`
-}
-
-// Refusal is one user a bulk issuance refused, with the problem slug why.
-type Refusal struct {
-	UserID string `json:"user_id"`
-	Reason string `json:"reason"`
-}
-
 // CreateTemplate creates a template.
 func (c *Client) CreateTemplate(ctx context.Context, t NewTemplate) (Template, error) {
-	return decoded[Template](ctx, c, call{method: http.MethodPost, path: "/v1/templates", in: t})
+	return decoded[Template](ctx, c, call{method: http.MethodPost, path: "/v1/templates", in: t, key: t.IdempotencyKey})
 }
 
 // Template reads a template with its counts.
@@ -101,42 +89,45 @@ func (c *Client) Template(ctx context.Context, id string) (Template, error) {
 	return decoded[Template](ctx, c, call{method: http.MethodGet, path: "/v1/templates/" + seg(id)})
 }
 
-// TemplatePage reads up to limit templates after the cursor after (by ID;
-// "" for the first); limit 0 takes the server's default.
-func (c *Client) TemplatePage(ctx context.Context, after string, limit int) (TemplatePage, error) {
-	return decoded[TemplatePage](ctx, c, call{method: http.MethodGet, path: "/v1/templates", query: pageQuery(after, limit)})
+// TemplateQuery is what a read of templates asks: which page.
+type TemplateQuery struct {
+	// After is the cursor: the ID of the last template seen, "" for the
+	// first.
+	After string
+	// Limit is the most templates a page holds; 0 takes the server's
+	// default.
+	Limit int
 }
 
-// Templates iterates over every template after the cursor after ("" for
-// all), reading pages of limit (0: the server's default) until an empty
-// one. It stops at the first error, yielding it.
-func (c *Client) Templates(ctx context.Context, after string, limit int) iter.Seq2[Template, error] {
+// TemplatePage reads one page of templates, by ID, as q asks.
+func (c *Client) TemplatePage(ctx context.Context, q TemplateQuery) (TemplatePage, error) {
+	return decoded[TemplatePage](ctx, c, call{method: http.MethodGet, path: "/v1/templates", query: pageQuery(q.After, q.Limit)})
+}
+
+// Templates iterates over the templates from q.After, reading pages of
+// q.Limit until an empty one. It stops at the first error, yielding it.
+func (c *Client) Templates(ctx context.Context, q TemplateQuery) iter.Seq2[Template, error] {
 	return pages(func() ([]Template, error) {
-		page, err := c.TemplatePage(ctx, after, limit)
-		after = page.Next
+		page, err := c.TemplatePage(ctx, q)
+		q.After = page.Next
 		return page.Templates, err
 	})
 }
 
 // ChangeTemplate changes a template's name, value, total or reminders.
 func (c *Client) ChangeTemplate(ctx context.Context, id string, ch TemplateChange) (Template, error) {
-	return decoded[Template](ctx, c, call{method: http.MethodPatch, path: "/v1/templates/" + seg(id), in: ch})
+	return decoded[Template](ctx, c, call{method: http.MethodPatch, path: "/v1/templates/" + seg(id), in: ch, key: ch.IdempotencyKey})
 }
 
-// CloseTemplate closes a template to claims and issuance, giving reason.
-func (c *Client) CloseTemplate(ctx context.Context, id, reason string) (Template, error) {
-	in := struct {
-		Reason string `json:"reason,omitempty"`
-	}{reason}
-	return decoded[Template](ctx, c, call{method: http.MethodPost, path: "/v1/templates/" + seg(id) + "/close", in: in})
+// CloseTemplateParams is what a template's close asks.
+type CloseTemplateParams struct {
+	Reason         string `json:"reason,omitempty"`
+	IdempotencyKey string `json:"-"`
 }
 
-// Issue issues a coupon of the template to each of users, under its rules.
-func (c *Client) Issue(ctx context.Context, templateID string, users []string) (Issued, error) {
-	in := struct {
-		UserIDs []string `json:"user_ids"`
-	}{users}
-	return decoded[Issued](ctx, c, call{method: http.MethodPost, path: "/v1/templates/" + seg(templateID) + "/issue", in: in})
+// CloseTemplate closes a template to claims and issuance.
+func (c *Client) CloseTemplate(ctx context.Context, id string, p CloseTemplateParams) (Template, error) {
+	return decoded[Template](ctx, c, call{method: http.MethodPost, path: "/v1/templates/" + seg(id) + "/close", in: p, key: p.IdempotencyKey})
 }
 
 // pageQuery is ?after=&limit= of a page, each left out when zero.

@@ -28,9 +28,9 @@ func testBulkCommands(t *testing.T, be backend) {
 		Validity: client.Validity{Duration: client.Duration(time.Hour)}})).On(t)
 	var cs []client.Coupon
 	for i := range 3 {
-		cs = append(cs, clienttest.Must(s.api.Claim(ctx, fmt.Sprint("u", i), tpl.ID)).On(t))
+		cs = append(cs, clienttest.Must(s.api.Claim(ctx, fmt.Sprint("u", i), client.ClaimParams{TemplateID: tpl.ID})).On(t))
 	}
-	clienttest.Must(s.api.Void(ctx, cs[2].ID, "one")).On(t)
+	clienttest.Must(s.api.Void(ctx, cs[2].ID, client.VoidParams{Reason: "one"})).On(t)
 	remote := []string{"--url", s.base, "--template", tpl.ID}
 
 	for _, cmd := range []string{"void", "extend"} {

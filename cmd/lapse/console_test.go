@@ -105,7 +105,7 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 	// A coupon expiring three seconds from now, while the page is open.
 	soonTpl := clienttest.Must(s.api.CreateTemplate(t.Context(), client.NewTemplate{Name: "soon", Value: 100,
 		Validity: client.Validity{EndsAt: time.Now().Add(3 * time.Second)}})).On(t)
-	soon := clienttest.Must(s.api.Claim(t.Context(), "live", soonTpl.ID)).On(t)
+	soon := clienttest.Must(s.api.Claim(t.Context(), "live", client.ClaimParams{TemplateID: soonTpl.ID})).On(t)
 	shown(t, ctx, "the expiry in the latest events",
 		`document.querySelector('#events tr[data-type="coupon.expired"][data-subject="`+soon.ID+`"]') ? 'yes' : ''`,
 		func(s string) bool { return s == "yes" })
@@ -163,7 +163,7 @@ func testConsoleShared(t *testing.T, be backend) {
 	stormAt := time.Now().Add(time.Hour)
 	ss[0].seed(t, n, stormAt)
 	for _, s := range ss {
-		f := clienttest.Must(s.api.Forecast(t.Context(), 0)).On(t)
+		f := clienttest.Must(s.api.Forecast(t.Context(), client.ForecastQuery{})).On(t)
 		if len(f.Due) != 1 {
 			t.Fatalf("forecast of %s: got %+v, want one minute due", s.base, f.Due)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/client"
 	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/driver/mysql/mysqltest"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
@@ -58,7 +59,7 @@ func TestOpenOnlyOnLoopback(t *testing.T) { onEach(t, testOpenOnlyOnLoopback) }
 func testOpenOnlyOnLoopback(t *testing.T, be backend) {
 	url := be.store(t)
 	s := start(t, url)
-	clienttest.Must(s.api.Events(t.Context(), "", 0)).On(t)
+	clienttest.Must(s.api.Events(t.Context(), client.EventQuery{})).On(t)
 	if !strings.Contains(s.log.String(), "no API token exists: serving open to this machine only") {
 		t.Fatalf("log does not say lapse serves open:\n%s", s.log.String())
 	}

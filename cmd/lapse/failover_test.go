@@ -13,7 +13,6 @@ import (
 	"github.com/lapsehq/lapse/client"
 	"github.com/lapsehq/lapse/client/clienttest"
 	"github.com/lapsehq/lapse/driver/postgres/pgaftest"
-	"github.com/lapsehq/lapse/order"
 )
 
 // TestPostgresFailover: three instances on a pg_auto_failover formation
@@ -181,7 +180,7 @@ func (sh *shoppers) shop(t *testing.T, i int, c *client.Client, tpl string) {
 		}
 		user := fmt.Sprintf("shopper%d-%d", i, k)
 		called := time.Now()
-		cp, err := c.Claim(ctx, user, tpl)
+		cp, err := c.Claim(ctx, user, client.ClaimParams{TemplateID: tpl})
 		if sh.acked(i, called, err) {
 			sh.mu.Lock()
 			sh.claims[cp.ID] = user
@@ -191,12 +190,12 @@ func (sh *shoppers) shop(t *testing.T, i int, c *client.Client, tpl string) {
 		}
 		called = time.Now()
 		o, err := c.CreateOrder(ctx, client.NewOrder{UserID: user, CouponIDs: []string{cp.ID},
-			Items: []order.Item{{SKU: "fo-sku", Qty: 1, UnitPrice: 1000}}})
+			Items: []client.Item{{SKU: "fo-sku", Qty: 1, UnitPrice: 1000}}})
 		if !sh.acked(i, called, err) {
 			continue
 		}
 		called = time.Now()
-		if _, err := c.Pay(ctx, o.ID, "pay-"+o.ID, o.AmountDue); sh.acked(i, called, err) {
+		if _, err := c.Pay(ctx, o.ID, client.PayParams{PaymentID: "pay-" + o.ID, Amount: o.AmountDue}); sh.acked(i, called, err) {
 			sh.mu.Lock()
 			sh.paid[o.ID] = cp.ID
 			sh.mu.Unlock()

@@ -24,7 +24,6 @@ import (
 	"github.com/lapsehq/lapse/driver/postgres"
 	"github.com/lapsehq/lapse/driver/postgres/pgtest"
 	"github.com/lapsehq/lapse/driver/sqlite"
-	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/storetype"
@@ -213,7 +212,7 @@ func (s *server) eventsOf(t *testing.T, typ string) map[string]client.Event {
 func (s *server) feed(t *testing.T, typ string) []client.Event {
 	t.Helper()
 	var out []client.Event
-	for e, err := range s.api.Feed(t.Context(), "", 1000) {
+	for e, err := range s.api.Feed(t.Context(), client.EventQuery{Limit: 1000}) {
 		if err != nil {
 			t.Fatalf("feed: %v", err)
 		}
@@ -249,7 +248,7 @@ func (s *server) issue(t *testing.T, tpl string, n int) {
 		for i := range users {
 			users[i] = fmt.Sprintf("u%d", from+i)
 		}
-		res := clienttest.Must(s.api.Issue(t.Context(), tpl, users)).On(t)
+		res := clienttest.Must(s.api.Issue(t.Context(), tpl, client.IssueParams{UserIDs: users})).On(t)
 		if res.Issued != int64(len(users)) {
 			t.Fatalf("bulk issuance: issued %d, want %d", res.Issued, len(users))
 		}
@@ -327,14 +326,14 @@ func (s *server) killMidway(t *testing.T, be backend, db, typ string, n int) {
 // cursor returns the feed's cursor after its newest event.
 func (s *server) cursor(t *testing.T) string {
 	t.Helper()
-	return clienttest.Must(s.api.Cursor(t.Context(), "", 1000)).On(t)
+	return clienttest.Must(s.api.Cursor(t.Context(), client.EventQuery{Limit: 1000})).On(t)
 }
 
 // waitEventAfter waits until the feed has an event after cursor.
 func (s *server) waitEventAfter(t *testing.T, what, cursor string) {
 	t.Helper()
 	waitUntil(t, what, func() bool {
-		return len(clienttest.Must(s.api.Events(t.Context(), cursor, 1)).On(t).Events) > 0
+		return len(clienttest.Must(s.api.Events(t.Context(), client.EventQuery{After: cursor, Limit: 1})).On(t).Events) > 0
 	})
 }
 
@@ -415,7 +414,7 @@ func testKill9OrdersClose(t *testing.T, be backend) {
 		wg.Go(func() {
 			for i := w; i < n; i += 4 {
 				ids[i] = clienttest.Must(api.CreateOrder(ctx, client.NewOrder{UserID: fmt.Sprintf("u%d", i), Deadline: deadline,
-					Items: []order.Item{{SKU: "tea", Qty: int64(1 + i%3), UnitPrice: 100}}})).On(t).ID
+					Items: []client.Item{{SKU: "tea", Qty: int64(1 + i%3), UnitPrice: 100}}})).On(t).ID
 			}
 		})
 	}

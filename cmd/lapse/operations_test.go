@@ -57,12 +57,12 @@ func testKill9MidBulkVoid(t *testing.T, be backend) {
 		if i >= 10 {
 			ttl = 15 * time.Minute
 		}
-		clienttest.Must(s.api.Lock(ctx, id, fmt.Sprintf("o%d", i), ttl)).On(t)
+		clienttest.Must(s.api.Lock(ctx, id, client.LockParams{OrderID: fmt.Sprintf("o%d", i), TTL: client.Duration(ttl)})).On(t)
 	}
 
 	started := time.Now()
-	keyed := client.WithIdempotencyKey(ctx, "bulk-void-1")
-	op := clienttest.Must(s.api.VoidTemplate(keyed, tpl.ID, "leaked")).On(t)
+	keyed := client.VoidTemplateParams{Reason: "leaked", IdempotencyKey: "bulk-void-1"}
+	op := clienttest.Must(s.api.VoidTemplate(ctx, tpl.ID, keyed)).On(t)
 	waitUntil(t, "the operation's first batch", func() bool {
 		op = clienttest.Must(s.api.Operation(ctx, op.ID)).On(t)
 		return op.Progress.Done > 0
@@ -80,7 +80,7 @@ func testKill9MidBulkVoid(t *testing.T, be backend) {
 	t.Logf("killed with %d of %d coupons worked", left.Done, n)
 
 	s2 := start(t, db)
-	again := clienttest.Must(s2.api.VoidTemplate(keyed, tpl.ID, "leaked")).On(t)
+	again := clienttest.Must(s2.api.VoidTemplate(ctx, tpl.ID, keyed)).On(t)
 	if again.ID != op.ID {
 		t.Fatalf("the same request again: operation %s, want %s", again.ID, op.ID)
 	}
@@ -97,7 +97,7 @@ func testKill9MidBulkVoid(t *testing.T, be backend) {
 		t.Fatalf("operation: got %+v, want %d done, voided or (10 to 20) pending locked", op, n)
 	}
 	for i, id := range locked[10:] {
-		c := clienttest.Must(s2.api.Unlock(ctx, id, fmt.Sprintf("o%d", i+10))).On(t)
+		c := clienttest.Must(s2.api.Unlock(ctx, id, client.UnlockParams{OrderID: fmt.Sprintf("o%d", i+10)})).On(t)
 		if c.Status != "voided" {
 			t.Fatalf("coupon %s unlocked: got %s, want voided", id, c.Status)
 		}

@@ -80,7 +80,7 @@ func testOperatorCommands(t *testing.T, be backend) {
 	ids := slices.Sorted(maps.Keys(names))
 	const users = 3
 	for i := range users {
-		clienttest.Must(s.api.Claim(ctx, fmt.Sprint("u", i), ids[0])).On(t)
+		clienttest.Must(s.api.Claim(ctx, fmt.Sprint("u", i), client.ClaimParams{TemplateID: ids[0]})).On(t)
 	}
 
 	table := run(t, "templates", "list", "--url", s.base, "--limit", "2")

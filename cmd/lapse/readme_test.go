@@ -98,14 +98,14 @@ func readmeClient(ctx context.Context, lapseURL string) error {
 	if err != nil {
 		return err
 	}
-	cp, err := c.Claim(ctx, "alice", tpl.ID)
-	if client.IsSlug(err, "limit-reached") {
+	cp, err := c.Claim(ctx, "alice", client.ClaimParams{TemplateID: tpl.ID})
+	if client.IsSlug(err, client.SlugLimitReached) {
 		return nil // alice holds her share already
 	} else if err != nil {
 		return err
 	}
-	_, err = c.Lock(ctx, cp.ID, "order-1", 15*time.Minute) // coupon-expired at or past expires_at
-	return err
+	_, err = c.Lock(ctx, cp.ID, client.LockParams{OrderID: "order-1", TTL: client.Duration(15 * time.Minute)})
+	return err // client.SlugCouponExpired at or past its expires_at
 }
 
 // TestReadmeGoClient checks that the README's Go client example is

@@ -70,10 +70,10 @@ func remindersAsANewUser(t *testing.T, be backend) {
 	for i := range 5 {
 		user := fmt.Sprintf("u%d", i)
 		for range 3 {
-			claimed[user] = append(claimed[user], clienttest.Must(s.api.Claim(ctx, user, tpl.ID)).On(t))
+			claimed[user] = append(claimed[user], clienttest.Must(s.api.Claim(ctx, user, client.ClaimParams{TemplateID: tpl.ID})).On(t))
 		}
 	}
-	clienttest.Must(s.api.Redeem(ctx, claimed["u0"][1].ID, "o1")).On(t)
+	clienttest.Must(s.api.Redeem(ctx, claimed["u0"][1].ID, client.RedeemParams{OrderID: "o1"})).On(t)
 	claimed["u0"] = append(claimed["u0"][:1], claimed["u0"][2])
 
 	waitReminders(t, s, 5)

@@ -1,4 +1,4 @@
-package client_test
+package clientsuite_test
 
 import (
 	"errors"
@@ -14,13 +14,14 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
-// keys records the Idempotency-Key of every request it passes on, and
+// keys records the Idempotency-Key and User-Agent of every POST it passes on, and
 // fails the first POST as fail says, after (lost) or instead of
 // (refused) serving it.
 type keys struct {
-	mu   sync.Mutex
-	seen []string
-	fail func(w http.ResponseWriter, r *http.Request, next http.Handler)
+	mu     sync.Mutex
+	seen   []string
+	agents []string
+	fail   func(w http.ResponseWriter, r *http.Request, next http.Handler)
 }
 
 func (k *keys) wrap(next http.Handler) http.Handler {
@@ -31,6 +32,7 @@ func (k *keys) wrap(next http.Handler) http.Handler {
 		}
 		k.mu.Lock()
 		k.seen = append(k.seen, r.Header.Get("Idempotency-Key"))
+		k.agents = append(k.agents, r.Header.Get("User-Agent"))
 		first := len(k.seen) == 1
 		k.mu.Unlock()
 		if first {
@@ -73,7 +75,7 @@ func TestRetrySendsTheSameKey(t *testing.T) {
 				tpl := clienttest.Must(serve(t, st, nil).CreateTemplate(ctx, hourTemplate)).On(t)
 				k := &keys{fail: fail.fail}
 				c := serve(t, st, k.wrap)
-				got := clienttest.Must(c.Claim(ctx, "u1", tpl.ID)).On(t)
+				got := clienttest.Must(c.Claim(ctx, "u1", client.ClaimParams{TemplateID: tpl.ID})).On(t)
 				if len(k.seen) != 2 || k.seen[0] == "" || k.seen[0] != k.seen[1] {
 					t.Fatalf("Idempotency-Keys of the claim and its retry: got %q, want two the same", k.seen)
 				}
@@ -81,7 +83,7 @@ func TestRetrySendsTheSameKey(t *testing.T) {
 				if len(wallet) != 1 || wallet[0] != got {
 					t.Fatalf("wallet: got %+v, want the one coupon answered, %+v", wallet, got)
 				}
-				if again := clienttest.Must(c.Claim(ctx, "u1", tpl.ID)).On(t); again.ID == got.ID || k.seen[2] == k.seen[0] {
+				if again := clienttest.Must(c.Claim(ctx, "u1", client.ClaimParams{TemplateID: tpl.ID})).On(t); again.ID == got.ID || k.seen[2] == k.seen[0] {
 					t.Fatalf("a second claim: got the same coupon or key (%q), want a new one", k.seen)
 				}
 			})
@@ -89,7 +91,7 @@ func TestRetrySendsTheSameKey(t *testing.T) {
 	}
 }
 
-// TestChosenKeys: a key the context names is sent and kept across a
+// TestChosenKeys: a key the params name is sent and kept across a
 // retry; without keys, a mutation sends none and is not retried.
 func TestChosenKeys(t *testing.T) {
 	onEach(t, func(t *testing.T, st store.Store) {
@@ -97,9 +99,12 @@ func TestChosenKeys(t *testing.T) {
 		tpl := clienttest.Must(serve(t, st, nil).CreateTemplate(ctx, hourTemplate)).On(t)
 		k := &keys{fail: busy}
 		c := serve(t, st, k.wrap)
-		clienttest.Must(c.Claim(client.WithIdempotencyKey(ctx, "claim-u1"), "u1", tpl.ID)).On(t)
+		clienttest.Must(c.Claim(ctx, "u1", client.ClaimParams{TemplateID: tpl.ID, IdempotencyKey: "claim-u1"})).On(t)
 		if !slices.Equal(k.seen, []string{"claim-u1", "claim-u1"}) {
 			t.Fatalf("Idempotency-Keys: got %q, want the one named, twice", k.seen)
+		}
+		if want := "lapse-go/devel"; !slices.Equal(k.agents, []string{want, want}) {
+			t.Fatalf("User-Agents: got %q, want %s (the client module is replaced by its checkout) on each", k.agents, want)
 		}
 
 		k = &keys{fail: busy}
@@ -107,7 +112,7 @@ func TestChosenKeys(t *testing.T) {
 		t.Cleanup(srv.Close)
 		bare := clienttest.New(t, srv.URL, client.WithoutIdempotencyKeys(), client.WithRetry(client.DefaultRetry))
 		var p *client.Problem
-		if _, err := bare.Claim(ctx, "u2", tpl.ID); !errors.As(err, &p) || p.Status != http.StatusServiceUnavailable {
+		if _, err := bare.Claim(ctx, "u2", client.ClaimParams{TemplateID: tpl.ID}); !errors.As(err, &p) || p.Status != http.StatusServiceUnavailable {
 			t.Fatalf("a claim without a key answered 503: got %v, want the 503, not retried", err)
 		}
 		if !slices.Equal(k.seen, []string{""}) {

@@ -1,4 +1,4 @@
-package client_test
+package clientsuite_test
 
 import (
 	"slices"
@@ -23,11 +23,11 @@ func testOperatorRoutes(t *testing.T, st store.Store) {
 	tpl := clienttest.Must(c.CreateTemplate(ctx, hourTemplate)).On(t)
 	var cs []client.Coupon
 	for _, u := range []string{"u1", "u2", "u3"} {
-		cs = append(cs, clienttest.Must(c.Claim(ctx, u, tpl.ID)).On(t))
+		cs = append(cs, clienttest.Must(c.Claim(ctx, u, client.ClaimParams{TemplateID: tpl.ID})).On(t))
 	}
-	lock := clienttest.Must(c.Lock(ctx, cs[2].ID, "o1", 15*time.Minute)).On(t)
+	lock := clienttest.Must(c.Lock(ctx, cs[2].ID, client.LockParams{OrderID: "o1", TTL: client.Duration(15 * time.Minute)})).On(t)
 
-	f := clienttest.Must(c.Forecast(ctx, 0)).On(t)
+	f := clienttest.Must(c.Forecast(ctx, client.ForecastQuery{})).On(t)
 	want := []client.Due{
 		{Kind: "coupon.expire", At: cs[0].ExpiresAt.Truncate(time.Minute), Count: 2},
 		{Kind: "coupon.release", At: lock.LockedUntil.Truncate(time.Minute), Count: 1},
@@ -40,7 +40,7 @@ func testOperatorRoutes(t *testing.T, st store.Store) {
 	}) {
 		t.Fatalf("forecast: got %+v, want %+v", f, want)
 	}
-	if short := clienttest.Must(c.Forecast(ctx, 5)).On(t); short.Minutes != 5 || len(short.Due) != 0 {
+	if short := clienttest.Must(c.Forecast(ctx, client.ForecastQuery{Minutes: 5})).On(t); short.Minutes != 5 || len(short.Due) != 0 {
 		t.Fatalf("forecast of 5 minutes: got %+v, want nothing due", short)
 	}
 	if s := clienttest.Must(c.Status(ctx)).On(t); s.Time.IsZero() || s.DBTime.IsZero() || s.Metrics == nil {
@@ -69,7 +69,7 @@ func testOperatorRoutes(t *testing.T, st store.Store) {
 	if one.Reason != "fraud" || !slices.Equal(one.Target.CouponIDs, []string{cs[0].ID}) || one.Counts.Voided != 1 {
 		t.Fatalf("void of one coupon: got %+v", one)
 	}
-	all := clienttest.Must(c.VoidTemplate(ctx, tpl.ID, "leaked")).On(t)
+	all := clienttest.Must(c.VoidTemplate(ctx, tpl.ID, client.VoidTemplateParams{Reason: "leaked"})).On(t)
 	all = clienttest.Must(c.WaitOperation(ctx, all.ID, nil)).On(t)
 	if all.Kind != "void" || all.Reason != "leaked" || all.Counts.Voided != 1 || all.Counts.PendingLocked != 1 || all.Counts.Skipped["voided"] != 1 {
 		t.Fatalf("void of the template: got %+v, want 1 voided, 1 pending locked, 1 skipped voided", all)
@@ -78,12 +78,12 @@ func testOperatorRoutes(t *testing.T, st store.Store) {
 		t.Fatalf("operation: got %+v", got)
 	}
 
-	voided := clienttest.Must(c.EventsOf(ctx, client.EventFilter{Type: "coupon.voided"}, "", 100)).On(t).Events
+	voided := clienttest.Must(c.Events(ctx, client.EventQuery{Type: "coupon.voided", Limit: 100})).On(t).Events
 	if len(voided) != 2 || voided[0].Subject != cs[0].ID || voided[1].Subject != cs[1].ID {
 		t.Fatalf("coupon.voided events: got %+v, want of %s and %s", voided, cs[0].ID, cs[1].ID)
 	}
 	var types []string
-	for e, err := range c.FeedOf(ctx, client.EventFilter{Subject: cs[0].ID}, "", 1) {
+	for e, err := range c.Feed(ctx, client.EventQuery{Subject: cs[0].ID, Limit: 1}) {
 		if err != nil {
 			t.Fatalf("feed of one coupon: %v", err)
 		}

@@ -1,4 +1,4 @@
-package client_test
+package clientsuite_test
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/lapsehq/lapse/client"
 	"github.com/lapsehq/lapse/client/clienttest"
-	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/store"
 )
 
@@ -39,12 +38,12 @@ func testEveryRoute(t *testing.T, st store.Store) {
 		t.Fatalf("changed template: got %+v", changed)
 	}
 
-	issued := clienttest.Must(c.Issue(ctx, tpl.ID, []string{"u1", "u2", "u1"})).On(t)
+	issued := clienttest.Must(c.Issue(ctx, tpl.ID, client.IssueParams{UserIDs: []string{"u1", "u2", "u1"}})).On(t)
 	if issued.Issued != 2 || !slices.Equal(issued.Refused, []client.Refusal{{UserID: "u1", Reason: "limit-reached"}}) ||
 		issued.RefusedCount["limit-reached"] != 1 {
 		t.Fatalf("issued: got %+v, want 2 and the second u1 refused limit-reached", issued)
 	}
-	claimed := clienttest.Must(c.Claim(ctx, "u3", tpl.ID)).On(t)
+	claimed := clienttest.Must(c.Claim(ctx, "u3", client.ClaimParams{TemplateID: tpl.ID})).On(t)
 	if claimed.Status != "unused" || claimed.UserID != "u3" || claimed.TemplateID != tpl.ID || claimed.OrderID != "" ||
 		!claimed.ExpiresAt.Equal(claimed.ClaimedAt.Add(time.Hour)) {
 		t.Fatalf("claimed: got %+v", claimed)
@@ -52,7 +51,7 @@ func testEveryRoute(t *testing.T, st store.Store) {
 	if got := clienttest.Must(c.Coupon(ctx, claimed.ID)).On(t); got != claimed {
 		t.Fatalf("coupon: got %+v, want %+v", got, claimed)
 	}
-	locked := clienttest.Must(c.Lock(ctx, claimed.ID, "o1", 5*time.Minute)).On(t)
+	locked := clienttest.Must(c.Lock(ctx, claimed.ID, client.LockParams{OrderID: "o1", TTL: client.Duration(5 * time.Minute)})).On(t)
 	if locked.Status != "locked" || locked.OrderID != "o1" || !locked.LockedUntil.Equal(locked.UpdatedAt.Add(5*time.Minute)) {
 		t.Fatalf("locked: got %+v", locked)
 	}
@@ -60,16 +59,16 @@ func testEveryRoute(t *testing.T, st store.Store) {
 		do   func() (client.Coupon, error)
 		want string
 	}{
-		{func() (client.Coupon, error) { return c.Unlock(ctx, claimed.ID, "o1") }, "unused"},
-		{func() (client.Coupon, error) { return c.Redeem(ctx, claimed.ID, "o2") }, "used"},
-		{func() (client.Coupon, error) { return c.Refund(ctx, claimed.ID, "o2") }, "unused"},
-		{func() (client.Coupon, error) { return c.Void(ctx, claimed.ID, "leaked") }, "voided"},
+		{func() (client.Coupon, error) { return c.Unlock(ctx, claimed.ID, client.UnlockParams{OrderID: "o1"}) }, "unused"},
+		{func() (client.Coupon, error) { return c.Redeem(ctx, claimed.ID, client.RedeemParams{OrderID: "o2"}) }, "used"},
+		{func() (client.Coupon, error) { return c.Refund(ctx, claimed.ID, client.RefundParams{OrderID: "o2"}) }, "unused"},
+		{func() (client.Coupon, error) { return c.Void(ctx, claimed.ID, client.VoidParams{Reason: "leaked"}) }, "voided"},
 	} {
 		if got := clienttest.Must(step.do()).On(t); got.Status != step.want {
 			t.Fatalf("transition: got %+v, want %s", got, step.want)
 		}
 	}
-	if _, err := c.Redeem(ctx, claimed.ID, "o3"); !client.IsSlug(err, "invalid-state") {
+	if _, err := c.Redeem(ctx, claimed.ID, client.RedeemParams{OrderID: "o3"}); !client.IsSlug(err, "invalid-state") {
 		t.Fatalf("redeem a voided coupon: got %v, want invalid-state", err)
 	}
 	wallet := clienttest.All(t, c.Wallet(ctx, "u1", client.WalletQuery{Status: "unused"}))
@@ -92,34 +91,34 @@ func testEveryRoute(t *testing.T, st store.Store) {
 	if k := clienttest.Must(c.PutSKU(ctx, "tea", client.Stock{Stock: 10})).On(t); k.Available != 10 || k.SKU != "tea" {
 		t.Fatalf("put SKU: got %+v", k)
 	}
-	o := clienttest.Must(c.CreateOrder(ctx, client.NewOrder{UserID: "u1", Items: []order.Item{{SKU: "tea", Qty: 2, UnitPrice: 1500}},
+	o := clienttest.Must(c.CreateOrder(ctx, client.NewOrder{UserID: "u1", Items: []client.Item{{SKU: "tea", Qty: 2, UnitPrice: 1500}},
 		CouponIDs: []string{wallet[0].ID}, Timeout: client.Duration(10 * time.Minute)})).On(t)
 	if o.Status != "unpaid" || o.Total != 3000 || o.Discount != 2500 || o.AmountDue != 500 || !o.Deadline.Equal(o.CreatedAt.Add(10*time.Minute)) {
 		t.Fatalf("order: got %+v", o)
 	}
-	if paid := clienttest.Must(c.Pay(ctx, o.ID, "p1", o.AmountDue)).On(t); paid.Status != "paid" {
+	if paid := clienttest.Must(c.Pay(ctx, o.ID, client.PayParams{PaymentID: "p1", Amount: o.AmountDue})).On(t); paid.Status != "paid" {
 		t.Fatalf("paid: got %+v", paid)
 	}
-	o2 := clienttest.Must(c.CreateOrder(ctx, client.NewOrder{UserID: "u2", Items: []order.Item{{SKU: "tea", Qty: 1, UnitPrice: 1500}}})).On(t)
+	o2 := clienttest.Must(c.CreateOrder(ctx, client.NewOrder{UserID: "u2", Items: []client.Item{{SKU: "tea", Qty: 1, UnitPrice: 1500}}})).On(t)
 	if got := clienttest.Must(c.Order(ctx, o2.ID)).On(t); got.ID != o2.ID || got.Status != "unpaid" {
 		t.Fatalf("order: got %+v", got)
 	}
-	if closed := clienttest.Must(c.Cancel(ctx, o2.ID)).On(t); closed.Status != "closed" || closed.CloseReason != "cancelled" {
+	if closed := clienttest.Must(c.Cancel(ctx, o2.ID, client.CancelParams{})).On(t); closed.Status != "closed" || closed.CloseReason != "cancelled" {
 		t.Fatalf("cancelled: got %+v", closed)
 	}
 	if k := clienttest.Must(c.SKU(ctx, "tea")).On(t); k != (client.SKU{SKU: "tea", Available: 8, Sold: 2, Buckets: k.Buckets}) {
 		t.Fatalf("SKU: got %+v", k)
 	}
 
-	if closed := clienttest.Must(c.CloseTemplate(ctx, tpl.ID, "campaign over")).On(t); closed.ClosedAt.IsZero() {
+	if closed := clienttest.Must(c.CloseTemplate(ctx, tpl.ID, client.CloseTemplateParams{Reason: "campaign over"})).On(t); closed.ClosedAt.IsZero() {
 		t.Fatalf("closed template: got %+v", closed)
 	}
-	if _, err := c.Claim(ctx, "u4", tpl.ID); !client.IsSlug(err, "not-claimable") {
+	if _, err := c.Claim(ctx, "u4", client.ClaimParams{TemplateID: tpl.ID}); !client.IsSlug(err, "not-claimable") {
 		t.Fatalf("claim of a closed template: got %v, want not-claimable", err)
 	}
 
 	var types []string
-	for e, err := range c.Feed(ctx, "", 2) {
+	for e, err := range c.Feed(ctx, client.EventQuery{Limit: 2}) {
 		if err != nil {
 			t.Fatalf("feed: %v", err)
 		}

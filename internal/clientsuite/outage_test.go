@@ -1,4 +1,4 @@
-package client_test
+package clientsuite_test
 
 import (
 	"net/http"
@@ -55,7 +55,7 @@ func TestClaimAcrossOutage(t *testing.T) {
 
 			b.Forwarder.Cut()
 			time.AfterFunc(2500*time.Millisecond, b.Forwarder.Restore)
-			got := clienttest.Must(c.Claim(ctx, "u1", tpl.ID)).On(t)
+			got := clienttest.Must(c.Claim(ctx, "u1", client.ClaimParams{TemplateID: tpl.ID})).On(t)
 
 			mu.Lock()
 			claims := seen[1:] // after the template's

@@ -1,4 +1,4 @@
-package client_test
+package clientsuite_test
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ func testPaging(t *testing.T, st store.Store) {
 	// By ID in byte order: creation order only between milliseconds.
 	slices.Sort(want)
 	var got []string
-	for tpl, err := range c.Templates(ctx, "", 2) {
+	for tpl, err := range c.Templates(ctx, client.TemplateQuery{Limit: 2}) {
 		if err != nil {
 			t.Fatalf("templates: %v", err)
 		}
@@ -36,7 +36,7 @@ func testPaging(t *testing.T, st store.Store) {
 		t.Fatalf("templates in pages of 2: got %v, want %v", got, want)
 	}
 	got = nil
-	for tpl, err := range c.Templates(ctx, want[1], 2) {
+	for tpl, err := range c.Templates(ctx, client.TemplateQuery{After: want[1], Limit: 2}) {
 		if err != nil {
 			t.Fatalf("templates: %v", err)
 		}
@@ -49,9 +49,9 @@ func testPaging(t *testing.T, st store.Store) {
 	}
 
 	users := []string{"u0", "u1", "u2", "u3", "u4"}
-	clienttest.Must(c.Issue(ctx, want[0], users)).On(t)
+	clienttest.Must(c.Issue(ctx, want[0], client.IssueParams{UserIDs: users})).On(t)
 	var subjects []string
-	for e, err := range c.Feed(ctx, "", 2) {
+	for e, err := range c.Feed(ctx, client.EventQuery{Limit: 2}) {
 		if err != nil {
 			t.Fatalf("feed: %v", err)
 		}
@@ -62,10 +62,10 @@ func testPaging(t *testing.T, st store.Store) {
 	if len(subjects) != len(users) {
 		t.Fatalf("coupon.claimed in pages of 2: got %d, want %d", len(subjects), len(users))
 	}
-	cursor := clienttest.Must(c.Cursor(ctx, "", 2)).On(t)
-	clienttest.Must(c.Claim(ctx, "u9", want[0])).On(t)
+	cursor := clienttest.Must(c.Cursor(ctx, client.EventQuery{Limit: 2})).On(t)
+	clienttest.Must(c.Claim(ctx, "u9", client.ClaimParams{TemplateID: want[0]})).On(t)
 	var after []client.Event
-	for e, err := range c.Feed(ctx, cursor, 0) {
+	for e, err := range c.Feed(ctx, client.EventQuery{After: cursor}) {
 		if err != nil {
 			t.Fatalf("feed: %v", err)
 		}
@@ -74,11 +74,11 @@ func testPaging(t *testing.T, st store.Store) {
 	if len(after) != 1 || after[0].Type != "coupon.claimed" {
 		t.Fatalf("feed after the cursor: got %+v, want the one claim since", after)
 	}
-	if _, err := c.Events(ctx, "x", 0); !client.IsSlug(err, "invalid") {
+	if _, err := c.Events(ctx, client.EventQuery{After: "x"}); !client.IsSlug(err, "invalid") {
 		t.Fatalf("a bad cursor: got %v, want invalid", err)
 	}
 	var errs []error
-	for _, err := range c.Feed(ctx, "x", 0) {
+	for _, err := range c.Feed(ctx, client.EventQuery{After: "x"}) {
 		errs = append(errs, err)
 	}
 	if len(errs) != 1 || !client.IsSlug(errs[0], "invalid") {
@@ -87,7 +87,7 @@ func testPaging(t *testing.T, st store.Store) {
 
 	var coupons []string
 	for range 5 {
-		coupons = append(coupons, clienttest.Must(c.Claim(ctx, "w", want[0])).On(t).ID)
+		coupons = append(coupons, clienttest.Must(c.Claim(ctx, "w", client.ClaimParams{TemplateID: want[0]})).On(t).ID)
 	}
 	slices.Sort(coupons)
 	var wallet []string

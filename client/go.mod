@@ -1,0 +1,3 @@
+module github.com/lapsehq/lapse/client
+
+go 1.24
