@@ -121,3 +121,8 @@ func deadline(o order.Order) time.Time { return o.Deadline }
 func (e *executor) CloseOrders(ctx context.Context, p driver.CloseOrdersParams) (int64, error) {
 	return e.execCount(ctx, "CloseOrders", len(p.IDs), listArgs(p.IDs, p.Reason, p.Now)...)
 }
+
+// DropStockBuckets deletes SKU p.SKU's buckets from bucket p.From on.
+func (e *executor) DropStockBuckets(ctx context.Context, p driver.DropStockBucketsParams) error {
+	return e.sq().DropStockBuckets(ctx, dbsqlc.DropStockBucketsParams{Sku: p.SKU, First: int8(p.From)})
+}

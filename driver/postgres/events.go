@@ -68,3 +68,8 @@ func (e *executor) sequence(ctx context.Context) error {
 		}
 	})
 }
+
+// FeedEnd reads the last position the feed handed out.
+func (e *executor) FeedEnd(ctx context.Context) (int64, error) {
+	return e.sqlc().FeedEnd(ctx)
+}

@@ -139,3 +139,8 @@ var scanOrder = sqlfile.ScanFields(storedOrder[dbsqlc.GetOrderRow])
 func (e *executor) CloseOrders(ctx context.Context, p driver.CloseOrdersParams) (int64, error) {
 	return e.sqlc().CloseOrders(ctx, dbsqlc.CloseOrdersParams{Ids: p.IDs, Reason: nullString(p.Reason), Now: p.Now})
 }
+
+// DropStockBuckets deletes SKU p.SKU's buckets from bucket p.From on.
+func (e *executor) DropStockBuckets(ctx context.Context, p driver.DropStockBucketsParams) error {
+	return e.sqlc().DropStockBuckets(ctx, dbsqlc.DropStockBucketsParams{Sku: p.SKU, First: int16(p.From)})
+}

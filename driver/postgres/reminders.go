@@ -119,3 +119,9 @@ func reminder[R dbsqlc.GetReminderRow | dbsqlc.JoinableReminderRow | dbsqlc.User
 		First: r.FirstAt, Last: r.LastAt, Due: r.DueAt,
 	}, nil
 }
+
+// InsertReminded records that the pair p.Key was reminded by reminder
+// p.ReminderID; the pair's primary key refuses a second record.
+func (e *executor) InsertReminded(ctx context.Context, p driver.RemindedParams) error {
+	return e.sqlc().InsertReminded(ctx, dbsqlc.InsertRemindedParams{CouponID: p.Key.CouponID, LeadMs: p.Key.Lead.Milliseconds(), ReminderID: p.ReminderID})
+}

@@ -128,3 +128,9 @@ func (e *executor) FinishReminder(ctx context.Context, f driver.FinishedReminder
 	}
 	return true, e.q().DeleteReminderItems(ctx, f.ID)
 }
+
+// InsertReminded records that the pair p.Key was reminded by reminder
+// p.ReminderID; the pair's primary key refuses a second record.
+func (e *executor) InsertReminded(ctx context.Context, p driver.RemindedParams) error {
+	return e.q().InsertReminded(ctx, dbsqlc.InsertRemindedParams{CouponID: p.Key.CouponID, LeadMs: p.Key.Lead.Milliseconds(), ReminderID: p.ReminderID})
+}

@@ -50,31 +50,10 @@ func NewCommon[X any, R Rows, S Scanner](
 	}
 }
 
-// IssuedCount reads how many coupons of a template are issued.
-func (c Common) IssuedCount(ctx context.Context, templateID string) (int64, error) {
-	return ScanInt64(c.queryRow(ctx, "TemplateIssued", templateID))
-}
-
-// PutPendingVoid marks a coupon to be voided when its lock ends.
-func (c Common) PutPendingVoid(ctx context.Context, p driver.PendingVoid) error {
-	return c.exec(ctx, "PutPendingVoid", p.CouponID, p.Operation, p.Reason, p.Actor)
-}
-
-// DropStockBuckets deletes SKU p.SKU's buckets from bucket p.From on.
-func (c Common) DropStockBuckets(ctx context.Context, p driver.DropStockBucketsParams) error {
-	return c.exec(ctx, "DropStockBuckets", p.SKU, p.From)
-}
-
 // StockPage reads the sums of a page of SKUs, by SKU.
 func (c Common) StockPage(ctx context.Context, p driver.PageParams) ([]driver.StockSum, error) {
 	rows, err := c.query(ctx, "StockPage", p.After, p.Limit)
 	return Collect(rows, err, ScanStockSum)
-}
-
-// InsertReminded records that the pair p.Key was reminded by reminder
-// p.ReminderID; the pair's primary key refuses a second record.
-func (c Common) InsertReminded(ctx context.Context, p driver.RemindedParams) error {
-	return c.exec(ctx, "InsertReminded", p.Key.CouponID, p.Key.Lead.Milliseconds(), p.ReminderID)
 }
 
 // SeenInstance records that p.Holder is alive now and, if p.Measured,
@@ -84,11 +63,6 @@ func (c Common) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) e
 		return c.exec(ctx, "MeasuredSkew", p.Holder, p.Skew.Milliseconds())
 	}
 	return c.exec(ctx, "SeenInstance", p.Holder)
-}
-
-// FeedEnd reads the last position the feed handed out.
-func (c Common) FeedEnd(ctx context.Context) (int64, error) {
-	return ScanInt64(c.queryRow(ctx, "FeedEnd"))
 }
 
 // FinishedOrderPage reads a page of paid and closed orders, by ID.
@@ -115,7 +89,6 @@ func (c Common) SinkState(ctx context.Context, sink string) (storetype.SinkState
 // Common statements and of AdvanceSink: each driver has them all in its
 // queries.
 var SharedQueries = []string{
-	"TemplateIssued", "PutPendingVoid", "DropStockBuckets", "StockPage", "InsertReminded",
-	"MeasuredSkew", "SeenInstance", "FeedEnd", "FinishedOrderPage", "ReminderCoupons",
+	"StockPage", "MeasuredSkew", "SeenInstance", "FinishedOrderPage", "ReminderCoupons",
 	"SinkState", "AdvanceSink", "PutDeadLetter", "DeleteDeadLetter",
 }

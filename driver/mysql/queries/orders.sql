@@ -1,7 +1,3 @@
--- name: DropStockBuckets
--- sku, the first bucket to drop.
-DELETE FROM skus WHERE sku = ? AND bucket >= ?;
-
 -- name: DueOrderShards
 -- now, the shard, limit: one shard's earliest unpaid orders past their
 -- deadline, read from the index alone (see drain.sql).

@@ -36,7 +36,3 @@ SELECT coalesce((SELECT max(seq) FROM events) - (SELECT seq - n FROM events WHER
 -- From the front only, so that OutboxSize stays a span.
 WITH pruned AS (DELETE FROM events WHERE seq <= $1 RETURNING n)
 SELECT coalesce(sum(n), 0) FROM pruned;
-
--- name: FeedEnd
--- The last position handed out: one row.
-SELECT last FROM event_seq;

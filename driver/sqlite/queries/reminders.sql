@@ -36,7 +36,3 @@ JOIN coupons c ON c.id = i.coupon_id
 JOIN templates t ON t.id = c.template_id
 WHERE i.reminder_id = ?
 ORDER BY c.expires_at, c.id;
-
--- name: InsertReminded
--- The pair's key is what refuses a second reminder of it.
-INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (?, ?, ?);

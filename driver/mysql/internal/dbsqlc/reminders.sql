@@ -42,3 +42,7 @@ WHERE id = sqlc.arg(id) AND status = 'planned';
 
 -- name: DeleteReminderItems :exec
 DELETE FROM reminder_items WHERE reminder_id = sqlc.arg(reminder_id);
+
+-- name: InsertReminded :exec
+-- The pair's key is what refuses a second reminder of it.
+INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (sqlc.arg(coupon_id), sqlc.arg(lead_ms), sqlc.arg(reminder_id));

@@ -75,6 +75,22 @@ func (q *Queries) GetReminder(ctx context.Context, id int64) (GetReminderRow, er
 	return i, err
 }
 
+const insertReminded = `-- name: InsertReminded :exec
+INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (?, ?, ?)
+`
+
+type InsertRemindedParams struct {
+	CouponID   string
+	LeadMs     int64
+	ReminderID int64
+}
+
+// The pair's key is what refuses a second reminder of it.
+func (q *Queries) InsertReminded(ctx context.Context, arg InsertRemindedParams) error {
+	_, err := q.db.ExecContext(ctx, insertReminded, arg.CouponID, arg.LeadMs, arg.ReminderID)
+	return err
+}
+
 const insertReminder = `-- name: InsertReminder :execlastid
 INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
 VALUES (?, ?, ?, ?, ?, 'planned')

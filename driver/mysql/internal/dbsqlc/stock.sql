@@ -23,3 +23,7 @@ VALUES (sqlc.arg(sku), sqlc.arg(bucket), sqlc.arg(buckets), sqlc.arg(available),
         sqlc.arg(now), sqlc.arg(stock))
 ON DUPLICATE KEY UPDATE buckets = VALUES(buckets), available = VALUES(available), reserved = VALUES(reserved),
     sold = VALUES(sold), updated_at = VALUES(updated_at), stock = VALUES(stock);
+
+-- name: DropStockBuckets :exec
+-- SKU sku's buckets from bucket first on.
+DELETE FROM skus WHERE sku = sqlc.arg(sku) AND bucket >= sqlc.arg(first);

@@ -43,6 +43,21 @@ func (q *Queries) AddStock(ctx context.Context, arg AddStockParams) (int64, erro
 	return result.RowsAffected()
 }
 
+const dropStockBuckets = `-- name: DropStockBuckets :exec
+DELETE FROM skus WHERE sku = ? AND bucket >= ?
+`
+
+type DropStockBucketsParams struct {
+	Sku   string
+	First int8
+}
+
+// SKU sku's buckets from bucket first on.
+func (q *Queries) DropStockBuckets(ctx context.Context, arg DropStockBucketsParams) error {
+	_, err := q.db.ExecContext(ctx, dropStockBuckets, arg.Sku, arg.First)
+	return err
+}
+
 const getStockBuckets = `-- name: GetStockBuckets :many
 SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = ? ORDER BY bucket
 `

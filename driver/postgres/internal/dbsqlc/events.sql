@@ -16,3 +16,7 @@ UPDATE event_seq SET last = @last;
 -- name: EventExists :one
 -- A derived event ID begins its record, so it is the record's id.
 SELECT EXISTS (SELECT 1 FROM events WHERE id = @id);
+
+-- name: FeedEnd :one
+-- The last position handed out: one row.
+SELECT last FROM event_seq;

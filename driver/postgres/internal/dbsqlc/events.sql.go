@@ -21,6 +21,18 @@ func (q *Queries) EventExists(ctx context.Context, id string) (bool, error) {
 	return exists, err
 }
 
+const feedEnd = `-- name: FeedEnd :one
+SELECT last FROM event_seq
+`
+
+// The last position handed out: one row.
+func (q *Queries) FeedEnd(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, feedEnd)
+	var last int64
+	err := row.Scan(&last)
+	return last, err
+}
+
 const hasUnsequenced = `-- name: HasUnsequenced :one
 SELECT EXISTS (SELECT 1 FROM events WHERE seq IS NULL)
 `

@@ -53,3 +53,7 @@ WHERE id = @id AND status = 'planned';
 
 -- name: DeleteReminderItems :exec
 DELETE FROM reminder_items WHERE reminder_id = @reminder_id;
+
+-- name: InsertReminded :exec
+-- The pair's key is what refuses a second reminder of it.
+INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (@coupon_id, @lead_ms, @reminder_id);

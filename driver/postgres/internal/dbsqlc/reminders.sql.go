@@ -74,6 +74,22 @@ func (q *Queries) GetReminder(ctx context.Context, id int64) (GetReminderRow, er
 	return i, err
 }
 
+const insertReminded = `-- name: InsertReminded :exec
+INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES ($1, $2, $3)
+`
+
+type InsertRemindedParams struct {
+	CouponID   string
+	LeadMs     int64
+	ReminderID int64
+}
+
+// The pair's key is what refuses a second reminder of it.
+func (q *Queries) InsertReminded(ctx context.Context, arg InsertRemindedParams) error {
+	_, err := q.db.Exec(ctx, insertReminded, arg.CouponID, arg.LeadMs, arg.ReminderID)
+	return err
+}
+
 const insertReminder = `-- name: InsertReminder :one
 INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
 VALUES ($1, $2, $3, $4, $5, 'planned')

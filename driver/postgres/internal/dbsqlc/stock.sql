@@ -20,3 +20,7 @@ INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at, s
 VALUES (@sku, @bucket, @buckets, @available, @reserved, @sold, @now, @stock)
 ON CONFLICT (sku, bucket) DO UPDATE SET buckets = @buckets, available = @available, reserved = @reserved, sold = @sold,
                                         updated_at = @now, stock = @stock;
+
+-- name: DropStockBuckets :exec
+-- SKU sku's buckets from bucket first on.
+DELETE FROM skus WHERE sku = @sku AND bucket >= @first;

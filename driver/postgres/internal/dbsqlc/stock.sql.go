@@ -43,6 +43,21 @@ func (q *Queries) AddStock(ctx context.Context, arg AddStockParams) (int64, erro
 	return result.RowsAffected(), nil
 }
 
+const dropStockBuckets = `-- name: DropStockBuckets :exec
+DELETE FROM skus WHERE sku = $1 AND bucket >= $2
+`
+
+type DropStockBucketsParams struct {
+	Sku   string
+	First int16
+}
+
+// SKU sku's buckets from bucket first on.
+func (q *Queries) DropStockBuckets(ctx context.Context, arg DropStockBucketsParams) error {
+	_, err := q.db.Exec(ctx, dropStockBuckets, arg.Sku, arg.First)
+	return err
+}
+
 const newStock = `-- name: NewStock :exec
 INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) VALUES ($1, 0, 1, 0, 0, 0, $2)
 ON CONFLICT (sku, bucket) DO NOTHING

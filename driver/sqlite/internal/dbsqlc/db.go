@@ -51,11 +51,17 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.deleteTimersStmt, err = db.PrepareContext(ctx, deleteTimers); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTimers: %w", err)
 	}
+	if q.dropStockBucketsStmt, err = db.PrepareContext(ctx, dropStockBuckets); err != nil {
+		return nil, fmt.Errorf("error preparing query DropStockBuckets: %w", err)
+	}
 	if q.dueTimersStmt, err = db.PrepareContext(ctx, dueTimers); err != nil {
 		return nil, fmt.Errorf("error preparing query DueTimers: %w", err)
 	}
 	if q.expiryLagsStmt, err = db.PrepareContext(ctx, expiryLags); err != nil {
 		return nil, fmt.Errorf("error preparing query ExpiryLags: %w", err)
+	}
+	if q.feedEndStmt, err = db.PrepareContext(ctx, feedEnd); err != nil {
+		return nil, fmt.Errorf("error preparing query FeedEnd: %w", err)
 	}
 	if q.finishIdempotencyStmt, err = db.PrepareContext(ctx, finishIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query FinishIdempotency: %w", err)
@@ -129,6 +135,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.insertRecordStmt, err = db.PrepareContext(ctx, insertRecord); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertRecord: %w", err)
 	}
+	if q.insertRemindedStmt, err = db.PrepareContext(ctx, insertReminded); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertReminded: %w", err)
+	}
 	if q.insertReminderStmt, err = db.PrepareContext(ctx, insertReminder); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertReminder: %w", err)
 	}
@@ -180,6 +189,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.putIdempotencyStmt, err = db.PrepareContext(ctx, putIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query PutIdempotency: %w", err)
 	}
+	if q.putPendingVoidStmt, err = db.PrepareContext(ctx, putPendingVoid); err != nil {
+		return nil, fmt.Errorf("error preparing query PutPendingVoid: %w", err)
+	}
 	if q.putStockBucketStmt, err = db.PrepareContext(ctx, putStockBucket); err != nil {
 		return nil, fmt.Errorf("error preparing query PutStockBucket: %w", err)
 	}
@@ -218,6 +230,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.takeSeqStmt, err = db.PrepareContext(ctx, takeSeq); err != nil {
 		return nil, fmt.Errorf("error preparing query TakeSeq: %w", err)
+	}
+	if q.templateIssuedStmt, err = db.PrepareContext(ctx, templateIssued); err != nil {
+		return nil, fmt.Errorf("error preparing query TemplateIssued: %w", err)
 	}
 	if q.touchUserStmt, err = db.PrepareContext(ctx, touchUser); err != nil {
 		return nil, fmt.Errorf("error preparing query TouchUser: %w", err)
@@ -278,6 +293,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing deleteTimersStmt: %w", cerr)
 		}
 	}
+	if q.dropStockBucketsStmt != nil {
+		if cerr := q.dropStockBucketsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing dropStockBucketsStmt: %w", cerr)
+		}
+	}
 	if q.dueTimersStmt != nil {
 		if cerr := q.dueTimersStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing dueTimersStmt: %w", cerr)
@@ -286,6 +306,11 @@ func (q *Queries) Close() error {
 	if q.expiryLagsStmt != nil {
 		if cerr := q.expiryLagsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing expiryLagsStmt: %w", cerr)
+		}
+	}
+	if q.feedEndStmt != nil {
+		if cerr := q.feedEndStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing feedEndStmt: %w", cerr)
 		}
 	}
 	if q.finishIdempotencyStmt != nil {
@@ -408,6 +433,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing insertRecordStmt: %w", cerr)
 		}
 	}
+	if q.insertRemindedStmt != nil {
+		if cerr := q.insertRemindedStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertRemindedStmt: %w", cerr)
+		}
+	}
 	if q.insertReminderStmt != nil {
 		if cerr := q.insertReminderStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing insertReminderStmt: %w", cerr)
@@ -493,6 +523,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing putIdempotencyStmt: %w", cerr)
 		}
 	}
+	if q.putPendingVoidStmt != nil {
+		if cerr := q.putPendingVoidStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing putPendingVoidStmt: %w", cerr)
+		}
+	}
 	if q.putStockBucketStmt != nil {
 		if cerr := q.putStockBucketStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing putStockBucketStmt: %w", cerr)
@@ -558,6 +593,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing takeSeqStmt: %w", cerr)
 		}
 	}
+	if q.templateIssuedStmt != nil {
+		if cerr := q.templateIssuedStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing templateIssuedStmt: %w", cerr)
+		}
+	}
 	if q.touchUserStmt != nil {
 		if cerr := q.touchUserStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing touchUserStmt: %w", cerr)
@@ -621,8 +661,10 @@ type Queries struct {
 	deletePendingVoidStmt   *sql.Stmt
 	deleteReminderItemsStmt *sql.Stmt
 	deleteTimersStmt        *sql.Stmt
+	dropStockBucketsStmt    *sql.Stmt
 	dueTimersStmt           *sql.Stmt
 	expiryLagsStmt          *sql.Stmt
+	feedEndStmt             *sql.Stmt
 	finishIdempotencyStmt   *sql.Stmt
 	finishReminderStmt      *sql.Stmt
 	floorEventStmt          *sql.Stmt
@@ -647,6 +689,7 @@ type Queries struct {
 	insertOperationStmt     *sql.Stmt
 	insertOrderStmt         *sql.Stmt
 	insertRecordStmt        *sql.Stmt
+	insertRemindedStmt      *sql.Stmt
 	insertReminderStmt      *sql.Stmt
 	insertReminderItemStmt  *sql.Stmt
 	insertTemplateStmt      *sql.Stmt
@@ -664,6 +707,7 @@ type Queries struct {
 	pruneEventsStmt         *sql.Stmt
 	pruneIdempotencyStmt    *sql.Stmt
 	putIdempotencyStmt      *sql.Stmt
+	putPendingVoidStmt      *sql.Stmt
 	putStockBucketStmt      *sql.Stmt
 	putUserStmt             *sql.Stmt
 	replayDeadLettersStmt   *sql.Stmt
@@ -677,6 +721,7 @@ type Queries struct {
 	stockBucketsStmt        *sql.Stmt
 	takeIssuesStmt          *sql.Stmt
 	takeSeqStmt             *sql.Stmt
+	templateIssuedStmt      *sql.Stmt
 	touchUserStmt           *sql.Stmt
 	userCouponsStmt         *sql.Stmt
 	userRemindersStmt       *sql.Stmt
@@ -695,8 +740,10 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		deletePendingVoidStmt:   q.deletePendingVoidStmt,
 		deleteReminderItemsStmt: q.deleteReminderItemsStmt,
 		deleteTimersStmt:        q.deleteTimersStmt,
+		dropStockBucketsStmt:    q.dropStockBucketsStmt,
 		dueTimersStmt:           q.dueTimersStmt,
 		expiryLagsStmt:          q.expiryLagsStmt,
+		feedEndStmt:             q.feedEndStmt,
 		finishIdempotencyStmt:   q.finishIdempotencyStmt,
 		finishReminderStmt:      q.finishReminderStmt,
 		floorEventStmt:          q.floorEventStmt,
@@ -721,6 +768,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		insertOperationStmt:     q.insertOperationStmt,
 		insertOrderStmt:         q.insertOrderStmt,
 		insertRecordStmt:        q.insertRecordStmt,
+		insertRemindedStmt:      q.insertRemindedStmt,
 		insertReminderStmt:      q.insertReminderStmt,
 		insertReminderItemStmt:  q.insertReminderItemStmt,
 		insertTemplateStmt:      q.insertTemplateStmt,
@@ -738,6 +786,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		pruneEventsStmt:         q.pruneEventsStmt,
 		pruneIdempotencyStmt:    q.pruneIdempotencyStmt,
 		putIdempotencyStmt:      q.putIdempotencyStmt,
+		putPendingVoidStmt:      q.putPendingVoidStmt,
 		putStockBucketStmt:      q.putStockBucketStmt,
 		putUserStmt:             q.putUserStmt,
 		replayDeadLettersStmt:   q.replayDeadLettersStmt,
@@ -751,6 +800,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		stockBucketsStmt:        q.stockBucketsStmt,
 		takeIssuesStmt:          q.takeIssuesStmt,
 		takeSeqStmt:             q.takeSeqStmt,
+		templateIssuedStmt:      q.templateIssuedStmt,
 		touchUserStmt:           q.touchUserStmt,
 		userCouponsStmt:         q.userCouponsStmt,
 		userRemindersStmt:       q.userRemindersStmt,

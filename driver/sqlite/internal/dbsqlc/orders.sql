@@ -39,3 +39,7 @@ INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at, s
 VALUES (@sku, @bucket, @buckets, @available, @reserved, @sold, @now, @stock)
 ON CONFLICT (sku, bucket) DO UPDATE SET buckets = excluded.buckets, available = excluded.available,
     reserved = excluded.reserved, sold = excluded.sold, updated_at = excluded.updated_at, stock = excluded.stock;
+
+-- name: DropStockBuckets :exec
+-- SKU sku's buckets from bucket first on.
+DELETE FROM skus WHERE sku = @sku AND bucket >= @first;

@@ -41,6 +41,21 @@ func (q *Queries) AddStock(ctx context.Context, arg AddStockParams) (int64, erro
 	return result.RowsAffected()
 }
 
+const dropStockBuckets = `-- name: DropStockBuckets :exec
+DELETE FROM skus WHERE sku = ?1 AND bucket >= ?2
+`
+
+type DropStockBucketsParams struct {
+	Sku   string
+	First int64
+}
+
+// SKU sku's buckets from bucket first on.
+func (q *Queries) DropStockBuckets(ctx context.Context, arg DropStockBucketsParams) error {
+	_, err := q.exec(ctx, q.dropStockBucketsStmt, dropStockBuckets, arg.Sku, arg.First)
+	return err
+}
+
 const getArchivedOrder = `-- name: GetArchivedOrder :one
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
