@@ -100,7 +100,7 @@ var scanOrder = sqlfile.ScanFields(storedOrder[dbsqlc.GetOrderRow])
 // orderRow is the rows of the sqlc queries that read an order: each has
 // GetOrder's columns.
 type orderRow interface {
-	dbsqlc.GetOrderRow | dbsqlc.GetArchivedOrderRow | dbsqlc.LockOrderRow | dbsqlc.OpenOrderPageRow
+	dbsqlc.GetOrderRow | dbsqlc.GetArchivedOrderRow | dbsqlc.LockOrderRow | dbsqlc.OpenOrderPageRow | dbsqlc.FinishedOrderPageRow
 }
 
 // storedOrder is an order row as the driver hands it out.

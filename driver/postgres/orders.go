@@ -118,7 +118,7 @@ func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool,
 // GetOrder's columns.
 type orderRow interface {
 	dbsqlc.GetOrderRow | dbsqlc.GetArchivedOrderRow | dbsqlc.GetOrderForUpdateRow | dbsqlc.OrdersDueRow |
-		dbsqlc.ClaimOrdersDueRow | dbsqlc.OpenOrderPageRow
+		dbsqlc.ClaimOrdersDueRow | dbsqlc.OpenOrderPageRow | dbsqlc.FinishedOrderPageRow
 }
 
 // storedOrder is an order row as the driver hands it out.

@@ -50,3 +50,18 @@ func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) 
 func (e *executor) HasTimer(ctx context.Context, tm storetype.Timer) (bool, error) {
 	return e.sqlc().HasTimer(ctx, dbsqlc.HasTimerParams{DueAt: tm.Due, Kind: string(tm.Kind)})
 }
+
+// FinishedOrderPage reads a page of paid and closed orders, by ID.
+func (e *executor) FinishedOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
+	rows, err := e.sqlc().FinishedOrderPage(ctx, dbsqlc.FinishedOrderPageParams{After: p.After, PageSize: int32(p.Limit)})
+	return sqlfile.Convert(rows, err, storedOrder)
+}
+
+// StockPage reads the sums of a page of SKUs, by SKU.
+func (e *executor) StockPage(ctx context.Context, p driver.PageParams) ([]driver.StockSum, error) {
+	rows, err := e.sqlc().StockPage(ctx, dbsqlc.StockPageParams{After: p.After, PageSize: int32(p.Limit)})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.StockPageRow) (driver.StockSum, error) {
+		sku := storetype.SKU{SKU: r.Sku, Available: r.Available, Reserved: r.Reserved, Sold: r.Sold, Buckets: int(r.Buckets)}
+		return driver.StockSum{SKU: sku, Stock: r.Stock}, nil
+	})
+}

@@ -50,12 +50,6 @@ func NewCommon[X any, R Rows, S Scanner](
 	}
 }
 
-// StockPage reads the sums of a page of SKUs, by SKU.
-func (c Common) StockPage(ctx context.Context, p driver.PageParams) ([]driver.StockSum, error) {
-	rows, err := c.query(ctx, "StockPage", p.After, p.Limit)
-	return Collect(rows, err, ScanStockSum)
-}
-
 // SeenInstance records that p.Holder is alive now and, if p.Measured,
 // its clock skew p.Skew.
 func (c Common) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) error {
@@ -63,12 +57,6 @@ func (c Common) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) e
 		return c.exec(ctx, "MeasuredSkew", p.Holder, p.Skew.Milliseconds())
 	}
 	return c.exec(ctx, "SeenInstance", p.Holder)
-}
-
-// FinishedOrderPage reads a page of paid and closed orders, by ID.
-func (c Common) FinishedOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
-	rows, err := c.query(ctx, "FinishedOrderPage", p.After, p.Limit)
-	return Collect(rows, err, c.scanOrder)
 }
 
 // ReminderCoupons reads the coupons planned reminder id lists, as they are
@@ -89,6 +77,6 @@ func (c Common) SinkState(ctx context.Context, sink string) (storetype.SinkState
 // Common statements and of AdvanceSink: each driver has them all in its
 // queries.
 var SharedQueries = []string{
-	"StockPage", "MeasuredSkew", "SeenInstance", "FinishedOrderPage", "ReminderCoupons",
+	"MeasuredSkew", "SeenInstance", "ReminderCoupons",
 	"SinkState", "AdvanceSink", "PutDeadLetter", "DeleteDeadLetter",
 }

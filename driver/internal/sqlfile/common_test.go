@@ -33,10 +33,8 @@ func TestSharedQueries(t *testing.T) {
 		func(Scanner) (order.Order, error) { return order.Order{}, nil },
 	)
 	ctx := t.Context()
-	c.StockPage(ctx, driver.PageParams{})
 	c.SeenInstance(ctx, driver.SeenInstanceParams{Measured: true})
 	c.SeenInstance(ctx, driver.SeenInstanceParams{})
-	c.FinishedOrderPage(ctx, driver.PageParams{})
 	c.ReminderCoupons(ctx, 1)
 	c.SinkState(ctx, "s")
 	AdvanceSink(ctx, storetype.AdvanceSinkParams{Dead: make([]storetype.DeadLetter, 1), Replayed: []int64{1}}, AsIs,

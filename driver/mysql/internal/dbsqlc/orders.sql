@@ -33,3 +33,9 @@ SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, am
        deadline, payment_id, created_at, updated_at, version
 FROM orders WHERE status = 'unpaid' AND deadline >= sqlc.arg(deadline) AND (deadline > sqlc.arg(deadline) OR id > sqlc.arg(id))
 ORDER BY deadline, id LIMIT ?;
+
+-- name: FinishedOrderPage :many
+-- Paid and closed orders after the ID after, by ID.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id > sqlc.arg(after) AND status <> 'unpaid' ORDER BY id LIMIT ?;

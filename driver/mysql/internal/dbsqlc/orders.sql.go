@@ -11,6 +11,73 @@ import (
 	"time"
 )
 
+const finishedOrderPage = `-- name: FinishedOrderPage :many
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id > ? AND status <> 'unpaid' ORDER BY id LIMIT ?
+`
+
+type FinishedOrderPageParams struct {
+	After string
+	Limit int32
+}
+
+type FinishedOrderPageRow struct {
+	ID          string
+	UserID      string
+	Status      string
+	CloseReason sql.NullString
+	Items       string
+	CouponIds   string
+	Total       int64
+	Discount    int64
+	AmountDue   int64
+	Deadline    time.Time
+	PaymentID   sql.NullString
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// Paid and closed orders after the ID after, by ID.
+func (q *Queries) FinishedOrderPage(ctx context.Context, arg FinishedOrderPageParams) ([]FinishedOrderPageRow, error) {
+	rows, err := q.db.QueryContext(ctx, finishedOrderPage, arg.After, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []FinishedOrderPageRow
+	for rows.Next() {
+		var i FinishedOrderPageRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.UserID,
+			&i.Status,
+			&i.CloseReason,
+			&i.Items,
+			&i.CouponIds,
+			&i.Total,
+			&i.Discount,
+			&i.AmountDue,
+			&i.Deadline,
+			&i.PaymentID,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getArchivedOrder = `-- name: GetArchivedOrder :one
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version

@@ -27,3 +27,9 @@ ON DUPLICATE KEY UPDATE buckets = VALUES(buckets), available = VALUES(available)
 -- name: DropStockBuckets :exec
 -- SKU sku's buckets from bucket first on.
 DELETE FROM skus WHERE sku = sqlc.arg(sku) AND bucket >= sqlc.arg(first);
+
+-- name: StockPage :many
+-- SKUs after the SKU after summed over their buckets, by SKU.
+SELECT sku, CAST(SUM(available) AS SIGNED) AS available, CAST(SUM(reserved) AS SIGNED) AS reserved,
+       CAST(SUM(sold) AS SIGNED) AS sold, CAST(MAX(buckets) AS SIGNED) AS buckets, CAST(MAX(stock) AS SIGNED) AS stock
+FROM skus WHERE sku > sqlc.arg(after) GROUP BY sku ORDER BY sku LIMIT ?;

@@ -57,3 +57,9 @@ ORDER BY deadline, id LIMIT @page_size;
 -- them (OrdersDue, GetOrderForUpdate).
 UPDATE orders SET status = 'closed', close_reason = @reason, updated_at = @now, version = version + 1
 WHERE id = ANY(@ids::text[]) AND status = 'unpaid';
+
+-- name: FinishedOrderPage :many
+-- Paid and closed orders after the ID after, by ID.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id > @after AND status <> 'unpaid' ORDER BY id LIMIT @page_size;

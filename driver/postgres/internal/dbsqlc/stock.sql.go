@@ -181,3 +181,51 @@ func (q *Queries) StockBucketsForUpdate(ctx context.Context, sku string) ([]Stoc
 	}
 	return items, nil
 }
+
+const stockPage = `-- name: StockPage :many
+SELECT sku, sum(available)::bigint AS available, sum(reserved)::bigint AS reserved, sum(sold)::bigint AS sold,
+       max(buckets)::int AS buckets, max(stock)::bigint AS stock
+FROM skus WHERE sku > $1 GROUP BY sku ORDER BY sku LIMIT $2
+`
+
+type StockPageParams struct {
+	After    string
+	PageSize int32
+}
+
+type StockPageRow struct {
+	Sku       string
+	Available int64
+	Reserved  int64
+	Sold      int64
+	Buckets   int32
+	Stock     int64
+}
+
+// SKUs after the SKU after summed over their buckets, by SKU.
+func (q *Queries) StockPage(ctx context.Context, arg StockPageParams) ([]StockPageRow, error) {
+	rows, err := q.db.Query(ctx, stockPage, arg.After, arg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []StockPageRow
+	for rows.Next() {
+		var i StockPageRow
+		if err := rows.Scan(
+			&i.Sku,
+			&i.Available,
+			&i.Reserved,
+			&i.Sold,
+			&i.Buckets,
+			&i.Stock,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

@@ -69,6 +69,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.finishReminderStmt, err = db.PrepareContext(ctx, finishReminder); err != nil {
 		return nil, fmt.Errorf("error preparing query FinishReminder: %w", err)
 	}
+	if q.finishedOrderPageStmt, err = db.PrepareContext(ctx, finishedOrderPage); err != nil {
+		return nil, fmt.Errorf("error preparing query FinishedOrderPage: %w", err)
+	}
 	if q.floorEventStmt, err = db.PrepareContext(ctx, floorEvent); err != nil {
 		return nil, fmt.Errorf("error preparing query FloorEvent: %w", err)
 	}
@@ -225,6 +228,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.stockBucketsStmt, err = db.PrepareContext(ctx, stockBuckets); err != nil {
 		return nil, fmt.Errorf("error preparing query StockBuckets: %w", err)
 	}
+	if q.stockPageStmt, err = db.PrepareContext(ctx, stockPage); err != nil {
+		return nil, fmt.Errorf("error preparing query StockPage: %w", err)
+	}
 	if q.takeIssuesStmt, err = db.PrepareContext(ctx, takeIssues); err != nil {
 		return nil, fmt.Errorf("error preparing query TakeIssues: %w", err)
 	}
@@ -321,6 +327,11 @@ func (q *Queries) Close() error {
 	if q.finishReminderStmt != nil {
 		if cerr := q.finishReminderStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing finishReminderStmt: %w", cerr)
+		}
+	}
+	if q.finishedOrderPageStmt != nil {
+		if cerr := q.finishedOrderPageStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing finishedOrderPageStmt: %w", cerr)
 		}
 	}
 	if q.floorEventStmt != nil {
@@ -583,6 +594,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing stockBucketsStmt: %w", cerr)
 		}
 	}
+	if q.stockPageStmt != nil {
+		if cerr := q.stockPageStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing stockPageStmt: %w", cerr)
+		}
+	}
 	if q.takeIssuesStmt != nil {
 		if cerr := q.takeIssuesStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing takeIssuesStmt: %w", cerr)
@@ -667,6 +683,7 @@ type Queries struct {
 	feedEndStmt             *sql.Stmt
 	finishIdempotencyStmt   *sql.Stmt
 	finishReminderStmt      *sql.Stmt
+	finishedOrderPageStmt   *sql.Stmt
 	floorEventStmt          *sql.Stmt
 	floorExpireStmt         *sql.Stmt
 	floorTakeStmt           *sql.Stmt
@@ -719,6 +736,7 @@ type Queries struct {
 	setTemplateStmt         *sql.Stmt
 	shardLeasesStmt         *sql.Stmt
 	stockBucketsStmt        *sql.Stmt
+	stockPageStmt           *sql.Stmt
 	takeIssuesStmt          *sql.Stmt
 	takeSeqStmt             *sql.Stmt
 	templateIssuedStmt      *sql.Stmt
@@ -746,6 +764,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		feedEndStmt:             q.feedEndStmt,
 		finishIdempotencyStmt:   q.finishIdempotencyStmt,
 		finishReminderStmt:      q.finishReminderStmt,
+		finishedOrderPageStmt:   q.finishedOrderPageStmt,
 		floorEventStmt:          q.floorEventStmt,
 		floorExpireStmt:         q.floorExpireStmt,
 		floorTakeStmt:           q.floorTakeStmt,
@@ -798,6 +817,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		setTemplateStmt:         q.setTemplateStmt,
 		shardLeasesStmt:         q.shardLeasesStmt,
 		stockBucketsStmt:        q.stockBucketsStmt,
+		stockPageStmt:           q.stockPageStmt,
 		takeIssuesStmt:          q.takeIssuesStmt,
 		takeSeqStmt:             q.takeSeqStmt,
 		templateIssuedStmt:      q.templateIssuedStmt,
