@@ -61,3 +61,12 @@ func smallints(shards []int) []int16 {
 	}
 	return out
 }
+
+// SeenInstance records that p.Holder is alive now and, if p.Measured,
+// its clock skew p.Skew.
+func (e *executor) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) error {
+	if p.Measured {
+		return e.sqlc().MeasuredSkew(ctx, dbsqlc.MeasuredSkewParams{Holder: p.Holder, SkewMs: new(p.Skew.Milliseconds())})
+	}
+	return e.sqlc().SeenInstance(ctx, p.Holder)
+}

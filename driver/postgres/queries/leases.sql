@@ -1,10 +1,5 @@
 -- Shard leases. Every time here is the database's clock.
 
--- name: SeenInstance
--- $1 holder.
-INSERT INTO instances (holder, seen_at) VALUES ($1, clock_timestamp())
-ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at;
-
 -- name: ForgetInstances
 -- $1 how long, in ms, an instance unseen is remembered.
 DELETE FROM instances WHERE seen_at < clock_timestamp() - $1 * interval '1 millisecond';
@@ -27,8 +22,3 @@ RETURNING shard, token;
 
 -- name: Clock
 SELECT clock_timestamp();
-
--- name: MeasuredSkew
--- $1 holder, $2 its clock skew in ms: it is alive now, and measured it now.
-INSERT INTO instances (holder, seen_at, skew_ms, skew_at) VALUES ($1, clock_timestamp(), $2, clock_timestamp())
-ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at, skew_ms = excluded.skew_ms, skew_at = excluded.skew_at;

@@ -24,15 +24,3 @@ ORDER BY due_at LIMIT ?2;
 -- ?1 the shards.
 SELECT due_at FROM reminders WHERE status = 'planned' AND (?1 = '' OR lapse_shard(user_id) IN (SELECT value FROM json_each(?1)))
 ORDER BY due_at LIMIT 1;
-
--- name: ReminderCoupons
--- A reminder's coupons as they are now, with their template's value,
--- whether the lead is the template's last, and whether it was reminded.
-SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
-       c.updated_at, c.version, t.value, i.last_lead,
-       EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = i.coupon_id AND r.lead_ms = i.lead_ms)
-FROM reminder_items i
-JOIN coupons c ON c.id = i.coupon_id
-JOIN templates t ON t.id = c.template_id
-WHERE i.reminder_id = ?
-ORDER BY c.expires_at, c.id;

@@ -63,3 +63,30 @@ func (q *Queries) DropLeases(ctx context.Context, arg DropLeasesParams) error {
 	_, err := q.db.Exec(ctx, dropLeases, arg.Holder, arg.Shards)
 	return err
 }
+
+const measuredSkew = `-- name: MeasuredSkew :exec
+INSERT INTO instances (holder, seen_at, skew_ms, skew_at) VALUES ($1, clock_timestamp(), $2, clock_timestamp())
+ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at, skew_ms = excluded.skew_ms, skew_at = excluded.skew_at
+`
+
+type MeasuredSkewParams struct {
+	Holder string
+	SkewMs *int64
+}
+
+// The instance holder is alive now, and measured its clock skew skew_ms now.
+func (q *Queries) MeasuredSkew(ctx context.Context, arg MeasuredSkewParams) error {
+	_, err := q.db.Exec(ctx, measuredSkew, arg.Holder, arg.SkewMs)
+	return err
+}
+
+const seenInstance = `-- name: SeenInstance :exec
+INSERT INTO instances (holder, seen_at) VALUES ($1, clock_timestamp())
+ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at
+`
+
+// The instance holder is alive now.
+func (q *Queries) SeenInstance(ctx context.Context, holder string) error {
+	_, err := q.db.Exec(ctx, seenInstance, holder)
+	return err
+}

@@ -168,6 +168,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.lockedPageStmt, err = db.PrepareContext(ctx, lockedPage); err != nil {
 		return nil, fmt.Errorf("error preparing query LockedPage: %w", err)
 	}
+	if q.measuredSkewStmt, err = db.PrepareContext(ctx, measuredSkew); err != nil {
+		return nil, fmt.Errorf("error preparing query MeasuredSkew: %w", err)
+	}
 	if q.naiveExpireStmt, err = db.PrepareContext(ctx, naiveExpire); err != nil {
 		return nil, fmt.Errorf("error preparing query NaiveExpire: %w", err)
 	}
@@ -201,11 +204,17 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.putUserStmt, err = db.PrepareContext(ctx, putUser); err != nil {
 		return nil, fmt.Errorf("error preparing query PutUser: %w", err)
 	}
+	if q.reminderCouponsStmt, err = db.PrepareContext(ctx, reminderCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query ReminderCoupons: %w", err)
+	}
 	if q.replayDeadLettersStmt, err = db.PrepareContext(ctx, replayDeadLetters); err != nil {
 		return nil, fmt.Errorf("error preparing query ReplayDeadLetters: %w", err)
 	}
 	if q.revokeTokenStmt, err = db.PrepareContext(ctx, revokeToken); err != nil {
 		return nil, fmt.Errorf("error preparing query RevokeToken: %w", err)
+	}
+	if q.seenInstanceStmt, err = db.PrepareContext(ctx, seenInstance); err != nil {
+		return nil, fmt.Errorf("error preparing query SeenInstance: %w", err)
 	}
 	if q.sentTodayStmt, err = db.PrepareContext(ctx, sentToday); err != nil {
 		return nil, fmt.Errorf("error preparing query SentToday: %w", err)
@@ -494,6 +503,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing lockedPageStmt: %w", cerr)
 		}
 	}
+	if q.measuredSkewStmt != nil {
+		if cerr := q.measuredSkewStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing measuredSkewStmt: %w", cerr)
+		}
+	}
 	if q.naiveExpireStmt != nil {
 		if cerr := q.naiveExpireStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing naiveExpireStmt: %w", cerr)
@@ -549,6 +563,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing putUserStmt: %w", cerr)
 		}
 	}
+	if q.reminderCouponsStmt != nil {
+		if cerr := q.reminderCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing reminderCouponsStmt: %w", cerr)
+		}
+	}
 	if q.replayDeadLettersStmt != nil {
 		if cerr := q.replayDeadLettersStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing replayDeadLettersStmt: %w", cerr)
@@ -557,6 +576,11 @@ func (q *Queries) Close() error {
 	if q.revokeTokenStmt != nil {
 		if cerr := q.revokeTokenStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing revokeTokenStmt: %w", cerr)
+		}
+	}
+	if q.seenInstanceStmt != nil {
+		if cerr := q.seenInstanceStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing seenInstanceStmt: %w", cerr)
 		}
 	}
 	if q.sentTodayStmt != nil {
@@ -716,6 +740,7 @@ type Queries struct {
 	listTemplatesStmt       *sql.Stmt
 	listTokensStmt          *sql.Stmt
 	lockedPageStmt          *sql.Stmt
+	measuredSkewStmt        *sql.Stmt
 	naiveExpireStmt         *sql.Stmt
 	newStockStmt            *sql.Stmt
 	openOrderPageStmt       *sql.Stmt
@@ -727,8 +752,10 @@ type Queries struct {
 	putPendingVoidStmt      *sql.Stmt
 	putStockBucketStmt      *sql.Stmt
 	putUserStmt             *sql.Stmt
+	reminderCouponsStmt     *sql.Stmt
 	replayDeadLettersStmt   *sql.Stmt
 	revokeTokenStmt         *sql.Stmt
+	seenInstanceStmt        *sql.Stmt
 	sentTodayStmt           *sql.Stmt
 	setOperationStmt        *sql.Stmt
 	setOrderStatusStmt      *sql.Stmt
@@ -797,6 +824,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listTemplatesStmt:       q.listTemplatesStmt,
 		listTokensStmt:          q.listTokensStmt,
 		lockedPageStmt:          q.lockedPageStmt,
+		measuredSkewStmt:        q.measuredSkewStmt,
 		naiveExpireStmt:         q.naiveExpireStmt,
 		newStockStmt:            q.newStockStmt,
 		openOrderPageStmt:       q.openOrderPageStmt,
@@ -808,8 +836,10 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		putPendingVoidStmt:      q.putPendingVoidStmt,
 		putStockBucketStmt:      q.putStockBucketStmt,
 		putUserStmt:             q.putUserStmt,
+		reminderCouponsStmt:     q.reminderCouponsStmt,
 		replayDeadLettersStmt:   q.replayDeadLettersStmt,
 		revokeTokenStmt:         q.revokeTokenStmt,
+		seenInstanceStmt:        q.seenInstanceStmt,
 		sentTodayStmt:           q.sentTodayStmt,
 		setOperationStmt:        q.setOperationStmt,
 		setOrderStatusStmt:      q.setOrderStatusStmt,

@@ -180,6 +180,72 @@ func (q *Queries) JoinableReminder(ctx context.Context, arg JoinableReminderPara
 	return i, err
 }
 
+const reminderCoupons = `-- name: ReminderCoupons :many
+SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
+       c.updated_at, c.version, t.value, i.last_lead,
+       EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = i.coupon_id AND r.lead_ms = i.lead_ms) AS reminded
+FROM reminder_items i
+JOIN coupons c ON c.id = i.coupon_id
+JOIN templates t ON t.id = c.template_id
+WHERE i.reminder_id = ?1
+ORDER BY c.expires_at, c.id
+`
+
+type ReminderCouponsRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   int64
+	ExpiresAt   int64
+	OrderID     sql.NullString
+	LockedUntil sql.NullInt64
+	UpdatedAt   int64
+	Version     int64
+	Value       int64
+	LastLead    int64
+	Reminded    bool
+}
+
+// A reminder's coupons as they are now, with their template's value,
+// whether the lead is the template's last, and whether it was reminded.
+func (q *Queries) ReminderCoupons(ctx context.Context, reminderID int64) ([]ReminderCouponsRow, error) {
+	rows, err := q.query(ctx, q.reminderCouponsStmt, reminderCoupons, reminderID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ReminderCouponsRow
+	for rows.Next() {
+		var i ReminderCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+			&i.Value,
+			&i.LastLead,
+			&i.Reminded,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const sentToday = `-- name: SentToday :one
 SELECT count(*) FROM reminders WHERE user_id = ?1 AND status = 'sent' AND done_at >= ?2 AND done_at < ?3
 `
