@@ -12,20 +12,20 @@ import (
 
 // Clock reads the database's clock.
 func (e *executor) Clock(ctx context.Context) (time.Time, error) {
-	var now time.Time
-	err := e.queryRow(ctx, "Clock").Scan(&now)
-	return now, err
+	return e.sqlc().Clock(ctx)
 }
 
 // ForgetInstances forgets instances unseen for longer than d.
 func (e *executor) ForgetInstances(ctx context.Context, d time.Duration) error {
-	_, err := e.exec(ctx, "ForgetInstances", d.Milliseconds())
-	return err
+	return e.sqlc().ForgetInstances(ctx, d.Milliseconds())
 }
 
 // RenewLeases extends p.Holder's unexpired leases to p.TTL from now.
 func (e *executor) RenewLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
-	return e.leases(ctx, "RenewLeases", p.Holder, p.TTL.Milliseconds())
+	rows, err := e.sqlc().RenewLeases(ctx, dbsqlc.RenewLeasesParams{Holder: p.Holder, TtlMs: p.TTL.Milliseconds()})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.RenewLeasesRow) (storetype.Lease, error) {
+		return storetype.Lease{Shard: int(r.Shard), Token: r.Token}, nil
+	})
 }
 
 // DropLeases frees p.Holder's leases of p.Shards.

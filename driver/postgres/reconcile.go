@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
@@ -36,7 +34,9 @@ var pendingFromQueries = map[storetype.TimerKind]string{
 // ranges of p.Leases.
 func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) (time.Time, error) {
 	if p.Kind == storetype.TimerClose {
-		due, err := earliest(p.Leases, func(lo, hi int) pgx.Row { return e.queryRow(ctx, "DeadlineFrom", p.From, lo, hi) })
+		due, err := earliest(p.Leases, func(lo, hi int16) (time.Time, error) {
+			return e.sqlc().DeadlineFrom(ctx, dbsqlc.DeadlineFromParams{Deadline: p.From, Shard: lo, Shard_2: hi})
+		})
 		return due.UTC(), err
 	}
 	var due *time.Time

@@ -58,9 +58,8 @@ func (e *executor) RemindersDue(ctx context.Context, p storetype.DueParams) ([]d
 // PlannedOrReminded reports whether the pair (coupon, lead) is in a
 // planned reminder or was reminded.
 func (e *executor) PlannedOrReminded(ctx context.Context, k driver.ReminderKey) (bool, error) {
-	var done bool
-	err := e.queryRow(ctx, "PlannedOrReminded", k.CouponID, k.Lead.Milliseconds()).Scan(&done)
-	return done, err
+	done, err := e.sqlc().PlannedOrReminded(ctx, dbsqlc.PlannedOrRemindedParams{CouponID: k.CouponID, LeadMs: k.Lead.Milliseconds()})
+	return done != nil && *done, err
 }
 
 // InsertReminderItem adds a coupon to a planned reminder.

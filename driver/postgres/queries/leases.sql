@@ -1,15 +1,5 @@
 -- Shard leases. Every time here is the database's clock.
 
--- name: ForgetInstances
--- $1 how long, in ms, an instance unseen is remembered.
-DELETE FROM instances WHERE seen_at < clock_timestamp() - $1 * interval '1 millisecond';
-
--- name: RenewLeases
--- $1 holder, $2 TTL in ms.
-UPDATE leases SET expires_at = clock_timestamp() + $2 * interval '1 millisecond'
-WHERE holder = $1 AND expires_at > clock_timestamp()
-RETURNING shard, token;
-
 -- name: TakeLeases
 -- $1 holder, $2 TTL in ms, $3 how many. Free or expired shards, each under a new
 -- token; a shard another instance is taking at the same moment is skipped.
@@ -19,6 +9,3 @@ WHERE shard = ANY(ARRAY(
         ORDER BY shard LIMIT $3
         FOR UPDATE SKIP LOCKED))
 RETURNING shard, token;
-
--- name: Clock
-SELECT clock_timestamp();

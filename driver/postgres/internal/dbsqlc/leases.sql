@@ -20,3 +20,17 @@ ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at;
 -- The instance holder is alive now, and measured its clock skew skew_ms now.
 INSERT INTO instances (holder, seen_at, skew_ms, skew_at) VALUES (@holder, clock_timestamp(), @skew_ms, clock_timestamp())
 ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at, skew_ms = excluded.skew_ms, skew_at = excluded.skew_at;
+
+-- name: Clock :one
+-- The database's clock (cast, so that sqlc types it).
+SELECT clock_timestamp()::timestamptz AS now;
+
+-- name: ForgetInstances :exec
+-- Instances unseen for longer than unseen_ms go.
+DELETE FROM instances WHERE seen_at < clock_timestamp() - sqlc.arg(unseen_ms)::bigint * interval '1 millisecond';
+
+-- name: RenewLeases :many
+-- The holder's unexpired leases extended to ttl_ms from now.
+UPDATE leases SET expires_at = clock_timestamp() + sqlc.arg(ttl_ms)::bigint * interval '1 millisecond'
+WHERE holder = @holder AND expires_at > clock_timestamp()
+RETURNING shard, token;

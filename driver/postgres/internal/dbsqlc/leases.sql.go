@@ -7,6 +7,7 @@ package dbsqlc
 
 import (
 	"context"
+	"time"
 )
 
 const checkLeases = `-- name: CheckLeases :many
@@ -48,6 +49,18 @@ func (q *Queries) CheckLeases(ctx context.Context, arg CheckLeasesParams) ([]Che
 	return items, nil
 }
 
+const clock = `-- name: Clock :one
+SELECT clock_timestamp()::timestamptz AS now
+`
+
+// The database's clock (cast, so that sqlc types it).
+func (q *Queries) Clock(ctx context.Context) (time.Time, error) {
+	row := q.db.QueryRow(ctx, clock)
+	var now time.Time
+	err := row.Scan(&now)
+	return now, err
+}
+
 const dropLeases = `-- name: DropLeases :exec
 UPDATE leases SET holder = '', expires_at = '-infinity'
 WHERE holder = $1 AND shard = ANY($2::smallint[])
@@ -61,6 +74,16 @@ type DropLeasesParams struct {
 // The holder gives up its leases of shards: they are free at once.
 func (q *Queries) DropLeases(ctx context.Context, arg DropLeasesParams) error {
 	_, err := q.db.Exec(ctx, dropLeases, arg.Holder, arg.Shards)
+	return err
+}
+
+const forgetInstances = `-- name: ForgetInstances :exec
+DELETE FROM instances WHERE seen_at < clock_timestamp() - $1::bigint * interval '1 millisecond'
+`
+
+// Instances unseen for longer than unseen_ms go.
+func (q *Queries) ForgetInstances(ctx context.Context, unseenMs int64) error {
+	_, err := q.db.Exec(ctx, forgetInstances, unseenMs)
 	return err
 }
 
@@ -78,6 +101,43 @@ type MeasuredSkewParams struct {
 func (q *Queries) MeasuredSkew(ctx context.Context, arg MeasuredSkewParams) error {
 	_, err := q.db.Exec(ctx, measuredSkew, arg.Holder, arg.SkewMs)
 	return err
+}
+
+const renewLeases = `-- name: RenewLeases :many
+UPDATE leases SET expires_at = clock_timestamp() + $1::bigint * interval '1 millisecond'
+WHERE holder = $2 AND expires_at > clock_timestamp()
+RETURNING shard, token
+`
+
+type RenewLeasesParams struct {
+	TtlMs  int64
+	Holder string
+}
+
+type RenewLeasesRow struct {
+	Shard int16
+	Token int64
+}
+
+// The holder's unexpired leases extended to ttl_ms from now.
+func (q *Queries) RenewLeases(ctx context.Context, arg RenewLeasesParams) ([]RenewLeasesRow, error) {
+	rows, err := q.db.Query(ctx, renewLeases, arg.TtlMs, arg.Holder)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []RenewLeasesRow
+	for rows.Next() {
+		var i RenewLeasesRow
+		if err := rows.Scan(&i.Shard, &i.Token); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const seenInstance = `-- name: SeenInstance :exec

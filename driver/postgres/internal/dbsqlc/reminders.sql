@@ -69,3 +69,12 @@ JOIN coupons c ON c.id = i.coupon_id
 JOIN templates t ON t.id = c.template_id
 WHERE i.reminder_id = @reminder_id
 ORDER BY c.expires_at, c.id;
+
+-- name: PlannedOrReminded :one
+-- Whether the pair is in a planned reminder or was reminded already.
+SELECT EXISTS (SELECT 1 FROM reminder_items i WHERE i.coupon_id = @coupon_id AND i.lead_ms = @lead_ms)
+    OR EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = @coupon_id AND r.lead_ms = @lead_ms);
+
+-- name: NextReminder :one
+-- The earliest planned reminder in a range of shards.
+SELECT due_at FROM reminders WHERE status = 'planned' AND shard BETWEEN $1 AND $2 ORDER BY due_at LIMIT 1;

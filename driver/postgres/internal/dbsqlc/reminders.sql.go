@@ -203,6 +203,41 @@ func (q *Queries) JoinableReminder(ctx context.Context, arg JoinableReminderPara
 	return i, err
 }
 
+const nextReminder = `-- name: NextReminder :one
+SELECT due_at FROM reminders WHERE status = 'planned' AND shard BETWEEN $1 AND $2 ORDER BY due_at LIMIT 1
+`
+
+type NextReminderParams struct {
+	Shard   int16
+	Shard_2 int16
+}
+
+// The earliest planned reminder in a range of shards.
+func (q *Queries) NextReminder(ctx context.Context, arg NextReminderParams) (time.Time, error) {
+	row := q.db.QueryRow(ctx, nextReminder, arg.Shard, arg.Shard_2)
+	var due_at time.Time
+	err := row.Scan(&due_at)
+	return due_at, err
+}
+
+const plannedOrReminded = `-- name: PlannedOrReminded :one
+SELECT EXISTS (SELECT 1 FROM reminder_items i WHERE i.coupon_id = $1 AND i.lead_ms = $2)
+    OR EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = $1 AND r.lead_ms = $2)
+`
+
+type PlannedOrRemindedParams struct {
+	CouponID string
+	LeadMs   int64
+}
+
+// Whether the pair is in a planned reminder or was reminded already.
+func (q *Queries) PlannedOrReminded(ctx context.Context, arg PlannedOrRemindedParams) (*bool, error) {
+	row := q.db.QueryRow(ctx, plannedOrReminded, arg.CouponID, arg.LeadMs)
+	var column_1 *bool
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
 const reminderCoupons = `-- name: ReminderCoupons :many
 SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
        c.updated_at, c.version, t.value, i.last_lead,
