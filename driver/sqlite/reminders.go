@@ -77,9 +77,8 @@ func reminderOf[R dbsqlc.GetReminderRow | dbsqlc.UserRemindersRow](row R) (drive
 // PlannedOrReminded reports whether the pair p is planned or was
 // reminded.
 func (e *executor) PlannedOrReminded(ctx context.Context, p driver.ReminderKey) (bool, error) {
-	var done bool
-	err := e.queryRow(ctx, "PlannedOrReminded", p.CouponID, p.Lead.Milliseconds()).Scan(&done)
-	return done, err
+	done, err := e.q().PlannedOrReminded(ctx, dbsqlc.PlannedOrRemindedParams{CouponID: p.CouponID, LeadMs: p.Lead.Milliseconds()})
+	return done.Bool, err
 }
 
 // InsertReminderItem adds a coupon to a planned reminder.

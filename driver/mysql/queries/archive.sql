@@ -1,9 +1,3 @@
--- name: TerminalCoupons
--- before, limit: up to limit terminal coupons last changed at or before
--- before, in index order, held, skipping those a transaction holds.
-SELECT id FROM coupons WHERE status IN ('used', 'expired', 'voided') AND updated_at <= ?
-LIMIT ? FOR UPDATE SKIP LOCKED;
-
 -- name: CopyCoupons
 -- archived_at, IDs: copies the coupons listed to the archive.
 INSERT INTO coupons_archive (id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until,
@@ -17,13 +11,6 @@ DELETE FROM coupons WHERE id IN (?, ...);
 -- name: DeleteReminded
 -- The record of reminders of the coupons listed.
 DELETE FROM reminded WHERE coupon_id IN (?, ...);
-
--- name: FinishedOrders
--- before, limit: up to limit paid or closed orders last changed at or
--- before before, in index order, held, skipping those a transaction
--- holds.
-SELECT id FROM orders WHERE status IN ('paid', 'closed') AND updated_at <= ?
-LIMIT ? FOR UPDATE SKIP LOCKED;
 
 -- name: CopyOrders
 -- archived_at, IDs: copies the orders listed to the archive.

@@ -31,9 +31,6 @@ SELECT first FROM (
     FROM leases WHERE shard IN (?, ...)
 ) AS firsts WHERE first IS NOT NULL ORDER BY first LIMIT 1;
 
--- name: OpenOrders
-SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid';
-
 -- name: CloseOrders
 -- the reason, now, then the IDs: those still unpaid. The rows are held
 -- (OrdersDue), so the primary key is forced, as in VoidCoupons.

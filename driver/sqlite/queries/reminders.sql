@@ -1,9 +1,3 @@
--- name: PlannedOrReminded
--- ?1 coupon, ?2 lead: whether the pair is in a planned reminder or was
--- reminded already.
-SELECT EXISTS (SELECT 1 FROM reminder_items WHERE coupon_id = ?1 AND lead_ms = ?2)
-    OR EXISTS (SELECT 1 FROM reminded WHERE coupon_id = ?1 AND lead_ms = ?2);
-
 -- name: UnplanCoupons
 -- The items of the coupons in the JSON array ?1 go; the reminders they
 -- were in come back.

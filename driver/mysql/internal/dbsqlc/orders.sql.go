@@ -78,6 +78,41 @@ func (q *Queries) FinishedOrderPage(ctx context.Context, arg FinishedOrderPagePa
 	return items, nil
 }
 
+const finishedOrders = `-- name: FinishedOrders :many
+SELECT id FROM orders WHERE status IN ('paid', 'closed') AND updated_at <= ?
+LIMIT ? FOR UPDATE SKIP LOCKED
+`
+
+type FinishedOrdersParams struct {
+	Before time.Time
+	Limit  int32
+}
+
+// Up to limit paid or closed orders last changed at or before before, in
+// index order, held, skipping those a transaction holds.
+func (q *Queries) FinishedOrders(ctx context.Context, arg FinishedOrdersParams) ([]string, error) {
+	rows, err := q.db.QueryContext(ctx, finishedOrders, arg.Before, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getArchivedOrder = `-- name: GetArchivedOrder :one
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
@@ -323,6 +358,17 @@ func (q *Queries) OpenOrderPage(ctx context.Context, arg OpenOrderPageParams) ([
 		return nil, err
 	}
 	return items, nil
+}
+
+const openOrders = `-- name: OpenOrders :one
+SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid'
+`
+
+func (q *Queries) OpenOrders(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, openOrders)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
 }
 
 const setOrderStatus = `-- name: SetOrderStatus :execrows

@@ -186,6 +186,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.operationsDueStmt, err = db.PrepareContext(ctx, operationsDue); err != nil {
 		return nil, fmt.Errorf("error preparing query OperationsDue: %w", err)
 	}
+	if q.plannedOrRemindedStmt, err = db.PrepareContext(ctx, plannedOrReminded); err != nil {
+		return nil, fmt.Errorf("error preparing query PlannedOrReminded: %w", err)
+	}
 	if q.pruneEventsStmt, err = db.PrepareContext(ctx, pruneEvents); err != nil {
 		return nil, fmt.Errorf("error preparing query PruneEvents: %w", err)
 	}
@@ -533,6 +536,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing operationsDueStmt: %w", cerr)
 		}
 	}
+	if q.plannedOrRemindedStmt != nil {
+		if cerr := q.plannedOrRemindedStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing plannedOrRemindedStmt: %w", cerr)
+		}
+	}
 	if q.pruneEventsStmt != nil {
 		if cerr := q.pruneEventsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing pruneEventsStmt: %w", cerr)
@@ -746,6 +754,7 @@ type Queries struct {
 	openOrderPageStmt       *sql.Stmt
 	openOrdersStmt          *sql.Stmt
 	operationsDueStmt       *sql.Stmt
+	plannedOrRemindedStmt   *sql.Stmt
 	pruneEventsStmt         *sql.Stmt
 	pruneIdempotencyStmt    *sql.Stmt
 	putIdempotencyStmt      *sql.Stmt
@@ -830,6 +839,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		openOrderPageStmt:       q.openOrderPageStmt,
 		openOrdersStmt:          q.openOrdersStmt,
 		operationsDueStmt:       q.operationsDueStmt,
+		plannedOrRemindedStmt:   q.plannedOrRemindedStmt,
 		pruneEventsStmt:         q.pruneEventsStmt,
 		pruneIdempotencyStmt:    q.pruneIdempotencyStmt,
 		putIdempotencyStmt:      q.putIdempotencyStmt,

@@ -51,3 +51,8 @@ JOIN coupons c ON c.id = i.coupon_id
 JOIN templates t ON t.id = c.template_id
 WHERE i.reminder_id = @reminder_id
 ORDER BY c.expires_at, c.id;
+
+-- name: PlannedOrReminded :one
+-- Whether the pair is in a planned reminder or was reminded already.
+SELECT EXISTS (SELECT 1 FROM reminder_items i WHERE i.coupon_id = @coupon_id AND i.lead_ms = @lead_ms)
+    OR EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = @coupon_id AND r.lead_ms = @lead_ms);

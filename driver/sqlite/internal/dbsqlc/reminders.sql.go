@@ -180,6 +180,24 @@ func (q *Queries) JoinableReminder(ctx context.Context, arg JoinableReminderPara
 	return i, err
 }
 
+const plannedOrReminded = `-- name: PlannedOrReminded :one
+SELECT EXISTS (SELECT 1 FROM reminder_items i WHERE i.coupon_id = ?1 AND i.lead_ms = ?2)
+    OR EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = ?1 AND r.lead_ms = ?2)
+`
+
+type PlannedOrRemindedParams struct {
+	CouponID string
+	LeadMs   int64
+}
+
+// Whether the pair is in a planned reminder or was reminded already.
+func (q *Queries) PlannedOrReminded(ctx context.Context, arg PlannedOrRemindedParams) (sql.NullBool, error) {
+	row := q.queryRow(ctx, q.plannedOrRemindedStmt, plannedOrReminded, arg.CouponID, arg.LeadMs)
+	var column_1 sql.NullBool
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
 const reminderCoupons = `-- name: ReminderCoupons :many
 SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
        c.updated_at, c.version, t.value, i.last_lead,
