@@ -2,6 +2,7 @@ package mysql
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
@@ -47,7 +48,7 @@ func (e *executor) move(ctx context.Context, pick func(context.Context, dbsqlc.T
 
 // PruneReminders deletes a batch of sent or dropped reminders.
 func (e *executor) PruneReminders(ctx context.Context, p storetype.PruneRequestsParams) (int64, error) {
-	return rowsAffected(e.exec(ctx, "PruneReminders", p.Before, p.Limit))
+	return e.sq().PruneReminders(ctx, dbsqlc.PruneRemindersParams{DoneAt: sql.NullTime{Time: p.Before, Valid: true}, Limit: int32(p.Limit)})
 }
 
 // Archivable counts what an archive at p.Move would move, and the

@@ -23,11 +23,6 @@ FROM orders WHERE id IN (?, ...);
 -- name: DeleteOrders
 DELETE FROM orders WHERE id IN (?, ...);
 
--- name: PruneReminders
--- before, limit: deletes up to limit sent or dropped reminders done at or
--- before before.
-DELETE FROM reminders WHERE status IN ('sent', 'dropped') AND done_at <= ? LIMIT ?;
-
 -- name: Archivable
 -- before, before, reminders: what the archive would move at before, and
 -- PruneReminders delete at reminders.

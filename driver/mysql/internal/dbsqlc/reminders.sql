@@ -58,3 +58,7 @@ JOIN coupons c ON c.id = i.coupon_id
 JOIN templates t ON t.id = c.template_id
 WHERE i.reminder_id = sqlc.arg(reminder_id)
 ORDER BY c.expires_at, c.id;
+
+-- name: PruneReminders :execrows
+-- Up to limit sent or dropped reminders done at or before done_at.
+DELETE FROM reminders WHERE status IN ('sent', 'dropped') AND done_at <= sqlc.arg(done_at) LIMIT ?;

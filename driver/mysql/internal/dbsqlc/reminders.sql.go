@@ -210,6 +210,24 @@ func (q *Queries) PlannedOrReminded(ctx context.Context, arg PlannedOrRemindedPa
 	return column_1, err
 }
 
+const pruneReminders = `-- name: PruneReminders :execrows
+DELETE FROM reminders WHERE status IN ('sent', 'dropped') AND done_at <= ? LIMIT ?
+`
+
+type PruneRemindersParams struct {
+	DoneAt sql.NullTime
+	Limit  int32
+}
+
+// Up to limit sent or dropped reminders done at or before done_at.
+func (q *Queries) PruneReminders(ctx context.Context, arg PruneRemindersParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, pruneReminders, arg.DoneAt, arg.Limit)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const reminderCoupons = `-- name: ReminderCoupons :many
 SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
        c.updated_at, c.version, t.value, i.last_lead,

@@ -34,3 +34,19 @@ DELETE FROM instances WHERE seen_at < clock_timestamp() - sqlc.arg(unseen_ms)::b
 UPDATE leases SET expires_at = clock_timestamp() + sqlc.arg(ttl_ms)::bigint * interval '1 millisecond'
 WHERE holder = @holder AND expires_at > clock_timestamp()
 RETURNING shard, token;
+
+-- name: TakeLeases :many
+-- Up to n free or expired shards for holder, each under a new token, to
+-- ttl_ms from now; a shard another instance is taking at the same moment
+-- is skipped.
+UPDATE leases SET holder = @holder, token = token + 1, expires_at = clock_timestamp() + sqlc.arg(ttl_ms)::bigint * interval '1 millisecond'
+WHERE shard = ANY(ARRAY(
+        SELECT shard FROM leases WHERE expires_at <= clock_timestamp()
+        ORDER BY shard LIMIT @n
+        FOR UPDATE SKIP LOCKED))
+RETURNING shard, token;
+
+-- name: Instances :many
+-- The instances seen within ago_ms, by name.
+SELECT holder, seen_at, skew_ms, skew_at FROM instances
+WHERE seen_at > clock_timestamp() - sqlc.arg(ago_ms)::bigint * interval '1 millisecond' ORDER BY holder COLLATE "C";

@@ -87,6 +87,37 @@ func (q *Queries) ForgetInstances(ctx context.Context, unseenMs int64) error {
 	return err
 }
 
+const instances = `-- name: Instances :many
+SELECT holder, seen_at, skew_ms, skew_at FROM instances
+WHERE seen_at > clock_timestamp() - $1::bigint * interval '1 millisecond' ORDER BY holder COLLATE "C"
+`
+
+// The instances seen within ago_ms, by name.
+func (q *Queries) Instances(ctx context.Context, agoMs int64) ([]Instance, error) {
+	rows, err := q.db.Query(ctx, instances, agoMs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Instance
+	for rows.Next() {
+		var i Instance
+		if err := rows.Scan(
+			&i.Holder,
+			&i.SeenAt,
+			&i.SkewMs,
+			&i.SkewAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const measuredSkew = `-- name: MeasuredSkew :exec
 INSERT INTO instances (holder, seen_at, skew_ms, skew_at) VALUES ($1, clock_timestamp(), $2, clock_timestamp())
 ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at, skew_ms = excluded.skew_ms, skew_at = excluded.skew_at
@@ -149,4 +180,47 @@ ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at
 func (q *Queries) SeenInstance(ctx context.Context, holder string) error {
 	_, err := q.db.Exec(ctx, seenInstance, holder)
 	return err
+}
+
+const takeLeases = `-- name: TakeLeases :many
+UPDATE leases SET holder = $1, token = token + 1, expires_at = clock_timestamp() + $2::bigint * interval '1 millisecond'
+WHERE shard = ANY(ARRAY(
+        SELECT shard FROM leases WHERE expires_at <= clock_timestamp()
+        ORDER BY shard LIMIT $3
+        FOR UPDATE SKIP LOCKED))
+RETURNING shard, token
+`
+
+type TakeLeasesParams struct {
+	Holder string
+	TtlMs  int64
+	N      int32
+}
+
+type TakeLeasesRow struct {
+	Shard int16
+	Token int64
+}
+
+// Up to n free or expired shards for holder, each under a new token, to
+// ttl_ms from now; a shard another instance is taking at the same moment
+// is skipped.
+func (q *Queries) TakeLeases(ctx context.Context, arg TakeLeasesParams) ([]TakeLeasesRow, error) {
+	rows, err := q.db.Query(ctx, takeLeases, arg.Holder, arg.TtlMs, arg.N)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []TakeLeasesRow
+	for rows.Next() {
+		var i TakeLeasesRow
+		if err := rows.Scan(&i.Shard, &i.Token); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
