@@ -2,33 +2,38 @@ package mysql
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/lapsehq/lapse/driver"
-	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // ArchiveCoupons moves a batch of terminal coupons to the archive and
 // deletes their record of reminders.
 func (e *executor) ArchiveCoupons(ctx context.Context, p driver.MoveParams) (int64, error) {
-	return e.move(ctx, "TerminalCoupons", "CopyCoupons", p, "DeleteCoupons", "DeleteReminded")
+	return e.move(ctx, e.sq().TerminalCoupons, "CopyCoupons", p, "DeleteCoupons", "DeleteReminded")
 }
 
 // ArchiveOrders moves a batch of paid or closed orders to the archive.
 func (e *executor) ArchiveOrders(ctx context.Context, p driver.MoveParams) (int64, error) {
-	return e.move(ctx, "FinishedOrders", "CopyOrders", p, "DeleteOrders")
+	pick := func(ctx context.Context, p dbsqlc.TerminalCouponsParams) ([]string, error) {
+		return e.sq().FinishedOrders(ctx, dbsqlc.FinishedOrdersParams(p))
+	}
+	return e.move(ctx, pick, "CopyOrders", p, "DeleteOrders")
 }
 
-// move holds the IDs of a batch with the query pick, copies them to the
-// archive with copy, then runs each of deletes over them.
-func (e *executor) move(ctx context.Context, pick, copy string, p driver.MoveParams, deletes ...string) (int64, error) {
-	rows, err := e.query(ctx, pick, p.Before, p.Limit)
-	ids, err := sqlfile.Collect(rows, err, func(row scanner) (id any, err error) {
-		var s string
-		return s, row.Scan(&s)
-	})
-	if err != nil || len(ids) == 0 {
+// move holds the IDs of a batch with pick, copies them to the archive
+// with the query copy, then runs each of deletes over them.
+func (e *executor) move(ctx context.Context, pick func(context.Context, dbsqlc.TerminalCouponsParams) ([]string, error),
+	copy string, p driver.MoveParams, deletes ...string) (int64, error) {
+	picked, err := pick(ctx, dbsqlc.TerminalCouponsParams{Before: p.Before, Limit: int32(p.Limit)})
+	if err != nil || len(picked) == 0 {
 		return 0, err
+	}
+	ids := make([]any, len(picked))
+	for i, id := range picked {
+		ids[i] = id
 	}
 	if _, err := e.execList(ctx, copy, len(ids), append([]any{p.Now}, ids...)...); err != nil {
 		return 0, err
@@ -43,7 +48,7 @@ func (e *executor) move(ctx context.Context, pick, copy string, p driver.MovePar
 
 // PruneReminders deletes a batch of sent or dropped reminders.
 func (e *executor) PruneReminders(ctx context.Context, p storetype.PruneRequestsParams) (int64, error) {
-	return rowsAffected(e.exec(ctx, "PruneReminders", p.Before, p.Limit))
+	return e.sq().PruneReminders(ctx, dbsqlc.PruneRemindersParams{DoneAt: sql.NullTime{Time: p.Before, Valid: true}, Limit: int32(p.Limit)})
 }
 
 // Archivable counts what an archive at p.Move would move, and the

@@ -9,6 +9,7 @@ import (
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -85,9 +86,10 @@ func (e *executor) Stats(ctx context.Context, now time.Time) (storetype.Stats, e
 	if err := q.QueryRowContext(ctx, queries.Get("DueBacklog"), now, now, now, now).Scan(&st.DueBacklog); err != nil {
 		return st, err
 	}
-	if err := q.QueryRowContext(ctx, queries.Get("OpenOrders")).Scan(&st.OpenOrders); err != nil {
+	var err error
+	if st.OpenOrders, err = dbsqlc.New(q).OpenOrders(ctx); err != nil {
 		return st, err
 	}
-	err := q.QueryRowContext(ctx, queries.Get("OutboxSize")).Scan(&st.Outbox)
+	err = q.QueryRowContext(ctx, queries.Get("OutboxSize")).Scan(&st.Outbox)
 	return st, err
 }

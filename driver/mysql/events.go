@@ -72,3 +72,8 @@ func (s *Driver) sequence(ctx context.Context) error {
 	}
 	return tx.Commit()
 }
+
+// FeedEnd reads the last position the feed handed out.
+func (e *executor) FeedEnd(ctx context.Context) (int64, error) {
+	return e.sq().FeedEnd(ctx)
+}

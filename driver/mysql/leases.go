@@ -75,3 +75,14 @@ func (e *executor) LockLeases(ctx context.Context, p driver.LeaseParams) ([]stor
 	rows, err := e.queryList(ctx, "CheckLeases", len(p.Shards), withShards(p.Holder, p.Shards)...)
 	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
 }
+
+// SeenInstance records that p.Holder is alive now and, if p.Measured,
+// its clock skew p.Skew.
+func (e *executor) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) error {
+	if p.Measured {
+		_, err := e.exec(ctx, "MeasuredSkew", p.Holder, p.Skew.Milliseconds())
+		return err
+	}
+	_, err := e.exec(ctx, "SeenInstance", p.Holder)
+	return err
+}

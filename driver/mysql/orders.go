@@ -100,7 +100,7 @@ var scanOrder = sqlfile.ScanFields(storedOrder[dbsqlc.GetOrderRow])
 // orderRow is the rows of the sqlc queries that read an order: each has
 // GetOrder's columns.
 type orderRow interface {
-	dbsqlc.GetOrderRow | dbsqlc.GetArchivedOrderRow | dbsqlc.LockOrderRow | dbsqlc.OpenOrderPageRow
+	dbsqlc.GetOrderRow | dbsqlc.GetArchivedOrderRow | dbsqlc.LockOrderRow | dbsqlc.OpenOrderPageRow | dbsqlc.FinishedOrderPageRow
 }
 
 // storedOrder is an order row as the driver hands it out.
@@ -120,4 +120,9 @@ func deadline(o order.Order) time.Time { return o.Deadline }
 // CloseOrders closes the listed orders still unpaid.
 func (e *executor) CloseOrders(ctx context.Context, p driver.CloseOrdersParams) (int64, error) {
 	return e.execCount(ctx, "CloseOrders", len(p.IDs), listArgs(p.IDs, p.Reason, p.Now)...)
+}
+
+// DropStockBuckets deletes SKU p.SKU's buckets from bucket p.From on.
+func (e *executor) DropStockBuckets(ctx context.Context, p driver.DropStockBucketsParams) error {
+	return e.sq().DropStockBuckets(ctx, dbsqlc.DropStockBucketsParams{Sku: p.SKU, First: int8(p.From)})
 }

@@ -52,3 +52,18 @@ func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) 
 func (e *executor) HasTimer(ctx context.Context, tm storetype.Timer) (bool, error) {
 	return e.sq().HasTimer(ctx, dbsqlc.HasTimerParams{DueAt: tm.Due, Kind: string(tm.Kind)})
 }
+
+// FinishedOrderPage reads a page of paid and closed orders, by ID.
+func (e *executor) FinishedOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
+	rows, err := e.sq().FinishedOrderPage(ctx, dbsqlc.FinishedOrderPageParams{After: p.After, Limit: int32(p.Limit)})
+	return sqlfile.Convert(rows, err, storedOrder)
+}
+
+// StockPage reads the sums of a page of SKUs, by SKU.
+func (e *executor) StockPage(ctx context.Context, p driver.PageParams) ([]driver.StockSum, error) {
+	rows, err := e.sq().StockPage(ctx, dbsqlc.StockPageParams{After: p.After, Limit: int32(p.Limit)})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.StockPageRow) (driver.StockSum, error) {
+		sku := storetype.SKU{SKU: r.Sku, Available: r.Available, Reserved: r.Reserved, Sold: r.Sold, Buckets: int(r.Buckets)}
+		return driver.StockSum{SKU: sku, Stock: r.Stock}, nil
+	})
+}

@@ -120,3 +120,20 @@ func reminder[R dbsqlc.GetReminderRow | dbsqlc.JoinableReminderRow | dbsqlc.User
 		ID: r.ID, UserID: r.UserID, Lead: time.Duration(r.LeadMs) * time.Millisecond, First: r.FirstAt, Last: r.LastAt, Due: r.DueAt,
 	}, nil
 }
+
+// InsertReminded records that the pair p.Key was reminded by reminder
+// p.ReminderID; the pair's primary key refuses a second record.
+func (e *executor) InsertReminded(ctx context.Context, p driver.RemindedParams) error {
+	return e.sq().InsertReminded(ctx, dbsqlc.InsertRemindedParams{CouponID: p.Key.CouponID, LeadMs: p.Key.Lead.Milliseconds(), ReminderID: p.ReminderID})
+}
+
+// ReminderCoupons reads the coupons planned reminder id lists, as they are
+// now, earliest expires_at first, then by ID.
+func (e *executor) ReminderCoupons(ctx context.Context, id int64) ([]driver.ReminderCoupon, error) {
+	rows, err := e.sq().ReminderCoupons(ctx, id)
+	return sqlfile.Convert(rows, err, func(r dbsqlc.ReminderCouponsRow) (driver.ReminderCoupon, error) {
+		c, err := storedCoupon(dbsqlc.GetCouponRow{ID: r.ID, TemplateID: r.TemplateID, UserID: r.UserID, Status: r.Status, ClaimedAt: r.ClaimedAt,
+			ExpiresAt: r.ExpiresAt, OrderID: r.OrderID, LockedUntil: r.LockedUntil, UpdatedAt: r.UpdatedAt, Version: r.Version})
+		return driver.ReminderCoupon{Coupon: c, Value: r.Value, LastLead: r.LastLead, Reminded: r.Reminded}, err
+	})
+}

@@ -111,3 +111,8 @@ func template[R dbsqlc.GetTemplateRow | dbsqlc.ListTemplatesRow | dbsqlc.LockTem
 	tp.Reminders, err = sqlfile.ParseDurations(r.Reminders)
 	return tp, err
 }
+
+// IssuedCount reads how many coupons of a template are issued.
+func (e *executor) IssuedCount(ctx context.Context, templateID string) (int64, error) {
+	return e.sq().TemplateIssued(ctx, templateID)
+}

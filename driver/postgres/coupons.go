@@ -60,7 +60,7 @@ func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (boo
 // GetCoupon's columns.
 type couponRow interface {
 	dbsqlc.GetCouponRow | dbsqlc.GetArchivedCouponRow | dbsqlc.GetCouponForUpdateRow | dbsqlc.UserCouponsRow |
-		dbsqlc.CouponsAfterRow | dbsqlc.UsersCouponsRow | dbsqlc.LockedPageRow | dbsqlc.LockCouponsRow
+		dbsqlc.CouponsAfterRow | dbsqlc.UsersCouponsRow | dbsqlc.LockedPageRow | dbsqlc.LockCouponsRow | dbsqlc.LocksDueRow
 }
 
 // storedCoupon is a coupon row as the driver hands it out.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
@@ -28,21 +26,37 @@ func (e *executor) ExpireDue(ctx context.Context, p storetype.DueParams) ([]coup
 // holding them; rows another transaction holds are skipped.
 func (e *executor) LocksDue(ctx context.Context, p storetype.DueParams) ([]coupon.Coupon, error) {
 	return claimRanges(p, func(c coupon.Coupon) time.Time { return c.LockedUntil }, func(limit, lo, hi int) ([]coupon.Coupon, error) {
-		rows, err := e.query(ctx, "LocksDue", p.Now, limit, lo, hi)
-		return sqlfile.Collect(rows, err, scanCoupon)
+		rows, err := e.sqlc().LocksDue(ctx, dbsqlc.LocksDueParams{LockedUntil: &p.Now, Limit: int32(limit), Shard: int16(lo), Shard_2: int16(hi)})
+		return sqlfile.Convert(rows, err, storedCoupon)
 	})
 }
 
-// nextQueries names the query of each kind's earliest pending due time.
-var nextQueries = map[storetype.TimerKind]string{
-	storetype.TimerExpire: "NextExpiry", storetype.TimerRelease: "NextRelease",
-	storetype.TimerClose: "NextDeadline", storetype.TimerRemind: "NextReminder",
+// nextQueries reads each kind's earliest pending due time in a range of
+// shards.
+var nextQueries = map[storetype.TimerKind]func(q *dbsqlc.Queries, ctx context.Context, lo, hi int16) (time.Time, error){
+	storetype.TimerExpire: func(q *dbsqlc.Queries, ctx context.Context, lo, hi int16) (time.Time, error) {
+		return q.NextExpiry(ctx, dbsqlc.NextExpiryParams{Shard: lo, Shard_2: hi})
+	},
+	storetype.TimerRelease: func(q *dbsqlc.Queries, ctx context.Context, lo, hi int16) (time.Time, error) {
+		due, err := q.NextRelease(ctx, dbsqlc.NextReleaseParams{Shard: lo, Shard_2: hi})
+		if due == nil {
+			return time.Time{}, err
+		}
+		return *due, err
+	},
+	storetype.TimerClose: func(q *dbsqlc.Queries, ctx context.Context, lo, hi int16) (time.Time, error) {
+		return q.NextDeadline(ctx, dbsqlc.NextDeadlineParams{Shard: lo, Shard_2: hi})
+	},
+	storetype.TimerRemind: func(q *dbsqlc.Queries, ctx context.Context, lo, hi int16) (time.Time, error) {
+		return q.NextReminder(ctx, dbsqlc.NextReminderParams{Shard: lo, Shard_2: hi})
+	},
 }
 
 // NextDue reads the earliest pending due time of kind p.Kind in the
 // shards of p.Leases.
 func (e *executor) NextDue(ctx context.Context, p driver.NextDueParams) (time.Time, error) {
-	return earliest(p.Leases, func(lo, hi int) pgx.Row { return e.queryRow(ctx, nextQueries[p.Kind], lo, hi) })
+	next := nextQueries[p.Kind]
+	return earliest(p.Leases, func(lo, hi int16) (time.Time, error) { return next(e.sqlc(), ctx, lo, hi) })
 }
 
 // Stats reads the due backlog and the outbox size, outside a transaction

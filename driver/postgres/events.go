@@ -27,9 +27,9 @@ func (e *executor) Records(ctx context.Context, p driver.RecordsParams) error {
 // FrontRecords reads the first limit records of the feed, without their
 // bodies.
 func (e *executor) FrontRecords(ctx context.Context, limit int) ([]storetype.Record, error) {
-	rows, err := e.query(ctx, "FrontRecords", limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (r storetype.Record, err error) {
-		return r, row.Scan(&r.Last, &r.N, &r.Time)
+	rows, err := e.sqlc().FrontRecords(ctx, int32(limit))
+	return sqlfile.Convert(rows, err, func(r dbsqlc.FrontRecordsRow) (storetype.Record, error) {
+		return storetype.Record{Last: *r.Seq, N: int(r.N), Time: r.Time}, nil
 	})
 }
 
@@ -67,4 +67,9 @@ func (e *executor) sequence(ctx context.Context) error {
 			}
 		}
 	})
+}
+
+// FeedEnd reads the last position the feed handed out.
+func (e *executor) FeedEnd(ctx context.Context) (int64, error) {
+	return e.sqlc().FeedEnd(ctx)
 }

@@ -96,7 +96,7 @@ func (s *Driver) Executor() driver.Executor {
 
 // withCommon sets e's Common statements to run on e, and returns e.
 func withCommon(e *executor) *executor {
-	e.Common = sqlfile.NewCommon(e.exec, e.query, e.queryRow, scanCoupon, scanOrder)
+	e.Common = sqlfile.NewCommon(e.queryRow)
 	return e
 }
 
@@ -173,7 +173,7 @@ func (e *executor) Count(_ context.Context, p driver.CountParams) error {
 // ID queue on it until the first commits.
 func (e *executor) EventStored(ctx context.Context, id string) (bool, error) {
 	if e.tx != nil {
-		if _, err := e.exec(ctx, "LockEventID", id); err != nil {
+		if err := e.sqlc().LockEventID(ctx, id); err != nil {
 			return false, err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -22,16 +23,12 @@ func (e *executor) ShardLeases(ctx context.Context) ([]storetype.ShardLease, err
 
 // Instances reads the instances seen within d, by name.
 func (e *executor) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
-	rows, err := e.query(ctx, "Instances", d.Milliseconds())
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (in storetype.Instance, err error) {
-		var (
-			skew   *int64
-			skewAt *time.Time
-		)
-		err = row.Scan(&in.Name, &in.SeenAt, &skew, &skewAt)
-		if skew != nil && skewAt != nil {
-			in.Skew, in.SkewAt = time.Duration(*skew)*time.Millisecond, *skewAt
+	rows, err := e.sqlc().Instances(ctx, d.Milliseconds())
+	return sqlfile.Convert(rows, err, func(r dbsqlc.Instance) (storetype.Instance, error) {
+		in := storetype.Instance{Name: r.Holder, SeenAt: r.SeenAt}
+		if r.SkewMs != nil && r.SkewAt != nil {
+			in.Skew, in.SkewAt = time.Duration(*r.SkewMs)*time.Millisecond, *r.SkewAt
 		}
-		return in, err
+		return in, nil
 	})
 }

@@ -12,20 +12,18 @@ import (
 
 // Clock reads the database's clock.
 func (e *executor) Clock(ctx context.Context) (time.Time, error) {
-	var now time.Time
-	err := e.queryRow(ctx, "Clock").Scan(&now)
-	return now, err
+	return e.sqlc().Clock(ctx)
 }
 
 // ForgetInstances forgets instances unseen for longer than d.
 func (e *executor) ForgetInstances(ctx context.Context, d time.Duration) error {
-	_, err := e.exec(ctx, "ForgetInstances", d.Milliseconds())
-	return err
+	return e.sqlc().ForgetInstances(ctx, d.Milliseconds())
 }
 
 // RenewLeases extends p.Holder's unexpired leases to p.TTL from now.
 func (e *executor) RenewLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
-	return e.leases(ctx, "RenewLeases", p.Holder, p.TTL.Milliseconds())
+	rows, err := e.sqlc().RenewLeases(ctx, dbsqlc.RenewLeasesParams{Holder: p.Holder, TtlMs: p.TTL.Milliseconds()})
+	return sqlfile.Convert(rows, err, leaseOf)
 }
 
 // DropLeases frees p.Holder's leases of p.Shards.
@@ -35,22 +33,21 @@ func (e *executor) DropLeases(ctx context.Context, p driver.LeaseParams) error {
 
 // TakeLeases takes up to p.N free or expired shards for p.Holder.
 func (e *executor) TakeLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
-	return e.leases(ctx, "TakeLeases", p.Holder, p.TTL.Milliseconds(), p.N)
+	rows, err := e.sqlc().TakeLeases(ctx, dbsqlc.TakeLeasesParams{Holder: p.Holder, TtlMs: p.TTL.Milliseconds(), N: int32(p.N)})
+	return sqlfile.Convert(rows, err, leaseOf)
 }
 
-// leases runs a lease query returning (shard, token) rows.
-func (e *executor) leases(ctx context.Context, name string, args ...any) ([]storetype.Lease, error) {
-	rows, err := e.query(ctx, name, args...)
-	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
+// leaseOf is a (shard, token) row of a lease query.
+func leaseOf[R dbsqlc.CheckLeasesRow | dbsqlc.RenewLeasesRow | dbsqlc.TakeLeasesRow](row R) (storetype.Lease, error) {
+	r := dbsqlc.CheckLeasesRow(row)
+	return storetype.Lease{Shard: int(r.Shard), Token: r.Token}, nil
 }
 
 // LockLeases reads p.Holder's unexpired leases of p.Shards and keeps them
 // from changing hands until the transaction ends.
 func (e *executor) LockLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
 	rows, err := e.sqlc().CheckLeases(ctx, dbsqlc.CheckLeasesParams{Holder: p.Holder, Shards: smallints(p.Shards)})
-	return sqlfile.Convert(rows, err, func(r dbsqlc.CheckLeasesRow) (storetype.Lease, error) {
-		return storetype.Lease{Shard: int(r.Shard), Token: r.Token}, nil
-	})
+	return sqlfile.Convert(rows, err, leaseOf)
 }
 
 // smallints is shards as the smallint[] of a query's parameter.
@@ -60,4 +57,13 @@ func smallints(shards []int) []int16 {
 		out[i] = int16(s)
 	}
 	return out
+}
+
+// SeenInstance records that p.Holder is alive now and, if p.Measured,
+// its clock skew p.Skew.
+func (e *executor) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) error {
+	if p.Measured {
+		return e.sqlc().MeasuredSkew(ctx, dbsqlc.MeasuredSkewParams{Holder: p.Holder, SkewMs: new(p.Skew.Milliseconds())})
+	}
+	return e.sqlc().SeenInstance(ctx, p.Holder)
 }

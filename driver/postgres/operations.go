@@ -98,3 +98,8 @@ func operation(r dbsqlc.Operation) (driver.OperationRow, error) {
 func (e *executor) PendingVoids(ctx context.Context, ids []string) ([]string, error) {
 	return e.sqlc().PendingVoids(ctx, ids)
 }
+
+// PutPendingVoid marks a coupon to be voided when its lock ends.
+func (e *executor) PutPendingVoid(ctx context.Context, p driver.PendingVoid) error {
+	return e.sqlc().PutPendingVoid(ctx, dbsqlc.PutPendingVoidParams{CouponID: p.CouponID, Operation: p.Operation, Reason: p.Reason, Actor: p.Actor})
+}

@@ -118,7 +118,7 @@ func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool,
 // GetOrder's columns.
 type orderRow interface {
 	dbsqlc.GetOrderRow | dbsqlc.GetArchivedOrderRow | dbsqlc.GetOrderForUpdateRow | dbsqlc.OrdersDueRow |
-		dbsqlc.ClaimOrdersDueRow | dbsqlc.OpenOrderPageRow
+		dbsqlc.ClaimOrdersDueRow | dbsqlc.OpenOrderPageRow | dbsqlc.FinishedOrderPageRow
 }
 
 // storedOrder is an order row as the driver hands it out.
@@ -138,4 +138,9 @@ var scanOrder = sqlfile.ScanFields(storedOrder[dbsqlc.GetOrderRow])
 // CloseOrders closes the listed orders still unpaid.
 func (e *executor) CloseOrders(ctx context.Context, p driver.CloseOrdersParams) (int64, error) {
 	return e.sqlc().CloseOrders(ctx, dbsqlc.CloseOrdersParams{Ids: p.IDs, Reason: nullString(p.Reason), Now: p.Now})
+}
+
+// DropStockBuckets deletes SKU p.SKU's buckets from bucket p.From on.
+func (e *executor) DropStockBuckets(ctx context.Context, p driver.DropStockBucketsParams) error {
+	return e.sqlc().DropStockBuckets(ctx, dbsqlc.DropStockBucketsParams{Sku: p.SKU, First: int16(p.From)})
 }

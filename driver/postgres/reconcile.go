@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
@@ -36,7 +34,9 @@ var pendingFromQueries = map[storetype.TimerKind]string{
 // ranges of p.Leases.
 func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) (time.Time, error) {
 	if p.Kind == storetype.TimerClose {
-		due, err := earliest(p.Leases, func(lo, hi int) pgx.Row { return e.queryRow(ctx, "DeadlineFrom", p.From, lo, hi) })
+		due, err := earliest(p.Leases, func(lo, hi int16) (time.Time, error) {
+			return e.sqlc().DeadlineFrom(ctx, dbsqlc.DeadlineFromParams{Deadline: p.From, Shard: lo, Shard_2: hi})
+		})
 		return due.UTC(), err
 	}
 	var due *time.Time
@@ -49,4 +49,19 @@ func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) 
 // HasTimer reports whether the group timer tm is stored.
 func (e *executor) HasTimer(ctx context.Context, tm storetype.Timer) (bool, error) {
 	return e.sqlc().HasTimer(ctx, dbsqlc.HasTimerParams{DueAt: tm.Due, Kind: string(tm.Kind)})
+}
+
+// FinishedOrderPage reads a page of paid and closed orders, by ID.
+func (e *executor) FinishedOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
+	rows, err := e.sqlc().FinishedOrderPage(ctx, dbsqlc.FinishedOrderPageParams{After: p.After, PageSize: int32(p.Limit)})
+	return sqlfile.Convert(rows, err, storedOrder)
+}
+
+// StockPage reads the sums of a page of SKUs, by SKU.
+func (e *executor) StockPage(ctx context.Context, p driver.PageParams) ([]driver.StockSum, error) {
+	rows, err := e.sqlc().StockPage(ctx, dbsqlc.StockPageParams{After: p.After, PageSize: int32(p.Limit)})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.StockPageRow) (driver.StockSum, error) {
+		sku := storetype.SKU{SKU: r.Sku, Available: r.Available, Reserved: r.Reserved, Sold: r.Sold, Buckets: int(r.Buckets)}
+		return driver.StockSum{SKU: sku, Stock: r.Stock}, nil
+	})
 }

@@ -46,13 +46,12 @@ func claimRanges[T any](p storetype.DueParams, due func(T) time.Time, claim func
 	return out, nil
 }
 
-// earliest returns the earliest time row(lo, hi) reads over the shard
+// earliest returns the earliest time read(lo, hi) reads over the shard
 // ranges of ls, zero if none reads one.
-func earliest(ls storetype.Leases, row func(lo, hi int) pgx.Row) (time.Time, error) {
+func earliest(ls storetype.Leases, read func(lo, hi int16) (time.Time, error)) (time.Time, error) {
 	var first time.Time
 	for _, r := range ranges(ls) {
-		var v time.Time
-		err := row(r[0], r[1]).Scan(&v)
+		v, err := read(int16(r[0]), int16(r[1]))
 		if err == pgx.ErrNoRows {
 			continue
 		}

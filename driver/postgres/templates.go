@@ -99,3 +99,8 @@ func template[R dbsqlc.GetTemplateRow | dbsqlc.ListTemplatesRow | dbsqlc.GetTemp
 	}
 	return tp, nil
 }
+
+// IssuedCount reads how many coupons of a template are issued.
+func (e *executor) IssuedCount(ctx context.Context, templateID string) (int64, error) {
+	return e.sqlc().TemplateIssued(ctx, templateID)
+}

@@ -51,3 +51,8 @@ func (t *tx) writeRecords(ctx context.Context, records []storetype.Record) error
 	}
 	return nil
 }
+
+// FeedEnd reads the last position the feed handed out.
+func (e *executor) FeedEnd(ctx context.Context) (int64, error) {
+	return e.q().FeedEnd(ctx)
+}

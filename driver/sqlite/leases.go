@@ -2,10 +2,12 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -50,4 +52,13 @@ func (e *executor) leases(ctx context.Context, name string, args ...any) ([]stor
 // ends.
 func (e *executor) LockLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
 	return e.leases(ctx, "CheckLeases", p.Holder, jsonShards(p.Shards))
+}
+
+// SeenInstance records that p.Holder is alive now and, if p.Measured,
+// its clock skew p.Skew.
+func (e *executor) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) error {
+	if p.Measured {
+		return e.q().MeasuredSkew(ctx, dbsqlc.MeasuredSkewParams{Holder: p.Holder, SkewMs: sql.NullInt64{Int64: p.Skew.Milliseconds(), Valid: true}})
+	}
+	return e.q().SeenInstance(ctx, p.Holder)
 }

@@ -83,3 +83,8 @@ func (e *executor) PendingVoids(ctx context.Context, ids []string) ([]string, er
 	rows, err := e.queryList(ctx, "PendingVoids", ids)
 	return sqlfile.Collect(rows, err, sqlfile.ScanString)
 }
+
+// PutPendingVoid marks a coupon to be voided when its lock ends.
+func (e *executor) PutPendingVoid(ctx context.Context, p driver.PendingVoid) error {
+	return e.q().PutPendingVoid(ctx, dbsqlc.PutPendingVoidParams{CouponID: p.CouponID, Operation: p.Operation, Reason: p.Reason, Actor: p.Actor})
+}

@@ -101,3 +101,8 @@ func orderOf[R dbsqlc.Order | dbsqlc.GetArchivedOrderRow](row R) (order.Order, e
 func (e *executor) CloseOrders(ctx context.Context, p driver.CloseOrdersParams) (int64, error) {
 	return e.execCount(ctx, "CloseOrders", jsonList(p.IDs), p.Reason, ms(p.Now))
 }
+
+// DropStockBuckets deletes SKU p.SKU's buckets from bucket p.From on.
+func (e *executor) DropStockBuckets(ctx context.Context, p driver.DropStockBucketsParams) error {
+	return e.q().DropStockBuckets(ctx, dbsqlc.DropStockBucketsParams{Sku: p.SKU, First: int64(p.From)})
+}

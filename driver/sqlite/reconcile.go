@@ -51,3 +51,18 @@ func (e *executor) HasTimer(ctx context.Context, tm storetype.Timer) (bool, erro
 	n, err := e.q().HasTimer(ctx, dbsqlc.HasTimerParams{DueAt: ms(tm.Due), Kind: string(tm.Kind)})
 	return n > 0, err
 }
+
+// FinishedOrderPage reads a page of paid and closed orders, by ID.
+func (e *executor) FinishedOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
+	rows, err := e.q().FinishedOrderPage(ctx, dbsqlc.FinishedOrderPageParams{After: p.After, PageSize: int64(p.Limit)})
+	return sqlfile.Convert(rows, err, orderOf)
+}
+
+// StockPage reads the sums of a page of SKUs, by SKU.
+func (e *executor) StockPage(ctx context.Context, p driver.PageParams) ([]driver.StockSum, error) {
+	rows, err := e.q().StockPage(ctx, dbsqlc.StockPageParams{After: p.After, PageSize: int64(p.Limit)})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.StockPageRow) (driver.StockSum, error) {
+		sku := storetype.SKU{SKU: r.Sku, Available: r.Available, Reserved: r.Reserved, Sold: r.Sold, Buckets: int(r.Buckets)}
+		return driver.StockSum{SKU: sku, Stock: r.Stock}, nil
+	})
+}

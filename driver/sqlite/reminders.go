@@ -77,9 +77,8 @@ func reminderOf[R dbsqlc.GetReminderRow | dbsqlc.UserRemindersRow](row R) (drive
 // PlannedOrReminded reports whether the pair p is planned or was
 // reminded.
 func (e *executor) PlannedOrReminded(ctx context.Context, p driver.ReminderKey) (bool, error) {
-	var done bool
-	err := e.queryRow(ctx, "PlannedOrReminded", p.CouponID, p.Lead.Milliseconds()).Scan(&done)
-	return done, err
+	done, err := e.q().PlannedOrReminded(ctx, dbsqlc.PlannedOrRemindedParams{CouponID: p.CouponID, LeadMs: p.Lead.Milliseconds()})
+	return done.Bool, err
 }
 
 // InsertReminderItem adds a coupon to a planned reminder.
@@ -127,4 +126,21 @@ func (e *executor) FinishReminder(ctx context.Context, f driver.FinishedReminder
 		return false, err
 	}
 	return true, e.q().DeleteReminderItems(ctx, f.ID)
+}
+
+// InsertReminded records that the pair p.Key was reminded by reminder
+// p.ReminderID; the pair's primary key refuses a second record.
+func (e *executor) InsertReminded(ctx context.Context, p driver.RemindedParams) error {
+	return e.q().InsertReminded(ctx, dbsqlc.InsertRemindedParams{CouponID: p.Key.CouponID, LeadMs: p.Key.Lead.Milliseconds(), ReminderID: p.ReminderID})
+}
+
+// ReminderCoupons reads the coupons planned reminder id lists, as they are
+// now, earliest expires_at first, then by ID.
+func (e *executor) ReminderCoupons(ctx context.Context, id int64) ([]driver.ReminderCoupon, error) {
+	rows, err := e.q().ReminderCoupons(ctx, id)
+	return sqlfile.Convert(rows, err, func(r dbsqlc.ReminderCouponsRow) (driver.ReminderCoupon, error) {
+		c, err := couponOf(dbsqlc.Coupon{ID: r.ID, TemplateID: r.TemplateID, UserID: r.UserID, Status: r.Status, ClaimedAt: r.ClaimedAt,
+			ExpiresAt: r.ExpiresAt, OrderID: r.OrderID, LockedUntil: r.LockedUntil, UpdatedAt: r.UpdatedAt, Version: r.Version})
+		return driver.ReminderCoupon{Coupon: c, Value: r.Value, LastLead: r.LastLead != 0, Reminded: r.Reminded}, err
+	})
 }

@@ -53,7 +53,7 @@ func (s *Driver) readExecutor(read dbsqlc.DBTX) *executor {
 
 // withCommon sets e's Common statements to run on e, and returns e.
 func withCommon(e *executor) *executor {
-	e.Common = sqlfile.NewCommon(e.exec, e.query, e.queryRow, scanCoupon, scanOrder)
+	e.Common = sqlfile.NewCommon(e.queryRow)
 	return e
 }
 

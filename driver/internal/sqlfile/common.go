@@ -3,9 +3,6 @@ package sqlfile
 import (
 	"context"
 
-	"github.com/lapsehq/lapse/coupon"
-	"github.com/lapsehq/lapse/driver"
-	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -13,95 +10,16 @@ import (
 // named query and arguments on each store, written once: an executor
 // embeds it (see NewCommon), and its methods are the executor's.
 type Common struct {
-	exec     func(ctx context.Context, name string, args ...any) error
-	query    func(ctx context.Context, name string, args ...any) (Rows, error)
 	queryRow func(ctx context.Context, name string, args ...any) Scanner
-	// scanCoupon and scanOrder read a coupon and an order from the
-	// first columns of a row, as the driver stores them.
-	scanCoupon func(Scanner) (coupon.Coupon, error)
-	scanOrder  func(Scanner) (order.Order, error)
 }
 
 // NewCommon returns the Common statements run with a driver executor's
-// exec, query and queryRow, which run a named query (queries.Get) where
-// the executor runs them: in its transaction, or outside one; scanCoupon
-// and scanOrder are the driver's scans of a coupon's and an order's
-// columns.
-func NewCommon[X any, R Rows, S Scanner](
-	exec func(ctx context.Context, name string, args ...any) (X, error),
-	query func(ctx context.Context, name string, args ...any) (R, error),
-	queryRow func(ctx context.Context, name string, args ...any) S,
-	scanCoupon func(Scanner) (coupon.Coupon, error),
-	scanOrder func(Scanner) (order.Order, error),
-) Common {
-	return Common{
-		exec: func(ctx context.Context, name string, args ...any) error {
-			_, err := exec(ctx, name, args...)
-			return err
-		},
-		query: func(ctx context.Context, name string, args ...any) (Rows, error) {
-			return query(ctx, name, args...)
-		},
-		queryRow: func(ctx context.Context, name string, args ...any) Scanner {
-			return queryRow(ctx, name, args...)
-		},
-		scanCoupon: scanCoupon,
-		scanOrder:  scanOrder,
-	}
-}
-
-// IssuedCount reads how many coupons of a template are issued.
-func (c Common) IssuedCount(ctx context.Context, templateID string) (int64, error) {
-	return ScanInt64(c.queryRow(ctx, "TemplateIssued", templateID))
-}
-
-// PutPendingVoid marks a coupon to be voided when its lock ends.
-func (c Common) PutPendingVoid(ctx context.Context, p driver.PendingVoid) error {
-	return c.exec(ctx, "PutPendingVoid", p.CouponID, p.Operation, p.Reason, p.Actor)
-}
-
-// DropStockBuckets deletes SKU p.SKU's buckets from bucket p.From on.
-func (c Common) DropStockBuckets(ctx context.Context, p driver.DropStockBucketsParams) error {
-	return c.exec(ctx, "DropStockBuckets", p.SKU, p.From)
-}
-
-// StockPage reads the sums of a page of SKUs, by SKU.
-func (c Common) StockPage(ctx context.Context, p driver.PageParams) ([]driver.StockSum, error) {
-	rows, err := c.query(ctx, "StockPage", p.After, p.Limit)
-	return Collect(rows, err, ScanStockSum)
-}
-
-// InsertReminded records that the pair p.Key was reminded by reminder
-// p.ReminderID; the pair's primary key refuses a second record.
-func (c Common) InsertReminded(ctx context.Context, p driver.RemindedParams) error {
-	return c.exec(ctx, "InsertReminded", p.Key.CouponID, p.Key.Lead.Milliseconds(), p.ReminderID)
-}
-
-// SeenInstance records that p.Holder is alive now and, if p.Measured,
-// its clock skew p.Skew.
-func (c Common) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) error {
-	if p.Measured {
-		return c.exec(ctx, "MeasuredSkew", p.Holder, p.Skew.Milliseconds())
-	}
-	return c.exec(ctx, "SeenInstance", p.Holder)
-}
-
-// FeedEnd reads the last position the feed handed out.
-func (c Common) FeedEnd(ctx context.Context) (int64, error) {
-	return ScanInt64(c.queryRow(ctx, "FeedEnd"))
-}
-
-// FinishedOrderPage reads a page of paid and closed orders, by ID.
-func (c Common) FinishedOrderPage(ctx context.Context, p driver.PageParams) ([]order.Order, error) {
-	rows, err := c.query(ctx, "FinishedOrderPage", p.After, p.Limit)
-	return Collect(rows, err, c.scanOrder)
-}
-
-// ReminderCoupons reads the coupons planned reminder id lists, as they are
-// now, earliest expires_at first, then by ID.
-func (c Common) ReminderCoupons(ctx context.Context, id int64) ([]driver.ReminderCoupon, error) {
-	rows, err := c.query(ctx, "ReminderCoupons", id)
-	return Collect(rows, err, ScanReminderCoupon(c.scanCoupon))
+// queryRow, which runs a named query (queries.Get) where the executor
+// runs them: in its transaction, or outside one.
+func NewCommon[S Scanner](queryRow func(ctx context.Context, name string, args ...any) S) Common {
+	return Common{queryRow: func(ctx context.Context, name string, args ...any) Scanner {
+		return queryRow(ctx, name, args...)
+	}}
 }
 
 // SinkState reads a sink's position, lag and dead-letter counts.
@@ -115,7 +33,5 @@ func (c Common) SinkState(ctx context.Context, sink string) (storetype.SinkState
 // Common statements and of AdvanceSink: each driver has them all in its
 // queries.
 var SharedQueries = []string{
-	"TemplateIssued", "PutPendingVoid", "DropStockBuckets", "StockPage", "InsertReminded",
-	"MeasuredSkew", "SeenInstance", "FeedEnd", "FinishedOrderPage", "ReminderCoupons",
 	"SinkState", "AdvanceSink", "PutDeadLetter", "DeleteDeadLetter",
 }

@@ -5,8 +5,7 @@ import "reflect"
 // ScanFields returns the scan of a row of a named query that reads the
 // same columns as a sqlc-generated one: the columns go to the fields of
 // R, sqlc's row struct, in the order sqlc declares them (that of the
-// query's columns), and conv turns R into the driver's value. Extra
-// destinations a Scanner adds (see ScanReminderCoupon) follow R's.
+// query's columns), and conv turns R into the driver's value.
 func ScanFields[R, T any](conv func(R) (T, error)) func(Scanner) (T, error) {
 	return func(row Scanner) (T, error) {
 		var r R

@@ -1,9 +1,3 @@
--- name: TerminalCoupons
--- before, limit: up to limit terminal coupons last changed at or before
--- before, in index order, held, skipping those a transaction holds.
-SELECT id FROM coupons WHERE status IN ('used', 'expired', 'voided') AND updated_at <= ?
-LIMIT ? FOR UPDATE SKIP LOCKED;
-
 -- name: CopyCoupons
 -- archived_at, IDs: copies the coupons listed to the archive.
 INSERT INTO coupons_archive (id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until,
@@ -18,13 +12,6 @@ DELETE FROM coupons WHERE id IN (?, ...);
 -- The record of reminders of the coupons listed.
 DELETE FROM reminded WHERE coupon_id IN (?, ...);
 
--- name: FinishedOrders
--- before, limit: up to limit paid or closed orders last changed at or
--- before before, in index order, held, skipping those a transaction
--- holds.
-SELECT id FROM orders WHERE status IN ('paid', 'closed') AND updated_at <= ?
-LIMIT ? FOR UPDATE SKIP LOCKED;
-
 -- name: CopyOrders
 -- archived_at, IDs: copies the orders listed to the archive.
 INSERT INTO orders_archive (id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
@@ -35,11 +22,6 @@ FROM orders WHERE id IN (?, ...);
 
 -- name: DeleteOrders
 DELETE FROM orders WHERE id IN (?, ...);
-
--- name: PruneReminders
--- before, limit: deletes up to limit sent or dropped reminders done at or
--- before before.
-DELETE FROM reminders WHERE status IN ('sent', 'dropped') AND done_at <= ? LIMIT ?;
 
 -- name: Archivable
 -- before, before, reminders: what the archive would move at before, and

@@ -23,7 +23,3 @@ SELECT COALESCE((SELECT MAX(seq) FROM events) - (SELECT seq - n FROM events WHER
 -- name: PrunedCount
 -- The events PruneEvents deletes, their records held until it does.
 SELECT COALESCE(SUM(n), 0) FROM events WHERE seq <= ? FOR UPDATE;
-
--- name: FeedEnd
--- The last position handed out: one row.
-SELECT last FROM event_seq WHERE id = 1;

@@ -17,9 +17,6 @@ UPDATE coupons FORCE INDEX (PRIMARY)
 SET expires_at = COALESCE(?, expires_at + INTERVAL ? MICROSECOND), updated_at = ?, version = version + 1
 WHERE status IN ('unused', 'locked') AND id IN (?, ...);
 
--- name: PutPendingVoid
-INSERT IGNORE INTO pending_voids (coupon_id, operation, reason, actor) VALUES (?, ?, ?, ?);
-
 -- name: PendingVoids
 -- the coupon IDs: those marked.
 SELECT coupon_id FROM pending_voids WHERE coupon_id IN (?, ...);

@@ -1,7 +1,3 @@
--- name: DropStockBuckets
--- sku, the first bucket to drop.
-DELETE FROM skus WHERE sku = ? AND bucket >= ?;
-
 -- name: DueOrderShards
 -- now, the shard, limit: one shard's earliest unpaid orders past their
 -- deadline, read from the index alone (see drain.sql).
@@ -34,9 +30,6 @@ SELECT first FROM (
             WHERE status = 'unpaid' AND shard = leases.shard ORDER BY deadline LIMIT 1) AS first
     FROM leases WHERE shard IN (?, ...)
 ) AS firsts WHERE first IS NOT NULL ORDER BY first LIMIT 1;
-
--- name: OpenOrders
-SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid';
 
 -- name: CloseOrders
 -- the reason, now, then the IDs: those still unpaid. The rows are held

@@ -1,14 +1,3 @@
--- name: StockPage
--- after, limit: SKUs summed over their buckets, by SKU.
-SELECT sku, CAST(SUM(available) AS SIGNED), CAST(SUM(reserved) AS SIGNED), CAST(SUM(sold) AS SIGNED), MAX(buckets), MAX(stock)
-FROM skus WHERE sku > ? GROUP BY sku ORDER BY sku LIMIT ?;
-
--- name: FinishedOrderPage
--- id, limit: paid and closed orders after id, by ID.
-SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
-       deadline, payment_id, created_at, updated_at, version
-FROM orders WHERE id > ? AND status <> 'unpaid' ORDER BY id LIMIT ?;
-
 -- name: ExpiryFrom
 SELECT MIN(expires_at) FROM coupons WHERE status = 'unused' AND expires_at >= ?;
 

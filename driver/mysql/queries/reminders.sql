@@ -38,19 +38,3 @@ DELETE FROM reminder_items WHERE coupon_id IN (?, ...);
 -- name: ItemSpan
 -- A reminder's coupons: how many, and their earliest and latest expiry.
 SELECT count(*), min(expires_at), max(expires_at) FROM reminder_items WHERE reminder_id = ?;
-
--- name: ReminderCoupons
--- A reminder's coupons as they are now, with their template's value,
--- whether the lead is the template's last, and whether it was reminded.
-SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
-       c.updated_at, c.version, t.value, i.last_lead,
-       EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = i.coupon_id AND r.lead_ms = i.lead_ms)
-FROM reminder_items i
-JOIN coupons c ON c.id = i.coupon_id
-JOIN templates t ON t.id = c.template_id
-WHERE i.reminder_id = ?
-ORDER BY c.expires_at, c.id;
-
--- name: InsertReminded
--- The pair's key is what refuses a second reminder of it.
-INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (?, ?, ?);

@@ -18,23 +18,6 @@ WHERE id = ANY(ARRAY(
   AND status = 'unused' AND expires_at <= $1
 RETURNING id, template_id, user_id, expires_at;
 
--- name: NextExpiry
--- $1, $2 a range of shards.
-SELECT expires_at FROM coupons WHERE status = 'unused' AND shard BETWEEN $1 AND $2 ORDER BY expires_at LIMIT 1;
-
--- name: LocksDue
--- $1 now, $2 limit, $3, $4 a range of shards. Held until the batch commits; rows a user's
--- transition holds are left for the next batch.
-SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
-FROM coupons
-WHERE status = 'locked' AND locked_until <= $1 AND shard BETWEEN $3 AND $4
-ORDER BY locked_until LIMIT $2
-FOR NO KEY UPDATE SKIP LOCKED;
-
--- name: NextRelease
--- $1, $2 a range of shards.
-SELECT locked_until FROM coupons WHERE status = 'locked' AND shard BETWEEN $1 AND $2 ORDER BY locked_until LIMIT 1;
-
 -- name: DueBacklog
 SELECT (SELECT count(*) FROM coupons WHERE status = 'unused' AND expires_at <= $1)
      + (SELECT count(*) FROM coupons WHERE status = 'locked' AND locked_until <= $1)

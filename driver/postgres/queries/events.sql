@@ -2,10 +2,6 @@
 -- A transaction's record, without a position: see Sequence.
 INSERT INTO events (n, id, time, body) VALUES ($1, $2, $3, $4);
 
--- name: LockEventID
--- Writers of one derived event ID queue here until the first commits.
-SELECT pg_advisory_xact_lock(hashtextextended($1, 0));
-
 -- name: Sequence
 -- $1 the records' rids, $2 their positions.
 UPDATE events SET seq = v.seq FROM unnest($1::bigint[], $2::bigint[]) AS v(rid, seq) WHERE events.rid = v.rid;
@@ -22,9 +18,6 @@ SELECT seq, n, time, body FROM events, start
 WHERE seq > start.at AND seq < start.at + $2 + $3 AND seq - n < start.at + $2
 ORDER BY seq;
 
--- name: FrontRecords
-SELECT seq, n, time FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT $1;
-
 -- name: OutboxSize
 -- Positions are dense and records are only ever pruned from the front,
 -- so the span of the numbered records counts their events; those not
@@ -36,7 +29,3 @@ SELECT coalesce((SELECT max(seq) FROM events) - (SELECT seq - n FROM events WHER
 -- From the front only, so that OutboxSize stays a span.
 WITH pruned AS (DELETE FROM events WHERE seq <= $1 RETURNING n)
 SELECT coalesce(sum(n), 0) FROM pruned;
-
--- name: FeedEnd
--- The last position handed out: one row.
-SELECT last FROM event_seq;

@@ -23,8 +23,3 @@ SELECT 'order.close', (extract(epoch FROM b - $1::timestamptz) * 1000 / $3)::big
 -- A free shard's expires_at is -infinity, which time.Time cannot hold:
 -- it reads as the epoch, as on the other stores.
 SELECT shard, holder, token, greatest(expires_at, 'epoch'::timestamptz) FROM leases ORDER BY shard;
-
--- name: Instances
--- $1 how long ago, in ms, an instance was last seen at the latest. By name.
-SELECT holder, seen_at, skew_ms, skew_at FROM instances
-WHERE seen_at > clock_timestamp() - $1 * interval '1 millisecond' ORDER BY holder COLLATE "C";

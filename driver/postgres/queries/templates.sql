@@ -1,6 +1,3 @@
--- name: TemplateIssued
-SELECT issued FROM templates WHERE id = $1;
-
 -- name: AddCounts
 -- $1 template IDs, $2 states, $3 deltas, sorted by (template, state) so
 -- that transactions lock count rows in one order and cannot deadlock; $4

@@ -17,7 +17,3 @@ ORDER BY seq;
 -- Positions are dense and records are only ever pruned from the front,
 -- so the span counts their events.
 SELECT coalesce((SELECT max(seq) FROM events) - (SELECT seq - n FROM events ORDER BY seq LIMIT 1), 0);
-
--- name: FeedEnd
--- The last position handed out: one row.
-SELECT last FROM event_seq;

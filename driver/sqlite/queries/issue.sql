@@ -1,6 +1,3 @@
--- name: TemplateIssued
-SELECT issued FROM templates WHERE id = ?;
-
 -- name: ExistingCoupons
 -- Which of the IDs in the JSON array ?1 name a stored coupon, archived or
 -- not.

@@ -3,11 +3,6 @@
 -- writer: what a write transaction reads stays as it read it until it
 -- commits, so no query here locks a row.
 
--- name: SeenInstance
--- ?1 holder.
-INSERT INTO instances (holder, seen_at) VALUES (?1, (SELECT now FROM clock))
-ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at;
-
 -- name: ForgetInstances
 -- ?1 how long an instance unseen is remembered.
 DELETE FROM instances WHERE seen_at < (SELECT now FROM clock) - ?1;
@@ -41,9 +36,3 @@ WHERE holder = ?1 AND shard IN (SELECT value FROM json_each(?2)) AND expires_at 
 
 -- name: Clock
 SELECT now FROM clock;
-
--- name: MeasuredSkew
--- ?1 holder, ?2 its clock skew in ms: it is alive now, and measured it now.
-INSERT INTO instances (holder, seen_at, skew_ms, skew_at)
-VALUES (?1, (SELECT now FROM clock), ?2, (SELECT now FROM clock))
-ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at, skew_ms = excluded.skew_ms, skew_at = excluded.skew_at;

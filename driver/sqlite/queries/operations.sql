@@ -14,10 +14,6 @@ WHERE id IN (SELECT value FROM json_each(?1)) AND status = 'unused' AND expires_
 UPDATE coupons SET expires_at = coalesce(?2, expires_at + ?3), updated_at = ?4, version = version + 1
 WHERE id IN (SELECT value FROM json_each(?1)) AND status IN ('unused', 'locked');
 
--- name: PutPendingVoid
-INSERT INTO pending_voids (coupon_id, operation, reason, actor) VALUES (?, ?, ?, ?)
-ON CONFLICT DO NOTHING;
-
 -- name: PendingVoids
 -- ?1 the JSON array of coupon IDs: those marked.
 SELECT coupon_id FROM pending_voids WHERE coupon_id IN (SELECT value FROM json_each(?1));

@@ -1,7 +1,3 @@
--- name: DropStockBuckets
--- ?1 sku, ?2 the first bucket to drop.
-DELETE FROM skus WHERE sku = ? AND bucket >= ?;
-
 -- name: OrdersDue
 -- ?1 now, ?2 limit, ?3 the shards (see queries/drain.sql).
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,

@@ -1,9 +1,3 @@
--- name: PlannedOrReminded
--- ?1 coupon, ?2 lead: whether the pair is in a planned reminder or was
--- reminded already.
-SELECT EXISTS (SELECT 1 FROM reminder_items WHERE coupon_id = ?1 AND lead_ms = ?2)
-    OR EXISTS (SELECT 1 FROM reminded WHERE coupon_id = ?1 AND lead_ms = ?2);
-
 -- name: UnplanCoupons
 -- The items of the coupons in the JSON array ?1 go; the reminders they
 -- were in come back.
@@ -24,19 +18,3 @@ ORDER BY due_at LIMIT ?2;
 -- ?1 the shards.
 SELECT due_at FROM reminders WHERE status = 'planned' AND (?1 = '' OR lapse_shard(user_id) IN (SELECT value FROM json_each(?1)))
 ORDER BY due_at LIMIT 1;
-
--- name: ReminderCoupons
--- A reminder's coupons as they are now, with their template's value,
--- whether the lead is the template's last, and whether it was reminded.
-SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
-       c.updated_at, c.version, t.value, i.last_lead,
-       EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = i.coupon_id AND r.lead_ms = i.lead_ms)
-FROM reminder_items i
-JOIN coupons c ON c.id = i.coupon_id
-JOIN templates t ON t.id = c.template_id
-WHERE i.reminder_id = ?
-ORDER BY c.expires_at, c.id;
-
--- name: InsertReminded
--- The pair's key is what refuses a second reminder of it.
-INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (?, ?, ?);

@@ -34,3 +34,9 @@ ORDER BY id LIMIT ?;
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons WHERE status = 'locked' AND locked_until >= sqlc.arg(locked_until) AND (locked_until > sqlc.arg(locked_until) OR id > sqlc.arg(id))
 ORDER BY locked_until, id LIMIT ?;
+
+-- name: TerminalCoupons :many
+-- Up to limit terminal coupons last changed at or before before, in index
+-- order, held, skipping those a transaction holds.
+SELECT id FROM coupons WHERE status IN ('used', 'expired', 'voided') AND updated_at <= sqlc.arg(before)
+LIMIT ? FOR UPDATE SKIP LOCKED;

@@ -219,6 +219,41 @@ func (q *Queries) LockedPage(ctx context.Context, arg LockedPageParams) ([]Locke
 	return items, nil
 }
 
+const terminalCoupons = `-- name: TerminalCoupons :many
+SELECT id FROM coupons WHERE status IN ('used', 'expired', 'voided') AND updated_at <= ?
+LIMIT ? FOR UPDATE SKIP LOCKED
+`
+
+type TerminalCouponsParams struct {
+	Before time.Time
+	Limit  int32
+}
+
+// Up to limit terminal coupons last changed at or before before, in index
+// order, held, skipping those a transaction holds.
+func (q *Queries) TerminalCoupons(ctx context.Context, arg TerminalCouponsParams) ([]string, error) {
+	rows, err := q.db.QueryContext(ctx, terminalCoupons, arg.Before, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const userCoupons = `-- name: UserCoupons :many
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons

@@ -27,3 +27,7 @@ UPDATE event_seq SET last = sqlc.arg(last) WHERE id = 1;
 -- LIMIT takes no sqlc.arg in the MySQL parser.
 SELECT seq, n, time FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT ?;
 
+
+-- name: FeedEnd :one
+-- The last position handed out: one row.
+SELECT last FROM event_seq WHERE id = 1;

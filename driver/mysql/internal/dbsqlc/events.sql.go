@@ -11,6 +11,18 @@ import (
 	"time"
 )
 
+const feedEnd = `-- name: FeedEnd :one
+SELECT last FROM event_seq WHERE id = 1
+`
+
+// The last position handed out: one row.
+func (q *Queries) FeedEnd(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, feedEnd)
+	var last int64
+	err := row.Scan(&last)
+	return last, err
+}
+
 const frontRecords = `-- name: FrontRecords :many
 SELECT seq, n, time FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT ?
 `

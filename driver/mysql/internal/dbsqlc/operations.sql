@@ -48,3 +48,7 @@ DELETE FROM pending_voids WHERE coupon_id = sqlc.arg(coupon_id);
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons FORCE INDEX (coupons_template) WHERE template_id = sqlc.arg(template_id) AND id > sqlc.arg(after) AND id <= sqlc.arg(up_to)
 ORDER BY id LIMIT ? FOR UPDATE;
+
+-- name: PutPendingVoid :exec
+INSERT IGNORE INTO pending_voids (coupon_id, operation, reason, actor)
+VALUES (sqlc.arg(coupon_id), sqlc.arg(operation), sqlc.arg(reason), sqlc.arg(actor));

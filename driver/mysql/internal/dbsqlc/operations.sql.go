@@ -252,6 +252,28 @@ func (q *Queries) OperationsDue(ctx context.Context, arg OperationsDueParams) ([
 	return items, nil
 }
 
+const putPendingVoid = `-- name: PutPendingVoid :exec
+INSERT IGNORE INTO pending_voids (coupon_id, operation, reason, actor)
+VALUES (?, ?, ?, ?)
+`
+
+type PutPendingVoidParams struct {
+	CouponID  string
+	Operation string
+	Reason    string
+	Actor     string
+}
+
+func (q *Queries) PutPendingVoid(ctx context.Context, arg PutPendingVoidParams) error {
+	_, err := q.db.ExecContext(ctx, putPendingVoid,
+		arg.CouponID,
+		arg.Operation,
+		arg.Reason,
+		arg.Actor,
+	)
+	return err
+}
+
 const setOperation = `-- name: SetOperation :exec
 UPDATE operations SET counts = ?, state = ?, last_id = ?,
                       holder = ?, started_at = ?,

@@ -33,3 +33,18 @@ SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, am
        deadline, payment_id, created_at, updated_at, version
 FROM orders WHERE status = 'unpaid' AND deadline >= sqlc.arg(deadline) AND (deadline > sqlc.arg(deadline) OR id > sqlc.arg(id))
 ORDER BY deadline, id LIMIT ?;
+
+-- name: FinishedOrderPage :many
+-- Paid and closed orders after the ID after, by ID.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id > sqlc.arg(after) AND status <> 'unpaid' ORDER BY id LIMIT ?;
+
+-- name: OpenOrders :one
+SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid';
+
+-- name: FinishedOrders :many
+-- Up to limit paid or closed orders last changed at or before before, in
+-- index order, held, skipping those a transaction holds.
+SELECT id FROM orders WHERE status IN ('paid', 'closed') AND updated_at <= sqlc.arg(before)
+LIMIT ? FOR UPDATE SKIP LOCKED;

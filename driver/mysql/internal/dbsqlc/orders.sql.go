@@ -11,6 +11,108 @@ import (
 	"time"
 )
 
+const finishedOrderPage = `-- name: FinishedOrderPage :many
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id > ? AND status <> 'unpaid' ORDER BY id LIMIT ?
+`
+
+type FinishedOrderPageParams struct {
+	After string
+	Limit int32
+}
+
+type FinishedOrderPageRow struct {
+	ID          string
+	UserID      string
+	Status      string
+	CloseReason sql.NullString
+	Items       string
+	CouponIds   string
+	Total       int64
+	Discount    int64
+	AmountDue   int64
+	Deadline    time.Time
+	PaymentID   sql.NullString
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// Paid and closed orders after the ID after, by ID.
+func (q *Queries) FinishedOrderPage(ctx context.Context, arg FinishedOrderPageParams) ([]FinishedOrderPageRow, error) {
+	rows, err := q.db.QueryContext(ctx, finishedOrderPage, arg.After, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []FinishedOrderPageRow
+	for rows.Next() {
+		var i FinishedOrderPageRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.UserID,
+			&i.Status,
+			&i.CloseReason,
+			&i.Items,
+			&i.CouponIds,
+			&i.Total,
+			&i.Discount,
+			&i.AmountDue,
+			&i.Deadline,
+			&i.PaymentID,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const finishedOrders = `-- name: FinishedOrders :many
+SELECT id FROM orders WHERE status IN ('paid', 'closed') AND updated_at <= ?
+LIMIT ? FOR UPDATE SKIP LOCKED
+`
+
+type FinishedOrdersParams struct {
+	Before time.Time
+	Limit  int32
+}
+
+// Up to limit paid or closed orders last changed at or before before, in
+// index order, held, skipping those a transaction holds.
+func (q *Queries) FinishedOrders(ctx context.Context, arg FinishedOrdersParams) ([]string, error) {
+	rows, err := q.db.QueryContext(ctx, finishedOrders, arg.Before, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getArchivedOrder = `-- name: GetArchivedOrder :one
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
@@ -256,6 +358,17 @@ func (q *Queries) OpenOrderPage(ctx context.Context, arg OpenOrderPageParams) ([
 		return nil, err
 	}
 	return items, nil
+}
+
+const openOrders = `-- name: OpenOrders :one
+SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid'
+`
+
+func (q *Queries) OpenOrders(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, openOrders)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
 }
 
 const setOrderStatus = `-- name: SetOrderStatus :execrows

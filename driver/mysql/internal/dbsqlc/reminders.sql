@@ -42,3 +42,23 @@ WHERE id = sqlc.arg(id) AND status = 'planned';
 
 -- name: DeleteReminderItems :exec
 DELETE FROM reminder_items WHERE reminder_id = sqlc.arg(reminder_id);
+
+-- name: InsertReminded :exec
+-- The pair's key is what refuses a second reminder of it.
+INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (sqlc.arg(coupon_id), sqlc.arg(lead_ms), sqlc.arg(reminder_id));
+
+-- name: ReminderCoupons :many
+-- A reminder's coupons as they are now, with their template's value,
+-- whether the lead is the template's last, and whether it was reminded.
+SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
+       c.updated_at, c.version, t.value, i.last_lead,
+       EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = i.coupon_id AND r.lead_ms = i.lead_ms) AS reminded
+FROM reminder_items i
+JOIN coupons c ON c.id = i.coupon_id
+JOIN templates t ON t.id = c.template_id
+WHERE i.reminder_id = sqlc.arg(reminder_id)
+ORDER BY c.expires_at, c.id;
+
+-- name: PruneReminders :execrows
+-- Up to limit sent or dropped reminders done at or before done_at.
+DELETE FROM reminders WHERE status IN ('sent', 'dropped') AND done_at <= sqlc.arg(done_at) LIMIT ?;

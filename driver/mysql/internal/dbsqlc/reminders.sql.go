@@ -75,6 +75,22 @@ func (q *Queries) GetReminder(ctx context.Context, id int64) (GetReminderRow, er
 	return i, err
 }
 
+const insertReminded = `-- name: InsertReminded :exec
+INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (?, ?, ?)
+`
+
+type InsertRemindedParams struct {
+	CouponID   string
+	LeadMs     int64
+	ReminderID int64
+}
+
+// The pair's key is what refuses a second reminder of it.
+func (q *Queries) InsertReminded(ctx context.Context, arg InsertRemindedParams) error {
+	_, err := q.db.ExecContext(ctx, insertReminded, arg.CouponID, arg.LeadMs, arg.ReminderID)
+	return err
+}
+
 const insertReminder = `-- name: InsertReminder :execlastid
 INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
 VALUES (?, ?, ?, ?, ?, 'planned')
@@ -192,6 +208,90 @@ func (q *Queries) PlannedOrReminded(ctx context.Context, arg PlannedOrRemindedPa
 	var column_1 sql.NullBool
 	err := row.Scan(&column_1)
 	return column_1, err
+}
+
+const pruneReminders = `-- name: PruneReminders :execrows
+DELETE FROM reminders WHERE status IN ('sent', 'dropped') AND done_at <= ? LIMIT ?
+`
+
+type PruneRemindersParams struct {
+	DoneAt sql.NullTime
+	Limit  int32
+}
+
+// Up to limit sent or dropped reminders done at or before done_at.
+func (q *Queries) PruneReminders(ctx context.Context, arg PruneRemindersParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, pruneReminders, arg.DoneAt, arg.Limit)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const reminderCoupons = `-- name: ReminderCoupons :many
+SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
+       c.updated_at, c.version, t.value, i.last_lead,
+       EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = i.coupon_id AND r.lead_ms = i.lead_ms) AS reminded
+FROM reminder_items i
+JOIN coupons c ON c.id = i.coupon_id
+JOIN templates t ON t.id = c.template_id
+WHERE i.reminder_id = ?
+ORDER BY c.expires_at, c.id
+`
+
+type ReminderCouponsRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     sql.NullString
+	LockedUntil sql.NullTime
+	UpdatedAt   time.Time
+	Version     int64
+	Value       int64
+	LastLead    bool
+	Reminded    bool
+}
+
+// A reminder's coupons as they are now, with their template's value,
+// whether the lead is the template's last, and whether it was reminded.
+func (q *Queries) ReminderCoupons(ctx context.Context, reminderID int64) ([]ReminderCouponsRow, error) {
+	rows, err := q.db.QueryContext(ctx, reminderCoupons, reminderID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ReminderCouponsRow
+	for rows.Next() {
+		var i ReminderCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+			&i.Value,
+			&i.LastLead,
+			&i.Reminded,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const sentBetween = `-- name: SentBetween :one

@@ -23,3 +23,13 @@ VALUES (sqlc.arg(sku), sqlc.arg(bucket), sqlc.arg(buckets), sqlc.arg(available),
         sqlc.arg(now), sqlc.arg(stock))
 ON DUPLICATE KEY UPDATE buckets = VALUES(buckets), available = VALUES(available), reserved = VALUES(reserved),
     sold = VALUES(sold), updated_at = VALUES(updated_at), stock = VALUES(stock);
+
+-- name: DropStockBuckets :exec
+-- SKU sku's buckets from bucket first on.
+DELETE FROM skus WHERE sku = sqlc.arg(sku) AND bucket >= sqlc.arg(first);
+
+-- name: StockPage :many
+-- SKUs after the SKU after summed over their buckets, by SKU.
+SELECT sku, CAST(SUM(available) AS SIGNED) AS available, CAST(SUM(reserved) AS SIGNED) AS reserved,
+       CAST(SUM(sold) AS SIGNED) AS sold, CAST(MAX(buckets) AS SIGNED) AS buckets, CAST(MAX(stock) AS SIGNED) AS stock
+FROM skus WHERE sku > sqlc.arg(after) GROUP BY sku ORDER BY sku LIMIT ?;

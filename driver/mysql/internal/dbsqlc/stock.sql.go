@@ -43,6 +43,21 @@ func (q *Queries) AddStock(ctx context.Context, arg AddStockParams) (int64, erro
 	return result.RowsAffected()
 }
 
+const dropStockBuckets = `-- name: DropStockBuckets :exec
+DELETE FROM skus WHERE sku = ? AND bucket >= ?
+`
+
+type DropStockBucketsParams struct {
+	Sku   string
+	First int8
+}
+
+// SKU sku's buckets from bucket first on.
+func (q *Queries) DropStockBuckets(ctx context.Context, arg DropStockBucketsParams) error {
+	_, err := q.db.ExecContext(ctx, dropStockBuckets, arg.Sku, arg.First)
+	return err
+}
+
 const getStockBuckets = `-- name: GetStockBuckets :many
 SELECT bucket, buckets, available, reserved, sold FROM skus WHERE sku = ? ORDER BY bucket
 `
@@ -163,6 +178,57 @@ func (q *Queries) StockBuckets(ctx context.Context, sku string) ([]StockBucketsR
 			&i.Available,
 			&i.Reserved,
 			&i.Sold,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const stockPage = `-- name: StockPage :many
+SELECT sku, CAST(SUM(available) AS SIGNED) AS available, CAST(SUM(reserved) AS SIGNED) AS reserved,
+       CAST(SUM(sold) AS SIGNED) AS sold, CAST(MAX(buckets) AS SIGNED) AS buckets, CAST(MAX(stock) AS SIGNED) AS stock
+FROM skus WHERE sku > ? GROUP BY sku ORDER BY sku LIMIT ?
+`
+
+type StockPageParams struct {
+	After string
+	Limit int32
+}
+
+type StockPageRow struct {
+	Sku       string
+	Available int64
+	Reserved  int64
+	Sold      int64
+	Buckets   int64
+	Stock     int64
+}
+
+// SKUs after the SKU after summed over their buckets, by SKU.
+func (q *Queries) StockPage(ctx context.Context, arg StockPageParams) ([]StockPageRow, error) {
+	rows, err := q.db.QueryContext(ctx, stockPage, arg.After, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []StockPageRow
+	for rows.Next() {
+		var i StockPageRow
+		if err := rows.Scan(
+			&i.Sku,
+			&i.Available,
+			&i.Reserved,
+			&i.Sold,
+			&i.Buckets,
+			&i.Stock,
 		); err != nil {
 			return nil, err
 		}

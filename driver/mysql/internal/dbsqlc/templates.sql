@@ -39,3 +39,6 @@ SELECT status, CAST(SUM(n) AS SIGNED) AS n FROM template_counts WHERE template_i
 SELECT count(*) FROM coupons FORCE INDEX (coupons_due)
 WHERE status = 'unused' AND expires_at <= ? AND template_id = ?
   AND shard IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+
+-- name: TemplateIssued :one
+SELECT issued FROM templates WHERE id = sqlc.arg(id);

@@ -290,3 +290,14 @@ func (q *Queries) SetTemplate(ctx context.Context, arg SetTemplateParams) (int64
 	}
 	return result.RowsAffected()
 }
+
+const templateIssued = `-- name: TemplateIssued :one
+SELECT issued FROM templates WHERE id = ?
+`
+
+func (q *Queries) TemplateIssued(ctx context.Context, id string) (int64, error) {
+	row := q.db.QueryRowContext(ctx, templateIssued, id)
+	var issued int64
+	err := row.Scan(&issued)
+	return issued, err
+}

@@ -52,3 +52,21 @@ FROM coupons WHERE id = ANY(@ids::text[]) ORDER BY id FOR NO KEY UPDATE;
 -- holds them (LockCoupons).
 UPDATE coupons SET status = @status, order_id = NULL, locked_until = NULL, updated_at = @now, version = version + 1
 WHERE id = ANY(@ids::text[]) AND status = 'locked';
+
+-- name: LocksDue :many
+-- Up to $2 locked coupons of a range of shards ($3, $4) due at $1. Held
+-- until the batch commits; rows a user's transition holds are left for
+-- the next batch. The drain's text, as it was by name.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons
+WHERE status = 'locked' AND locked_until <= $1 AND shard BETWEEN $3 AND $4
+ORDER BY locked_until LIMIT $2
+FOR NO KEY UPDATE SKIP LOCKED;
+
+-- name: NextExpiry :one
+-- The earliest unused coupon's expiry in a range of shards.
+SELECT expires_at FROM coupons WHERE status = 'unused' AND shard BETWEEN $1 AND $2 ORDER BY expires_at LIMIT 1;
+
+-- name: NextRelease :one
+-- The earliest locked coupon's lock end in a range of shards.
+SELECT locked_until FROM coupons WHERE status = 'locked' AND shard BETWEEN $1 AND $2 ORDER BY locked_until LIMIT 1;

@@ -261,6 +261,107 @@ func (q *Queries) LockedPage(ctx context.Context, arg LockedPageParams) ([]Locke
 	return items, nil
 }
 
+const locksDue = `-- name: LocksDue :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons
+WHERE status = 'locked' AND locked_until <= $1 AND shard BETWEEN $3 AND $4
+ORDER BY locked_until LIMIT $2
+FOR NO KEY UPDATE SKIP LOCKED
+`
+
+type LocksDueParams struct {
+	LockedUntil *time.Time
+	Limit       int32
+	Shard       int16
+	Shard_2     int16
+}
+
+type LocksDueRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     *string
+	LockedUntil *time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// Up to $2 locked coupons of a range of shards ($3, $4) due at $1. Held
+// until the batch commits; rows a user's transition holds are left for
+// the next batch. The drain's text, as it was by name.
+func (q *Queries) LocksDue(ctx context.Context, arg LocksDueParams) ([]LocksDueRow, error) {
+	rows, err := q.db.Query(ctx, locksDue,
+		arg.LockedUntil,
+		arg.Limit,
+		arg.Shard,
+		arg.Shard_2,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []LocksDueRow
+	for rows.Next() {
+		var i LocksDueRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const nextExpiry = `-- name: NextExpiry :one
+SELECT expires_at FROM coupons WHERE status = 'unused' AND shard BETWEEN $1 AND $2 ORDER BY expires_at LIMIT 1
+`
+
+type NextExpiryParams struct {
+	Shard   int16
+	Shard_2 int16
+}
+
+// The earliest unused coupon's expiry in a range of shards.
+func (q *Queries) NextExpiry(ctx context.Context, arg NextExpiryParams) (time.Time, error) {
+	row := q.db.QueryRow(ctx, nextExpiry, arg.Shard, arg.Shard_2)
+	var expires_at time.Time
+	err := row.Scan(&expires_at)
+	return expires_at, err
+}
+
+const nextRelease = `-- name: NextRelease :one
+SELECT locked_until FROM coupons WHERE status = 'locked' AND shard BETWEEN $1 AND $2 ORDER BY locked_until LIMIT 1
+`
+
+type NextReleaseParams struct {
+	Shard   int16
+	Shard_2 int16
+}
+
+// The earliest locked coupon's lock end in a range of shards.
+func (q *Queries) NextRelease(ctx context.Context, arg NextReleaseParams) (*time.Time, error) {
+	row := q.db.QueryRow(ctx, nextRelease, arg.Shard, arg.Shard_2)
+	var locked_until *time.Time
+	err := row.Scan(&locked_until)
+	return locked_until, err
+}
+
 const takeIssues = `-- name: TakeIssues :execrows
 UPDATE templates SET issued = issued + $1
 WHERE id = $2 AND (total = 0 OR issued + $1 <= total)

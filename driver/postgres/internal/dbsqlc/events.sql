@@ -16,3 +16,14 @@ UPDATE event_seq SET last = @last;
 -- name: EventExists :one
 -- A derived event ID begins its record, so it is the record's id.
 SELECT EXISTS (SELECT 1 FROM events WHERE id = @id);
+
+-- name: FeedEnd :one
+-- The last position handed out: one row.
+SELECT last FROM event_seq;
+
+-- name: FrontRecords :many
+SELECT seq, n, time FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT @page_size;
+
+-- name: LockEventID :exec
+-- Writers of one derived event ID queue here until the first commits.
+SELECT pg_advisory_xact_lock(hashtextextended(@id, 0));

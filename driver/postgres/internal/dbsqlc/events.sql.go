@@ -7,6 +7,7 @@ package dbsqlc
 
 import (
 	"context"
+	"time"
 )
 
 const eventExists = `-- name: EventExists :one
@@ -21,6 +22,48 @@ func (q *Queries) EventExists(ctx context.Context, id string) (bool, error) {
 	return exists, err
 }
 
+const feedEnd = `-- name: FeedEnd :one
+SELECT last FROM event_seq
+`
+
+// The last position handed out: one row.
+func (q *Queries) FeedEnd(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, feedEnd)
+	var last int64
+	err := row.Scan(&last)
+	return last, err
+}
+
+const frontRecords = `-- name: FrontRecords :many
+SELECT seq, n, time FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT $1
+`
+
+type FrontRecordsRow struct {
+	Seq  *int64
+	N    int32
+	Time time.Time
+}
+
+func (q *Queries) FrontRecords(ctx context.Context, pageSize int32) ([]FrontRecordsRow, error) {
+	rows, err := q.db.Query(ctx, frontRecords, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []FrontRecordsRow
+	for rows.Next() {
+		var i FrontRecordsRow
+		if err := rows.Scan(&i.Seq, &i.N, &i.Time); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const hasUnsequenced = `-- name: HasUnsequenced :one
 SELECT EXISTS (SELECT 1 FROM events WHERE seq IS NULL)
 `
@@ -30,6 +73,16 @@ func (q *Queries) HasUnsequenced(ctx context.Context) (bool, error) {
 	var exists bool
 	err := row.Scan(&exists)
 	return exists, err
+}
+
+const lockEventID = `-- name: LockEventID :exec
+SELECT pg_advisory_xact_lock(hashtextextended($1, 0))
+`
+
+// Writers of one derived event ID queue here until the first commits.
+func (q *Queries) LockEventID(ctx context.Context, id string) error {
+	_, err := q.db.Exec(ctx, lockEventID, id)
+	return err
 }
 
 const lockEventSeq = `-- name: LockEventSeq :one

@@ -7,6 +7,7 @@ package dbsqlc
 
 import (
 	"context"
+	"time"
 )
 
 const checkLeases = `-- name: CheckLeases :many
@@ -48,6 +49,18 @@ func (q *Queries) CheckLeases(ctx context.Context, arg CheckLeasesParams) ([]Che
 	return items, nil
 }
 
+const clock = `-- name: Clock :one
+SELECT clock_timestamp()::timestamptz AS now
+`
+
+// The database's clock (cast, so that sqlc types it).
+func (q *Queries) Clock(ctx context.Context) (time.Time, error) {
+	row := q.db.QueryRow(ctx, clock)
+	var now time.Time
+	err := row.Scan(&now)
+	return now, err
+}
+
 const dropLeases = `-- name: DropLeases :exec
 UPDATE leases SET holder = '', expires_at = '-infinity'
 WHERE holder = $1 AND shard = ANY($2::smallint[])
@@ -62,4 +75,152 @@ type DropLeasesParams struct {
 func (q *Queries) DropLeases(ctx context.Context, arg DropLeasesParams) error {
 	_, err := q.db.Exec(ctx, dropLeases, arg.Holder, arg.Shards)
 	return err
+}
+
+const forgetInstances = `-- name: ForgetInstances :exec
+DELETE FROM instances WHERE seen_at < clock_timestamp() - $1::bigint * interval '1 millisecond'
+`
+
+// Instances unseen for longer than unseen_ms go.
+func (q *Queries) ForgetInstances(ctx context.Context, unseenMs int64) error {
+	_, err := q.db.Exec(ctx, forgetInstances, unseenMs)
+	return err
+}
+
+const instances = `-- name: Instances :many
+SELECT holder, seen_at, skew_ms, skew_at FROM instances
+WHERE seen_at > clock_timestamp() - $1::bigint * interval '1 millisecond' ORDER BY holder COLLATE "C"
+`
+
+// The instances seen within ago_ms, by name.
+func (q *Queries) Instances(ctx context.Context, agoMs int64) ([]Instance, error) {
+	rows, err := q.db.Query(ctx, instances, agoMs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Instance
+	for rows.Next() {
+		var i Instance
+		if err := rows.Scan(
+			&i.Holder,
+			&i.SeenAt,
+			&i.SkewMs,
+			&i.SkewAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const measuredSkew = `-- name: MeasuredSkew :exec
+INSERT INTO instances (holder, seen_at, skew_ms, skew_at) VALUES ($1, clock_timestamp(), $2, clock_timestamp())
+ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at, skew_ms = excluded.skew_ms, skew_at = excluded.skew_at
+`
+
+type MeasuredSkewParams struct {
+	Holder string
+	SkewMs *int64
+}
+
+// The instance holder is alive now, and measured its clock skew skew_ms now.
+func (q *Queries) MeasuredSkew(ctx context.Context, arg MeasuredSkewParams) error {
+	_, err := q.db.Exec(ctx, measuredSkew, arg.Holder, arg.SkewMs)
+	return err
+}
+
+const renewLeases = `-- name: RenewLeases :many
+UPDATE leases SET expires_at = clock_timestamp() + $1::bigint * interval '1 millisecond'
+WHERE holder = $2 AND expires_at > clock_timestamp()
+RETURNING shard, token
+`
+
+type RenewLeasesParams struct {
+	TtlMs  int64
+	Holder string
+}
+
+type RenewLeasesRow struct {
+	Shard int16
+	Token int64
+}
+
+// The holder's unexpired leases extended to ttl_ms from now.
+func (q *Queries) RenewLeases(ctx context.Context, arg RenewLeasesParams) ([]RenewLeasesRow, error) {
+	rows, err := q.db.Query(ctx, renewLeases, arg.TtlMs, arg.Holder)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []RenewLeasesRow
+	for rows.Next() {
+		var i RenewLeasesRow
+		if err := rows.Scan(&i.Shard, &i.Token); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const seenInstance = `-- name: SeenInstance :exec
+INSERT INTO instances (holder, seen_at) VALUES ($1, clock_timestamp())
+ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at
+`
+
+// The instance holder is alive now.
+func (q *Queries) SeenInstance(ctx context.Context, holder string) error {
+	_, err := q.db.Exec(ctx, seenInstance, holder)
+	return err
+}
+
+const takeLeases = `-- name: TakeLeases :many
+UPDATE leases SET holder = $1, token = token + 1, expires_at = clock_timestamp() + $2::bigint * interval '1 millisecond'
+WHERE shard = ANY(ARRAY(
+        SELECT shard FROM leases WHERE expires_at <= clock_timestamp()
+        ORDER BY shard LIMIT $3
+        FOR UPDATE SKIP LOCKED))
+RETURNING shard, token
+`
+
+type TakeLeasesParams struct {
+	Holder string
+	TtlMs  int64
+	N      int32
+}
+
+type TakeLeasesRow struct {
+	Shard int16
+	Token int64
+}
+
+// Up to n free or expired shards for holder, each under a new token, to
+// ttl_ms from now; a shard another instance is taking at the same moment
+// is skipped.
+func (q *Queries) TakeLeases(ctx context.Context, arg TakeLeasesParams) ([]TakeLeasesRow, error) {
+	rows, err := q.db.Query(ctx, takeLeases, arg.Holder, arg.TtlMs, arg.N)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []TakeLeasesRow
+	for rows.Next() {
+		var i TakeLeasesRow
+		if err := rows.Scan(&i.Shard, &i.Token); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

@@ -8,6 +8,13 @@ import (
 	"time"
 )
 
+type Instance struct {
+	Holder string
+	SeenAt time.Time
+	SkewMs *int64
+	SkewAt *time.Time
+}
+
 type Operation struct {
 	ID         string
 	Kind       string

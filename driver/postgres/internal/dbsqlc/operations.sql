@@ -56,3 +56,7 @@ FROM coupons WHERE user_id = ANY(@user_ids::text[]) AND id <= @until FOR NO KEY 
 -- name: PendingVoids :many
 -- Which of the coupons of ids are marked to be voided.
 SELECT coupon_id FROM pending_voids WHERE coupon_id = ANY(@ids::text[]);
+
+-- name: PutPendingVoid :exec
+INSERT INTO pending_voids (coupon_id, operation, reason, actor) VALUES (@coupon_id, @operation, @reason, @actor)
+ON CONFLICT DO NOTHING;

@@ -265,6 +265,28 @@ func (q *Queries) PendingVoids(ctx context.Context, ids []string) ([]string, err
 	return items, nil
 }
 
+const putPendingVoid = `-- name: PutPendingVoid :exec
+INSERT INTO pending_voids (coupon_id, operation, reason, actor) VALUES ($1, $2, $3, $4)
+ON CONFLICT DO NOTHING
+`
+
+type PutPendingVoidParams struct {
+	CouponID  string
+	Operation string
+	Reason    string
+	Actor     string
+}
+
+func (q *Queries) PutPendingVoid(ctx context.Context, arg PutPendingVoidParams) error {
+	_, err := q.db.Exec(ctx, putPendingVoid,
+		arg.CouponID,
+		arg.Operation,
+		arg.Reason,
+		arg.Actor,
+	)
+	return err
+}
+
 const setOperation = `-- name: SetOperation :exec
 UPDATE operations SET counts = $1, state = $2, last_id = $3, holder = $4, started_at = $5,
                       finished_at = $6, lease_until = $7, done = $8, total = $9

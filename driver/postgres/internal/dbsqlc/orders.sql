@@ -57,3 +57,18 @@ ORDER BY deadline, id LIMIT @page_size;
 -- them (OrdersDue, GetOrderForUpdate).
 UPDATE orders SET status = 'closed', close_reason = @reason, updated_at = @now, version = version + 1
 WHERE id = ANY(@ids::text[]) AND status = 'unpaid';
+
+-- name: FinishedOrderPage :many
+-- Paid and closed orders after the ID after, by ID.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id > @after AND status <> 'unpaid' ORDER BY id LIMIT @page_size;
+
+-- name: NextDeadline :one
+-- The earliest unpaid order's deadline in a range of shards.
+SELECT deadline FROM orders WHERE status = 'unpaid' AND shard BETWEEN $1 AND $2 ORDER BY deadline LIMIT 1;
+
+-- name: DeadlineFrom :one
+-- The earliest unpaid order's deadline at or after $1 in a range of
+-- shards ($2, $3).
+SELECT deadline FROM orders WHERE status = 'unpaid' AND deadline >= $1 AND shard BETWEEN $2 AND $3 ORDER BY deadline LIMIT 1;

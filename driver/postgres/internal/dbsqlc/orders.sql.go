@@ -107,6 +107,89 @@ func (q *Queries) CloseOrders(ctx context.Context, arg CloseOrdersParams) (int64
 	return result.RowsAffected(), nil
 }
 
+const deadlineFrom = `-- name: DeadlineFrom :one
+SELECT deadline FROM orders WHERE status = 'unpaid' AND deadline >= $1 AND shard BETWEEN $2 AND $3 ORDER BY deadline LIMIT 1
+`
+
+type DeadlineFromParams struct {
+	Deadline time.Time
+	Shard    int16
+	Shard_2  int16
+}
+
+// The earliest unpaid order's deadline at or after $1 in a range of
+// shards ($2, $3).
+func (q *Queries) DeadlineFrom(ctx context.Context, arg DeadlineFromParams) (time.Time, error) {
+	row := q.db.QueryRow(ctx, deadlineFrom, arg.Deadline, arg.Shard, arg.Shard_2)
+	var deadline time.Time
+	err := row.Scan(&deadline)
+	return deadline, err
+}
+
+const finishedOrderPage = `-- name: FinishedOrderPage :many
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id > $1 AND status <> 'unpaid' ORDER BY id LIMIT $2
+`
+
+type FinishedOrderPageParams struct {
+	After    string
+	PageSize int32
+}
+
+type FinishedOrderPageRow struct {
+	ID          string
+	UserID      string
+	Status      string
+	CloseReason *string
+	Items       []order.Item
+	CouponIds   []string
+	Total       int64
+	Discount    int64
+	AmountDue   int64
+	Deadline    time.Time
+	PaymentID   *string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// Paid and closed orders after the ID after, by ID.
+func (q *Queries) FinishedOrderPage(ctx context.Context, arg FinishedOrderPageParams) ([]FinishedOrderPageRow, error) {
+	rows, err := q.db.Query(ctx, finishedOrderPage, arg.After, arg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []FinishedOrderPageRow
+	for rows.Next() {
+		var i FinishedOrderPageRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.UserID,
+			&i.Status,
+			&i.CloseReason,
+			&i.Items,
+			&i.CouponIds,
+			&i.Total,
+			&i.Discount,
+			&i.AmountDue,
+			&i.Deadline,
+			&i.PaymentID,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getArchivedOrder = `-- name: GetArchivedOrder :one
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
@@ -277,6 +360,23 @@ func (q *Queries) InsertOrder(ctx context.Context, arg InsertOrderParams) error 
 		arg.UpdatedAt,
 	)
 	return err
+}
+
+const nextDeadline = `-- name: NextDeadline :one
+SELECT deadline FROM orders WHERE status = 'unpaid' AND shard BETWEEN $1 AND $2 ORDER BY deadline LIMIT 1
+`
+
+type NextDeadlineParams struct {
+	Shard   int16
+	Shard_2 int16
+}
+
+// The earliest unpaid order's deadline in a range of shards.
+func (q *Queries) NextDeadline(ctx context.Context, arg NextDeadlineParams) (time.Time, error) {
+	row := q.db.QueryRow(ctx, nextDeadline, arg.Shard, arg.Shard_2)
+	var deadline time.Time
+	err := row.Scan(&deadline)
+	return deadline, err
 }
 
 const openOrderPage = `-- name: OpenOrderPage :many

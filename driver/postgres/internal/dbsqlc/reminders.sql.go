@@ -74,6 +74,22 @@ func (q *Queries) GetReminder(ctx context.Context, id int64) (GetReminderRow, er
 	return i, err
 }
 
+const insertReminded = `-- name: InsertReminded :exec
+INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES ($1, $2, $3)
+`
+
+type InsertRemindedParams struct {
+	CouponID   string
+	LeadMs     int64
+	ReminderID int64
+}
+
+// The pair's key is what refuses a second reminder of it.
+func (q *Queries) InsertReminded(ctx context.Context, arg InsertRemindedParams) error {
+	_, err := q.db.Exec(ctx, insertReminded, arg.CouponID, arg.LeadMs, arg.ReminderID)
+	return err
+}
+
 const insertReminder = `-- name: InsertReminder :one
 INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
 VALUES ($1, $2, $3, $4, $5, 'planned')
@@ -185,6 +201,104 @@ func (q *Queries) JoinableReminder(ctx context.Context, arg JoinableReminderPara
 		&i.DueAt,
 	)
 	return i, err
+}
+
+const nextReminder = `-- name: NextReminder :one
+SELECT due_at FROM reminders WHERE status = 'planned' AND shard BETWEEN $1 AND $2 ORDER BY due_at LIMIT 1
+`
+
+type NextReminderParams struct {
+	Shard   int16
+	Shard_2 int16
+}
+
+// The earliest planned reminder in a range of shards.
+func (q *Queries) NextReminder(ctx context.Context, arg NextReminderParams) (time.Time, error) {
+	row := q.db.QueryRow(ctx, nextReminder, arg.Shard, arg.Shard_2)
+	var due_at time.Time
+	err := row.Scan(&due_at)
+	return due_at, err
+}
+
+const plannedOrReminded = `-- name: PlannedOrReminded :one
+SELECT EXISTS (SELECT 1 FROM reminder_items i WHERE i.coupon_id = $1 AND i.lead_ms = $2)
+    OR EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = $1 AND r.lead_ms = $2)
+`
+
+type PlannedOrRemindedParams struct {
+	CouponID string
+	LeadMs   int64
+}
+
+// Whether the pair is in a planned reminder or was reminded already.
+func (q *Queries) PlannedOrReminded(ctx context.Context, arg PlannedOrRemindedParams) (*bool, error) {
+	row := q.db.QueryRow(ctx, plannedOrReminded, arg.CouponID, arg.LeadMs)
+	var column_1 *bool
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
+const reminderCoupons = `-- name: ReminderCoupons :many
+SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
+       c.updated_at, c.version, t.value, i.last_lead,
+       EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = i.coupon_id AND r.lead_ms = i.lead_ms) AS reminded
+FROM reminder_items i
+JOIN coupons c ON c.id = i.coupon_id
+JOIN templates t ON t.id = c.template_id
+WHERE i.reminder_id = $1
+ORDER BY c.expires_at, c.id
+`
+
+type ReminderCouponsRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     *string
+	LockedUntil *time.Time
+	UpdatedAt   time.Time
+	Version     int64
+	Value       int64
+	LastLead    bool
+	Reminded    bool
+}
+
+// A reminder's coupons as they are now, with their template's value,
+// whether the lead is the template's last, and whether it was reminded.
+func (q *Queries) ReminderCoupons(ctx context.Context, reminderID int64) ([]ReminderCouponsRow, error) {
+	rows, err := q.db.Query(ctx, reminderCoupons, reminderID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ReminderCouponsRow
+	for rows.Next() {
+		var i ReminderCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+			&i.Value,
+			&i.LastLead,
+			&i.Reminded,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const remindersDue = `-- name: RemindersDue :many

@@ -20,3 +20,13 @@ INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at, s
 VALUES (@sku, @bucket, @buckets, @available, @reserved, @sold, @now, @stock)
 ON CONFLICT (sku, bucket) DO UPDATE SET buckets = @buckets, available = @available, reserved = @reserved, sold = @sold,
                                         updated_at = @now, stock = @stock;
+
+-- name: DropStockBuckets :exec
+-- SKU sku's buckets from bucket first on.
+DELETE FROM skus WHERE sku = @sku AND bucket >= @first;
+
+-- name: StockPage :many
+-- SKUs after the SKU after summed over their buckets, by SKU.
+SELECT sku, sum(available)::bigint AS available, sum(reserved)::bigint AS reserved, sum(sold)::bigint AS sold,
+       max(buckets)::int AS buckets, max(stock)::bigint AS stock
+FROM skus WHERE sku > @after GROUP BY sku ORDER BY sku LIMIT @page_size;

@@ -43,6 +43,21 @@ func (q *Queries) AddStock(ctx context.Context, arg AddStockParams) (int64, erro
 	return result.RowsAffected(), nil
 }
 
+const dropStockBuckets = `-- name: DropStockBuckets :exec
+DELETE FROM skus WHERE sku = $1 AND bucket >= $2
+`
+
+type DropStockBucketsParams struct {
+	Sku   string
+	First int16
+}
+
+// SKU sku's buckets from bucket first on.
+func (q *Queries) DropStockBuckets(ctx context.Context, arg DropStockBucketsParams) error {
+	_, err := q.db.Exec(ctx, dropStockBuckets, arg.Sku, arg.First)
+	return err
+}
+
 const newStock = `-- name: NewStock :exec
 INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at) VALUES ($1, 0, 1, 0, 0, 0, $2)
 ON CONFLICT (sku, bucket) DO NOTHING
@@ -156,6 +171,54 @@ func (q *Queries) StockBucketsForUpdate(ctx context.Context, sku string) ([]Stoc
 			&i.Available,
 			&i.Reserved,
 			&i.Sold,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const stockPage = `-- name: StockPage :many
+SELECT sku, sum(available)::bigint AS available, sum(reserved)::bigint AS reserved, sum(sold)::bigint AS sold,
+       max(buckets)::int AS buckets, max(stock)::bigint AS stock
+FROM skus WHERE sku > $1 GROUP BY sku ORDER BY sku LIMIT $2
+`
+
+type StockPageParams struct {
+	After    string
+	PageSize int32
+}
+
+type StockPageRow struct {
+	Sku       string
+	Available int64
+	Reserved  int64
+	Sold      int64
+	Buckets   int32
+	Stock     int64
+}
+
+// SKUs after the SKU after summed over their buckets, by SKU.
+func (q *Queries) StockPage(ctx context.Context, arg StockPageParams) ([]StockPageRow, error) {
+	rows, err := q.db.Query(ctx, stockPage, arg.After, arg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []StockPageRow
+	for rows.Next() {
+		var i StockPageRow
+		if err := rows.Scan(
+			&i.Sku,
+			&i.Available,
+			&i.Reserved,
+			&i.Sold,
+			&i.Buckets,
+			&i.Stock,
 		); err != nil {
 			return nil, err
 		}

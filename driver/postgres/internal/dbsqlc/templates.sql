@@ -37,3 +37,6 @@ SELECT status, sum(n)::bigint AS n FROM template_counts WHERE template_id = @tem
 -- Unused coupons of a template that the lazy check reads as expired.
 SELECT count(*) FROM coupons
 WHERE status = 'unused' AND expires_at <= @now AND template_id = @template_id;
+
+-- name: TemplateIssued :one
+SELECT issued FROM templates WHERE id = @id;

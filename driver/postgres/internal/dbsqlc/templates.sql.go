@@ -279,3 +279,14 @@ func (q *Queries) SetTemplate(ctx context.Context, arg SetTemplateParams) (int64
 	}
 	return result.RowsAffected(), nil
 }
+
+const templateIssued = `-- name: TemplateIssued :one
+SELECT issued FROM templates WHERE id = $1
+`
+
+func (q *Queries) TemplateIssued(ctx context.Context, id string) (int64, error) {
+	row := q.db.QueryRow(ctx, templateIssued, id)
+	var issued int64
+	err := row.Scan(&issued)
+	return issued, err
+}

@@ -51,17 +51,26 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.deleteTimersStmt, err = db.PrepareContext(ctx, deleteTimers); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTimers: %w", err)
 	}
+	if q.dropStockBucketsStmt, err = db.PrepareContext(ctx, dropStockBuckets); err != nil {
+		return nil, fmt.Errorf("error preparing query DropStockBuckets: %w", err)
+	}
 	if q.dueTimersStmt, err = db.PrepareContext(ctx, dueTimers); err != nil {
 		return nil, fmt.Errorf("error preparing query DueTimers: %w", err)
 	}
 	if q.expiryLagsStmt, err = db.PrepareContext(ctx, expiryLags); err != nil {
 		return nil, fmt.Errorf("error preparing query ExpiryLags: %w", err)
 	}
+	if q.feedEndStmt, err = db.PrepareContext(ctx, feedEnd); err != nil {
+		return nil, fmt.Errorf("error preparing query FeedEnd: %w", err)
+	}
 	if q.finishIdempotencyStmt, err = db.PrepareContext(ctx, finishIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query FinishIdempotency: %w", err)
 	}
 	if q.finishReminderStmt, err = db.PrepareContext(ctx, finishReminder); err != nil {
 		return nil, fmt.Errorf("error preparing query FinishReminder: %w", err)
+	}
+	if q.finishedOrderPageStmt, err = db.PrepareContext(ctx, finishedOrderPage); err != nil {
+		return nil, fmt.Errorf("error preparing query FinishedOrderPage: %w", err)
 	}
 	if q.floorEventStmt, err = db.PrepareContext(ctx, floorEvent); err != nil {
 		return nil, fmt.Errorf("error preparing query FloorEvent: %w", err)
@@ -129,6 +138,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.insertRecordStmt, err = db.PrepareContext(ctx, insertRecord); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertRecord: %w", err)
 	}
+	if q.insertRemindedStmt, err = db.PrepareContext(ctx, insertReminded); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertReminded: %w", err)
+	}
 	if q.insertReminderStmt, err = db.PrepareContext(ctx, insertReminder); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertReminder: %w", err)
 	}
@@ -156,6 +168,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.lockedPageStmt, err = db.PrepareContext(ctx, lockedPage); err != nil {
 		return nil, fmt.Errorf("error preparing query LockedPage: %w", err)
 	}
+	if q.measuredSkewStmt, err = db.PrepareContext(ctx, measuredSkew); err != nil {
+		return nil, fmt.Errorf("error preparing query MeasuredSkew: %w", err)
+	}
 	if q.naiveExpireStmt, err = db.PrepareContext(ctx, naiveExpire); err != nil {
 		return nil, fmt.Errorf("error preparing query NaiveExpire: %w", err)
 	}
@@ -171,6 +186,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.operationsDueStmt, err = db.PrepareContext(ctx, operationsDue); err != nil {
 		return nil, fmt.Errorf("error preparing query OperationsDue: %w", err)
 	}
+	if q.plannedOrRemindedStmt, err = db.PrepareContext(ctx, plannedOrReminded); err != nil {
+		return nil, fmt.Errorf("error preparing query PlannedOrReminded: %w", err)
+	}
 	if q.pruneEventsStmt, err = db.PrepareContext(ctx, pruneEvents); err != nil {
 		return nil, fmt.Errorf("error preparing query PruneEvents: %w", err)
 	}
@@ -180,17 +198,26 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.putIdempotencyStmt, err = db.PrepareContext(ctx, putIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query PutIdempotency: %w", err)
 	}
+	if q.putPendingVoidStmt, err = db.PrepareContext(ctx, putPendingVoid); err != nil {
+		return nil, fmt.Errorf("error preparing query PutPendingVoid: %w", err)
+	}
 	if q.putStockBucketStmt, err = db.PrepareContext(ctx, putStockBucket); err != nil {
 		return nil, fmt.Errorf("error preparing query PutStockBucket: %w", err)
 	}
 	if q.putUserStmt, err = db.PrepareContext(ctx, putUser); err != nil {
 		return nil, fmt.Errorf("error preparing query PutUser: %w", err)
 	}
+	if q.reminderCouponsStmt, err = db.PrepareContext(ctx, reminderCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query ReminderCoupons: %w", err)
+	}
 	if q.replayDeadLettersStmt, err = db.PrepareContext(ctx, replayDeadLetters); err != nil {
 		return nil, fmt.Errorf("error preparing query ReplayDeadLetters: %w", err)
 	}
 	if q.revokeTokenStmt, err = db.PrepareContext(ctx, revokeToken); err != nil {
 		return nil, fmt.Errorf("error preparing query RevokeToken: %w", err)
+	}
+	if q.seenInstanceStmt, err = db.PrepareContext(ctx, seenInstance); err != nil {
+		return nil, fmt.Errorf("error preparing query SeenInstance: %w", err)
 	}
 	if q.sentTodayStmt, err = db.PrepareContext(ctx, sentToday); err != nil {
 		return nil, fmt.Errorf("error preparing query SentToday: %w", err)
@@ -213,11 +240,17 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.stockBucketsStmt, err = db.PrepareContext(ctx, stockBuckets); err != nil {
 		return nil, fmt.Errorf("error preparing query StockBuckets: %w", err)
 	}
+	if q.stockPageStmt, err = db.PrepareContext(ctx, stockPage); err != nil {
+		return nil, fmt.Errorf("error preparing query StockPage: %w", err)
+	}
 	if q.takeIssuesStmt, err = db.PrepareContext(ctx, takeIssues); err != nil {
 		return nil, fmt.Errorf("error preparing query TakeIssues: %w", err)
 	}
 	if q.takeSeqStmt, err = db.PrepareContext(ctx, takeSeq); err != nil {
 		return nil, fmt.Errorf("error preparing query TakeSeq: %w", err)
+	}
+	if q.templateIssuedStmt, err = db.PrepareContext(ctx, templateIssued); err != nil {
+		return nil, fmt.Errorf("error preparing query TemplateIssued: %w", err)
 	}
 	if q.touchUserStmt, err = db.PrepareContext(ctx, touchUser); err != nil {
 		return nil, fmt.Errorf("error preparing query TouchUser: %w", err)
@@ -278,6 +311,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing deleteTimersStmt: %w", cerr)
 		}
 	}
+	if q.dropStockBucketsStmt != nil {
+		if cerr := q.dropStockBucketsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing dropStockBucketsStmt: %w", cerr)
+		}
+	}
 	if q.dueTimersStmt != nil {
 		if cerr := q.dueTimersStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing dueTimersStmt: %w", cerr)
@@ -288,6 +326,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing expiryLagsStmt: %w", cerr)
 		}
 	}
+	if q.feedEndStmt != nil {
+		if cerr := q.feedEndStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing feedEndStmt: %w", cerr)
+		}
+	}
 	if q.finishIdempotencyStmt != nil {
 		if cerr := q.finishIdempotencyStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing finishIdempotencyStmt: %w", cerr)
@@ -296,6 +339,11 @@ func (q *Queries) Close() error {
 	if q.finishReminderStmt != nil {
 		if cerr := q.finishReminderStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing finishReminderStmt: %w", cerr)
+		}
+	}
+	if q.finishedOrderPageStmt != nil {
+		if cerr := q.finishedOrderPageStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing finishedOrderPageStmt: %w", cerr)
 		}
 	}
 	if q.floorEventStmt != nil {
@@ -408,6 +456,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing insertRecordStmt: %w", cerr)
 		}
 	}
+	if q.insertRemindedStmt != nil {
+		if cerr := q.insertRemindedStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertRemindedStmt: %w", cerr)
+		}
+	}
 	if q.insertReminderStmt != nil {
 		if cerr := q.insertReminderStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing insertReminderStmt: %w", cerr)
@@ -453,6 +506,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing lockedPageStmt: %w", cerr)
 		}
 	}
+	if q.measuredSkewStmt != nil {
+		if cerr := q.measuredSkewStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing measuredSkewStmt: %w", cerr)
+		}
+	}
 	if q.naiveExpireStmt != nil {
 		if cerr := q.naiveExpireStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing naiveExpireStmt: %w", cerr)
@@ -478,6 +536,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing operationsDueStmt: %w", cerr)
 		}
 	}
+	if q.plannedOrRemindedStmt != nil {
+		if cerr := q.plannedOrRemindedStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing plannedOrRemindedStmt: %w", cerr)
+		}
+	}
 	if q.pruneEventsStmt != nil {
 		if cerr := q.pruneEventsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing pruneEventsStmt: %w", cerr)
@@ -493,6 +556,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing putIdempotencyStmt: %w", cerr)
 		}
 	}
+	if q.putPendingVoidStmt != nil {
+		if cerr := q.putPendingVoidStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing putPendingVoidStmt: %w", cerr)
+		}
+	}
 	if q.putStockBucketStmt != nil {
 		if cerr := q.putStockBucketStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing putStockBucketStmt: %w", cerr)
@@ -503,6 +571,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing putUserStmt: %w", cerr)
 		}
 	}
+	if q.reminderCouponsStmt != nil {
+		if cerr := q.reminderCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing reminderCouponsStmt: %w", cerr)
+		}
+	}
 	if q.replayDeadLettersStmt != nil {
 		if cerr := q.replayDeadLettersStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing replayDeadLettersStmt: %w", cerr)
@@ -511,6 +584,11 @@ func (q *Queries) Close() error {
 	if q.revokeTokenStmt != nil {
 		if cerr := q.revokeTokenStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing revokeTokenStmt: %w", cerr)
+		}
+	}
+	if q.seenInstanceStmt != nil {
+		if cerr := q.seenInstanceStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing seenInstanceStmt: %w", cerr)
 		}
 	}
 	if q.sentTodayStmt != nil {
@@ -548,6 +626,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing stockBucketsStmt: %w", cerr)
 		}
 	}
+	if q.stockPageStmt != nil {
+		if cerr := q.stockPageStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing stockPageStmt: %w", cerr)
+		}
+	}
 	if q.takeIssuesStmt != nil {
 		if cerr := q.takeIssuesStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing takeIssuesStmt: %w", cerr)
@@ -556,6 +639,11 @@ func (q *Queries) Close() error {
 	if q.takeSeqStmt != nil {
 		if cerr := q.takeSeqStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing takeSeqStmt: %w", cerr)
+		}
+	}
+	if q.templateIssuedStmt != nil {
+		if cerr := q.templateIssuedStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing templateIssuedStmt: %w", cerr)
 		}
 	}
 	if q.touchUserStmt != nil {
@@ -621,10 +709,13 @@ type Queries struct {
 	deletePendingVoidStmt   *sql.Stmt
 	deleteReminderItemsStmt *sql.Stmt
 	deleteTimersStmt        *sql.Stmt
+	dropStockBucketsStmt    *sql.Stmt
 	dueTimersStmt           *sql.Stmt
 	expiryLagsStmt          *sql.Stmt
+	feedEndStmt             *sql.Stmt
 	finishIdempotencyStmt   *sql.Stmt
 	finishReminderStmt      *sql.Stmt
+	finishedOrderPageStmt   *sql.Stmt
 	floorEventStmt          *sql.Stmt
 	floorExpireStmt         *sql.Stmt
 	floorTakeStmt           *sql.Stmt
@@ -647,6 +738,7 @@ type Queries struct {
 	insertOperationStmt     *sql.Stmt
 	insertOrderStmt         *sql.Stmt
 	insertRecordStmt        *sql.Stmt
+	insertRemindedStmt      *sql.Stmt
 	insertReminderStmt      *sql.Stmt
 	insertReminderItemStmt  *sql.Stmt
 	insertTemplateStmt      *sql.Stmt
@@ -656,18 +748,23 @@ type Queries struct {
 	listTemplatesStmt       *sql.Stmt
 	listTokensStmt          *sql.Stmt
 	lockedPageStmt          *sql.Stmt
+	measuredSkewStmt        *sql.Stmt
 	naiveExpireStmt         *sql.Stmt
 	newStockStmt            *sql.Stmt
 	openOrderPageStmt       *sql.Stmt
 	openOrdersStmt          *sql.Stmt
 	operationsDueStmt       *sql.Stmt
+	plannedOrRemindedStmt   *sql.Stmt
 	pruneEventsStmt         *sql.Stmt
 	pruneIdempotencyStmt    *sql.Stmt
 	putIdempotencyStmt      *sql.Stmt
+	putPendingVoidStmt      *sql.Stmt
 	putStockBucketStmt      *sql.Stmt
 	putUserStmt             *sql.Stmt
+	reminderCouponsStmt     *sql.Stmt
 	replayDeadLettersStmt   *sql.Stmt
 	revokeTokenStmt         *sql.Stmt
+	seenInstanceStmt        *sql.Stmt
 	sentTodayStmt           *sql.Stmt
 	setOperationStmt        *sql.Stmt
 	setOrderStatusStmt      *sql.Stmt
@@ -675,8 +772,10 @@ type Queries struct {
 	setTemplateStmt         *sql.Stmt
 	shardLeasesStmt         *sql.Stmt
 	stockBucketsStmt        *sql.Stmt
+	stockPageStmt           *sql.Stmt
 	takeIssuesStmt          *sql.Stmt
 	takeSeqStmt             *sql.Stmt
+	templateIssuedStmt      *sql.Stmt
 	touchUserStmt           *sql.Stmt
 	userCouponsStmt         *sql.Stmt
 	userRemindersStmt       *sql.Stmt
@@ -695,10 +794,13 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		deletePendingVoidStmt:   q.deletePendingVoidStmt,
 		deleteReminderItemsStmt: q.deleteReminderItemsStmt,
 		deleteTimersStmt:        q.deleteTimersStmt,
+		dropStockBucketsStmt:    q.dropStockBucketsStmt,
 		dueTimersStmt:           q.dueTimersStmt,
 		expiryLagsStmt:          q.expiryLagsStmt,
+		feedEndStmt:             q.feedEndStmt,
 		finishIdempotencyStmt:   q.finishIdempotencyStmt,
 		finishReminderStmt:      q.finishReminderStmt,
+		finishedOrderPageStmt:   q.finishedOrderPageStmt,
 		floorEventStmt:          q.floorEventStmt,
 		floorExpireStmt:         q.floorExpireStmt,
 		floorTakeStmt:           q.floorTakeStmt,
@@ -721,6 +823,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		insertOperationStmt:     q.insertOperationStmt,
 		insertOrderStmt:         q.insertOrderStmt,
 		insertRecordStmt:        q.insertRecordStmt,
+		insertRemindedStmt:      q.insertRemindedStmt,
 		insertReminderStmt:      q.insertReminderStmt,
 		insertReminderItemStmt:  q.insertReminderItemStmt,
 		insertTemplateStmt:      q.insertTemplateStmt,
@@ -730,18 +833,23 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listTemplatesStmt:       q.listTemplatesStmt,
 		listTokensStmt:          q.listTokensStmt,
 		lockedPageStmt:          q.lockedPageStmt,
+		measuredSkewStmt:        q.measuredSkewStmt,
 		naiveExpireStmt:         q.naiveExpireStmt,
 		newStockStmt:            q.newStockStmt,
 		openOrderPageStmt:       q.openOrderPageStmt,
 		openOrdersStmt:          q.openOrdersStmt,
 		operationsDueStmt:       q.operationsDueStmt,
+		plannedOrRemindedStmt:   q.plannedOrRemindedStmt,
 		pruneEventsStmt:         q.pruneEventsStmt,
 		pruneIdempotencyStmt:    q.pruneIdempotencyStmt,
 		putIdempotencyStmt:      q.putIdempotencyStmt,
+		putPendingVoidStmt:      q.putPendingVoidStmt,
 		putStockBucketStmt:      q.putStockBucketStmt,
 		putUserStmt:             q.putUserStmt,
+		reminderCouponsStmt:     q.reminderCouponsStmt,
 		replayDeadLettersStmt:   q.replayDeadLettersStmt,
 		revokeTokenStmt:         q.revokeTokenStmt,
+		seenInstanceStmt:        q.seenInstanceStmt,
 		sentTodayStmt:           q.sentTodayStmt,
 		setOperationStmt:        q.setOperationStmt,
 		setOrderStatusStmt:      q.setOrderStatusStmt,
@@ -749,8 +857,10 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		setTemplateStmt:         q.setTemplateStmt,
 		shardLeasesStmt:         q.shardLeasesStmt,
 		stockBucketsStmt:        q.stockBucketsStmt,
+		stockPageStmt:           q.stockPageStmt,
 		takeIssuesStmt:          q.takeIssuesStmt,
 		takeSeqStmt:             q.takeSeqStmt,
+		templateIssuedStmt:      q.templateIssuedStmt,
 		touchUserStmt:           q.touchUserStmt,
 		userCouponsStmt:         q.userCouponsStmt,
 		userRemindersStmt:       q.userRemindersStmt,

@@ -15,3 +15,7 @@ SELECT seq, n, time FROM events ORDER BY seq LIMIT @page_size;
 -- name: PruneEvents :many
 -- From the front only, so that OutboxSize stays a span.
 DELETE FROM events WHERE seq <= @through RETURNING n;
+
+-- name: FeedEnd :one
+-- The last position handed out: one row.
+SELECT last FROM event_seq;

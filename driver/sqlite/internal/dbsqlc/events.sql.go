@@ -9,6 +9,18 @@ import (
 	"context"
 )
 
+const feedEnd = `-- name: FeedEnd :one
+SELECT last FROM event_seq
+`
+
+// The last position handed out: one row.
+func (q *Queries) FeedEnd(ctx context.Context) (int64, error) {
+	row := q.queryRow(ctx, q.feedEndStmt, feedEnd)
+	var last int64
+	err := row.Scan(&last)
+	return last, err
+}
+
 const frontRecords = `-- name: FrontRecords :many
 SELECT seq, n, time FROM events ORDER BY seq LIMIT ?1
 `

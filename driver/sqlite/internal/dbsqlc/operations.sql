@@ -31,3 +31,7 @@ SELECT coupon_id, operation, reason, actor FROM pending_voids WHERE coupon_id = 
 
 -- name: DeletePendingVoid :exec
 DELETE FROM pending_voids WHERE coupon_id = @coupon_id;
+
+-- name: PutPendingVoid :exec
+INSERT INTO pending_voids (coupon_id, operation, reason, actor) VALUES (@coupon_id, @operation, @reason, @actor)
+ON CONFLICT DO NOTHING;

@@ -39,3 +39,19 @@ INSERT INTO skus (sku, bucket, buckets, available, reserved, sold, updated_at, s
 VALUES (@sku, @bucket, @buckets, @available, @reserved, @sold, @now, @stock)
 ON CONFLICT (sku, bucket) DO UPDATE SET buckets = excluded.buckets, available = excluded.available,
     reserved = excluded.reserved, sold = excluded.sold, updated_at = excluded.updated_at, stock = excluded.stock;
+
+-- name: DropStockBuckets :exec
+-- SKU sku's buckets from bucket first on.
+DELETE FROM skus WHERE sku = @sku AND bucket >= @first;
+
+-- name: FinishedOrderPage :many
+-- Paid and closed orders after the ID after, by ID.
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id > @after AND status <> 'unpaid' ORDER BY id LIMIT @page_size;
+
+-- name: StockPage :many
+-- SKUs after the SKU after summed over their buckets, by SKU.
+SELECT sku, CAST(sum(available) AS INTEGER) AS available, CAST(sum(reserved) AS INTEGER) AS reserved,
+       CAST(sum(sold) AS INTEGER) AS sold, CAST(max(buckets) AS INTEGER) AS buckets, CAST(max(stock) AS INTEGER) AS stock
+FROM skus WHERE sku > @after GROUP BY sku ORDER BY sku LIMIT @page_size;

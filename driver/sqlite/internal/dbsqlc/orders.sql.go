@@ -41,6 +41,71 @@ func (q *Queries) AddStock(ctx context.Context, arg AddStockParams) (int64, erro
 	return result.RowsAffected()
 }
 
+const dropStockBuckets = `-- name: DropStockBuckets :exec
+DELETE FROM skus WHERE sku = ?1 AND bucket >= ?2
+`
+
+type DropStockBucketsParams struct {
+	Sku   string
+	First int64
+}
+
+// SKU sku's buckets from bucket first on.
+func (q *Queries) DropStockBuckets(ctx context.Context, arg DropStockBucketsParams) error {
+	_, err := q.exec(ctx, q.dropStockBucketsStmt, dropStockBuckets, arg.Sku, arg.First)
+	return err
+}
+
+const finishedOrderPage = `-- name: FinishedOrderPage :many
+SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
+       deadline, payment_id, created_at, updated_at, version
+FROM orders WHERE id > ?1 AND status <> 'unpaid' ORDER BY id LIMIT ?2
+`
+
+type FinishedOrderPageParams struct {
+	After    string
+	PageSize int64
+}
+
+// Paid and closed orders after the ID after, by ID.
+func (q *Queries) FinishedOrderPage(ctx context.Context, arg FinishedOrderPageParams) ([]Order, error) {
+	rows, err := q.query(ctx, q.finishedOrderPageStmt, finishedOrderPage, arg.After, arg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Order
+	for rows.Next() {
+		var i Order
+		if err := rows.Scan(
+			&i.ID,
+			&i.UserID,
+			&i.Status,
+			&i.CloseReason,
+			&i.Items,
+			&i.CouponIds,
+			&i.Total,
+			&i.Discount,
+			&i.AmountDue,
+			&i.Deadline,
+			&i.PaymentID,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getArchivedOrder = `-- name: GetArchivedOrder :one
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,
        deadline, payment_id, created_at, updated_at, version
@@ -266,6 +331,57 @@ func (q *Queries) StockBuckets(ctx context.Context, sku string) ([]StockBucketsR
 			&i.Available,
 			&i.Reserved,
 			&i.Sold,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const stockPage = `-- name: StockPage :many
+SELECT sku, CAST(sum(available) AS INTEGER) AS available, CAST(sum(reserved) AS INTEGER) AS reserved,
+       CAST(sum(sold) AS INTEGER) AS sold, CAST(max(buckets) AS INTEGER) AS buckets, CAST(max(stock) AS INTEGER) AS stock
+FROM skus WHERE sku > ?1 GROUP BY sku ORDER BY sku LIMIT ?2
+`
+
+type StockPageParams struct {
+	After    string
+	PageSize int64
+}
+
+type StockPageRow struct {
+	Sku       string
+	Available int64
+	Reserved  int64
+	Sold      int64
+	Buckets   int64
+	Stock     int64
+}
+
+// SKUs after the SKU after summed over their buckets, by SKU.
+func (q *Queries) StockPage(ctx context.Context, arg StockPageParams) ([]StockPageRow, error) {
+	rows, err := q.query(ctx, q.stockPageStmt, stockPage, arg.After, arg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []StockPageRow
+	for rows.Next() {
+		var i StockPageRow
+		if err := rows.Scan(
+			&i.Sku,
+			&i.Available,
+			&i.Reserved,
+			&i.Sold,
+			&i.Buckets,
+			&i.Stock,
 		); err != nil {
 			return nil, err
 		}

@@ -35,3 +35,24 @@ UPDATE reminders SET status = @status, channel = @channel, reason = @reason, don
 
 -- name: DeleteReminderItems :exec
 DELETE FROM reminder_items WHERE reminder_id = @reminder_id;
+
+-- name: InsertReminded :exec
+-- The pair's key is what refuses a second reminder of it.
+INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (@coupon_id, @lead_ms, @reminder_id);
+
+-- name: ReminderCoupons :many
+-- A reminder's coupons as they are now, with their template's value,
+-- whether the lead is the template's last, and whether it was reminded.
+SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
+       c.updated_at, c.version, t.value, i.last_lead,
+       EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = i.coupon_id AND r.lead_ms = i.lead_ms) AS reminded
+FROM reminder_items i
+JOIN coupons c ON c.id = i.coupon_id
+JOIN templates t ON t.id = c.template_id
+WHERE i.reminder_id = @reminder_id
+ORDER BY c.expires_at, c.id;
+
+-- name: PlannedOrReminded :one
+-- Whether the pair is in a planned reminder or was reminded already.
+SELECT EXISTS (SELECT 1 FROM reminder_items i WHERE i.coupon_id = @coupon_id AND i.lead_ms = @lead_ms)
+    OR EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = @coupon_id AND r.lead_ms = @lead_ms);

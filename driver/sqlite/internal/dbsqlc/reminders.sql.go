@@ -73,6 +73,22 @@ func (q *Queries) GetReminder(ctx context.Context, id int64) (GetReminderRow, er
 	return i, err
 }
 
+const insertReminded = `-- name: InsertReminded :exec
+INSERT INTO reminded (coupon_id, lead_ms, reminder_id) VALUES (?1, ?2, ?3)
+`
+
+type InsertRemindedParams struct {
+	CouponID   string
+	LeadMs     int64
+	ReminderID int64
+}
+
+// The pair's key is what refuses a second reminder of it.
+func (q *Queries) InsertReminded(ctx context.Context, arg InsertRemindedParams) error {
+	_, err := q.exec(ctx, q.insertRemindedStmt, insertReminded, arg.CouponID, arg.LeadMs, arg.ReminderID)
+	return err
+}
+
 const insertReminder = `-- name: InsertReminder :one
 INSERT INTO reminders (user_id, lead_ms, first_at, last_at, due_at, status)
 VALUES (?1, ?2, ?3, ?4, ?5, 'planned')
@@ -162,6 +178,90 @@ func (q *Queries) JoinableReminder(ctx context.Context, arg JoinableReminderPara
 		&i.DueAt,
 	)
 	return i, err
+}
+
+const plannedOrReminded = `-- name: PlannedOrReminded :one
+SELECT EXISTS (SELECT 1 FROM reminder_items i WHERE i.coupon_id = ?1 AND i.lead_ms = ?2)
+    OR EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = ?1 AND r.lead_ms = ?2)
+`
+
+type PlannedOrRemindedParams struct {
+	CouponID string
+	LeadMs   int64
+}
+
+// Whether the pair is in a planned reminder or was reminded already.
+func (q *Queries) PlannedOrReminded(ctx context.Context, arg PlannedOrRemindedParams) (sql.NullBool, error) {
+	row := q.queryRow(ctx, q.plannedOrRemindedStmt, plannedOrReminded, arg.CouponID, arg.LeadMs)
+	var column_1 sql.NullBool
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
+const reminderCoupons = `-- name: ReminderCoupons :many
+SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until,
+       c.updated_at, c.version, t.value, i.last_lead,
+       EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = i.coupon_id AND r.lead_ms = i.lead_ms) AS reminded
+FROM reminder_items i
+JOIN coupons c ON c.id = i.coupon_id
+JOIN templates t ON t.id = c.template_id
+WHERE i.reminder_id = ?1
+ORDER BY c.expires_at, c.id
+`
+
+type ReminderCouponsRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   int64
+	ExpiresAt   int64
+	OrderID     sql.NullString
+	LockedUntil sql.NullInt64
+	UpdatedAt   int64
+	Version     int64
+	Value       int64
+	LastLead    int64
+	Reminded    bool
+}
+
+// A reminder's coupons as they are now, with their template's value,
+// whether the lead is the template's last, and whether it was reminded.
+func (q *Queries) ReminderCoupons(ctx context.Context, reminderID int64) ([]ReminderCouponsRow, error) {
+	rows, err := q.query(ctx, q.reminderCouponsStmt, reminderCoupons, reminderID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ReminderCouponsRow
+	for rows.Next() {
+		var i ReminderCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+			&i.Value,
+			&i.LastLead,
+			&i.Reminded,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const sentToday = `-- name: SentToday :one

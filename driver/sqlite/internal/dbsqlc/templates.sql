@@ -39,3 +39,6 @@ SELECT status, n FROM template_counts WHERE template_id = @template_id;
 -- through the due index, where coupons_template would walk them all.
 SELECT count(*) FROM coupons INDEXED BY coupons_due
 WHERE status = 'unused' AND expires_at <= @now AND template_id = @template_id;
+
+-- name: TemplateIssued :one
+SELECT issued FROM templates WHERE id = @id;

@@ -275,3 +275,14 @@ func (q *Queries) TakeIssues(ctx context.Context, arg TakeIssuesParams) (int64, 
 	}
 	return result.RowsAffected()
 }
+
+const templateIssued = `-- name: TemplateIssued :one
+SELECT issued FROM templates WHERE id = ?1
+`
+
+func (q *Queries) TemplateIssued(ctx context.Context, id string) (int64, error) {
+	row := q.queryRow(ctx, q.templateIssuedStmt, templateIssued, id)
+	var issued int64
+	err := row.Scan(&issued)
+	return issued, err
+}

@@ -1,7 +1,0 @@
--- name: DropStockBuckets
--- $1 sku, $2 the first bucket to drop.
-DELETE FROM skus WHERE sku = $1 AND bucket >= $2;
-
--- name: NextDeadline
--- $1, $2 a range of shards.
-SELECT deadline FROM orders WHERE status = 'unpaid' AND shard BETWEEN $1 AND $2 ORDER BY deadline LIMIT 1;
