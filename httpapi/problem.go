@@ -40,12 +40,15 @@ func invalid(field, reason string) error {
 	return &coupon.InvalidError{Field: field, Reason: reason}
 }
 
-// problem is an RFC 9457 problem document.
+// problem is an RFC 9457 problem document. RequestID, an extension
+// member, is the X-Request-Id of the request it answers: the one its
+// log lines carry.
 type problem struct {
-	Type   string `json:"type"`
-	Title  string `json:"title"`
-	Status int    `json:"status"`
-	Detail string `json:"detail"`
+	Type      string `json:"type"`
+	Title     string `json:"title"`
+	Status    int    `json:"status"`
+	Detail    string `json:"detail"`
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // kind is how one sentinel error is answered: the problem type of slug
@@ -147,6 +150,7 @@ func newProblem(slug, detail string) problem {
 // server's fault.
 func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	p := toProblem(err)
+	p.RequestID = requestIDOf(r.Context())
 	if p.Type == problemPath+"unavailable" {
 		w.Header().Set("Retry-After", retryAfter)
 	}

@@ -100,6 +100,7 @@ func New(cfg Config) http.Handler {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.log = slog.New(requestLog{s.log.Handler()})
 	if s.leaseTTL <= 0 {
 		s.leaseTTL = 10 * time.Second
 	}
@@ -205,13 +206,27 @@ const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 	"connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 // ServeHTTP routes r, answering an unknown path (404) or method (405) with a
-// problem document in place of the mux's plain text. Every answer says not
-// to guess its type, to run nothing the server did not send, and not to be
-// framed.
+// problem document in place of the mux's plain text. Every answer carries
+// the request's ID (requestID) and says not to guess its type, to run
+// nothing the server did not send, and not to be framed. At debug level,
+// each request is logged once it is answered.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	id := requestID(r.Header)
+	w.Header().Set(requestIDHeader, id)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
 	w.Header().Set("X-Frame-Options", "DENY")
+	r = r.WithContext(withRequestID(r.Context(), id))
+	if s.log.Enabled(r.Context(), slog.LevelDebug) {
+		s.logAccess(w, r, s.route)
+		return
+	}
+	s.route(w, r)
+}
+
+// route serves r by the mux, or with a problem where the mux has no
+// route.
+func (s *server) route(w http.ResponseWriter, r *http.Request) {
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
 		s.mux.ServeHTTP(w, r) // sets the path values h would lack

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -104,6 +105,16 @@ func wantReplayed(t *testing.T, first, again response) {
 	if again.status != first.status || !bytes.Equal(again.body, first.body) {
 		t.Fatalf("replay: got %d %.300s, want %d %.300s", again.status, again.body, first.status, first.body)
 	}
+}
+
+// requestIDMember is a problem's request_id, which differs from one
+// request to the next.
+var requestIDMember = regexp.MustCompile(`"request_id":"[^"]*"`)
+
+// withoutRequestID is body without the value of its request_id, for
+// comparing the answers of two requests.
+func withoutRequestID(body []byte) []byte {
+	return requestIDMember.ReplaceAll(body, []byte(`"request_id":""`))
 }
 
 // replay sends a request with send twice, the second time a minute later
