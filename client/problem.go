@@ -24,6 +24,9 @@ type Problem struct {
 	// Detail says what about this request was refused, naming the field
 	// of an invalid one.
 	Detail string `json:"detail"`
+	// RequestID is the X-Request-Id lapse answered with: its log lines of
+	// the request carry it.
+	RequestID string `json:"request_id"`
 }
 
 // Error returns status, slug and detail.
@@ -53,9 +56,11 @@ func newProblem(res *response) *Problem {
 		p.Status = res.status
 		return p
 	}
+	// Not a problem document (a proxy's page, say): its text is the
+	// detail, and the request ID the header's, if lapse sent one.
 	detail := strings.TrimSpace(string(res.body))
 	if len(detail) > maxDetail {
 		detail = detail[:maxDetail] + "…"
 	}
-	return &Problem{Title: http.StatusText(res.status), Status: res.status, Detail: detail}
+	return &Problem{Title: http.StatusText(res.status), Status: res.status, Detail: detail, RequestID: res.header.Get("X-Request-Id")}
 }

@@ -31,11 +31,11 @@ func FuzzProblem(f *testing.F) {
 	})
 }
 
-// TestProblemSlug: a problem document's slug is read from its type, and
-// IsSlug branches on it.
+// TestProblemSlug: a problem document's slug is read from its type, its
+// request ID from its request_id, and IsSlug branches on the slug.
 func TestProblemSlug(t *testing.T) {
-	p := newProblem(&response{status: 409, body: []byte(`{"type":"/problems/sold-out","title":"Sold out","status":409,"detail":"all issued"}`)})
-	if *p != (Problem{Type: "/problems/sold-out", Slug: "sold-out", Title: "Sold out", Status: 409, Detail: "all issued"}) {
+	p := newProblem(&response{status: 409, body: []byte(`{"type":"/problems/sold-out","title":"Sold out","status":409,"detail":"all issued","request_id":"r1"}`)})
+	if *p != (Problem{Type: "/problems/sold-out", Slug: "sold-out", Title: "Sold out", Status: 409, Detail: "all issued", RequestID: "r1"}) {
 		t.Fatalf("problem: got %+v", p)
 	}
 	if err := fmt.Errorf("claim: %w", p); !IsSlug(err, "sold-out") || IsSlug(err, "limit-reached") || IsSlug(errors.New("sold-out"), "sold-out") {
