@@ -27,6 +27,9 @@ type EventPage struct {
 	// Next is the cursor after the page's last event, or the one asked
 	// on an empty page.
 	Next string `json:"next"`
+	// Prev, on a page before a cursor (EventsBefore), is the cursor the
+	// page before it ends at: "0" when none is stored before it.
+	Prev string `json:"prev"`
 }
 
 // EventFilter keeps only the events of Type about Subject, each if set.
@@ -87,18 +90,5 @@ func (c *Client) FeedOf(ctx context.Context, f EventFilter, after string, limit 
 			}
 			after = page.Next
 		}
-	}
-}
-
-// Cursor returns the feed's cursor after its newest event, reading the
-// feed from after in pages of limit: where to start to read only what
-// comes next.
-func (c *Client) Cursor(ctx context.Context, after string, limit int) (string, error) {
-	for {
-		page, err := c.Events(ctx, after, limit)
-		if err != nil || len(page.Events) == 0 {
-			return after, err
-		}
-		after = page.Next
 	}
 }

@@ -5,3 +5,10 @@ INSERT INTO template_counts (template_id, status, slot, n) VALUES (?, ?, ?, 0), 
 
 -- name: TemplateIssued
 SELECT issued FROM templates WHERE id = ?;
+
+-- name: NewestTemplates
+-- ? the ID before which the page starts, ? the limit: newest first,
+-- down the primary key.
+SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
+       per_user_limit, total, reminders, created_at, closed_at, version
+FROM templates WHERE id < ? ORDER BY id DESC LIMIT ?;
