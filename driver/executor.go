@@ -244,9 +244,11 @@ type Executor interface {
 	// (see storetype.Record) gives positions to what has committed first.
 	Records(ctx context.Context, p RecordsParams) error
 	// FeedEnd reads the last position the feed has handed out, one row
-	// read. It only grows, and a position is handed out before any read
-	// of Records can answer it, so every cursor a page of the feed ever
-	// answered is at or before FeedEnd read after it.
+	// read, after giving positions, as Records does, to what has
+	// committed without one: every event committed before the call is
+	// at or before it. It only grows, and a position is handed out
+	// before any read of Records can answer it, so every cursor a page
+	// of the feed ever answered is at or before FeedEnd read after it.
 	FeedEnd(ctx context.Context) (int64, error)
 	// FrontRecords reads the first limit records of the feed, without
 	// their bodies.
