@@ -214,12 +214,12 @@ func voidInBrowser(t *testing.T, ctx context.Context, s *server, tpl string, n i
 	if dry.Total != int64(n) || dry.Counts.Unused != int64(n) {
 		t.Fatalf("the API's dry run: got %+v, want %d unused", dry, n)
 	}
-	err := chromedp.Run(ctx,
-		chromedp.SetValue("#act-kind", "void", chromedp.ByQuery),
-		chromedp.SetValue("#act-target", "template_id", chromedp.ByQuery),
-		chromedp.SetValue("#act-ids", tpl, chromedp.ByQuery),
-		chromedp.SetValue("#act-reason", "storm", chromedp.ByQuery),
-		chromedp.Click("#act-dry", chromedp.ByQuery))
+	err := chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.ID("act-kind"), "void"),
+		chromedp.SetValue(chromedp.ID("act-target"), "template_id"),
+		chromedp.SetValue(chromedp.ID("act-ids"), tpl),
+		chromedp.SetValue(chromedp.ID("act-reason"), "storm"),
+		chromedp.Click(chromedp.ID("act-dry")))
 	if err != nil {
 		t.Fatalf("fill the act form: %v", err)
 	}
@@ -232,7 +232,7 @@ func voidInBrowser(t *testing.T, ctx context.Context, s *server, tpl string, n i
 	if ops := clienttest.Must(s.api.OperationPage(t.Context(), "", "", 0)).On(t); len(ops.Operations) != 0 {
 		t.Fatalf("before the confirmation: operations %+v, want none", ops.Operations)
 	}
-	if err := chromedp.Run(ctx, chromedp.Click("#confirm-yes", chromedp.ByQuery)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("confirm-yes"))); err != nil {
 		t.Fatalf("confirm: %v", err)
 	}
 	said := shown(t, ctx, "the void started", `document.getElementById('act-said').textContent`,
