@@ -79,7 +79,8 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // no shard table; the replay button delivers a webhook's dead letters
 // once its receiver is back; and a void of the storm's template shows
 // its dry run's counts, as the API's, runs once confirmed, and its
-// progress is watched to the end (voidInBrowser).
+// progress is watched to the end (voidInBrowser); a coupon is found with
+// its history (findInBrowser).
 func TestConsoleInBrowser(t *testing.T) { onEach(t, testConsoleInBrowser) }
 
 func testConsoleInBrowser(t *testing.T, be backend) {
@@ -112,6 +113,7 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 	shown(t, ctx, "the expiry in the latest events",
 		`document.querySelector('#events tr[data-type="coupon.expired"][data-subject="`+soon.ID+`"]') ? 'yes' : ''`,
 		func(s string) bool { return s == "yes" })
+	findInBrowser(t, ctx, s, soon.ID)
 	shown(t, ctx, "the expiry counted", `document.getElementById('expired-total').textContent`,
 		func(s string) bool { return s == "1" })
 	if be.name == "sqlite" {
@@ -247,4 +249,26 @@ func voidInBrowser(t *testing.T, ctx context.Context, s *server, tpl string, n i
 		t.Fatalf("the void as the page shows it: %q; the API reads it %q with %d voided, want %d", progress, want, op.Counts.Voided, n)
 	}
 	screenshot(t, ctx, "console-void.png")
+}
+
+// findInBrowser finds coupon id in the console: the page shows it as the
+// API reads it, and its history, oldest first, as the feed holds it.
+func findInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("find-id"), id), chromedp.Click(chromedp.CSS("#find button"))); err != nil {
+		t.Fatalf("find %s: %v", id, err)
+	}
+	c := clienttest.Must(s.api.Coupon(t.Context(), id)).On(t)
+	page := clienttest.Must(s.api.EventsBefore(t.Context(), client.EventFilter{Subject: id}, client.Latest, 1000)).On(t)
+	var want []string
+	for _, e := range page.Events {
+		want = append(want, e.Type)
+	}
+	got := shown(t, ctx, "the coupon found with its history",
+		`(() => { const f = document.getElementById('found').textContent; if (!f.includes('`+id+`')) return '';
+		   return JSON.parse(f).status + ' ' + [...document.querySelectorAll('#found-rows tr')].map((tr) => tr.dataset.type).join(' '); })()`,
+		func(s string) bool { return s != "" })
+	if w := c.Status + " " + strings.Join(want, " "); got != w || len(want) != 2 {
+		t.Fatalf("found: the page shows %q, the API reads %q, want a claim and an expiry", got, w)
+	}
 }

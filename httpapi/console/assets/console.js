@@ -430,6 +430,89 @@
     });
   }
 
+  // Find: an entity by ID, shown as the API answers it, with its
+  // history (its events, oldest first, read back from the feed's head a
+  // bounded number of pages) or, for a user, the wallet a page at a time;
+  // a template with its operations.
+  let more = null;
+  function showList(title, items, fill) {
+    $('found-list-title').textContent = title;
+    $('found-list-title').hidden = $('found-list').hidden = false;
+    rows($('found-rows'), items, fill);
+  }
+  const eventRow = (tr, e) => {
+    tr.dataset.type = e.type;
+    cell(tr, e.id);
+    cell(tr, e.type);
+    cell(tr, e.time.slice(0, 23).replace('T', ' '));
+    cell(tr, JSON.stringify(e.data), 'data').title = JSON.stringify(e.data);
+  };
+  async function historyOf(subject) {
+    let page = await api('GET', '/v1/events?' + new URLSearchParams({ before: 'latest', limit: '1000', subject }));
+    let evs = page.events;
+    for (let i = 0; i < 20 && page.prev !== '0'; i++) {
+      page = await api('GET', '/v1/events?' + new URLSearchParams({ before: page.prev, limit: '1000', subject }));
+      evs = page.events.concat(evs);
+    }
+    const title = page.prev === '0' ? 'history, oldest first' : 'history, oldest first (the latest 21,000 events of the feed searched)';
+    showList(title, evs, eventRow);
+  }
+  async function find(id) {
+    $('found-more').hidden = $('found-list').hidden = $('found-list-title').hidden = true;
+    $('found').textContent = '';
+    more = null;
+    const show = (v) => { $('found').textContent = JSON.stringify(v, null, 1); };
+    if (id.startsWith('cpn_')) {
+      const found = await api('GET', `/v1/coupons/${encodeURIComponent(id)}`);
+      await historyOf(id);
+      show(found);
+    } else if (id.startsWith('ord_')) {
+      const found = await api('GET', `/v1/orders/${encodeURIComponent(id)}`);
+      await historyOf(id);
+      show(found);
+    } else if (id.startsWith('tpl_')) {
+      show(await api('GET', `/v1/templates/${encodeURIComponent(id)}`));
+      const ops = [];
+      for (let after = '', i = 0; i < 5; i++) {
+        const page = await api('GET', '/v1/operations?' + new URLSearchParams({ after, limit: '100' }));
+        ops.push(...page.operations.filter((op) => op.target.template_id === id));
+        if (page.operations.length < 100) break;
+        after = page.next;
+      }
+      showList('operations, newest first', ops, (tr, op) => {
+        cell(tr, op.id);
+        cell(tr, `${op.kind} ${op.state}`);
+        cell(tr, op.created_at.slice(0, 23).replace('T', ' '));
+        cell(tr, `${op.progress.done} / ${op.progress.total}`);
+      });
+    } else {
+      const user = await api('GET', `/v1/users/${encodeURIComponent(id)}`).catch(() => ({ id, profile: 'none stored' }));
+      show(user);
+      const wallet = [];
+      more = async () => {
+        const after = wallet.length ? wallet[wallet.length - 1].id : '';
+        const page = await api('GET', `/v1/users/${encodeURIComponent(id)}/coupons?` + new URLSearchParams({ after, limit: '50' }));
+        wallet.push(...page.coupons);
+        $('found-more').hidden = page.coupons.length < 50;
+        showList('wallet, by coupon ID', wallet, (tr, c) => {
+          tr.dataset.coupon = c.id;
+          cell(tr, c.id);
+          cell(tr, c.status);
+          cell(tr, c.expires_at.slice(0, 23).replace('T', ' '));
+          cell(tr, c.template_id);
+        });
+      };
+      await more();
+    }
+  }
+  $('find').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    try { await find($('find-id').value.trim()); report('find'); } catch (e) { report('find', e); }
+  });
+  $('found-more').addEventListener('click', async () => {
+    try { if (more) await more(); report('find'); } catch (e) { report('find', e); }
+  });
+
   every(30000, 'forecast', forecast); // minutes: a read of every pending item, see the README
   every(1000, 'status', status);
   every(2000, 'sinks', sinks);
