@@ -272,3 +272,19 @@ func findInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 		t.Fatalf("found: the page shows %q, the API reads %q, want a claim and an expiry", got, w)
 	}
 }
+
+// TestConsoleOff: lapse serve --console=false serves no console, and the
+// API as ever. (The flag touches no store: SQLite's is enough.)
+func TestConsoleOff(t *testing.T) {
+	s := start(t, sqliteBackend.store(t), "--console=false")
+	for path, want := range map[string]int{"/": http.StatusNotFound, "/console/console.js": http.StatusNotFound, "/healthz": http.StatusOK} {
+		res, err := http.Get(s.base + path)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Fatalf("GET %s: got %d, want %d", path, res.StatusCode, want)
+		}
+	}
+}
