@@ -72,6 +72,7 @@ type serveConfig struct {
 	insecure        bool
 	reconcileEvery  time.Duration
 	repair          bool
+	console         bool
 }
 
 // urlList is a repeatable flag. From the environment, where it is set
@@ -125,6 +126,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&c.issueTimeout, "issue-timeout", httpapi.DefaultIssueTimeout, "read and write timeout of a bulk issuance, whose list may stream for minutes (LAPSE_ISSUE_TIMEOUT)")
 	fs.DurationVar(&c.reconcileEvery, "reconcile-interval", 5*time.Minute, "how often to check stock, open orders, coupon locks and timers against each other (see GET /v1/reconcile); 0 never (LAPSE_RECONCILE_INTERVAL)")
 	fs.BoolVar(&c.repair, "repair", false, "repair what each periodic reconciliation finds, each repair with its event (LAPSE_REPAIR)")
+	fs.BoolVar(&c.console, "console", true, "serve the web console at / (LAPSE_CONSOLE); --console=false leaves / and /console/ unknown (404)")
 	fs.BoolVar(&c.insecure, "insecure", false, "serve open, without API tokens, on an address other than loopback while no token exists (LAPSE_INSECURE); see lapse tokens")
 	remindFlags(fs, &c.remind)
 	return fs
@@ -293,7 +295,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	}
 	api := httpapi.Config{Store: st, Now: now, Log: log, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), Firing: eng.Err,
 		IdempotencyTTL: c.idempotencyTTL, MaxLockTTL: c.maxLockTTL, IssueTimeout: c.issueTimeout, ArchiveAfter: c.archiveAfter,
-		Gatherer: reg, Instance: c.instance, LeaseTTL: c.leaseTTL, Closed: closed}
+		Gatherer: reg, Instance: c.instance, Embedded: storeKind(c.store) == "sqlite", NoConsole: !c.console, LeaseTTL: c.leaseTTL, Closed: closed}
 	if relay != nil { // a nil *Relay in the interface would not read as none
 		api.Relay = relay
 	}

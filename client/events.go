@@ -27,6 +27,9 @@ type EventPage struct {
 	// Next is the cursor after the page's last event, or the one asked
 	// on an empty page.
 	Next string `json:"next"`
+	// Prev, on a page before a cursor (EventQuery.Before), is the cursor
+	// the page before it ends at: "0" when none is stored before it.
+	Prev string `json:"prev"`
 }
 
 // EventQuery is what a read of the feed asks: which events, and from
@@ -38,6 +41,10 @@ type EventQuery struct {
 	Subject string
 	// After is the cursor: "" or "0" for the start of the feed.
 	After string
+	// Before, if set, asks Events for the page of Limit positions that
+	// ends at that cursor (Latest: the feed's head) instead, read in
+	// constant time wherever it is. Feed ignores it.
+	Before string
 	// Limit is the most events a page reads; 0 takes the server's
 	// default.
 	Limit int
@@ -46,6 +53,9 @@ type EventQuery struct {
 // query is ?type=&subject=&after=&limit= of q.
 func (q EventQuery) query() url.Values {
 	v := pageQuery(q.After, q.Limit)
+	if q.Before != "" {
+		v.Set("before", q.Before)
+	}
 	if q.Type != "" {
 		v.Set("type", q.Type)
 	}
@@ -66,6 +76,7 @@ func (c *Client) Events(ctx context.Context, q EventQuery) (EventPage, error) {
 // reading pages of q.Limit until a page moves the cursor no further: the
 // end of the feed for now. It stops at the first error, yielding it.
 func (c *Client) Feed(ctx context.Context, q EventQuery) iter.Seq2[Event, error] {
+	q.Before = ""
 	return func(yield func(Event, error) bool) {
 		for {
 			page, err := c.Events(ctx, q)
@@ -83,18 +94,5 @@ func (c *Client) Feed(ctx context.Context, q EventQuery) iter.Seq2[Event, error]
 			}
 			q.After = page.Next
 		}
-	}
-}
-
-// Cursor returns the feed's cursor after its newest event, reading the
-// feed from q.After in pages of q.Limit: where to start to read only what
-// comes next.
-func (c *Client) Cursor(ctx context.Context, q EventQuery) (string, error) {
-	for {
-		page, err := c.Events(ctx, q)
-		if err != nil || len(page.Events) == 0 && page.Next == q.After || page.Next == "" {
-			return q.After, err
-		}
-		q.After = page.Next
 	}
 }

@@ -33,4 +33,7 @@ const (
 	EventStockRepaired = "stock.repaired"
 	// EventTimerRepaired: a reconciliation put back a missing timer.
 	EventTimerRepaired = "timer.repaired"
+	// EventOperationCancelled: an operator cancelled a running bulk
+	// operation.
+	EventOperationCancelled = "operation.cancelled"
 )

@@ -80,7 +80,7 @@ func ExampleClient_Feed() {
 		}
 		fmt.Println(e.Subject, e.Time)
 	}
-	next, err := c.Cursor(ctx, client.EventQuery{})
+	next, err := c.Cursor(ctx)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -75,7 +75,8 @@ type Progress struct {
 type Operation struct {
 	ID   string `json:"id"`
 	Kind string `json:"kind"`
-	// State is running or done (OperationRunning, OperationDone).
+	// State is running, done or cancelled (OperationRunning,
+	// OperationDone, OperationCancelled).
 	State      string          `json:"state"`
 	Target     OperationTarget `json:"target"`
 	Reason     string          `json:"reason"`
@@ -147,8 +148,9 @@ func (c *Client) Operation(ctx context.Context, id string) (Operation, error) {
 	return decoded[Operation](ctx, c, call{method: http.MethodGet, path: "/v1/operations/" + seg(id)})
 }
 
-// WaitOperation reads operation id every OperationPoll until it is done,
-// calling progress (if not nil) with each read, and returns the last.
+// WaitOperation reads operation id every OperationPoll until it is done
+// or cancelled, calling progress (if not nil) with each read, and returns
+// the last.
 func (c *Client) WaitOperation(ctx context.Context, id string, progress func(Operation)) (Operation, error) {
 	for {
 		op, err := c.Operation(ctx, id)
@@ -158,7 +160,7 @@ func (c *Client) WaitOperation(ctx context.Context, id string, progress func(Ope
 		if progress != nil {
 			progress(op)
 		}
-		if op.Done() {
+		if op.State != "running" {
 			return op, nil
 		}
 		if err := sleep(ctx, OperationPoll); err != nil {

@@ -24,8 +24,9 @@ const (
 
 // The states of a bulk operation (Operation.State).
 const (
-	OperationRunning = "running"
-	OperationDone    = "done"
+	OperationRunning   = "running"
+	OperationDone      = "done"
+	OperationCancelled = "cancelled"
 )
 
 // The kinds of a bulk operation (NewOperation.Kind, Operation.Kind).

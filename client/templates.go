@@ -97,11 +97,17 @@ type TemplateQuery struct {
 	// Limit is the most templates a page holds; 0 takes the server's
 	// default.
 	Limit int
+	// Newest lists the newest first; by default the oldest come first.
+	Newest bool
 }
 
 // TemplatePage reads one page of templates, by ID, as q asks.
 func (c *Client) TemplatePage(ctx context.Context, q TemplateQuery) (TemplatePage, error) {
-	return decoded[TemplatePage](ctx, c, call{method: http.MethodGet, path: "/v1/templates", query: pageQuery(q.After, q.Limit)})
+	v := pageQuery(q.After, q.Limit)
+	if q.Newest {
+		v.Set("order", "newest")
+	}
+	return decoded[TemplatePage](ctx, c, call{method: http.MethodGet, path: "/v1/templates", query: v})
 }
 
 // Templates iterates over the templates from q.After, reading pages of

@@ -30,7 +30,8 @@ type Executor interface {
 	// and the total on what the previous one committed.
 	ClaimTemplate(ctx context.Context, id string) (coupon.Template, error)
 	// Templates reads up to p.Limit templates with an ID after p.After,
-	// by ID in byte order.
+	// by ID in byte order; if p.Newest, with an ID before it, by ID
+	// descending.
 	Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error)
 	// InsertTemplate stores a new template.
 	InsertTemplate(ctx context.Context, tp coupon.Template) error
@@ -243,9 +244,11 @@ type Executor interface {
 	// (see storetype.Record) gives positions to what has committed first.
 	Records(ctx context.Context, p RecordsParams) error
 	// FeedEnd reads the last position the feed has handed out, one row
-	// read. It only grows, and a position is handed out before any read
-	// of Records can answer it, so every cursor a page of the feed ever
-	// answered is at or before FeedEnd read after it.
+	// read, after giving positions, as Records does, to what has
+	// committed without one: every event committed before the call is
+	// at or before it. It only grows, and a position is handed out
+	// before any read of Records can answer it, so every cursor a page
+	// of the feed ever answered is at or before FeedEnd read after it.
 	FeedEnd(ctx context.Context) (int64, error)
 	// FrontRecords reads the first limit records of the feed, without
 	// their bodies.
@@ -349,6 +352,9 @@ type Executor interface {
 	Operation(ctx context.Context, id string) (OperationRow, error)
 	// SetOperation stores r over the operation of its ID.
 	SetOperation(ctx context.Context, r OperationRow) error
+	// Operations lists up to p.Limit operations with an ID before
+	// p.Before, newest first, those of state p.State if it is set.
+	Operations(ctx context.Context, p OperationsParams) ([]OperationRow, error)
 	// OperationsDue lists up to p.Limit running operations that p.Holder
 	// may take at p.Now: held by none, by p.Holder, or past their lease;
 	// by ID.

@@ -36,3 +36,11 @@ type ExtendCouponsParams struct {
 	By  time.Duration
 	Now time.Time
 }
+
+// OperationsParams are the inputs of Operations: up to Limit operations
+// with an ID before Before (never ""), newest first, of State if set.
+type OperationsParams struct {
+	State  string
+	Before string
+	Limit  int
+}

@@ -165,3 +165,33 @@ func TestConsoleAssets(t *testing.T) {
 		e.problem(e.get(path), http.StatusNotFound, "not-found")
 	}
 }
+
+// TestConsoleOff: with NoConsole, the page and its files are unknown
+// routes, and the API still answers; with the console, the page carries
+// the Content-Security-Policy that lets it run only the server's script.
+func TestConsoleOff(t *testing.T) {
+	on := setup(t)
+	if res := on.get("/"); res.status != http.StatusOK || res.header.Get("Content-Security-Policy") != contentSecurityPolicy ||
+		!strings.Contains(contentSecurityPolicy, "script-src 'self'") {
+		t.Fatalf("GET /: got %d with CSP %q, want 200 with %q", res.status, res.header.Get("Content-Security-Policy"), contentSecurityPolicy)
+	}
+	off := setup(t, func(c *Config) { c.NoConsole = true })
+	for _, path := range []string{"/", "/console/console.js", "/console/console.css"} {
+		off.problem(off.get(path), http.StatusNotFound, "not-found")
+	}
+	off.ok(off.get("/v1/templates"), http.StatusOK, &struct{}{})
+}
+
+// TestConsoleEmbedded: the status says whether the store is embedded,
+// for the console to hide the shard leases an embedded store has none of.
+func TestConsoleEmbedded(t *testing.T) {
+	for _, embedded := range []bool{false, true} {
+		e := setup(t, func(c *Config) { c.Embedded = embedded })
+		var s struct {
+			Embedded bool `json:"embedded"`
+		}
+		if e.ok(e.get("/v1/console/status"), http.StatusOK, &s); s.Embedded != embedded {
+			t.Fatalf("embedded %v: status says %v", embedded, s.Embedded)
+		}
+	}
+}

@@ -116,11 +116,27 @@ func FuzzDecodeReconcile(f *testing.F) {
 
 func FuzzDecodeTemplatesQuery(f *testing.F) {
 	f.Add([]byte("after=tpl_01&limit=100"))
+	f.Add([]byte("order=newest&after=tpl_01"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		q, _ := url.ParseQuery(string(raw))
 		p, err := parseTemplatesQuery(q)
 		refusedAsInput(t, string(raw), err)
-		if err == nil && (p.Limit < 1 || p.Limit > maxTemplatesLimit || (p.After != "" && input.ID("after", p.After) != nil)) {
+		if err == nil && (p.Limit < 1 || p.Limit > maxTemplatesLimit || (p.After != "" && input.ID("after", p.After) != nil) ||
+			p.Newest != (q.Get("order") == "newest")) {
+			t.Fatalf("%q: accepted %+v", raw, p)
+		}
+	})
+}
+
+func FuzzDecodeOperationsQuery(f *testing.F) {
+	f.Add([]byte("state=running&limit=20"))
+	f.Add([]byte("state=paused&after=op_01"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		q, _ := url.ParseQuery(string(raw))
+		p, err := parseOperationsQuery(q)
+		refusedAsInput(t, string(raw), err)
+		if err == nil && (p.Limit < 1 || p.Limit > maxOperationsLimit || (p.After != "" && input.ID("after", p.After) != nil) ||
+			!slices.Contains([]string{"", "running", "done", "cancelled"}, p.State)) {
 			t.Fatalf("%q: accepted %+v", raw, p)
 		}
 	})
@@ -152,11 +168,16 @@ func FuzzDecodeEventsQuery(f *testing.F) {
 	f.Add([]byte("after=12&limit=100"))
 	f.Add([]byte("type=coupon.expired&subject=cpn_1"))
 	f.Add([]byte("type=&subject=%00"))
+	f.Add([]byte("after=latest"))
+	f.Add([]byte("before=latest&limit=25&subject=cpn_1"))
+	f.Add([]byte("before=7&after=3"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		q, _ := url.ParseQuery(string(raw)) // as Request.URL.Query does, pairs that fail to parse are dropped
 		p, err := parseEventsQuery(q)
 		refusedAsInput(t, string(raw), err)
-		if err == nil && (p.After < 0 || p.Limit < 1 || p.Limit > maxEventsLimit ||
+		if err == nil && (p.After < 0 || p.Before < 0 || p.Backward != q.Has("before") || (p.Backward && q.Has("after")) ||
+			p.Latest != (q.Get("before") == latest || !q.Has("before") && q.Get("after") == latest) ||
+			p.Limit < 1 || p.Limit > maxEventsLimit ||
 			p.Type != q.Get("type") || p.Subject != q.Get("subject") ||
 			input.ID("type", p.Type) == nil != q.Has("type") || input.ID("subject", p.Subject) == nil != q.Has("subject")) {
 			t.Fatalf("%q: accepted %+v", raw, p)

@@ -31,6 +31,13 @@ const pageTail = len(`],"next":"9223372036854775807"}`)
 // filters its events are to pass.
 type eventsQuery struct {
 	store.EventsParams
+	// Backward asks for the page that ends at Before: the events at or
+	// before that cursor, in place of those after After.
+	Backward bool
+	Before   int64
+	// Latest: the cursor given (after or before) is "latest", the feed's
+	// head.
+	Latest bool
 	// Type and Subject, if set, keep only the events of that type, about
 	// that subject.
 	Type, Subject string
@@ -41,18 +48,34 @@ func (q eventsQuery) keeps(e storetype.Event) bool {
 	return (q.Type == "" || e.Type == q.Type) && (q.Subject == "" || e.Subject == q.Subject)
 }
 
-// parseEventsQuery reads ?after=<cursor>&limit=<n>&type=<t>&subject=<id>.
-// The cursor is the decimal Seq of the last event a client has seen ("0",
-// or none, or empty as in every list: see parseAfterID); a filter present
-// is an ID.
+// latest names the feed's head as a cursor: the position of the last
+// event it holds.
+const latest = "latest"
+
+// parseEventsQuery reads ?after=<cursor>|before=<cursor>&limit=<n>&
+// type=<t>&subject=<id>. A cursor is the decimal Seq of the last event a
+// client has seen ("0", or none, or empty as in every list: see
+// parseAfterID), or "latest", the feed's head; after and before exclude
+// each other. A filter present is an ID.
 func parseEventsQuery(q url.Values) (eventsQuery, error) {
 	var p eventsQuery
-	if q.Get("after") != "" {
-		after, err := strconv.ParseInt(q.Get("after"), 10, 64)
-		if err != nil || after < 0 {
-			return p, invalid("after", "must be a cursor from a previous page's next")
+	cursor, name := &p.After, "after"
+	if q.Has("before") {
+		if q.Has("after") {
+			return p, invalid("before", "give after or before, not both")
 		}
-		p.After = after
+		cursor, name, p.Backward = &p.Before, "before", true
+	}
+	switch v := q.Get(name); v {
+	case "":
+	case latest:
+		p.Latest = true
+	default:
+		c, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || c < 0 {
+			return p, invalid(name, "must be latest or a cursor from a page's next or prev")
+		}
+		*cursor = c
 	}
 	for _, f := range []struct {
 		name string
@@ -107,11 +130,22 @@ type eventJSON struct {
 // least one); next is the cursor of the last one, so a client following it
 // skips none. Filters (type, subject) apply to the page read: it holds
 // those of its events that pass them, perhaps none, and next is the
-// cursor of the last event read, passing or not.
+// cursor of the last event read, passing or not. After "latest" is after
+// the feed's head, one row read however long the feed; a page before a
+// cursor is eventsBefore's.
 func (s *server) events(w http.ResponseWriter, r *http.Request) {
 	p, err := parseEventsQuery(r.URL.Query())
+	if err == nil && p.Latest {
+		var end int64
+		end, err = s.store.FeedEnd(r.Context())
+		p.After, p.Before = end, end
+	}
 	if err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	if p.Backward {
+		s.eventsBefore(w, r, p)
 		return
 	}
 	evs, err := s.store.Events(r.Context(), store.EventsParams{After: p.After, Limit: p.Limit, MaxBytes: maxEventsPage})

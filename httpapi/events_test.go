@@ -26,6 +26,8 @@ type eventsPage struct {
 		Data    json.RawMessage `json:"data"`
 	} `json:"events"`
 	Next string `json:"next"`
+	// Prev answers a page before a cursor.
+	Prev string `json:"prev"`
 }
 
 func (e *env) events(pathAndQuery string) eventsPage {

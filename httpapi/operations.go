@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -106,6 +107,62 @@ func (s *server) startOperation(w http.ResponseWriter, r *http.Request, decode f
 func (s *server) getOperation(w http.ResponseWriter, r *http.Request) {
 	op, err := s.store.Operation(r.Context(), r.PathValue("id"))
 	s.writeResult(w, r, err, func() any { return operationView(op, s.now()) })
+}
+
+// Page sizes of the list of operations.
+const (
+	defaultOperationsLimit = 20
+	maxOperationsLimit     = 100
+)
+
+// parseOperationsQuery reads ?state=<state>&after=<id>&limit=<n>.
+func parseOperationsQuery(q url.Values) (store.OperationsParams, error) {
+	var p store.OperationsParams
+	switch st := q.Get("state"); st {
+	case "", storetype.OperationRunning, storetype.OperationDone, storetype.OperationCancelled:
+		p.State = st
+	default:
+		return p, invalid("state", "must be running, done or cancelled")
+	}
+	after, err := parseAfterID(q)
+	if err != nil {
+		return p, err
+	}
+	p.After = after
+	p.Limit, err = parseLimit(q, defaultOperationsLimit, maxOperationsLimit)
+	return p, err
+}
+
+// listOperations serves GET /v1/operations: up to the limit asked, the
+// operations after the cursor newest first (by ID, so by the time they
+// were accepted), of the state asked if any.
+func (s *server) listOperations(w http.ResponseWriter, r *http.Request) {
+	now := s.now()
+	p, err := parseOperationsQuery(r.URL.Query())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	ops, err := s.store.Operations(r.Context(), p)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writePage(w, "operations", ops, p.After, func(op store.Operation) string { return op.ID },
+		func(op store.Operation) operationJSON { return operationView(op, now) })
+}
+
+// cancelOperation serves POST /v1/operations/{id}/cancel: a running
+// operation stops after its batch in flight, 200 with it cancelled; one
+// cancelled already is answered as it is; a done one is 409
+// invalid-state.
+func (s *server) cancelOperation(w http.ResponseWriter, r *http.Request) {
+	mutate(s, w, r, http.StatusOK, func(ctx context.Context, idem *store.Idempotency, body []byte, now time.Time) (store.Operation, error) {
+		if _, err := decodeJSON[struct{}](body); err != nil {
+			return store.Operation{}, err
+		}
+		return s.store.CancelOperation(ctx, store.CancelOperationParams{ID: r.PathValue("id"), Now: now, Idem: idem})
+	}, operationView)
 }
 
 // operationJSON is an operation as the API writes it.

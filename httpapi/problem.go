@@ -8,6 +8,7 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/order"
+	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -64,6 +65,7 @@ var kinds = []kind{
 	{errNoRoute, "not-found", "no such route"},
 	{errMethodNotAllowed, "method-not-allowed", "the route does not accept this method"},
 	{coupon.ErrExpired, "coupon-expired", "the coupon is at or past its expires_at"},
+	{store.ErrOperationDone, "invalid-state", "the operation is done: there is nothing left to cancel"},
 	{coupon.ErrInvalidState, "invalid-state", "the transition is not allowed from the coupon's current state or for this order"},
 	{coupon.ErrLimitReached, "limit-reached", "the user holds the template's per-user limit"},
 	{coupon.ErrSoldOut, "sold-out", "the template's total is all issued"},

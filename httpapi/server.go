@@ -51,6 +51,12 @@ type Config struct {
 	Gatherer prometheus.Gatherer
 	// Instance names this instance as its shard leases do.
 	Instance string
+	// Embedded says the store is embedded (SQLite): one instance drains
+	// every shard without a lease, so the console shows no shard table.
+	Embedded bool
+	// NoConsole turns the console off: GET / and /console/ are then
+	// unknown routes (404), as on a server built without it.
+	NoConsole bool
 	// LeaseTTL is how long the instances' shard leases last unrenewed;
 	// GET /v1/console/status lists the instances seen within three of
 	// them. 0 means 10s, the engine's default.
@@ -75,6 +81,7 @@ type server struct {
 	relay          Relay
 	gatherer       prometheus.Gatherer
 	instance       string
+	embedded       bool
 	leaseTTL       time.Duration
 	forecasts      forecastCache
 	firing         func() error
@@ -94,7 +101,7 @@ const public credential.Scope = 0
 
 // New returns the HTTP handler of API v1.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing, gatherer: cfg.Gatherer, instance: cfg.Instance, leaseTTL: cfg.LeaseTTL,
+	s := &server{store: cfg.Store, now: cfg.Now, log: cfg.Log, relay: cfg.Relay, firing: cfg.Firing, gatherer: cfg.Gatherer, instance: cfg.Instance, embedded: cfg.Embedded, leaseTTL: cfg.LeaseTTL,
 		idempotencyTTL: cfg.IdempotencyTTL, maxLockTTL: cfg.MaxLockTTL, issueTimeout: cfg.IssueTimeout,
 		archiveAfter: cfg.ArchiveAfter, tokens: &tokens{store: cfg.Store, refresh: cfg.TokenRefresh, closed: cfg.Closed}, mux: http.NewServeMux(), routes: map[string]credential.Scope{}}
 	if s.log == nil {
@@ -122,7 +129,9 @@ func New(cfg Config) http.Handler {
 	s.handle("POST /v1/templates/{id}/void", credential.Admin, s.templateOperation(storetype.OperationVoid))
 	s.handle("POST /v1/templates/{id}/extend", credential.Admin, s.templateOperation(storetype.OperationExtend))
 	s.handle("POST /v1/operations", credential.Admin, s.operations)
+	s.handle("GET /v1/operations", credential.Admin, s.listOperations)
 	s.handle("GET /v1/operations/{id}", credential.Admin, s.getOperation)
+	s.handle("POST /v1/operations/{id}/cancel", credential.Admin, s.cancelOperation)
 
 	s.handle("PUT /v1/users/{user_id}", credential.Admin, s.putUser)
 	s.handle("GET /v1/users/{user_id}", credential.Admin, s.getUser)
@@ -154,8 +163,10 @@ func New(cfg Config) http.Handler {
 
 	s.handle("GET /v1/console/forecast", credential.Admin, s.forecast)
 	s.handle("GET /v1/console/status", credential.Admin, s.status)
-	s.handle("GET /{$}", public, console.Index)
-	s.handle("GET /console/{file}", public, console.Assets(func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, errNoRoute) }))
+	if !cfg.NoConsole {
+		s.handle("GET /{$}", public, console.Index)
+		s.handle("GET /console/{file}", public, console.Assets(func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, errNoRoute) }))
+	}
 
 	s.handle("GET /healthz", public, s.healthz)
 	s.handle("GET /readyz", public, s.readyz)

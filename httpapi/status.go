@@ -43,6 +43,7 @@ type statusJSON struct {
 	Time      string                  `json:"time"`
 	DBTime    string                  `json:"db_time"`
 	Instance  string                  `json:"instance"`
+	Embedded  bool                    `json:"embedded"`
 	Metrics   map[string][]sampleJSON `json:"metrics"`
 	Leases    []leaseJSON             `json:"leases"`
 	Instances []instanceJSON          `json:"instances"`
@@ -69,7 +70,7 @@ func (s *server) status(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	out := statusJSON{Time: formatTime(s.now()), DBTime: formatTime(dbNow), Instance: s.instance,
+	out := statusJSON{Time: formatTime(s.now()), DBTime: formatTime(dbNow), Instance: s.instance, Embedded: s.embedded,
 		Metrics: map[string][]sampleJSON{}, Leases: make([]leaseJSON, 0, len(leases)),
 		Instances: make([]instanceJSON, 0, len(instances))}
 	for _, l := range leases {

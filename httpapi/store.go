@@ -45,9 +45,12 @@ type Store interface {
 	PreviewOperation(ctx context.Context, p store.StartOperationParams) (map[coupon.State]int64, error)
 	StartOperation(ctx context.Context, p store.StartOperationParams) (store.Operation, error)
 	Operation(ctx context.Context, id string) (store.Operation, error)
+	Operations(ctx context.Context, p store.OperationsParams) ([]store.Operation, error)
+	CancelOperation(ctx context.Context, p store.CancelOperationParams) (store.Operation, error)
 
 	// The feed (events.go).
 	Events(ctx context.Context, p store.EventsParams) ([]storetype.Event, error)
+	FeedEnd(ctx context.Context) (int64, error)
 
 	// Operators: the forecast, the archive, reconciliation, the console's
 	// status and readiness (forecast.go, archive.go, reconcile.go,

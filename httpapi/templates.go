@@ -141,20 +141,29 @@ const (
 	maxTemplatesLimit     = 1000
 )
 
-// parseTemplatesQuery reads ?after=<id>&limit=<n>. The cursor is the ID of
-// the last template a client has seen (see parseAfterID).
+// parseTemplatesQuery reads ?after=<id>&limit=<n>&order=oldest|newest.
+// The cursor is the ID of the last template a client has seen, in the
+// order asked (see parseAfterID).
 func parseTemplatesQuery(q url.Values) (storetype.TemplatesParams, error) {
 	after, err := parseAfterID(q)
 	if err != nil {
 		return storetype.TemplatesParams{}, err
 	}
-	limit, err := parseLimit(q, defaultTemplatesLimit, maxTemplatesLimit)
-	return storetype.TemplatesParams{After: after, Limit: limit}, err
+	p := storetype.TemplatesParams{After: after}
+	switch q.Get("order") {
+	case "", "oldest":
+	case "newest":
+		p.Newest = true
+	default:
+		return p, invalid("order", "must be oldest or newest")
+	}
+	p.Limit, err = parseLimit(q, defaultTemplatesLimit, maxTemplatesLimit)
+	return p, err
 }
 
 // listTemplates serves GET /v1/templates: up to the limit asked, the
 // templates after the cursor by ID (so by creation, to the millisecond),
-// without counts.
+// oldest or, with ?order=newest, newest first, without counts.
 func (s *server) listTemplates(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	p, err := parseTemplatesQuery(r.URL.Query())

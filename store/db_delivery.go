@@ -26,7 +26,7 @@ func (db *DB) Events(ctx context.Context, p EventsParams) ([]storetype.Event, er
 		return nil, err
 	}
 	if len(pg.events) == 0 && p.After > 0 {
-		end, err := read(ctx, db, func(x driver.Executor) (int64, error) { return x.FeedEnd(ctx) })
+		end, err := db.FeedEnd(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -35,6 +35,11 @@ func (db *DB) Events(ctx context.Context, p EventsParams) ([]storetype.Event, er
 		}
 	}
 	return pg.events, nil
+}
+
+// FeedEnd reads the feed's head, the last position handed out.
+func (db *DB) FeedEnd(ctx context.Context) (int64, error) {
+	return read(ctx, db, func(x driver.Executor) (int64, error) { return x.FeedEnd(ctx) })
 }
 
 // PruneEvents deletes from the front of the feed up to p.Limit records

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -171,6 +172,68 @@ func (db *DB) Operation(ctx context.Context, id string) (Operation, error) {
 		return Operation{}, err
 	}
 	return operationOf(r)
+}
+
+// OperationsParams are the inputs of Operations.
+type OperationsParams struct {
+	// State, if set, keeps only the operations in it.
+	State string
+	// After is the ID of the last operation a caller has seen, newest
+	// first; "" for none.
+	After string
+	Limit int
+}
+
+// CancelOperationParams are the inputs of CancelOperation.
+type CancelOperationParams struct {
+	ID  string
+	Now time.Time
+	// Idem, if set, is the idempotency key the call runs under.
+	Idem *Idempotency
+}
+
+// Operations lists operations newest first: by ID, so by the time they
+// were accepted.
+func (db *DB) Operations(ctx context.Context, p OperationsParams) ([]Operation, error) {
+	rows, err := read(ctx, db, func(x driver.Executor) ([]driver.OperationRow, error) {
+		return x.Operations(ctx, driver.OperationsParams{State: p.State, Before: cmp.Or(p.After, newestFirst("op")), Limit: p.Limit})
+	})
+	if err != nil {
+		return nil, err
+	}
+	ops := make([]Operation, len(rows))
+	for i, r := range rows {
+		if ops[i], err = operationOf(r); err != nil {
+			return nil, err
+		}
+	}
+	return ops, nil
+}
+
+// CancelOperation stops a running operation: it holds the operation, as
+// a batch does, so it waits for a batch in flight to commit and no batch
+// starts after it; what was worked stays worked, counted in Done and
+// Counts, and Total stays what the operation targeted. Cancelling a
+// cancelled operation returns it as it is; a done one is refused with
+// ErrOperationDone. The cancel is an operation.cancelled event, with its
+// actor. Locked coupons a void marked stay marked: the marks
+// are work done, counted in PendingLocked.
+func (db *DB) CancelOperation(ctx context.Context, p CancelOperationParams) (Operation, error) {
+	return mutate(ctx, db, p.Idem, func(t *txn) (Operation, error) {
+		op, err := heldOperation(t, p.ID)
+		switch {
+		case err != nil || op.State == storetype.OperationCancelled:
+			return op, err
+		case op.State == storetype.OperationDone:
+			return op, ErrOperationDone
+		}
+		op.State, op.FinishedAt, op.Holder, op.LeaseUntil = storetype.OperationCancelled, p.Now, "", time.Time{}
+		if err := t.SetOperation(t.ctx, op.row()); err != nil {
+			return op, err
+		}
+		data := OperationEventData{Kind: string(op.Kind), Done: op.Done, Total: op.Total}
+		return op, t.Event(storetype.Event{ID: NewID("evt", p.Now), Type: EventOperationCancelled, Subject: op.ID, Time: p.Now, Data: mustJSON(data)})
+	})
 }
 
 // ClaimOperation takes the first running operation p.Holder may take.

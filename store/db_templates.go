@@ -35,8 +35,12 @@ func (db *DB) Template(ctx context.Context, p TemplateParams) (storetype.Templat
 	})
 }
 
-// Templates lists a page of templates by ID.
+// Templates lists a page of templates by ID; newest first, a first page
+// starts before every template ID.
 func (db *DB) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
+	if p.Newest && p.After == "" {
+		p.After = newestFirst("tpl")
+	}
 	return read(ctx, db, func(x driver.Executor) ([]coupon.Template, error) { return x.Templates(ctx, p) })
 }
 

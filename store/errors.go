@@ -12,6 +12,9 @@ var (
 	// lapse order, whose coupons move only with it (see transitionIn).
 	// It is coupon.ErrInvalidState.
 	ErrLapseOrder = fmt.Errorf("%w: the order is a lapse order, whose coupons move only with it (pay, close, cancel)", coupon.ErrInvalidState)
+	// ErrOperationDone: a cancel named an operation that has worked
+	// every coupon it targets. It is coupon.ErrInvalidState.
+	ErrOperationDone = fmt.Errorf("%w: the operation is done, there is nothing left to cancel", coupon.ErrInvalidState)
 )
 
 // ReplayError answers a retried idempotent request with what its first

@@ -21,7 +21,18 @@ const (
 	EventTemplateUpdated = "template.updated"
 	// EventTemplateClosed: an operator closed a template.
 	EventTemplateClosed = "template.closed"
+
+	// EventOperationCancelled: an operator cancelled a running bulk
+	// operation; its data says how far it had come (OperationEventData).
+	EventOperationCancelled = "operation.cancelled"
 )
+
+// OperationEventData is the data of an operation.* event.
+type OperationEventData struct {
+	Kind  string `json:"kind"`
+	Done  int64  `json:"done"`
+	Total int64  `json:"total"`
+}
 
 // Reasons recorded in an event's data.
 const (

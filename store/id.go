@@ -32,6 +32,11 @@ func seqID(prefix string, t time.Time, hi, lo uint64) string {
 	return encodeID(prefix, t, r)
 }
 
+// newestFirst is the cursor before which a list newest first of the IDs
+// NewID makes with prefix starts: '~' sorts after every character of
+// theirs, in byte order.
+func newestFirst(prefix string) string { return prefix + "_~" }
+
 // lastID returns the greatest ID NewID or SeqID can make with prefix at
 // t: every ID they made at or before t's millisecond sorts at or before
 // it, every one made after sorts after it.

@@ -16,6 +16,7 @@ var kept = []struct {
 	code string
 	err  error
 }{
+	{"operation-done", ErrOperationDone},
 	{"coupon-expired", coupon.ErrExpired},
 	{"coupon-invalid-state", coupon.ErrInvalidState},
 	{"limit-reached", coupon.ErrLimitReached},

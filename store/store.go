@@ -95,6 +95,10 @@ type Store interface {
 	// skips a committed event: a later call never returns an event at or
 	// before a cursor an earlier call returned.
 	Events(ctx context.Context, p EventsParams) ([]storetype.Event, error)
+	// FeedEnd returns the feed's head: the cursor of the last event it
+	// has numbered, one row read however long the feed. A page after it
+	// holds only what commits later.
+	FeedEnd(ctx context.Context) (int64, error)
 	// PruneRequests deletes up to p.Limit of the requests recorded under
 	// idempotency keys at or before p.Before, oldest first, and returns
 	// how many it deleted.
@@ -167,6 +171,12 @@ type Store interface {
 	StartOperation(ctx context.Context, p StartOperationParams) (Operation, error)
 	// Operation returns one bulk operation.
 	Operation(ctx context.Context, id string) (Operation, error)
+	// Operations lists up to p.Limit operations after p.After, newest
+	// first, those in p.State if it is set.
+	Operations(ctx context.Context, p OperationsParams) ([]Operation, error)
+	// CancelOperation stops a running operation after its batch in
+	// flight; see DB.CancelOperation.
+	CancelOperation(ctx context.Context, p CancelOperationParams) (Operation, error)
 	// ClaimOperation takes a running operation for p.Holder until p.TTL
 	// after p.Now: one no other holder works (or whose lease passed);
 	// false if there is none.

@@ -22,6 +22,9 @@ const (
 	OperationRunning = "running"
 	// OperationDone: every targeted coupon has been worked.
 	OperationDone = "done"
+	// OperationCancelled: an operator stopped it; the coupons it worked
+	// before stay as it left them, and it works no more.
+	OperationCancelled = "cancelled"
 )
 
 // OperationTarget names the coupons an operation works: a template's, a

@@ -75,8 +75,12 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // real lapse on each store: the forecast shows a storm of claimed coupons
 // an hour ahead at its minute; a coupon expiring seconds after the page
 // loaded shows in the latest events and the expiry counter without a
-// reload; and the replay button delivers a webhook's dead letters once
-// its receiver is back.
+// reload; the templates list newest first, and an embedded store shows
+// no shard table; the replay button delivers a webhook's dead letters
+// once its receiver is back; and a void of the storm's template shows
+// its dry run's counts, as the API's, runs once confirmed, and its
+// progress is watched to the end (voidInBrowser); a coupon is found with
+// its history (findInBrowser).
 func TestConsoleInBrowser(t *testing.T) { onEach(t, testConsoleInBrowser) }
 
 func testConsoleInBrowser(t *testing.T, be backend) {
@@ -84,10 +88,10 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 	down := func(int, []outboxtest.Event) (int, time.Duration) { return http.StatusServiceUnavailable, 0 }
 	rc.SetAnswer(down)
 	s := start(t, be.store(t), "--sink", "webhook+"+rc.URL+"#name=hooks", "--sink-secret", outboxtest.TestSecret,
-		"--sink-max-attempts", "1")
+		"--sink-max-attempts", "1", "--operation-batch", "10")
 	const n = 120
 	stormAt := time.Now().Add(time.Hour)
-	_, storm := s.seed(t, n, stormAt)
+	stormTpl, storm := s.seed(t, n, stormAt)
 
 	ctx := browse(t, s.base+"/")
 	stormMinute := stormAt.UTC().Truncate(time.Minute)
@@ -109,10 +113,18 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 	shown(t, ctx, "the expiry in the latest events",
 		`document.querySelector('#events tr[data-type="coupon.expired"][data-subject="`+soon.ID+`"]') ? 'yes' : ''`,
 		func(s string) bool { return s == "yes" })
+	findInBrowser(t, ctx, s, soon.ID)
 	shown(t, ctx, "the expiry counted", `document.getElementById('expired-total').textContent`,
 		func(s string) bool { return s == "1" })
-	shown(t, ctx, "this instance with its clock skew", `(document.querySelector('#instances tr[data-instance] .skew') || {}).textContent || ''`,
-		func(s string) bool { return strings.HasSuffix(s, " ms") })
+	if be.name == "sqlite" {
+		shown(t, ctx, "no shard table on the embedded store", `document.getElementById('shards').hidden ? 'hidden' : 'shown'`,
+			func(s string) bool { return s == "hidden" })
+	} else {
+		shown(t, ctx, "this instance with its clock skew", `(document.querySelector('#instances tr[data-instance] .skew') || {}).textContent || ''`,
+			func(s string) bool { return strings.HasSuffix(s, " ms") })
+	}
+	shown(t, ctx, "the newest template first", `(document.querySelector('#templates tr[data-template]') || {dataset: {}}).dataset.template || ''`,
+		func(s string) bool { return s == soonTpl.ID })
 
 	// Every claim of the storm is a dead letter of the receiver that was
 	// down; it is back, and the replay button sends them again.
@@ -135,6 +147,7 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 	}
 	shown(t, ctx, "the replay's answer", `document.querySelector('#sinks tr[data-sink="hooks"] .replayed').textContent`,
 		func(s string) bool { return strings.Contains(s, "queued") })
+	voidInBrowser(t, ctx, s, stormTpl, n)
 	waitUntil(t, "the storm's claims replayed to the receiver", func() bool {
 		got := map[string]bool{}
 		for _, e := range rc.Events() {
@@ -191,4 +204,87 @@ func testConsoleShared(t *testing.T, be backend) {
 		}
 		return true
 	})
+}
+
+// voidInBrowser voids the n coupons of template tpl from the console's
+// act form: the confirmation shows the dry run's counts, the API's, and
+// nothing starts until it is confirmed; the operations table then shows
+// the void's progress to its end, as the API reads it.
+func voidInBrowser(t *testing.T, ctx context.Context, s *server, tpl string, n int) {
+	t.Helper()
+	dry := clienttest.Must(s.api.PreviewOperation(t.Context(), client.NewOperation{Kind: "void", TemplateID: tpl, Reason: "storm"})).On(t)
+	if dry.Total != int64(n) || dry.Counts.Unused != int64(n) {
+		t.Fatalf("the API's dry run: got %+v, want %d unused", dry, n)
+	}
+	err := chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.ID("act-kind"), "void"),
+		chromedp.SetValue(chromedp.ID("act-target"), "template_id"),
+		chromedp.SetValue(chromedp.ID("act-ids"), tpl),
+		chromedp.SetValue(chromedp.ID("act-reason"), "storm"),
+		chromedp.Click(chromedp.ID("act-dry")))
+	if err != nil {
+		t.Fatalf("fill the act form: %v", err)
+	}
+	got := shown(t, ctx, "the dry run's counts in the confirmation",
+		`(() => { const c = document.getElementById('confirm'); return c.hidden ? '' : c.dataset.total + ' ' + JSON.parse(c.dataset.counts).unused + ' ' + document.getElementById('confirm-text').textContent; })()`,
+		func(s string) bool { return s != "" })
+	if want := fmt.Sprintf("%d %d void %d coupons (%d unused,", dry.Total, dry.Counts.Unused, n, n); !strings.HasPrefix(got, want) {
+		t.Fatalf("confirmation: got %q, want it to start %q", got, want)
+	}
+	if ops := clienttest.Must(s.api.OperationPage(t.Context(), client.OperationQuery{})).On(t); len(ops.Operations) != 0 {
+		t.Fatalf("before the confirmation: operations %+v, want none", ops.Operations)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("confirm-yes"))); err != nil {
+		t.Fatalf("confirm: %v", err)
+	}
+	said := shown(t, ctx, "the void started", `document.getElementById('act-said').textContent`,
+		func(s string) bool { return strings.HasPrefix(s, "operation op_") })
+	id := strings.Fields(said)[1]
+	progress := shown(t, ctx, "the void's progress to its end",
+		`(() => { const tr = document.querySelector('#operations tr[data-operation="`+id+`"]'); if (!tr) return '';
+		   const p = tr.querySelector('.progress'); return tr.dataset.state + ' ' + p.dataset.done + ' ' + p.dataset.total + ' ' + tr.querySelector('.voided').textContent; })()`,
+		func(s string) bool { return strings.HasPrefix(s, "done ") })
+	op := clienttest.Must(s.api.Operation(t.Context(), id)).On(t)
+	if want := fmt.Sprintf("done %d %d %d", op.Progress.Done, op.Progress.Total, op.Counts.Voided); progress != want || op.Counts.Voided != int64(n) {
+		t.Fatalf("the void as the page shows it: %q; the API reads it %q with %d voided, want %d", progress, want, op.Counts.Voided, n)
+	}
+	screenshot(t, ctx, "console-void.png")
+}
+
+// findInBrowser finds coupon id in the console: the page shows it as the
+// API reads it, and its history, oldest first, as the feed holds it.
+func findInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("find-id"), id), chromedp.Click(chromedp.CSS("#find button"))); err != nil {
+		t.Fatalf("find %s: %v", id, err)
+	}
+	c := clienttest.Must(s.api.Coupon(t.Context(), id)).On(t)
+	page := clienttest.Must(s.api.Events(t.Context(), client.EventQuery{Subject: id, Before: client.Latest, Limit: 1000})).On(t)
+	var want []string
+	for _, e := range page.Events {
+		want = append(want, e.Type)
+	}
+	got := shown(t, ctx, "the coupon found with its history",
+		`(() => { const f = document.getElementById('found').textContent; if (!f.includes('`+id+`')) return '';
+		   return JSON.parse(f).status + ' ' + [...document.querySelectorAll('#found-rows tr')].map((tr) => tr.dataset.type).join(' '); })()`,
+		func(s string) bool { return s != "" })
+	if w := c.Status + " " + strings.Join(want, " "); got != w || len(want) != 2 {
+		t.Fatalf("found: the page shows %q, the API reads %q, want a claim and an expiry", got, w)
+	}
+}
+
+// TestConsoleOff: lapse serve --console=false serves no console, and the
+// API as ever. (The flag touches no store: SQLite's is enough.)
+func TestConsoleOff(t *testing.T) {
+	s := start(t, sqliteBackend.store(t), "--console=false")
+	for path, want := range map[string]int{"/": http.StatusNotFound, "/console/console.js": http.StatusNotFound, "/healthz": http.StatusOK} {
+		res, err := http.Get(s.base + path)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Fatalf("GET %s: got %d, want %d", path, res.StatusCode, want)
+		}
+	}
 }

@@ -323,10 +323,10 @@ func (s *server) killMidway(t *testing.T, be backend, db, typ string, n int) {
 	t.Logf("killed with %d of %d %s events written", k, n, typ)
 }
 
-// cursor returns the feed's cursor after its newest event.
+// cursor returns the cursor of the feed's head, its newest event.
 func (s *server) cursor(t *testing.T) string {
 	t.Helper()
-	return clienttest.Must(s.api.Cursor(t.Context(), client.EventQuery{Limit: 1000})).On(t)
+	return clienttest.Must(s.api.Cursor(t.Context())).On(t)
 }
 
 // waitEventAfter waits until the feed has an event after cursor.

@@ -103,11 +103,13 @@ func (f *fixture) wantRecords(what string, got []storetype.Record, lasts []int64
 // testFeedCommitRead: records committed in two transactions take
 // consecutive positions, each record as many as it holds events, in
 // commit order; the feed reads them back, and a Commit with none adds
-// nothing.
+// nothing; the feed's end holds what committed before any read.
 func testFeedCommitRead(f *fixture) {
 	want(f.t, "FeedEnd empty", f.feedEnd(), 0)
 	a, b, c := record("a", 2, 1), record("b", 1, 2), record("c", 3, 3)
 	f.commit(a, b)
+	// The head holds what committed, before any read of the feed.
+	want(f.t, "FeedEnd before a read", f.feedEnd(), 3)
 	f.commit()
 	f.commit(c)
 	f.wantRecords("Records", f.feed(0, 10), []int64{2, 3, 6}, a, b, c)

@@ -25,6 +25,16 @@ func (e *executor) Records(ctx context.Context, p driver.RecordsParams) error {
 	return sqlfile.Each(rows, err, sqlfile.ScanRecord, p.Each)
 }
 
+// FeedEnd numbers the committed records that have none, then reads the
+// last position handed out: the head of the feed holds every event
+// committed before the call.
+func (e *executor) FeedEnd(ctx context.Context) (int64, error) {
+	if err := e.d.sequence(ctx); err != nil {
+		return 0, err
+	}
+	return e.sq().FeedEnd(ctx)
+}
+
 // FrontRecords reads the first limit records of the feed, without their
 // bodies.
 func (e *executor) FrontRecords(ctx context.Context, limit int) ([]storetype.Record, error) {
@@ -73,7 +83,3 @@ func (s *Driver) sequence(ctx context.Context) error {
 	return tx.Commit()
 }
 
-// FeedEnd reads the last position the feed handed out.
-func (e *executor) FeedEnd(ctx context.Context) (int64, error) {
-	return e.sq().FeedEnd(ctx)
-}

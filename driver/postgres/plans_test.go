@@ -15,8 +15,9 @@ import (
 )
 
 // TestQueryPlans: at a realistic size and mix, the drains, the lazy counts
-// and the feed walk their indexes, as custom and as generic (prepared)
-// plans; none scans the coupons table.
+// and the feed (its head too, with 1,000,000 events stored) walk their
+// indexes, as custom and as generic (prepared) plans; none scans the
+// coupons table.
 func TestQueryPlans(t *testing.T) {
 	ctx := t.Context()
 	u := pgtest.SchemaURL(t)
@@ -50,10 +51,14 @@ func TestQueryPlans(t *testing.T) {
 	if err != nil {
 		t.Fatalf("seed orders: %v", err)
 	}
+	// A feed of 1,000,000 events, ten a record, its head at the last.
 	_, err = conn.Exec(ctx, `INSERT INTO events (seq, n, id, time, body)
-		SELECT i * 10, 10, 'evt_' || i, $1, '[]' FROM generate_series(1, 5000) AS i`, t0)
+		SELECT i * 10, 10, 'evt_' || i, $1, '[]' FROM generate_series(1, 100000) AS i`, t0)
 	if err != nil {
 		t.Fatalf("seed events: %v", err)
+	}
+	if _, err := conn.Exec(ctx, `UPDATE event_seq SET last = 1000000`); err != nil {
+		t.Fatalf("seed the feed's head: %v", err)
 	}
 	if _, err := conn.Exec(ctx, "ANALYZE"); err != nil {
 		t.Fatalf("analyze: %v", err)
@@ -89,6 +94,10 @@ func TestQueryPlans(t *testing.T) {
 		{"UserCoupons", []any{"u7919", "", "expired", now, 100}, []string{"coupons_wallet"}, true},
 		{"Records", []any{int64(20000), 100, storetype.MaxRecord}, []string{"events_seq"}, false},
 		{"FrontRecords", []any{100}, []string{"events_seq"}, false},
+		// The feed's head: one row, and the page before it an index
+		// range at the end of a feed of 1,000,000 events.
+		{"FeedEnd", nil, []string{"event_seq"}, false},
+		{"Records", []any{int64(1000000 - 100), 100, storetype.MaxRecord}, []string{"events_seq"}, false},
 		{"CouponsAfter", []any{"tpl_a", "cpn_u2500", "cpn_zzzzz", 100}, []string{"coupons_template"}, false},
 		{"UsersCoupons", []any{[]string{"u7919", "u13"}, "cpn_zzzzz"}, []string{"coupons_user|coupons_wallet"}, false},
 	}

@@ -158,6 +158,10 @@ func TestQueryPlans(t *testing.T) {
 		{"PruneReminders", []any{now, 1000}, []string{"reminders_done"}},
 		{"Archivable", []any{now, now}, []string{"coupons_done", "orders_done", "reminders_done"}},
 		{"Records", []any{20000, 100, storetype.MaxRecord}, nil},
+		// The feed's head: one row read, and the page before it a search
+		// of the events by position, as every page's.
+		{"FeedEnd", nil, nil},
+		{"Records", []any{1000000 - 100, 100, storetype.MaxRecord}, nil},
 		{"HeldCounts", []any{`["u1","u2"]`, "tpl_x"}, []string{"coupons_user"}},
 		{"RemindersDue", []any{now, 1000, ""}, []string{"reminders_due"}},
 		{"RemindersDue", []any{now, 1000, leased}, []string{"reminders_due"}},

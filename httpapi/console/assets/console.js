@@ -15,16 +15,23 @@
 
   // api calls the API with the token, if any, and returns the JSON body; a
   // problem document becomes an Error naming it.
-  async function api(method, path) {
+  // body, if given, is sent as JSON; a change is sent under a new
+  // Idempotency-Key, so that a retry of it does it once.
+  async function api(method, path, body) {
     const headers = {};
     if (token) headers.Authorization = 'Bearer ' + token;
     // A change says it is JSON: in open mode lapse refuses one that does
     // not, which a page of another site could send.
-    if (method !== 'GET') headers['Content-Type'] = 'application/json';
-    const res = await fetch(path, { method, headers });
-    const body = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${body.title || ''} ${body.detail || ''}`.trim());
-    return body;
+    if (method !== 'GET') {
+      headers['Content-Type'] = 'application/json';
+      // getRandomValues, not randomUUID: the page may be served over
+      // plain HTTP to another host, which is no secure context.
+      headers['Idempotency-Key'] = 'console-' + [...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    }
+    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const answer = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${answer.title || ''} ${answer.detail || ''}`.trim());
+    return answer;
   }
 
   const problems = new Map();
@@ -144,7 +151,9 @@
   const history = [];
   async function status() {
     const s = await api('GET', '/v1/console/status');
-    $('where').textContent = `instance ${s.instance || '(embedded)'} · database clock ${s.db_time.slice(11, 19)} UTC`;
+    $('where').textContent = `instance ${s.embedded ? '(embedded)' : s.instance} · database clock ${s.db_time.slice(11, 19)} UTC`;
+    // An embedded store has one instance and no shard leases to show.
+    $('shards').hidden = s.embedded;
     const m = s.metrics;
     const sum = (name, pick) => (m[name] || []).filter((x) => !pick || pick(x.labels)).reduce((a, x) => a + x.value, 0);
     const expired = sum('lapse_transitions_total', (l) => l.type === 'coupon.expired');
@@ -254,36 +263,158 @@
     });
   }
 
+  // confirmThen shows what an action will do and runs it once confirmed;
+  // cancelled, it does nothing.
+  let pending = null;
+  function confirmThen(text, run) {
+    $('confirm-text').textContent = text;
+    $('confirm').hidden = false;
+    pending = run;
+  }
+  $('confirm-yes').addEventListener('click', async () => {
+    const run = pending;
+    pending = null;
+    $('confirm').hidden = true;
+    if (!run) return;
+    try { $('act-said').textContent = await run(); report('act'); } catch (e) { report('act', e); }
+  });
+  $('confirm-no').addEventListener('click', () => {
+    pending = null;
+    $('confirm').hidden = true;
+    $('act-said').textContent = 'not confirmed: nothing done';
+  });
+
+  // The operation the act form describes.
+  function actOperation() {
+    const kind = $('act-kind').value, target = $('act-target').value;
+    const ids = $('act-ids').value.trim().split(/\s+/).filter((x) => x);
+    const op = { kind, [target]: target === 'template_id' ? ids[0] || '' : ids };
+    if (kind === 'void') op.reason = $('act-reason').value.trim();
+    else op.by = $('act-by').value.trim();
+    return op;
+  }
+  const STATES = ['unused', 'locked', 'used', 'expired', 'voided'];
+  // A bulk void or extension: its dry run's counts, then the operation.
+  $('act').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    try {
+      const op = actOperation();
+      const dry = await api('POST', '/v1/operations', { ...op, dry_run: true });
+      const counts = STATES.map((st) => `${num(dry.counts[st])} ${st}`).join(', ');
+      const what = op.kind === 'void' ? 'voids the unused ones now and the locked ones when their lock ends'
+        : `moves the expiry of the unused and locked ones by ${op.by}`;
+      $('confirm').dataset.total = dry.total;
+      $('confirm').dataset.counts = JSON.stringify(dry.counts);
+      confirmThen(`${op.kind} ${num(dry.total)} coupons (${counts}): it ${what}.`, async () => {
+        const started = await api('POST', '/v1/operations', op);
+        operations();
+        return `operation ${started.id} started`;
+      });
+      report('act');
+    } catch (e) {
+      report('act', e);
+    }
+  });
+
+  function button(td, text, id, onClick) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = text;
+    if (id) b.id = id;
+    b.addEventListener('click', onClick);
+    td.append(b);
+    return b;
+  }
+
   async function templates() {
-    const list = await api('GET', '/v1/templates?limit=20');
+    const list = await api('GET', '/v1/templates?order=newest&limit=20');
     const full = await Promise.all(list.templates.map((t) => api('GET', `/v1/templates/${encodeURIComponent(t.id)}`)));
     rows($('templates'), full, (tr, t) => {
       tr.dataset.template = t.id;
       cell(tr, t.id);
       cell(tr, t.name);
-      for (const st of ['unused', 'locked', 'used', 'expired', 'voided']) {
+      for (const st of STATES) {
         cell(tr, num(t.counts ? t.counts[st] : 0)).dataset.state = st;
       }
       cell(tr, t.closed_at ? 'closed' : 'open');
+      const td = cell(tr, '', 'actions');
+      for (const kind of ['void', 'extend']) {
+        button(td, kind === 'void' ? 'Void…' : 'Extend…', null, () => {
+          $('act-kind').value = kind;
+          $('act-target').value = 'template_id';
+          $('act-ids').value = t.id;
+          $('act-ids').focus();
+        });
+      }
+      if (!t.closed_at) {
+        button(td, 'Close…', null, () => confirmThen(
+          `close ${t.id} (${t.name}): it takes no more claims nor issuance; its ${num(t.counts.unused)} unused coupons stay usable.`,
+          async () => { await api('POST', `/v1/templates/${encodeURIComponent(t.id)}/close`, {}); templates(); return `${t.id} closed`; }));
+      }
     });
   }
 
-  // The event feed, followed from its front to its end, the filters
-  // applied by the server; a new filter starts from the front again.
-  let cursor = '0', filterKey = null, latest = [];
+  // Bulk operations, running and recent, with their progress; a running
+  // one can be cancelled.
+  async function operations() {
+    const list = await api('GET', '/v1/operations?limit=20');
+    rows($('operations'), list.operations, (tr, op) => {
+      tr.dataset.operation = op.id;
+      tr.dataset.state = op.state;
+      cell(tr, op.id);
+      cell(tr, op.kind);
+      const t = op.target;
+      cell(tr, t.template_id || (t.coupon_ids ? `${t.coupon_ids.length} coupons` : `${(t.user_ids || []).length} users`));
+      cell(tr, op.state, 'state');
+      const td = cell(tr, '', 'progress');
+      const bar = document.createElement('progress');
+      bar.max = Math.max(1, op.progress.total);
+      bar.value = op.progress.done;
+      td.append(bar, ` ${num(op.progress.done)} / ${num(op.progress.total)}`);
+      td.dataset.done = op.progress.done;
+      td.dataset.total = op.progress.total;
+      cell(tr, num(op.counts.voided), 'voided');
+      cell(tr, num(op.counts.extended));
+      cell(tr, op.actor || '–');
+      cell(tr, op.created_at.slice(0, 19).replace('T', ' '));
+      const act = cell(tr, '', 'actions');
+      if (op.state === 'running') {
+        button(act, 'Cancel…', 'cancel-' + op.id, () => confirmThen(
+          `cancel ${op.id}: it stops after its batch in flight; the ${num(op.progress.done)} of ${num(op.progress.total)} coupons it worked stay as they are.`,
+          async () => { const c = await api('POST', `/v1/operations/${encodeURIComponent(op.id)}/cancel`); operations(); return `${c.id} ${c.state}`; }));
+      }
+    });
+  }
+
+  // The event feed from its head: the latest events, and what comes
+  // after as it commits. A filter reads back from the head, a bounded
+  // number of pages, for the latest events that pass it.
+  let cursor = null, filterKey = null, latest = [];
   async function events() {
     const type = $('filter-type').value.trim(), subject = $('filter-subject').value.trim();
     const key = `${type}\n${subject}`;
-    if (key !== filterKey) {
-      filterKey = key;
-      cursor = '0';
-      latest = [];
-    }
-    for (let i = 0; i < 50; i++) {
-      const q = new URLSearchParams({ after: cursor, limit: '1000' });
+    const query = (q) => {
       if (type) q.set('type', type);
       if (subject) q.set('subject', subject);
-      const page = await api('GET', '/v1/events?' + q);
+      return '/v1/events?' + q;
+    };
+    if (key !== filterKey) {
+      filterKey = key;
+      cursor = null;
+      latest = [];
+    }
+    if (cursor === null) {
+      let page = await api('GET', query(new URLSearchParams({ before: 'latest', limit: '1000' })));
+      cursor = page.next;
+      latest = page.events;
+      for (let i = 0; i < 10 && latest.length < 25 && page.prev !== '0'; i++) {
+        page = await api('GET', query(new URLSearchParams({ before: page.prev, limit: '1000' })));
+        latest = page.events.concat(latest);
+      }
+      latest = latest.slice(-25);
+    }
+    for (let i = 0; i < 50; i++) {
+      const page = await api('GET', query(new URLSearchParams({ after: cursor, limit: '1000' })));
       latest = latest.concat(page.events).slice(-25);
       const moved = page.next !== cursor;
       cursor = page.next;
@@ -299,9 +430,93 @@
     });
   }
 
+  // Find: an entity by ID, shown as the API answers it, with its
+  // history (its events, oldest first, read back from the feed's head a
+  // bounded number of pages) or, for a user, the wallet a page at a time;
+  // a template with its operations.
+  let more = null;
+  function showList(title, items, fill) {
+    $('found-list-title').textContent = title;
+    $('found-list-title').hidden = $('found-list').hidden = false;
+    rows($('found-rows'), items, fill);
+  }
+  const eventRow = (tr, e) => {
+    tr.dataset.type = e.type;
+    cell(tr, e.id);
+    cell(tr, e.type);
+    cell(tr, e.time.slice(0, 23).replace('T', ' '));
+    cell(tr, JSON.stringify(e.data), 'data').title = JSON.stringify(e.data);
+  };
+  async function historyOf(subject) {
+    let page = await api('GET', '/v1/events?' + new URLSearchParams({ before: 'latest', limit: '1000', subject }));
+    let evs = page.events;
+    for (let i = 0; i < 20 && page.prev !== '0'; i++) {
+      page = await api('GET', '/v1/events?' + new URLSearchParams({ before: page.prev, limit: '1000', subject }));
+      evs = page.events.concat(evs);
+    }
+    const title = page.prev === '0' ? 'history, oldest first' : 'history, oldest first (the latest 21,000 events of the feed searched)';
+    showList(title, evs, eventRow);
+  }
+  async function find(id) {
+    $('found-more').hidden = $('found-list').hidden = $('found-list-title').hidden = true;
+    $('found').textContent = '';
+    more = null;
+    const show = (v) => { $('found').textContent = JSON.stringify(v, null, 1); };
+    if (id.startsWith('cpn_')) {
+      const found = await api('GET', `/v1/coupons/${encodeURIComponent(id)}`);
+      await historyOf(id);
+      show(found);
+    } else if (id.startsWith('ord_')) {
+      const found = await api('GET', `/v1/orders/${encodeURIComponent(id)}`);
+      await historyOf(id);
+      show(found);
+    } else if (id.startsWith('tpl_')) {
+      show(await api('GET', `/v1/templates/${encodeURIComponent(id)}`));
+      const ops = [];
+      for (let after = '', i = 0; i < 5; i++) {
+        const page = await api('GET', '/v1/operations?' + new URLSearchParams({ after, limit: '100' }));
+        ops.push(...page.operations.filter((op) => op.target.template_id === id));
+        if (page.operations.length < 100) break;
+        after = page.next;
+      }
+      showList('operations, newest first', ops, (tr, op) => {
+        cell(tr, op.id);
+        cell(tr, `${op.kind} ${op.state}`);
+        cell(tr, op.created_at.slice(0, 23).replace('T', ' '));
+        cell(tr, `${op.progress.done} / ${op.progress.total}`);
+      });
+    } else {
+      const user = await api('GET', `/v1/users/${encodeURIComponent(id)}`).catch(() => ({ id, profile: 'none stored' }));
+      show(user);
+      const wallet = [];
+      more = async () => {
+        const after = wallet.length ? wallet[wallet.length - 1].id : '';
+        const page = await api('GET', `/v1/users/${encodeURIComponent(id)}/coupons?` + new URLSearchParams({ after, limit: '50' }));
+        wallet.push(...page.coupons);
+        $('found-more').hidden = page.coupons.length < 50;
+        showList('wallet, by coupon ID', wallet, (tr, c) => {
+          tr.dataset.coupon = c.id;
+          cell(tr, c.id);
+          cell(tr, c.status);
+          cell(tr, c.expires_at.slice(0, 23).replace('T', ' '));
+          cell(tr, c.template_id);
+        });
+      };
+      await more();
+    }
+  }
+  $('find').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    try { await find($('find-id').value.trim()); report('find'); } catch (e) { report('find', e); }
+  });
+  $('found-more').addEventListener('click', async () => {
+    try { if (more) await more(); report('find'); } catch (e) { report('find', e); }
+  });
+
   every(30000, 'forecast', forecast); // minutes: a read of every pending item, see the README
   every(1000, 'status', status);
   every(2000, 'sinks', sinks);
   every(5000, 'templates', templates);
+  every(1000, 'operations', operations);
   every(1000, 'events', events);
 })();
