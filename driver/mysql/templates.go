@@ -66,22 +66,11 @@ func (e *executor) TemplateInfo(ctx context.Context, p driver.TemplateInfoParams
 // Templates reads a page of templates by ID.
 func (e *executor) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
 	if p.Newest {
-		rows, err := e.query(ctx, "NewestTemplates", p.After, p.Limit)
-		return sqlfile.Collect(rows, err, scanTemplate)
+		rows, err := e.sq().NewestTemplates(ctx, dbsqlc.NewestTemplatesParams{Before: p.After, Limit: int32(p.Limit)})
+		return sqlfile.Convert(rows, err, template)
 	}
 	rows, err := e.sq().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, Limit: int32(p.Limit)})
 	return sqlfile.Convert(rows, err, template)
-}
-
-// scanTemplate reads a template from the columns ListTemplates reads.
-func scanTemplate(row sqlfile.Scanner) (coupon.Template, error) {
-	var r dbsqlc.GetTemplateRow
-	err := row.Scan(&r.ID, &r.Name, &r.Value, &r.MinSpend, &r.StartsAt, &r.EndsAt, &r.DurationMs,
-		&r.PerUserLimit, &r.Total, &r.Reminders, &r.CreatedAt, &r.ClosedAt, &r.Version)
-	if err != nil {
-		return coupon.Template{}, err
-	}
-	return template(r)
 }
 
 // SetTemplate stores p.Next over p.From: a compare-and-set on p.From's
@@ -114,7 +103,7 @@ type scanner = sqlfile.Scanner
 
 // template is a template as read; every read of one has GetTemplate's
 // columns.
-func template[R dbsqlc.GetTemplateRow | dbsqlc.ListTemplatesRow | dbsqlc.LockTemplateRow](row R) (coupon.Template, error) {
+func template[R dbsqlc.GetTemplateRow | dbsqlc.ListTemplatesRow | dbsqlc.LockTemplateRow | dbsqlc.NewestTemplatesRow](row R) (coupon.Template, error) {
 	r := dbsqlc.GetTemplateRow(row)
 	tp := coupon.Template{
 		ID: r.ID, Name: r.Name, Value: r.Value, MinSpend: r.MinSpend, StartsAt: r.StartsAt,

@@ -35,22 +35,11 @@ func notNull(reminders []time.Duration) []time.Duration {
 // Templates reads a page of templates by ID.
 func (e *executor) Templates(ctx context.Context, p storetype.TemplatesParams) ([]coupon.Template, error) {
 	if p.Newest {
-		rows, err := e.query(ctx, "NewestTemplates", p.After, p.Limit)
-		return sqlfile.Collect(rows, err, scanTemplate)
+		rows, err := e.sqlc().NewestTemplates(ctx, dbsqlc.NewestTemplatesParams{Before: p.After, PageSize: int32(p.Limit)})
+		return sqlfile.Convert(rows, err, template)
 	}
 	rows, err := e.sqlc().ListTemplates(ctx, dbsqlc.ListTemplatesParams{After: p.After, PageSize: int32(p.Limit)})
 	return sqlfile.Convert(rows, err, template)
-}
-
-// scanTemplate reads a template from the columns ListTemplates reads.
-func scanTemplate(row sqlfile.Scanner) (coupon.Template, error) {
-	var r dbsqlc.GetTemplateRow
-	err := row.Scan(&r.ID, &r.Name, &r.Value, &r.MinSpend, &r.StartsAt, &r.EndsAt, &r.Duration,
-		&r.PerUserLimit, &r.Total, &r.Reminders, &r.CreatedAt, &r.ClosedAt, &r.Version)
-	if err != nil {
-		return coupon.Template{}, err
-	}
-	return template(r)
 }
 
 // SetTemplate stores p.Next over p.From: a compare-and-set on p.From's
@@ -101,7 +90,7 @@ func (e *executor) ClaimTemplate(ctx context.Context, id string) (coupon.Templat
 // template is a template as read; every read of one has GetTemplate's
 // columns. Its error is always nil: the pair is what sqlfile.Convert and
 // ConvertOne take.
-func template[R dbsqlc.GetTemplateRow | dbsqlc.ListTemplatesRow | dbsqlc.GetTemplateForClaimRow](row R) (coupon.Template, error) {
+func template[R dbsqlc.GetTemplateRow | dbsqlc.ListTemplatesRow | dbsqlc.GetTemplateForClaimRow | dbsqlc.NewestTemplatesRow](row R) (coupon.Template, error) {
 	r := dbsqlc.GetTemplateRow(row)
 	tp := coupon.Template{
 		ID: r.ID, Name: r.Name, Value: r.Value, MinSpend: r.MinSpend, StartsAt: r.StartsAt,

@@ -91,14 +91,6 @@ func (e *executor) PutPendingVoid(ctx context.Context, p driver.PendingVoid) err
 
 // Operations lists operations newest first.
 func (e *executor) Operations(ctx context.Context, p driver.OperationsParams) ([]driver.OperationRow, error) {
-	rows, err := e.query(ctx, "Operations", p.State, p.Before, p.Limit)
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (driver.OperationRow, error) {
-		var r dbsqlc.Operation
-		err := row.Scan(&r.ID, &r.Kind, &r.Target, &r.Args, &r.Counts, &r.Actor, &r.State, &r.LastID, &r.Holder,
-			&r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.LeaseUntil, &r.Done, &r.Total)
-		if err != nil {
-			return driver.OperationRow{}, err
-		}
-		return operationOf(r)
-	})
+	rows, err := e.q().ListOperations(ctx, dbsqlc.ListOperationsParams{State: p.State, Before: p.Before, PageSize: int64(p.Limit)})
+	return sqlfile.Convert(rows, err, operationOf)
 }

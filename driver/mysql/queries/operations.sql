@@ -20,10 +20,3 @@ WHERE status IN ('unused', 'locked') AND id IN (?, ...);
 -- name: PendingVoids
 -- the coupon IDs: those marked.
 SELECT coupon_id FROM pending_voids WHERE coupon_id IN (?, ...);
-
--- name: Operations
--- The state ('' for any) twice, the ID before which the page starts, the
--- limit: newest first, down the primary key.
-SELECT id, kind, target, args, counts, actor, state, last_id, holder,
-       created_at, started_at, finished_at, lease_until, done, total
-FROM operations WHERE (? = '' OR state = ?) AND id < ? ORDER BY id DESC LIMIT ?;

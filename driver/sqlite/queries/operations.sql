@@ -17,10 +17,3 @@ WHERE id IN (SELECT value FROM json_each(?1)) AND status IN ('unused', 'locked')
 -- name: PendingVoids
 -- ?1 the JSON array of coupon IDs: those marked.
 SELECT coupon_id FROM pending_voids WHERE coupon_id IN (SELECT value FROM json_each(?1));
-
--- name: Operations
--- ?1 the state ('' for any), ?2 the ID before which the page starts, ?3
--- the limit: newest first, down the primary key.
-SELECT id, kind, target, args, counts, actor, state, last_id, holder,
-       created_at, started_at, finished_at, lease_until, done, total
-FROM operations WHERE id < ?2 AND (?1 = '' OR state = ?1) ORDER BY id DESC LIMIT ?3;

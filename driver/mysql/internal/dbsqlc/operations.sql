@@ -52,3 +52,10 @@ ORDER BY id LIMIT ? FOR UPDATE;
 -- name: PutPendingVoid :exec
 INSERT IGNORE INTO pending_voids (coupon_id, operation, reason, actor)
 VALUES (sqlc.arg(coupon_id), sqlc.arg(operation), sqlc.arg(reason), sqlc.arg(actor));
+
+-- name: ListOperations :many
+-- A page of operations newest first, down the primary key: before the ID
+-- before, in state (any when ''); LIMIT takes no sqlc.arg in the MySQL parser.
+SELECT id, kind, target, args, counts, actor, state, last_id, holder,
+       created_at, started_at, finished_at, lease_until, done, total
+FROM operations WHERE id < sqlc.arg(before) AND (sqlc.arg(state) = '' OR state = sqlc.arg(state)) ORDER BY id DESC LIMIT ?;

@@ -184,6 +184,64 @@ func (q *Queries) InsertOperation(ctx context.Context, arg InsertOperationParams
 	return err
 }
 
+const listOperations = `-- name: ListOperations :many
+SELECT id, kind, target, args, counts, actor, state, last_id, holder,
+       created_at, started_at, finished_at, lease_until, done, total
+FROM operations WHERE id < ? AND (? = '' OR state = ?) ORDER BY id DESC LIMIT ?
+`
+
+type ListOperationsParams struct {
+	Before string
+	State  string
+	Limit  int32
+}
+
+// A page of operations newest first, down the primary key: before the ID
+// before, in state (any when ”); LIMIT takes no sqlc.arg in the MySQL parser.
+func (q *Queries) ListOperations(ctx context.Context, arg ListOperationsParams) ([]Operation, error) {
+	rows, err := q.db.QueryContext(ctx, listOperations,
+		arg.Before,
+		arg.State,
+		arg.State,
+		arg.Limit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Operation
+	for rows.Next() {
+		var i Operation
+		if err := rows.Scan(
+			&i.ID,
+			&i.Kind,
+			&i.Target,
+			&i.Args,
+			&i.Counts,
+			&i.Actor,
+			&i.State,
+			&i.LastID,
+			&i.Holder,
+			&i.CreatedAt,
+			&i.StartedAt,
+			&i.FinishedAt,
+			&i.LeaseUntil,
+			&i.Done,
+			&i.Total,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const lockOperation = `-- name: LockOperation :one
 SELECT id, kind, target, args, counts, actor, state, last_id, holder,
        created_at, started_at, finished_at, lease_until, done, total

@@ -255,6 +255,72 @@ func (q *Queries) LockTemplate(ctx context.Context, id string) (LockTemplateRow,
 	return i, err
 }
 
+const newestTemplates = `-- name: NewestTemplates :many
+SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
+       per_user_limit, total, reminders, created_at, closed_at, version
+FROM templates WHERE id < ? ORDER BY id DESC LIMIT ?
+`
+
+type NewestTemplatesParams struct {
+	Before string
+	Limit  int32
+}
+
+type NewestTemplatesRow struct {
+	ID           string
+	Name         string
+	Value        int64
+	MinSpend     int64
+	StartsAt     time.Time
+	EndsAt       sql.NullTime
+	DurationMs   sql.NullInt64
+	PerUserLimit int64
+	Total        int64
+	Reminders    string
+	CreatedAt    time.Time
+	ClosedAt     sql.NullTime
+	Version      int64
+}
+
+// A page of templates newest first, down the primary key: before the ID
+// before; LIMIT takes no sqlc.arg in the MySQL parser.
+func (q *Queries) NewestTemplates(ctx context.Context, arg NewestTemplatesParams) ([]NewestTemplatesRow, error) {
+	rows, err := q.db.QueryContext(ctx, newestTemplates, arg.Before, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []NewestTemplatesRow
+	for rows.Next() {
+		var i NewestTemplatesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.Value,
+			&i.MinSpend,
+			&i.StartsAt,
+			&i.EndsAt,
+			&i.DurationMs,
+			&i.PerUserLimit,
+			&i.Total,
+			&i.Reminders,
+			&i.CreatedAt,
+			&i.ClosedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const setTemplate = `-- name: SetTemplate :execrows
 UPDATE templates SET name = ?, value = ?, total = ?,
                      reminders = ?, closed_at = ?, version = version + 1

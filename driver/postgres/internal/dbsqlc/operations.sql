@@ -60,3 +60,10 @@ SELECT coupon_id FROM pending_voids WHERE coupon_id = ANY(@ids::text[]);
 -- name: PutPendingVoid :exec
 INSERT INTO pending_voids (coupon_id, operation, reason, actor) VALUES (@coupon_id, @operation, @reason, @actor)
 ON CONFLICT DO NOTHING;
+
+-- name: ListOperations :many
+-- A page of operations newest first, down the primary key: before the ID
+-- before, in state (any when '').
+SELECT id, kind, target, args, counts, actor, state, last_id, holder,
+       created_at, started_at, finished_at, lease_until, done, total
+FROM operations WHERE id < @before AND (@state::text = '' OR state = @state) ORDER BY id DESC LIMIT @page_size;

@@ -207,6 +207,56 @@ func (q *Queries) InsertOperation(ctx context.Context, arg InsertOperationParams
 	return err
 }
 
+const listOperations = `-- name: ListOperations :many
+SELECT id, kind, target, args, counts, actor, state, last_id, holder,
+       created_at, started_at, finished_at, lease_until, done, total
+FROM operations WHERE id < $1 AND ($2::text = '' OR state = $2) ORDER BY id DESC LIMIT $3
+`
+
+type ListOperationsParams struct {
+	Before   string
+	State    string
+	PageSize int32
+}
+
+// A page of operations newest first, down the primary key: before the ID
+// before, in state (any when ”).
+func (q *Queries) ListOperations(ctx context.Context, arg ListOperationsParams) ([]Operation, error) {
+	rows, err := q.db.Query(ctx, listOperations, arg.Before, arg.State, arg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Operation
+	for rows.Next() {
+		var i Operation
+		if err := rows.Scan(
+			&i.ID,
+			&i.Kind,
+			&i.Target,
+			&i.Args,
+			&i.Counts,
+			&i.Actor,
+			&i.State,
+			&i.LastID,
+			&i.Holder,
+			&i.CreatedAt,
+			&i.StartedAt,
+			&i.FinishedAt,
+			&i.LeaseUntil,
+			&i.Done,
+			&i.Total,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const operationsDue = `-- name: OperationsDue :many
 SELECT id FROM operations
 WHERE state = 'running' AND (holder = $1 OR holder = '' OR lease_until IS NULL OR lease_until <= $2)

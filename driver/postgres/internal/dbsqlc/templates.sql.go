@@ -246,6 +246,69 @@ func (q *Queries) ListTemplates(ctx context.Context, arg ListTemplatesParams) ([
 	return items, nil
 }
 
+const newestTemplates = `-- name: NewestTemplates :many
+SELECT id, name, value, min_spend, starts_at, ends_at, duration,
+       per_user_limit, total, reminders, created_at, closed_at, version
+FROM templates WHERE id < $1 ORDER BY id DESC LIMIT $2
+`
+
+type NewestTemplatesParams struct {
+	Before   string
+	PageSize int32
+}
+
+type NewestTemplatesRow struct {
+	ID           string
+	Name         string
+	Value        int64
+	MinSpend     int64
+	StartsAt     time.Time
+	EndsAt       *time.Time
+	Duration     *time.Duration
+	PerUserLimit int64
+	Total        int64
+	Reminders    []time.Duration
+	CreatedAt    time.Time
+	ClosedAt     *time.Time
+	Version      int64
+}
+
+// A page of templates newest first, down the primary key: before the ID
+// before.
+func (q *Queries) NewestTemplates(ctx context.Context, arg NewestTemplatesParams) ([]NewestTemplatesRow, error) {
+	rows, err := q.db.Query(ctx, newestTemplates, arg.Before, arg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []NewestTemplatesRow
+	for rows.Next() {
+		var i NewestTemplatesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.Value,
+			&i.MinSpend,
+			&i.StartsAt,
+			&i.EndsAt,
+			&i.Duration,
+			&i.PerUserLimit,
+			&i.Total,
+			&i.Reminders,
+			&i.CreatedAt,
+			&i.ClosedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const setTemplate = `-- name: SetTemplate :execrows
 UPDATE templates SET name = $1, value = $2, total = $3, reminders = $4,
                      closed_at = $5, version = version + 1

@@ -159,6 +159,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.joinableReminderStmt, err = db.PrepareContext(ctx, joinableReminder); err != nil {
 		return nil, fmt.Errorf("error preparing query JoinableReminder: %w", err)
 	}
+	if q.listOperationsStmt, err = db.PrepareContext(ctx, listOperations); err != nil {
+		return nil, fmt.Errorf("error preparing query ListOperations: %w", err)
+	}
 	if q.listTemplatesStmt, err = db.PrepareContext(ctx, listTemplates); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTemplates: %w", err)
 	}
@@ -176,6 +179,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.newStockStmt, err = db.PrepareContext(ctx, newStock); err != nil {
 		return nil, fmt.Errorf("error preparing query NewStock: %w", err)
+	}
+	if q.newestTemplatesStmt, err = db.PrepareContext(ctx, newestTemplates); err != nil {
+		return nil, fmt.Errorf("error preparing query NewestTemplates: %w", err)
 	}
 	if q.openOrderPageStmt, err = db.PrepareContext(ctx, openOrderPage); err != nil {
 		return nil, fmt.Errorf("error preparing query OpenOrderPage: %w", err)
@@ -491,6 +497,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing joinableReminderStmt: %w", cerr)
 		}
 	}
+	if q.listOperationsStmt != nil {
+		if cerr := q.listOperationsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listOperationsStmt: %w", cerr)
+		}
+	}
 	if q.listTemplatesStmt != nil {
 		if cerr := q.listTemplatesStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listTemplatesStmt: %w", cerr)
@@ -519,6 +530,11 @@ func (q *Queries) Close() error {
 	if q.newStockStmt != nil {
 		if cerr := q.newStockStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing newStockStmt: %w", cerr)
+		}
+	}
+	if q.newestTemplatesStmt != nil {
+		if cerr := q.newestTemplatesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing newestTemplatesStmt: %w", cerr)
 		}
 	}
 	if q.openOrderPageStmt != nil {
@@ -745,12 +761,14 @@ type Queries struct {
 	insertTimerStmt         *sql.Stmt
 	insertTokenStmt         *sql.Stmt
 	joinableReminderStmt    *sql.Stmt
+	listOperationsStmt      *sql.Stmt
 	listTemplatesStmt       *sql.Stmt
 	listTokensStmt          *sql.Stmt
 	lockedPageStmt          *sql.Stmt
 	measuredSkewStmt        *sql.Stmt
 	naiveExpireStmt         *sql.Stmt
 	newStockStmt            *sql.Stmt
+	newestTemplatesStmt     *sql.Stmt
 	openOrderPageStmt       *sql.Stmt
 	openOrdersStmt          *sql.Stmt
 	operationsDueStmt       *sql.Stmt
@@ -830,12 +848,14 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		insertTimerStmt:         q.insertTimerStmt,
 		insertTokenStmt:         q.insertTokenStmt,
 		joinableReminderStmt:    q.joinableReminderStmt,
+		listOperationsStmt:      q.listOperationsStmt,
 		listTemplatesStmt:       q.listTemplatesStmt,
 		listTokensStmt:          q.listTokensStmt,
 		lockedPageStmt:          q.lockedPageStmt,
 		measuredSkewStmt:        q.measuredSkewStmt,
 		naiveExpireStmt:         q.naiveExpireStmt,
 		newStockStmt:            q.newStockStmt,
+		newestTemplatesStmt:     q.newestTemplatesStmt,
 		openOrderPageStmt:       q.openOrderPageStmt,
 		openOrdersStmt:          q.openOrdersStmt,
 		operationsDueStmt:       q.operationsDueStmt,

@@ -35,3 +35,10 @@ DELETE FROM pending_voids WHERE coupon_id = @coupon_id;
 -- name: PutPendingVoid :exec
 INSERT INTO pending_voids (coupon_id, operation, reason, actor) VALUES (@coupon_id, @operation, @reason, @actor)
 ON CONFLICT DO NOTHING;
+
+-- name: ListOperations :many
+-- A page of operations newest first, down the primary key: before the ID
+-- before, in state (any when '').
+SELECT id, kind, target, args, counts, actor, state, last_id, holder,
+       created_at, started_at, finished_at, lease_until, done, total
+FROM operations WHERE id < @before AND (state = @state OR @state = '') ORDER BY id DESC LIMIT @page_size;

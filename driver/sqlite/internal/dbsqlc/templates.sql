@@ -42,3 +42,10 @@ WHERE status = 'unused' AND expires_at <= @now AND template_id = @template_id;
 
 -- name: TemplateIssued :one
 SELECT issued FROM templates WHERE id = @id;
+
+-- name: NewestTemplates :many
+-- A page of templates newest first, down the primary key: before the ID
+-- before.
+SELECT id, name, value, min_spend, starts_at, ends_at, duration_ms,
+       per_user_limit, total, reminders, created_at, closed_at, version
+FROM templates WHERE id < @before ORDER BY id DESC LIMIT @page_size;
