@@ -8,14 +8,14 @@ import (
 	"time"
 )
 
-// configGroups orders lapse serve's flags on docs/configuration.md. A
-// flag no group names is listed under "Other", so a new flag shows on
-// the page as soon as it is regenerated.
+// configGroups orders lapse serve's flags, in its --help and on
+// docs/configuration.md. A flag no group names is listed under "Other",
+// so a new flag shows on the page as soon as it is regenerated.
 var configGroups = []struct {
 	title string
 	flags []string
 }{
-	{"HTTP", []string{"listen", "insecure", "read-timeout", "write-timeout", "idle-timeout", "issue-timeout", "max-lock-ttl", "idempotency-ttl"}},
+	{"HTTP", []string{"listen", "insecure", "console", "read-timeout", "write-timeout", "idle-timeout", "issue-timeout", "max-lock-ttl", "idempotency-ttl"}},
 	{"Store and instances", []string{"store", "instance", "lease-ttl", "max-clock-skew", "redis", "amqp-delay"}},
 	{"Expiry engine", []string{"batch-size", "sweep-interval", "loader-interval", "operation-batch", "operation-share", "payment-check-url", "payment-grace"}},
 	{"Event delivery", []string{"sink", "sink-secret", "sink-max-attempts", "event-retention"}},
@@ -49,35 +49,65 @@ every overdue one.
 `
 )
 
+// flagGroup is a titled list of a flag set's flags.
+type flagGroup struct {
+	title string
+	flags []*flag.Flag
+}
+
+// groupedFlags is fs's flags in configGroups' order, those no group
+// names last, under "Other".
+func groupedFlags(fs *flag.FlagSet) []flagGroup {
+	var groups []flagGroup
+	listed := map[string]bool{}
+	for _, g := range configGroups {
+		grp := flagGroup{title: g.title}
+		for _, n := range g.flags {
+			if f := fs.Lookup(n); f != nil {
+				grp.flags = append(grp.flags, f)
+				listed[n] = true
+			}
+		}
+		groups = append(groups, grp)
+	}
+	other := flagGroup{title: "Other"}
+	fs.VisitAll(func(f *flag.Flag) {
+		if !listed[f.Name] {
+			other.flags = append(other.flags, f)
+		}
+	})
+	if len(other.flags) > 0 {
+		groups = append(groups, other)
+	}
+	return groups
+}
+
+// printGroupedDefaults writes fs's flags to its output as PrintDefaults
+// does, group by group under their titles.
+func printGroupedDefaults(fs *flag.FlagSet) {
+	for _, g := range groupedFlags(fs) {
+		fmt.Fprintf(fs.Output(), "\n%s:\n", g.title)
+		one := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+		one.SetOutput(fs.Output())
+		for _, f := range g.flags {
+			one.Var(f.Value, f.Name, f.Usage)
+			one.Lookup(f.Name).DefValue = f.DefValue
+		}
+		one.PrintDefaults()
+	}
+}
+
 // writeConfigPage writes docs/configuration.md from fs, lapse serve's
 // flag set: a table per group of flag, variable, default and meaning,
 // each taken from the flag's help.
 func writeConfigPage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, configIntro)
-	listed := map[string]bool{}
-	table := func(title string, names []string) {
-		fmt.Fprintf(w, "\n## %s\n\n| flag | variable | default | meaning |\n|---|---|---|---|\n", title)
-		for _, n := range names {
-			f := fs.Lookup(n)
-			if f == nil {
-				continue
-			}
-			listed[n] = true
+	for _, g := range groupedFlags(fs) {
+		fmt.Fprintf(w, "\n## %s\n\n| flag | variable | default | meaning |\n|---|---|---|---|\n", g.title)
+		for _, f := range g.flags {
 			env, def, meaning := configRow(f)
 			fmt.Fprintf(w, "| `--%s` | %s | %s | %s |\n", f.Name, env, def, meaning)
 		}
-	}
-	for _, g := range configGroups {
-		table(g.title, g.flags)
-	}
-	var other []string
-	fs.VisitAll(func(f *flag.Flag) {
-		if !listed[f.Name] {
-			other = append(other, f.Name)
-		}
-	})
-	if len(other) > 0 {
-		table("Other", other)
 	}
 	fmt.Fprint(w, configOutro)
 }

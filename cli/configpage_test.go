@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/lapsehq/lapse/remind"
@@ -50,4 +51,29 @@ func TestConfigPage(t *testing.T) {
 			t.Errorf("%s: no row for --%s", path, f.Name)
 		}
 	})
+}
+
+// TestServeHelpGrouped: lapse serve --help lists every flag once, with
+// its default, under the titles of its group, in configGroups' order.
+func TestServeHelpGrouped(t *testing.T) {
+	var help bytes.Buffer
+	fs := serveFlags(&serveConfig{remind: remind.Default()}, &help)
+	fs.Usage()
+	out := help.String()
+	at := 0
+	for _, g := range configGroups {
+		i := strings.Index(out[at:], "\n"+g.title+":\n")
+		if i < 0 {
+			t.Fatalf("lapse serve --help: no group %q after byte %d:\n%s", g.title, at, out)
+		}
+		at += i + 1
+	}
+	fs.VisitAll(func(f *flag.Flag) {
+		if n := strings.Count(out, "\n  -"+f.Name+" ") + strings.Count(out, "\n  -"+f.Name+"\n"); n != 1 {
+			t.Errorf("lapse serve --help lists --%s %d times", f.Name, n)
+		}
+	})
+	if !strings.Contains(out, `(default "127.0.0.1:8080")`) {
+		t.Errorf("lapse serve --help: --listen's default missing:\n%s", out)
+	}
 }
