@@ -114,6 +114,8 @@ var routes = []route{
 	{"POST /v1/operations", "POST", fixed("/v1/operations"), `{"kind": "void", "coupon_ids": ["cpn_none"]}`, credential.Admin, 202},
 	// The route is reached, and the operation is unknown.
 	{"GET /v1/operations/{id}", "GET", fixed("/v1/operations/op_none"), "", credential.Admin, 404},
+	{"GET /v1/operations", "GET", fixed("/v1/operations"), "", credential.Admin, 200},
+	{"POST /v1/operations/{id}/cancel", "POST", fixed("/v1/operations/op_none/cancel"), "", credential.Admin, 404},
 	{"PUT /v1/users/{user_id}", "PUT", fixed("/v1/users/u1"), `{"timezone": "Asia/Shanghai", "channels": ["sms"]}`, credential.Admin, 200},
 	{"GET /v1/users/{user_id}", "GET", fixed("/v1/users/u1"), "", credential.Admin, 200},
 	{"POST /v1/users/{user_id}/coupons", "POST", fixed("/v1/users/u1/coupons"), "", credential.Wallet, 201},

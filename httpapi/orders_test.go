@@ -81,7 +81,7 @@ func (e *env) state(paths ...string) string {
 	var b strings.Builder
 	for _, p := range paths {
 		res := e.get(p)
-		fmt.Fprintf(&b, "%s: %d %s\n", p, res.status, res.body)
+		fmt.Fprintf(&b, "%s: %d %s\n", p, res.status, withoutRequestID(res.body))
 	}
 	return b.String()
 }
