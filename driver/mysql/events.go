@@ -82,4 +82,3 @@ func (s *Driver) sequence(ctx context.Context) error {
 	}
 	return tx.Commit()
 }
-

@@ -78,4 +78,3 @@ func (e *executor) sequence(ctx context.Context) error {
 		}
 	})
 }
-
