@@ -80,7 +80,8 @@ const expiredBy = `lapse_transitions_total{type="coupon.expired"}`
 func waitAllExpired(t *testing.T, s *server, n int) {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Minute)
-	for len(s.expiredEvents(t)) < n {
+	expired := follow("coupon.expired")
+	for len(expired.read(t, s)) < n {
 		if time.Now().After(deadline) {
 			t.Fatalf("fewer than %d coupons expired in three minutes", n)
 		}
@@ -191,7 +192,8 @@ func TestPausedInstanceWritesNothing(t *testing.T) {
 		// The others take its shards and expire all but what its batch in
 		// flight holds locked.
 		deadline := time.Now().Add(3 * time.Minute)
-		for len(ss[0].expiredEvents(t)) < len(cs)-batch {
+		expired := follow("coupon.expired")
+		for len(expired.read(t, ss[0])) < len(cs)-batch {
 			if time.Now().After(deadline) {
 				t.Fatalf("the others did not take the paused instance's shards in three minutes")
 			}

@@ -197,14 +197,43 @@ func (s *server) expiredEvents(t *testing.T) map[string]client.Event {
 // subject, failing on a duplicate.
 func (s *server) eventsOf(t *testing.T, typ string) map[string]client.Event {
 	t.Helper()
-	out := map[string]client.Event{}
-	for _, e := range s.feed(t, typ) {
-		if _, dup := out[e.Subject]; dup {
-			t.Fatalf("%s: two %s events", e.Subject, typ)
+	return follow(typ).read(t, s)
+}
+
+// follower gathers the feed's events of one type by subject, reading only
+// what is new on each call: a wait that polls a storm's feed reads each
+// event once, not the whole feed every time.
+type follower struct {
+	typ   string
+	after string
+	got   map[string]client.Event
+}
+
+// follow returns a follower of the events of typ from the feed's front.
+func follow(typ string) *follower {
+	return &follower{typ: typ, got: map[string]client.Event{}}
+}
+
+// read reads the events stored after the last read and returns those of
+// f's type so far by subject, failing on a second event of a subject.
+func (f *follower) read(t *testing.T, s *server) map[string]client.Event {
+	t.Helper()
+	for {
+		page := clienttest.Must(s.api.Events(t.Context(), client.EventQuery{After: f.after, Limit: 1000})).On(t)
+		for _, e := range page.Events {
+			if e.Type != f.typ {
+				continue
+			}
+			if _, dup := f.got[e.Subject]; dup {
+				t.Fatalf("%s: two %s events", e.Subject, f.typ)
+			}
+			f.got[e.Subject] = e
 		}
-		out[e.Subject] = e
+		if len(page.Events) == 0 || page.Next == "" {
+			return f.got
+		}
+		f.after = page.Next
 	}
-	return out
 }
 
 // feed reads the whole feed and returns the events of one type in feed
@@ -341,8 +370,9 @@ func (s *server) waitEventAfter(t *testing.T, what, cursor string) {
 // at least n coupons have expired.
 func waitExpired(t *testing.T, s *server, n int) {
 	t.Helper()
+	expired := follow("coupon.expired")
 	for deadline := time.Now().Add(45 * time.Second); time.Now().Before(deadline); {
-		if len(s.expiredEvents(t)) >= n {
+		if len(expired.read(t, s)) >= n {
 			return
 		}
 		time.Sleep(25 * time.Millisecond)

@@ -21,35 +21,53 @@ type reminderEvent struct {
 // user, failing on a second one for a user.
 func (s *server) reminders(t *testing.T) map[string]reminderEvent {
 	t.Helper()
-	out := map[string]reminderEvent{}
-	for _, e := range s.feed(t, store.EventReminderDue) {
-		if _, dup := out[e.Subject]; dup {
-			t.Fatalf("%s: two reminder.due events", e.Subject)
-		}
+	return remindersIn(t, follow(store.EventReminderDue).read(t, s))
+}
+
+// remindersIn decodes the reminder.due events by user.
+func remindersIn(t *testing.T, events map[string]client.Event) map[string]reminderEvent {
+	t.Helper()
+	out := make(map[string]reminderEvent, len(events))
+	for user, e := range events {
 		r := reminderEvent{Subject: e.Subject}
 		if err := json.Unmarshal(e.Data, &r.Data); err != nil {
 			t.Fatalf("%s: reminder data %s: %v", e.Subject, e.Data, err)
 		}
-		out[e.Subject] = r
+		out[user] = r
 	}
 	return out
 }
 
-// waitReminders polls, for up to a minute (past any backend's lead),
-// until at least n users have been reminded.
-func waitReminders(t *testing.T, s *server, n int) map[string]reminderEvent {
+// remindStall is how long waitReminders waits for one more reminder: a
+// lost reminder shows as a stall, a slow machine only as a slower climb
+// (under CI's load three PostgreSQL instances took minutes after a kill).
+const remindStall = time.Minute
+
+// waitReminders polls until at least n users have been reminded; it fails
+// once no new reminder came for remindStall, printing the logs of ss.
+func waitReminders(t *testing.T, s *server, n int, ss ...*server) map[string]reminderEvent {
 	t.Helper()
-	var got map[string]reminderEvent
-	// Two minutes: under CI's load (the race detector, packages side by
-	// side) three PostgreSQL instances took over a minute after a kill.
-	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); {
-		if got = s.reminders(t); len(got) >= n {
-			return got
+	f := follow(store.EventReminderDue)
+	last, progress := -1, time.Now()
+	for {
+		got := f.read(t, s)
+		if len(got) >= n {
+			return remindersIn(t, got)
 		}
-		time.Sleep(25 * time.Millisecond)
+		if len(got) > last {
+			last, progress = len(got), time.Now()
+		}
+		if time.Since(progress) > remindStall {
+			logs := s.log.String()
+			for _, o := range ss {
+				if o != s {
+					logs += "\n--- another instance:\n" + o.log.String()
+				}
+			}
+			t.Fatalf("%d users reminded, want %d; none more for %s; logs:\n%s", len(got), n, remindStall, logs)
+		}
+		time.Sleep(250 * time.Millisecond)
 	}
-	t.Fatalf("%d users reminded in time, want %d; log:\n%s", len(got), n, s.log.String())
-	return nil
 }
 
 // TestRemindersAsANewUser is the "done when", through the binary:
@@ -132,7 +150,7 @@ func TestKill9RemindersSendOnce(t *testing.T) {
 		} else {
 			s = ss[1] // the survivors take over the dead one's shards
 		}
-		got := waitReminders(t, s, n)
+		got := waitReminders(t, s, n, ss[1:]...)
 		for user, r := range got {
 			if len(r.Data.Coupons) != 1 {
 				t.Fatalf("%s: got %d coupons, want 1", user, len(r.Data.Coupons))
