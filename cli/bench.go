@@ -50,13 +50,13 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.IntVar(&steadyRate, "steady-rate", steadyRate, "coupons falling due a second in the steady phase")
 	fs.IntVar(&instances, "instances", instances, "lapse instances draining the storm side by side (postgres and mysql)")
 	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of lapse's drain to this file")
-	if err := parseArgs(fs.FlagSet, args, stdout); err != nil {
+	if err := fs.parse(args, stdout); err != nil {
 		return err
 	}
 	cfg := bench.Config{
 		Coupons: coupons, Templates: templates, Users: users,
 		UserRate: rate, BatchSize: batch, Instances: instances, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
-		Log: benchLog(stderr),
+		Log: fs.log,
 	}
 	return runBench(ctx, fs, stdout, func(target bench.Target) (bench.Result, error) {
 		cfg.Target = target
@@ -80,27 +80,41 @@ func profiled[R any](path string, w *io.Writer, run func() (R, error)) (R, error
 	return run()
 }
 
-// benchFlags is the flag set of a bench with the flags every bench has.
+// benchFlags is the flag set of a bench with the flags every bench has,
+// and the log they ask for once parsed.
 type benchFlags struct {
 	*flag.FlagSet
 	url, out, plot string
+	logs           logFlags
+	log            *slog.Logger
 }
 
 // newBenchFlags makes the flag set of `lapse bench <what>`, which writes
-// its usage to stderr, with --store, --out and a --plot of what plotted
-// says.
+// its usage to stderr, with --store, --out, a --plot of what plotted says
+// and the log flags.
 func newBenchFlags(what, plotted string, stderr io.Writer) *benchFlags {
 	fs := &benchFlags{FlagSet: flag.NewFlagSet("bench "+what, flag.ContinueOnError)}
 	fs.SetOutput(stderr)
 	fs.StringVar(&fs.url, "store", "", "store URL of a database that does not exist yet: sqlite:<path>, postgres://…/<name> or mysql://…/<name> (default: a temporary SQLite file)")
 	fs.StringVar(&fs.out, "out", "", "write the JSON result to this file (default: stdout)")
 	fs.StringVar(&fs.plot, "plot", "", "write an SVG plot of "+plotted+" to this file")
+	fs.logs.register(fs.FlagSet)
 	return fs
 }
 
+// parse parses args into fs and makes its log, to fs's output.
+func (fs *benchFlags) parse(args []string, stdout io.Writer) error {
+	if err := parse(fs.FlagSet, args, stdout); err != nil {
+		return err
+	}
+	var err error
+	fs.log, err = fs.logs.logger(fs.Output())
+	return err
+}
+
 // runBench runs a bench with run on the target of the database fs's
-// --store names and writes its result as writeResult does, to fs's --out
-// and --plot.
+// --store names, writes its result as writeResult does, to fs's --out
+// and --plot, and logs that it is done.
 func runBench[R result](ctx context.Context, fs *benchFlags, stdout io.Writer, run func(bench.Target) (R, error)) error {
 	target, cleanup, err := benchTarget(ctx, fs.url)
 	if err != nil {
@@ -111,13 +125,12 @@ func runBench[R result](ctx context.Context, fs *benchFlags, stdout io.Writer, r
 	if err != nil {
 		return err
 	}
-	return writeResult(res, fs.out, fs.plot, stdout)
-}
-
-// benchLog is the engine's log during a bench: warnings and errors only,
-// to stderr.
-func benchLog(stderr io.Writer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	if err := writeResult(res, fs.out, fs.plot, stdout); err != nil {
+		return err
+	}
+	fs.log.Info("lapse: bench done", slog.String("bench", fs.Name()), slog.String("store", target.Name),
+		slog.String("out", fs.out), slog.String("plot", fs.plot))
+	return nil
 }
 
 // result is what a bench reports.

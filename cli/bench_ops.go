@@ -25,11 +25,11 @@ func benchOps(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Float64Var(&cfg.OperationShare, "operation-share", 0, "share of its time the operations' worker spends in batches, as lapse serve's --operation-share; 0 is its default for the store")
 	fs.DurationVar(&cfg.Idle, "idle", cfg.Idle, "how long the idle phase measures the user load alone")
 	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the bulk void, with the user load beside it, to this file")
-	if err := parseArgs(fs.FlagSet, args, stdout); err != nil {
+	if err := fs.parse(args, stdout); err != nil {
 		return err
 	}
 	return runBench(ctx, fs, stdout, func(target bench.Target) (bench.OpsResult, error) {
-		cfg.Target, cfg.Progress, cfg.Log = target, stderr, benchLog(stderr)
+		cfg.Target, cfg.Progress, cfg.Log = target, stderr, fs.log
 		return profiled(profile, &cfg.CPUProfile, func() (bench.OpsResult, error) { return bench.RunOps(ctx, cfg) })
 	})
 }

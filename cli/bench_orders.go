@@ -29,12 +29,12 @@ func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.IntVar(&hotCfg.Buckets, "buckets", 0, "with --hot-sku: also run lapse on a SKU of this many stock buckets (2 to 64)")
 	fs.IntVar(&storm, "storm", 0, "order storm: seed this many unpaid orders over 50 SKUs, a third holding a coupon, all due at one instant, and measure when lapse has given every unit and coupon back")
 	fs.IntVar(&inst, "instances", inst, "with --storm: lapse instances closing the orders side by side (postgres and mysql)")
-	if err := parseArgs(fs.FlagSet, args, stdout); err != nil {
+	if err := fs.parse(args, stdout); err != nil {
 		return err
 	}
 	if storm > 0 {
 		return runBench(ctx, fs, stdout, func(target bench.Target) (bench.OrderStormResult, error) {
-			return bench.RunOrderStorm(ctx, bench.OrderStormConfig{Target: target, N: storm, Instances: inst, Progress: stderr, Log: benchLog(stderr)})
+			return bench.RunOrderStorm(ctx, bench.OrderStormConfig{Target: target, N: storm, Instances: inst, Progress: stderr, Log: fs.log})
 		})
 	}
 	if hot {
@@ -44,7 +44,7 @@ func benchOrders(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		})
 	}
 	return runBench(ctx, fs, stdout, func(target bench.Target) (bench.OrdersResult, error) {
-		cfg.Target, cfg.Progress, cfg.Log = target, stderr, benchLog(stderr)
+		cfg.Target, cfg.Progress, cfg.Log = target, stderr, fs.log
 		return bench.RunOrders(ctx, cfg)
 	})
 }

@@ -36,7 +36,9 @@ variable its row names (` + "`LAPSE_<FLAG>`" + `, dashes as underscores); a flag
 the command line wins over its variable. A command reads exactly the
 variables its ` + "`--help`" + ` names: these for ` + "`serve`" + `, ` + "`LAPSE_STORE`" + ` for ` + "`migrate`" + `
 and ` + "`tokens`" + `, ` + "`LAPSE_URL`" + ` and ` + "`LAPSE_TOKEN`" + ` for the operator commands
-([operations](operations.md#operator-commands)). ` + "`lapse serve --help`" + ` prints
+([operations](operations.md#operator-commands)), and ` + "`LAPSE_LOG_FORMAT`" + ` and
+` + "`LAPSE_LOG_LEVEL`" + ` for every command but ` + "`version`" + `, which all take
+` + "`--log-format`" + ` and ` + "`--log-level`" + `. ` + "`lapse serve --help`" + ` prints
 the same list.
 
 Durations are Go durations (` + "`90s`, `72h`" + `).

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 
 	"github.com/lapsehq/lapse/storetype"
 )
@@ -33,7 +34,13 @@ func migrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fs.PrintDefaults()
 	}
 	url := fs.String("store", "sqlite:lapse.db", "store URL, as lapse serve takes it (LAPSE_STORE)")
+	var logs logFlags
+	logs.register(fs)
 	if err := parse(fs, args, stdout); err != nil {
+		return err
+	}
+	log, err := logs.logger(stderr)
+	if err != nil {
 		return err
 	}
 	var change storetype.SchemaChange
@@ -51,5 +58,7 @@ func migrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintf(stdout, "%s store %s: schema version %d -> %d, %d migration(s) applied, up to date\n",
 		kind, redact(*url), change.From, change.To, len(change.Applied))
+	log.Info("lapse: migrated", slog.String("store", redact(*url)), slog.Int("from", change.From), slog.Int("to", change.To),
+		slog.Int("applied", len(change.Applied)))
 	return d.Ready(ctx)
 }

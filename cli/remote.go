@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/lapsehq/lapse/client"
 )
@@ -17,7 +19,8 @@ import (
 type remoteRun func(ctx context.Context, c *client.Client, args []string, stdout, stderr io.Writer) error
 
 // remote makes the operator command name, which talks to a running lapse
-// over its HTTP API at --url (LAPSE_URL) with --token (LAPSE_TOKEN). usage
+// over its HTTP API at --url (LAPSE_URL) with --token (LAPSE_TOKEN),
+// logging each request at debug (see loggedTransport). usage
 // is its help, printed with the flags on --help; setup registers the
 // command's own flags on fs and returns what runs it once they are parsed.
 // nargs is how many arguments it takes.
@@ -31,8 +34,14 @@ func remote(name, usage string, nargs int, setup func(fs *flag.FlagSet) remoteRu
 		}
 		url := fs.String("url", "http://127.0.0.1:8080", "base URL of the running lapse (LAPSE_URL)")
 		token := fs.String("token", "", "API token, sent as Authorization: Bearer <token> (LAPSE_TOKEN)")
+		var logs logFlags
+		logs.register(fs)
 		run := setup(fs)
 		args, err := parseMixed(fs, args, stdout)
+		if err != nil {
+			return err
+		}
+		log, err := logs.logger(stderr)
 		if err != nil {
 			return err
 		}
@@ -41,7 +50,8 @@ func remote(name, usage string, nargs int, setup func(fs *flag.FlagSet) remoteRu
 			fs.Usage()
 			return fmt.Errorf("%w: lapse %s takes %d argument(s)", ErrUsage, name, nargs)
 		}
-		c, err := client.New(*url, client.WithToken(*token))
+		c, err := client.New(*url, client.WithToken(*token),
+			client.WithHTTPClient(&http.Client{Timeout: 30 * time.Second, Transport: loggedTransport{log}}))
 		if err != nil {
 			return fmt.Errorf("--url: %w", err)
 		}

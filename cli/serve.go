@@ -29,7 +29,6 @@ import (
 	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/httpapi"
 	"github.com/lapsehq/lapse/internal/redisurl"
-	"github.com/lapsehq/lapse/internal/tty"
 	"github.com/lapsehq/lapse/outbox"
 	"github.com/lapsehq/lapse/payhook"
 	"github.com/lapsehq/lapse/remind"
@@ -42,8 +41,7 @@ import (
 type serveConfig struct {
 	listen          string
 	store           string
-	logFormat       string
-	logLevel        logLevel
+	log             logFlags
 	batchSize       int
 	sweepInterval   time.Duration
 	loaderInterval  time.Duration
@@ -98,8 +96,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	}
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on; one other than loopback needs an API token, or --insecure (LAPSE_LISTEN)")
 	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path>, postgres://… or mysql://user:pass@host:port/db (LAPSE_STORE)")
-	fs.StringVar(&c.logFormat, "log-format", "", "log `format`: text or json (LAPSE_LOG_FORMAT; default text when stderr is a terminal, json otherwise)")
-	fs.Var(&c.logLevel, "log-level", "least severe `level` logged: debug, info, warn or error (LAPSE_LOG_LEVEL; default info)")
+	c.log.register(fs)
 	fs.IntVar(&c.batchSize, "batch-size", 1000, "rows transitioned per transaction (LAPSE_BATCH_SIZE)")
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
 	fs.IntVar(&c.operationBatch, "operation-batch", engine.DefaultOperationBatch, "coupons a bulk void or extend works per transaction (LAPSE_OPERATION_BATCH)")
@@ -183,31 +180,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.idempotencyTTL <= 0 {
 		return fmt.Errorf("--idempotency-ttl: want more than 0, got %s", c.idempotencyTTL)
 	}
-	log, err := newLogger(c.logFormat, slog.Level(c.logLevel), stderr)
+	log, err := c.log.logger(stderr)
 	if err != nil {
 		return err
 	}
-	routeLibraryLogs(log)
 	return runServer(ctx, c, log)
-}
-
-// newLogger makes the log of lapse serve, in format to w, of the records
-// at level or above; format "" is text on a terminal, JSON elsewhere.
-func newLogger(format string, level slog.Level, w io.Writer) (*slog.Logger, error) {
-	opts := &slog.HandlerOptions{Level: level}
-	if format == "" {
-		format = "json"
-		if tty.Is(w) {
-			format = "text"
-		}
-	}
-	switch format {
-	case "text":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
-	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
-	}
-	return nil, fmt.Errorf("--log-format: want text or json, got %q", format)
 }
 
 // runServer wires store, wheel, engine, relay and HTTP API, serves until

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"text/tabwriter"
 	"time"
@@ -66,7 +67,13 @@ func tokensCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprint(stderr, tokensUsage)
 		return fmt.Errorf("%w: unknown tokens command %q", ErrUsage, sub)
 	}
+	var logs logFlags
+	logs.register(fs)
 	if err := parse(fs, args, stdout); err != nil {
+		return err
+	}
+	log, err := logs.logger(stderr)
+	if err != nil {
 		return err
 	}
 	if name != nil && *name == "" {
@@ -74,7 +81,6 @@ func tokensCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	var want []credential.Scope
 	if scopes != nil {
-		var err error
 		if want, err = credential.ParseScopes(*scopes); err != nil {
 			return fmt.Errorf("--scopes: %w", err)
 		}
@@ -94,7 +100,7 @@ func tokensCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "lapse: token %s created with scopes %s; it is shown once, here:\n", tk.Name, credential.Join(tk.Scopes))
+		log.Info("lapse: token created; it is shown once, on stdout", slog.String("name", tk.Name), slog.String("scopes", credential.Join(tk.Scopes)))
 		fmt.Fprintln(stdout, secret)
 	case "revoke":
 		tk, err := st.RevokeToken(ctx, store.RevokeTokenParams{Name: *name, Now: now})
@@ -104,6 +110,7 @@ func tokensCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
+		log.Info("lapse: token revoked", slog.String("name", tk.Name))
 		fmt.Fprintf(stdout, "revoked %s at %s\n", tk.Name, tk.RevokedAt.Format(time.RFC3339))
 	case "list":
 		tks, err := st.Tokens(ctx)

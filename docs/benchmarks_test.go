@@ -16,26 +16,27 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the generated parts of the manual")
 
-// benchTable renders the runs of one kind, bench/<prefix>*.json, as a
-// Markdown table: a header and a row per run.
+// benchTable renders runs as a Markdown table, a header and a row per run,
+// between <!-- bench:<prefix> --> and <!-- /bench --> on a page. Its runs
+// are every bench/<prefix>-*.json, by store, unless runs names them.
 type benchTable struct {
 	prefix string
 	header string
 	row    func(name string, r run) string
+	runs   []string
 }
 
-// benchTables are the tables of benchmarks.md, each between
-// <!-- bench:<prefix> --> and <!-- /bench -->.
+// benchTables are the tables of benchmarks.md.
 var benchTables = []benchTable{
-	{"storm", "| run | lapse | floor | ratio | writes p99 idle → storm | reads p99 storm | racers p99 lapse / naive / floor | steady lag p99 |\n|---|---|---|---|---|---|---|---|",
-		func(name string, r run) string {
+	{prefix: "storm", header: "| run | lapse | floor | ratio | writes p99 idle → storm | reads p99 storm | racers p99 lapse / naive / floor | steady lag p99 |\n|---|---|---|---|---|---|---|---|",
+		row: func(name string, r run) string {
 			return fmt.Sprintf("| %s, %s coupons, %s | %s | %s | %.2f | %s → %s (%.1f×) | %s | %s / %s / %s | %s |",
 				storeOf(name), count(r.num("coupons")), plural(r.num("instances"), "instance"), rate(r.num("lapse.rate")), rate(r.num("floor.rate")), r.num("ratios.drain_vs_floor"),
 				ms(r.num("idle.user_p99")), ms(r.num("lapse.user_p99")), r.num("ratios.user_p99_storm_vs_idle"), ms(r.num("lapse.reads.p99")),
 				ms(r.num("racers.lapse.p99")), ms(r.num("racers.naive.p99")), ms(r.num("racers.floor.p99")), ms(r.num("steady.lag_p99")))
 		}},
-	{"accel", "| delay queue | lag p50 | p99 | max | first expiry on the instances that did not issue |\n|---|---|---|---|---|",
-		func(name string, r run) string {
+	{prefix: "accel", header: "| delay queue | lag p50 | p99 | max | first expiry on the instances that did not issue |\n|---|---|---|---|---|",
+		row: func(name string, r run) string {
 			var rows []string
 			for _, q := range []struct{ key, label string }{{"none", "none"}, {"redis", "Redis (`--redis`)"}, {"amqp", "RabbitMQ (`--amqp-delay`)"}} {
 				var others []string
@@ -47,16 +48,16 @@ var benchTables = []benchTable{
 			}
 			return strings.Join(rows, "\n")
 		}},
-	{"hotsku", "| store | lapse, 1 bucket | lapse, 8 buckets | floor (one row) | 1 bucket / floor | 8 buckets / floor | never oversold |\n|---|---|---|---|---|---|---|",
-		func(name string, r run) string {
+	{prefix: "hotsku", header: "| store | lapse, 1 bucket | lapse, 8 buckets | floor (one row) | 1 bucket / floor | 8 buckets / floor | never oversold |\n|---|---|---|---|---|---|---|",
+		row: func(name string, r run) string {
 			orders := func(k string) string {
 				return fmt.Sprintf("%s (%s)", count(r.num(k+".rate")), ms(r.num(k+".latency.p99")))
 			}
 			return fmt.Sprintf("| %s | %s | %s | %s | %.2f | %.2f | %s |", storeOf(name), orders("lapse"), orders("bucketed"), orders("floor"),
 				r.num("ratio"), r.num("bucketed_ratio"), yes(r.bool("lapse.stock_ok") && r.bool("bucketed.stock_ok") && r.bool("floor.stock_ok")))
 		}},
-	{"ops", "| run | void | extend | archive | user p99 idle | during void (×idle) | during extend (×idle) |\n|---|---|---|---|---|---|---|",
-		func(name string, r run) string {
+	{prefix: "ops", header: "| run | void | extend | archive | user p99 idle | during void (×idle) | during extend (×idle) |\n|---|---|---|---|---|---|---|",
+		row: func(name string, r run) string {
 			return fmt.Sprintf("| %s | %s | %s | %s | %s | %s (%.1f×) | %s (%.1f×) |", storeOf(name),
 				rate(r.num("void.rate")), rate(r.num("extend.rate")), rate(r.num("archive.rate")), ms(r.num("idle.writes.p99")),
 				ms(r.num("void.users.writes.p99")), r.num("ratios.user_p99_void_vs_idle"),
@@ -64,8 +65,58 @@ var benchTables = []benchTable{
 		}},
 }
 
+// readmeTables are the README's headline numbers, a row per store: its
+// storm (the most instances), flash sale and bulk void, each row a run
+// joined from three (see loadRun).
+var readmeTables = []benchTable{
+	{prefix: "headline",
+		runs:   []string{"storm-sqlite-1m+hotsku-sqlite+ops-sqlite", "storm-postgres-1m-3+hotsku-postgres+ops-postgres", "storm-mariadb-1m-3+hotsku-mariadb+ops-mariadb"},
+		header: "| store | a storm drained | users' write p99 in it | steady lag p99 | a flash sale on one SKU | a bulk void (users' p99 × idle) |\n|---|---|---|---|---|---|",
+		row: func(name string, r run) string {
+			store := stores[storeRank(name)].name
+			if n := r.num("storm.instances"); n != 1 {
+				store += ", " + plural(n, "instance")
+			}
+			sale := fmt.Sprintf("%s orders/s, 1 bucket", count(r.num("hotsku.lapse.rate")))
+			if r.num("hotsku.bucketed.rate") > r.num("hotsku.lapse.rate") {
+				sale = fmt.Sprintf("%s orders/s, %s", count(r.num("hotsku.bucketed.rate")), plural(r.num("hotsku.buckets"), "bucket"))
+			}
+			if !r.bool("hotsku.lapse.stock_ok") || !r.bool("hotsku.bucketed.stock_ok") {
+				sale += ", **oversold**"
+			}
+			return fmt.Sprintf("| %s | %s coupons in %s (%s) | %s | %s | %s | %s (%.1f×) |", store,
+				count(r.num("storm.coupons")), ms(r.num("storm.lapse.drain_seconds")), rate(r.num("storm.lapse.rate")),
+				ms(r.num("storm.lapse.user_p99")), ms(r.num("storm.steady.lag_p99")), sale,
+				rate(r.num("ops.void.rate")), r.num("ops.ratios.user_p99_void_vs_idle"))
+		}},
+}
+
 // run is one benchmark's JSON.
 type run map[string]any
+
+// loadRun reads bench/<name>.json; a name of several runs joined by "+"
+// is a run holding each under its kind (the prefix of its name), so that
+// "storm-sqlite-1m+ops-sqlite" has storm.lapse.rate and ops.void.rate.
+func loadRun(t *testing.T, name string) run {
+	t.Helper()
+	if parts := strings.Split(name, "+"); len(parts) > 1 {
+		joined := run{}
+		for _, p := range parts {
+			kind, _, _ := strings.Cut(p, "-")
+			joined[kind] = map[string]any(loadRun(t, p))
+		}
+		return joined
+	}
+	raw, err := os.ReadFile("bench/" + name + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r run
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return r
+}
 
 // num is the number at a dotted path of r; a path that names none is
 // NaN, which shows on the page.
@@ -151,45 +202,66 @@ func yes(b bool) string {
 
 var benchBlock = regexp.MustCompile(`(?s)(<!-- bench:(\w+) -->\n).*?(<!-- /bench -->)`)
 
-// renderBenchmarks returns page with every bench block's table made
-// again from bench/*.json, and the runs' names, sorted.
-func renderBenchmarks(t *testing.T, page []byte) []byte {
+// renderBenchmarks returns page, named name, with the block of each of
+// tables made again from its runs.
+func renderBenchmarks(t *testing.T, name string, page []byte, tables []benchTable) []byte {
 	t.Helper()
 	found := map[string]bool{}
 	out := benchBlock.ReplaceAllFunc(page, func(block []byte) []byte {
 		m := benchBlock.FindSubmatch(block)
 		prefix := string(m[2])
-		i := slices.IndexFunc(benchTables, func(b benchTable) bool { return b.prefix == prefix })
+		i := slices.IndexFunc(tables, func(b benchTable) bool { return b.prefix == prefix })
 		if i < 0 {
-			t.Errorf("benchmarks.md: no table named %s", prefix)
+			t.Errorf("%s: no table named %s", name, prefix)
 			return block
 		}
 		found[prefix] = true
-		files, _ := filepath.Glob("bench/" + prefix + "-*.json")
-		slices.SortStableFunc(files, func(a, b string) int { return storeRank(a) - storeRank(b) })
+		runs := tables[i].runs
+		if runs == nil {
+			files, _ := filepath.Glob("bench/" + prefix + "-*.json")
+			slices.SortStableFunc(files, func(a, b string) int { return storeRank(a) - storeRank(b) })
+			for _, f := range files {
+				runs = append(runs, strings.TrimSuffix(filepath.Base(f), ".json"))
+			}
+		}
 		var b bytes.Buffer
 		b.Write(m[1])
-		b.WriteString(benchTables[i].header + "\n")
-		for _, f := range files {
-			raw, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var r run
-			if err := json.Unmarshal(raw, &r); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			b.WriteString(benchTables[i].row(strings.TrimSuffix(filepath.Base(f), ".json"), r) + "\n")
+		b.WriteString(tables[i].header + "\n")
+		for _, r := range runs {
+			b.WriteString(tables[i].row(r, loadRun(t, r)) + "\n")
 		}
 		b.Write(m[3])
 		return b.Bytes()
 	})
-	for _, b := range benchTables {
+	for _, b := range tables {
 		if !found[b.prefix] {
-			t.Errorf("benchmarks.md: no <!-- bench:%s --> block", b.prefix)
+			t.Errorf("%s: no <!-- bench:%s --> block", name, b.prefix)
 		}
 	}
 	return out
+}
+
+// checkGenerated fails when a table of the page at path is not what its
+// runs make (-update rewrites it), or shows a figure a run lacks.
+func checkGenerated(t *testing.T, path string, tables []benchTable) {
+	t.Helper()
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := renderBenchmarks(t, path, page, tables)
+	if bytes.Contains(want, []byte("NaN")) {
+		t.Errorf("%s: a run lacks a figure its table shows", path)
+	}
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		page = want
+	}
+	if !bytes.Equal(page, want) {
+		t.Errorf("%s's tables are not what bench/*.json make; run go test ./docs -run %s -update", path, t.Name())
+	}
 }
 
 // TestBenchmarksPage fails when a table of benchmarks.md is not what
@@ -197,23 +269,7 @@ func renderBenchmarks(t *testing.T, page []byte) []byte {
 // rewrites them), when a figure a table shows is missing from a run, or
 // when a run in bench/ belongs to no table.
 func TestBenchmarksPage(t *testing.T) {
-	page, err := os.ReadFile("benchmarks.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := renderBenchmarks(t, page)
-	if bytes.Contains(want, []byte("NaN")) {
-		t.Errorf("benchmarks.md: a run lacks a figure its table shows")
-	}
-	if *update {
-		if err := os.WriteFile("benchmarks.md", want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		page = want
-	}
-	if !bytes.Equal(page, want) {
-		t.Errorf("benchmarks.md's tables are not what bench/*.json make; run go test ./docs -run TestBenchmarksPage -update")
-	}
+	checkGenerated(t, "benchmarks.md", benchTables)
 	files, _ := filepath.Glob("bench/*.json")
 	for _, f := range files {
 		if !slices.ContainsFunc(benchTables, func(b benchTable) bool {
@@ -222,4 +278,11 @@ func TestBenchmarksPage(t *testing.T) {
 			t.Errorf("%s belongs to no table of benchmarks.md", f)
 		}
 	}
+}
+
+// TestReadmeNumbers fails when the README's headline numbers are not
+// what their runs in bench/ make (go test ./docs -run TestReadmeNumbers
+// -update rewrites them).
+func TestReadmeNumbers(t *testing.T) {
+	checkGenerated(t, "../README.md", readmeTables)
 }

@@ -41,27 +41,39 @@ func listed(help string) []string {
 	return names
 }
 
-// TestHelp: --help and -h on lapse, on every command lapse help lists and
-// on every command of theirs print the help on stdout, nothing on stderr,
-// and exit 0; a flag no command has exits 2 with the error on stderr.
-func TestHelp(t *testing.T) {
+// commandLines are the commands lapse --help lists and the commands of
+// theirs, each as the arguments that name it; leaves are those of them
+// that have no commands of their own, the ones that take flags.
+func commandLines(t *testing.T) (lines, leaves [][]string) {
+	t.Helper()
 	top, _, code := lapseExit(t, "--help")
 	commands := listed(top)
 	if code != 0 || len(commands) < 10 {
 		t.Fatalf("lapse --help: exit %d, commands %v", code, commands)
 	}
-	var lines [][]string
 	for _, c := range commands {
 		lines = append(lines, []string{c})
 		out, _, _ := lapseExit(t, c, "--help")
-		for _, sub := range listed(out) {
+		subs := listed(out)
+		if c == "tokens" { // its usage line lists its commands
+			subs = []string{"create", "list", "revoke"}
+		}
+		for _, sub := range subs {
 			lines = append(lines, []string{c, sub})
+			leaves = append(leaves, []string{c, sub})
+		}
+		if len(subs) == 0 {
+			leaves = append(leaves, []string{c})
 		}
 	}
-	// tokens lists its commands in its usage line, not under commands:.
-	for _, sub := range []string{"create", "list", "revoke"} {
-		lines = append(lines, []string{"tokens", sub})
-	}
+	return lines, leaves
+}
+
+// TestHelp: --help and -h on lapse, on every command lapse help lists and
+// on every command of theirs print the help on stdout, nothing on stderr,
+// and exit 0; a flag no command has exits 2 with the error on stderr.
+func TestHelp(t *testing.T) {
+	lines, _ := commandLines(t)
 	for _, line := range lines {
 		for _, h := range []string{"--help", "-h"} {
 			args := append(line, h)

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"regexp"
@@ -12,28 +15,60 @@ import (
 	"github.com/lapsehq/lapse/client"
 )
 
-// readmeBlock returns the code block, of the language lang, that opens
-// the README's section named heading.
-func readmeBlock(t *testing.T, heading, lang string) string {
+// docBlock returns the code block, of the language lang, that is the
+// first of its language in the section named heading (a level-2 heading)
+// of the Markdown page at path, relative to the repository's root.
+func docBlock(t *testing.T, path, heading, lang string) string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../" + path)
 	if err != nil {
-		t.Fatalf("read README: %v", err)
+		t.Fatalf("read %s: %v", path, err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## "+heading+"\n")
+	_, section, ok := strings.Cut(string(page), "\n## "+heading+"\n")
 	_, rest, opened := strings.Cut(section, "```"+lang+"\n")
 	block, _, closed := strings.Cut(rest, "\n```\n")
 	if !ok || !opened || !closed || strings.Contains(section[:len(section)-len(rest)], "\n## ") {
-		t.Fatalf("README: no %s block in section %s", lang, heading)
+		t.Fatalf("%s: no %s block in section %s", path, lang, heading)
 	}
 	return block
+}
+
+// goFunc returns the source of the function name declared in the Go file
+// at path, its doc comment included, and its body's statements one tab
+// less indented.
+func goFunc(t *testing.T, path, name string) (decl, body string) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != name {
+			continue
+		}
+		from := fn.Pos()
+		if fn.Doc != nil {
+			from = fn.Doc.Pos()
+		}
+		decl = string(src[fset.Position(from).Offset:fset.Position(fn.End()).Offset])
+		inner := string(src[fset.Position(fn.Body.Lbrace).Offset+2 : fset.Position(fn.Body.Rbrace).Offset-1])
+		return decl, strings.ReplaceAll("\n"+inner, "\n\t", "\n")[1:]
+	}
+	t.Fatalf("%s declares no func %s", path, name)
+	return "", ""
 }
 
 // tryIt returns the commands of the README's "Try it" block, a
 // continued line joined to its next.
 func tryIt(t *testing.T) []string {
 	t.Helper()
-	block := readmeBlock(t, "Try it", "sh")
+	block := docBlock(t, "README.md", "Try it", "sh")
 	var cmds []string
 	for line := range strings.SplitSeq(strings.ReplaceAll(block, "\\\n", ""), "\n") {
 		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
@@ -112,15 +147,9 @@ func readmeClient(ctx context.Context, lapseURL string) error {
 // readmeClient's body, then runs it against lapse serve: alice ends
 // with a coupon locked for order-1.
 func TestReadmeGoClient(t *testing.T) {
-	src, err := os.ReadFile("readme_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, fn, _ := strings.Cut(string(src), "\nfunc readmeClient(ctx context.Context, lapseURL string) error {\n")
-	body, _, _ := strings.Cut(fn, "\n}\n")
-	body = strings.ReplaceAll("\n"+body, "\n\t", "\n")[1:]
+	_, body := goFunc(t, "readme_test.go", "readmeClient")
 	body = strings.ReplaceAll(body, "client.New(lapseURL,", `client.New("http://127.0.0.1:8080",`)
-	if want := readmeBlock(t, "Go client", "go"); body != want {
+	if want := docBlock(t, "README.md", "Go client", "go"); body != want {
 		t.Fatalf("the README's Go client example:\n%s\nis not readmeClient's body:\n%s", want, body)
 	}
 
