@@ -51,11 +51,16 @@ func shown(t *testing.T, ctx context.Context, what, js string, want func(string)
 	}
 }
 
-// screenshot saves the whole page as name in t's temporary folder and,
-// if LAPSE_SCREENSHOT_DIR is set, there too.
-func screenshot(t *testing.T, ctx context.Context, name string) {
+// screenshot saves the element sel finds, or the whole page if sel is
+// "", as name in t's temporary folder and, if LAPSE_SCREENSHOT_DIR is
+// set, there too.
+func screenshot(t *testing.T, ctx context.Context, name, sel string) {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	shot := chromedp.FullScreenshot(100)
+	if sel != "" {
+		shot = chromedp.Screenshot(chromedp.CSS(sel))
+	}
+	png, err := chromedp.Run(ctx, shot)
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
@@ -132,7 +137,7 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 		`(() => { const b = document.getElementById('replay-hooks'); return b && !b.disabled ?
 		   b.closest('tr').querySelector('.dead').textContent : ''; })()`,
 		func(s string) bool { return s != "" && s != "0" })
-	screenshot(t, ctx, "console-"+be.name+".png")
+	screenshot(t, ctx, "overview.png", "")
 	rc.SetAnswer(nil)
 	// The console redraws its tables as it polls: a click can find the
 	// button just before a redraw replaces it, and then clicks nothing.
@@ -237,7 +242,7 @@ func voidInBrowser(t *testing.T, ctx context.Context, s *server, tpl string, n i
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("confirm-yes"))); err != nil {
 		t.Fatalf("confirm: %v", err)
 	}
-	said := shown(t, ctx, "the void started", `document.getElementById('act-said').textContent`,
+	said := shown(t, ctx, "the void started", `document.getElementById('said').textContent`,
 		func(s string) bool { return strings.HasPrefix(s, "operation op_") })
 	id := strings.Fields(said)[1]
 	progress := shown(t, ctx, "the void's progress to its end",
@@ -248,7 +253,7 @@ func voidInBrowser(t *testing.T, ctx context.Context, s *server, tpl string, n i
 	if want := fmt.Sprintf("done %d %d %d", op.Progress.Done, op.Progress.Total, op.Counts.Voided); progress != want || op.Counts.Voided != int64(n) {
 		t.Fatalf("the void as the page shows it: %q; the API reads it %q with %d voided, want %d", progress, want, op.Counts.Voided, n)
 	}
-	screenshot(t, ctx, "console-void.png")
+	screenshot(t, ctx, "void.png", "#operations-box")
 }
 
 // findInBrowser finds coupon id in the console: the page shows it as the

@@ -40,10 +40,15 @@
     $('problem').textContent = [...problems.values()].join(' · ');
   }
 
+  // attempt runs fn and reports its error, if any, as part's problem.
+  async function attempt(part, fn) {
+    try { await fn(); report(part); } catch (e) { report(part, e); }
+  }
+
   // every runs fn now and then ms after each run ends, reporting its errors.
   function every(ms, part, fn) {
     const run = async () => {
-      try { await fn(); report(part); } catch (e) { report(part, e); }
+      await attempt(part, fn);
       setTimeout(run, ms);
     };
     run();
@@ -271,18 +276,40 @@
     $('confirm').hidden = false;
     pending = run;
   }
-  $('confirm-yes').addEventListener('click', async () => {
+  $('confirm-yes').addEventListener('click', () => {
     const run = pending;
     pending = null;
     $('confirm').hidden = true;
-    if (!run) return;
-    try { $('act-said').textContent = await run(); report('act'); } catch (e) { report('act', e); }
+    if (run) attempt('act', async () => { $('said').textContent = await run(); });
   });
   $('confirm-no').addEventListener('click', () => {
     pending = null;
     $('confirm').hidden = true;
-    $('act-said').textContent = 'not confirmed: nothing done';
+    $('said').textContent = 'not confirmed: nothing done';
   });
+
+  // Reconciliation: a check reads the drift and changes nothing; a
+  // repair, confirmed against a fresh check's counts, puts back what it
+  // can, each repair with its event.
+  function showDrift(rec) {
+    const found = Object.entries(rec.counts).filter(([, n]) => n > 0).map(([check, n]) => `${num(n)} ${check}`).join(', ');
+    $('reconciled').textContent = `checked at ${rec.checked_at.slice(11, 19)} UTC: ${found || 'no drift'}` +
+      (rec.repaired ? `; ${num(rec.repaired)} repaired` : '');
+    rows($('drift'), rec.drift, (tr, d) => {
+      tr.dataset.check = d.check;
+      tr.dataset.subject = d.subject;
+      tr.dataset.repaired = d.repaired;
+      for (const v of [d.check, d.subject, d.detail, num(d.expected), num(d.actual), d.repairable ? 'yes' : 'no', d.repaired ? 'yes' : 'no']) cell(tr, v);
+    });
+    return rec;
+  }
+  $('reconcile-check').addEventListener('click', () => attempt('reconcile', async () => showDrift(await api('GET', '/v1/reconcile'))));
+  $('reconcile-repair').addEventListener('click', () => attempt('reconcile', async () => {
+    const rec = showDrift(await api('GET', '/v1/reconcile'));
+    const repairable = rec.drift.filter((d) => d.repairable).length;
+    confirmThen(`repair ${num(repairable)} of the ${num(rec.drift.length)} drifts just found (${$('reconciled').textContent}): each repair writes its event.`,
+      async () => `${num(showDrift(await api('POST', '/v1/reconcile', { repair: true })).repaired)} drifts repaired`);
+  }));
 
   // The operation the act form describes.
   function actOperation() {
