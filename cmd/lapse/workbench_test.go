@@ -15,7 +15,9 @@ import (
 
 // TestConsoleWorkbench walks the console's find, act and watch paths in a
 // real chromium against a real lapse on each store, and checks what the
-// page shows against the API: a reconciliation finds the timers deleted
+// page shows against the API: a user's wallet a page at a time
+// (walletInBrowser), a coupon's history (findInBrowser), an order with
+// its items, coupons and history (orderInBrowser); a reconciliation finds the timers deleted
 // under a template's coupons and repairs them once confirmed
 // (reconcileInBrowser).
 func TestConsoleWorkbench(t *testing.T) { onEach(t, testConsoleWorkbench) }
@@ -26,9 +28,20 @@ func testConsoleWorkbench(t *testing.T, be backend) {
 	ctx := t.Context()
 	wallet := clienttest.Must(s.api.CreateTemplate(ctx, client.NewTemplate{Name: "wallet", Value: 100,
 		Validity: client.Validity{Duration: client.Duration(720 * time.Hour)}})).On(t)
-	clienttest.Must(s.api.Claim(ctx, "w", client.ClaimParams{TemplateID: wallet.ID})).On(t)
+	var held []client.Coupon
+	for range 60 {
+		held = append(held, clienttest.Must(s.api.Claim(ctx, "w", client.ClaimParams{TemplateID: wallet.ID})).On(t))
+	}
+	for _, sku := range []string{"sku-a", "sku-b"} {
+		clienttest.Must(s.api.PutSKU(ctx, sku, client.Stock{Stock: 10})).On(t)
+	}
+	ord := clienttest.Must(s.api.CreateOrder(ctx, client.NewOrder{UserID: "w", CouponIDs: []string{held[0].ID},
+		Items: []client.Item{{SKU: "sku-a", Qty: 2, UnitPrice: 250}, {SKU: "sku-b", Qty: 1, UnitPrice: 400}}})).On(t)
 
 	page := browse(t, s.base+"/")
+	walletInBrowser(t, page, s, "w")
+	findInBrowser(t, page, s, held[0].ID, "coupon.claimed coupon.locked")
+	orderInBrowser(t, page, s, ord.ID)
 	if _, err := be.raw(t, db).Exec("DELETE FROM timers"); err != nil {
 		t.Fatalf("delete the timers: %v", err)
 	}
@@ -102,4 +115,126 @@ func reconcileInBrowser(t *testing.T, ctx context.Context, s *server) {
 	if evs := s.feed(t, "timer.repaired"); len(evs) != len(found.Drift) {
 		t.Fatalf("timer.repaired events: got %d, want %d", len(evs), len(found.Drift))
 	}
+}
+
+// find finds id with the console's Find and waits until the page shows
+// it.
+func find(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("find-id"), id), chromedp.Click(chromedp.CSS("#find button"))); err != nil {
+		t.Fatalf("find %s: %v", id, err)
+	}
+	shown(t, ctx, id+" found", foundJS("id"), func(s string) bool { return s == id })
+}
+
+// foundJS is JavaScript for the field of what Find shows, as text.
+func foundJS(field string) string {
+	return `(document.querySelector('#found dd[data-field="` + field + `"]') || {}).textContent || ''`
+}
+
+// foundField is the field of what Find shows, as text.
+func foundField(t *testing.T, ctx context.Context, field string) string {
+	t.Helper()
+	return evaluate(t, ctx, foundJS(field))
+}
+
+// evaluate evaluates the JavaScript expression js, a string, in the page.
+func evaluate(t *testing.T, ctx context.Context, js string) string {
+	t.Helper()
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return got
+}
+
+// cellsText is a table row as rowsShown shows it: its cells' text.
+const cellsText = `[...tr.cells].map((td) => td.textContent).join(' ')`
+
+// rowsShown returns the rows of the table sel finds, a line each, as the
+// JavaScript expression row makes them of tr.
+func rowsShown(t *testing.T, ctx context.Context, sel, row string) string {
+	t.Helper()
+	return evaluate(t, ctx, `[...document.querySelectorAll('`+sel+` tbody tr')].map((tr) => `+row+`).join('\n')`)
+}
+
+// checkHistory checks the history Find shows against subject's events in
+// the feed, oldest first, and returns their types.
+func checkHistory(t *testing.T, ctx context.Context, s *server, subject string) string {
+	t.Helper()
+	page := clienttest.Must(s.api.Events(t.Context(), client.EventQuery{Subject: subject, Before: client.Latest, Limit: 1000})).On(t)
+	var want, types []string
+	for _, e := range page.Events {
+		want = append(want, e.ID+" "+e.Type)
+		types = append(types, e.Type)
+	}
+	if got := rowsShown(t, ctx, "#found-history", `tr.cells[0].textContent + ' ' + tr.dataset.type`); got != strings.Join(want, "\n") {
+		t.Fatalf("history of %s: the page shows\n%s\nthe feed holds\n%s", subject, got, strings.Join(want, "\n"))
+	}
+	return strings.Join(types, " ")
+}
+
+// shownTime is t as the console shows it.
+func shownTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05.000") }
+
+// couponLine is c as the console's tables of coupons show it.
+func couponLine(c client.Coupon) string {
+	return strings.Join([]string{c.ID, c.Status, shownTime(c.ExpiresAt), c.TemplateID}, " ")
+}
+
+// walletInBrowser finds user in the console, whose wallet holds more than
+// a page: the page shows the first 50 coupons and More, then all of them,
+// as the API lists them.
+func walletInBrowser(t *testing.T, ctx context.Context, s *server, user string) {
+	t.Helper()
+	var want []string
+	for c, err := range s.api.Wallet(t.Context(), user, client.WalletQuery{}) {
+		if err != nil {
+			t.Fatalf("wallet: %v", err)
+		}
+		want = append(want, couponLine(c))
+	}
+	if len(want) <= 50 {
+		t.Fatalf("wallet of %s: %d coupons, want more than a page of 50", user, len(want))
+	}
+	find(t, ctx, user)
+	if got := rowsShown(t, ctx, "#found-wallet", cellsText); got != strings.Join(want[:50], "\n") || evaluate(t, ctx, `String(document.getElementById('found-more').hidden)`) != "false" {
+		t.Fatalf("wallet's first page: the page shows\n%s\nwant\n%s\nand More", got, strings.Join(want[:50], "\n"))
+	}
+	click(t, ctx, "#found-more")
+	got := shown(t, ctx, "the wallet's second page", `document.getElementById('found-more').hidden ? `+
+		`[...document.querySelectorAll('#found-wallet tbody tr')].map((tr) => `+cellsText+`).join('\n') : ''`,
+		func(s string) bool { return s != "" })
+	if got != strings.Join(want, "\n") {
+		t.Fatalf("wallet: the page shows\n%s\nthe API lists\n%s", got, strings.Join(want, "\n"))
+	}
+	screenshot(t, ctx, "wallet.png", "#find-box")
+}
+
+// orderInBrowser finds order id in the console: the page shows its items,
+// its coupons and its history as the API reads them.
+func orderInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
+	t.Helper()
+	o := clienttest.Must(s.api.Order(t.Context(), id)).On(t)
+	find(t, ctx, id)
+	if got := foundField(t, ctx, "status"); got != o.Status {
+		t.Fatalf("order %s: the page shows it %s, the API reads it %s", id, got, o.Status)
+	}
+	var items, coupons []string
+	for _, it := range o.Items {
+		items = append(items, fmt.Sprintf("%s %d %d %d", it.SKU, it.Qty, it.UnitPrice, it.Qty*it.UnitPrice))
+	}
+	for _, c := range o.CouponIDs {
+		coupons = append(coupons, couponLine(clienttest.Must(s.api.Coupon(t.Context(), c)).On(t)))
+	}
+	if got := rowsShown(t, ctx, "#found-items", cellsText); got != strings.Join(items, "\n") || len(items) == 0 {
+		t.Fatalf("order %s's items: the page shows\n%s\nthe API reads\n%s", id, got, strings.Join(items, "\n"))
+	}
+	if got := rowsShown(t, ctx, "#found-coupons", cellsText); got != strings.Join(coupons, "\n") || len(coupons) == 0 {
+		t.Fatalf("order %s's coupons: the page shows\n%s\nthe API reads\n%s", id, got, strings.Join(coupons, "\n"))
+	}
+	if types := checkHistory(t, ctx, s, id); !strings.HasPrefix(types, "order.created") {
+		t.Fatalf("history of %s: %q, want it to start with its creation", id, types)
+	}
+	screenshot(t, ctx, "order.png", "#find-box")
 }
