@@ -51,11 +51,16 @@ func shown(t *testing.T, ctx context.Context, what, js string, want func(string)
 	}
 }
 
-// screenshot saves the whole page as name in t's temporary folder and,
-// if LAPSE_SCREENSHOT_DIR is set, there too.
-func screenshot(t *testing.T, ctx context.Context, name string) {
+// screenshot saves the element sel finds, or the whole page if sel is
+// "", as name in t's temporary folder and, if LAPSE_SCREENSHOT_DIR is
+// set, there too.
+func screenshot(t *testing.T, ctx context.Context, name, sel string) {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	shot := chromedp.FullScreenshot(100)
+	if sel != "" {
+		shot = chromedp.Screenshot(chromedp.CSS(sel))
+	}
+	png, err := chromedp.Run(ctx, shot)
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
@@ -113,7 +118,7 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 	shown(t, ctx, "the expiry in the latest events",
 		`document.querySelector('#events tr[data-type="coupon.expired"][data-subject="`+soon.ID+`"]') ? 'yes' : ''`,
 		func(s string) bool { return s == "yes" })
-	findInBrowser(t, ctx, s, soon.ID)
+	findInBrowser(t, ctx, s, soon.ID, "coupon.claimed coupon.expired")
 	shown(t, ctx, "the expiry counted", `document.getElementById('expired-total').textContent`,
 		func(s string) bool { return s == "1" })
 	if be.name == "sqlite" {
@@ -132,7 +137,7 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 		`(() => { const b = document.getElementById('replay-hooks'); return b && !b.disabled ?
 		   b.closest('tr').querySelector('.dead').textContent : ''; })()`,
 		func(s string) bool { return s != "" && s != "0" })
-	screenshot(t, ctx, "console-"+be.name+".png")
+	screenshot(t, ctx, "overview.png", "")
 	rc.SetAnswer(nil)
 	// The console redraws its tables as it polls: a click can find the
 	// button just before a redraw replaces it, and then clicks nothing.
@@ -237,7 +242,7 @@ func voidInBrowser(t *testing.T, ctx context.Context, s *server, tpl string, n i
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("confirm-yes"))); err != nil {
 		t.Fatalf("confirm: %v", err)
 	}
-	said := shown(t, ctx, "the void started", `document.getElementById('act-said').textContent`,
+	said := shown(t, ctx, "the void started", `document.getElementById('said').textContent`,
 		func(s string) bool { return strings.HasPrefix(s, "operation op_") })
 	id := strings.Fields(said)[1]
 	progress := shown(t, ctx, "the void's progress to its end",
@@ -248,29 +253,23 @@ func voidInBrowser(t *testing.T, ctx context.Context, s *server, tpl string, n i
 	if want := fmt.Sprintf("done %d %d %d", op.Progress.Done, op.Progress.Total, op.Counts.Voided); progress != want || op.Counts.Voided != int64(n) {
 		t.Fatalf("the void as the page shows it: %q; the API reads it %q with %d voided, want %d", progress, want, op.Counts.Voided, n)
 	}
-	screenshot(t, ctx, "console-void.png")
+	screenshot(t, ctx, "void.png", "#operations-box")
 }
 
 // findInBrowser finds coupon id in the console: the page shows it as the
-// API reads it, and its history, oldest first, as the feed holds it.
-func findInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
+// API reads it, and its history, oldest first, as the feed holds it, of
+// the event types types.
+func findInBrowser(t *testing.T, ctx context.Context, s *server, id, types string) {
 	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("find-id"), id), chromedp.Click(chromedp.CSS("#find button"))); err != nil {
-		t.Fatalf("find %s: %v", id, err)
-	}
+	find(t, ctx, id)
 	c := clienttest.Must(s.api.Coupon(t.Context(), id)).On(t)
-	page := clienttest.Must(s.api.Events(t.Context(), client.EventQuery{Subject: id, Before: client.Latest, Limit: 1000})).On(t)
-	var want []string
-	for _, e := range page.Events {
-		want = append(want, e.Type)
+	if got := foundField(t, ctx, "status"); got != c.Status {
+		t.Fatalf("found %s: the page shows it %s, the API reads it %s", id, got, c.Status)
 	}
-	got := shown(t, ctx, "the coupon found with its history",
-		`(() => { const f = document.getElementById('found').textContent; if (!f.includes('`+id+`')) return '';
-		   return JSON.parse(f).status + ' ' + [...document.querySelectorAll('#found-rows tr')].map((tr) => tr.dataset.type).join(' '); })()`,
-		func(s string) bool { return s != "" })
-	if w := c.Status + " " + strings.Join(want, " "); got != w || len(want) != 2 {
-		t.Fatalf("found: the page shows %q, the API reads %q, want a claim and an expiry", got, w)
+	if got := checkHistory(t, ctx, s, id); got != types {
+		t.Fatalf("history of %s: %q, want %q", id, got, types)
 	}
+	screenshot(t, ctx, "coupon.png", "#find-box")
 }
 
 // TestConsoleOff: lapse serve --console=false serves no console, and the

@@ -40,10 +40,15 @@
     $('problem').textContent = [...problems.values()].join(' · ');
   }
 
+  // attempt runs fn and reports its error, if any, as part's problem.
+  async function attempt(part, fn) {
+    try { await fn(); report(part); } catch (e) { report(part, e); }
+  }
+
   // every runs fn now and then ms after each run ends, reporting its errors.
   function every(ms, part, fn) {
     const run = async () => {
-      try { await fn(); report(part); } catch (e) { report(part, e); }
+      await attempt(part, fn);
       setTimeout(run, ms);
     };
     run();
@@ -271,18 +276,40 @@
     $('confirm').hidden = false;
     pending = run;
   }
-  $('confirm-yes').addEventListener('click', async () => {
+  $('confirm-yes').addEventListener('click', () => {
     const run = pending;
     pending = null;
     $('confirm').hidden = true;
-    if (!run) return;
-    try { $('act-said').textContent = await run(); report('act'); } catch (e) { report('act', e); }
+    if (run) attempt('act', async () => { $('said').textContent = await run(); });
   });
   $('confirm-no').addEventListener('click', () => {
     pending = null;
     $('confirm').hidden = true;
-    $('act-said').textContent = 'not confirmed: nothing done';
+    $('said').textContent = 'not confirmed: nothing done';
   });
+
+  // Reconciliation: a check reads the drift and changes nothing; a
+  // repair, confirmed against a fresh check's counts, puts back what it
+  // can, each repair with its event.
+  function showDrift(rec) {
+    const found = Object.entries(rec.counts).filter(([, n]) => n > 0).map(([check, n]) => `${num(n)} ${check}`).join(', ');
+    $('reconciled').textContent = `checked at ${rec.checked_at.slice(11, 19)} UTC: ${found || 'no drift'}` +
+      (rec.repaired ? `; ${num(rec.repaired)} repaired` : '');
+    rows($('drift'), rec.drift, (tr, d) => {
+      tr.dataset.check = d.check;
+      tr.dataset.subject = d.subject;
+      tr.dataset.repaired = d.repaired;
+      for (const v of [d.check, d.subject, d.detail, num(d.expected), num(d.actual), d.repairable ? 'yes' : 'no', d.repaired ? 'yes' : 'no']) cell(tr, v);
+    });
+    return rec;
+  }
+  $('reconcile-check').addEventListener('click', () => attempt('reconcile', async () => showDrift(await api('GET', '/v1/reconcile'))));
+  $('reconcile-repair').addEventListener('click', () => attempt('reconcile', async () => {
+    const rec = showDrift(await api('GET', '/v1/reconcile'));
+    const repairable = rec.drift.filter((d) => d.repairable).length;
+    confirmThen(`repair ${num(repairable)} of the ${num(rec.drift.length)} drifts just found (${$('reconciled').textContent}): each repair writes its event.`,
+      async () => `${num(showDrift(await api('POST', '/v1/reconcile', { repair: true })).repaired)} drifts repaired`);
+  }));
 
   // The operation the act form describes.
   function actOperation() {
@@ -430,48 +457,84 @@
     });
   }
 
-  // Find: an entity by ID, shown as the API answers it, with its
-  // history (its events, oldest first, read back from the feed's head a
-  // bounded number of pages) or, for a user, the wallet a page at a time;
-  // a template with its operations.
+  // Find: an entity by ID, shown as the API answers it, with tables of
+  // what it holds: a coupon or an order its history (its events, oldest
+  // first, read back from the feed's head a bounded number of pages), an
+  // order its items and coupons, a template its counts by state and its
+  // operations, a user the wallet a page at a time.
+  const enc = encodeURIComponent;
+  const at = (time) => time.slice(0, 23).replace('T', ' ');
   let more = null;
-  function showList(title, items, fill) {
-    $('found-list-title').textContent = title;
-    $('found-list-title').hidden = $('found-list').hidden = false;
-    rows($('found-rows'), items, fill);
+  // table adds to the find's answer a table, titled, of the columns
+  // heads, and returns its body.
+  function table(id, title, heads) {
+    const h = document.createElement('h3');
+    h.textContent = title;
+    const t = document.createElement('table');
+    t.id = id;
+    const tr = t.createTHead().insertRow();
+    for (const head of heads) tr.appendChild(document.createElement('th')).textContent = head;
+    $('found-tables').append(h, t);
+    return t.createTBody();
   }
-  const eventRow = (tr, e) => {
-    tr.dataset.type = e.type;
-    cell(tr, e.id);
-    cell(tr, e.type);
-    cell(tr, e.time.slice(0, 23).replace('T', ' '));
-    cell(tr, JSON.stringify(e.data), 'data').title = JSON.stringify(e.data);
-  };
   async function historyOf(subject) {
-    let page = await api('GET', '/v1/events?' + new URLSearchParams({ before: 'latest', limit: '1000', subject }));
+    const q = (before) => '/v1/events?' + new URLSearchParams({ before, limit: '1000', subject });
+    let page = await api('GET', q('latest'));
     let evs = page.events;
     for (let i = 0; i < 20 && page.prev !== '0'; i++) {
-      page = await api('GET', '/v1/events?' + new URLSearchParams({ before: page.prev, limit: '1000', subject }));
+      page = await api('GET', q(page.prev));
       evs = page.events.concat(evs);
     }
     const title = page.prev === '0' ? 'history, oldest first' : 'history, oldest first (the latest 21,000 events of the feed searched)';
-    showList(title, evs, eventRow);
+    rows(table('found-history', title, ['event', 'type', 'time', 'data']), evs, (tr, e) => {
+      tr.dataset.type = e.type;
+      cell(tr, e.id);
+      cell(tr, e.type);
+      cell(tr, at(e.time));
+      cell(tr, JSON.stringify(e.data), 'data').title = JSON.stringify(e.data);
+    });
+  }
+  const couponRow = (tr, c) => {
+    tr.dataset.coupon = c.id;
+    for (const v of [c.id, c.status, at(c.expires_at), c.template_id]) cell(tr, v);
+  };
+  async function findOrder(id) {
+    const o = await api('GET', `/v1/orders/${enc(id)}`);
+    const coupons = await Promise.all(o.coupon_ids.map((c) => api('GET', `/v1/coupons/${enc(c)}`)));
+    rows(table('found-items', 'items', ['sku', 'qty', 'unit price', 'amount']), o.items, (tr, it) => {
+      for (const v of [it.sku, num(it.qty), num(it.unit_price), num(it.qty * it.unit_price)]) cell(tr, v);
+    });
+    rows(table('found-coupons', 'coupons', ['coupon', 'status', 'expires', 'template']), coupons, couponRow);
+    await historyOf(id);
+    return o;
+  }
+  async function findUser(id) {
+    const user = await api('GET', `/v1/users/${enc(id)}`).catch(() => ({ id, profile: 'none stored' }));
+    const wallet = [];
+    const tbody = table('found-wallet', 'wallet, by coupon ID', ['coupon', 'status', 'expires', 'template']);
+    more = async () => {
+      const after = wallet.length ? wallet[wallet.length - 1].id : '';
+      const page = await api('GET', `/v1/users/${enc(id)}/coupons?` + new URLSearchParams({ after, limit: '50' }));
+      wallet.push(...page.coupons);
+      $('found-more').hidden = page.coupons.length < 50;
+      rows(tbody, wallet, couponRow);
+    };
+    await more();
+    return user;
   }
   async function find(id) {
-    $('found-more').hidden = $('found-list').hidden = $('found-list-title').hidden = true;
-    $('found').textContent = '';
+    $('found-more').hidden = true;
+    $('found').replaceChildren();
+    $('found-tables').replaceChildren();
     more = null;
-    const show = (v) => { $('found').textContent = JSON.stringify(v, null, 1); };
+    let found;
     if (id.startsWith('cpn_')) {
-      const found = await api('GET', `/v1/coupons/${encodeURIComponent(id)}`);
+      found = await api('GET', `/v1/coupons/${enc(id)}`);
       await historyOf(id);
-      show(found);
     } else if (id.startsWith('ord_')) {
-      const found = await api('GET', `/v1/orders/${encodeURIComponent(id)}`);
-      await historyOf(id);
-      show(found);
+      found = await findOrder(id);
     } else if (id.startsWith('tpl_')) {
-      show(await api('GET', `/v1/templates/${encodeURIComponent(id)}`));
+      found = await api('GET', `/v1/templates/${enc(id)}`);
       const ops = [];
       for (let after = '', i = 0; i < 5; i++) {
         const page = await api('GET', '/v1/operations?' + new URLSearchParams({ after, limit: '100' }));
@@ -479,39 +542,27 @@
         if (page.operations.length < 100) break;
         after = page.next;
       }
-      showList('operations, newest first', ops, (tr, op) => {
-        cell(tr, op.id);
-        cell(tr, `${op.kind} ${op.state}`);
-        cell(tr, op.created_at.slice(0, 23).replace('T', ' '));
-        cell(tr, `${op.progress.done} / ${op.progress.total}`);
+      rows(table('found-operations', 'operations, newest first', ['operation', 'kind', 'state', 'created', 'progress']), ops, (tr, op) => {
+        for (const v of [op.id, op.kind, op.state, at(op.created_at), `${op.progress.done} / ${op.progress.total}`]) cell(tr, v);
       });
     } else {
-      const user = await api('GET', `/v1/users/${encodeURIComponent(id)}`).catch(() => ({ id, profile: 'none stored' }));
-      show(user);
-      const wallet = [];
-      more = async () => {
-        const after = wallet.length ? wallet[wallet.length - 1].id : '';
-        const page = await api('GET', `/v1/users/${encodeURIComponent(id)}/coupons?` + new URLSearchParams({ after, limit: '50' }));
-        wallet.push(...page.coupons);
-        $('found-more').hidden = page.coupons.length < 50;
-        showList('wallet, by coupon ID', wallet, (tr, c) => {
-          tr.dataset.coupon = c.id;
-          cell(tr, c.id);
-          cell(tr, c.status);
-          cell(tr, c.expires_at.slice(0, 23).replace('T', ' '));
-          cell(tr, c.template_id);
-        });
-      };
-      await more();
+      found = await findUser(id);
     }
+    // Fields with a table of their own are left out.
+    const own = { items: true, coupon_ids: true, counts: true };
+    $('found').replaceChildren(...Object.entries(found).filter(([k]) => !own[k]).flatMap(([k, v]) => {
+      const dt = document.createElement('dt'), dd = document.createElement('dd');
+      dt.textContent = k;
+      dd.textContent = v === null ? '–' : typeof v === 'object' ? JSON.stringify(v) : v;
+      dd.dataset.field = k;
+      return [dt, dd];
+    }));
   }
-  $('find').addEventListener('submit', async (ev) => {
+  $('find').addEventListener('submit', (ev) => {
     ev.preventDefault();
-    try { await find($('find-id').value.trim()); report('find'); } catch (e) { report('find', e); }
+    attempt('find', () => find($('find-id').value.trim()));
   });
-  $('found-more').addEventListener('click', async () => {
-    try { if (more) await more(); report('find'); } catch (e) { report('find', e); }
-  });
+  $('found-more').addEventListener('click', () => attempt('find', () => more && more()));
 
   every(30000, 'forecast', forecast); // minutes: a read of every pending item, see the README
   every(1000, 'status', status);

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/lapsehq/lapse/client"
+	"github.com/lapsehq/lapse/client/clienttest"
+)
+
+// TestConsoleWorkbench walks the console's find, act and watch paths in a
+// real chromium against a real lapse on each store, and checks what the
+// page shows against the API: a user's wallet a page at a time
+// (walletInBrowser), a coupon's history (findInBrowser), an order with
+// its items, coupons and history (orderInBrowser); a reconciliation finds the timers deleted
+// under a template's coupons and repairs them once confirmed
+// (reconcileInBrowser).
+func TestConsoleWorkbench(t *testing.T) { onEach(t, testConsoleWorkbench) }
+
+func testConsoleWorkbench(t *testing.T, be backend) {
+	db := be.store(t)
+	s := start(t, db)
+	ctx := t.Context()
+	wallet := clienttest.Must(s.api.CreateTemplate(ctx, client.NewTemplate{Name: "wallet", Value: 100,
+		Validity: client.Validity{Duration: client.Duration(720 * time.Hour)}})).On(t)
+	var held []client.Coupon
+	for range 60 {
+		held = append(held, clienttest.Must(s.api.Claim(ctx, "w", client.ClaimParams{TemplateID: wallet.ID})).On(t))
+	}
+	for _, sku := range []string{"sku-a", "sku-b"} {
+		clienttest.Must(s.api.PutSKU(ctx, sku, client.Stock{Stock: 10})).On(t)
+	}
+	ord := clienttest.Must(s.api.CreateOrder(ctx, client.NewOrder{UserID: "w", CouponIDs: []string{held[0].ID},
+		Items: []client.Item{{SKU: "sku-a", Qty: 2, UnitPrice: 250}, {SKU: "sku-b", Qty: 1, UnitPrice: 400}}})).On(t)
+
+	page := browse(t, s.base+"/")
+	walletInBrowser(t, page, s, "w")
+	findInBrowser(t, page, s, held[0].ID, "coupon.claimed coupon.locked")
+	orderInBrowser(t, page, s, ord.ID)
+	if _, err := be.raw(t, db).Exec("DELETE FROM timers"); err != nil {
+		t.Fatalf("delete the timers: %v", err)
+	}
+	reconcileInBrowser(t, page, s)
+}
+
+// click clicks the element sel finds, again if a redraw of the table it
+// is in replaced it first (the console redraws its tables as it polls).
+func click(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	for try := 1; ; try++ {
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
+		if err == nil {
+			return
+		}
+		if try == 5 {
+			t.Fatalf("click %s: %v", sel, err)
+		}
+	}
+}
+
+// confirmInBrowser waits for the confirmation, checks that it starts
+// with want, and confirms it.
+func confirmInBrowser(t *testing.T, ctx context.Context, want string) {
+	t.Helper()
+	got := shown(t, ctx, "the confirmation", `document.getElementById('confirm').hidden ? '' : document.getElementById('confirm-text').textContent`,
+		func(s string) bool { return s != "" })
+	if !strings.HasPrefix(got, want) {
+		t.Fatalf("confirmation: got %q, want it to start %q", got, want)
+	}
+	click(t, ctx, "#confirm-yes")
+}
+
+// driftShown is the drift the page shows, a line a drift: its check,
+// subject and whether it is repaired.
+const driftShown = `[...document.querySelectorAll('#drift tr')].map((tr) => tr.dataset.check + ' ' + tr.dataset.subject + ' ' + tr.dataset.repaired).join('\n')`
+
+// driftLines is rec's drift as driftShown shows it.
+func driftLines(rec client.Reconciliation) string {
+	var lines []string
+	for _, d := range rec.Drift {
+		lines = append(lines, fmt.Sprintf("%s %s %t", d.Check, d.Subject, d.Repaired))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// reconcileInBrowser checks the store from the console, which shows the
+// drift the API reads, some of it; confirms a repair, after which the
+// page shows it repaired and the API finds none, and the feed holds a
+// timer.repaired event a repair.
+func reconcileInBrowser(t *testing.T, ctx context.Context, s *server) {
+	t.Helper()
+	found := clienttest.Must(s.api.Reconcile(t.Context())).On(t)
+	if len(found.Drift) == 0 {
+		t.Fatalf("reconciliation: no drift found, want the deleted timers")
+	}
+	click(t, ctx, "#reconcile-check")
+	if got, want := shown(t, ctx, "the drift", driftShown, func(s string) bool { return s != "" }), driftLines(found); got != want {
+		t.Fatalf("drift: the page shows\n%s\nthe API reads\n%s", got, want)
+	}
+	click(t, ctx, "#reconcile-repair")
+	confirmInBrowser(t, ctx, fmt.Sprintf("repair %d of the %d drifts", len(found.Drift), len(found.Drift)))
+	repaired := shown(t, ctx, "the drift repaired", driftShown, func(s string) bool { return strings.HasSuffix(s, " true") })
+	if want := strings.ReplaceAll(driftLines(found), " false", " true"); repaired != want {
+		t.Fatalf("repaired: the page shows\n%s\nwant\n%s", repaired, want)
+	}
+	screenshot(t, ctx, "reconcile.png", "#reconcile-box")
+	if after := clienttest.Must(s.api.Reconcile(t.Context())).On(t); len(after.Drift) != 0 {
+		t.Fatalf("after the repair the API finds %+v, want no drift", after.Drift)
+	}
+	if evs := s.feed(t, "timer.repaired"); len(evs) != len(found.Drift) {
+		t.Fatalf("timer.repaired events: got %d, want %d", len(evs), len(found.Drift))
+	}
+}
+
+// find finds id with the console's Find and waits until the page shows
+// it.
+func find(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("find-id"), id), chromedp.Click(chromedp.CSS("#find button"))); err != nil {
+		t.Fatalf("find %s: %v", id, err)
+	}
+	shown(t, ctx, id+" found", foundJS("id"), func(s string) bool { return s == id })
+}
+
+// foundJS is JavaScript for the field of what Find shows, as text.
+func foundJS(field string) string {
+	return `(document.querySelector('#found dd[data-field="` + field + `"]') || {}).textContent || ''`
+}
+
+// foundField is the field of what Find shows, as text.
+func foundField(t *testing.T, ctx context.Context, field string) string {
+	t.Helper()
+	return evaluate(t, ctx, foundJS(field))
+}
+
+// evaluate evaluates the JavaScript expression js, a string, in the page.
+func evaluate(t *testing.T, ctx context.Context, js string) string {
+	t.Helper()
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return got
+}
+
+// cellsText is a table row as rowsShown shows it: its cells' text.
+const cellsText = `[...tr.cells].map((td) => td.textContent).join(' ')`
+
+// rowsShown returns the rows of the table sel finds, a line each, as the
+// JavaScript expression row makes them of tr.
+func rowsShown(t *testing.T, ctx context.Context, sel, row string) string {
+	t.Helper()
+	return evaluate(t, ctx, `[...document.querySelectorAll('`+sel+` tbody tr')].map((tr) => `+row+`).join('\n')`)
+}
+
+// checkHistory checks the history Find shows against subject's events in
+// the feed, oldest first, and returns their types.
+func checkHistory(t *testing.T, ctx context.Context, s *server, subject string) string {
+	t.Helper()
+	page := clienttest.Must(s.api.Events(t.Context(), client.EventQuery{Subject: subject, Before: client.Latest, Limit: 1000})).On(t)
+	var want, types []string
+	for _, e := range page.Events {
+		want = append(want, e.ID+" "+e.Type)
+		types = append(types, e.Type)
+	}
+	if got := rowsShown(t, ctx, "#found-history", `tr.cells[0].textContent + ' ' + tr.dataset.type`); got != strings.Join(want, "\n") {
+		t.Fatalf("history of %s: the page shows\n%s\nthe feed holds\n%s", subject, got, strings.Join(want, "\n"))
+	}
+	return strings.Join(types, " ")
+}
+
+// shownTime is t as the console shows it.
+func shownTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05.000") }
+
+// couponLine is c as the console's tables of coupons show it.
+func couponLine(c client.Coupon) string {
+	return strings.Join([]string{c.ID, c.Status, shownTime(c.ExpiresAt), c.TemplateID}, " ")
+}
+
+// walletInBrowser finds user in the console, whose wallet holds more than
+// a page: the page shows the first 50 coupons and More, then all of them,
+// as the API lists them.
+func walletInBrowser(t *testing.T, ctx context.Context, s *server, user string) {
+	t.Helper()
+	var want []string
+	for c, err := range s.api.Wallet(t.Context(), user, client.WalletQuery{}) {
+		if err != nil {
+			t.Fatalf("wallet: %v", err)
+		}
+		want = append(want, couponLine(c))
+	}
+	if len(want) <= 50 {
+		t.Fatalf("wallet of %s: %d coupons, want more than a page of 50", user, len(want))
+	}
+	find(t, ctx, user)
+	if got := rowsShown(t, ctx, "#found-wallet", cellsText); got != strings.Join(want[:50], "\n") || evaluate(t, ctx, `String(document.getElementById('found-more').hidden)`) != "false" {
+		t.Fatalf("wallet's first page: the page shows\n%s\nwant\n%s\nand More", got, strings.Join(want[:50], "\n"))
+	}
+	click(t, ctx, "#found-more")
+	got := shown(t, ctx, "the wallet's second page", `document.getElementById('found-more').hidden ? `+
+		`[...document.querySelectorAll('#found-wallet tbody tr')].map((tr) => `+cellsText+`).join('\n') : ''`,
+		func(s string) bool { return s != "" })
+	if got != strings.Join(want, "\n") {
+		t.Fatalf("wallet: the page shows\n%s\nthe API lists\n%s", got, strings.Join(want, "\n"))
+	}
+	screenshot(t, ctx, "wallet.png", "#find-box")
+}
+
+// orderInBrowser finds order id in the console: the page shows its items,
+// its coupons and its history as the API reads them.
+func orderInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
+	t.Helper()
+	o := clienttest.Must(s.api.Order(t.Context(), id)).On(t)
+	find(t, ctx, id)
+	if got := foundField(t, ctx, "status"); got != o.Status {
+		t.Fatalf("order %s: the page shows it %s, the API reads it %s", id, got, o.Status)
+	}
+	var items, coupons []string
+	for _, it := range o.Items {
+		items = append(items, fmt.Sprintf("%s %d %d %d", it.SKU, it.Qty, it.UnitPrice, it.Qty*it.UnitPrice))
+	}
+	for _, c := range o.CouponIDs {
+		coupons = append(coupons, couponLine(clienttest.Must(s.api.Coupon(t.Context(), c)).On(t)))
+	}
+	if got := rowsShown(t, ctx, "#found-items", cellsText); got != strings.Join(items, "\n") || len(items) == 0 {
+		t.Fatalf("order %s's items: the page shows\n%s\nthe API reads\n%s", id, got, strings.Join(items, "\n"))
+	}
+	if got := rowsShown(t, ctx, "#found-coupons", cellsText); got != strings.Join(coupons, "\n") || len(coupons) == 0 {
+		t.Fatalf("order %s's coupons: the page shows\n%s\nthe API reads\n%s", id, got, strings.Join(coupons, "\n"))
+	}
+	if types := checkHistory(t, ctx, s, id); !strings.HasPrefix(types, "order.created") {
+		t.Fatalf("history of %s: %q, want it to start with its creation", id, types)
+	}
+	screenshot(t, ctx, "order.png", "#find-box")
+}
