@@ -18,11 +18,19 @@ import (
 	"github.com/lapsehq/lapse/store"
 )
 
+// benchSummaries say what each bench measures, in lapse bench --help and
+// in its own.
+var benchSummaries = map[string]string{
+	"storm":  "a storm of coupons due in the same second, drained by lapse, naively and at the floor",
+	"orders": "orders at a steady rate with a short timeout, closed by lapse: the close lag",
+	"ops":    "bulk void and extend of a template's coupons under the user load, then archive: rates and user p99",
+}
+
 // benchCmd runs `lapse bench <what>`.
 var benchCmd = group("bench", map[string]command{
-	"storm":  {"a storm of coupons due in the same second, drained by lapse, naively and at the floor", benchStorm},
-	"orders": {"orders at a steady rate with a short timeout, closed by lapse: the close lag", benchOrders},
-	"ops":    {"bulk void and extend of a template's coupons under the user load, then archive: rates and user p99", benchOps},
+	"storm":  {benchSummaries["storm"], benchStorm},
+	"orders": {benchSummaries["orders"], benchOrders},
+	"ops":    {benchSummaries["ops"], benchOps},
 })
 
 // benchStorm runs `lapse bench storm`: the JSON result goes to --out (or
@@ -90,11 +98,15 @@ type benchFlags struct {
 }
 
 // newBenchFlags makes the flag set of `lapse bench <what>`, which writes
-// its usage to stderr, with --store, --out, a --plot of what plotted says
+// its usage, grouped, to stderr, with --store, --out, a --plot of what plotted says
 // and the log flags.
 func newBenchFlags(what, plotted string, stderr io.Writer) *benchFlags {
 	fs := &benchFlags{FlagSet: flag.NewFlagSet("bench "+what, flag.ContinueOnError)}
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: lapse bench %s [flags]\n\nMeasures %s (docs/benchmarks.md).\n", what, benchSummaries[what])
+		printGroupedDefaults(fs.FlagSet, commandGroups)
+	}
 	fs.StringVar(&fs.url, "store", "", "store URL of a database that does not exist yet: sqlite:<path>, postgres://…/<name> or mysql://…/<name> (default: a temporary SQLite file)")
 	fs.StringVar(&fs.out, "out", "", "write the JSON result to this file (default: stdout)")
 	fs.StringVar(&fs.plot, "plot", "", "write an SVG plot of "+plotted+" to this file")

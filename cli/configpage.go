@@ -11,17 +11,14 @@ import (
 // configGroups orders lapse serve's flags, in its --help and on
 // docs/configuration.md. A flag no group names is listed under "Other",
 // so a new flag shows on the page as soon as it is regenerated.
-var configGroups = []struct {
-	title string
-	flags []string
-}{
+var configGroups = []flagSpec{
 	{"HTTP", []string{"listen", "insecure", "console", "read-timeout", "write-timeout", "idle-timeout", "issue-timeout", "max-lock-ttl", "idempotency-ttl"}},
 	{"Store and instances", []string{"store", "instance", "lease-ttl", "max-clock-skew", "redis", "amqp-delay"}},
 	{"Expiry engine", []string{"batch-size", "sweep-interval", "loader-interval", "operation-batch", "operation-share", "payment-check-url", "payment-grace"}},
 	{"Event delivery", []string{"sink", "sink-secret", "sink-max-attempts", "event-retention"}},
 	{"Archive and reconciliation", []string{"archive-after", "archive-interval", "reconcile-interval", "repair"}},
 	{"Reminders", []string{"reminders", "reminder-window", "quiet-hours", "sms-threshold", "sms-inactive", "daily-cap"}},
-	{"Logs", []string{"log-format", "log-level"}},
+	logsGroup,
 }
 
 // configIntro and configOutro frame the flag tables of
@@ -51,60 +48,12 @@ every overdue one.
 `
 )
 
-// flagGroup is a titled list of a flag set's flags.
-type flagGroup struct {
-	title string
-	flags []*flag.Flag
-}
-
-// groupedFlags is fs's flags in configGroups' order, those no group
-// names last, under "Other".
-func groupedFlags(fs *flag.FlagSet) []flagGroup {
-	var groups []flagGroup
-	listed := map[string]bool{}
-	for _, g := range configGroups {
-		grp := flagGroup{title: g.title}
-		for _, n := range g.flags {
-			if f := fs.Lookup(n); f != nil {
-				grp.flags = append(grp.flags, f)
-				listed[n] = true
-			}
-		}
-		groups = append(groups, grp)
-	}
-	other := flagGroup{title: "Other"}
-	fs.VisitAll(func(f *flag.Flag) {
-		if !listed[f.Name] {
-			other.flags = append(other.flags, f)
-		}
-	})
-	if len(other.flags) > 0 {
-		groups = append(groups, other)
-	}
-	return groups
-}
-
-// printGroupedDefaults writes fs's flags to its output as PrintDefaults
-// does, group by group under their titles.
-func printGroupedDefaults(fs *flag.FlagSet) {
-	for _, g := range groupedFlags(fs) {
-		fmt.Fprintf(fs.Output(), "\n%s:\n", g.title)
-		one := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
-		one.SetOutput(fs.Output())
-		for _, f := range g.flags {
-			one.Var(f.Value, f.Name, f.Usage)
-			one.Lookup(f.Name).DefValue = f.DefValue
-		}
-		one.PrintDefaults()
-	}
-}
-
 // writeConfigPage writes docs/configuration.md from fs, lapse serve's
 // flag set: a table per group of flag, variable, default and meaning,
 // each taken from the flag's help.
 func writeConfigPage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, configIntro)
-	for _, g := range groupedFlags(fs) {
+	for _, g := range groupedFlags(fs, configGroups) {
 		fmt.Fprintf(w, "\n## %s\n\n| flag | variable | default | meaning |\n|---|---|---|---|\n", g.title)
 		for _, f := range g.flags {
 			env, def, meaning := configRow(f)

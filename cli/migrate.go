@@ -20,18 +20,15 @@ a database user that may change the schema when the service's may not.
 Instances starting together migrate once (a lock on postgres and mysql).
 A version is a migration's number, the same on every store. A store whose
 schema is newer than this lapse (it records a migration this lapse does
-not have) is refused, here and by lapse serve.
-
-flags:
-`
+not have) is refused, here and by lapse serve.`
 
 // migrateCmd runs `lapse migrate`.
 func migrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), migrateUsage)
-		fs.PrintDefaults()
+		fmt.Fprintln(fs.Output(), migrateUsage)
+		printGroupedDefaults(fs, commandGroups)
 	}
 	url := fs.String("store", "sqlite:lapse.db", "store URL, as lapse serve takes it (LAPSE_STORE)")
 	var logs logFlags

@@ -12,13 +12,13 @@ import (
 )
 
 // voidCmd runs `lapse void`.
-var voidCmd = remote("void", `usage: lapse void (--template ID | --coupons ID,ID…) [--reason R] [--dry-run] [--wait]
+var voidCmd = remote("void", `usage: lapse void (--template ID | --coupons ID,ID… | --users ID,ID…) [--reason R] [--dry-run] [--wait]
 
-Voids the unused coupons of a template, or of a list of coupon IDs, as a
-bulk operation of the running lapse (POST /v1/operations, admin scope); a
-locked coupon is voided when its lock ends. --dry-run prints the counts by
-state and changes nothing; --wait shows the operation's progress until it
-is done.`, 0, func(fs *flag.FlagSet) remoteRun {
+Voids the unused coupons of a template, of a list of coupon IDs, or that
+a list of users hold, as a bulk operation of the running lapse (POST
+/v1/operations, admin scope); a locked coupon is voided when its lock
+ends. --dry-run prints the counts by state and changes nothing; --wait
+shows the operation's progress until it is done.`, 0, func(fs *flag.FlagSet) remoteRun {
 	reason := fs.String("reason", "", "why, recorded with the operation and each coupon's event")
 	return bulk(fs, "void", func(op *client.NewOperation) error {
 		op.Reason = *reason
@@ -27,13 +27,13 @@ is done.`, 0, func(fs *flag.FlagSet) remoteRun {
 })
 
 // extendCmd runs `lapse extend`.
-var extendCmd = remote("extend", `usage: lapse extend (--template ID | --coupons ID,ID…) (--by 72h | --expires-at T) [--dry-run] [--wait]
+var extendCmd = remote("extend", `usage: lapse extend (--template ID | --coupons ID,ID… | --users ID,ID…) (--by 72h | --expires-at T) [--dry-run] [--wait]
 
-Moves the expiry of the unused and locked coupons of a template, or of a
-list of coupon IDs, as a bulk operation of the running lapse (POST
-/v1/operations, admin scope): by a duration each, or to one RFC 3339 time.
---dry-run prints the counts by state and changes nothing; --wait shows the
-operation's progress until it is done.`, 0, func(fs *flag.FlagSet) remoteRun {
+Moves the expiry of the unused and locked coupons of a template, of a
+list of coupon IDs, or that a list of users hold, as a bulk operation of
+the running lapse (POST /v1/operations, admin scope): by a duration each,
+or to one RFC 3339 time. --dry-run prints the counts by state and changes
+nothing; --wait shows the operation's progress until it is done.`, 0, func(fs *flag.FlagSet) remoteRun {
 	by := fs.Duration("by", 0, "how much later each coupon expires")
 	at := fs.String("expires-at", "", "when every coupon expires, RFC 3339")
 	return bulk(fs, "extend", func(op *client.NewOperation) error {

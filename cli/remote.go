@@ -21,7 +21,7 @@ type remoteRun func(ctx context.Context, c *client.Client, args []string, stdout
 // remote makes the operator command name, which talks to a running lapse
 // over its HTTP API at --url (LAPSE_URL) with --token (LAPSE_TOKEN),
 // logging each request at debug (see loggedTransport). usage
-// is its help, printed with the flags on --help; setup registers the
+// is its help, printed with the flags, grouped, on --help; setup registers the
 // command's own flags on fs and returns what runs it once they are parsed.
 // nargs is how many arguments it takes.
 func remote(name, usage string, nargs int, setup func(fs *flag.FlagSet) remoteRun) func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -29,8 +29,8 @@ func remote(name, usage string, nargs int, setup func(fs *flag.FlagSet) remoteRu
 		fs := flag.NewFlagSet(name, flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		fs.Usage = func() {
-			fmt.Fprintf(fs.Output(), "%s\n\nflags:\n", usage)
-			fs.PrintDefaults()
+			fmt.Fprintln(fs.Output(), usage)
+			printGroupedDefaults(fs, commandGroups)
 		}
 		url := fs.String("url", "http://127.0.0.1:8080", "base URL of the running lapse (LAPSE_URL)")
 		token := fs.String("token", "", "API token, sent as Authorization: Bearer <token> (LAPSE_TOKEN)")

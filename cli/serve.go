@@ -92,7 +92,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: lapse serve [flags]\n\nRuns the HTTP API and the expiry engine until interrupted. Each flag is\nalso read from the LAPSE_ variable its help names.\n")
-		printGroupedDefaults(fs)
+		printGroupedDefaults(fs, configGroups)
 	}
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8080", "address to serve HTTP on; one other than loopback needs an API token, or --insecure (LAPSE_LISTEN)")
 	fs.StringVar(&c.store, "store", "sqlite:lapse.db", "store URL: sqlite:<path>, postgres://… or mysql://user:pass@host:port/db (LAPSE_STORE)")

@@ -37,8 +37,9 @@ orders (read SKUs; create, pay, cancel, read orders), admin (templates,
 bulk issuance, void, users, SKU stock, sinks, replay), events (the feed),
 metrics (GET /metrics)
 
-flags of each: --store (LAPSE_STORE), the store lapse serve uses; a
-SQLite store must already exist (lapse serve or lapse migrate makes one)
+lapse tokens <command> --help lists its flags: --store (LAPSE_STORE), the
+store lapse serve uses (a SQLite store must already exist: lapse serve or
+lapse migrate makes one), and the log flags
 `
 
 // tokensCmd runs `lapse tokens create|list|revoke`.
@@ -56,19 +57,27 @@ func tokensCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.SetOutput(stderr)
 	url := fs.String("store", "sqlite:lapse.db", "store URL, as lapse serve takes it (LAPSE_STORE)")
 	var name, scopes *string
+	var usage string
 	switch sub {
 	case "create":
+		usage = "usage: lapse tokens create --name N --scopes S,S…\n\nMakes an API token and prints it once, on stdout: keep it, the store\nholds only its hash."
 		name = fs.String("name", "", "the token's name, recorded as the actor of what it does (required)")
 		scopes = fs.String("scopes", "", "comma-separated scopes: "+credential.Join(credential.Scopes)+" (required)")
 	case "revoke":
+		usage = "usage: lapse tokens revoke --name N\n\nRefuses the token from then on, on every instance within 2s; its name\nstays taken."
 		name = fs.String("name", "", "the name of the token to revoke (required)")
 	case "list":
+		usage = "usage: lapse tokens list\n\nLists every token: name, scopes, created, revoked."
 	default:
 		fmt.Fprint(stderr, tokensUsage)
 		return fmt.Errorf("%w: unknown tokens command %q", ErrUsage, sub)
 	}
 	var logs logFlags
 	logs.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), usage)
+		printGroupedDefaults(fs, commandGroups)
+	}
 	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}

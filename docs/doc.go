@@ -1,8 +1,11 @@
 // Package docs holds lapse's manual, the Markdown pages beside this file,
 // and the tests that keep it true: its benchmark tables, and the README's
 // headline numbers, are generated from bench/*.json (TestBenchmarksPage,
-// TestReadmeNumbers); its links resolve (TestDocsLinks); its Go examples
-// are the code the tests run (TestReadmeGoClient and
-// TestEventsWebhookReceiver in cmd/lapse). configuration.md is generated
-// from lapse serve's flag set by TestConfigPage in cli/.
+// TestReadmeNumbers); its links resolve (TestDocsLinks); api.md's copy of
+// the contract is shared/API.md but for the lines it lists
+// (TestDocsAPIDiffers). Its Go examples are the code the tests run, and
+// its commands give only the flags lapse has (TestReadmeGoClient,
+// TestEventsWebhookReceiver and TestCommandsAsDocumented in cmd/lapse).
+// configuration.md is generated from lapse serve's flag set by
+// TestConfigPage in cli/.
 package docs

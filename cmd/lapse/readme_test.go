@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/client"
+	"github.com/lapsehq/lapse/client/clienttest"
 )
 
 // docBlock returns the code block, of the language lang, that is the
@@ -123,29 +124,25 @@ func TestReadmeTryIt(t *testing.T) {
 // readmeClient is the README's Go client example, word for word but for
 // lapseURL where the README writes "http://127.0.0.1:8080"
 // (TestReadmeGoClient checks both).
-func readmeClient(ctx context.Context, lapseURL string) error {
+func readmeClient(ctx context.Context, lapseURL, templateID string) error {
 	c, err := client.New(lapseURL, client.WithToken(os.Getenv("LAPSE_TOKEN")))
 	if err != nil {
 		return err
 	}
-	tpl, err := c.CreateTemplate(ctx, client.NewTemplate{Name: "¥20 off", Value: 2000,
-		Validity: client.Validity{Duration: client.Duration(72 * time.Hour)}})
-	if err != nil {
-		return err
-	}
-	cp, err := c.Claim(ctx, "alice", client.ClaimParams{TemplateID: tpl.ID})
+	cp, err := c.Claim(ctx, "alice", client.ClaimParams{TemplateID: templateID})
 	if client.IsSlug(err, client.SlugLimitReached) {
 		return nil // alice holds her share already
 	} else if err != nil {
 		return err
 	}
 	_, err = c.Lock(ctx, cp.ID, client.LockParams{OrderID: "order-1", TTL: client.Duration(15 * time.Minute)})
-	return err // client.SlugCouponExpired at or past its expires_at
+	return err // a *client.Problem: client.SlugCouponExpired at or past its expires_at
 }
 
 // TestReadmeGoClient checks that the README's Go client example is
-// readmeClient's body, then runs it against lapse serve: alice ends
-// with a coupon locked for order-1.
+// readmeClient's body, then runs it twice against lapse serve, on a
+// template of one coupon a user: alice ends with one coupon, locked for
+// order-1, the second run stopping at limit-reached without an error.
 func TestReadmeGoClient(t *testing.T) {
 	_, body := goFunc(t, "readme_test.go", "readmeClient")
 	body = strings.ReplaceAll(body, "client.New(lapseURL,", `client.New("http://127.0.0.1:8080",`)
@@ -156,23 +153,25 @@ func TestReadmeGoClient(t *testing.T) {
 	s := start(t, sqliteBackend.store(t))
 	ctx := context.Background()
 	t.Setenv("LAPSE_TOKEN", "")
-	if err := readmeClient(ctx, s.base); err != nil {
-		t.Fatalf("readmeClient: %v", err)
+	tpl := clienttest.Must(s.api.CreateTemplate(ctx, client.NewTemplate{Name: "¥20 off", Value: 2000, PerUserLimit: 1,
+		Validity: client.Validity{Duration: client.Duration(72 * time.Hour)}})).On(t)
+	for range 2 {
+		if err := readmeClient(ctx, s.base, tpl.ID); err != nil {
+			t.Fatalf("readmeClient: %v", err)
+		}
 	}
 	c, err := client.New(s.base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var locked []string
+	var coupons []string
 	for cp, err := range c.Wallet(ctx, "alice", client.WalletQuery{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cp.Status == "locked" && cp.OrderID == "order-1" {
-			locked = append(locked, cp.ID)
-		}
+		coupons = append(coupons, cp.ID+" "+string(cp.Status)+" "+cp.OrderID)
 	}
-	if len(locked) != 1 {
-		t.Fatalf("alice's coupons locked for order-1: %v, want one", locked)
+	if len(coupons) != 1 || !strings.HasSuffix(coupons[0], " locked order-1") {
+		t.Fatalf("alice's coupons: %v, want one, locked for order-1", coupons)
 	}
 }
