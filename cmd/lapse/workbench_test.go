@@ -17,7 +17,8 @@ import (
 // real chromium against a real lapse on each store, and checks what the
 // page shows against the API: a user's wallet a page at a time
 // (walletInBrowser), a coupon's history (findInBrowser), an order with
-// its items, coupons and history (orderInBrowser); a reconciliation finds the timers deleted
+// its items, coupons and history (orderInBrowser), a template with its
+// counts by state and its operations (templateInBrowser); a reconciliation finds the timers deleted
 // under a template's coupons and repairs them once confirmed
 // (reconcileInBrowser).
 func TestConsoleWorkbench(t *testing.T) { onEach(t, testConsoleWorkbench) }
@@ -42,6 +43,7 @@ func testConsoleWorkbench(t *testing.T, be backend) {
 	walletInBrowser(t, page, s, "w")
 	findInBrowser(t, page, s, held[0].ID, "coupon.claimed coupon.locked")
 	orderInBrowser(t, page, s, ord.ID)
+	templateInBrowser(t, page, s, wallet.ID)
 	if _, err := be.raw(t, db).Exec("DELETE FROM timers"); err != nil {
 		t.Fatalf("delete the timers: %v", err)
 	}
@@ -237,4 +239,27 @@ func orderInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 		t.Fatalf("history of %s: %q, want it to start with its creation", id, types)
 	}
 	screenshot(t, ctx, "order.png", "#find-box")
+}
+
+// templateInBrowser finds template id in the console: the page shows its
+// counts by state and its operations as the API reads them.
+func templateInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
+	t.Helper()
+	tpl := clienttest.Must(s.api.Template(t.Context(), id)).On(t)
+	find(t, ctx, id)
+	c := tpl.Counts
+	want := fmt.Sprintf("%d %d %d %d %d", c.Unused, c.Locked, c.Used, c.Expired, c.Voided)
+	if got := rowsShown(t, ctx, "#found-counts", cellsText); got != want {
+		t.Fatalf("template %s's counts: the page shows %q, the API reads %q", id, got, want)
+	}
+	var ops []string
+	for _, op := range clienttest.Must(s.api.OperationPage(t.Context(), client.OperationQuery{Limit: 100})).On(t).Operations {
+		if op.Target.TemplateID == id {
+			ops = append(ops, op.ID+" "+op.Kind+" "+op.State)
+		}
+	}
+	if got := rowsShown(t, ctx, "#found-operations", `[0, 1, 2].map((i) => tr.cells[i].textContent).join(' ')`); got != strings.Join(ops, "\n") {
+		t.Fatalf("template %s's operations: the page shows\n%s\nthe API lists\n%s", id, got, strings.Join(ops, "\n"))
+	}
+	screenshot(t, ctx, "template.png", "#find-box")
 }

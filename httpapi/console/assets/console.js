@@ -343,6 +343,18 @@
     }
   });
 
+  // findCell adds a cell of id that finds it when clicked.
+  function findCell(tr, id) {
+    const a = document.createElement('a');
+    a.href = '#find-box';
+    a.textContent = id;
+    a.addEventListener('click', () => {
+      $('find-id').value = id;
+      attempt('find', () => find(id));
+    });
+    cell(tr, '').append(a);
+  }
+
   function button(td, text, id, onClick) {
     const b = document.createElement('button');
     b.type = 'button';
@@ -358,7 +370,7 @@
     const full = await Promise.all(list.templates.map((t) => api('GET', `/v1/templates/${encodeURIComponent(t.id)}`)));
     rows($('templates'), full, (tr, t) => {
       tr.dataset.template = t.id;
-      cell(tr, t.id);
+      findCell(tr, t.id);
       cell(tr, t.name);
       for (const st of STATES) {
         cell(tr, num(t.counts ? t.counts[st] : 0)).dataset.state = st;
@@ -452,7 +464,7 @@
       tr.dataset.subject = e.subject;
       cell(tr, e.time.slice(11, 23));
       cell(tr, e.type);
-      cell(tr, e.subject);
+      findCell(tr, e.subject);
       cell(tr, JSON.stringify(e.data), 'data').title = JSON.stringify(e.data);
     });
   }
@@ -496,7 +508,9 @@
   }
   const couponRow = (tr, c) => {
     tr.dataset.coupon = c.id;
-    for (const v of [c.id, c.status, at(c.expires_at), c.template_id]) cell(tr, v);
+    findCell(tr, c.id);
+    for (const v of [c.status, at(c.expires_at)]) cell(tr, v);
+    findCell(tr, c.template_id);
   };
   async function findOrder(id) {
     const o = await api('GET', `/v1/orders/${enc(id)}`);
@@ -533,8 +547,13 @@
       await historyOf(id);
     } else if (id.startsWith('ord_')) {
       found = await findOrder(id);
+    } else if (id.startsWith('op_')) {
+      found = await api('GET', `/v1/operations/${enc(id)}`);
     } else if (id.startsWith('tpl_')) {
       found = await api('GET', `/v1/templates/${enc(id)}`);
+      rows(table('found-counts', 'coupons by state', STATES), [found.counts], (tr, counts) => {
+        for (const st of STATES) cell(tr, num(counts[st])).dataset.state = st;
+      });
       const ops = [];
       for (let after = '', i = 0; i < 5; i++) {
         const page = await api('GET', '/v1/operations?' + new URLSearchParams({ after, limit: '100' }));
