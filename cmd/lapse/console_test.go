@@ -81,11 +81,12 @@ func screenshot(t *testing.T, ctx context.Context, name, sel string) {
 // an hour ahead at its minute; a coupon expiring seconds after the page
 // loaded shows in the latest events and the expiry counter without a
 // reload; the templates list newest first, and an embedded store shows
-// no shard table; the replay button delivers a webhook's dead letters
-// once its receiver is back; and a void of the storm's template shows
-// its dry run's counts, as the API's, runs once confirmed, and its
-// progress is watched to the end (voidInBrowser); a coupon is found with
-// its history (findInBrowser).
+// no shard table; a replay, confirmed against the count of dead letters
+// the API reads, delivers a webhook's dead letters once its receiver is
+// back; and a void of the storm's template shows its dry run's counts,
+// as the API's, runs once confirmed, and its progress is watched to the
+// end (operateInBrowser); a coupon is found with its history
+// (findInBrowser).
 func TestConsoleInBrowser(t *testing.T) { onEach(t, testConsoleInBrowser) }
 
 func testConsoleInBrowser(t *testing.T, be backend) {
@@ -132,27 +133,30 @@ func testConsoleInBrowser(t *testing.T, be backend) {
 		func(s string) bool { return s == soonTpl.ID })
 
 	// Every claim of the storm is a dead letter of the receiver that was
-	// down; it is back, and the replay button sends them again.
+	// down; it is back, and the replay, confirmed against their count,
+	// sends them again.
+	var dead int64
+	waitUntil(t, "every event delivered or a dead letter", func() bool {
+		sk := clienttest.Must(s.api.Sinks(t.Context())).On(t)[0]
+		dead = sk.DeadLetters
+		return sk.Lag == 0 && dead > int64(n)
+	})
 	shown(t, ctx, "the dead letters and an enabled replay button",
 		`(() => { const b = document.getElementById('replay-hooks'); return b && !b.disabled ?
 		   b.closest('tr').querySelector('.dead').textContent : ''; })()`,
-		func(s string) bool { return s != "" && s != "0" })
+		func(s string) bool { return s == strconv.FormatInt(dead, 10) })
 	screenshot(t, ctx, "overview.png", "")
 	rc.SetAnswer(nil)
-	// The console redraws its tables as it polls: a click can find the
-	// button just before a redraw replaces it, and then clicks nothing.
-	for try := 1; ; try++ {
-		err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("replay-hooks")))
-		if err == nil {
-			break
-		}
-		if try == 5 {
-			t.Fatalf("click replay: %v", err)
-		}
-	}
+	click(t, ctx, "#replay-hooks")
+	confirmation(t, ctx, fmt.Sprintf("replay the %d dead letters of hooks:", dead))
+	click(t, ctx, "#confirm-yes")
 	shown(t, ctx, "the replay's answer", `document.querySelector('#sinks tr[data-sink="hooks"] .replayed').textContent`,
 		func(s string) bool { return strings.Contains(s, "queued") })
-	voidInBrowser(t, ctx, s, stormTpl, n)
+	void := operateInBrowser(t, ctx, s, client.NewOperation{Kind: "void", TemplateID: stormTpl, Reason: "storm"})
+	if void.Counts.Voided != int64(n) {
+		t.Fatalf("the void: %d voided, want %d", void.Counts.Voided, n)
+	}
+	screenshot(t, ctx, "void.png", "#operations-box")
 	waitUntil(t, "the storm's claims replayed to the receiver", func() bool {
 		got := map[string]bool{}
 		for _, e := range rc.Events() {
@@ -209,51 +213,6 @@ func testConsoleShared(t *testing.T, be backend) {
 		}
 		return true
 	})
-}
-
-// voidInBrowser voids the n coupons of template tpl from the console's
-// act form: the confirmation shows the dry run's counts, the API's, and
-// nothing starts until it is confirmed; the operations table then shows
-// the void's progress to its end, as the API reads it.
-func voidInBrowser(t *testing.T, ctx context.Context, s *server, tpl string, n int) {
-	t.Helper()
-	dry := clienttest.Must(s.api.PreviewOperation(t.Context(), client.NewOperation{Kind: "void", TemplateID: tpl, Reason: "storm"})).On(t)
-	if dry.Total != int64(n) || dry.Counts.Unused != int64(n) {
-		t.Fatalf("the API's dry run: got %+v, want %d unused", dry, n)
-	}
-	err := chromedp.Do(ctx,
-		chromedp.SetValue(chromedp.ID("act-kind"), "void"),
-		chromedp.SetValue(chromedp.ID("act-target"), "template_id"),
-		chromedp.SetValue(chromedp.ID("act-ids"), tpl),
-		chromedp.SetValue(chromedp.ID("act-reason"), "storm"),
-		chromedp.Click(chromedp.ID("act-dry")))
-	if err != nil {
-		t.Fatalf("fill the act form: %v", err)
-	}
-	got := shown(t, ctx, "the dry run's counts in the confirmation",
-		`(() => { const c = document.getElementById('confirm'); return c.hidden ? '' : c.dataset.total + ' ' + JSON.parse(c.dataset.counts).unused + ' ' + document.getElementById('confirm-text').textContent; })()`,
-		func(s string) bool { return s != "" })
-	if want := fmt.Sprintf("%d %d void %d coupons (%d unused,", dry.Total, dry.Counts.Unused, n, n); !strings.HasPrefix(got, want) {
-		t.Fatalf("confirmation: got %q, want it to start %q", got, want)
-	}
-	if ops := clienttest.Must(s.api.OperationPage(t.Context(), client.OperationQuery{})).On(t); len(ops.Operations) != 0 {
-		t.Fatalf("before the confirmation: operations %+v, want none", ops.Operations)
-	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("confirm-yes"))); err != nil {
-		t.Fatalf("confirm: %v", err)
-	}
-	said := shown(t, ctx, "the void started", `document.getElementById('said').textContent`,
-		func(s string) bool { return strings.HasPrefix(s, "operation op_") })
-	id := strings.Fields(said)[1]
-	progress := shown(t, ctx, "the void's progress to its end",
-		`(() => { const tr = document.querySelector('#operations tr[data-operation="`+id+`"]'); if (!tr) return '';
-		   const p = tr.querySelector('.progress'); return tr.dataset.state + ' ' + p.dataset.done + ' ' + p.dataset.total + ' ' + tr.querySelector('.voided').textContent; })()`,
-		func(s string) bool { return strings.HasPrefix(s, "done ") })
-	op := clienttest.Must(s.api.Operation(t.Context(), id)).On(t)
-	if want := fmt.Sprintf("done %d %d %d", op.Progress.Done, op.Progress.Total, op.Counts.Voided); progress != want || op.Counts.Voided != int64(n) {
-		t.Fatalf("the void as the page shows it: %q; the API reads it %q with %d voided, want %d", progress, want, op.Counts.Voided, n)
-	}
-	screenshot(t, ctx, "void.png", "#operations-box")
 }
 
 // findInBrowser finds coupon id in the console: the page shows it as the

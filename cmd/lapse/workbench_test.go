@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -15,16 +16,24 @@ import (
 
 // TestConsoleWorkbench walks the console's find, act and watch paths in a
 // real chromium against a real lapse on each store, and checks what the
-// page shows against the API: a user's wallet a page at a time
+// page shows against the API. Find: a user's wallet a page at a time
 // (walletInBrowser), a coupon's history (findInBrowser), an order with
-// its items, coupons and history (orderInBrowser); a reconciliation finds the timers deleted
-// under a template's coupons and repairs them once confirmed
-// (reconcileInBrowser).
+// its items, coupons and history (orderInBrowser), a template with its
+// counts by state and its operations (templateInBrowser). Act, each
+// behind a confirmation that says what the API reads: an extension of a
+// template's coupons, from its row, shows its dry run's counts and is
+// watched to its end (operateInBrowser); a template is closed
+// (closeInBrowser); a running void is cancelled (cancelInBrowser); a
+// reconciliation finds the timers deleted under the coupons and repairs
+// them (reconcileInBrowser). Watch: the feed filtered by the cancelled
+// void shows its events as the API (eventsInBrowser).
 func TestConsoleWorkbench(t *testing.T) { onEach(t, testConsoleWorkbench) }
 
 func testConsoleWorkbench(t *testing.T, be backend) {
 	db := be.store(t)
-	s := start(t, db)
+	// Batches of 10 resting 49 times as long as each took: a void of
+	// 3,000 coupons runs for many seconds, long enough to be cancelled.
+	s := start(t, db, "--operation-batch", "10", "--operation-share", "0.02")
 	ctx := t.Context()
 	wallet := clienttest.Must(s.api.CreateTemplate(ctx, client.NewTemplate{Name: "wallet", Value: 100,
 		Validity: client.Validity{Duration: client.Duration(720 * time.Hour)}})).On(t)
@@ -42,6 +51,29 @@ func testConsoleWorkbench(t *testing.T, be backend) {
 	walletInBrowser(t, page, s, "w")
 	findInBrowser(t, page, s, held[0].ID, "coupon.claimed coupon.locked")
 	orderInBrowser(t, page, s, ord.ID)
+
+	click(t, page, "#extend-"+wallet.ID)
+	if got := evaluate(t, page, `document.getElementById('act-kind').value + ' ' + document.getElementById('act-ids').value`); got != "extend "+wallet.ID {
+		t.Fatalf("the template's Extend… button filled the act form with %q", got)
+	}
+	ext := operateInBrowser(t, page, s, client.NewOperation{Kind: "extend", TemplateID: wallet.ID, By: client.Duration(24 * time.Hour)})
+	if ext.Counts.Extended != int64(len(held)) {
+		t.Fatalf("the extension: %d extended, want %d", ext.Counts.Extended, len(held))
+	}
+	if c := clienttest.Must(s.api.Coupon(ctx, held[1].ID)).On(t); !c.ExpiresAt.Equal(held[1].ExpiresAt.Add(24 * time.Hour)) {
+		t.Fatalf("coupon %s expires at %s after the extension, want %s", c.ID, c.ExpiresAt, held[1].ExpiresAt.Add(24*time.Hour))
+	}
+	screenshot(t, page, "extend.png", "#operations-box")
+	templateInBrowser(t, page, s, wallet.ID)
+	closeInBrowser(t, page, s, wallet.ID)
+
+	big := clienttest.Must(s.api.CreateTemplate(ctx, client.NewTemplate{Name: "big", Value: 100,
+		Validity: client.Validity{Duration: client.Duration(720 * time.Hour)}})).On(t)
+	s.issue(t, big.ID, 3000)
+	void := clienttest.Must(s.api.VoidTemplate(ctx, big.ID, client.VoidTemplateParams{Reason: "leaked"})).On(t)
+	cancelInBrowser(t, page, s, void.ID)
+	eventsInBrowser(t, page, s, void.ID)
+
 	if _, err := be.raw(t, db).Exec("DELETE FROM timers"); err != nil {
 		t.Fatalf("delete the timers: %v", err)
 	}
@@ -63,16 +95,15 @@ func click(t *testing.T, ctx context.Context, sel string) {
 	}
 }
 
-// confirmInBrowser waits for the confirmation, checks that it starts
-// with want, and confirms it.
-func confirmInBrowser(t *testing.T, ctx context.Context, want string) {
+// confirmation waits for the confirmation and checks that it starts
+// with want.
+func confirmation(t *testing.T, ctx context.Context, want string) {
 	t.Helper()
 	got := shown(t, ctx, "the confirmation", `document.getElementById('confirm').hidden ? '' : document.getElementById('confirm-text').textContent`,
 		func(s string) bool { return s != "" })
 	if !strings.HasPrefix(got, want) {
 		t.Fatalf("confirmation: got %q, want it to start %q", got, want)
 	}
-	click(t, ctx, "#confirm-yes")
 }
 
 // driftShown is the drift the page shows, a line a drift: its check,
@@ -103,7 +134,8 @@ func reconcileInBrowser(t *testing.T, ctx context.Context, s *server) {
 		t.Fatalf("drift: the page shows\n%s\nthe API reads\n%s", got, want)
 	}
 	click(t, ctx, "#reconcile-repair")
-	confirmInBrowser(t, ctx, fmt.Sprintf("repair %d of the %d drifts", len(found.Drift), len(found.Drift)))
+	confirmation(t, ctx, fmt.Sprintf("repair %d of the %d drifts", len(found.Drift), len(found.Drift)))
+	click(t, ctx, "#confirm-yes")
 	repaired := shown(t, ctx, "the drift repaired", driftShown, func(s string) bool { return strings.HasSuffix(s, " true") })
 	if want := strings.ReplaceAll(driftLines(found), " false", " true"); repaired != want {
 		t.Fatalf("repaired: the page shows\n%s\nwant\n%s", repaired, want)
@@ -237,4 +269,152 @@ func orderInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 		t.Fatalf("history of %s: %q, want it to start with its creation", id, types)
 	}
 	screenshot(t, ctx, "order.png", "#find-box")
+}
+
+// templateInBrowser finds template id in the console: the page shows its
+// counts by state and its operations as the API reads them.
+func templateInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
+	t.Helper()
+	tpl := clienttest.Must(s.api.Template(t.Context(), id)).On(t)
+	find(t, ctx, id)
+	c := tpl.Counts
+	want := fmt.Sprintf("%d %d %d %d %d", c.Unused, c.Locked, c.Used, c.Expired, c.Voided)
+	if got := rowsShown(t, ctx, "#found-counts", cellsText); got != want {
+		t.Fatalf("template %s's counts: the page shows %q, the API reads %q", id, got, want)
+	}
+	var ops []string
+	for _, op := range clienttest.Must(s.api.OperationPage(t.Context(), client.OperationQuery{Limit: 100})).On(t).Operations {
+		if op.Target.TemplateID == id {
+			ops = append(ops, op.ID+" "+op.Kind+" "+op.State)
+		}
+	}
+	if got := rowsShown(t, ctx, "#found-operations", `[0, 1, 2].map((i) => tr.cells[i].textContent).join(' ')`); got != strings.Join(ops, "\n") {
+		t.Fatalf("template %s's operations: the page shows\n%s\nthe API lists\n%s", id, got, strings.Join(ops, "\n"))
+	}
+	screenshot(t, ctx, "template.png", "#find-box")
+}
+
+// fill sets the value of each input or select named by its ID, empty or
+// not (chromedp's SetValue sets no empty value).
+func fill(t *testing.T, ctx context.Context, values map[string]string) {
+	t.Helper()
+	js, err := json.Marshal(values)
+	if err != nil {
+		t.Fatalf("fill %v: %v", values, err)
+	}
+	evaluate(t, ctx, `(Object.entries(`+string(js)+`).forEach(([id, v]) => { document.getElementById(id).value = v; }), '')`)
+}
+
+// operations is how many operations the API lists, up to 100.
+func operations(t *testing.T, s *server) int {
+	t.Helper()
+	return len(clienttest.Must(s.api.OperationPage(t.Context(), client.OperationQuery{Limit: 100})).On(t).Operations)
+}
+
+// operateInBrowser runs op, a bulk void or extension of a template's
+// coupons, from the console's act form: the confirmation shows the dry
+// run's counts, the API's, and nothing starts until it is confirmed; the
+// operations table then shows its progress to its end as the API reads
+// it, which operateInBrowser returns.
+func operateInBrowser(t *testing.T, ctx context.Context, s *server, op client.NewOperation) client.Operation {
+	t.Helper()
+	dry := clienttest.Must(s.api.PreviewOperation(t.Context(), op)).On(t)
+	before := operations(t, s)
+	by := ""
+	if op.By != 0 {
+		by = time.Duration(op.By).String()
+	}
+	fill(t, ctx, map[string]string{"act-kind": op.Kind, "act-target": "template_id", "act-ids": op.TemplateID, "act-reason": op.Reason, "act-by": by})
+	click(t, ctx, "#act-dry")
+	c := dry.Counts
+	confirmation(t, ctx, fmt.Sprintf("%s %d coupons (%d unused, %d locked, %d used, %d expired, %d voided):",
+		op.Kind, dry.Total, c.Unused, c.Locked, c.Used, c.Expired, c.Voided))
+	if dry.Total == 0 {
+		t.Fatalf("the API's dry run of %+v: no coupons", op)
+	}
+	if n := operations(t, s); n != before {
+		t.Fatalf("before the confirmation: %d operations, want %d", n, before)
+	}
+	click(t, ctx, "#confirm-yes")
+	said := shown(t, ctx, "the operation started", `document.getElementById('said').textContent`,
+		func(s string) bool { return strings.HasPrefix(s, "operation op_") })
+	id := strings.Fields(said)[1]
+	progress := shown(t, ctx, "the operation's progress to its end",
+		`(() => { const tr = document.querySelector('#operations tr[data-operation="`+id+`"]'); if (!tr) return '';
+		   const p = tr.querySelector('.progress'); return [tr.dataset.state, p.dataset.done, p.dataset.total, tr.querySelector('.voided').textContent, tr.querySelector('.extended').textContent].join(' '); })()`,
+		func(s string) bool { return strings.HasPrefix(s, "done ") })
+	got := clienttest.Must(s.api.Operation(t.Context(), id)).On(t)
+	if want := fmt.Sprintf("done %d %d %d %d", got.Progress.Done, got.Progress.Total, got.Counts.Voided, got.Counts.Extended); progress != want {
+		t.Fatalf("the operation as the page shows it: %q; the API reads it %q", progress, want)
+	}
+	return got
+}
+
+// closeInBrowser closes template id from its row in the console: the
+// confirmation says its counts as the API reads them, and once confirmed
+// the page shows it closed, as the API reads it.
+func closeInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
+	t.Helper()
+	tpl := clienttest.Must(s.api.Template(t.Context(), id)).On(t)
+	c := tpl.Counts
+	click(t, ctx, "#close-"+id)
+	confirmation(t, ctx, fmt.Sprintf("close %s (%s), whose coupons are %d unused, %d locked, %d used, %d expired, %d voided:",
+		id, tpl.Name, c.Unused, c.Locked, c.Used, c.Expired, c.Voided))
+	if !clienttest.Must(s.api.Template(t.Context(), id)).On(t).ClosedAt.IsZero() {
+		t.Fatalf("template %s closed before the confirmation", id)
+	}
+	click(t, ctx, "#confirm-yes")
+	shown(t, ctx, "the template closed", `(document.querySelector('#templates tr[data-template="`+id+`"] .state') || {}).textContent || ''`,
+		func(s string) bool { return s == "closed" })
+	if clienttest.Must(s.api.Template(t.Context(), id)).On(t).ClosedAt.IsZero() {
+		t.Fatalf("the page shows %s closed, the API reads it open", id)
+	}
+	screenshot(t, ctx, "templates.png", "#templates-box")
+}
+
+// cancelInBrowser cancels running operation id from its row in the
+// console: once confirmed the page shows it cancelled, part done, as the
+// API reads it.
+func cancelInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
+	t.Helper()
+	shown(t, ctx, "the running operation's Cancel… button", `document.getElementById('cancel-`+id+`') ? 'yes' : ''`,
+		func(s string) bool { return s == "yes" })
+	click(t, ctx, "#cancel-"+id)
+	confirmation(t, ctx, "cancel "+id+", the void of ")
+	click(t, ctx, "#confirm-yes")
+	got := shown(t, ctx, "the operation cancelled",
+		`(() => { const tr = document.querySelector('#operations tr[data-operation="`+id+`"]'); if (!tr || tr.dataset.state !== 'cancelled') return '';
+		   const p = tr.querySelector('.progress'); return p.dataset.done + ' ' + p.dataset.total; })()`,
+		func(s string) bool { return s != "" })
+	op := clienttest.Must(s.api.Operation(t.Context(), id)).On(t)
+	if want := fmt.Sprintf("%d %d", op.Progress.Done, op.Progress.Total); got != want || op.State != client.OperationCancelled || op.Progress.Done >= op.Progress.Total {
+		t.Fatalf("the cancelled operation: the page shows %q, the API reads %s %q, want it cancelled part done", got, op.State, want)
+	}
+	screenshot(t, ctx, "cancel.png", "#operations-box")
+}
+
+// eventsInBrowser filters the console's latest events by subject: the
+// page shows the subject's events, newest first, as the feed's head holds
+// them.
+func eventsInBrowser(t *testing.T, ctx context.Context, s *server, subject string) {
+	t.Helper()
+	page := clienttest.Must(s.api.Events(t.Context(), client.EventQuery{Subject: subject, Before: client.Latest, Limit: 25})).On(t)
+	var want []string
+	for i := len(page.Events) - 1; i >= 0; i-- {
+		e := page.Events[i]
+		want = append(want, e.Type+" "+e.Subject+" "+string(e.Data))
+	}
+	if len(want) == 0 {
+		t.Fatalf("the feed holds no event of %s", subject)
+	}
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("filter-subject"), subject), chromedp.Click(chromedp.CSS("#filter button"))); err != nil {
+		t.Fatalf("filter the events: %v", err)
+	}
+	row := `tr.dataset.type + ' ' + tr.dataset.subject + ' ' + tr.querySelector('.data').textContent`
+	got := shown(t, ctx, "the events of "+subject, `[...document.querySelectorAll('#events tr')].map((tr) => `+row+`).join('\n')`,
+		func(s string) bool { return s == strings.Join(want, "\n") })
+	if !strings.Contains(got, "operation.cancelled "+subject) {
+		t.Fatalf("the events of %s: %q, want its cancellation", subject, got)
+	}
+	screenshot(t, ctx, "events.png", "#events-box")
 }

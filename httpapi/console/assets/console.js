@@ -64,6 +64,8 @@
   function rows(tbody, items, fill) {
     tbody.replaceChildren(...items.map((it) => { const tr = document.createElement('tr'); fill(tr, it); return tr; }));
   }
+  const enc = encodeURIComponent;
+  const at = (time) => time.slice(0, 23).replace('T', ' ');
   const hhmm = (d) => d.toISOString().slice(11, 16);
   const num = (n) => Math.round(n).toLocaleString('en-US');
   function dur(s) {
@@ -249,22 +251,16 @@
       const said = document.createElement('span');
       said.className = 'replayed';
       said.textContent = replayed[s.name] || '';
-      const b = document.createElement('button');
-      b.id = 'replay-' + s.name;
-      b.textContent = 'Replay dead letters';
-      b.disabled = s.dead_letters === 0;
-      b.addEventListener('click', async () => {
-        b.disabled = true;
-        try {
-          const res = await api('POST', `/v1/sinks/${encodeURIComponent(s.name)}/replay`);
-          replayed[s.name] = `${res.queued} queued at ${new Date().toISOString().slice(11, 19)} `;
-          said.textContent = replayed[s.name];
-          report('replay');
-        } catch (e) {
-          report('replay', e);
-        }
-      });
-      td.append(said, b);
+      td.append(said);
+      button(td, 'Replay dead letters…', 'replay-' + s.name, () => attempt('act', async () => {
+        const now = (await api('GET', '/v1/sinks')).sinks.find((x) => x.name === s.name);
+        confirmThen(`replay the ${num(now.dead_letters)} dead letters of ${s.name}: each is queued to it again.`, async () => {
+          const res = await api('POST', `/v1/sinks/${enc(s.name)}/replay`);
+          replayed[s.name] = `${num(res.queued)} queued at ${new Date().toISOString().slice(11, 19)} `;
+          sinks();
+          return `${s.name}: ${replayed[s.name]}`;
+        });
+      })).disabled = s.dead_letters === 0;
     });
   }
 
@@ -321,27 +317,35 @@
     return op;
   }
   const STATES = ['unused', 'locked', 'used', 'expired', 'voided'];
+  // countsText is coupons by state as the confirmations say them.
+  const countsText = (counts) => STATES.map((st) => `${num(counts[st])} ${st}`).join(', ');
   // A bulk void or extension: its dry run's counts, then the operation.
-  $('act').addEventListener('submit', async (ev) => {
+  $('act').addEventListener('submit', (ev) => {
     ev.preventDefault();
-    try {
+    attempt('act', async () => {
       const op = actOperation();
       const dry = await api('POST', '/v1/operations', { ...op, dry_run: true });
-      const counts = STATES.map((st) => `${num(dry.counts[st])} ${st}`).join(', ');
       const what = op.kind === 'void' ? 'voids the unused ones now and the locked ones when their lock ends'
         : `moves the expiry of the unused and locked ones by ${op.by}`;
-      $('confirm').dataset.total = dry.total;
-      $('confirm').dataset.counts = JSON.stringify(dry.counts);
-      confirmThen(`${op.kind} ${num(dry.total)} coupons (${counts}): it ${what}.`, async () => {
+      confirmThen(`${op.kind} ${num(dry.total)} coupons (${countsText(dry.counts)}): it ${what}.`, async () => {
         const started = await api('POST', '/v1/operations', op);
         operations();
         return `operation ${started.id} started`;
       });
-      report('act');
-    } catch (e) {
-      report('act', e);
-    }
+    });
   });
+
+  // findCell adds a cell of id that finds it when clicked.
+  function findCell(tr, id) {
+    const a = document.createElement('a');
+    a.href = '#find-box';
+    a.textContent = id;
+    a.addEventListener('click', () => {
+      $('find-id').value = id;
+      attempt('find', () => find(id));
+    });
+    cell(tr, '').append(a);
+  }
 
   function button(td, text, id, onClick) {
     const b = document.createElement('button');
@@ -355,28 +359,30 @@
 
   async function templates() {
     const list = await api('GET', '/v1/templates?order=newest&limit=20');
-    const full = await Promise.all(list.templates.map((t) => api('GET', `/v1/templates/${encodeURIComponent(t.id)}`)));
+    const full = await Promise.all(list.templates.map((t) => api('GET', `/v1/templates/${enc(t.id)}`)));
     rows($('templates'), full, (tr, t) => {
       tr.dataset.template = t.id;
-      cell(tr, t.id);
+      findCell(tr, t.id);
       cell(tr, t.name);
       for (const st of STATES) {
         cell(tr, num(t.counts ? t.counts[st] : 0)).dataset.state = st;
       }
-      cell(tr, t.closed_at ? 'closed' : 'open');
+      cell(tr, t.closed_at ? 'closed' : 'open', 'state');
       const td = cell(tr, '', 'actions');
       for (const kind of ['void', 'extend']) {
-        button(td, kind === 'void' ? 'Void…' : 'Extend…', null, () => {
+        button(td, kind === 'void' ? 'Void…' : 'Extend…', `${kind}-${t.id}`, () => {
           $('act-kind').value = kind;
           $('act-target').value = 'template_id';
           $('act-ids').value = t.id;
-          $('act-ids').focus();
+          $(kind === 'void' ? 'act-reason' : 'act-by').focus();
         });
       }
       if (!t.closed_at) {
-        button(td, 'Close…', null, () => confirmThen(
-          `close ${t.id} (${t.name}): it takes no more claims nor issuance; its ${num(t.counts.unused)} unused coupons stay usable.`,
-          async () => { await api('POST', `/v1/templates/${encodeURIComponent(t.id)}/close`, {}); templates(); return `${t.id} closed`; }));
+        button(td, 'Close…', 'close-' + t.id, () => attempt('act', async () => {
+          const now = await api('GET', `/v1/templates/${enc(t.id)}`);
+          confirmThen(`close ${t.id} (${t.name}), whose coupons are ${countsText(now.counts)}: it takes no more claims nor issuance; its coupons stay as they are.`,
+            async () => { await api('POST', `/v1/templates/${enc(t.id)}/close`, {}); templates(); return `${t.id} closed`; });
+        }));
       }
     });
   }
@@ -401,14 +407,17 @@
       td.dataset.done = op.progress.done;
       td.dataset.total = op.progress.total;
       cell(tr, num(op.counts.voided), 'voided');
-      cell(tr, num(op.counts.extended));
+      cell(tr, num(op.counts.extended), 'extended');
       cell(tr, op.actor || '–');
       cell(tr, op.created_at.slice(0, 19).replace('T', ' '));
       const act = cell(tr, '', 'actions');
       if (op.state === 'running') {
-        button(act, 'Cancel…', 'cancel-' + op.id, () => confirmThen(
-          `cancel ${op.id}: it stops after its batch in flight; the ${num(op.progress.done)} of ${num(op.progress.total)} coupons it worked stay as they are.`,
-          async () => { const c = await api('POST', `/v1/operations/${encodeURIComponent(op.id)}/cancel`); operations(); return `${c.id} ${c.state}`; }));
+        button(act, 'Cancel…', 'cancel-' + op.id, () => attempt('act', async () => {
+          const now = await api('GET', `/v1/operations/${enc(op.id)}`);
+          confirmThen(`cancel ${op.id}, the ${op.kind} of ${tr.cells[2].textContent}, ${num(now.progress.done)} of ${num(now.progress.total)} done: ` +
+            'it stops after its batch in flight; what it worked stays as it is.',
+          async () => { const c = await api('POST', `/v1/operations/${enc(op.id)}/cancel`); operations(); return `${c.id} ${c.state}`; });
+        }));
       }
     });
   }
@@ -452,7 +461,7 @@
       tr.dataset.subject = e.subject;
       cell(tr, e.time.slice(11, 23));
       cell(tr, e.type);
-      cell(tr, e.subject);
+      findCell(tr, e.subject);
       cell(tr, JSON.stringify(e.data), 'data').title = JSON.stringify(e.data);
     });
   }
@@ -462,8 +471,6 @@
   // first, read back from the feed's head a bounded number of pages), an
   // order its items and coupons, a template its counts by state and its
   // operations, a user the wallet a page at a time.
-  const enc = encodeURIComponent;
-  const at = (time) => time.slice(0, 23).replace('T', ' ');
   let more = null;
   // table adds to the find's answer a table, titled, of the columns
   // heads, and returns its body.
@@ -496,7 +503,9 @@
   }
   const couponRow = (tr, c) => {
     tr.dataset.coupon = c.id;
-    for (const v of [c.id, c.status, at(c.expires_at), c.template_id]) cell(tr, v);
+    findCell(tr, c.id);
+    for (const v of [c.status, at(c.expires_at)]) cell(tr, v);
+    findCell(tr, c.template_id);
   };
   async function findOrder(id) {
     const o = await api('GET', `/v1/orders/${enc(id)}`);
@@ -533,8 +542,13 @@
       await historyOf(id);
     } else if (id.startsWith('ord_')) {
       found = await findOrder(id);
+    } else if (id.startsWith('op_')) {
+      found = await api('GET', `/v1/operations/${enc(id)}`);
     } else if (id.startsWith('tpl_')) {
       found = await api('GET', `/v1/templates/${enc(id)}`);
+      rows(table('found-counts', 'coupons by state', STATES), [found.counts], (tr, counts) => {
+        for (const st of STATES) cell(tr, num(counts[st])).dataset.state = st;
+      });
       const ops = [];
       for (let after = '', i = 0; i < 5; i++) {
         const page = await api('GET', '/v1/operations?' + new URLSearchParams({ after, limit: '100' }));
