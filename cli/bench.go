@@ -98,13 +98,13 @@ type benchFlags struct {
 }
 
 // newBenchFlags makes the flag set of `lapse bench <what>`, which writes
-// its usage, grouped, to stderr, with --store, --out, a --plot of what plotted says
-// and the log flags.
+// its usage, grouped, to stderr, with --store, --out, a --plot of what
+// plotted says and the log flags.
 func newBenchFlags(what, plotted string, stderr io.Writer) *benchFlags {
 	fs := &benchFlags{FlagSet: flag.NewFlagSet("bench "+what, flag.ContinueOnError)}
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: lapse bench %s [flags]\n\nMeasures %s (docs/benchmarks.md).\n", what, benchSummaries[what])
+		fmt.Fprintf(fs.Output(), "usage: lapse bench %s [flags]\n\nMeasures %s\n(docs/benchmarks.md).\n", what, benchSummaries[what])
 		printGroupedDefaults(fs.FlagSet, commandGroups)
 	}
 	fs.StringVar(&fs.url, "store", "", "store URL of a database that does not exist yet: sqlite:<path>, postgres://…/<name> or mysql://…/<name> (default: a temporary SQLite file)")

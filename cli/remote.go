@@ -20,10 +20,10 @@ type remoteRun func(ctx context.Context, c *client.Client, args []string, stdout
 
 // remote makes the operator command name, which talks to a running lapse
 // over its HTTP API at --url (LAPSE_URL) with --token (LAPSE_TOKEN),
-// logging each request at debug (see loggedTransport). usage
-// is its help, printed with the flags, grouped, on --help; setup registers the
-// command's own flags on fs and returns what runs it once they are parsed.
-// nargs is how many arguments it takes.
+// logging each request at debug (see loggedTransport). usage is its help,
+// printed with the flags, grouped, on --help; setup registers the
+// command's own flags on fs and returns what runs it once they are
+// parsed. nargs is how many arguments it takes.
 func remote(name, usage string, nargs int, setup func(fs *flag.FlagSet) remoteRun) func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -50,7 +50,7 @@ func remote(name, usage string, nargs int, setup func(fs *flag.FlagSet) remoteRu
 			fs.Usage()
 			return fmt.Errorf("%w: lapse %s takes %d argument(s)", ErrUsage, name, nargs)
 		}
-		c, err := client.New(*url, client.WithToken(*token),
+		c, err := client.New(*url, client.WithToken(*token), // bound per attempt as the client's own default
 			client.WithHTTPClient(&http.Client{Timeout: 30 * time.Second, Transport: loggedTransport{log}}))
 		if err != nil {
 			return fmt.Errorf("--url: %w", err)

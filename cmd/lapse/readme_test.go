@@ -65,18 +65,65 @@ func goFunc(t *testing.T, path, name string) (decl, body string) {
 	return "", ""
 }
 
-// tryIt returns the commands of the README's "Try it" block, a
-// continued line joined to its next.
-func tryIt(t *testing.T) []string {
-	t.Helper()
-	block := docBlock(t, "README.md", "Try it", "sh")
-	var cmds []string
+// shellLine is a command of a sh block of the docs: a line continued by
+// a backslash or a trailing pipe joined to its next, its trailing comment,
+// and the answer a "# → " line after it shows.
+type shellLine struct{ cmd, comment, answer string }
+
+// shellLines returns the commands of a sh block.
+func shellLines(block string) []shellLine {
+	var out []shellLine
+	pending := ""
 	for line := range strings.SplitSeq(strings.ReplaceAll(block, "\\\n", ""), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			cmds = append(cmds, line)
+		line = strings.TrimSpace(line)
+		if answer, ok := strings.CutPrefix(line, "# → "); ok && len(out) > 0 {
+			out[len(out)-1].answer = answer
+			continue
+		}
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if strings.HasSuffix(line, "|") {
+			pending += line + " "
+			continue
+		}
+		line, pending = pending+line, ""
+		_, comment, _ := strings.Cut(line, "# ")
+		out = append(out, shellLine{cmd: line, comment: comment})
+	}
+	return out
+}
+
+// docIDs are the IDs the docs' commands write as placeholders (tpl_…,
+// cpn_…, op_…): the i-th placeholder of a kind in a command stands for
+// the i-th ID of its list, round.
+type docIDs map[string][]string
+
+// answerID matches an answer that is one template, coupon or operation.
+var answerID = regexp.MustCompile(`^\{"id":"((tpl|cpn|op)_[^"]+)"`)
+
+// runDocCommand runs a command of the docs with bash against the lapse
+// at addr, in place of localhost:8080, with the IDs of ids for their
+// placeholders, and returns its output; it fails t unless the command
+// exits 0. An answer that is one template, coupon or operation makes its
+// ID the one its placeholder stands for from then on.
+func runDocCommand(t *testing.T, addr, cmd string, ids docIDs) string {
+	t.Helper()
+	line := strings.ReplaceAll(cmd, "localhost:8080", addr)
+	for p, vals := range ids {
+		for i := 0; strings.Contains(line, p) && len(vals) > 0; i++ {
+			line = strings.Replace(line, p, vals[i%len(vals)], 1)
 		}
 	}
-	return cmds
+	out, err := exec.Command("bash", "-c", line).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", cmd, err, out)
+	}
+	if m := answerID.FindStringSubmatch(string(out)); m != nil {
+		ids[m[2]+"_…"] = []string{m[1]}
+	}
+	t.Logf("%s\n%s", cmd, out)
+	return string(out)
 }
 
 // TestReadmeTryIt runs the README's Try it block, as it stands, against
@@ -86,37 +133,19 @@ func tryIt(t *testing.T) []string {
 func TestReadmeTryIt(t *testing.T) {
 	s := start(t, sqliteBackend.store(t))
 	addr := strings.TrimPrefix(s.base, "http://")
-	var tpl string
-	for _, cmd := range tryIt(t) {
-		want := ""
-		if _, comment, ok := strings.Cut(cmd, "# "); ok {
-			want = comment
-		}
-		line := strings.ReplaceAll(cmd, "localhost:8080", addr)
-		line = strings.ReplaceAll(line, "tpl_…", tpl)
-		out, err := exec.Command("bash", "-c", line).CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", cmd, err, out)
-		}
-		got := string(out)
-		if tpl == "" && strings.Contains(cmd, "/v1/templates") {
-			m := regexp.MustCompile(`"id":"(tpl_[^"]+)"`).FindStringSubmatch(got)
-			if m == nil {
-				t.Fatalf("%s: got %s, want a template", cmd, got)
-			}
-			tpl = m[1]
-		}
-		for w := range strings.SplitSeq(want, ", ") {
+	ids := docIDs{}
+	for _, c := range shellLines(docBlock(t, "README.md", "Try it", "sh")) {
+		got := runDocCommand(t, addr, c.cmd, ids)
+		for w := range strings.SplitSeq(c.comment, ", ") {
 			if w != "" && !strings.Contains(got, w) {
-				t.Fatalf("%s: got %s, want %s", cmd, got, w)
+				t.Fatalf("%s: got %s, want %s", c.cmd, got, w)
 			}
 		}
-		if strings.Contains(cmd, "grep ^lapse_") && !strings.HasPrefix(got, "lapse_") {
-			t.Fatalf("%s: got %q, want lapse's metrics", cmd, got)
+		if strings.Contains(c.cmd, "grep ^lapse_") && !strings.HasPrefix(got, "lapse_") {
+			t.Fatalf("%s: got %q, want lapse's metrics", c.cmd, got)
 		}
-		t.Logf("%s\n%s", cmd, got)
 	}
-	if tpl == "" {
+	if ids["tpl_…"] == nil {
 		t.Fatalf("the Try it block made no template")
 	}
 }
