@@ -244,7 +244,8 @@ func walletInBrowser(t *testing.T, ctx context.Context, s *server, user string) 
 }
 
 // orderInBrowser finds order id in the console: the page shows its items,
-// its coupons and its history as the API reads them.
+// its coupons and its history as the API reads them, and the link of its
+// coupon finds it.
 func orderInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 	t.Helper()
 	o := clienttest.Must(s.api.Order(t.Context(), id)).On(t)
@@ -269,6 +270,8 @@ func orderInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 		t.Fatalf("history of %s: %q, want it to start with its creation", id, types)
 	}
 	screenshot(t, ctx, "order.png", "#find-box")
+	click(t, ctx, "#found-coupons a")
+	shown(t, ctx, "the order's coupon found from its link", foundJS("id"), func(s string) bool { return s == o.CouponIDs[0] })
 }
 
 // templateInBrowser finds template id in the console: the page shows its
@@ -374,7 +377,7 @@ func closeInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 
 // cancelInBrowser cancels running operation id from its row in the
 // console: once confirmed the page shows it cancelled, part done, as the
-// API reads it.
+// API reads it, in the operations table and found by its ID.
 func cancelInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 	t.Helper()
 	shown(t, ctx, "the running operation's Cancel… button", `document.getElementById('cancel-`+id+`') ? 'yes' : ''`,
@@ -391,6 +394,10 @@ func cancelInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 		t.Fatalf("the cancelled operation: the page shows %q, the API reads %s %q, want it cancelled part done", got, op.State, want)
 	}
 	screenshot(t, ctx, "cancel.png", "#operations-box")
+	find(t, ctx, id)
+	if got := foundField(t, ctx, "state"); got != op.State {
+		t.Fatalf("found %s: the page shows it %s, the API reads it %s", id, got, op.State)
+	}
 }
 
 // eventsInBrowser filters the console's latest events by subject: the
