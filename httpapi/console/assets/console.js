@@ -408,7 +408,7 @@
       td.dataset.total = op.progress.total;
       cell(tr, num(op.counts.voided), 'voided');
       cell(tr, num(op.counts.extended), 'extended');
-      cell(tr, op.actor || '–');
+      cell(tr, op.actor || '–', 'actor');
       cell(tr, op.created_at.slice(0, 19).replace('T', ' '));
       const act = cell(tr, '', 'actions');
       if (op.state === 'running') {
