@@ -26,14 +26,22 @@ import (
 // (closeInBrowser); a running void is cancelled (cancelInBrowser); a
 // reconciliation finds the timers deleted under the coupons and repairs
 // them (reconcileInBrowser). Watch: the feed filtered by the cancelled
-// void shows its events as the API (eventsInBrowser).
+// void shows its events as the API, the cancel by the operator whose
+// token the page was given (eventsInBrowser); the page holds no cookie.
 func TestConsoleWorkbench(t *testing.T) { onEach(t, testConsoleWorkbench) }
 
 func testConsoleWorkbench(t *testing.T, be backend) {
 	db := be.store(t)
+	// The test's calls under one token, the operator's in the page under
+	// another: what the page does is the operator's in the feed.
+	const all = "admin,events,wallet,orders"
+	run(t, "migrate", "--store", db) // lapse tokens makes no store (SQLite's file)
+	setup := lapseTokens(t, db, "create", "--name", "setup", "--scopes", all)
+	operator := lapseTokens(t, db, "create", "--name", "operator", "--scopes", all)
 	// Batches of 10 resting 49 times as long as each took: a void of
 	// 3,000 coupons runs for many seconds, long enough to be cancelled.
 	s := start(t, db, "--operation-batch", "10", "--operation-share", "0.02")
+	s.api = clienttest.New(t, s.base, client.WithToken(setup))
 	ctx := t.Context()
 	wallet := clienttest.Must(s.api.CreateTemplate(ctx, client.NewTemplate{Name: "wallet", Value: 100,
 		Validity: client.Validity{Duration: client.Duration(720 * time.Hour)}})).On(t)
@@ -48,6 +56,8 @@ func testConsoleWorkbench(t *testing.T, be backend) {
 		Items: []client.Item{{SKU: "sku-a", Qty: 2, UnitPrice: 250}, {SKU: "sku-b", Qty: 1, UnitPrice: 400}}})).On(t)
 
 	page := browse(t, s.base+"/")
+	fill(t, page, map[string]string{"token": operator})
+	click(t, page, "#auth button")
 	walletInBrowser(t, page, s, "w")
 	findInBrowser(t, page, s, held[0].ID, "coupon.claimed coupon.locked")
 	orderInBrowser(t, page, s, ord.ID)
@@ -57,8 +67,8 @@ func testConsoleWorkbench(t *testing.T, be backend) {
 		t.Fatalf("the template's Extend… button filled the act form with %q", got)
 	}
 	ext := operateInBrowser(t, page, s, client.NewOperation{Kind: "extend", TemplateID: wallet.ID, By: client.Duration(24 * time.Hour)})
-	if ext.Counts.Extended != int64(len(held)) {
-		t.Fatalf("the extension: %d extended, want %d", ext.Counts.Extended, len(held))
+	if ext.Counts.Extended != int64(len(held)) || ext.Actor != "operator" {
+		t.Fatalf("the extension: %d extended by %q, want %d by the operator", ext.Counts.Extended, ext.Actor, len(held))
 	}
 	if c := clienttest.Must(s.api.Coupon(ctx, held[1].ID)).On(t); !c.ExpiresAt.Equal(held[1].ExpiresAt.Add(24 * time.Hour)) {
 		t.Fatalf("coupon %s expires at %s after the extension, want %s", c.ID, c.ExpiresAt, held[1].ExpiresAt.Add(24*time.Hour))
@@ -73,6 +83,9 @@ func testConsoleWorkbench(t *testing.T, be backend) {
 	void := clienttest.Must(s.api.VoidTemplate(ctx, big.ID, client.VoidTemplateParams{Reason: "leaked"})).On(t)
 	cancelInBrowser(t, page, s, void.ID)
 	eventsInBrowser(t, page, s, void.ID)
+	if cookies := evaluate(t, page, `document.cookie`); cookies != "" {
+		t.Fatalf("the page holds cookies %q, want none: the token is its only credential", cookies)
+	}
 
 	if _, err := be.raw(t, db).Exec("DELETE FROM timers"); err != nil {
 		t.Fatalf("delete the timers: %v", err)
@@ -244,7 +257,8 @@ func walletInBrowser(t *testing.T, ctx context.Context, s *server, user string) 
 }
 
 // orderInBrowser finds order id in the console: the page shows its items,
-// its coupons and its history as the API reads them.
+// its coupons and its history as the API reads them, and the link of its
+// coupon finds it.
 func orderInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 	t.Helper()
 	o := clienttest.Must(s.api.Order(t.Context(), id)).On(t)
@@ -269,6 +283,8 @@ func orderInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 		t.Fatalf("history of %s: %q, want it to start with its creation", id, types)
 	}
 	screenshot(t, ctx, "order.png", "#find-box")
+	click(t, ctx, "#found-coupons a")
+	shown(t, ctx, "the order's coupon found from its link", foundJS("id"), func(s string) bool { return s == o.CouponIDs[0] })
 }
 
 // templateInBrowser finds template id in the console: the page shows its
@@ -341,10 +357,14 @@ func operateInBrowser(t *testing.T, ctx context.Context, s *server, op client.Ne
 	id := strings.Fields(said)[1]
 	progress := shown(t, ctx, "the operation's progress to its end",
 		`(() => { const tr = document.querySelector('#operations tr[data-operation="`+id+`"]'); if (!tr) return '';
-		   const p = tr.querySelector('.progress'); return [tr.dataset.state, p.dataset.done, p.dataset.total, tr.querySelector('.voided').textContent, tr.querySelector('.extended').textContent].join(' '); })()`,
+		   const p = tr.querySelector('.progress'); return [tr.dataset.state, p.dataset.done, p.dataset.total, tr.querySelector('.voided').textContent, tr.querySelector('.extended').textContent, tr.querySelector('.actor').textContent].join(' '); })()`,
 		func(s string) bool { return strings.HasPrefix(s, "done ") })
 	got := clienttest.Must(s.api.Operation(t.Context(), id)).On(t)
-	if want := fmt.Sprintf("done %d %d %d %d", got.Progress.Done, got.Progress.Total, got.Counts.Voided, got.Counts.Extended); progress != want {
+	actor := got.Actor
+	if actor == "" {
+		actor = "–"
+	}
+	if want := fmt.Sprintf("done %d %d %d %d %s", got.Progress.Done, got.Progress.Total, got.Counts.Voided, got.Counts.Extended, actor); progress != want {
 		t.Fatalf("the operation as the page shows it: %q; the API reads it %q", progress, want)
 	}
 	return got
@@ -374,7 +394,7 @@ func closeInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 
 // cancelInBrowser cancels running operation id from its row in the
 // console: once confirmed the page shows it cancelled, part done, as the
-// API reads it.
+// API reads it, in the operations table and found by its ID.
 func cancelInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 	t.Helper()
 	shown(t, ctx, "the running operation's Cancel… button", `document.getElementById('cancel-`+id+`') ? 'yes' : ''`,
@@ -391,6 +411,10 @@ func cancelInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 		t.Fatalf("the cancelled operation: the page shows %q, the API reads %s %q, want it cancelled part done", got, op.State, want)
 	}
 	screenshot(t, ctx, "cancel.png", "#operations-box")
+	find(t, ctx, id)
+	if got := foundField(t, ctx, "state"); got != op.State {
+		t.Fatalf("found %s: the page shows it %s, the API reads it %s", id, got, op.State)
+	}
 }
 
 // eventsInBrowser filters the console's latest events by subject: the
@@ -413,8 +437,8 @@ func eventsInBrowser(t *testing.T, ctx context.Context, s *server, subject strin
 	row := `tr.dataset.type + ' ' + tr.dataset.subject + ' ' + tr.querySelector('.data').textContent`
 	got := shown(t, ctx, "the events of "+subject, `[...document.querySelectorAll('#events tr')].map((tr) => `+row+`).join('\n')`,
 		func(s string) bool { return s == strings.Join(want, "\n") })
-	if !strings.Contains(got, "operation.cancelled "+subject) {
-		t.Fatalf("the events of %s: %q, want its cancellation", subject, got)
+	if !strings.Contains(got, "operation.cancelled "+subject+` {"actor":"operator",`) {
+		t.Fatalf("the events of %s: %q, want its cancellation by the operator", subject, got)
 	}
 	screenshot(t, ctx, "events.png", "#events-box")
 }

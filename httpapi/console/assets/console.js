@@ -394,7 +394,7 @@
     rows($('operations'), list.operations, (tr, op) => {
       tr.dataset.operation = op.id;
       tr.dataset.state = op.state;
-      cell(tr, op.id);
+      findCell(tr, op.id);
       cell(tr, op.kind);
       const t = op.target;
       cell(tr, t.template_id || (t.coupon_ids ? `${t.coupon_ids.length} coupons` : `${(t.user_ids || []).length} users`));
@@ -408,7 +408,7 @@
       td.dataset.total = op.progress.total;
       cell(tr, num(op.counts.voided), 'voided');
       cell(tr, num(op.counts.extended), 'extended');
-      cell(tr, op.actor || '–');
+      cell(tr, op.actor || '–', 'actor');
       cell(tr, op.created_at.slice(0, 19).replace('T', ' '));
       const act = cell(tr, '', 'actions');
       if (op.state === 'running') {
@@ -517,6 +517,25 @@
     await historyOf(id);
     return o;
   }
+  // findTemplate shows a template's operations among the latest 500.
+  async function findTemplate(id) {
+    const t = await api('GET', `/v1/templates/${enc(id)}`);
+    rows(table('found-counts', 'coupons by state', STATES), [t.counts], (tr, counts) => {
+      for (const st of STATES) cell(tr, num(counts[st])).dataset.state = st;
+    });
+    const ops = [];
+    for (let after = '', i = 0; i < 5; i++) {
+      const page = await api('GET', '/v1/operations?' + new URLSearchParams({ after, limit: '100' }));
+      ops.push(...page.operations.filter((op) => op.target.template_id === id));
+      if (page.operations.length < 100) break;
+      after = page.next;
+    }
+    rows(table('found-operations', 'operations, newest first', ['operation', 'kind', 'state', 'created', 'progress']), ops, (tr, op) => {
+      findCell(tr, op.id);
+      for (const v of [op.kind, op.state, at(op.created_at), `${op.progress.done} / ${op.progress.total}`]) cell(tr, v);
+    });
+    return t;
+  }
   async function findUser(id) {
     const user = await api('GET', `/v1/users/${enc(id)}`).catch(() => ({ id, profile: 'none stored' }));
     const wallet = [];
@@ -545,26 +564,13 @@
     } else if (id.startsWith('op_')) {
       found = await api('GET', `/v1/operations/${enc(id)}`);
     } else if (id.startsWith('tpl_')) {
-      found = await api('GET', `/v1/templates/${enc(id)}`);
-      rows(table('found-counts', 'coupons by state', STATES), [found.counts], (tr, counts) => {
-        for (const st of STATES) cell(tr, num(counts[st])).dataset.state = st;
-      });
-      const ops = [];
-      for (let after = '', i = 0; i < 5; i++) {
-        const page = await api('GET', '/v1/operations?' + new URLSearchParams({ after, limit: '100' }));
-        ops.push(...page.operations.filter((op) => op.target.template_id === id));
-        if (page.operations.length < 100) break;
-        after = page.next;
-      }
-      rows(table('found-operations', 'operations, newest first', ['operation', 'kind', 'state', 'created', 'progress']), ops, (tr, op) => {
-        for (const v of [op.id, op.kind, op.state, at(op.created_at), `${op.progress.done} / ${op.progress.total}`]) cell(tr, v);
-      });
+      found = await findTemplate(id);
     } else {
       found = await findUser(id);
     }
-    // Fields with a table of their own are left out.
-    const own = { items: true, coupon_ids: true, counts: true };
-    $('found').replaceChildren(...Object.entries(found).filter(([k]) => !own[k]).flatMap(([k, v]) => {
+    // The fields shown in a table of their own are left out.
+    const apart = id.startsWith('ord_') ? ['items', 'coupon_ids'] : id.startsWith('tpl_') ? ['counts'] : [];
+    $('found').replaceChildren(...Object.entries(found).filter(([k]) => !apart.includes(k)).flatMap(([k, v]) => {
       const dt = document.createElement('dt'), dd = document.createElement('dd');
       dt.textContent = k;
       dd.textContent = v === null ? '–' : typeof v === 'object' ? JSON.stringify(v) : v;
