@@ -12,6 +12,8 @@ import (
 type Forecast struct {
 	From    time.Time `json:"from"`
 	Minutes int       `json:"minutes"`
+	// Template is the template asked for, "" for every template.
+	Template string `json:"template,omitempty"`
 	// ComputedAt is when the server counted it: one count answers every
 	// request for 15 s.
 	ComputedAt time.Time `json:"computed_at"`
@@ -74,6 +76,8 @@ type ForecastQuery struct {
 	// Minutes is how many minutes from now the forecast covers, 1 to
 	// 1440; 0 takes the server's 24 hours.
 	Minutes int
+	// Template, if set, counts that template's coupons only.
+	Template string
 }
 
 // Forecast reads what falls due in each of the minutes q asks.
@@ -81,6 +85,9 @@ func (c *Client) Forecast(ctx context.Context, fq ForecastQuery) (Forecast, erro
 	q := url.Values{}
 	if fq.Minutes > 0 {
 		q.Set("minutes", strconv.Itoa(fq.Minutes))
+	}
+	if fq.Template != "" {
+		q.Set("template", fq.Template)
 	}
 	return decoded[Forecast](ctx, c, call{method: http.MethodGet, path: "/v1/console/forecast", query: q})
 }

@@ -22,8 +22,9 @@ type forecastPage struct {
 }
 
 // TestConsoleForecast: on every store, claimed coupons show in the minute
-// of their expires_at, a lock in that of its end; a span past 24 hours or
-// not a number is 422 naming minutes.
+// of their expires_at, a lock in that of its end, of every template or of
+// the one asked; a span past 24 hours or not a number is 422 naming
+// minutes, a template that is no ID 422 naming template.
 func TestConsoleForecast(t *testing.T) {
 	onEveryStore(t, func(t *testing.T, e *env) {
 		tpl := e.template(hourTemplate)
@@ -46,12 +47,35 @@ func TestConsoleForecast(t *testing.T) {
 		if len(f.Due) != 1 || f.Due[0] != want[1] {
 			t.Fatalf("forecast of 30 minutes: got %+v, want only %+v", f.Due, want[1])
 		}
-		for _, q := range []string{"minutes=0", "minutes=1441", "minutes=x"} {
-			if p := e.problem(e.get("/v1/console/forecast?"+q), http.StatusUnprocessableEntity, "invalid"); !strings.Contains(p.Detail, "minutes") {
-				t.Fatalf("?%s: the problem does not name minutes: %+v", q, p)
+		other := e.template(hourTemplate)
+		e.claim("u5", other)
+		byTemplate := map[string][]dueJSON{
+			tpl:     want,
+			other:   {{Kind: "coupon.expire", Minute: 60, At: formatTime(from.Add(time.Hour)), Count: 1}},
+			"tpl_x": {},
+		}
+		for id, want := range byTemplate {
+			var f forecastJSON
+			e.ok(e.get("/v1/console/forecast?template="+id), http.StatusOK, &f)
+			if f.Template != id || len(f.Due) != len(want) || !containsAll(f.Due, want) {
+				t.Fatalf("forecast of template %s: got %+v, want due %+v", id, f, want)
+			}
+		}
+		for q, field := range map[string]string{"minutes=0": "minutes", "minutes=1441": "minutes", "minutes=x": "minutes", "template=": "template", "template=%20x": "template"} {
+			if p := e.problem(e.get("/v1/console/forecast?"+q), http.StatusUnprocessableEntity, "invalid"); !strings.Contains(p.Detail, field) {
+				t.Fatalf("?%s: the problem does not name %s: %+v", q, field, p)
 			}
 		}
 	})
+}
+
+func containsAll(ds, want []dueJSON) bool {
+	for _, d := range want {
+		if !containsDue(ds, d) {
+			return false
+		}
+	}
+	return true
 }
 
 func containsDue(ds []dueJSON, d dueJSON) bool {

@@ -188,12 +188,15 @@ func FuzzDecodeEventsQuery(f *testing.F) {
 func FuzzDecodeForecastQuery(f *testing.F) {
 	f.Add([]byte("minutes=60"))
 	f.Add([]byte("minutes=1441"))
+	f.Add([]byte("template=tpl_1&minutes=30"))
+	f.Add([]byte("template="))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		q, _ := url.ParseQuery(string(raw))
-		n, err := parseForecastQuery(q)
+		fq, err := parseForecastQuery(q)
 		refusedAsInput(t, string(raw), err)
-		if err == nil && (n < 1 || n > defaultForecastSpan) {
-			t.Fatalf("%q: accepted %d minutes", raw, n)
+		if err == nil && (fq.minutes < 1 || fq.minutes > defaultForecastSpan ||
+			fq.template != q.Get("template") || input.ID("template", fq.template) == nil != q.Has("template")) {
+			t.Fatalf("%q: accepted %+v", raw, fq)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"maps"
 	"sync"
 	"time"
 )
@@ -11,31 +12,34 @@ import (
 // console asks every 30 s.
 const forecastTTL = 15 * time.Second
 
-// forecastCache holds the last forecast of each span asked. Its lock is
+// forecastCache holds the last forecast of each query asked within
+// forecastTTL (one made earlier is dropped when another is kept, so
+// templates looked up one after another do not pile up). Its lock is
 // held while one is computed, so that concurrent requests wait for that
 // one computation and share it rather than each counting again.
 type forecastCache struct {
-	mu        sync.Mutex
-	byMinutes map[int]forecastJSON
+	mu      sync.Mutex
+	byQuery map[forecastQuery]forecastJSON
 }
 
-// get returns the forecast of minutes computed less than forecastTTL
-// before now (or after it: a request that waited for a computation begun
-// after it arrived shares it), or one compute makes now. A failed
-// computation is not kept.
-func (c *forecastCache) get(now time.Time, minutes int, compute func() (forecastJSON, error)) (forecastJSON, error) {
+// get returns the forecast of q computed less than forecastTTL before
+// now (or after it: a request that waited for a computation begun after
+// it arrived shares it), or one compute makes now. A failed computation
+// is not kept.
+func (c *forecastCache) get(now time.Time, q forecastQuery, compute func() (forecastJSON, error)) (forecastJSON, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if f, ok := c.byMinutes[minutes]; ok && now.Sub(f.computed) < forecastTTL {
+	if f, ok := c.byQuery[q]; ok && now.Sub(f.computed) < forecastTTL {
 		return f, nil
 	}
 	f, err := compute()
 	if err != nil {
 		return forecastJSON{}, err
 	}
-	if c.byMinutes == nil {
-		c.byMinutes = map[int]forecastJSON{}
+	if c.byQuery == nil {
+		c.byQuery = map[forecastQuery]forecastJSON{}
 	}
-	c.byMinutes[minutes] = f
+	maps.DeleteFunc(c.byQuery, func(_ forecastQuery, old forecastJSON) bool { return now.Sub(old.computed) >= forecastTTL })
+	c.byQuery[q] = f
 	return f, nil
 }

@@ -8,6 +8,9 @@ type ForecastParams struct {
 	From    time.Time
 	Width   time.Duration
 	Buckets int
+	// TemplateID, if set, counts the coupons of that template only
+	// (expiries and lock releases; no order is a template's).
+	TemplateID string
 }
 
 // End is when the last bucket of p ends.

@@ -87,24 +87,41 @@ func testStats(f *fixture) {
 }
 
 // testForecast: the due items of each kind in each bucket of the range,
-// empty buckets left out.
+// empty buckets left out; of one template, its coupons' expiries and
+// releases only.
 func testForecast(f *fixture) {
-	f.insertTemplates(newTemplate("tp1", 0))
+	f.insertTemplates(newTemplate("tp1", 0), newTemplate("tp2", 0))
 	f.insertCoupons(newCoupon("c1", "tp1", "u1", t0), newCoupon("c2", "tp1", "u1", t0.Add(90*time.Minute)),
 		newCoupon("c3", "tp1", "u1", t0.Add(100*time.Minute)), newCoupon("c4", "tp1", "u1", t0.Add(9*time.Hour)),
-		newCoupon("c5", "tp1", "u1", t0))
+		newCoupon("c5", "tp1", "u1", t0), newCoupon("c6", "tp2", "u1", t0.Add(100*time.Minute)),
+		newCoupon("c7", "tp2", "u1", t0))
 	f.lock("c5", t0.Add(24*time.Hour+30*time.Minute))
+	f.lock("c7", t0.Add(25*time.Hour))
 	f.insertOrders(newOrder("o1", t0.Add(26*time.Hour)))
-	got, err := f.d.Executor().Forecast(f.ctx, storetype.ForecastParams{From: t0.Add(24 * time.Hour), Width: time.Hour, Buckets: 3})
-	ok(f.t, "Forecast", err)
-	slices.SortFunc(got, byKindBucket)
-	wanted := []storetype.DueCount{
-		{Kind: storetype.TimerExpire, Bucket: 0, N: 1}, {Kind: storetype.TimerExpire, Bucket: 1, N: 2},
-		{Kind: storetype.TimerRelease, Bucket: 0, N: 1}, {Kind: storetype.TimerClose, Bucket: 2, N: 1},
-	}
-	slices.SortFunc(wanted, byKindBucket)
-	if !slices.Equal(got, wanted) {
-		f.t.Fatalf("Forecast: got %+v, want %+v", got, wanted)
+	for _, tc := range []struct {
+		template string
+		want     []storetype.DueCount
+	}{
+		{"", []storetype.DueCount{
+			{Kind: storetype.TimerExpire, Bucket: 0, N: 1}, {Kind: storetype.TimerExpire, Bucket: 1, N: 3},
+			{Kind: storetype.TimerRelease, Bucket: 0, N: 1}, {Kind: storetype.TimerRelease, Bucket: 1, N: 1},
+			{Kind: storetype.TimerClose, Bucket: 2, N: 1},
+		}},
+		{"tp1", []storetype.DueCount{
+			{Kind: storetype.TimerExpire, Bucket: 0, N: 1}, {Kind: storetype.TimerExpire, Bucket: 1, N: 2},
+			{Kind: storetype.TimerRelease, Bucket: 0, N: 1},
+		}},
+		{"tp2", []storetype.DueCount{{Kind: storetype.TimerExpire, Bucket: 1, N: 1}, {Kind: storetype.TimerRelease, Bucket: 1, N: 1}}},
+		{"tp3", nil},
+	} {
+		p := storetype.ForecastParams{From: t0.Add(24 * time.Hour), Width: time.Hour, Buckets: 3, TemplateID: tc.template}
+		got, err := f.d.Executor().Forecast(f.ctx, p)
+		ok(f.t, "Forecast", err)
+		slices.SortFunc(got, byKindBucket)
+		slices.SortFunc(tc.want, byKindBucket)
+		if !slices.Equal(got, tc.want) {
+			f.t.Fatalf("Forecast of template %q: got %+v, want %+v", tc.template, got, tc.want)
+		}
 	}
 }
 

@@ -10,10 +10,15 @@ import (
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// Forecast counts what falls due in each bucket of p, by kind.
+// Forecast counts what falls due in each bucket of p, by kind, of
+// template p.TemplateID if it is set.
 func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
 	from, end, width := p.From, p.End(), p.Width.Milliseconds()
-	rows, err := e.query(ctx, "Forecast", from, width, from, end, from, width, from, end, from, width, from, end)
+	name, args := "Forecast", []any{from, width, from, end, from, width, from, end, from, width, from, end}
+	if tp := p.TemplateID; tp != "" {
+		name, args = "TemplateForecast", []any{from, width, from, end, tp, from, width, from, end, tp}
+	}
+	rows, err := e.query(ctx, name, args...)
 	return sqlfile.Collect(rows, err, sqlfile.ScanDueCount)
 }
 

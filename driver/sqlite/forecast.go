@@ -10,9 +10,14 @@ import (
 	"github.com/lapsehq/lapse/storetype"
 )
 
-// Forecast counts what falls due in each bucket of p, by kind.
+// Forecast counts what falls due in each bucket of p, by kind, of
+// template p.TemplateID if it is set.
 func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
-	rows, err := e.query(ctx, "Forecast", ms(p.From), ms(p.End()), p.Width.Milliseconds())
+	name, args := "Forecast", []any{ms(p.From), ms(p.End()), p.Width.Milliseconds()}
+	if p.TemplateID != "" {
+		name, args = "TemplateForecast", append(args, p.TemplateID)
+	}
+	rows, err := e.query(ctx, name, args...)
 	return sqlfile.Collect(rows, err, sqlfile.ScanDueCount)
 }
 

@@ -19,6 +19,19 @@ SELECT 'order.close', (extract(epoch FROM b - $1::timestamptz) * 1000 / $3)::big
     SELECT date_bin($3 * interval '1 millisecond', deadline, $1) AS b, count(*) AS n
     FROM orders WHERE status = 'unpaid' AND deadline >= $1 AND deadline < $2 GROUP BY 1) AS due;
 
+-- name: TemplateForecast
+-- Forecast's coupon parts for template $4: coupons_due holds template_id,
+-- coupons_lock_due leads to the row that does.
+SELECT 'coupon.expire', (extract(epoch FROM b - $1::timestamptz) * 1000 / $3)::bigint, n FROM (
+    SELECT date_bin($3 * interval '1 millisecond', expires_at, $1) AS b, count(*) AS n
+    FROM coupons WHERE status = 'unused' AND expires_at >= $1 AND expires_at < $2 AND template_id = $4
+    GROUP BY 1) AS due
+UNION ALL
+SELECT 'coupon.release', (extract(epoch FROM b - $1::timestamptz) * 1000 / $3)::bigint, n FROM (
+    SELECT date_bin($3 * interval '1 millisecond', locked_until, $1) AS b, count(*) AS n
+    FROM coupons WHERE status = 'locked' AND locked_until >= $1 AND locked_until < $2 AND template_id = $4
+    GROUP BY 1) AS due;
+
 -- name: ShardLeases
 -- A free shard's expires_at is -infinity, which time.Time cannot hold:
 -- it reads as the epoch, as on the other stores.
