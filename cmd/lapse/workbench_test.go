@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -288,15 +290,27 @@ func orderInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 }
 
 // templateInBrowser finds template id in the console: the page shows its
-// counts by state and its operations as the API reads them.
+// counts by state, its storm (some of its coupons fall due within 24 h)
+// and its operations as the API reads them.
 func templateInBrowser(t *testing.T, ctx context.Context, s *server, id string) {
 	t.Helper()
 	tpl := clienttest.Must(s.api.Template(t.Context(), id)).On(t)
+	storm := clienttest.Must(s.api.Forecast(t.Context(), client.ForecastQuery{Template: id})).On(t)
 	find(t, ctx, id)
 	c := tpl.Counts
 	want := fmt.Sprintf("%d %d %d %d %d", c.Unused, c.Locked, c.Used, c.Expired, c.Voided)
 	if got := rowsShown(t, ctx, "#found-counts", cellsText); got != want {
 		t.Fatalf("template %s's counts: the page shows %q, the API reads %q", id, got, want)
+	}
+	slices.SortFunc(storm.Due, func(a, b client.Due) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Minute, b.Minute))
+	})
+	var due []string
+	for _, d := range storm.Due[:min(10, len(storm.Due))] {
+		due = append(due, fmt.Sprintf("%s %s %d", d.At.UTC().Format("2006-01-02 15:04"), d.Kind, d.Count))
+	}
+	if got := rowsShown(t, ctx, "#found-storm", cellsText); got != strings.Join(due, "\n") || len(due) == 0 {
+		t.Fatalf("template %s's storm: the page shows\n%s\nthe API forecasts\n%s", id, got, strings.Join(due, "\n"))
 	}
 	var ops []string
 	for _, op := range clienttest.Must(s.api.OperationPage(t.Context(), client.OperationQuery{Limit: 100})).On(t).Operations {

@@ -517,11 +517,17 @@
     await historyOf(id);
     return o;
   }
-  // findTemplate shows a template's operations among the latest 500.
+  // findTemplate shows a template's storm (the ten busiest minutes of
+  // its next 24 h) and its operations among the latest 500.
   async function findTemplate(id) {
     const t = await api('GET', `/v1/templates/${enc(id)}`);
     rows(table('found-counts', 'coupons by state', STATES), [t.counts], (tr, counts) => {
       for (const st of STATES) cell(tr, num(counts[st])).dataset.state = st;
+    });
+    const storm = await api('GET', '/v1/console/forecast?' + new URLSearchParams({ template: id }));
+    const busiest = storm.due.sort((a, b) => b.count - a.count || a.minute - b.minute).slice(0, 10);
+    rows(table('found-storm', 'its storm: the busiest minutes of the next 24 h', ['minute (UTC)', 'kind', 'count']), busiest, (tr, d) => {
+      for (const v of [at(d.at).slice(0, 16), d.kind, num(d.count)]) cell(tr, v);
     });
     const ops = [];
     for (let after = '', i = 0; i < 5; i++) {
