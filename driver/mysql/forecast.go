@@ -13,8 +13,13 @@ import (
 // Forecast counts what falls due in each bucket of p, by kind.
 func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
 	from, end, width := p.From, p.End(), p.Width.Milliseconds()
-	rows, err := e.query(ctx, "Forecast", from, width, from, end, from, width, from, end, from, width, from, end)
-	return sqlfile.Collect(rows, err, sqlfile.ScanDueCount)
+	rows, err := e.sq().Forecast(ctx, dbsqlc.ForecastParams{
+		FromTime: from, WidthMs: width, EndTime: end,
+		ReleaseFrom: sql.NullTime{Time: from, Valid: true}, ReleaseEnd: sql.NullTime{Time: end, Valid: true},
+	})
+	return sqlfile.Convert(rows, err, func(r dbsqlc.ForecastRow) (storetype.DueCount, error) {
+		return storetype.DueCount{Kind: storetype.TimerKind(r.Kind), Bucket: r.Bucket, N: r.N}, nil
+	})
 }
 
 // ShardLeases reads every shard's lease.
@@ -27,17 +32,12 @@ func (e *executor) ShardLeases(ctx context.Context) ([]storetype.ShardLease, err
 
 // Instances reads the instances seen within d, by name.
 func (e *executor) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
-	rows, err := e.query(ctx, "Instances", d.Microseconds())
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (in storetype.Instance, err error) {
-		var (
-			skew   sql.NullInt64
-			skewAt sql.NullTime
-		)
-		err = row.Scan(&in.Name, &in.SeenAt, &skew, &skewAt)
-		in.SeenAt = in.SeenAt.UTC()
-		if skew.Valid && skewAt.Valid {
-			in.Skew, in.SkewAt = time.Duration(skew.Int64)*time.Millisecond, skewAt.Time.UTC()
+	rows, err := e.sq().Instances(ctx, d.Microseconds())
+	return sqlfile.Convert(rows, err, func(r dbsqlc.InstancesRow) (storetype.Instance, error) {
+		in := storetype.Instance{Name: r.Holder, SeenAt: r.SeenAt.UTC()}
+		if r.SkewMs.Valid && r.SkewAt.Valid {
+			in.Skew, in.SkewAt = time.Duration(r.SkewMs.Int64)*time.Millisecond, r.SkewAt.Time.UTC()
 		}
-		return in, err
+		return in, nil
 	})
 }

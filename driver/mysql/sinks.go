@@ -36,9 +36,10 @@ func (e *executor) ReplayDeadLetters(ctx context.Context, sink string) (int64, e
 // PruneEvents deletes the records ending at or before through and
 // returns how many events they held.
 func (e *executor) PruneEvents(ctx context.Context, through int64) (int64, error) {
-	var n int64
-	if err := e.queryRow(ctx, "PrunedCount", through).Scan(&n); err != nil {
+	seq := sql.NullInt64{Int64: through, Valid: true}
+	n, err := e.sq().PrunedCount(ctx, seq)
+	if err != nil {
 		return 0, err
 	}
-	return n, e.sq().PruneEvents(ctx, sql.NullInt64{Int64: through, Valid: true})
+	return n, e.sq().PruneEvents(ctx, seq)
 }
