@@ -30,6 +30,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.addStockStmt, err = db.PrepareContext(ctx, addStock); err != nil {
 		return nil, fmt.Errorf("error preparing query AddStock: %w", err)
 	}
+	if q.advanceSinkStmt, err = db.PrepareContext(ctx, advanceSink); err != nil {
+		return nil, fmt.Errorf("error preparing query AdvanceSink: %w", err)
+	}
 	if q.archivableStmt, err = db.PrepareContext(ctx, archivable); err != nil {
 		return nil, fmt.Errorf("error preparing query Archivable: %w", err)
 	}
@@ -65,6 +68,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.deleteCouponsStmt, err = db.PrepareContext(ctx, deleteCoupons); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteCoupons: %w", err)
+	}
+	if q.deleteDeadLetterStmt, err = db.PrepareContext(ctx, deleteDeadLetter); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteDeadLetter: %w", err)
 	}
 	if q.deleteOrdersStmt, err = db.PrepareContext(ctx, deleteOrders); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteOrders: %w", err)
@@ -294,6 +300,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.pruneRemindersStmt, err = db.PrepareContext(ctx, pruneReminders); err != nil {
 		return nil, fmt.Errorf("error preparing query PruneReminders: %w", err)
 	}
+	if q.putDeadLetterStmt, err = db.PrepareContext(ctx, putDeadLetter); err != nil {
+		return nil, fmt.Errorf("error preparing query PutDeadLetter: %w", err)
+	}
 	if q.putIdempotencyStmt, err = db.PrepareContext(ctx, putIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query PutIdempotency: %w", err)
 	}
@@ -402,6 +411,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing addStockStmt: %w", cerr)
 		}
 	}
+	if q.advanceSinkStmt != nil {
+		if cerr := q.advanceSinkStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing advanceSinkStmt: %w", cerr)
+		}
+	}
 	if q.archivableStmt != nil {
 		if cerr := q.archivableStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing archivableStmt: %w", cerr)
@@ -460,6 +474,11 @@ func (q *Queries) Close() error {
 	if q.deleteCouponsStmt != nil {
 		if cerr := q.deleteCouponsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing deleteCouponsStmt: %w", cerr)
+		}
+	}
+	if q.deleteDeadLetterStmt != nil {
+		if cerr := q.deleteDeadLetterStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteDeadLetterStmt: %w", cerr)
 		}
 	}
 	if q.deleteOrdersStmt != nil {
@@ -842,6 +861,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing pruneRemindersStmt: %w", cerr)
 		}
 	}
+	if q.putDeadLetterStmt != nil {
+		if cerr := q.putDeadLetterStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing putDeadLetterStmt: %w", cerr)
+		}
+	}
 	if q.putIdempotencyStmt != nil {
 		if cerr := q.putIdempotencyStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing putIdempotencyStmt: %w", cerr)
@@ -1038,6 +1062,7 @@ type Queries struct {
 	tx                          *sql.Tx
 	addCountStmt                *sql.Stmt
 	addStockStmt                *sql.Stmt
+	advanceSinkStmt             *sql.Stmt
 	archivableStmt              *sql.Stmt
 	archiveCouponsStmt          *sql.Stmt
 	archiveOrdersStmt           *sql.Stmt
@@ -1050,6 +1075,7 @@ type Queries struct {
 	deadLettersStmt             *sql.Stmt
 	deadlineFromStmt            *sql.Stmt
 	deleteCouponsStmt           *sql.Stmt
+	deleteDeadLetterStmt        *sql.Stmt
 	deleteOrdersStmt            *sql.Stmt
 	deletePendingVoidStmt       *sql.Stmt
 	deleteRemindedStmt          *sql.Stmt
@@ -1126,6 +1152,7 @@ type Queries struct {
 	pruneEventsStmt             *sql.Stmt
 	pruneIdempotencyStmt        *sql.Stmt
 	pruneRemindersStmt          *sql.Stmt
+	putDeadLetterStmt           *sql.Stmt
 	putIdempotencyStmt          *sql.Stmt
 	putPendingVoidStmt          *sql.Stmt
 	putStockBucketStmt          *sql.Stmt
@@ -1165,6 +1192,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		tx:                          tx,
 		addCountStmt:                q.addCountStmt,
 		addStockStmt:                q.addStockStmt,
+		advanceSinkStmt:             q.advanceSinkStmt,
 		archivableStmt:              q.archivableStmt,
 		archiveCouponsStmt:          q.archiveCouponsStmt,
 		archiveOrdersStmt:           q.archiveOrdersStmt,
@@ -1177,6 +1205,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		deadLettersStmt:             q.deadLettersStmt,
 		deadlineFromStmt:            q.deadlineFromStmt,
 		deleteCouponsStmt:           q.deleteCouponsStmt,
+		deleteDeadLetterStmt:        q.deleteDeadLetterStmt,
 		deleteOrdersStmt:            q.deleteOrdersStmt,
 		deletePendingVoidStmt:       q.deletePendingVoidStmt,
 		deleteRemindedStmt:          q.deleteRemindedStmt,
@@ -1253,6 +1282,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		pruneEventsStmt:             q.pruneEventsStmt,
 		pruneIdempotencyStmt:        q.pruneIdempotencyStmt,
 		pruneRemindersStmt:          q.pruneRemindersStmt,
+		putDeadLetterStmt:           q.putDeadLetterStmt,
 		putIdempotencyStmt:          q.putIdempotencyStmt,
 		putPendingVoidStmt:          q.putPendingVoidStmt,
 		putStockBucketStmt:          q.putStockBucketStmt,
