@@ -5,12 +5,12 @@
 -- leads with (state, shard), so each is a range of that shard's due
 -- entries in due order, 0009_shard_due.sql), merged earliest first up to
 -- the limit: how many rows the batch takes of each shard (readDue in
--- shards.go). Then it claims them shard by shard (a Claim… query), a
--- locking walk of that shard's range alone, which holds the rows it
--- returns and skips, without locking, rows others hold: InnoDB locks
--- every entry a locking read passes, so a walk over other shards' rows
--- would hold them too. FORCE INDEX keeps these plans even when most of
--- the table is due, as in a storm.
+-- shards.go). Then it claims them shard by shard (a Claim… query, sqlc's,
+-- in internal/dbsqlc/drain.sql), a locking walk of that shard's range
+-- alone, which holds the rows it returns and skips, without locking, rows
+-- others hold: InnoDB locks every entry a locking read passes, so a walk
+-- over other shards' rows would hold them too. FORCE INDEX keeps these
+-- plans even when most of the table is due, as in a storm.
 -- What reads every shard at once (NextExpiry and the others of
 -- internal/dbsqlc/due.sql) reads the first entry of each, one index dive
 -- per shard, or each shard's range (a list of them).
