@@ -12,7 +12,7 @@ import (
 // ArchiveCoupons moves a batch of terminal coupons to the archive and
 // deletes their record of reminders.
 func (e *executor) ArchiveCoupons(ctx context.Context, p driver.MoveParams) (int64, error) {
-	return e.move(ctx, e.sq().TerminalCoupons, "CopyCoupons", p, "DeleteCoupons", "DeleteReminded")
+	return e.move(ctx, e.sq().TerminalCoupons, e.sq().CopyCoupons, p, e.sq().DeleteCoupons, e.sq().DeleteReminded)
 }
 
 // ArchiveOrders moves a batch of paid or closed orders to the archive.
@@ -20,26 +20,26 @@ func (e *executor) ArchiveOrders(ctx context.Context, p driver.MoveParams) (int6
 	pick := func(ctx context.Context, p dbsqlc.TerminalCouponsParams) ([]string, error) {
 		return e.sq().FinishedOrders(ctx, dbsqlc.FinishedOrdersParams(p))
 	}
-	return e.move(ctx, pick, "CopyOrders", p, "DeleteOrders")
+	copy := func(ctx context.Context, p dbsqlc.CopyCouponsParams) error {
+		return e.sq().CopyOrders(ctx, dbsqlc.CopyOrdersParams(p))
+	}
+	return e.move(ctx, pick, copy, p, e.sq().DeleteOrders)
 }
 
 // move holds the IDs of a batch with pick, copies them to the archive
-// with the query copy, then runs each of deletes over them.
+// with copy, then runs each of deletes over them.
 func (e *executor) move(ctx context.Context, pick func(context.Context, dbsqlc.TerminalCouponsParams) ([]string, error),
-	copy string, p driver.MoveParams, deletes ...string) (int64, error) {
-	picked, err := pick(ctx, dbsqlc.TerminalCouponsParams{Before: p.Before, Limit: int32(p.Limit)})
-	if err != nil || len(picked) == 0 {
+	copy func(context.Context, dbsqlc.CopyCouponsParams) error, p driver.MoveParams,
+	deletes ...func(context.Context, []string) error) (int64, error) {
+	ids, err := pick(ctx, dbsqlc.TerminalCouponsParams{Before: p.Before, Limit: int32(p.Limit)})
+	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
-	ids := make([]any, len(picked))
-	for i, id := range picked {
-		ids[i] = id
-	}
-	if _, err := e.execList(ctx, copy, len(ids), append([]any{p.Now}, ids...)...); err != nil {
+	if err := copy(ctx, dbsqlc.CopyCouponsParams{ArchivedAt: p.Now, Ids: ids}); err != nil {
 		return 0, err
 	}
-	for _, name := range deletes {
-		if _, err := e.execList(ctx, name, len(ids), ids...); err != nil {
+	for _, del := range deletes {
+		if err := del(ctx, ids); err != nil {
 			return 0, err
 		}
 	}
@@ -54,7 +54,6 @@ func (e *executor) PruneReminders(ctx context.Context, p storetype.PruneRequests
 // Archivable counts what an archive at p.Move would move, and the
 // reminders done by p.Reminders.
 func (e *executor) Archivable(ctx context.Context, p driver.ArchivableParams) (storetype.Archived, error) {
-	var a storetype.Archived
-	err := e.queryRow(ctx, "Archivable", p.Move.Before, p.Move.Before, p.Reminders).Scan(&a.Coupons, &a.Orders, &a.Reminders)
-	return a, err
+	r, err := e.sq().Archivable(ctx, dbsqlc.ArchivableParams{Before: p.Move.Before, Reminders: sql.NullTime{Time: p.Reminders, Valid: true}})
+	return storetype.Archived{Coupons: r.Coupons, Orders: r.Orders, Reminders: r.Reminders}, err
 }

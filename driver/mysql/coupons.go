@@ -2,7 +2,6 @@ package mysql
 
 import (
 	"context"
-	"slices"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
@@ -29,9 +28,11 @@ func (e *executor) Coupon(ctx context.Context, p driver.CouponParams) (coupon.Co
 // UserCoupons reads a page of a user's wallet (see driver.Executor).
 func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
 	if p.Archived { // a page of each table, then the limit of the two
-		page := []any{p.UserID, p.After, p.StatusFilter(), p.Now, p.StatusFilter(), p.Limit}
-		rows, err := e.query(ctx, "UserCouponsWithArchived", slices.Concat(page, page, []any{p.Limit})...)
-		return sqlfile.Collect(rows, err, scanCoupon)
+		lim := int32(p.Limit)
+		rows, err := e.sq().UserCouponsWithArchived(ctx, dbsqlc.UserCouponsWithArchivedParams{
+			UserID: p.UserID, After: p.After, Status: p.StatusFilter(), Now: p.Now, Limit: lim, Limit_2: lim, Limit_3: lim,
+		})
+		return sqlfile.Convert(rows, err, storedCoupon)
 	}
 	rows, err := e.sq().UserCoupons(ctx, dbsqlc.UserCouponsParams{
 		UserID: p.UserID, After: p.After, Status: p.StatusFilter(), Now: p.Now, Limit: int32(p.Limit),
@@ -57,14 +58,12 @@ func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (boo
 	return n > 0, err
 }
 
-// scanCoupon reads a coupon from the columns of GetCoupon's row.
-var scanCoupon = sqlfile.ScanFields(storedCoupon[dbsqlc.GetCouponRow])
-
 // couponRow is the rows of the sqlc queries that read a coupon: each has
 // GetCoupon's columns.
 type couponRow interface {
 	dbsqlc.GetCouponRow | dbsqlc.GetArchivedCouponRow | dbsqlc.LockCouponRow | dbsqlc.UserCouponsRow |
-		dbsqlc.CouponsAfterRow | dbsqlc.LockedPageRow
+		dbsqlc.CouponsAfterRow | dbsqlc.LockedPageRow | dbsqlc.LockCouponsRow | dbsqlc.UsersCouponsRow |
+		dbsqlc.UserCouponsWithArchivedRow | dbsqlc.ClaimLocksRow
 }
 
 // storedCoupon is a coupon row as the driver hands it out.
@@ -80,11 +79,17 @@ func storedCoupon[R couponRow](row R) (coupon.Coupon, error) {
 
 // LockCoupons reads the listed coupons, by ID, holding them.
 func (e *executor) LockCoupons(ctx context.Context, ids []string) ([]coupon.Coupon, error) {
-	rows, err := e.queryList(ctx, "LockCoupons", len(ids), listArgs(ids)...)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := e.sq().LockCoupons(ctx, ids)
+	return sqlfile.Convert(rows, err, storedCoupon)
 }
 
 // UnlockCoupons gives back the listed coupons still locked, to p.To.
 func (e *executor) UnlockCoupons(ctx context.Context, p driver.UnlockCouponsParams) (int64, error) {
-	return e.execCount(ctx, "UnlockCoupons", len(p.IDs), listArgs(p.IDs, p.To.String(), p.Now)...)
+	if len(p.IDs) == 0 {
+		return 0, nil
+	}
+	return e.sq().UnlockCoupons(ctx, dbsqlc.UnlockCouponsParams{Status: p.To.String(), UpdatedAt: p.Now, Ids: p.IDs})
 }

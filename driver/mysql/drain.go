@@ -17,20 +17,24 @@ import (
 // returns them. Rows another instance has claimed are skipped, not waited
 // for.
 func (e *executor) ExpireDue(ctx context.Context, p storetype.DueParams) ([]coupon.Coupon, error) {
-	expired, err := readDue(ctx, e.q, p, "DueExpiryShards", "ClaimExpiries", func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
-		return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
+	expired, err := readDue(ctx, e.q, p, "DueExpiryShards", func(ctx context.Context, q *dbsqlc.Queries, c claim) ([]coupon.Coupon, error) {
+		now, shard, limit := c.args()
+		rows, err := q.ClaimExpiries(ctx, dbsqlc.ClaimExpiriesParams{Now: now, Shard: shard, Limit: limit})
+		return sqlfile.Convert(rows, err, func(r dbsqlc.ClaimExpiriesRow) (coupon.Coupon, error) {
+			return coupon.Coupon{ID: r.ID, TemplateID: r.TemplateID, UserID: r.UserID, ExpiresAt: r.ExpiresAt}, nil
+		})
 	}, func(c coupon.Coupon) time.Time { return c.ExpiresAt })
 	if err != nil {
 		return nil, err
 	}
 	if len(expired) > 0 {
-		ids := []any{p.Now}
-		for _, c := range expired {
-			ids = append(ids, c.ID)
+		ids := make([]string, len(expired))
+		for i, c := range expired {
+			ids[i] = c.ID
 		}
 		// The rows are locked by this transaction: anything but all of
 		// them changed is a bug, not a race.
-		n, err := e.execCount(ctx, "ExpireClaimed", len(expired), ids...)
+		n, err := e.sq().ExpireClaimed(ctx, dbsqlc.ExpireClaimedParams{UpdatedAt: p.Now, Ids: ids})
 		if err != nil {
 			return nil, err
 		}
@@ -44,38 +48,48 @@ func (e *executor) ExpireDue(ctx context.Context, p storetype.DueParams) ([]coup
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now,
 // holding them; rows another instance holds are skipped.
 func (e *executor) LocksDue(ctx context.Context, p storetype.DueParams) ([]coupon.Coupon, error) {
-	return readDue(ctx, e.q, p, "DueLockShards", "ClaimLocks", scanCoupon, func(c coupon.Coupon) time.Time { return c.LockedUntil })
-}
-
-// nextQueries names the query of each kind's earliest pending due time.
-var nextQueries = map[storetype.TimerKind]string{
-	storetype.TimerExpire: "NextExpiry", storetype.TimerRelease: "NextRelease",
-	storetype.TimerClose: "NextDeadline", storetype.TimerRemind: "NextReminder",
+	return readDue(ctx, e.q, p, "DueLockShards", func(ctx context.Context, q *dbsqlc.Queries, c claim) ([]coupon.Coupon, error) {
+		now, shard, limit := c.args()
+		rows, err := q.ClaimLocks(ctx, dbsqlc.ClaimLocksParams{Now: sql.NullTime{Time: now, Valid: true}, Shard: shard, Limit: limit})
+		return sqlfile.Convert(rows, err, storedCoupon)
+	}, func(c coupon.Coupon) time.Time { return c.LockedUntil })
 }
 
 // NextDue reads the earliest pending due time of kind p.Kind in the
 // shards of p.Leases.
 func (e *executor) NextDue(ctx context.Context, p driver.NextDueParams) (time.Time, error) {
-	var v time.Time
-	shards := p.Leases.Shards()
-	err := e.q.QueryRowContext(ctx, expand(queries.Get(nextQueries[p.Kind]), len(shards)), withShards(nil, shards)...).Scan(&v)
+	q, shards := e.sq(), shardList(p.Leases.Shards())
+	var (
+		v   time.Time
+		err error
+	)
+	switch p.Kind {
+	case storetype.TimerExpire:
+		v, err = q.NextExpiry(ctx, shards)
+	case storetype.TimerRelease:
+		var t sql.NullTime
+		t, err = q.NextRelease(ctx, shards)
+		v = t.Time
+	case storetype.TimerClose:
+		v, err = q.NextDeadline(ctx, shards)
+	case storetype.TimerRemind:
+		v, err = q.NextReminder(ctx, shards)
+	default:
+		return v, fmt.Errorf("next due: no timer kind %q", p.Kind)
+	}
 	if err != nil && err != sql.ErrNoRows {
 		return v, err
 	}
 	return v, nil
 }
 
-// withShards returns the arguments of a query with a list of shards:
-// first, if set, then the shards, then after.
-func withShards(first any, shards []int, after ...any) []any {
-	var args []any
-	if first != nil {
-		args = append(args, first)
+// shardList is shards as sqlc types a list of them.
+func shardList(shards []int) []uint8 {
+	out := make([]uint8, len(shards))
+	for i, s := range shards {
+		out[i] = uint8(s)
 	}
-	for _, s := range shards {
-		args = append(args, s)
-	}
-	return append(args, after...)
+	return out
 }
 
 // Stats reads the due backlog and the outbox size, outside a transaction
@@ -83,13 +97,17 @@ func withShards(first any, shards []int, after ...any) []any {
 func (e *executor) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
 	var st storetype.Stats
 	q := e.engine()
-	if err := q.QueryRowContext(ctx, queries.Get("DueBacklog"), now, now, now, now).Scan(&st.DueBacklog); err != nil {
-		return st, err
-	}
+	sq := dbsqlc.New(q)
 	var err error
-	if st.OpenOrders, err = dbsqlc.New(q).OpenOrders(ctx); err != nil {
+	st.DueBacklog, err = sq.DueBacklog(ctx, dbsqlc.DueBacklogParams{
+		ExpiresAt: now, LockedUntil: sql.NullTime{Time: now, Valid: true}, Deadline: now, DueAt: now,
+	})
+	if err != nil {
 		return st, err
 	}
-	err = q.QueryRowContext(ctx, queries.Get("OutboxSize")).Scan(&st.Outbox)
+	if st.OpenOrders, err = sq.OpenOrders(ctx); err != nil {
+		return st, err
+	}
+	st.Outbox, err = sq.OutboxSize(ctx)
 	return st, err
 }

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile/querytest"
@@ -17,10 +18,10 @@ import (
 //go:embed internal/dbsqlc/*.sql
 var checked embed.FS
 
-// QueryText returns the named query, embedded (with its list, if it has
-// one, written out for n elements) or checked by sqlc (its sqlc.arg
-// names written ?, as sqlc writes them): for tests that read how the
-// server plans it.
+// QueryText returns the named query, embedded or checked by sqlc (its
+// sqlc.arg and sqlc.narg names written ?, as sqlc writes them), with its
+// list, if it has one, written out for n elements: for tests that read
+// how the server plans it.
 func QueryText(name string, n int) string {
 	if q, ok := queries[name]; ok {
 		if n > 0 {
@@ -28,7 +29,11 @@ func QueryText(name string, n int) string {
 		}
 		return q
 	}
-	return regexp.MustCompile(`sqlc\.arg\(\w+\)`).ReplaceAllString(querytest.Checked(checked, "internal/dbsqlc/*.sql", name), "?")
+	q := regexp.MustCompile(`sqlc\.n?arg\(\w+\)`).ReplaceAllString(querytest.Checked(checked, "internal/dbsqlc/*.sql", name), "?")
+	if n > 0 {
+		q = regexp.MustCompile(`sqlc\.slice\(\w+\)`).ReplaceAllString(q, strings.TrimSuffix(strings.Repeat("?, ", n), ", "))
+	}
+	return q
 }
 
 // MigrateTo brings the database at rawURL up to migration version and no

@@ -14,12 +14,27 @@ import (
 // template p.TemplateID if it is set.
 func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
 	from, end, width := p.From, p.End(), p.Width.Milliseconds()
-	name, args := "Forecast", []any{from, width, from, end, from, width, from, end, from, width, from, end}
-	if tp := p.TemplateID; tp != "" {
-		name, args = "TemplateForecast", []any{from, width, from, end, tp, from, width, from, end, tp}
+	releaseFrom, releaseEnd := sql.NullTime{Time: from, Valid: true}, sql.NullTime{Time: end, Valid: true}
+	var (
+		rows []dbsqlc.ForecastRow
+		err  error
+	)
+	if p.TemplateID == "" {
+		rows, err = e.sq().Forecast(ctx, dbsqlc.ForecastParams{
+			FromTime: from, WidthMs: width, EndTime: end, ReleaseFrom: releaseFrom, ReleaseEnd: releaseEnd,
+		})
+	} else {
+		var ofTemplate []dbsqlc.TemplateForecastRow
+		ofTemplate, err = e.sq().TemplateForecast(ctx, dbsqlc.TemplateForecastParams{
+			FromTime: from, WidthMs: width, EndTime: end, ReleaseFrom: releaseFrom, ReleaseEnd: releaseEnd, TemplateID: p.TemplateID,
+		})
+		for _, r := range ofTemplate {
+			rows = append(rows, dbsqlc.ForecastRow(r))
+		}
 	}
-	rows, err := e.query(ctx, name, args...)
-	return sqlfile.Collect(rows, err, sqlfile.ScanDueCount)
+	return sqlfile.Convert(rows, err, func(r dbsqlc.ForecastRow) (storetype.DueCount, error) {
+		return storetype.DueCount{Kind: storetype.TimerKind(r.Kind), Bucket: r.Bucket, N: r.N}, nil
+	})
 }
 
 // ShardLeases reads every shard's lease.
@@ -32,17 +47,12 @@ func (e *executor) ShardLeases(ctx context.Context) ([]storetype.ShardLease, err
 
 // Instances reads the instances seen within d, by name.
 func (e *executor) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
-	rows, err := e.query(ctx, "Instances", d.Microseconds())
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (in storetype.Instance, err error) {
-		var (
-			skew   sql.NullInt64
-			skewAt sql.NullTime
-		)
-		err = row.Scan(&in.Name, &in.SeenAt, &skew, &skewAt)
-		in.SeenAt = in.SeenAt.UTC()
-		if skew.Valid && skewAt.Valid {
-			in.Skew, in.SkewAt = time.Duration(skew.Int64)*time.Millisecond, skewAt.Time.UTC()
+	rows, err := e.sq().Instances(ctx, d.Microseconds())
+	return sqlfile.Convert(rows, err, func(r dbsqlc.InstancesRow) (storetype.Instance, error) {
+		in := storetype.Instance{Name: r.Holder, SeenAt: r.SeenAt.UTC()}
+		if r.SkewMs.Valid && r.SkewAt.Valid {
+			in.Skew, in.SkewAt = time.Duration(r.SkewMs.Int64)*time.Millisecond, r.SkewAt.Time.UTC()
 		}
-		return in, err
+		return in, nil
 	})
 }

@@ -2,37 +2,53 @@ package mysql
 
 import (
 	"context"
-	"maps"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
-	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 )
 
 // ExistingCoupons returns which of ids name a stored coupon, archived or
 // not.
 func (e *executor) ExistingCoupons(ctx context.Context, ids []string) (map[string]bool, error) {
-	out, err := queryList(ctx, e, "ExistingCoupons", nil, ids, sqlfile.ScanSet)
-	if err != nil {
-		return nil, err
+	out := map[string]bool{}
+	if len(ids) == 0 {
+		return out, nil
 	}
-	archived, err := queryList(ctx, e, "ExistingArchivedCoupons", nil, ids, sqlfile.ScanSet)
-	maps.Copy(out, archived)
-	return out, err
+	for _, read := range []func(context.Context, []string) ([]string, error){e.sq().ExistingCoupons, e.sq().ExistingArchivedCoupons} {
+		found, err := read(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range found {
+			out[id] = true
+		}
+	}
+	return out, nil
 }
 
 // HeldCounts returns how many coupons of template p.TemplateID each of
 // p.Users who holds any holds, archived ones too.
 func (e *executor) HeldCounts(ctx context.Context, p driver.HeldCountsParams) (map[string]int64, error) {
-	out, err := queryList(ctx, e, "HeldCounts", []any{p.TemplateID}, p.Users, sqlfile.ScanCounts)
+	out := map[string]int64{}
+	if len(p.Users) == 0 {
+		return out, nil
+	}
+	held, err := e.sq().HeldCounts(ctx, dbsqlc.HeldCountsParams{TemplateID: p.TemplateID, Users: p.Users})
 	if err != nil {
 		return nil, err
 	}
-	archived, err := queryList(ctx, e, "ArchivedHeldCounts", []any{p.TemplateID}, p.Users, sqlfile.ScanCounts)
-	for user, n := range archived {
-		out[user] += n
+	for _, r := range held {
+		out[r.UserID] += r.N
 	}
-	return out, err
+	archived, err := e.sq().ArchivedHeldCounts(ctx, dbsqlc.ArchivedHeldCountsParams{TemplateID: p.TemplateID, Users: p.Users})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range archived {
+		out[r.UserID] += r.N
+	}
+	return out, nil
 }
 
 // InsertClaimed stores new coupons of one template claimed at one
@@ -47,14 +63,4 @@ func (e *executor) InsertClaimed(ctx context.Context, cs []coupon.Coupon) error 
 	}
 	_, err := e.execList(ctx, "InsertClaimed", len(cs), args...)
 	return err
-}
-
-// queryList runs the named query, whose list (see expand) is list, after
-// args, and reads its rows with scan; an empty list reads no rows.
-func queryList[T any](ctx context.Context, e *executor, name string, args []any, list []string, scan func(sqlfile.Rows) (map[string]T, error)) (map[string]T, error) {
-	if len(list) == 0 {
-		return map[string]T{}, nil
-	}
-	rows, err := e.queryList(ctx, name, len(list), listArgs(list, args...)...)
-	return sqlfile.Read(rows, err, scan)
 }

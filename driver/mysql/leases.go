@@ -2,50 +2,54 @@ package mysql
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // Clock reads the database's clock.
 func (e *executor) Clock(ctx context.Context) (time.Time, error) {
-	var now time.Time
-	err := e.queryRow(ctx, "Clock").Scan(&now)
+	now, err := e.sq().Clock(ctx)
 	return now.UTC(), err
 }
 
 // ForgetInstances forgets instances unseen for longer than d.
 func (e *executor) ForgetInstances(ctx context.Context, d time.Duration) error {
-	_, err := e.exec(ctx, "ForgetInstances", d.Microseconds())
-	return err
+	return e.sq().ForgetInstances(ctx, d.Microseconds())
 }
 
 // RenewLeases extends p.Holder's unexpired leases to p.TTL from now.
 func (e *executor) RenewLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
-	held, err := e.leases(ctx, "HeldLeases", p.Holder)
+	rows, err := e.sq().HeldLeases(ctx, p.Holder)
+	held, err := sqlfile.Convert(rows, err, lease)
 	if err != nil || len(held) == 0 {
 		return nil, err
 	}
-	_, err = e.execList(ctx, "ExtendLeases", len(held), append([]any{p.TTL.Microseconds(), p.Holder}, shardsOf(held)...)...)
-	return held, err
+	return held, e.sq().ExtendLeases(ctx, dbsqlc.ExtendLeasesParams{TtlUs: p.TTL.Microseconds(), Holder: p.Holder, Shards: shardsOf(held)})
 }
 
 // DropLeases frees p.Holder's leases of p.Shards.
 func (e *executor) DropLeases(ctx context.Context, p driver.LeaseParams) error {
-	_, err := e.execList(ctx, "DropLeases", len(p.Shards), withShards(p.Holder, p.Shards)...)
-	return err
+	if len(p.Shards) == 0 {
+		return nil
+	}
+	return e.sq().DropLeases(ctx, dbsqlc.DropLeasesParams{Holder: p.Holder, Shards: shardList(p.Shards)})
 }
 
 // TakeLeases takes up to p.N free or expired shards for p.Holder, each
 // under the token after the one it had.
 func (e *executor) TakeLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
-	free, err := e.leases(ctx, "FreeLeases", p.N)
+	rows, err := e.sq().FreeLeases(ctx, int32(p.N))
+	free, err := sqlfile.Convert(rows, err, lease)
 	if err != nil || len(free) == 0 {
 		return nil, err
 	}
-	if _, err := e.execList(ctx, "TakeLeases", len(free), append([]any{p.Holder, p.TTL.Microseconds()}, shardsOf(free)...)...); err != nil {
+	err = e.sq().TakeLeases(ctx, dbsqlc.TakeLeasesParams{Holder: p.Holder, TtlUs: p.TTL.Microseconds(), Shards: shardsOf(free)})
+	if err != nil {
 		return nil, err
 	}
 	for i := range free {
@@ -54,17 +58,17 @@ func (e *executor) TakeLeases(ctx context.Context, p driver.LeaseParams) ([]stor
 	return free, nil
 }
 
-// leases runs a lease query returning (shard, token) rows.
-func (e *executor) leases(ctx context.Context, name string, args ...any) ([]storetype.Lease, error) {
-	rows, err := e.query(ctx, name, args...)
-	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
+// lease is a (shard, token) row of the lease queries.
+func lease[R dbsqlc.HeldLeasesRow | dbsqlc.FreeLeasesRow | dbsqlc.CheckLeasesRow](row R) (storetype.Lease, error) {
+	r := dbsqlc.HeldLeasesRow(row)
+	return storetype.Lease{Shard: int(r.Shard), Token: r.Token}, nil
 }
 
-// shardsOf lists the shards of ls as statement arguments.
-func shardsOf(ls storetype.Leases) []any {
-	out := make([]any, len(ls))
+// shardsOf lists the shards of ls.
+func shardsOf(ls storetype.Leases) []uint8 {
+	out := make([]uint8, len(ls))
 	for i, l := range ls {
-		out[i] = l.Shard
+		out[i] = uint8(l.Shard)
 	}
 	return out
 }
@@ -72,17 +76,20 @@ func shardsOf(ls storetype.Leases) []any {
 // LockLeases reads p.Holder's unexpired leases of p.Shards and keeps them
 // from changing hands until the transaction ends.
 func (e *executor) LockLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
-	rows, err := e.queryList(ctx, "CheckLeases", len(p.Shards), withShards(p.Holder, p.Shards)...)
-	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
+	if len(p.Shards) == 0 {
+		return nil, nil
+	}
+	rows, err := e.sq().CheckLeases(ctx, dbsqlc.CheckLeasesParams{Holder: p.Holder, Shards: shardList(p.Shards)})
+	return sqlfile.Convert(rows, err, lease)
 }
 
 // SeenInstance records that p.Holder is alive now and, if p.Measured,
 // its clock skew p.Skew.
 func (e *executor) SeenInstance(ctx context.Context, p driver.SeenInstanceParams) error {
 	if p.Measured {
-		_, err := e.exec(ctx, "MeasuredSkew", p.Holder, p.Skew.Milliseconds())
-		return err
+		return e.sq().MeasuredSkew(ctx, dbsqlc.MeasuredSkewParams{
+			Holder: p.Holder, SkewMs: sql.NullInt64{Int64: p.Skew.Milliseconds(), Valid: true},
+		})
 	}
-	_, err := e.exec(ctx, "SeenInstance", p.Holder)
-	return err
+	return e.sq().SeenInstance(ctx, p.Holder)
 }

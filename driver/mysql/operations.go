@@ -56,19 +56,30 @@ func (e *executor) CouponsAfter(ctx context.Context, p driver.CouponsAfterParams
 // UsersCoupons reads the coupons users p.UserIDs hold up to ID p.Until,
 // holding them.
 func (e *executor) UsersCoupons(ctx context.Context, p driver.UsersCouponsParams) ([]coupon.Coupon, error) {
-	rows, err := e.queryList(ctx, "UsersCoupons", len(p.UserIDs), listArgs(p.UserIDs, p.Until)...)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	if len(p.UserIDs) == 0 {
+		return nil, nil
+	}
+	rows, err := e.sq().UsersCoupons(ctx, dbsqlc.UsersCouponsParams{UpTo: p.Until, Users: p.UserIDs})
+	return sqlfile.Convert(rows, err, storedCoupon)
 }
 
 // VoidCoupons voids the coupons p.IDs still unused at p.Now.
 func (e *executor) VoidCoupons(ctx context.Context, p driver.VoidCouponsParams) (int64, error) {
-	return e.execCount(ctx, "VoidCoupons", len(p.IDs), listArgs(p.IDs, p.Now, p.Now)...)
+	if len(p.IDs) == 0 {
+		return 0, nil
+	}
+	return e.sq().VoidCoupons(ctx, dbsqlc.VoidCouponsParams{Now: p.Now, Ids: p.IDs})
 }
 
 // ExtendCoupons sets the expires_at of the listed coupons unused or
 // locked.
 func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsParams) (int64, error) {
-	return e.execCount(ctx, "ExtendCoupons", len(p.IDs), listArgs(p.IDs, nullTime(p.To), p.By.Microseconds(), p.Now)...)
+	if len(p.IDs) == 0 {
+		return 0, nil
+	}
+	return e.sq().ExtendCoupons(ctx, dbsqlc.ExtendCouponsParams{
+		ExpiresAt: nullTime(p.To), ByUs: p.By.Microseconds(), UpdatedAt: p.Now, Ids: p.IDs,
+	})
 }
 
 // TakePendingVoid removes and returns a coupon's mark, if any.
@@ -87,8 +98,10 @@ func operation(r dbsqlc.Operation) (driver.OperationRow, error) {
 
 // PendingVoids returns which of the listed coupons are marked.
 func (e *executor) PendingVoids(ctx context.Context, ids []string) ([]string, error) {
-	rows, err := e.queryList(ctx, "PendingVoids", len(ids), listArgs(ids)...)
-	return sqlfile.Collect(rows, err, sqlfile.ScanString)
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return e.sq().PendingVoids(ctx, ids)
 }
 
 // PutPendingVoid marks a coupon to be voided when its lock ends.

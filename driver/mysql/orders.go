@@ -2,6 +2,7 @@ package mysql
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/lapsehq/lapse/driver"
@@ -31,7 +32,19 @@ func (e *executor) Order(ctx context.Context, p driver.OrderParams) (order.Order
 // holds are skipped, not waited for), outside one on the engine pool, as
 // the engine's order-close drain reads them.
 func (e *executor) OrdersDue(ctx context.Context, p storetype.DueParams) ([]order.Order, error) {
-	return readDue(ctx, e.engine(), p, "DueOrderShards", e.holding("ClaimOrdersDue", "OrdersDue"), scanOrder, deadline)
+	read := func(ctx context.Context, q *dbsqlc.Queries, c claim) ([]order.Order, error) {
+		now, shard, limit := c.args()
+		rows, err := q.OrdersDue(ctx, dbsqlc.OrdersDueParams{Now: now, Shard: shard, Limit: limit})
+		return sqlfile.Convert(rows, err, storedOrder)
+	}
+	if e.tx != nil {
+		read = func(ctx context.Context, q *dbsqlc.Queries, c claim) ([]order.Order, error) {
+			now, shard, limit := c.args()
+			rows, err := q.ClaimOrdersDue(ctx, dbsqlc.ClaimOrdersDueParams{Now: now, Shard: shard, Limit: limit})
+			return sqlfile.Convert(rows, err, storedOrder)
+		}
+	}
+	return readDue(ctx, e.engine(), p, "DueOrderShards", read, deadline)
 }
 
 // StockBuckets reads every bucket of a SKU, in bucket order, and in a
@@ -94,13 +107,11 @@ func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool,
 	return n > 0, err
 }
 
-// scanOrder reads an order from the columns of GetOrder's row.
-var scanOrder = sqlfile.ScanFields(storedOrder[dbsqlc.GetOrderRow])
-
 // orderRow is the rows of the sqlc queries that read an order: each has
 // GetOrder's columns.
 type orderRow interface {
-	dbsqlc.GetOrderRow | dbsqlc.GetArchivedOrderRow | dbsqlc.LockOrderRow | dbsqlc.OpenOrderPageRow | dbsqlc.FinishedOrderPageRow
+	dbsqlc.GetOrderRow | dbsqlc.GetArchivedOrderRow | dbsqlc.LockOrderRow | dbsqlc.OpenOrderPageRow | dbsqlc.FinishedOrderPageRow |
+		dbsqlc.OrdersDueRow | dbsqlc.ClaimOrdersDueRow
 }
 
 // storedOrder is an order row as the driver hands it out.
@@ -119,7 +130,10 @@ func deadline(o order.Order) time.Time { return o.Deadline }
 
 // CloseOrders closes the listed orders still unpaid.
 func (e *executor) CloseOrders(ctx context.Context, p driver.CloseOrdersParams) (int64, error) {
-	return e.execCount(ctx, "CloseOrders", len(p.IDs), listArgs(p.IDs, p.Reason, p.Now)...)
+	if len(p.IDs) == 0 {
+		return 0, nil
+	}
+	return e.sq().CloseOrders(ctx, dbsqlc.CloseOrdersParams{Reason: sql.NullString{String: p.Reason, Valid: true}, UpdatedAt: p.Now, Ids: p.IDs})
 }
 
 // DropStockBuckets deletes SKU p.SKU's buckets from bucket p.From on.

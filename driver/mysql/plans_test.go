@@ -39,6 +39,7 @@ func TestQueryPlans(t *testing.T) {
 		{"OrdersDue", 0, []any{now, 3, 1000}, "orders_due", 2},
 		{"ClaimOrdersDue", 0, []any{now, 3, 1000}, "orders_due", 2},
 		{"NextDeadline", 16, []any{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, "orders_due", 33},
+		{"ExpiryFrom", 0, []any{now}, "coupons_due", 3},
 		{"DeadlineFrom", 16, []any{now, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, "orders_due", 33},
 		{"DeadlineFrom", 1, []any{now, 3}, "orders_due", 2},
 		{"DueReminderShards", 0, []any{now, 3, 1000}, "reminders_due", 2},

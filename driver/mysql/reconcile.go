@@ -3,6 +3,7 @@ package mysql
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -27,25 +28,28 @@ func (e *executor) LockedPage(ctx context.Context, p driver.PageParams) ([]coupo
 	return sqlfile.Convert(rows, err, storedCoupon)
 }
 
-// pendingQueries names the query of PendingFrom per kind.
-var pendingQueries = map[storetype.TimerKind]string{
-	storetype.TimerExpire: "ExpiryFrom", storetype.TimerRelease: "ReleaseFrom", storetype.TimerClose: "DeadlineFrom",
-}
-
 // PendingFrom reads the earliest due time at or after p.From of kind
 // p.Kind's pending coupons, in every shard, or orders, in the shards of
 // p.Leases.
 func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) (time.Time, error) {
-	q, args := queries.Get(pendingQueries[p.Kind]), []any{p.From}
-	if p.Kind == storetype.TimerClose {
-		shards := p.Leases.Shards()
-		q, args = expand(q, len(shards)), withShards(p.From, shards)
+	var (
+		due time.Time
+		err error
+	)
+	switch p.Kind {
+	case storetype.TimerClose:
+		due, err = e.sq().DeadlineFrom(ctx, dbsqlc.DeadlineFromParams{FromTime: p.From, Shards: shardList(p.Leases.Shards())})
+	case storetype.TimerExpire:
+		due, err = e.sq().ExpiryFrom(ctx, p.From)
+	case storetype.TimerRelease:
+		due, err = e.sq().ReleaseFrom(ctx, sql.NullTime{Time: p.From, Valid: true})
+	default:
+		return time.Time{}, fmt.Errorf("pending from: no timer kind %q", p.Kind)
 	}
-	var due sql.NullTime
-	if err := e.q.QueryRowContext(ctx, q, args...).Scan(&due); err != nil || !due.Valid {
-		return time.Time{}, err
+	if err == sql.ErrNoRows {
+		return time.Time{}, nil
 	}
-	return due.Time.UTC(), nil
+	return due.UTC(), err
 }
 
 // HasTimer reports whether the group timer tm is stored.

@@ -48,7 +48,11 @@ func (e *executor) UserReminders(ctx context.Context, user string) ([]driver.Pla
 // p.Now of the shards of p.Leases, earliest first, and holds them until
 // the transaction ends: another instance skips them.
 func (e *executor) RemindersDue(ctx context.Context, p storetype.DueParams) ([]driver.PlannedReminder, error) {
-	return readDue(ctx, e.q, p, "DueReminderShards", "RemindersDue", sqlfile.ScanReminder, func(r driver.PlannedReminder) time.Time { return r.Due })
+	return readDue(ctx, e.q, p, "DueReminderShards", func(ctx context.Context, q *dbsqlc.Queries, c claim) ([]driver.PlannedReminder, error) {
+		now, shard, limit := c.args()
+		rows, err := q.RemindersDue(ctx, dbsqlc.RemindersDueParams{Now: now, Shard: shard, Limit: limit})
+		return sqlfile.Convert(rows, err, reminder[dbsqlc.RemindersDueRow])
+	}, func(r driver.PlannedReminder) time.Time { return r.Due })
 }
 
 // PlannedOrReminded reports whether the pair p is in a planned reminder
@@ -68,25 +72,24 @@ func (e *executor) InsertReminderItem(ctx context.Context, it driver.ReminderIte
 // UnplanCoupons takes coupons out of every planned reminder and returns
 // those they were in.
 func (e *executor) UnplanCoupons(ctx context.Context, couponIDs []string) ([]int64, error) {
-	rows, err := e.queryList(ctx, "CouponReminders", len(couponIDs), listArgs(couponIDs)...)
-	ids, err := sqlfile.Collect(rows, err, sqlfile.ScanInt64)
+	if len(couponIDs) == 0 {
+		return nil, nil
+	}
+	ids, err := e.sq().CouponReminders(ctx, couponIDs)
 	if err != nil {
 		return nil, err
 	}
-	_, err = e.execList(ctx, "DeleteCouponItems", len(couponIDs), listArgs(couponIDs)...)
-	return ids, err
+	return ids, e.sq().DeleteCouponItems(ctx, couponIDs)
 }
 
 // ItemSpan reads how many coupons planned reminder id lists and their
 // earliest and latest expires_at (zero if none).
 func (e *executor) ItemSpan(ctx context.Context, id int64) (driver.ItemSpan, error) {
-	var (
-		s      driver.ItemSpan
-		lo, hi sql.NullTime
-	)
-	err := e.queryRow(ctx, "ItemSpan", id).Scan(&s.N, &lo, &hi)
-	s.First, s.Last = utc(lo), utc(hi)
-	return s, err
+	r, err := e.sq().ItemSpan(ctx, id)
+	if err == sql.ErrNoRows {
+		return driver.ItemSpan{}, nil
+	}
+	return driver.ItemSpan{N: r.N, First: r.First.UTC(), Last: r.Last.UTC()}, err
 }
 
 // SentBetween counts the reminders sent to p.User with their done time
@@ -114,7 +117,7 @@ func (e *executor) FinishReminder(ctx context.Context, f driver.FinishedReminder
 
 // reminder is a reminder row as the store reads it, from any query of
 // GetReminder's columns.
-func reminder[R dbsqlc.GetReminderRow | dbsqlc.JoinableReminderRow | dbsqlc.UserRemindersRow](row R) (driver.PlannedReminder, error) {
+func reminder[R dbsqlc.GetReminderRow | dbsqlc.JoinableReminderRow | dbsqlc.UserRemindersRow | dbsqlc.RemindersDueRow](row R) (driver.PlannedReminder, error) {
 	r := dbsqlc.GetReminderRow(row)
 	return driver.PlannedReminder{
 		ID: r.ID, UserID: r.UserID, Lead: time.Duration(r.LeadMs) * time.Millisecond, First: r.FirstAt, Last: r.LastAt, Due: r.DueAt,

@@ -2,11 +2,13 @@ package mysql
 
 import (
 	"context"
+	"database/sql"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/mysql/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -15,12 +17,12 @@ import (
 // locking, how many of the earliest p.Limit come from each shard: the
 // union of the query shards, which reads one shard's earliest p.Limit due
 // entries from its due index alone (now, shard, limit; it returns shard
-// and due), merged earliest first. Then, for each shard, the query read
-// (now, shard, limit) walks that shard's due range for its count; scan
-// scans each row and at is its due time, which orders the result. A read
+// and due), merged earliest first. Then, for each shard, read (a claim
+// that sqlc checks) walks that shard's due range for its count; at is a
+// row's due time, which orders the result. A read
 // that claims (FOR UPDATE SKIP LOCKED) so locks the rows it returns and
 // no others (see queries/drain.sql).
-func readDue[T any](ctx context.Context, q querier, p storetype.DueParams, shards, read string, scan func(sqlfile.Scanner) (T, error), at func(T) time.Time) ([]T, error) {
+func readDue[T any](ctx context.Context, q querier, p storetype.DueParams, shards string, read func(context.Context, *dbsqlc.Queries, claim) ([]T, error), at func(T) time.Time) ([]T, error) {
 	counts, err := dueCounts(ctx, q, p, shards)
 	if err != nil {
 		return nil, err
@@ -30,8 +32,7 @@ func readDue[T any](ctx context.Context, q querier, p storetype.DueParams, shard
 		if counts[s] == 0 {
 			continue
 		}
-		rows, err := q.QueryContext(ctx, queries.Get(read), p.Now, s, counts[s])
-		got, err := sqlfile.Collect(rows, err, scan)
+		got, err := read(ctx, dbsqlc.New(q), claim{now: p.Now, shard: s, limit: counts[s]})
 		if err != nil {
 			return nil, err
 		}
@@ -39,6 +40,18 @@ func readDue[T any](ctx context.Context, q querier, p storetype.DueParams, shard
 	}
 	slices.SortStableFunc(out, func(a, b T) int { return at(a).Compare(at(b)) })
 	return out, nil
+}
+
+// claim is the arguments of a drain's claim of one shard: read the due
+// rows of shard at now, up to limit.
+type claim struct {
+	now          time.Time
+	shard, limit int
+}
+
+// args are c's arguments as the sqlc claims type them.
+func (c claim) args() (now time.Time, shard sql.NullInt16, limit int32) {
+	return c.now, sql.NullInt16{Int16: int16(c.shard), Valid: true}, int32(c.limit)
 }
 
 // dueCounts reads, without locking, how many of the earliest p.Limit due

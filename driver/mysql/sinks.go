@@ -12,7 +12,22 @@ import (
 // AdvanceSink stores a sink's new position, its new dead letters and the
 // removal of those a replay delivered, in one transaction.
 func (e *executor) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) error {
-	return sqlfile.AdvanceSink(ctx, p, sqlfile.AsIs, e.exec)
+	q := e.sq()
+	return sqlfile.AdvanceSink(ctx, p, sqlfile.SinkSteps{
+		Advance: func(ctx context.Context, sink string, position int64) error {
+			return q.AdvanceSink(ctx, dbsqlc.AdvanceSinkParams{Name: sink, Position: position})
+		},
+		Put: func(ctx context.Context, sink string, d storetype.DeadLetter) error {
+			ev := d.Event
+			return q.PutDeadLetter(ctx, dbsqlc.PutDeadLetterParams{
+				Sink: sink, Seq: ev.Seq, ID: ev.ID, Type: ev.Type, Subject: ev.Subject, Time: ev.Time, Data: string(ev.Data),
+				Attempts: int32(d.Attempts), Error: d.Error, FailedAt: d.FailedAt,
+			})
+		},
+		Delete: func(ctx context.Context, sink string, seq int64) error {
+			return q.DeleteDeadLetter(ctx, dbsqlc.DeleteDeadLetterParams{Sink: sink, Seq: seq})
+		},
+	})
 }
 
 // DeadLetters lists a sink's dead letters after p.After, in feed order.
@@ -36,9 +51,10 @@ func (e *executor) ReplayDeadLetters(ctx context.Context, sink string) (int64, e
 // PruneEvents deletes the records ending at or before through and
 // returns how many events they held.
 func (e *executor) PruneEvents(ctx context.Context, through int64) (int64, error) {
-	var n int64
-	if err := e.queryRow(ctx, "PrunedCount", through).Scan(&n); err != nil {
+	seq := sql.NullInt64{Int64: through, Valid: true}
+	n, err := e.sq().PrunedCount(ctx, seq)
+	if err != nil {
 		return 0, err
 	}
-	return n, e.sq().PruneEvents(ctx, sql.NullInt64{Int64: through, Valid: true})
+	return n, e.sq().PruneEvents(ctx, seq)
 }

@@ -60,15 +60,6 @@ func withCommon(e *executor) *executor {
 	return e
 }
 
-// holding names the statement of a read that holds its rows: lock in a
-// transaction, plain outside one.
-func (e *executor) holding(lock, plain string) string {
-	if e.tx == nil {
-		return plain
-	}
-	return lock
-}
-
 // engine runs the reads only the engine makes (Timers, Stats, OrdersDue):
 // outside a transaction on the engine pool.
 func (e *executor) engine() querier {
@@ -87,21 +78,6 @@ func (e *executor) execList(ctx context.Context, name string, n int, args ...any
 	return e.q.ExecContext(ctx, expand(queries.Get(name), n), args...)
 }
 
-// execCount runs a statement whose list (see expand) has n elements
-// and returns how many rows it changed.
-func (e *executor) execCount(ctx context.Context, name string, n int, args ...any) (int64, error) {
-	return rowsAffected(e.execList(ctx, name, n, args...))
-}
-
-// listArgs returns the arguments of a statement whose list (see expand)
-// comes last: args, then list's elements.
-func listArgs(list []string, args ...any) []any {
-	for _, v := range list {
-		args = append(args, v)
-	}
-	return args
-}
-
 // execOne runs a guarded write and reports whether it changed a row.
 func (e *executor) execOne(ctx context.Context, name string, args ...any) (bool, error) {
 	n, err := rowsAffected(e.exec(ctx, name, args...))
@@ -114,11 +90,6 @@ func (e *executor) queryRow(ctx context.Context, name string, args ...any) *sql.
 
 func (e *executor) query(ctx context.Context, name string, args ...any) (*sql.Rows, error) {
 	return e.q.QueryContext(ctx, queries.Get(name), args...)
-}
-
-// queryList runs a query whose list (see expand) has n elements.
-func (e *executor) queryList(ctx context.Context, name string, n int, args ...any) (*sql.Rows, error) {
-	return e.q.QueryContext(ctx, expand(queries.Get(name), n), args...)
 }
 
 // rowsAffected is how many rows a statement changed.
@@ -178,7 +149,7 @@ func (e *executor) flush(ctx context.Context, records []storetype.Record) error 
 		}
 	}
 	for _, r := range records {
-		if _, err := e.exec(ctx, "InsertRecord", r.N, r.ID, r.Time, r.Body); err != nil {
+		if err := e.sq().InsertRecord(ctx, dbsqlc.InsertRecordParams{N: int32(r.N), ID: r.ID, Time: r.Time, Body: r.Body}); err != nil {
 			if isCode(err, errDuplicate) {
 				err = errTaken // a once-only event another transaction wrote first
 			}

@@ -13,8 +13,10 @@ import (
 // UserCoupons reads a page of a user's wallet (see driver.Executor).
 func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
 	if p.Archived {
-		rows, err := e.query(ctx, "UserCouponsWithArchived", p.UserID, p.After, p.StatusFilter(), p.Now, p.Limit)
-		return sqlfile.Collect(rows, err, scanCoupon)
+		rows, err := e.sqlc().UserCouponsWithArchived(ctx, dbsqlc.UserCouponsWithArchivedParams{
+			UserID: p.UserID, After: p.After, Status: p.StatusFilter(), Now: p.Now, PageSize: int32(p.Limit),
+		})
+		return sqlfile.Convert(rows, err, storedCoupon)
 	}
 	rows, err := e.sqlc().UserCoupons(ctx, dbsqlc.UserCouponsParams{
 		UserID: p.UserID, After: p.After, Status: p.StatusFilter(), Now: p.Now, PageSize: int32(p.Limit),
@@ -60,7 +62,8 @@ func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (boo
 // GetCoupon's columns.
 type couponRow interface {
 	dbsqlc.GetCouponRow | dbsqlc.GetArchivedCouponRow | dbsqlc.GetCouponForUpdateRow | dbsqlc.UserCouponsRow |
-		dbsqlc.CouponsAfterRow | dbsqlc.UsersCouponsRow | dbsqlc.LockedPageRow | dbsqlc.LockCouponsRow | dbsqlc.LocksDueRow
+		dbsqlc.CouponsAfterRow | dbsqlc.UsersCouponsRow | dbsqlc.LockedPageRow | dbsqlc.LockCouponsRow | dbsqlc.LocksDueRow |
+		dbsqlc.UserCouponsWithArchivedRow
 }
 
 // storedCoupon is a coupon row as the driver hands it out.
@@ -76,9 +79,6 @@ func storedCoupon[R couponRow](row R) (coupon.Coupon, error) {
 		UpdatedAt: r.UpdatedAt, Version: r.Version,
 	}, nil
 }
-
-// scanCoupon reads a coupon from the columns of GetCoupon's row.
-var scanCoupon = sqlfile.ScanFields(storedCoupon[dbsqlc.GetCouponRow])
 
 // LockCoupons reads the listed coupons, by ID, holding them.
 func (e *executor) LockCoupons(ctx context.Context, ids []string) ([]coupon.Coupon, error) {

@@ -15,9 +15,9 @@ import (
 // returns them; rows another transaction holds are skipped.
 func (e *executor) ExpireDue(ctx context.Context, p storetype.DueParams) ([]coupon.Coupon, error) {
 	return claimRanges(p, func(c coupon.Coupon) time.Time { return c.ExpiresAt }, func(limit, lo, hi int) ([]coupon.Coupon, error) {
-		rows, err := e.query(ctx, "ExpireDue", p.Now, limit, lo, hi)
-		return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
-			return c, row.Scan(&c.ID, &c.TemplateID, &c.UserID, &c.ExpiresAt)
+		rows, err := e.sqlc().ExpireDue(ctx, dbsqlc.ExpireDueParams{UpdatedAt: p.Now, Limit: int32(limit), Shard: int16(lo), Shard_2: int16(hi)})
+		return sqlfile.Convert(rows, err, func(r dbsqlc.ExpireDueRow) (coupon.Coupon, error) {
+			return coupon.Coupon{ID: r.ID, TemplateID: r.TemplateID, UserID: r.UserID, ExpiresAt: r.ExpiresAt}, nil
 		})
 	})
 }
@@ -62,15 +62,17 @@ func (e *executor) NextDue(ctx context.Context, p driver.NextDueParams) (time.Ti
 // Stats reads the due backlog and the outbox size, outside a transaction
 // on the engine pool: the engine's metrics read them.
 func (e *executor) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
-	var st storetype.Stats
-	if err := e.engine.QueryRow(ctx, queries.Get("DueBacklog"), now).Scan(&st.DueBacklog); err != nil {
+	var (
+		st  storetype.Stats
+		err error
+		q   = dbsqlc.New(e.engine)
+	)
+	if st.DueBacklog, err = q.DueBacklog(ctx, now); err != nil {
 		return st, err
 	}
-	n, err := dbsqlc.New(e.engine).OpenOrders(ctx)
-	if err != nil {
+	if st.OpenOrders, err = q.OpenOrders(ctx); err != nil {
 		return st, err
 	}
-	st.OpenOrders = n
-	err = e.engine.QueryRow(ctx, queries.Get("OutboxSize")).Scan(&st.Outbox)
+	st.Outbox, err = q.OutboxSize(ctx)
 	return st, err
 }

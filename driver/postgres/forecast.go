@@ -22,8 +22,10 @@ func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]
 
 // ShardLeases reads every shard's lease.
 func (e *executor) ShardLeases(ctx context.Context) ([]storetype.ShardLease, error) {
-	rows, err := e.query(ctx, "ShardLeases")
-	return sqlfile.Collect(rows, err, sqlfile.ScanShardLease)
+	rows, err := e.sqlc().ShardLeases(ctx)
+	return sqlfile.Convert(rows, err, func(r dbsqlc.ShardLeasesRow) (storetype.ShardLease, error) {
+		return storetype.ShardLease{Shard: int(r.Shard), Holder: r.Holder, Token: r.Token, ExpiresAt: r.ExpiresAt}, nil
+	})
 }
 
 // Instances reads the instances seen within d, by name.

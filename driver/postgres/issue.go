@@ -5,20 +5,34 @@ import (
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
-	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/postgres/internal/dbsqlc"
 )
 
 // ExistingCoupons returns which of ids name a stored coupon.
 func (e *executor) ExistingCoupons(ctx context.Context, ids []string) (map[string]bool, error) {
-	rows, err := e.query(ctx, "ExistingCoupons", ids)
-	return sqlfile.Read(rows, err, sqlfile.ScanSet)
+	found, err := e.sqlc().ExistingCoupons(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(found))
+	for _, id := range found {
+		out[id] = true
+	}
+	return out, nil
 }
 
 // HeldCounts returns how many coupons of p.TemplateID each of p.Users
 // holds.
 func (e *executor) HeldCounts(ctx context.Context, p driver.HeldCountsParams) (map[string]int64, error) {
-	rows, err := e.query(ctx, "HeldCounts", p.Users, p.TemplateID)
-	return sqlfile.Read(rows, err, sqlfile.ScanCounts)
+	rows, err := e.sqlc().HeldCounts(ctx, dbsqlc.HeldCountsParams{TemplateID: p.TemplateID, Users: p.Users})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int64, len(rows))
+	for _, r := range rows {
+		out[r.UserID] = r.N
+	}
+	return out, nil
 }
 
 // InsertClaimed stores new coupons of one template claimed at one

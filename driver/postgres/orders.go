@@ -132,9 +132,6 @@ func storedOrder[R orderRow](row R) (order.Order, error) {
 	}, err
 }
 
-// scanOrder reads an order from the columns of GetOrder's row.
-var scanOrder = sqlfile.ScanFields(storedOrder[dbsqlc.GetOrderRow])
-
 // CloseOrders closes the listed orders still unpaid.
 func (e *executor) CloseOrders(ctx context.Context, p driver.CloseOrdersParams) (int64, error) {
 	return e.sqlc().CloseOrders(ctx, dbsqlc.CloseOrdersParams{Ids: p.IDs, Reason: nullString(p.Reason), Now: p.Now})

@@ -80,6 +80,8 @@ func TestQueryPlans(t *testing.T) {
 		{"LocksDue", []any{now, 1000, 3, 3}, []string{"coupons_lock_due"}, false},
 		{"NextRelease", []any{0, storetype.Shards - 1}, []string{"coupons_lock_due"}, false},
 		{"DueBacklog", []any{now}, []string{"coupons_due", "coupons_lock_due"}, false},
+		{"ExpiryFrom", []any{now}, []string{"coupons_due"}, false},
+		{"ReleaseFrom", []any{now}, []string{"coupons_lock_due"}, false},
 		{"DeadlineFrom", []any{now, 0, storetype.Shards - 1}, []string{"orders_due"}, false},
 		{"DeadlineFrom", []any{now, 3, 3}, []string{"orders_due"}, false},
 		// A page of a wallet reads a whale's 20,000 coupons from its

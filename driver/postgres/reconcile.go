@@ -2,8 +2,11 @@ package postgres
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
@@ -24,11 +27,6 @@ func (e *executor) LockedPage(ctx context.Context, p driver.PageParams) ([]coupo
 	return sqlfile.Convert(rows, err, storedCoupon)
 }
 
-// pendingFromQueries names the query of PendingFrom per coupon kind.
-var pendingFromQueries = map[storetype.TimerKind]string{
-	storetype.TimerExpire: "ExpiryFrom", storetype.TimerRelease: "ReleaseFrom",
-}
-
 // PendingFrom reads the earliest due time at or after p.From of kind
 // p.Kind's pending coupons, in every shard, or orders, in the shard
 // ranges of p.Leases.
@@ -39,8 +37,25 @@ func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) 
 		})
 		return due.UTC(), err
 	}
-	var due *time.Time
-	if err := e.queryRow(ctx, pendingFromQueries[p.Kind], p.From).Scan(&due); err != nil || due == nil {
+	var (
+		due time.Time
+		err error
+	)
+	switch p.Kind {
+	case storetype.TimerExpire:
+		due, err = e.sqlc().ExpiryFrom(ctx, p.From)
+	case storetype.TimerRelease:
+		var at *time.Time
+		if at, err = e.sqlc().ReleaseFrom(ctx, &p.From); at != nil {
+			due = *at
+		}
+	default:
+		return time.Time{}, fmt.Errorf("pending from: no timer kind %q", p.Kind)
+	}
+	if err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			err = nil
+		}
 		return time.Time{}, err
 	}
 	return due.UTC(), nil

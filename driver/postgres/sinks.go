@@ -14,8 +14,21 @@ import (
 // removal of those a replay delivered, in one round trip.
 func (e *executor) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) error {
 	b := &pgx.Batch{}
-	sqlfile.AdvanceSink(ctx, p, sqlfile.AsIs, func(_ context.Context, name string, args ...any) (*pgx.QueuedQuery, error) {
-		return b.Queue(queries.Get(name), args...), nil
+	sqlfile.AdvanceSink(ctx, p, sqlfile.SinkSteps{
+		Advance: func(_ context.Context, sink string, position int64) error {
+			b.Queue(queries.Get("AdvanceSink"), sink, position)
+			return nil
+		},
+		Put: func(_ context.Context, sink string, d storetype.DeadLetter) error {
+			ev := d.Event
+			b.Queue(queries.Get("PutDeadLetter"), sink, ev.Seq, ev.ID, ev.Type, ev.Subject, ev.Time, string(ev.Data),
+				d.Attempts, d.Error, d.FailedAt)
+			return nil
+		},
+		Delete: func(_ context.Context, sink string, seq int64) error {
+			b.Queue(queries.Get("DeleteDeadLetter"), sink, seq)
+			return nil
+		},
 	})
 	return e.q.SendBatch(ctx, b).Close()
 }
@@ -41,5 +54,5 @@ func (e *executor) ReplayDeadLetters(ctx context.Context, sink string) (int64, e
 // PruneEvents deletes the records ending at or before through and
 // returns how many events they held.
 func (e *executor) PruneEvents(ctx context.Context, through int64) (int64, error) {
-	return sqlfile.ScanInt64(e.queryRow(ctx, "PruneEvents", through))
+	return e.sqlc().PruneEvents(ctx, &through)
 }

@@ -2,38 +2,37 @@ package sqlite
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/lapsehq/lapse/driver"
-	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // ArchiveCoupons moves a batch of terminal coupons to the archive and
 // deletes their record of reminders.
 func (e *executor) ArchiveCoupons(ctx context.Context, p driver.MoveParams) (int64, error) {
-	return e.move(ctx, "ArchiveCoupons", p, "DeleteCoupons", "DeleteReminded")
+	return e.move(ctx, e.q().ArchiveCoupons, p, e.q().DeleteCoupons, e.q().DeleteReminded)
 }
 
 // ArchiveOrders moves a batch of paid or closed orders to the archive.
 func (e *executor) ArchiveOrders(ctx context.Context, p driver.MoveParams) (int64, error) {
-	return e.move(ctx, "ArchiveOrders", p, "DeleteOrders")
+	archive := func(ctx context.Context, p dbsqlc.ArchiveCouponsParams) ([]string, error) {
+		return e.q().ArchiveOrders(ctx, dbsqlc.ArchiveOrdersParams(p))
+	}
+	return e.move(ctx, archive, p, e.q().DeleteOrders)
 }
 
-// move copies a batch to the archive with the named query, which returns
-// the IDs copied, then runs each of deletes over them.
-func (e *executor) move(ctx context.Context, archive string, p driver.MoveParams, deletes ...string) (int64, error) {
-	rows, err := e.query(ctx, archive, ms(p.Before), p.Limit, ms(p.Now))
-	ids, err := sqlfile.Collect(rows, err, sqlfile.ScanString)
+// move copies a batch to the archive with archive, which returns the IDs
+// copied, then runs each of deletes over them (their JSON array).
+func (e *executor) move(ctx context.Context, archive func(context.Context, dbsqlc.ArchiveCouponsParams) ([]string, error),
+	p driver.MoveParams, deletes ...func(context.Context, any) error) (int64, error) {
+	ids, err := archive(ctx, dbsqlc.ArchiveCouponsParams{ArchivedAt: ms(p.Now), Before: ms(p.Before), Lim: int64(p.Limit)})
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
-	list, err := json.Marshal(ids)
-	if err != nil {
-		return 0, err
-	}
-	for _, name := range deletes {
-		if _, err := e.exec(ctx, name, string(list)); err != nil {
+	list := jsonList(ids)
+	for _, del := range deletes {
+		if err := del(ctx, list); err != nil {
 			return 0, err
 		}
 	}
@@ -42,13 +41,12 @@ func (e *executor) move(ctx context.Context, archive string, p driver.MoveParams
 
 // PruneReminders deletes a batch of sent or dropped reminders.
 func (e *executor) PruneReminders(ctx context.Context, p storetype.PruneRequestsParams) (int64, error) {
-	return e.execCount(ctx, "PruneReminders", ms(p.Before), p.Limit)
+	return e.q().PruneReminders(ctx, dbsqlc.PruneRemindersParams{Before: msNotNull(p.Before), Lim: int64(p.Limit)})
 }
 
 // Archivable counts what an archive at p.Move would move, and the
 // reminders done by p.Reminders.
 func (e *executor) Archivable(ctx context.Context, p driver.ArchivableParams) (storetype.Archived, error) {
-	var a storetype.Archived
-	err := e.queryRow(ctx, "Archivable", ms(p.Move.Before), ms(p.Reminders)).Scan(&a.Coupons, &a.Orders, &a.Reminders)
-	return a, err
+	r, err := e.q().Archivable(ctx, dbsqlc.ArchivableParams{Before: ms(p.Move.Before), Reminders: msNotNull(p.Reminders)})
+	return storetype.Archived{Coupons: r.Coupons, Orders: r.Orders, Reminders: r.Reminders}, err
 }

@@ -24,8 +24,10 @@ func (e *executor) Coupon(ctx context.Context, p driver.CouponParams) (coupon.Co
 // UserCoupons reads a page of a user's wallet (see driver.Executor).
 func (e *executor) UserCoupons(ctx context.Context, p storetype.UserCouponsParams) ([]coupon.Coupon, error) {
 	if p.Archived {
-		rows, err := e.query(ctx, "UserCouponsWithArchived", p.UserID, p.After, p.StatusFilter(), ms(p.Now), p.Limit)
-		return sqlfile.Collect(rows, err, scanCoupon)
+		rows, err := e.q().UserCouponsWithArchived(ctx, dbsqlc.UserCouponsWithArchivedParams{
+			UserID: p.UserID, After: p.After, Status: p.StatusFilter(), Now: ms(p.Now), PageSize: int64(p.Limit),
+		})
+		return sqlfile.Convert(rows, err, couponOf)
 	}
 	rows, err := e.q().UserCoupons(ctx, dbsqlc.UserCouponsParams{
 		UserID: p.UserID, After: p.After, Status: p.StatusFilter(), Now: ms(p.Now), PageSize: int64(p.Limit),
@@ -51,9 +53,6 @@ func (e *executor) SetCoupon(ctx context.Context, p driver.SetCouponParams) (boo
 	return n > 0, err
 }
 
-// scanCoupon reads a coupon from the columns of the coupons table.
-var scanCoupon = sqlfile.ScanFields(couponOf[dbsqlc.Coupon])
-
 // couponOf is a coupon as stored, its columns as sqlc reads them, from
 // the table or its archive.
 func couponOf[R dbsqlc.Coupon | dbsqlc.GetArchivedCouponRow](row R) (coupon.Coupon, error) {
@@ -70,11 +69,11 @@ func couponOf[R dbsqlc.Coupon | dbsqlc.GetArchivedCouponRow](row R) (coupon.Coup
 // LockCoupons reads the listed coupons, by ID (the one writer holds
 // them).
 func (e *executor) LockCoupons(ctx context.Context, ids []string) ([]coupon.Coupon, error) {
-	rows, err := e.queryList(ctx, "LockCoupons", ids)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	rows, err := e.q().LockCoupons(ctx, jsonList(ids))
+	return sqlfile.Convert(rows, err, couponOf)
 }
 
 // UnlockCoupons gives back the listed coupons still locked, to p.To.
 func (e *executor) UnlockCoupons(ctx context.Context, p driver.UnlockCouponsParams) (int64, error) {
-	return e.execCount(ctx, "UnlockCoupons", jsonList(p.IDs), p.To.String(), ms(p.Now))
+	return e.q().UnlockCoupons(ctx, dbsqlc.UnlockCouponsParams{Status: p.To.String(), UpdatedAt: ms(p.Now), Ids: jsonList(p.IDs)})
 }

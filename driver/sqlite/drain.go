@@ -3,12 +3,14 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"slices"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 	"github.com/lapsehq/lapse/storetype"
 )
 
@@ -25,12 +27,9 @@ func (e *executor) ExpireDue(ctx context.Context, p storetype.DueParams) ([]coup
 	shards := shardFilter(p.Leases)
 	for len(expired) < p.Limit {
 		n := min(expireChunk, p.Limit-len(expired))
-		rows, err := e.query(ctx, "ExpireDue", ms(p.Now), n, shards)
-		chunk, err := sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (c coupon.Coupon, err error) {
-			var expiresAt int64
-			err = row.Scan(&c.ID, &c.TemplateID, &c.UserID, &expiresAt)
-			c.ExpiresAt = at(expiresAt)
-			return c, err
+		rows, err := e.q().ExpireDue(ctx, dbsqlc.ExpireDueParams{Now: ms(p.Now), Shards: shards, Lim: int64(n)})
+		chunk, err := sqlfile.Convert(rows, err, func(r dbsqlc.ExpireDueRow) (coupon.Coupon, error) {
+			return coupon.Coupon{ID: r.ID, TemplateID: r.TemplateID, UserID: r.UserID, ExpiresAt: at(r.ExpiresAt)}, nil
 		})
 		if err != nil {
 			return nil, err
@@ -49,21 +48,32 @@ func (e *executor) ExpireDue(ctx context.Context, p storetype.DueParams) ([]coup
 // LocksDue reads up to p.Limit locked coupons of p's shards due at p.Now.
 // In a transaction the one writer holds them.
 func (e *executor) LocksDue(ctx context.Context, p storetype.DueParams) ([]coupon.Coupon, error) {
-	rows, err := e.query(ctx, "LocksDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
-	return sqlfile.Collect(rows, err, scanCoupon)
-}
-
-// nextQueries names the query of each kind's earliest pending due time.
-var nextQueries = map[storetype.TimerKind]string{
-	storetype.TimerExpire: "NextExpiry", storetype.TimerRelease: "NextRelease",
-	storetype.TimerClose: "NextDeadline", storetype.TimerRemind: "NextReminder",
+	rows, err := e.q().LocksDue(ctx, dbsqlc.LocksDueParams{Now: msNotNull(p.Now), Shards: shardFilter(p.Leases), Lim: int64(p.Limit)})
+	return sqlfile.Convert(rows, err, couponOf)
 }
 
 // NextDue reads the earliest pending due time of kind p.Kind in the
 // shards of p.Leases.
 func (e *executor) NextDue(ctx context.Context, p driver.NextDueParams) (time.Time, error) {
-	var v int64
-	err := e.queryRow(ctx, nextQueries[p.Kind], shardFilter(p.Leases)).Scan(&v)
+	q, shards := e.q(), shardFilter(p.Leases)
+	var (
+		v   int64
+		err error
+	)
+	switch p.Kind {
+	case storetype.TimerExpire:
+		v, err = q.NextExpiry(ctx, shards)
+	case storetype.TimerRelease:
+		var n sql.NullInt64
+		n, err = q.NextRelease(ctx, shards)
+		v = n.Int64
+	case storetype.TimerClose:
+		v, err = q.NextDeadline(ctx, shards)
+	case storetype.TimerRemind:
+		v, err = q.NextReminder(ctx, shards)
+	default:
+		return time.Time{}, fmt.Errorf("next due: no timer kind %q", p.Kind)
+	}
 	if err == sql.ErrNoRows {
 		return time.Time{}, nil
 	}
@@ -72,14 +82,16 @@ func (e *executor) NextDue(ctx context.Context, p driver.NextDueParams) (time.Ti
 
 // Stats reads the due backlog and the outbox size.
 func (e *executor) Stats(ctx context.Context, now time.Time) (storetype.Stats, error) {
-	var st storetype.Stats
-	if err := e.queryRow(ctx, "DueBacklog", ms(now)).Scan(&st.DueBacklog); err != nil {
+	var (
+		st  storetype.Stats
+		err error
+	)
+	if st.DueBacklog, err = e.q().DueBacklog(ctx, ms(now)); err != nil {
 		return st, err
 	}
-	var err error
 	if st.OpenOrders, err = e.q().OpenOrders(ctx); err != nil {
 		return st, err
 	}
-	err = e.queryRow(ctx, "OutboxSize").Scan(&st.Outbox)
+	st.Outbox, err = e.q().OutboxSize(ctx)
 	return st, err
 }

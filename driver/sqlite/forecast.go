@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
@@ -13,12 +12,23 @@ import (
 // Forecast counts what falls due in each bucket of p, by kind, of
 // template p.TemplateID if it is set.
 func (e *executor) Forecast(ctx context.Context, p storetype.ForecastParams) ([]storetype.DueCount, error) {
-	name, args := "Forecast", []any{ms(p.From), ms(p.End()), p.Width.Milliseconds()}
-	if p.TemplateID != "" {
-		name, args = "TemplateForecast", append(args, p.TemplateID)
+	start, end, width := ms(p.From), ms(p.End()), p.Width.Milliseconds()
+	var (
+		rows []dbsqlc.ForecastRow
+		err  error
+	)
+	if p.TemplateID == "" {
+		rows, err = e.q().Forecast(ctx, dbsqlc.ForecastParams{Start: start, End: end, Width: width})
+	} else {
+		var ofTemplate []dbsqlc.TemplateForecastRow
+		ofTemplate, err = e.q().TemplateForecast(ctx, dbsqlc.TemplateForecastParams{Start: start, End: end, Width: width, TemplateID: p.TemplateID})
+		for _, r := range ofTemplate {
+			rows = append(rows, dbsqlc.ForecastRow(r))
+		}
 	}
-	rows, err := e.query(ctx, name, args...)
-	return sqlfile.Collect(rows, err, sqlfile.ScanDueCount)
+	return sqlfile.Convert(rows, err, func(r dbsqlc.ForecastRow) (storetype.DueCount, error) {
+		return storetype.DueCount{Kind: storetype.TimerKind(r.Kind), Bucket: r.Bucket, N: r.N}, nil
+	})
 }
 
 // ShardLeases reads every shard's lease.
@@ -31,18 +41,12 @@ func (e *executor) ShardLeases(ctx context.Context) ([]storetype.ShardLease, err
 
 // Instances reads the instances seen within d, by name.
 func (e *executor) Instances(ctx context.Context, d time.Duration) ([]storetype.Instance, error) {
-	rows, err := e.query(ctx, "Instances", d.Milliseconds())
-	return sqlfile.Collect(rows, err, func(row sqlfile.Scanner) (storetype.Instance, error) {
-		var (
-			in           storetype.Instance
-			seen         int64
-			skew, skewAt sql.NullInt64
-		)
-		err := row.Scan(&in.Name, &seen, &skew, &skewAt)
-		in.SeenAt, in.Skew = at(seen), time.Duration(skew.Int64)*time.Millisecond
-		if skewAt.Valid {
-			in.SkewAt = at(skewAt.Int64)
+	rows, err := e.q().Instances(ctx, d.Milliseconds())
+	return sqlfile.Convert(rows, err, func(r dbsqlc.Instance) (storetype.Instance, error) {
+		in := storetype.Instance{Name: r.Holder, SeenAt: at(r.SeenAt), Skew: time.Duration(r.SkewMs.Int64) * time.Millisecond}
+		if r.SkewAt.Valid {
+			in.SkewAt = at(r.SkewAt.Int64)
 		}
-		return in, err
+		return in, nil
 	})
 }

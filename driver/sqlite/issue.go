@@ -2,31 +2,32 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 
 	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
+	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
 )
 
 // ExistingCoupons returns which of ids name a stored coupon.
 func (e *executor) ExistingCoupons(ctx context.Context, ids []string) (map[string]bool, error) {
-	rows, err := e.queryList(ctx, "ExistingCoupons", ids)
-	return sqlfile.Read(rows, err, sqlfile.ScanSet)
+	found, err := e.q().ExistingCoupons(ctx, jsonList(ids))
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(found))
+	for _, id := range found {
+		out[id] = true
+	}
+	return out, nil
 }
 
 // HeldCounts returns how many coupons of template p.TemplateID each of
 // p.Users holds.
 func (e *executor) HeldCounts(ctx context.Context, p driver.HeldCountsParams) (map[string]int64, error) {
-	rows, err := e.queryList(ctx, "HeldCounts", p.Users, p.TemplateID)
+	rows, err := e.query(ctx, "HeldCounts", jsonList(p.Users), p.TemplateID)
 	return sqlfile.Read(rows, err, sqlfile.ScanCounts)
-}
-
-// queryList runs the named query with list as a JSON array for its first
-// parameter.
-func (e *executor) queryList(ctx context.Context, name string, list []string, args ...any) (*sql.Rows, error) {
-	return e.query(ctx, name, append([]any{jsonList(list)}, args...)...)
 }
 
 // jsonList is list as the JSON array a query reads with json_each.
@@ -50,6 +51,7 @@ func (e *executor) InsertClaimed(ctx context.Context, cs []coupon.Coupon) error 
 		return err
 	}
 	c := cs[0]
-	_, err = e.exec(ctx, "InsertIssued", string(b), c.TemplateID, ms(c.ClaimedAt), ms(c.ExpiresAt))
-	return err
+	return e.q().InsertIssued(ctx, dbsqlc.InsertIssuedParams{
+		TemplateID: c.TemplateID, ClaimedAt: ms(c.ClaimedAt), ExpiresAt: ms(c.ExpiresAt), Pairs: string(b),
+	})
 }

@@ -13,45 +13,45 @@ import (
 
 // Clock reads the database's clock: SQLite's, to the millisecond.
 func (e *executor) Clock(ctx context.Context) (time.Time, error) {
-	var now int64
-	err := e.queryRow(ctx, "Clock").Scan(&now)
+	now, err := e.q().Clock(ctx)
 	return at(now), err
 }
 
 // ForgetInstances forgets instances unseen for longer than d.
 func (e *executor) ForgetInstances(ctx context.Context, d time.Duration) error {
-	_, err := e.exec(ctx, "ForgetInstances", d.Milliseconds())
-	return err
+	return e.q().ForgetInstances(ctx, d.Milliseconds())
 }
 
 // RenewLeases extends p.Holder's unexpired leases to p.TTL from now.
 func (e *executor) RenewLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
-	return e.leases(ctx, "RenewLeases", p.Holder, p.TTL.Milliseconds())
+	rows, err := e.q().RenewLeases(ctx, dbsqlc.RenewLeasesParams{TtlMs: p.TTL.Milliseconds(), Holder: p.Holder})
+	return sqlfile.Convert(rows, err, lease)
 }
 
 // DropLeases frees p.Holder's leases of p.Shards.
 func (e *executor) DropLeases(ctx context.Context, p driver.LeaseParams) error {
-	_, err := e.exec(ctx, "DropLeases", p.Holder, jsonShards(p.Shards))
-	return err
+	return e.q().DropLeases(ctx, dbsqlc.DropLeasesParams{Holder: p.Holder, Shards: jsonShards(p.Shards)})
 }
 
 // TakeLeases takes up to p.N free or expired shards for p.Holder, each
 // under a new token.
 func (e *executor) TakeLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
-	return e.leases(ctx, "TakeLeases", p.Holder, p.TTL.Milliseconds(), p.N)
+	rows, err := e.q().TakeLeases(ctx, dbsqlc.TakeLeasesParams{Holder: p.Holder, TtlMs: p.TTL.Milliseconds(), N: int64(p.N)})
+	return sqlfile.Convert(rows, err, lease)
 }
 
-// leases runs a lease query returning (shard, token) rows.
-func (e *executor) leases(ctx context.Context, name string, args ...any) ([]storetype.Lease, error) {
-	rows, err := e.query(ctx, name, args...)
-	return sqlfile.Collect(rows, err, sqlfile.ScanLease)
+// lease is a (shard, token) row of the lease queries.
+func lease[R dbsqlc.RenewLeasesRow | dbsqlc.TakeLeasesRow | dbsqlc.CheckLeasesRow](row R) (storetype.Lease, error) {
+	r := dbsqlc.RenewLeasesRow(row)
+	return storetype.Lease{Shard: int(r.Shard), Token: r.Token}, nil
 }
 
 // LockLeases reads p.Holder's unexpired leases of p.Shards. SQLite has
 // one writer: no other instance can take one before the transaction
 // ends.
 func (e *executor) LockLeases(ctx context.Context, p driver.LeaseParams) ([]storetype.Lease, error) {
-	return e.leases(ctx, "CheckLeases", p.Holder, jsonShards(p.Shards))
+	rows, err := e.q().CheckLeases(ctx, dbsqlc.CheckLeasesParams{Holder: p.Holder, Shards: jsonShards(p.Shards)})
+	return sqlfile.Convert(rows, err, lease)
 }
 
 // SeenInstance records that p.Holder is alive now and, if p.Measured,

@@ -48,19 +48,21 @@ func (e *executor) CouponsAfter(ctx context.Context, p driver.CouponsAfterParams
 
 // UsersCoupons reads the coupons the listed users hold up to an ID.
 func (e *executor) UsersCoupons(ctx context.Context, p driver.UsersCouponsParams) ([]coupon.Coupon, error) {
-	rows, err := e.queryList(ctx, "UsersCoupons", p.UserIDs, p.Until)
-	return sqlfile.Collect(rows, err, scanCoupon)
+	rows, err := e.q().UsersCoupons(ctx, dbsqlc.UsersCouponsParams{Users: jsonList(p.UserIDs), UpTo: p.Until})
+	return sqlfile.Convert(rows, err, couponOf)
 }
 
 // VoidCoupons voids the listed coupons still unused at p.Now.
 func (e *executor) VoidCoupons(ctx context.Context, p driver.VoidCouponsParams) (int64, error) {
-	return e.execCount(ctx, "VoidCoupons", jsonList(p.IDs), ms(p.Now))
+	return e.q().VoidCoupons(ctx, dbsqlc.VoidCouponsParams{Now: ms(p.Now), Ids: jsonList(p.IDs)})
 }
 
 // ExtendCoupons sets the expires_at of the listed coupons unused or
 // locked.
 func (e *executor) ExtendCoupons(ctx context.Context, p driver.ExtendCouponsParams) (int64, error) {
-	return e.execCount(ctx, "ExtendCoupons", jsonList(p.IDs), nullMS(p.To), p.By.Milliseconds(), ms(p.Now))
+	return e.q().ExtendCoupons(ctx, dbsqlc.ExtendCouponsParams{
+		ExpiresAt: nullMS(p.To), ByMs: p.By.Milliseconds(), UpdatedAt: ms(p.Now), Ids: jsonList(p.IDs),
+	})
 }
 
 // TakePendingVoid removes and returns a coupon's mark, if any.
@@ -80,8 +82,7 @@ func operationOf(r dbsqlc.Operation) (driver.OperationRow, error) {
 
 // PendingVoids returns which of the listed coupons are marked.
 func (e *executor) PendingVoids(ctx context.Context, ids []string) ([]string, error) {
-	rows, err := e.queryList(ctx, "PendingVoids", ids)
-	return sqlfile.Collect(rows, err, sqlfile.ScanString)
+	return e.q().PendingVoids(ctx, jsonList(ids))
 }
 
 // PutPendingVoid marks a coupon to be voided when its lock ends.

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
@@ -13,8 +14,8 @@ import (
 // OrdersDue reads up to p.Limit unpaid orders of p's shards past their
 // deadline. In a transaction the one writer holds them.
 func (e *executor) OrdersDue(ctx context.Context, p storetype.DueParams) ([]order.Order, error) {
-	rows, err := e.query(ctx, "OrdersDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
-	return sqlfile.Collect(rows, err, scanOrder)
+	rows, err := e.q().OrdersDue(ctx, dbsqlc.OrdersDueParams{Now: ms(p.Now), Shards: shardFilter(p.Leases), Lim: int64(p.Limit)})
+	return sqlfile.Convert(rows, err, orderOf)
 }
 
 // StockBuckets reads every bucket of a SKU, in bucket order. In a
@@ -81,9 +82,6 @@ func (e *executor) SetOrder(ctx context.Context, p driver.SetOrderParams) (bool,
 	return n > 0, err
 }
 
-// scanOrder reads an order from the columns of the orders table.
-var scanOrder = sqlfile.ScanFields(orderOf[dbsqlc.Order])
-
 // orderOf is an order as stored, its columns as sqlc reads them, from the
 // table or its archive.
 func orderOf[R dbsqlc.Order | dbsqlc.GetArchivedOrderRow](row R) (order.Order, error) {
@@ -99,7 +97,9 @@ func orderOf[R dbsqlc.Order | dbsqlc.GetArchivedOrderRow](row R) (order.Order, e
 
 // CloseOrders closes the listed orders still unpaid.
 func (e *executor) CloseOrders(ctx context.Context, p driver.CloseOrdersParams) (int64, error) {
-	return e.execCount(ctx, "CloseOrders", jsonList(p.IDs), p.Reason, ms(p.Now))
+	return e.q().CloseOrders(ctx, dbsqlc.CloseOrdersParams{
+		Reason: sql.NullString{String: p.Reason, Valid: true}, UpdatedAt: ms(p.Now), Ids: jsonList(p.IDs),
+	})
 }
 
 // DropStockBuckets deletes SKU p.SKU's buckets from bucket p.From on.

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
@@ -25,25 +26,33 @@ func (e *executor) LockedPage(ctx context.Context, p driver.PageParams) ([]coupo
 	return sqlfile.Convert(rows, err, couponOf)
 }
 
-// pendingQueries names the query of PendingFrom per kind.
-var pendingQueries = map[storetype.TimerKind]string{
-	storetype.TimerExpire: "ExpiryFrom", storetype.TimerRelease: "ReleaseFrom", storetype.TimerClose: "DeadlineFrom",
-}
-
 // PendingFrom reads the earliest due time at or after p.From of kind
 // p.Kind's pending coupons, in every shard, or orders, in the shards of
 // p.Leases.
 func (e *executor) PendingFrom(ctx context.Context, p driver.PendingFromParams) (time.Time, error) {
-	args := []any{ms(p.From)}
-	if p.Kind == storetype.TimerClose {
-		args = append(args, shardFilter(p.Leases))
+	var (
+		due int64
+		err error
+	)
+	switch p.Kind {
+	case storetype.TimerExpire:
+		due, err = e.q().ExpiryFrom(ctx, ms(p.From))
+	case storetype.TimerRelease:
+		var n sql.NullInt64
+		n, err = e.q().ReleaseFrom(ctx, msNotNull(p.From))
+		due = n.Int64
+	case storetype.TimerClose:
+		due, err = e.q().DeadlineFrom(ctx, dbsqlc.DeadlineFromParams{From: ms(p.From), Shards: shardFilter(p.Leases)})
+	default:
+		return time.Time{}, fmt.Errorf("pending from: no timer kind %q", p.Kind)
 	}
-	var due sql.NullInt64
-	err := e.queryRow(ctx, pendingQueries[p.Kind], args...).Scan(&due)
-	if err != nil || !due.Valid {
+	if err != nil {
+		if err == sql.ErrNoRows {
+			err = nil
+		}
 		return time.Time{}, err
 	}
-	return at(due.Int64), nil
+	return at(due), nil
 }
 
 // HasTimer reports whether the group timer tm is stored.

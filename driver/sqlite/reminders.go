@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/lapsehq/lapse/driver"
@@ -54,19 +53,13 @@ func (e *executor) UserReminders(ctx context.Context, user string) ([]driver.Pla
 // RemindersDue lists up to p.Limit planned reminders of p's shards due at
 // p.Now, earliest first.
 func (e *executor) RemindersDue(ctx context.Context, p storetype.DueParams) ([]driver.PlannedReminder, error) {
-	return e.reminders(ctx, "RemindersDue", ms(p.Now), p.Limit, shardFilter(p.Leases))
-}
-
-// reminders runs a query of planned reminders (id, user, lead, first,
-// last, due).
-func (e *executor) reminders(ctx context.Context, name string, args ...any) ([]driver.PlannedReminder, error) {
-	rows, err := e.query(ctx, name, args...)
-	return sqlfile.Collect(rows, err, sqlfile.ScanFields(reminderOf[dbsqlc.GetReminderRow]))
+	rows, err := e.q().RemindersDue(ctx, dbsqlc.RemindersDueParams{Now: ms(p.Now), Shards: shardFilter(p.Leases), Lim: int64(p.Limit)})
+	return sqlfile.Convert(rows, err, reminderOf)
 }
 
 // reminderOf is a planned reminder as stored, its columns as sqlc reads
 // them.
-func reminderOf[R dbsqlc.GetReminderRow | dbsqlc.UserRemindersRow](row R) (driver.PlannedReminder, error) {
+func reminderOf[R dbsqlc.GetReminderRow | dbsqlc.UserRemindersRow | dbsqlc.RemindersDueRow](row R) (driver.PlannedReminder, error) {
 	r := dbsqlc.GetReminderRow(row)
 	return driver.PlannedReminder{
 		ID: r.ID, UserID: r.UserID, Lead: time.Duration(r.LeadMs) * time.Millisecond,
@@ -95,19 +88,16 @@ func (e *executor) InsertReminderItem(ctx context.Context, it driver.ReminderIte
 // UnplanCoupons takes coupons out of their planned reminders and returns
 // those they were in.
 func (e *executor) UnplanCoupons(ctx context.Context, couponIDs []string) ([]int64, error) {
-	rows, err := e.queryList(ctx, "UnplanCoupons", couponIDs)
-	return sqlfile.Collect(rows, err, sqlfile.ScanInt64)
+	return e.q().UnplanCoupons(ctx, jsonList(couponIDs))
 }
 
 // ItemSpan reads how many coupons a reminder lists and their expiry span.
 func (e *executor) ItemSpan(ctx context.Context, id int64) (driver.ItemSpan, error) {
-	var (
-		s           driver.ItemSpan
-		first, last sql.NullInt64
-	)
-	err := e.queryRow(ctx, "ItemSpan", id).Scan(&s.N, &first, &last)
-	s.First, s.Last = atNull(first), atNull(last)
-	return s, err
+	r, err := e.q().ItemSpan(ctx, id)
+	if err != nil || r.N == 0 {
+		return driver.ItemSpan{}, err
+	}
+	return driver.ItemSpan{N: r.N, First: at(r.Earliest), Last: at(r.Latest)}, nil
 }
 
 // SentBetween counts the reminders sent to p.User in [p.Start, p.End).

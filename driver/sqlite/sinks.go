@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"time"
 
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/driver/sqlite/internal/dbsqlc"
@@ -12,7 +11,22 @@ import (
 // AdvanceSink stores a sink's new position, its new dead letters and the
 // removal of those a replay delivered, in one transaction.
 func (e *executor) AdvanceSink(ctx context.Context, p storetype.AdvanceSinkParams) error {
-	return sqlfile.AdvanceSink(ctx, p, func(t time.Time) any { return ms(t) }, e.exec)
+	q := e.q()
+	return sqlfile.AdvanceSink(ctx, p, sqlfile.SinkSteps{
+		Advance: func(ctx context.Context, sink string, position int64) error {
+			return q.AdvanceSink(ctx, dbsqlc.AdvanceSinkParams{Name: sink, Position: position})
+		},
+		Put: func(ctx context.Context, sink string, d storetype.DeadLetter) error {
+			ev := d.Event
+			return q.PutDeadLetter(ctx, dbsqlc.PutDeadLetterParams{
+				Sink: sink, Seq: ev.Seq, ID: ev.ID, Type: ev.Type, Subject: ev.Subject, Time: ms(ev.Time), Data: string(ev.Data),
+				Attempts: int64(d.Attempts), Error: d.Error, FailedAt: ms(d.FailedAt),
+			})
+		},
+		Delete: func(ctx context.Context, sink string, seq int64) error {
+			return q.DeleteDeadLetter(ctx, dbsqlc.DeleteDeadLetterParams{Sink: sink, Seq: seq})
+		},
+	})
 }
 
 // DeadLetters lists a sink's dead letters after p.After, in feed order.

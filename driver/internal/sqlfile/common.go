@@ -30,8 +30,5 @@ func (c Common) SinkState(ctx context.Context, sink string) (storetype.SinkState
 }
 
 // SharedQueries names the queries sqlfile runs by name, those of the
-// Common statements and of AdvanceSink: each driver has them all in its
-// queries.
-var SharedQueries = []string{
-	"SinkState", "AdvanceSink", "PutDeadLetter", "DeleteDeadLetter",
-}
+// Common statements: each driver has them all in its queries.
+var SharedQueries = []string{"SinkState"}

@@ -4,12 +4,10 @@ import (
 	"context"
 	"slices"
 	"testing"
-
-	"github.com/lapsehq/lapse/storetype"
 )
 
-// TestSharedQueries: SharedQueries names every query Common and
-// AdvanceSink run, and only those.
+// TestSharedQueries: SharedQueries names every query Common runs, and
+// only those.
 func TestSharedQueries(t *testing.T) {
 	var ran []string
 	record := func(_ context.Context, name string, _ ...any) { ran = append(ran, name) }
@@ -19,11 +17,6 @@ func TestSharedQueries(t *testing.T) {
 	})
 	ctx := t.Context()
 	c.SinkState(ctx, "s")
-	AdvanceSink(ctx, storetype.AdvanceSinkParams{Dead: make([]storetype.DeadLetter, 1), Replayed: []int64{1}}, AsIs,
-		func(ctx context.Context, name string, args ...any) (int64, error) {
-			record(ctx, name, args...)
-			return 0, nil
-		})
 	slices.Sort(ran)
 	want := slices.Sorted(slices.Values(SharedQueries))
 	if !slices.Equal(ran, want) {

@@ -7,10 +7,3 @@ import "github.com/lapsehq/lapse/storetype"
 func ScanDueCount(row Scanner) (c storetype.DueCount, err error) {
 	return c, row.Scan(&c.Kind, &c.Bucket, &c.N)
 }
-
-// ScanShardLease scans a row of a ShardLeases query on a store whose
-// timestamps scan into a time.Time: the shard, its holder, its token and
-// when the lease expires.
-func ScanShardLease(row Scanner) (l storetype.ShardLease, err error) {
-	return l, row.Scan(&l.Shard, &l.Holder, &l.Token, &l.ExpiresAt)
-}

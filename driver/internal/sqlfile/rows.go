@@ -10,19 +10,6 @@ type Rows interface {
 	Err() error
 }
 
-// ScanSet reads rows of one text column into the set of their values.
-func ScanSet(rows Rows) (map[string]bool, error) {
-	out := map[string]bool{}
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out[v] = true
-	}
-	return out, rows.Err()
-}
-
 // ScanCounts reads rows of a text column and a count into a map.
 func ScanCounts(rows Rows) (map[string]int64, error) {
 	out := map[string]int64{}
@@ -117,12 +104,6 @@ func Convert[R, T any](rows []R, err error, conv func(R) (T, error)) ([]T, error
 	}
 	return out, nil
 }
-
-// ScanString scans a row of one text column.
-func ScanString(row Scanner) (s string, err error) { return s, row.Scan(&s) }
-
-// ScanInt64 scans a row of one integer column.
-func ScanInt64(row Scanner) (n int64, err error) { return n, row.Scan(&n) }
 
 // ConvertOne turns the row a sqlc-generated point read returned, with its
 // error, into the store's value; interpret translates the error (no row:

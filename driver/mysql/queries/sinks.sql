@@ -9,17 +9,3 @@ SELECT p.position,
        (SELECT count(*) FROM dead_letters WHERE sink = p.name AND queued)
 FROM (SELECT s.name, coalesce(k.position, 0) AS position
       FROM (SELECT ? AS name) AS s LEFT JOIN sinks AS k ON k.name = s.name) AS p;
-
--- name: AdvanceSink
--- A cursor only moves forward.
-INSERT INTO sinks (name, position) VALUES (?, ?)
-ON DUPLICATE KEY UPDATE position = greatest(position, VALUES(position));
-
--- name: PutDeadLetter
-INSERT INTO dead_letters (sink, seq, id, type, subject, time, data, attempts, error, failed_at, queued)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false)
-ON DUPLICATE KEY UPDATE
-    attempts = VALUES(attempts), error = VALUES(error), failed_at = VALUES(failed_at), queued = false;
-
--- name: DeleteDeadLetter
-DELETE FROM dead_letters WHERE sink = ? AND seq = ?;

@@ -17,15 +17,3 @@ WITH start AS (
 SELECT seq, n, time, body FROM events, start
 WHERE seq > start.at AND seq < start.at + $2 + $3 AND seq - n < start.at + $2
 ORDER BY seq;
-
--- name: OutboxSize
--- Positions are dense and records are only ever pruned from the front,
--- so the span of the numbered records counts their events; those not
--- numbered yet are added.
-SELECT coalesce((SELECT max(seq) FROM events) - (SELECT seq - n FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT 1), 0)
-     + (SELECT coalesce(sum(n), 0) FROM events WHERE seq IS NULL);
-
--- name: PruneEvents
--- From the front only, so that OutboxSize stays a span.
-WITH pruned AS (DELETE FROM events WHERE seq <= $1 RETURNING n)
-SELECT coalesce(sum(n), 0) FROM pruned;

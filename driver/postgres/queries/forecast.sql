@@ -1,4 +1,4 @@
--- The console's reads: what falls due ahead, the shard leases and the instances.
+-- The console's read of what falls due ahead.
 
 -- name: Forecast
 -- $1 the first bucket's start, $2 the last bucket's end, $3 the bucket
@@ -31,8 +31,3 @@ SELECT 'coupon.release', (extract(epoch FROM b - $1::timestamptz) * 1000 / $3)::
     SELECT date_bin($3 * interval '1 millisecond', locked_until, $1) AS b, count(*) AS n
     FROM coupons WHERE status = 'locked' AND locked_until >= $1 AND locked_until < $2 AND template_id = $4
     GROUP BY 1) AS due;
-
--- name: ShardLeases
--- A free shard's expires_at is -infinity, which time.Time cannot hold:
--- it reads as the epoch, as on the other stores.
-SELECT shard, holder, token, greatest(expires_at, 'epoch'::timestamptz) FROM leases ORDER BY shard;

@@ -11,9 +11,3 @@ UPDATE idempotency SET status = $2, body = $3 WHERE key = $1;
 -- Deletes the request recorded under a key if it expired: created at or
 -- before $2.
 DELETE FROM idempotency WHERE key = $1 AND created_at <= $2;
-
--- name: PruneIdempotency
--- Deletes up to $2 expired requests, created at or before $1, oldest
--- first, skipping those a request is replacing.
-DELETE FROM idempotency WHERE key = ANY(ARRAY(
-    SELECT key FROM idempotency WHERE created_at <= $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED));

@@ -12,8 +12,3 @@ SELECT seq, n, time, body FROM events
 WHERE seq > (SELECT at FROM start) AND seq < (SELECT at FROM start) + ?2 + ?3
   AND seq - n < (SELECT at FROM start) + ?2
 ORDER BY seq;
-
--- name: OutboxSize
--- Positions are dense and records are only ever pruned from the front,
--- so the span counts their events.
-SELECT coalesce((SELECT max(seq) FROM events) - (SELECT seq - n FROM events ORDER BY seq LIMIT 1), 0);

@@ -40,3 +40,62 @@ ORDER BY locked_until, id LIMIT ?;
 -- order, held, skipping those a transaction holds.
 SELECT id FROM coupons WHERE status IN ('used', 'expired', 'voided') AND updated_at <= sqlc.arg(before)
 LIMIT ? FOR UPDATE SKIP LOCKED;
+
+-- name: LockCoupons :many
+-- The coupons listed, held, by ID.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id IN (sqlc.slice(ids)) ORDER BY id FOR UPDATE;
+
+-- name: UnlockCoupons :execrows
+-- The coupons listed still locked, to status. The rows are held
+-- (LockCoupons), so the primary key is forced.
+UPDATE coupons FORCE INDEX (PRIMARY)
+SET status = sqlc.arg(status), order_id = NULL, locked_until = NULL, updated_at = sqlc.arg(updated_at), version = version + 1
+WHERE status = 'locked' AND id IN (sqlc.slice(ids));
+
+-- name: ExistingCoupons :many
+-- Which of the IDs listed name a stored coupon.
+SELECT id FROM coupons WHERE id IN (sqlc.slice(ids));
+
+-- name: ExistingArchivedCoupons :many
+-- Which of the IDs listed name an archived coupon.
+SELECT id FROM coupons_archive WHERE id IN (sqlc.slice(ids));
+
+-- name: HeldCounts :many
+-- How many coupons of the template each of the users listed who holds
+-- any holds.
+SELECT user_id, count(*) AS n FROM coupons WHERE template_id = sqlc.arg(template_id) AND user_id IN (sqlc.slice(users))
+GROUP BY user_id;
+
+-- name: ArchivedHeldCounts :many
+-- How many archived coupons of the template each of the users listed who
+-- holds any holds.
+SELECT user_id, count(*) AS n FROM coupons_archive
+WHERE template_id = sqlc.arg(template_id) AND user_id IN (sqlc.slice(users)) GROUP BY user_id;
+
+-- name: ExpireClaimed :execrows
+-- The claimed IDs, expired at updated_at. MariaDB refuses IN (SELECT …
+-- LIMIT), hence the list. The status guard is redundant with the rows
+-- locked, so the primary key is forced: with few unused rows left, the
+-- optimizer would otherwise walk a status index it is rewriting.
+UPDATE coupons FORCE INDEX (PRIMARY) SET status = 'expired', updated_at = sqlc.arg(updated_at), version = version + 1
+WHERE status = 'unused' AND id IN (sqlc.slice(ids));
+
+-- name: UserCouponsWithArchived :many
+-- UserCoupons over the coupons and the archive together: a page of each
+-- table's wallet index, merged by ID (a sort of the two pages, at most
+-- twice the limit). A coupon is in one table or the other, so one moved
+-- to the archive between two pages is read once. The limits are one
+-- limit, thrice.
+(SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until, c.updated_at, c.version
+ FROM coupons AS c
+ WHERE c.user_id = sqlc.arg(user_id) AND c.id > sqlc.arg(after)
+      AND (sqlc.arg(status) = '' OR CASE WHEN c.status = 'unused' AND c.expires_at <= sqlc.arg(now) THEN 'expired' ELSE c.status END = sqlc.arg(status))
+ ORDER BY c.id LIMIT ?)
+UNION ALL
+(SELECT a.id, a.template_id, a.user_id, a.status, a.claimed_at, a.expires_at, a.order_id, a.locked_until, a.updated_at, a.version
+ FROM coupons_archive AS a
+ WHERE a.user_id = sqlc.arg(user_id) AND a.id > sqlc.arg(after)
+      AND (sqlc.arg(status) = '' OR CASE WHEN a.status = 'unused' AND a.expires_at <= sqlc.arg(now) THEN 'expired' ELSE a.status END = sqlc.arg(status))
+ ORDER BY a.id LIMIT ?)
+ORDER BY id LIMIT ?;

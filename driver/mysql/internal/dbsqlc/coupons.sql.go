@@ -8,8 +8,60 @@ package dbsqlc
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 )
+
+const archivedHeldCounts = `-- name: ArchivedHeldCounts :many
+SELECT user_id, count(*) AS n FROM coupons_archive
+WHERE template_id = ? AND user_id IN (/*SLICE:users*/?) GROUP BY user_id
+`
+
+type ArchivedHeldCountsParams struct {
+	TemplateID string
+	Users      []string
+}
+
+type ArchivedHeldCountsRow struct {
+	UserID string
+	N      int64
+}
+
+// How many archived coupons of the template each of the users listed who
+// holds any holds.
+func (q *Queries) ArchivedHeldCounts(ctx context.Context, arg ArchivedHeldCountsParams) ([]ArchivedHeldCountsRow, error) {
+	query := archivedHeldCounts
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.TemplateID)
+	if len(arg.Users) > 0 {
+		for _, v := range arg.Users {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:users*/?", strings.Repeat(",?", len(arg.Users))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:users*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ArchivedHeldCountsRow
+	for rows.Next() {
+		var i ArchivedHeldCountsRow
+		if err := rows.Scan(&i.UserID, &i.N); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
 
 const compareAndSet = `-- name: CompareAndSet :execrows
 UPDATE coupons SET status = ?, order_id = ?, locked_until = ?,
@@ -39,6 +91,115 @@ func (q *Queries) CompareAndSet(ctx context.Context, arg CompareAndSetParams) (i
 		arg.FromStatus,
 		arg.Version,
 	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const existingArchivedCoupons = `-- name: ExistingArchivedCoupons :many
+SELECT id FROM coupons_archive WHERE id IN (/*SLICE:ids*/?)
+`
+
+// Which of the IDs listed name an archived coupon.
+func (q *Queries) ExistingArchivedCoupons(ctx context.Context, ids []string) ([]string, error) {
+	query := existingArchivedCoupons
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const existingCoupons = `-- name: ExistingCoupons :many
+SELECT id FROM coupons WHERE id IN (/*SLICE:ids*/?)
+`
+
+// Which of the IDs listed name a stored coupon.
+func (q *Queries) ExistingCoupons(ctx context.Context, ids []string) ([]string, error) {
+	query := existingCoupons
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const expireClaimed = `-- name: ExpireClaimed :execrows
+UPDATE coupons FORCE INDEX (PRIMARY) SET status = 'expired', updated_at = ?, version = version + 1
+WHERE status = 'unused' AND id IN (/*SLICE:ids*/?)
+`
+
+type ExpireClaimedParams struct {
+	UpdatedAt time.Time
+	Ids       []string
+}
+
+// The claimed IDs, expired at updated_at. MariaDB refuses IN (SELECT …
+// LIMIT), hence the list. The status guard is redundant with the rows
+// locked, so the primary key is forced: with few unused rows left, the
+// optimizer would otherwise walk a status index it is rewriting.
+func (q *Queries) ExpireClaimed(ctx context.Context, arg ExpireClaimedParams) (int64, error) {
+	query := expireClaimed
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.UpdatedAt)
+	if len(arg.Ids) > 0 {
+		for _, v := range arg.Ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(arg.Ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	result, err := q.db.ExecContext(ctx, query, queryParams...)
 	if err != nil {
 		return 0, err
 	}
@@ -117,6 +278,57 @@ func (q *Queries) GetCoupon(ctx context.Context, id string) (GetCouponRow, error
 	return i, err
 }
 
+const heldCounts = `-- name: HeldCounts :many
+SELECT user_id, count(*) AS n FROM coupons WHERE template_id = ? AND user_id IN (/*SLICE:users*/?)
+GROUP BY user_id
+`
+
+type HeldCountsParams struct {
+	TemplateID string
+	Users      []string
+}
+
+type HeldCountsRow struct {
+	UserID string
+	N      int64
+}
+
+// How many coupons of the template each of the users listed who holds
+// any holds.
+func (q *Queries) HeldCounts(ctx context.Context, arg HeldCountsParams) ([]HeldCountsRow, error) {
+	query := heldCounts
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.TemplateID)
+	if len(arg.Users) > 0 {
+		for _, v := range arg.Users {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:users*/?", strings.Repeat(",?", len(arg.Users))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:users*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []HeldCountsRow
+	for rows.Next() {
+		var i HeldCountsRow
+		if err := rows.Scan(&i.UserID, &i.N); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const lockCoupon = `-- name: LockCoupon :one
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons WHERE id = ? FOR UPDATE
@@ -152,6 +364,69 @@ func (q *Queries) LockCoupon(ctx context.Context, id string) (LockCouponRow, err
 		&i.Version,
 	)
 	return i, err
+}
+
+const lockCoupons = `-- name: LockCoupons :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id IN (/*SLICE:ids*/?) ORDER BY id FOR UPDATE
+`
+
+type LockCouponsRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     sql.NullString
+	LockedUntil sql.NullTime
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// The coupons listed, held, by ID.
+func (q *Queries) LockCoupons(ctx context.Context, ids []string) ([]LockCouponsRow, error) {
+	query := lockCoupons
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []LockCouponsRow
+	for rows.Next() {
+		var i LockCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const lockedPage = `-- name: LockedPage :many
@@ -254,6 +529,40 @@ func (q *Queries) TerminalCoupons(ctx context.Context, arg TerminalCouponsParams
 	return items, nil
 }
 
+const unlockCoupons = `-- name: UnlockCoupons :execrows
+UPDATE coupons FORCE INDEX (PRIMARY)
+SET status = ?, order_id = NULL, locked_until = NULL, updated_at = ?, version = version + 1
+WHERE status = 'locked' AND id IN (/*SLICE:ids*/?)
+`
+
+type UnlockCouponsParams struct {
+	Status    string
+	UpdatedAt time.Time
+	Ids       []string
+}
+
+// The coupons listed still locked, to status. The rows are held
+// (LockCoupons), so the primary key is forced.
+func (q *Queries) UnlockCoupons(ctx context.Context, arg UnlockCouponsParams) (int64, error) {
+	query := unlockCoupons
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.Status)
+	queryParams = append(queryParams, arg.UpdatedAt)
+	if len(arg.Ids) > 0 {
+		for _, v := range arg.Ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(arg.Ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	result, err := q.db.ExecContext(ctx, query, queryParams...)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const userCoupons = `-- name: UserCoupons :many
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons
@@ -303,6 +612,97 @@ func (q *Queries) UserCoupons(ctx context.Context, arg UserCouponsParams) ([]Use
 	var items []UserCouponsRow
 	for rows.Next() {
 		var i UserCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const userCouponsWithArchived = `-- name: UserCouponsWithArchived :many
+(SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until, c.updated_at, c.version
+ FROM coupons AS c
+ WHERE c.user_id = ? AND c.id > ?
+      AND (? = '' OR CASE WHEN c.status = 'unused' AND c.expires_at <= ? THEN 'expired' ELSE c.status END = ?)
+ ORDER BY c.id LIMIT ?)
+UNION ALL
+(SELECT a.id, a.template_id, a.user_id, a.status, a.claimed_at, a.expires_at, a.order_id, a.locked_until, a.updated_at, a.version
+ FROM coupons_archive AS a
+ WHERE a.user_id = ? AND a.id > ?
+      AND (? = '' OR CASE WHEN a.status = 'unused' AND a.expires_at <= ? THEN 'expired' ELSE a.status END = ?)
+ ORDER BY a.id LIMIT ?)
+ORDER BY id LIMIT ?
+`
+
+type UserCouponsWithArchivedParams struct {
+	UserID  string
+	After   string
+	Status  string
+	Now     time.Time
+	Limit   int32
+	Limit_2 int32
+	Limit_3 int32
+}
+
+type UserCouponsWithArchivedRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     sql.NullString
+	LockedUntil sql.NullTime
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// UserCoupons over the coupons and the archive together: a page of each
+// table's wallet index, merged by ID (a sort of the two pages, at most
+// twice the limit). A coupon is in one table or the other, so one moved
+// to the archive between two pages is read once. The limits are one
+// limit, thrice.
+func (q *Queries) UserCouponsWithArchived(ctx context.Context, arg UserCouponsWithArchivedParams) ([]UserCouponsWithArchivedRow, error) {
+	rows, err := q.db.QueryContext(ctx, userCouponsWithArchived,
+		arg.UserID,
+		arg.After,
+		arg.Status,
+		arg.Now,
+		arg.Status,
+		arg.Limit,
+		arg.UserID,
+		arg.After,
+		arg.Status,
+		arg.Now,
+		arg.Status,
+		arg.Limit_2,
+		arg.Limit_3,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []UserCouponsWithArchivedRow
+	for rows.Next() {
+		var i UserCouponsWithArchivedRow
 		if err := rows.Scan(
 			&i.ID,
 			&i.TemplateID,

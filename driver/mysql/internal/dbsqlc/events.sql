@@ -31,3 +31,19 @@ SELECT seq, n, time FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT ?;
 -- name: FeedEnd :one
 -- The last position handed out: one row.
 SELECT last FROM event_seq WHERE id = 1;
+
+-- name: OutboxSize :one
+-- Positions are dense and records are only ever pruned from the front,
+-- so the span of the numbered records counts their events; those not
+-- numbered yet are added.
+SELECT CAST(COALESCE((SELECT MAX(seq) FROM events) - (SELECT seq - n FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT 1), 0)
+            + (SELECT COALESCE(SUM(n), 0) FROM events WHERE seq IS NULL) AS SIGNED) AS size;
+
+-- name: PrunedCount :one
+-- The events PruneEvents deletes, their records held until it does.
+SELECT CAST(COALESCE(SUM(n), 0) AS SIGNED) AS n FROM events WHERE seq <= sqlc.arg(through) FOR UPDATE;
+
+-- name: InsertRecord :exec
+-- A transaction's record, without a position: see Sequence. (body is
+-- typed []byte, the record's own, in sqlc.yaml: no copy.)
+INSERT INTO events (n, id, time, body) VALUES (?, ?, ?, ?);

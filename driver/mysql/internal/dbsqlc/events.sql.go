@@ -80,6 +80,29 @@ func (q *Queries) HasUnsequenced(ctx context.Context) (bool, error) {
 	return exists, err
 }
 
+const insertRecord = `-- name: InsertRecord :exec
+INSERT INTO events (n, id, time, body) VALUES (?, ?, ?, ?)
+`
+
+type InsertRecordParams struct {
+	N    int32
+	ID   string
+	Time time.Time
+	Body []byte
+}
+
+// A transaction's record, without a position: see Sequence. (body is
+// typed []byte, the record's own, in sqlc.yaml: no copy.)
+func (q *Queries) InsertRecord(ctx context.Context, arg InsertRecordParams) error {
+	_, err := q.db.ExecContext(ctx, insertRecord,
+		arg.N,
+		arg.ID,
+		arg.Time,
+		arg.Body,
+	)
+	return err
+}
+
 const lockEventSeq = `-- name: LockEventSeq :one
 SELECT last FROM event_seq WHERE id = 1 FOR UPDATE
 `
@@ -90,6 +113,33 @@ func (q *Queries) LockEventSeq(ctx context.Context) (int64, error) {
 	var last int64
 	err := row.Scan(&last)
 	return last, err
+}
+
+const outboxSize = `-- name: OutboxSize :one
+SELECT CAST(COALESCE((SELECT MAX(seq) FROM events) - (SELECT seq - n FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT 1), 0)
+            + (SELECT COALESCE(SUM(n), 0) FROM events WHERE seq IS NULL) AS SIGNED) AS size
+`
+
+// Positions are dense and records are only ever pruned from the front,
+// so the span of the numbered records counts their events; those not
+// numbered yet are added.
+func (q *Queries) OutboxSize(ctx context.Context) (int64, error) {
+	row := q.db.QueryRowContext(ctx, outboxSize)
+	var size int64
+	err := row.Scan(&size)
+	return size, err
+}
+
+const prunedCount = `-- name: PrunedCount :one
+SELECT CAST(COALESCE(SUM(n), 0) AS SIGNED) AS n FROM events WHERE seq <= ? FOR UPDATE
+`
+
+// The events PruneEvents deletes, their records held until it does.
+func (q *Queries) PrunedCount(ctx context.Context, through sql.NullInt64) (int64, error) {
+	row := q.db.QueryRowContext(ctx, prunedCount, through)
+	var n int64
+	err := row.Scan(&n)
+	return n, err
 }
 
 const sequence = `-- name: Sequence :exec

@@ -7,8 +7,285 @@ package dbsqlc
 
 import (
 	"context"
+	"database/sql"
+	"strings"
 	"time"
 )
+
+const checkLeases = `-- name: CheckLeases :many
+SELECT shard, token FROM leases
+WHERE holder = ? AND shard IN (/*SLICE:shards*/?) AND expires_at > NOW(6)
+LOCK IN SHARE MODE
+`
+
+type CheckLeasesParams struct {
+	Holder string
+	Shards []uint8
+}
+
+type CheckLeasesRow struct {
+	Shard uint8
+	Token int64
+}
+
+// Run last in a fenced drain: what the holder holds unexpired of the
+// shards listed, under a share lock that keeps it from changing hands
+// until the drain commits.
+func (q *Queries) CheckLeases(ctx context.Context, arg CheckLeasesParams) ([]CheckLeasesRow, error) {
+	query := checkLeases
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.Holder)
+	if len(arg.Shards) > 0 {
+		for _, v := range arg.Shards {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:shards*/?", strings.Repeat(",?", len(arg.Shards))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:shards*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []CheckLeasesRow
+	for rows.Next() {
+		var i CheckLeasesRow
+		if err := rows.Scan(&i.Shard, &i.Token); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const clock = `-- name: Clock :one
+
+SELECT NOW(6)
+`
+
+// Every time here is the database's clock, NOW(6): UTC_TIMESTAMP(6),
+// which sqlc's MySQL catalog does not know, on the driver's sessions,
+// whose time_zone Config sets to '+00:00' whatever the URL says. Lengths
+// are in microseconds.
+func (q *Queries) Clock(ctx context.Context) (time.Time, error) {
+	row := q.db.QueryRowContext(ctx, clock)
+	var now time.Time
+	err := row.Scan(&now)
+	return now, err
+}
+
+const dropLeases = `-- name: DropLeases :exec
+UPDATE leases SET holder = '', expires_at = '1970-01-01 00:00:00'
+WHERE holder = ? AND shard IN (/*SLICE:shards*/?)
+`
+
+type DropLeasesParams struct {
+	Holder string
+	Shards []uint8
+}
+
+// The holder's shards listed to give up: they are free at once.
+func (q *Queries) DropLeases(ctx context.Context, arg DropLeasesParams) error {
+	query := dropLeases
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.Holder)
+	if len(arg.Shards) > 0 {
+		for _, v := range arg.Shards {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:shards*/?", strings.Repeat(",?", len(arg.Shards))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:shards*/?", "NULL", 1)
+	}
+	_, err := q.db.ExecContext(ctx, query, queryParams...)
+	return err
+}
+
+const extendLeases = `-- name: ExtendLeases :exec
+UPDATE leases SET expires_at = NOW(6) + INTERVAL CAST(? AS SIGNED) MICROSECOND
+WHERE holder = ? AND shard IN (/*SLICE:shards*/?)
+`
+
+type ExtendLeasesParams struct {
+	TtlUs  int64
+	Holder string
+	Shards []uint8
+}
+
+// The holder's shards listed, locked by HeldLeases, to ttl_us from now.
+func (q *Queries) ExtendLeases(ctx context.Context, arg ExtendLeasesParams) error {
+	query := extendLeases
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.TtlUs)
+	queryParams = append(queryParams, arg.Holder)
+	if len(arg.Shards) > 0 {
+		for _, v := range arg.Shards {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:shards*/?", strings.Repeat(",?", len(arg.Shards))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:shards*/?", "NULL", 1)
+	}
+	_, err := q.db.ExecContext(ctx, query, queryParams...)
+	return err
+}
+
+const forgetInstances = `-- name: ForgetInstances :exec
+DELETE FROM instances WHERE seen_at < NOW(6) - INTERVAL CAST(? AS SIGNED) MICROSECOND
+`
+
+// Instances unseen for longer than unseen_us.
+func (q *Queries) ForgetInstances(ctx context.Context, unseenUs int64) error {
+	_, err := q.db.ExecContext(ctx, forgetInstances, unseenUs)
+	return err
+}
+
+const freeLeases = `-- name: FreeLeases :many
+SELECT shard, token FROM leases
+WHERE expires_at <= NOW(6)
+ORDER BY shard LIMIT ?
+FOR UPDATE SKIP LOCKED
+`
+
+type FreeLeasesRow struct {
+	Shard uint8
+	Token int64
+}
+
+// Up to n free or expired shards; a shard another instance is taking at
+// the same moment is skipped.
+func (q *Queries) FreeLeases(ctx context.Context, limit int32) ([]FreeLeasesRow, error) {
+	rows, err := q.db.QueryContext(ctx, freeLeases, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []FreeLeasesRow
+	for rows.Next() {
+		var i FreeLeasesRow
+		if err := rows.Scan(&i.Shard, &i.Token); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const heldLeases = `-- name: HeldLeases :many
+SELECT shard, token FROM leases
+WHERE holder = ? AND expires_at > NOW(6)
+ORDER BY shard
+FOR UPDATE
+`
+
+type HeldLeasesRow struct {
+	Shard uint8
+	Token int64
+}
+
+// Locked until the lease transaction commits.
+func (q *Queries) HeldLeases(ctx context.Context, holder string) ([]HeldLeasesRow, error) {
+	rows, err := q.db.QueryContext(ctx, heldLeases, holder)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []HeldLeasesRow
+	for rows.Next() {
+		var i HeldLeasesRow
+		if err := rows.Scan(&i.Shard, &i.Token); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const instances = `-- name: Instances :many
+SELECT holder, seen_at, skew_ms, skew_at FROM instances
+WHERE seen_at > NOW(6) - INTERVAL CAST(? AS SIGNED) MICROSECOND ORDER BY holder
+`
+
+type InstancesRow struct {
+	Holder string
+	SeenAt time.Time
+	SkewMs sql.NullInt64
+	SkewAt sql.NullTime
+}
+
+// Instances seen within seen_us, by name.
+func (q *Queries) Instances(ctx context.Context, seenUs int64) ([]InstancesRow, error) {
+	rows, err := q.db.QueryContext(ctx, instances, seenUs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []InstancesRow
+	for rows.Next() {
+		var i InstancesRow
+		if err := rows.Scan(
+			&i.Holder,
+			&i.SeenAt,
+			&i.SkewMs,
+			&i.SkewAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const measuredSkew = `-- name: MeasuredSkew :exec
+INSERT INTO instances (holder, seen_at, skew_ms, skew_at) VALUES (?, NOW(6), ?, NOW(6))
+ON DUPLICATE KEY UPDATE seen_at = VALUES(seen_at), skew_ms = VALUES(skew_ms), skew_at = VALUES(skew_at)
+`
+
+type MeasuredSkewParams struct {
+	Holder string
+	SkewMs sql.NullInt64
+}
+
+// The holder is alive now, and measured its clock skew, in ms, now.
+func (q *Queries) MeasuredSkew(ctx context.Context, arg MeasuredSkewParams) error {
+	_, err := q.db.ExecContext(ctx, measuredSkew, arg.Holder, arg.SkewMs)
+	return err
+}
+
+const seenInstance = `-- name: SeenInstance :exec
+INSERT INTO instances (holder, seen_at) VALUES (?, NOW(6))
+ON DUPLICATE KEY UPDATE seen_at = VALUES(seen_at)
+`
+
+func (q *Queries) SeenInstance(ctx context.Context, holder string) error {
+	_, err := q.db.ExecContext(ctx, seenInstance, holder)
+	return err
+}
 
 const shardLeases = `-- name: ShardLeases :many
 SELECT shard, holder, token, expires_at FROM leases ORDER BY shard
@@ -47,4 +324,35 @@ func (q *Queries) ShardLeases(ctx context.Context) ([]ShardLeasesRow, error) {
 		return nil, err
 	}
 	return items, nil
+}
+
+const takeLeases = `-- name: TakeLeases :exec
+UPDATE leases SET holder = ?, token = token + 1,
+                  expires_at = NOW(6) + INTERVAL CAST(? AS SIGNED) MICROSECOND
+WHERE shard IN (/*SLICE:shards*/?)
+`
+
+type TakeLeasesParams struct {
+	Holder string
+	TtlUs  int64
+	Shards []uint8
+}
+
+// The shards listed, locked by FreeLeases, to the holder for ttl_us, each
+// under a new token.
+func (q *Queries) TakeLeases(ctx context.Context, arg TakeLeasesParams) error {
+	query := takeLeases
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.Holder)
+	queryParams = append(queryParams, arg.TtlUs)
+	if len(arg.Shards) > 0 {
+		for _, v := range arg.Shards {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:shards*/?", strings.Repeat(",?", len(arg.Shards))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:shards*/?", "NULL", 1)
+	}
+	_, err := q.db.ExecContext(ctx, query, queryParams...)
+	return err
 }

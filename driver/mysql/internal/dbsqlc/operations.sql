@@ -59,3 +59,27 @@ VALUES (sqlc.arg(coupon_id), sqlc.arg(operation), sqlc.arg(reason), sqlc.arg(act
 SELECT id, kind, target, args, counts, actor, state, last_id, holder,
        created_at, started_at, finished_at, lease_until, done, total
 FROM operations WHERE id < sqlc.arg(before) AND (sqlc.arg(state) = '' OR state = sqlc.arg(state)) ORDER BY id DESC LIMIT ?;
+
+-- name: UsersCoupons :many
+-- The coupons of the users listed up to ID up_to, held.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id <= sqlc.arg(up_to) AND user_id IN (sqlc.slice(users)) FOR UPDATE;
+
+-- name: VoidCoupons :execrows
+-- The coupons listed still unused at now. The rows are held
+-- (CouponsAfter), so the primary key is forced, as in ExpireClaimed.
+UPDATE coupons FORCE INDEX (PRIMARY)
+SET status = 'voided', order_id = NULL, locked_until = NULL, updated_at = sqlc.arg(now), version = version + 1
+WHERE status = 'unused' AND expires_at > sqlc.arg(now) AND id IN (sqlc.slice(ids));
+
+-- name: ExtendCoupons :execrows
+-- The coupons listed unused or locked: their expires_at to expires_at,
+-- or, if NULL, moved by by_us microseconds.
+UPDATE coupons FORCE INDEX (PRIMARY)
+SET expires_at = COALESCE(sqlc.narg(expires_at), expires_at + INTERVAL CAST(sqlc.arg(by_us) AS SIGNED) MICROSECOND),
+    updated_at = sqlc.arg(updated_at), version = version + 1
+WHERE status IN ('unused', 'locked') AND id IN (sqlc.slice(ids));
+
+-- name: PendingVoids :many
+-- Which of the coupons listed are marked.
+SELECT coupon_id FROM pending_voids WHERE coupon_id IN (sqlc.slice(ids));

@@ -8,6 +8,7 @@ package dbsqlc
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 )
 
@@ -90,6 +91,43 @@ DELETE FROM pending_voids WHERE coupon_id = ?
 func (q *Queries) DeletePendingVoid(ctx context.Context, couponID string) error {
 	_, err := q.db.ExecContext(ctx, deletePendingVoid, couponID)
 	return err
+}
+
+const extendCoupons = `-- name: ExtendCoupons :execrows
+UPDATE coupons FORCE INDEX (PRIMARY)
+SET expires_at = COALESCE(?, expires_at + INTERVAL CAST(? AS SIGNED) MICROSECOND),
+    updated_at = ?, version = version + 1
+WHERE status IN ('unused', 'locked') AND id IN (/*SLICE:ids*/?)
+`
+
+type ExtendCouponsParams struct {
+	ExpiresAt sql.NullTime
+	ByUs      int64
+	UpdatedAt time.Time
+	Ids       []string
+}
+
+// The coupons listed unused or locked: their expires_at to expires_at,
+// or, if NULL, moved by by_us microseconds.
+func (q *Queries) ExtendCoupons(ctx context.Context, arg ExtendCouponsParams) (int64, error) {
+	query := extendCoupons
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.ExpiresAt)
+	queryParams = append(queryParams, arg.ByUs)
+	queryParams = append(queryParams, arg.UpdatedAt)
+	if len(arg.Ids) > 0 {
+		for _, v := range arg.Ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(arg.Ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	result, err := q.db.ExecContext(ctx, query, queryParams...)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
 }
 
 const getOperation = `-- name: GetOperation :one
@@ -310,6 +348,44 @@ func (q *Queries) OperationsDue(ctx context.Context, arg OperationsDueParams) ([
 	return items, nil
 }
 
+const pendingVoids = `-- name: PendingVoids :many
+SELECT coupon_id FROM pending_voids WHERE coupon_id IN (/*SLICE:ids*/?)
+`
+
+// Which of the coupons listed are marked.
+func (q *Queries) PendingVoids(ctx context.Context, ids []string) ([]string, error) {
+	query := pendingVoids
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var coupon_id string
+		if err := rows.Scan(&coupon_id); err != nil {
+			return nil, err
+		}
+		items = append(items, coupon_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const putPendingVoid = `-- name: PutPendingVoid :exec
 INSERT IGNORE INTO pending_voids (coupon_id, operation, reason, actor)
 VALUES (?, ?, ?, ?)
@@ -367,4 +443,106 @@ func (q *Queries) SetOperation(ctx context.Context, arg SetOperationParams) erro
 		arg.ID,
 	)
 	return err
+}
+
+const usersCoupons = `-- name: UsersCoupons :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id <= ? AND user_id IN (/*SLICE:users*/?) FOR UPDATE
+`
+
+type UsersCouponsParams struct {
+	UpTo  string
+	Users []string
+}
+
+type UsersCouponsRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     sql.NullString
+	LockedUntil sql.NullTime
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// The coupons of the users listed up to ID up_to, held.
+func (q *Queries) UsersCoupons(ctx context.Context, arg UsersCouponsParams) ([]UsersCouponsRow, error) {
+	query := usersCoupons
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.UpTo)
+	if len(arg.Users) > 0 {
+		for _, v := range arg.Users {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:users*/?", strings.Repeat(",?", len(arg.Users))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:users*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []UsersCouponsRow
+	for rows.Next() {
+		var i UsersCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const voidCoupons = `-- name: VoidCoupons :execrows
+UPDATE coupons FORCE INDEX (PRIMARY)
+SET status = 'voided', order_id = NULL, locked_until = NULL, updated_at = ?, version = version + 1
+WHERE status = 'unused' AND expires_at > ? AND id IN (/*SLICE:ids*/?)
+`
+
+type VoidCouponsParams struct {
+	Now time.Time
+	Ids []string
+}
+
+// The coupons listed still unused at now. The rows are held
+// (CouponsAfter), so the primary key is forced, as in ExpireClaimed.
+func (q *Queries) VoidCoupons(ctx context.Context, arg VoidCouponsParams) (int64, error) {
+	query := voidCoupons
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.Now)
+	queryParams = append(queryParams, arg.Now)
+	if len(arg.Ids) > 0 {
+		for _, v := range arg.Ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(arg.Ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	result, err := q.db.ExecContext(ctx, query, queryParams...)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
 }

@@ -48,3 +48,10 @@ SELECT count(*) FROM orders FORCE INDEX (orders_due) WHERE status = 'unpaid';
 -- index order, held, skipping those a transaction holds.
 SELECT id FROM orders WHERE status IN ('paid', 'closed') AND updated_at <= sqlc.arg(before)
 LIMIT ? FOR UPDATE SKIP LOCKED;
+
+-- name: CloseOrders :execrows
+-- The orders listed still unpaid, closed for reason. The rows are held
+-- (OrdersDue), so the primary key is forced, as in VoidCoupons.
+UPDATE orders FORCE INDEX (PRIMARY)
+SET status = 'closed', close_reason = sqlc.arg(reason), updated_at = sqlc.arg(updated_at), version = version + 1
+WHERE status = 'unpaid' AND id IN (sqlc.slice(ids));

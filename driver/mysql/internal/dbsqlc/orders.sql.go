@@ -8,8 +8,43 @@ package dbsqlc
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 )
+
+const closeOrders = `-- name: CloseOrders :execrows
+UPDATE orders FORCE INDEX (PRIMARY)
+SET status = 'closed', close_reason = ?, updated_at = ?, version = version + 1
+WHERE status = 'unpaid' AND id IN (/*SLICE:ids*/?)
+`
+
+type CloseOrdersParams struct {
+	Reason    sql.NullString
+	UpdatedAt time.Time
+	Ids       []string
+}
+
+// The orders listed still unpaid, closed for reason. The rows are held
+// (OrdersDue), so the primary key is forced, as in VoidCoupons.
+func (q *Queries) CloseOrders(ctx context.Context, arg CloseOrdersParams) (int64, error) {
+	query := closeOrders
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.Reason)
+	queryParams = append(queryParams, arg.UpdatedAt)
+	if len(arg.Ids) > 0 {
+		for _, v := range arg.Ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(arg.Ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	result, err := q.db.ExecContext(ctx, query, queryParams...)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
 
 const finishedOrderPage = `-- name: FinishedOrderPage :many
 SELECT id, user_id, status, close_reason, items, coupon_ids, total, discount, amount_due,

@@ -62,3 +62,18 @@ ORDER BY c.expires_at, c.id;
 -- name: PruneReminders :execrows
 -- Up to limit sent or dropped reminders done at or before done_at.
 DELETE FROM reminders WHERE status IN ('sent', 'dropped') AND done_at <= sqlc.arg(done_at) LIMIT ?;
+
+-- name: CouponReminders :many
+-- The reminders the coupons listed are planned in, held until their
+-- items are deleted.
+SELECT reminder_id FROM reminder_items WHERE coupon_id IN (sqlc.slice(ids)) ORDER BY reminder_id FOR UPDATE;
+
+-- name: DeleteCouponItems :exec
+-- The items of the coupons listed.
+DELETE FROM reminder_items WHERE coupon_id IN (sqlc.slice(ids));
+
+-- name: ItemSpan :one
+-- A reminder's coupons: how many, and their earliest and latest expiry;
+-- no row if none.
+SELECT count(*) AS n, CAST(min(expires_at) AS DATETIME(6)) AS first, CAST(max(expires_at) AS DATETIME(6)) AS last
+FROM reminder_items WHERE reminder_id = sqlc.arg(reminder_id) HAVING count(*) > 0;

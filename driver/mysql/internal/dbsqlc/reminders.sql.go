@@ -8,8 +8,68 @@ package dbsqlc
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 )
+
+const couponReminders = `-- name: CouponReminders :many
+SELECT reminder_id FROM reminder_items WHERE coupon_id IN (/*SLICE:ids*/?) ORDER BY reminder_id FOR UPDATE
+`
+
+// The reminders the coupons listed are planned in, held until their
+// items are deleted.
+func (q *Queries) CouponReminders(ctx context.Context, ids []string) ([]int64, error) {
+	query := couponReminders
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := q.db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []int64
+	for rows.Next() {
+		var reminder_id int64
+		if err := rows.Scan(&reminder_id); err != nil {
+			return nil, err
+		}
+		items = append(items, reminder_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const deleteCouponItems = `-- name: DeleteCouponItems :exec
+DELETE FROM reminder_items WHERE coupon_id IN (/*SLICE:ids*/?)
+`
+
+// The items of the coupons listed.
+func (q *Queries) DeleteCouponItems(ctx context.Context, ids []string) error {
+	query := deleteCouponItems
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	_, err := q.db.ExecContext(ctx, query, queryParams...)
+	return err
+}
 
 const deleteReminderItems = `-- name: DeleteReminderItems :exec
 DELETE FROM reminder_items WHERE reminder_id = ?
@@ -140,6 +200,26 @@ func (q *Queries) InsertReminderItem(ctx context.Context, arg InsertReminderItem
 		arg.LastLead,
 	)
 	return err
+}
+
+const itemSpan = `-- name: ItemSpan :one
+SELECT count(*) AS n, CAST(min(expires_at) AS DATETIME(6)) AS first, CAST(max(expires_at) AS DATETIME(6)) AS last
+FROM reminder_items WHERE reminder_id = ? HAVING count(*) > 0
+`
+
+type ItemSpanRow struct {
+	N     int64
+	First time.Time
+	Last  time.Time
+}
+
+// A reminder's coupons: how many, and their earliest and latest expiry;
+// no row if none.
+func (q *Queries) ItemSpan(ctx context.Context, reminderID int64) (ItemSpanRow, error) {
+	row := q.db.QueryRowContext(ctx, itemSpan, reminderID)
+	var i ItemSpanRow
+	err := row.Scan(&i.N, &i.First, &i.Last)
+	return i, err
 }
 
 const joinableReminder = `-- name: JoinableReminder :one

@@ -12,3 +12,17 @@ SELECT seq, id, type, subject, time, data, attempts, error, failed_at, queued
 FROM dead_letters
 WHERE sink = sqlc.arg(sink) AND seq > sqlc.arg(after) AND queued >= sqlc.arg(queued_only)
 ORDER BY seq LIMIT ?;
+
+-- name: AdvanceSink :exec
+-- A cursor only moves forward.
+INSERT INTO sinks (name, position) VALUES (sqlc.arg(name), sqlc.arg(position))
+ON DUPLICATE KEY UPDATE position = greatest(position, VALUES(position));
+
+-- name: PutDeadLetter :exec
+INSERT INTO dead_letters (sink, seq, id, type, subject, time, data, attempts, error, failed_at, queued)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false)
+ON DUPLICATE KEY UPDATE
+    attempts = VALUES(attempts), error = VALUES(error), failed_at = VALUES(failed_at), queued = false;
+
+-- name: DeleteDeadLetter :exec
+DELETE FROM dead_letters WHERE sink = ? AND seq = ?;

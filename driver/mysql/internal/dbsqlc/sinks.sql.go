@@ -11,6 +11,22 @@ import (
 	"time"
 )
 
+const advanceSink = `-- name: AdvanceSink :exec
+INSERT INTO sinks (name, position) VALUES (?, ?)
+ON DUPLICATE KEY UPDATE position = greatest(position, VALUES(position))
+`
+
+type AdvanceSinkParams struct {
+	Name     string
+	Position int64
+}
+
+// A cursor only moves forward.
+func (q *Queries) AdvanceSink(ctx context.Context, arg AdvanceSinkParams) error {
+	_, err := q.db.ExecContext(ctx, advanceSink, arg.Name, arg.Position)
+	return err
+}
+
 const deadLetters = `-- name: DeadLetters :many
 SELECT seq, id, type, subject, time, data, attempts, error, failed_at, queued
 FROM dead_letters
@@ -79,6 +95,20 @@ func (q *Queries) DeadLetters(ctx context.Context, arg DeadLettersParams) ([]Dea
 	return items, nil
 }
 
+const deleteDeadLetter = `-- name: DeleteDeadLetter :exec
+DELETE FROM dead_letters WHERE sink = ? AND seq = ?
+`
+
+type DeleteDeadLetterParams struct {
+	Sink string
+	Seq  int64
+}
+
+func (q *Queries) DeleteDeadLetter(ctx context.Context, arg DeleteDeadLetterParams) error {
+	_, err := q.db.ExecContext(ctx, deleteDeadLetter, arg.Sink, arg.Seq)
+	return err
+}
+
 const pruneEvents = `-- name: PruneEvents :exec
 DELETE FROM events WHERE seq <= ?
 `
@@ -86,6 +116,42 @@ DELETE FROM events WHERE seq <= ?
 // From the front only, so that OutboxSize stays a span.
 func (q *Queries) PruneEvents(ctx context.Context, through sql.NullInt64) error {
 	_, err := q.db.ExecContext(ctx, pruneEvents, through)
+	return err
+}
+
+const putDeadLetter = `-- name: PutDeadLetter :exec
+INSERT INTO dead_letters (sink, seq, id, type, subject, time, data, attempts, error, failed_at, queued)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false)
+ON DUPLICATE KEY UPDATE
+    attempts = VALUES(attempts), error = VALUES(error), failed_at = VALUES(failed_at), queued = false
+`
+
+type PutDeadLetterParams struct {
+	Sink     string
+	Seq      int64
+	ID       string
+	Type     string
+	Subject  string
+	Time     time.Time
+	Data     string
+	Attempts int32
+	Error    string
+	FailedAt time.Time
+}
+
+func (q *Queries) PutDeadLetter(ctx context.Context, arg PutDeadLetterParams) error {
+	_, err := q.db.ExecContext(ctx, putDeadLetter,
+		arg.Sink,
+		arg.Seq,
+		arg.ID,
+		arg.Type,
+		arg.Subject,
+		arg.Time,
+		arg.Data,
+		arg.Attempts,
+		arg.Error,
+		arg.FailedAt,
+	)
 	return err
 }
 

@@ -44,6 +44,124 @@ func (q *Queries) CompareAndSet(ctx context.Context, arg CompareAndSetParams) (i
 	return result.RowsAffected(), nil
 }
 
+const dueBacklog = `-- name: DueBacklog :one
+SELECT ((SELECT count(*) FROM coupons AS c WHERE c.status = 'unused' AND c.expires_at <= $1)
+      + (SELECT count(*) FROM coupons AS l WHERE l.status = 'locked' AND l.locked_until <= $1)
+      + (SELECT count(*) FROM orders AS o WHERE o.status = 'unpaid' AND o.deadline <= $1)
+      + (SELECT count(*) FROM reminders AS r WHERE r.status = 'planned' AND r.due_at <= $1))::bigint AS backlog
+`
+
+func (q *Queries) DueBacklog(ctx context.Context, expiresAt time.Time) (int64, error) {
+	row := q.db.QueryRow(ctx, dueBacklog, expiresAt)
+	var backlog int64
+	err := row.Scan(&backlog)
+	return backlog, err
+}
+
+const existingCoupons = `-- name: ExistingCoupons :many
+SELECT c.id FROM coupons AS c WHERE c.id = ANY($1::text[])
+UNION ALL
+SELECT a.id FROM coupons_archive AS a WHERE a.id = ANY($1::text[])
+`
+
+// Which of the IDs ids name a stored coupon, archived or not.
+func (q *Queries) ExistingCoupons(ctx context.Context, ids []string) ([]string, error) {
+	rows, err := q.db.Query(ctx, existingCoupons, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const expireDue = `-- name: ExpireDue :many
+UPDATE coupons SET status = 'expired', updated_at = $1, version = version + 1
+WHERE id = ANY(ARRAY(
+        SELECT c.id FROM coupons AS c
+        WHERE c.status = 'unused' AND c.expires_at <= $1 AND c.shard BETWEEN $3 AND $4
+        ORDER BY c.expires_at LIMIT $2
+        FOR UPDATE SKIP LOCKED))
+  AND status = 'unused' AND expires_at <= $1
+RETURNING id, template_id, user_id, expires_at
+`
+
+type ExpireDueParams struct {
+	UpdatedAt time.Time
+	Limit     int32
+	Shard     int16
+	Shard_2   int16
+}
+
+type ExpireDueRow struct {
+	ID         string
+	TemplateID string
+	UserID     string
+	ExpiresAt  time.Time
+}
+
+// $1 now, $2 limit, $3, $4 a range of shards: a range on the shard,
+// after the due time in the index, is tested inside the index and keeps
+// the walk in due order; a list (= ANY) would have PostgreSQL before 17
+// sort the whole due range of the shards instead. Claims the oldest due
+// unused coupons over the partial index, skipping rows another drain or a
+// user's transition holds. The claim is LIMIT then FOR UPDATE SKIP
+// LOCKED, and it is matched with = ANY(ARRAY(...)): with IN (SELECT ...
+// LIMIT) PostgreSQL may plan a scan of coupons per batch. The drain's
+// text, as it was by name, with the claim's table aliased for sqlc.
+func (q *Queries) ExpireDue(ctx context.Context, arg ExpireDueParams) ([]ExpireDueRow, error) {
+	rows, err := q.db.Query(ctx, expireDue,
+		arg.UpdatedAt,
+		arg.Limit,
+		arg.Shard,
+		arg.Shard_2,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ExpireDueRow
+	for rows.Next() {
+		var i ExpireDueRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.ExpiresAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const expiryFrom = `-- name: ExpiryFrom :one
+SELECT expires_at FROM coupons WHERE status = 'unused' AND expires_at >= $1 ORDER BY expires_at LIMIT 1
+`
+
+// The first unused coupon's expiry at or after $1; no row if none. (What
+// PostgreSQL plans min() as, written so that sqlc types it.)
+func (q *Queries) ExpiryFrom(ctx context.Context, expiresAt time.Time) (time.Time, error) {
+	row := q.db.QueryRow(ctx, expiryFrom, expiresAt)
+	var expires_at time.Time
+	err := row.Scan(&expires_at)
+	return expires_at, err
+}
+
 const getArchivedCoupon = `-- name: GetArchivedCoupon :one
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons_archive WHERE id = $1
@@ -152,6 +270,44 @@ func (q *Queries) GetCouponForUpdate(ctx context.Context, id string) (GetCouponF
 		&i.Version,
 	)
 	return i, err
+}
+
+const heldCounts = `-- name: HeldCounts :many
+SELECT u::text AS user_id, ((SELECT count(*) FROM coupons AS c WHERE c.user_id = u AND c.template_id = $1)
+        + (SELECT count(*) FROM coupons_archive AS a WHERE a.user_id = u AND a.template_id = $1))::bigint AS n
+FROM unnest($2::text[]) AS u
+`
+
+type HeldCountsParams struct {
+	TemplateID string
+	Users      []string
+}
+
+type HeldCountsRow struct {
+	UserID string
+	N      int64
+}
+
+// How many coupons of template template_id each user of users holds,
+// archived ones too. (The casts type the columns for sqlc.)
+func (q *Queries) HeldCounts(ctx context.Context, arg HeldCountsParams) ([]HeldCountsRow, error) {
+	rows, err := q.db.Query(ctx, heldCounts, arg.TemplateID, arg.Users)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []HeldCountsRow
+	for rows.Next() {
+		var i HeldCountsRow
+		if err := rows.Scan(&i.UserID, &i.N); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const lockCoupons = `-- name: LockCoupons :many
@@ -362,6 +518,18 @@ func (q *Queries) NextRelease(ctx context.Context, arg NextReleaseParams) (*time
 	return locked_until, err
 }
 
+const releaseFrom = `-- name: ReleaseFrom :one
+SELECT locked_until FROM coupons WHERE status = 'locked' AND locked_until >= $1 ORDER BY locked_until LIMIT 1
+`
+
+// As ExpiryFrom, for the locks.
+func (q *Queries) ReleaseFrom(ctx context.Context, lockedUntil *time.Time) (*time.Time, error) {
+	row := q.db.QueryRow(ctx, releaseFrom, lockedUntil)
+	var locked_until *time.Time
+	err := row.Scan(&locked_until)
+	return locked_until, err
+}
+
 const takeIssues = `-- name: TakeIssues :execrows
 UPDATE templates SET issued = issued + $1
 WHERE id = $2 AND (total = 0 OR issued + $1 <= total)
@@ -451,6 +619,82 @@ func (q *Queries) UserCoupons(ctx context.Context, arg UserCouponsParams) ([]Use
 	var items []UserCouponsRow
 	for rows.Next() {
 		var i UserCouponsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const userCouponsWithArchived = `-- name: UserCouponsWithArchived :many
+(SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until, c.updated_at, c.version
+ FROM coupons AS c
+ WHERE c.user_id = $2 AND c.id > $3
+      AND ($4::text = '' OR CASE WHEN c.status = 'unused' AND c.expires_at <= $5 THEN 'expired' ELSE c.status END = $4)
+ ORDER BY c.id LIMIT $1)
+UNION ALL
+(SELECT a.id, a.template_id, a.user_id, a.status, a.claimed_at, a.expires_at, a.order_id, a.locked_until, a.updated_at, a.version
+ FROM coupons_archive AS a
+ WHERE a.user_id = $2 AND a.id > $3
+      AND ($4::text = '' OR CASE WHEN a.status = 'unused' AND a.expires_at <= $5 THEN 'expired' ELSE a.status END = $4)
+ ORDER BY a.id LIMIT $1)
+ORDER BY id LIMIT $1
+`
+
+type UserCouponsWithArchivedParams struct {
+	PageSize int32
+	UserID   string
+	After    string
+	Status   string
+	Now      time.Time
+}
+
+type UserCouponsWithArchivedRow struct {
+	ID          string
+	TemplateID  string
+	UserID      string
+	Status      string
+	ClaimedAt   time.Time
+	ExpiresAt   time.Time
+	OrderID     *string
+	LockedUntil *time.Time
+	UpdatedAt   time.Time
+	Version     int64
+}
+
+// UserCoupons's page over the coupons and the archive together: a page of
+// each table's wallet index, merged by ID. A coupon is in one table or the
+// other, so one moved to the archive between two pages is read once.
+func (q *Queries) UserCouponsWithArchived(ctx context.Context, arg UserCouponsWithArchivedParams) ([]UserCouponsWithArchivedRow, error) {
+	rows, err := q.db.Query(ctx, userCouponsWithArchived,
+		arg.PageSize,
+		arg.UserID,
+		arg.After,
+		arg.Status,
+		arg.Now,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []UserCouponsWithArchivedRow
+	for rows.Next() {
+		var i UserCouponsWithArchivedRow
 		if err := rows.Scan(
 			&i.ID,
 			&i.TemplateID,

@@ -97,6 +97,34 @@ func (q *Queries) LockEventSeq(ctx context.Context) (int64, error) {
 	return last, err
 }
 
+const outboxSize = `-- name: OutboxSize :one
+SELECT (coalesce((SELECT max(seq) FROM events) - (SELECT seq - n FROM events WHERE seq IS NOT NULL ORDER BY seq LIMIT 1), 0)
+      + (SELECT coalesce(sum(n), 0) FROM events WHERE seq IS NULL))::bigint AS size
+`
+
+// Positions are dense and records are only ever pruned from the front,
+// so the span of the numbered records counts their events; those not
+// numbered yet are added. (The cast types it for sqlc.)
+func (q *Queries) OutboxSize(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, outboxSize)
+	var size int64
+	err := row.Scan(&size)
+	return size, err
+}
+
+const pruneEvents = `-- name: PruneEvents :one
+WITH pruned AS (DELETE FROM events WHERE seq <= $1 RETURNING n)
+SELECT coalesce(sum(n), 0)::bigint AS n FROM pruned
+`
+
+// From the front only, so that OutboxSize stays a span.
+func (q *Queries) PruneEvents(ctx context.Context, seq *int64) (int64, error) {
+	row := q.db.QueryRow(ctx, pruneEvents, seq)
+	var n int64
+	err := row.Scan(&n)
+	return n, err
+}
+
 const setEventSeq = `-- name: SetEventSeq :exec
 UPDATE event_seq SET last = $1
 `

@@ -34,3 +34,23 @@ func (q *Queries) GetIdempotency(ctx context.Context, key string) (GetIdempotenc
 	)
 	return i, err
 }
+
+const pruneIdempotency = `-- name: PruneIdempotency :execrows
+DELETE FROM idempotency WHERE key = ANY(ARRAY(
+    SELECT i.key FROM idempotency AS i WHERE i.created_at <= $1 ORDER BY i.created_at LIMIT $2 FOR UPDATE SKIP LOCKED))
+`
+
+type PruneIdempotencyParams struct {
+	CreatedAt time.Time
+	Limit     int32
+}
+
+// Deletes up to $2 expired requests, created at or before $1, oldest
+// first, skipping those a request is replacing.
+func (q *Queries) PruneIdempotency(ctx context.Context, arg PruneIdempotencyParams) (int64, error) {
+	result, err := q.db.Exec(ctx, pruneIdempotency, arg.CreatedAt, arg.Limit)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}

@@ -50,3 +50,8 @@ RETURNING shard, token;
 -- The instances seen within ago_ms, by name.
 SELECT holder, seen_at, skew_ms, skew_at FROM instances
 WHERE seen_at > clock_timestamp() - sqlc.arg(ago_ms)::bigint * interval '1 millisecond' ORDER BY holder COLLATE "C";
+
+-- name: ShardLeases :many
+-- A free shard's expires_at is -infinity, which time.Time cannot hold:
+-- it reads as the epoch, as on the other stores.
+SELECT shard, holder, token, greatest(expires_at, 'epoch'::timestamptz)::timestamptz AS expires_at FROM leases ORDER BY shard;

@@ -182,6 +182,44 @@ func (q *Queries) SeenInstance(ctx context.Context, holder string) error {
 	return err
 }
 
+const shardLeases = `-- name: ShardLeases :many
+SELECT shard, holder, token, greatest(expires_at, 'epoch'::timestamptz)::timestamptz AS expires_at FROM leases ORDER BY shard
+`
+
+type ShardLeasesRow struct {
+	Shard     int16
+	Holder    string
+	Token     int64
+	ExpiresAt time.Time
+}
+
+// A free shard's expires_at is -infinity, which time.Time cannot hold:
+// it reads as the epoch, as on the other stores.
+func (q *Queries) ShardLeases(ctx context.Context) ([]ShardLeasesRow, error) {
+	rows, err := q.db.Query(ctx, shardLeases)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ShardLeasesRow
+	for rows.Next() {
+		var i ShardLeasesRow
+		if err := rows.Scan(
+			&i.Shard,
+			&i.Holder,
+			&i.Token,
+			&i.ExpiresAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const takeLeases = `-- name: TakeLeases :many
 UPDATE leases SET holder = $1, token = token + 1, expires_at = clock_timestamp() + $2::bigint * interval '1 millisecond'
 WHERE shard = ANY(ARRAY(

@@ -43,6 +43,37 @@ func (q *Queries) CompareAndSet(ctx context.Context, arg CompareAndSetParams) (i
 	return result.RowsAffected()
 }
 
+const existingCoupons = `-- name: ExistingCoupons :many
+SELECT c.id FROM coupons AS c WHERE c.id IN (SELECT value FROM json_each(?1))
+UNION ALL
+SELECT a.id FROM coupons_archive AS a WHERE a.id IN (SELECT value FROM json_each(?1))
+`
+
+// Which of the IDs in the JSON array ids name a stored coupon, archived or
+// not.
+func (q *Queries) ExistingCoupons(ctx context.Context, ids interface{}) ([]string, error) {
+	rows, err := q.query(ctx, q.existingCouponsStmt, existingCoupons, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getArchivedCoupon = `-- name: GetArchivedCoupon :one
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons_archive WHERE id = ?1
@@ -102,6 +133,91 @@ func (q *Queries) GetCoupon(ctx context.Context, id string) (Coupon, error) {
 	return i, err
 }
 
+const insertIssued = `-- name: InsertIssued :exec
+INSERT INTO coupons (id, template_id, user_id, status, claimed_at, expires_at, updated_at, version)
+SELECT value ->> 0, ?1, value ->> 1, 'unused', ?2, ?3, ?2, 1 FROM json_each(?4)
+`
+
+type InsertIssuedParams struct {
+	TemplateID string
+	ClaimedAt  int64
+	ExpiresAt  int64
+	Pairs      interface{}
+}
+
+// Issues coupons of template template_id, claimed at claimed_at and
+// expiring at expires_at: one for each [coupon ID, user ID] pair of the
+// JSON array pairs.
+func (q *Queries) InsertIssued(ctx context.Context, arg InsertIssuedParams) error {
+	_, err := q.exec(ctx, q.insertIssuedStmt, insertIssued,
+		arg.TemplateID,
+		arg.ClaimedAt,
+		arg.ExpiresAt,
+		arg.Pairs,
+	)
+	return err
+}
+
+const lockCoupons = `-- name: LockCoupons :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY id
+`
+
+// The coupons of the IDs in the JSON array ids, by ID.
+func (q *Queries) LockCoupons(ctx context.Context, ids interface{}) ([]Coupon, error) {
+	rows, err := q.query(ctx, q.lockCouponsStmt, lockCoupons, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Coupon
+	for rows.Next() {
+		var i Coupon
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const unlockCoupons = `-- name: UnlockCoupons :execrows
+UPDATE coupons SET status = ?1, order_id = NULL, locked_until = NULL, updated_at = ?2, version = version + 1
+WHERE id IN (SELECT value FROM json_each(?3)) AND status = 'locked'
+`
+
+type UnlockCouponsParams struct {
+	Status    string
+	UpdatedAt int64
+	Ids       interface{}
+}
+
+// The coupons of the IDs in the JSON array ids still locked, to status.
+func (q *Queries) UnlockCoupons(ctx context.Context, arg UnlockCouponsParams) (int64, error) {
+	result, err := q.exec(ctx, q.unlockCouponsStmt, unlockCoupons, arg.Status, arg.UpdatedAt, arg.Ids)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const userCoupons = `-- name: UserCoupons :many
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons
@@ -129,6 +245,71 @@ func (q *Queries) UserCoupons(ctx context.Context, arg UserCouponsParams) ([]Cou
 		arg.Status,
 		arg.Now,
 		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Coupon
+	for rows.Next() {
+		var i Coupon
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const userCouponsWithArchived = `-- name: UserCouponsWithArchived :many
+SELECT c.id, c.template_id, c.user_id, c.status, c.claimed_at, c.expires_at, c.order_id, c.locked_until, c.updated_at, c.version
+FROM coupons AS c
+WHERE c.user_id = ?2 AND c.id > ?3
+  AND (?4 = '' OR CASE WHEN c.status = 'unused' AND c.expires_at <= ?5 THEN 'expired' ELSE c.status END = ?4)
+UNION ALL
+SELECT a.id, a.template_id, a.user_id, a.status, a.claimed_at, a.expires_at, a.order_id, a.locked_until, a.updated_at, a.version
+FROM coupons_archive AS a
+WHERE a.user_id = ?2 AND a.id > ?3
+  AND (?4 = '' OR CASE WHEN a.status = 'unused' AND a.expires_at <= ?5 THEN 'expired' ELSE a.status END = ?4)
+ORDER BY id LIMIT ?1
+`
+
+type UserCouponsWithArchivedParams struct {
+	PageSize int64
+	UserID   string
+	After    string
+	Status   interface{}
+	Now      int64
+}
+
+// UserCoupons's page over the coupons and the archive together: a merge by
+// ID of walks of each table's wallet index, each run only as far as the
+// page takes. A coupon is in one table or the other, so one moved to the
+// archive between two pages is read once.
+func (q *Queries) UserCouponsWithArchived(ctx context.Context, arg UserCouponsWithArchivedParams) ([]Coupon, error) {
+	rows, err := q.query(ctx, q.userCouponsWithArchivedStmt, userCouponsWithArchived,
+		arg.PageSize,
+		arg.UserID,
+		arg.After,
+		arg.Status,
+		arg.Now,
 	)
 	if err != nil {
 		return nil, err

@@ -30,6 +30,27 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.addStockStmt, err = db.PrepareContext(ctx, addStock); err != nil {
 		return nil, fmt.Errorf("error preparing query AddStock: %w", err)
 	}
+	if q.advanceSinkStmt, err = db.PrepareContext(ctx, advanceSink); err != nil {
+		return nil, fmt.Errorf("error preparing query AdvanceSink: %w", err)
+	}
+	if q.archivableStmt, err = db.PrepareContext(ctx, archivable); err != nil {
+		return nil, fmt.Errorf("error preparing query Archivable: %w", err)
+	}
+	if q.archiveCouponsStmt, err = db.PrepareContext(ctx, archiveCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query ArchiveCoupons: %w", err)
+	}
+	if q.archiveOrdersStmt, err = db.PrepareContext(ctx, archiveOrders); err != nil {
+		return nil, fmt.Errorf("error preparing query ArchiveOrders: %w", err)
+	}
+	if q.checkLeasesStmt, err = db.PrepareContext(ctx, checkLeases); err != nil {
+		return nil, fmt.Errorf("error preparing query CheckLeases: %w", err)
+	}
+	if q.clockStmt, err = db.PrepareContext(ctx, clock); err != nil {
+		return nil, fmt.Errorf("error preparing query Clock: %w", err)
+	}
+	if q.closeOrdersStmt, err = db.PrepareContext(ctx, closeOrders); err != nil {
+		return nil, fmt.Errorf("error preparing query CloseOrders: %w", err)
+	}
 	if q.compareAndSetStmt, err = db.PrepareContext(ctx, compareAndSet); err != nil {
 		return nil, fmt.Errorf("error preparing query CompareAndSet: %w", err)
 	}
@@ -42,8 +63,23 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.deadLettersStmt, err = db.PrepareContext(ctx, deadLetters); err != nil {
 		return nil, fmt.Errorf("error preparing query DeadLetters: %w", err)
 	}
+	if q.deadlineFromStmt, err = db.PrepareContext(ctx, deadlineFrom); err != nil {
+		return nil, fmt.Errorf("error preparing query DeadlineFrom: %w", err)
+	}
+	if q.deleteCouponsStmt, err = db.PrepareContext(ctx, deleteCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteCoupons: %w", err)
+	}
+	if q.deleteDeadLetterStmt, err = db.PrepareContext(ctx, deleteDeadLetter); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteDeadLetter: %w", err)
+	}
+	if q.deleteOrdersStmt, err = db.PrepareContext(ctx, deleteOrders); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteOrders: %w", err)
+	}
 	if q.deletePendingVoidStmt, err = db.PrepareContext(ctx, deletePendingVoid); err != nil {
 		return nil, fmt.Errorf("error preparing query DeletePendingVoid: %w", err)
+	}
+	if q.deleteRemindedStmt, err = db.PrepareContext(ctx, deleteReminded); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteReminded: %w", err)
 	}
 	if q.deleteReminderItemsStmt, err = db.PrepareContext(ctx, deleteReminderItems); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteReminderItems: %w", err)
@@ -51,14 +87,32 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.deleteTimersStmt, err = db.PrepareContext(ctx, deleteTimers); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTimers: %w", err)
 	}
+	if q.dropLeasesStmt, err = db.PrepareContext(ctx, dropLeases); err != nil {
+		return nil, fmt.Errorf("error preparing query DropLeases: %w", err)
+	}
 	if q.dropStockBucketsStmt, err = db.PrepareContext(ctx, dropStockBuckets); err != nil {
 		return nil, fmt.Errorf("error preparing query DropStockBuckets: %w", err)
+	}
+	if q.dueBacklogStmt, err = db.PrepareContext(ctx, dueBacklog); err != nil {
+		return nil, fmt.Errorf("error preparing query DueBacklog: %w", err)
 	}
 	if q.dueTimersStmt, err = db.PrepareContext(ctx, dueTimers); err != nil {
 		return nil, fmt.Errorf("error preparing query DueTimers: %w", err)
 	}
+	if q.existingCouponsStmt, err = db.PrepareContext(ctx, existingCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query ExistingCoupons: %w", err)
+	}
+	if q.expireDueStmt, err = db.PrepareContext(ctx, expireDue); err != nil {
+		return nil, fmt.Errorf("error preparing query ExpireDue: %w", err)
+	}
+	if q.expiryFromStmt, err = db.PrepareContext(ctx, expiryFrom); err != nil {
+		return nil, fmt.Errorf("error preparing query ExpiryFrom: %w", err)
+	}
 	if q.expiryLagsStmt, err = db.PrepareContext(ctx, expiryLags); err != nil {
 		return nil, fmt.Errorf("error preparing query ExpiryLags: %w", err)
+	}
+	if q.extendCouponsStmt, err = db.PrepareContext(ctx, extendCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query ExtendCoupons: %w", err)
 	}
 	if q.feedEndStmt, err = db.PrepareContext(ctx, feedEnd); err != nil {
 		return nil, fmt.Errorf("error preparing query FeedEnd: %w", err)
@@ -81,8 +135,14 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.floorTakeStmt, err = db.PrepareContext(ctx, floorTake); err != nil {
 		return nil, fmt.Errorf("error preparing query FloorTake: %w", err)
 	}
+	if q.forecastStmt, err = db.PrepareContext(ctx, forecast); err != nil {
+		return nil, fmt.Errorf("error preparing query Forecast: %w", err)
+	}
 	if q.forgetIdempotencyStmt, err = db.PrepareContext(ctx, forgetIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query ForgetIdempotency: %w", err)
+	}
+	if q.forgetInstancesStmt, err = db.PrepareContext(ctx, forgetInstances); err != nil {
+		return nil, fmt.Errorf("error preparing query ForgetInstances: %w", err)
 	}
 	if q.frontRecordsStmt, err = db.PrepareContext(ctx, frontRecords); err != nil {
 		return nil, fmt.Errorf("error preparing query FrontRecords: %w", err)
@@ -129,6 +189,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.hasTimerStmt, err = db.PrepareContext(ctx, hasTimer); err != nil {
 		return nil, fmt.Errorf("error preparing query HasTimer: %w", err)
 	}
+	if q.insertIssuedStmt, err = db.PrepareContext(ctx, insertIssued); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertIssued: %w", err)
+	}
 	if q.insertOperationStmt, err = db.PrepareContext(ctx, insertOperation); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertOperation: %w", err)
 	}
@@ -156,6 +219,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.insertTokenStmt, err = db.PrepareContext(ctx, insertToken); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertToken: %w", err)
 	}
+	if q.instancesStmt, err = db.PrepareContext(ctx, instances); err != nil {
+		return nil, fmt.Errorf("error preparing query Instances: %w", err)
+	}
+	if q.itemSpanStmt, err = db.PrepareContext(ctx, itemSpan); err != nil {
+		return nil, fmt.Errorf("error preparing query ItemSpan: %w", err)
+	}
 	if q.joinableReminderStmt, err = db.PrepareContext(ctx, joinableReminder); err != nil {
 		return nil, fmt.Errorf("error preparing query JoinableReminder: %w", err)
 	}
@@ -168,8 +237,14 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listTokensStmt, err = db.PrepareContext(ctx, listTokens); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTokens: %w", err)
 	}
+	if q.lockCouponsStmt, err = db.PrepareContext(ctx, lockCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query LockCoupons: %w", err)
+	}
 	if q.lockedPageStmt, err = db.PrepareContext(ctx, lockedPage); err != nil {
 		return nil, fmt.Errorf("error preparing query LockedPage: %w", err)
+	}
+	if q.locksDueStmt, err = db.PrepareContext(ctx, locksDue); err != nil {
+		return nil, fmt.Errorf("error preparing query LocksDue: %w", err)
 	}
 	if q.measuredSkewStmt, err = db.PrepareContext(ctx, measuredSkew); err != nil {
 		return nil, fmt.Errorf("error preparing query MeasuredSkew: %w", err)
@@ -183,6 +258,18 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.newestTemplatesStmt, err = db.PrepareContext(ctx, newestTemplates); err != nil {
 		return nil, fmt.Errorf("error preparing query NewestTemplates: %w", err)
 	}
+	if q.nextDeadlineStmt, err = db.PrepareContext(ctx, nextDeadline); err != nil {
+		return nil, fmt.Errorf("error preparing query NextDeadline: %w", err)
+	}
+	if q.nextExpiryStmt, err = db.PrepareContext(ctx, nextExpiry); err != nil {
+		return nil, fmt.Errorf("error preparing query NextExpiry: %w", err)
+	}
+	if q.nextReleaseStmt, err = db.PrepareContext(ctx, nextRelease); err != nil {
+		return nil, fmt.Errorf("error preparing query NextRelease: %w", err)
+	}
+	if q.nextReminderStmt, err = db.PrepareContext(ctx, nextReminder); err != nil {
+		return nil, fmt.Errorf("error preparing query NextReminder: %w", err)
+	}
 	if q.openOrderPageStmt, err = db.PrepareContext(ctx, openOrderPage); err != nil {
 		return nil, fmt.Errorf("error preparing query OpenOrderPage: %w", err)
 	}
@@ -192,6 +279,15 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.operationsDueStmt, err = db.PrepareContext(ctx, operationsDue); err != nil {
 		return nil, fmt.Errorf("error preparing query OperationsDue: %w", err)
 	}
+	if q.ordersDueStmt, err = db.PrepareContext(ctx, ordersDue); err != nil {
+		return nil, fmt.Errorf("error preparing query OrdersDue: %w", err)
+	}
+	if q.outboxSizeStmt, err = db.PrepareContext(ctx, outboxSize); err != nil {
+		return nil, fmt.Errorf("error preparing query OutboxSize: %w", err)
+	}
+	if q.pendingVoidsStmt, err = db.PrepareContext(ctx, pendingVoids); err != nil {
+		return nil, fmt.Errorf("error preparing query PendingVoids: %w", err)
+	}
 	if q.plannedOrRemindedStmt, err = db.PrepareContext(ctx, plannedOrReminded); err != nil {
 		return nil, fmt.Errorf("error preparing query PlannedOrReminded: %w", err)
 	}
@@ -200,6 +296,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.pruneIdempotencyStmt, err = db.PrepareContext(ctx, pruneIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query PruneIdempotency: %w", err)
+	}
+	if q.pruneRemindersStmt, err = db.PrepareContext(ctx, pruneReminders); err != nil {
+		return nil, fmt.Errorf("error preparing query PruneReminders: %w", err)
+	}
+	if q.putDeadLetterStmt, err = db.PrepareContext(ctx, putDeadLetter); err != nil {
+		return nil, fmt.Errorf("error preparing query PutDeadLetter: %w", err)
 	}
 	if q.putIdempotencyStmt, err = db.PrepareContext(ctx, putIdempotency); err != nil {
 		return nil, fmt.Errorf("error preparing query PutIdempotency: %w", err)
@@ -213,8 +315,17 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.putUserStmt, err = db.PrepareContext(ctx, putUser); err != nil {
 		return nil, fmt.Errorf("error preparing query PutUser: %w", err)
 	}
+	if q.releaseFromStmt, err = db.PrepareContext(ctx, releaseFrom); err != nil {
+		return nil, fmt.Errorf("error preparing query ReleaseFrom: %w", err)
+	}
 	if q.reminderCouponsStmt, err = db.PrepareContext(ctx, reminderCoupons); err != nil {
 		return nil, fmt.Errorf("error preparing query ReminderCoupons: %w", err)
+	}
+	if q.remindersDueStmt, err = db.PrepareContext(ctx, remindersDue); err != nil {
+		return nil, fmt.Errorf("error preparing query RemindersDue: %w", err)
+	}
+	if q.renewLeasesStmt, err = db.PrepareContext(ctx, renewLeases); err != nil {
+		return nil, fmt.Errorf("error preparing query RenewLeases: %w", err)
 	}
 	if q.replayDeadLettersStmt, err = db.PrepareContext(ctx, replayDeadLetters); err != nil {
 		return nil, fmt.Errorf("error preparing query ReplayDeadLetters: %w", err)
@@ -252,8 +363,14 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.takeIssuesStmt, err = db.PrepareContext(ctx, takeIssues); err != nil {
 		return nil, fmt.Errorf("error preparing query TakeIssues: %w", err)
 	}
+	if q.takeLeasesStmt, err = db.PrepareContext(ctx, takeLeases); err != nil {
+		return nil, fmt.Errorf("error preparing query TakeLeases: %w", err)
+	}
 	if q.takeSeqStmt, err = db.PrepareContext(ctx, takeSeq); err != nil {
 		return nil, fmt.Errorf("error preparing query TakeSeq: %w", err)
+	}
+	if q.templateForecastStmt, err = db.PrepareContext(ctx, templateForecast); err != nil {
+		return nil, fmt.Errorf("error preparing query TemplateForecast: %w", err)
 	}
 	if q.templateIssuedStmt, err = db.PrepareContext(ctx, templateIssued); err != nil {
 		return nil, fmt.Errorf("error preparing query TemplateIssued: %w", err)
@@ -261,11 +378,26 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.touchUserStmt, err = db.PrepareContext(ctx, touchUser); err != nil {
 		return nil, fmt.Errorf("error preparing query TouchUser: %w", err)
 	}
+	if q.unlockCouponsStmt, err = db.PrepareContext(ctx, unlockCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query UnlockCoupons: %w", err)
+	}
+	if q.unplanCouponsStmt, err = db.PrepareContext(ctx, unplanCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query UnplanCoupons: %w", err)
+	}
 	if q.userCouponsStmt, err = db.PrepareContext(ctx, userCoupons); err != nil {
 		return nil, fmt.Errorf("error preparing query UserCoupons: %w", err)
 	}
+	if q.userCouponsWithArchivedStmt, err = db.PrepareContext(ctx, userCouponsWithArchived); err != nil {
+		return nil, fmt.Errorf("error preparing query UserCouponsWithArchived: %w", err)
+	}
 	if q.userRemindersStmt, err = db.PrepareContext(ctx, userReminders); err != nil {
 		return nil, fmt.Errorf("error preparing query UserReminders: %w", err)
+	}
+	if q.usersCouponsStmt, err = db.PrepareContext(ctx, usersCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query UsersCoupons: %w", err)
+	}
+	if q.voidCouponsStmt, err = db.PrepareContext(ctx, voidCoupons); err != nil {
+		return nil, fmt.Errorf("error preparing query VoidCoupons: %w", err)
 	}
 	return &q, nil
 }
@@ -280,6 +412,41 @@ func (q *Queries) Close() error {
 	if q.addStockStmt != nil {
 		if cerr := q.addStockStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing addStockStmt: %w", cerr)
+		}
+	}
+	if q.advanceSinkStmt != nil {
+		if cerr := q.advanceSinkStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing advanceSinkStmt: %w", cerr)
+		}
+	}
+	if q.archivableStmt != nil {
+		if cerr := q.archivableStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing archivableStmt: %w", cerr)
+		}
+	}
+	if q.archiveCouponsStmt != nil {
+		if cerr := q.archiveCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing archiveCouponsStmt: %w", cerr)
+		}
+	}
+	if q.archiveOrdersStmt != nil {
+		if cerr := q.archiveOrdersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing archiveOrdersStmt: %w", cerr)
+		}
+	}
+	if q.checkLeasesStmt != nil {
+		if cerr := q.checkLeasesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing checkLeasesStmt: %w", cerr)
+		}
+	}
+	if q.clockStmt != nil {
+		if cerr := q.clockStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing clockStmt: %w", cerr)
+		}
+	}
+	if q.closeOrdersStmt != nil {
+		if cerr := q.closeOrdersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing closeOrdersStmt: %w", cerr)
 		}
 	}
 	if q.compareAndSetStmt != nil {
@@ -302,9 +469,34 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing deadLettersStmt: %w", cerr)
 		}
 	}
+	if q.deadlineFromStmt != nil {
+		if cerr := q.deadlineFromStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deadlineFromStmt: %w", cerr)
+		}
+	}
+	if q.deleteCouponsStmt != nil {
+		if cerr := q.deleteCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteCouponsStmt: %w", cerr)
+		}
+	}
+	if q.deleteDeadLetterStmt != nil {
+		if cerr := q.deleteDeadLetterStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteDeadLetterStmt: %w", cerr)
+		}
+	}
+	if q.deleteOrdersStmt != nil {
+		if cerr := q.deleteOrdersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteOrdersStmt: %w", cerr)
+		}
+	}
 	if q.deletePendingVoidStmt != nil {
 		if cerr := q.deletePendingVoidStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing deletePendingVoidStmt: %w", cerr)
+		}
+	}
+	if q.deleteRemindedStmt != nil {
+		if cerr := q.deleteRemindedStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteRemindedStmt: %w", cerr)
 		}
 	}
 	if q.deleteReminderItemsStmt != nil {
@@ -317,9 +509,19 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing deleteTimersStmt: %w", cerr)
 		}
 	}
+	if q.dropLeasesStmt != nil {
+		if cerr := q.dropLeasesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing dropLeasesStmt: %w", cerr)
+		}
+	}
 	if q.dropStockBucketsStmt != nil {
 		if cerr := q.dropStockBucketsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing dropStockBucketsStmt: %w", cerr)
+		}
+	}
+	if q.dueBacklogStmt != nil {
+		if cerr := q.dueBacklogStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing dueBacklogStmt: %w", cerr)
 		}
 	}
 	if q.dueTimersStmt != nil {
@@ -327,9 +529,29 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing dueTimersStmt: %w", cerr)
 		}
 	}
+	if q.existingCouponsStmt != nil {
+		if cerr := q.existingCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing existingCouponsStmt: %w", cerr)
+		}
+	}
+	if q.expireDueStmt != nil {
+		if cerr := q.expireDueStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing expireDueStmt: %w", cerr)
+		}
+	}
+	if q.expiryFromStmt != nil {
+		if cerr := q.expiryFromStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing expiryFromStmt: %w", cerr)
+		}
+	}
 	if q.expiryLagsStmt != nil {
 		if cerr := q.expiryLagsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing expiryLagsStmt: %w", cerr)
+		}
+	}
+	if q.extendCouponsStmt != nil {
+		if cerr := q.extendCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing extendCouponsStmt: %w", cerr)
 		}
 	}
 	if q.feedEndStmt != nil {
@@ -367,9 +589,19 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing floorTakeStmt: %w", cerr)
 		}
 	}
+	if q.forecastStmt != nil {
+		if cerr := q.forecastStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing forecastStmt: %w", cerr)
+		}
+	}
 	if q.forgetIdempotencyStmt != nil {
 		if cerr := q.forgetIdempotencyStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing forgetIdempotencyStmt: %w", cerr)
+		}
+	}
+	if q.forgetInstancesStmt != nil {
+		if cerr := q.forgetInstancesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing forgetInstancesStmt: %w", cerr)
 		}
 	}
 	if q.frontRecordsStmt != nil {
@@ -447,6 +679,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing hasTimerStmt: %w", cerr)
 		}
 	}
+	if q.insertIssuedStmt != nil {
+		if cerr := q.insertIssuedStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertIssuedStmt: %w", cerr)
+		}
+	}
 	if q.insertOperationStmt != nil {
 		if cerr := q.insertOperationStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing insertOperationStmt: %w", cerr)
@@ -492,6 +729,16 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing insertTokenStmt: %w", cerr)
 		}
 	}
+	if q.instancesStmt != nil {
+		if cerr := q.instancesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing instancesStmt: %w", cerr)
+		}
+	}
+	if q.itemSpanStmt != nil {
+		if cerr := q.itemSpanStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing itemSpanStmt: %w", cerr)
+		}
+	}
 	if q.joinableReminderStmt != nil {
 		if cerr := q.joinableReminderStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing joinableReminderStmt: %w", cerr)
@@ -512,9 +759,19 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listTokensStmt: %w", cerr)
 		}
 	}
+	if q.lockCouponsStmt != nil {
+		if cerr := q.lockCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing lockCouponsStmt: %w", cerr)
+		}
+	}
 	if q.lockedPageStmt != nil {
 		if cerr := q.lockedPageStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing lockedPageStmt: %w", cerr)
+		}
+	}
+	if q.locksDueStmt != nil {
+		if cerr := q.locksDueStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing locksDueStmt: %w", cerr)
 		}
 	}
 	if q.measuredSkewStmt != nil {
@@ -537,6 +794,26 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing newestTemplatesStmt: %w", cerr)
 		}
 	}
+	if q.nextDeadlineStmt != nil {
+		if cerr := q.nextDeadlineStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing nextDeadlineStmt: %w", cerr)
+		}
+	}
+	if q.nextExpiryStmt != nil {
+		if cerr := q.nextExpiryStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing nextExpiryStmt: %w", cerr)
+		}
+	}
+	if q.nextReleaseStmt != nil {
+		if cerr := q.nextReleaseStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing nextReleaseStmt: %w", cerr)
+		}
+	}
+	if q.nextReminderStmt != nil {
+		if cerr := q.nextReminderStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing nextReminderStmt: %w", cerr)
+		}
+	}
 	if q.openOrderPageStmt != nil {
 		if cerr := q.openOrderPageStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing openOrderPageStmt: %w", cerr)
@@ -552,6 +829,21 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing operationsDueStmt: %w", cerr)
 		}
 	}
+	if q.ordersDueStmt != nil {
+		if cerr := q.ordersDueStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing ordersDueStmt: %w", cerr)
+		}
+	}
+	if q.outboxSizeStmt != nil {
+		if cerr := q.outboxSizeStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing outboxSizeStmt: %w", cerr)
+		}
+	}
+	if q.pendingVoidsStmt != nil {
+		if cerr := q.pendingVoidsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing pendingVoidsStmt: %w", cerr)
+		}
+	}
 	if q.plannedOrRemindedStmt != nil {
 		if cerr := q.plannedOrRemindedStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing plannedOrRemindedStmt: %w", cerr)
@@ -565,6 +857,16 @@ func (q *Queries) Close() error {
 	if q.pruneIdempotencyStmt != nil {
 		if cerr := q.pruneIdempotencyStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing pruneIdempotencyStmt: %w", cerr)
+		}
+	}
+	if q.pruneRemindersStmt != nil {
+		if cerr := q.pruneRemindersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing pruneRemindersStmt: %w", cerr)
+		}
+	}
+	if q.putDeadLetterStmt != nil {
+		if cerr := q.putDeadLetterStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing putDeadLetterStmt: %w", cerr)
 		}
 	}
 	if q.putIdempotencyStmt != nil {
@@ -587,9 +889,24 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing putUserStmt: %w", cerr)
 		}
 	}
+	if q.releaseFromStmt != nil {
+		if cerr := q.releaseFromStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing releaseFromStmt: %w", cerr)
+		}
+	}
 	if q.reminderCouponsStmt != nil {
 		if cerr := q.reminderCouponsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing reminderCouponsStmt: %w", cerr)
+		}
+	}
+	if q.remindersDueStmt != nil {
+		if cerr := q.remindersDueStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing remindersDueStmt: %w", cerr)
+		}
+	}
+	if q.renewLeasesStmt != nil {
+		if cerr := q.renewLeasesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing renewLeasesStmt: %w", cerr)
 		}
 	}
 	if q.replayDeadLettersStmt != nil {
@@ -652,9 +969,19 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing takeIssuesStmt: %w", cerr)
 		}
 	}
+	if q.takeLeasesStmt != nil {
+		if cerr := q.takeLeasesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing takeLeasesStmt: %w", cerr)
+		}
+	}
 	if q.takeSeqStmt != nil {
 		if cerr := q.takeSeqStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing takeSeqStmt: %w", cerr)
+		}
+	}
+	if q.templateForecastStmt != nil {
+		if cerr := q.templateForecastStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing templateForecastStmt: %w", cerr)
 		}
 	}
 	if q.templateIssuedStmt != nil {
@@ -667,14 +994,39 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing touchUserStmt: %w", cerr)
 		}
 	}
+	if q.unlockCouponsStmt != nil {
+		if cerr := q.unlockCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing unlockCouponsStmt: %w", cerr)
+		}
+	}
+	if q.unplanCouponsStmt != nil {
+		if cerr := q.unplanCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing unplanCouponsStmt: %w", cerr)
+		}
+	}
 	if q.userCouponsStmt != nil {
 		if cerr := q.userCouponsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing userCouponsStmt: %w", cerr)
 		}
 	}
+	if q.userCouponsWithArchivedStmt != nil {
+		if cerr := q.userCouponsWithArchivedStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing userCouponsWithArchivedStmt: %w", cerr)
+		}
+	}
 	if q.userRemindersStmt != nil {
 		if cerr := q.userRemindersStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing userRemindersStmt: %w", cerr)
+		}
+	}
+	if q.usersCouponsStmt != nil {
+		if cerr := q.usersCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing usersCouponsStmt: %w", cerr)
+		}
+	}
+	if q.voidCouponsStmt != nil {
+		if cerr := q.voidCouponsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing voidCouponsStmt: %w", cerr)
 		}
 	}
 	return err
@@ -714,175 +1066,263 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 }
 
 type Queries struct {
-	db                      DBTX
-	tx                      *sql.Tx
-	addCountStmt            *sql.Stmt
-	addStockStmt            *sql.Stmt
-	compareAndSetStmt       *sql.Stmt
-	countDueUnusedStmt      *sql.Stmt
-	couponsAfterStmt        *sql.Stmt
-	deadLettersStmt         *sql.Stmt
-	deletePendingVoidStmt   *sql.Stmt
-	deleteReminderItemsStmt *sql.Stmt
-	deleteTimersStmt        *sql.Stmt
-	dropStockBucketsStmt    *sql.Stmt
-	dueTimersStmt           *sql.Stmt
-	expiryLagsStmt          *sql.Stmt
-	feedEndStmt             *sql.Stmt
-	finishIdempotencyStmt   *sql.Stmt
-	finishReminderStmt      *sql.Stmt
-	finishedOrderPageStmt   *sql.Stmt
-	floorEventStmt          *sql.Stmt
-	floorExpireStmt         *sql.Stmt
-	floorTakeStmt           *sql.Stmt
-	forgetIdempotencyStmt   *sql.Stmt
-	frontRecordsStmt        *sql.Stmt
-	getArchivedCouponStmt   *sql.Stmt
-	getArchivedOrderStmt    *sql.Stmt
-	getCountsStmt           *sql.Stmt
-	getCouponStmt           *sql.Stmt
-	getIdempotencyStmt      *sql.Stmt
-	getOperationStmt        *sql.Stmt
-	getOrderStmt            *sql.Stmt
-	getPendingVoidStmt      *sql.Stmt
-	getReminderStmt         *sql.Stmt
-	getTemplateStmt         *sql.Stmt
-	getTokenStmt            *sql.Stmt
-	getUserStmt             *sql.Stmt
-	hasEventStmt            *sql.Stmt
-	hasTimerStmt            *sql.Stmt
-	insertOperationStmt     *sql.Stmt
-	insertOrderStmt         *sql.Stmt
-	insertRecordStmt        *sql.Stmt
-	insertRemindedStmt      *sql.Stmt
-	insertReminderStmt      *sql.Stmt
-	insertReminderItemStmt  *sql.Stmt
-	insertTemplateStmt      *sql.Stmt
-	insertTimerStmt         *sql.Stmt
-	insertTokenStmt         *sql.Stmt
-	joinableReminderStmt    *sql.Stmt
-	listOperationsStmt      *sql.Stmt
-	listTemplatesStmt       *sql.Stmt
-	listTokensStmt          *sql.Stmt
-	lockedPageStmt          *sql.Stmt
-	measuredSkewStmt        *sql.Stmt
-	naiveExpireStmt         *sql.Stmt
-	newStockStmt            *sql.Stmt
-	newestTemplatesStmt     *sql.Stmt
-	openOrderPageStmt       *sql.Stmt
-	openOrdersStmt          *sql.Stmt
-	operationsDueStmt       *sql.Stmt
-	plannedOrRemindedStmt   *sql.Stmt
-	pruneEventsStmt         *sql.Stmt
-	pruneIdempotencyStmt    *sql.Stmt
-	putIdempotencyStmt      *sql.Stmt
-	putPendingVoidStmt      *sql.Stmt
-	putStockBucketStmt      *sql.Stmt
-	putUserStmt             *sql.Stmt
-	reminderCouponsStmt     *sql.Stmt
-	replayDeadLettersStmt   *sql.Stmt
-	revokeTokenStmt         *sql.Stmt
-	seenInstanceStmt        *sql.Stmt
-	sentTodayStmt           *sql.Stmt
-	setOperationStmt        *sql.Stmt
-	setOrderStatusStmt      *sql.Stmt
-	setReminderStmt         *sql.Stmt
-	setTemplateStmt         *sql.Stmt
-	shardLeasesStmt         *sql.Stmt
-	stockBucketsStmt        *sql.Stmt
-	stockPageStmt           *sql.Stmt
-	takeIssuesStmt          *sql.Stmt
-	takeSeqStmt             *sql.Stmt
-	templateIssuedStmt      *sql.Stmt
-	touchUserStmt           *sql.Stmt
-	userCouponsStmt         *sql.Stmt
-	userRemindersStmt       *sql.Stmt
+	db                          DBTX
+	tx                          *sql.Tx
+	addCountStmt                *sql.Stmt
+	addStockStmt                *sql.Stmt
+	advanceSinkStmt             *sql.Stmt
+	archivableStmt              *sql.Stmt
+	archiveCouponsStmt          *sql.Stmt
+	archiveOrdersStmt           *sql.Stmt
+	checkLeasesStmt             *sql.Stmt
+	clockStmt                   *sql.Stmt
+	closeOrdersStmt             *sql.Stmt
+	compareAndSetStmt           *sql.Stmt
+	countDueUnusedStmt          *sql.Stmt
+	couponsAfterStmt            *sql.Stmt
+	deadLettersStmt             *sql.Stmt
+	deadlineFromStmt            *sql.Stmt
+	deleteCouponsStmt           *sql.Stmt
+	deleteDeadLetterStmt        *sql.Stmt
+	deleteOrdersStmt            *sql.Stmt
+	deletePendingVoidStmt       *sql.Stmt
+	deleteRemindedStmt          *sql.Stmt
+	deleteReminderItemsStmt     *sql.Stmt
+	deleteTimersStmt            *sql.Stmt
+	dropLeasesStmt              *sql.Stmt
+	dropStockBucketsStmt        *sql.Stmt
+	dueBacklogStmt              *sql.Stmt
+	dueTimersStmt               *sql.Stmt
+	existingCouponsStmt         *sql.Stmt
+	expireDueStmt               *sql.Stmt
+	expiryFromStmt              *sql.Stmt
+	expiryLagsStmt              *sql.Stmt
+	extendCouponsStmt           *sql.Stmt
+	feedEndStmt                 *sql.Stmt
+	finishIdempotencyStmt       *sql.Stmt
+	finishReminderStmt          *sql.Stmt
+	finishedOrderPageStmt       *sql.Stmt
+	floorEventStmt              *sql.Stmt
+	floorExpireStmt             *sql.Stmt
+	floorTakeStmt               *sql.Stmt
+	forecastStmt                *sql.Stmt
+	forgetIdempotencyStmt       *sql.Stmt
+	forgetInstancesStmt         *sql.Stmt
+	frontRecordsStmt            *sql.Stmt
+	getArchivedCouponStmt       *sql.Stmt
+	getArchivedOrderStmt        *sql.Stmt
+	getCountsStmt               *sql.Stmt
+	getCouponStmt               *sql.Stmt
+	getIdempotencyStmt          *sql.Stmt
+	getOperationStmt            *sql.Stmt
+	getOrderStmt                *sql.Stmt
+	getPendingVoidStmt          *sql.Stmt
+	getReminderStmt             *sql.Stmt
+	getTemplateStmt             *sql.Stmt
+	getTokenStmt                *sql.Stmt
+	getUserStmt                 *sql.Stmt
+	hasEventStmt                *sql.Stmt
+	hasTimerStmt                *sql.Stmt
+	insertIssuedStmt            *sql.Stmt
+	insertOperationStmt         *sql.Stmt
+	insertOrderStmt             *sql.Stmt
+	insertRecordStmt            *sql.Stmt
+	insertRemindedStmt          *sql.Stmt
+	insertReminderStmt          *sql.Stmt
+	insertReminderItemStmt      *sql.Stmt
+	insertTemplateStmt          *sql.Stmt
+	insertTimerStmt             *sql.Stmt
+	insertTokenStmt             *sql.Stmt
+	instancesStmt               *sql.Stmt
+	itemSpanStmt                *sql.Stmt
+	joinableReminderStmt        *sql.Stmt
+	listOperationsStmt          *sql.Stmt
+	listTemplatesStmt           *sql.Stmt
+	listTokensStmt              *sql.Stmt
+	lockCouponsStmt             *sql.Stmt
+	lockedPageStmt              *sql.Stmt
+	locksDueStmt                *sql.Stmt
+	measuredSkewStmt            *sql.Stmt
+	naiveExpireStmt             *sql.Stmt
+	newStockStmt                *sql.Stmt
+	newestTemplatesStmt         *sql.Stmt
+	nextDeadlineStmt            *sql.Stmt
+	nextExpiryStmt              *sql.Stmt
+	nextReleaseStmt             *sql.Stmt
+	nextReminderStmt            *sql.Stmt
+	openOrderPageStmt           *sql.Stmt
+	openOrdersStmt              *sql.Stmt
+	operationsDueStmt           *sql.Stmt
+	ordersDueStmt               *sql.Stmt
+	outboxSizeStmt              *sql.Stmt
+	pendingVoidsStmt            *sql.Stmt
+	plannedOrRemindedStmt       *sql.Stmt
+	pruneEventsStmt             *sql.Stmt
+	pruneIdempotencyStmt        *sql.Stmt
+	pruneRemindersStmt          *sql.Stmt
+	putDeadLetterStmt           *sql.Stmt
+	putIdempotencyStmt          *sql.Stmt
+	putPendingVoidStmt          *sql.Stmt
+	putStockBucketStmt          *sql.Stmt
+	putUserStmt                 *sql.Stmt
+	releaseFromStmt             *sql.Stmt
+	reminderCouponsStmt         *sql.Stmt
+	remindersDueStmt            *sql.Stmt
+	renewLeasesStmt             *sql.Stmt
+	replayDeadLettersStmt       *sql.Stmt
+	revokeTokenStmt             *sql.Stmt
+	seenInstanceStmt            *sql.Stmt
+	sentTodayStmt               *sql.Stmt
+	setOperationStmt            *sql.Stmt
+	setOrderStatusStmt          *sql.Stmt
+	setReminderStmt             *sql.Stmt
+	setTemplateStmt             *sql.Stmt
+	shardLeasesStmt             *sql.Stmt
+	stockBucketsStmt            *sql.Stmt
+	stockPageStmt               *sql.Stmt
+	takeIssuesStmt              *sql.Stmt
+	takeLeasesStmt              *sql.Stmt
+	takeSeqStmt                 *sql.Stmt
+	templateForecastStmt        *sql.Stmt
+	templateIssuedStmt          *sql.Stmt
+	touchUserStmt               *sql.Stmt
+	unlockCouponsStmt           *sql.Stmt
+	unplanCouponsStmt           *sql.Stmt
+	userCouponsStmt             *sql.Stmt
+	userCouponsWithArchivedStmt *sql.Stmt
+	userRemindersStmt           *sql.Stmt
+	usersCouponsStmt            *sql.Stmt
+	voidCouponsStmt             *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
-		db:                      tx,
-		tx:                      tx,
-		addCountStmt:            q.addCountStmt,
-		addStockStmt:            q.addStockStmt,
-		compareAndSetStmt:       q.compareAndSetStmt,
-		countDueUnusedStmt:      q.countDueUnusedStmt,
-		couponsAfterStmt:        q.couponsAfterStmt,
-		deadLettersStmt:         q.deadLettersStmt,
-		deletePendingVoidStmt:   q.deletePendingVoidStmt,
-		deleteReminderItemsStmt: q.deleteReminderItemsStmt,
-		deleteTimersStmt:        q.deleteTimersStmt,
-		dropStockBucketsStmt:    q.dropStockBucketsStmt,
-		dueTimersStmt:           q.dueTimersStmt,
-		expiryLagsStmt:          q.expiryLagsStmt,
-		feedEndStmt:             q.feedEndStmt,
-		finishIdempotencyStmt:   q.finishIdempotencyStmt,
-		finishReminderStmt:      q.finishReminderStmt,
-		finishedOrderPageStmt:   q.finishedOrderPageStmt,
-		floorEventStmt:          q.floorEventStmt,
-		floorExpireStmt:         q.floorExpireStmt,
-		floorTakeStmt:           q.floorTakeStmt,
-		forgetIdempotencyStmt:   q.forgetIdempotencyStmt,
-		frontRecordsStmt:        q.frontRecordsStmt,
-		getArchivedCouponStmt:   q.getArchivedCouponStmt,
-		getArchivedOrderStmt:    q.getArchivedOrderStmt,
-		getCountsStmt:           q.getCountsStmt,
-		getCouponStmt:           q.getCouponStmt,
-		getIdempotencyStmt:      q.getIdempotencyStmt,
-		getOperationStmt:        q.getOperationStmt,
-		getOrderStmt:            q.getOrderStmt,
-		getPendingVoidStmt:      q.getPendingVoidStmt,
-		getReminderStmt:         q.getReminderStmt,
-		getTemplateStmt:         q.getTemplateStmt,
-		getTokenStmt:            q.getTokenStmt,
-		getUserStmt:             q.getUserStmt,
-		hasEventStmt:            q.hasEventStmt,
-		hasTimerStmt:            q.hasTimerStmt,
-		insertOperationStmt:     q.insertOperationStmt,
-		insertOrderStmt:         q.insertOrderStmt,
-		insertRecordStmt:        q.insertRecordStmt,
-		insertRemindedStmt:      q.insertRemindedStmt,
-		insertReminderStmt:      q.insertReminderStmt,
-		insertReminderItemStmt:  q.insertReminderItemStmt,
-		insertTemplateStmt:      q.insertTemplateStmt,
-		insertTimerStmt:         q.insertTimerStmt,
-		insertTokenStmt:         q.insertTokenStmt,
-		joinableReminderStmt:    q.joinableReminderStmt,
-		listOperationsStmt:      q.listOperationsStmt,
-		listTemplatesStmt:       q.listTemplatesStmt,
-		listTokensStmt:          q.listTokensStmt,
-		lockedPageStmt:          q.lockedPageStmt,
-		measuredSkewStmt:        q.measuredSkewStmt,
-		naiveExpireStmt:         q.naiveExpireStmt,
-		newStockStmt:            q.newStockStmt,
-		newestTemplatesStmt:     q.newestTemplatesStmt,
-		openOrderPageStmt:       q.openOrderPageStmt,
-		openOrdersStmt:          q.openOrdersStmt,
-		operationsDueStmt:       q.operationsDueStmt,
-		plannedOrRemindedStmt:   q.plannedOrRemindedStmt,
-		pruneEventsStmt:         q.pruneEventsStmt,
-		pruneIdempotencyStmt:    q.pruneIdempotencyStmt,
-		putIdempotencyStmt:      q.putIdempotencyStmt,
-		putPendingVoidStmt:      q.putPendingVoidStmt,
-		putStockBucketStmt:      q.putStockBucketStmt,
-		putUserStmt:             q.putUserStmt,
-		reminderCouponsStmt:     q.reminderCouponsStmt,
-		replayDeadLettersStmt:   q.replayDeadLettersStmt,
-		revokeTokenStmt:         q.revokeTokenStmt,
-		seenInstanceStmt:        q.seenInstanceStmt,
-		sentTodayStmt:           q.sentTodayStmt,
-		setOperationStmt:        q.setOperationStmt,
-		setOrderStatusStmt:      q.setOrderStatusStmt,
-		setReminderStmt:         q.setReminderStmt,
-		setTemplateStmt:         q.setTemplateStmt,
-		shardLeasesStmt:         q.shardLeasesStmt,
-		stockBucketsStmt:        q.stockBucketsStmt,
-		stockPageStmt:           q.stockPageStmt,
-		takeIssuesStmt:          q.takeIssuesStmt,
-		takeSeqStmt:             q.takeSeqStmt,
-		templateIssuedStmt:      q.templateIssuedStmt,
-		touchUserStmt:           q.touchUserStmt,
-		userCouponsStmt:         q.userCouponsStmt,
-		userRemindersStmt:       q.userRemindersStmt,
+		db:                          tx,
+		tx:                          tx,
+		addCountStmt:                q.addCountStmt,
+		addStockStmt:                q.addStockStmt,
+		advanceSinkStmt:             q.advanceSinkStmt,
+		archivableStmt:              q.archivableStmt,
+		archiveCouponsStmt:          q.archiveCouponsStmt,
+		archiveOrdersStmt:           q.archiveOrdersStmt,
+		checkLeasesStmt:             q.checkLeasesStmt,
+		clockStmt:                   q.clockStmt,
+		closeOrdersStmt:             q.closeOrdersStmt,
+		compareAndSetStmt:           q.compareAndSetStmt,
+		countDueUnusedStmt:          q.countDueUnusedStmt,
+		couponsAfterStmt:            q.couponsAfterStmt,
+		deadLettersStmt:             q.deadLettersStmt,
+		deadlineFromStmt:            q.deadlineFromStmt,
+		deleteCouponsStmt:           q.deleteCouponsStmt,
+		deleteDeadLetterStmt:        q.deleteDeadLetterStmt,
+		deleteOrdersStmt:            q.deleteOrdersStmt,
+		deletePendingVoidStmt:       q.deletePendingVoidStmt,
+		deleteRemindedStmt:          q.deleteRemindedStmt,
+		deleteReminderItemsStmt:     q.deleteReminderItemsStmt,
+		deleteTimersStmt:            q.deleteTimersStmt,
+		dropLeasesStmt:              q.dropLeasesStmt,
+		dropStockBucketsStmt:        q.dropStockBucketsStmt,
+		dueBacklogStmt:              q.dueBacklogStmt,
+		dueTimersStmt:               q.dueTimersStmt,
+		existingCouponsStmt:         q.existingCouponsStmt,
+		expireDueStmt:               q.expireDueStmt,
+		expiryFromStmt:              q.expiryFromStmt,
+		expiryLagsStmt:              q.expiryLagsStmt,
+		extendCouponsStmt:           q.extendCouponsStmt,
+		feedEndStmt:                 q.feedEndStmt,
+		finishIdempotencyStmt:       q.finishIdempotencyStmt,
+		finishReminderStmt:          q.finishReminderStmt,
+		finishedOrderPageStmt:       q.finishedOrderPageStmt,
+		floorEventStmt:              q.floorEventStmt,
+		floorExpireStmt:             q.floorExpireStmt,
+		floorTakeStmt:               q.floorTakeStmt,
+		forecastStmt:                q.forecastStmt,
+		forgetIdempotencyStmt:       q.forgetIdempotencyStmt,
+		forgetInstancesStmt:         q.forgetInstancesStmt,
+		frontRecordsStmt:            q.frontRecordsStmt,
+		getArchivedCouponStmt:       q.getArchivedCouponStmt,
+		getArchivedOrderStmt:        q.getArchivedOrderStmt,
+		getCountsStmt:               q.getCountsStmt,
+		getCouponStmt:               q.getCouponStmt,
+		getIdempotencyStmt:          q.getIdempotencyStmt,
+		getOperationStmt:            q.getOperationStmt,
+		getOrderStmt:                q.getOrderStmt,
+		getPendingVoidStmt:          q.getPendingVoidStmt,
+		getReminderStmt:             q.getReminderStmt,
+		getTemplateStmt:             q.getTemplateStmt,
+		getTokenStmt:                q.getTokenStmt,
+		getUserStmt:                 q.getUserStmt,
+		hasEventStmt:                q.hasEventStmt,
+		hasTimerStmt:                q.hasTimerStmt,
+		insertIssuedStmt:            q.insertIssuedStmt,
+		insertOperationStmt:         q.insertOperationStmt,
+		insertOrderStmt:             q.insertOrderStmt,
+		insertRecordStmt:            q.insertRecordStmt,
+		insertRemindedStmt:          q.insertRemindedStmt,
+		insertReminderStmt:          q.insertReminderStmt,
+		insertReminderItemStmt:      q.insertReminderItemStmt,
+		insertTemplateStmt:          q.insertTemplateStmt,
+		insertTimerStmt:             q.insertTimerStmt,
+		insertTokenStmt:             q.insertTokenStmt,
+		instancesStmt:               q.instancesStmt,
+		itemSpanStmt:                q.itemSpanStmt,
+		joinableReminderStmt:        q.joinableReminderStmt,
+		listOperationsStmt:          q.listOperationsStmt,
+		listTemplatesStmt:           q.listTemplatesStmt,
+		listTokensStmt:              q.listTokensStmt,
+		lockCouponsStmt:             q.lockCouponsStmt,
+		lockedPageStmt:              q.lockedPageStmt,
+		locksDueStmt:                q.locksDueStmt,
+		measuredSkewStmt:            q.measuredSkewStmt,
+		naiveExpireStmt:             q.naiveExpireStmt,
+		newStockStmt:                q.newStockStmt,
+		newestTemplatesStmt:         q.newestTemplatesStmt,
+		nextDeadlineStmt:            q.nextDeadlineStmt,
+		nextExpiryStmt:              q.nextExpiryStmt,
+		nextReleaseStmt:             q.nextReleaseStmt,
+		nextReminderStmt:            q.nextReminderStmt,
+		openOrderPageStmt:           q.openOrderPageStmt,
+		openOrdersStmt:              q.openOrdersStmt,
+		operationsDueStmt:           q.operationsDueStmt,
+		ordersDueStmt:               q.ordersDueStmt,
+		outboxSizeStmt:              q.outboxSizeStmt,
+		pendingVoidsStmt:            q.pendingVoidsStmt,
+		plannedOrRemindedStmt:       q.plannedOrRemindedStmt,
+		pruneEventsStmt:             q.pruneEventsStmt,
+		pruneIdempotencyStmt:        q.pruneIdempotencyStmt,
+		pruneRemindersStmt:          q.pruneRemindersStmt,
+		putDeadLetterStmt:           q.putDeadLetterStmt,
+		putIdempotencyStmt:          q.putIdempotencyStmt,
+		putPendingVoidStmt:          q.putPendingVoidStmt,
+		putStockBucketStmt:          q.putStockBucketStmt,
+		putUserStmt:                 q.putUserStmt,
+		releaseFromStmt:             q.releaseFromStmt,
+		reminderCouponsStmt:         q.reminderCouponsStmt,
+		remindersDueStmt:            q.remindersDueStmt,
+		renewLeasesStmt:             q.renewLeasesStmt,
+		replayDeadLettersStmt:       q.replayDeadLettersStmt,
+		revokeTokenStmt:             q.revokeTokenStmt,
+		seenInstanceStmt:            q.seenInstanceStmt,
+		sentTodayStmt:               q.sentTodayStmt,
+		setOperationStmt:            q.setOperationStmt,
+		setOrderStatusStmt:          q.setOrderStatusStmt,
+		setReminderStmt:             q.setReminderStmt,
+		setTemplateStmt:             q.setTemplateStmt,
+		shardLeasesStmt:             q.shardLeasesStmt,
+		stockBucketsStmt:            q.stockBucketsStmt,
+		stockPageStmt:               q.stockPageStmt,
+		takeIssuesStmt:              q.takeIssuesStmt,
+		takeLeasesStmt:              q.takeLeasesStmt,
+		takeSeqStmt:                 q.takeSeqStmt,
+		templateForecastStmt:        q.templateForecastStmt,
+		templateIssuedStmt:          q.templateIssuedStmt,
+		touchUserStmt:               q.touchUserStmt,
+		unlockCouponsStmt:           q.unlockCouponsStmt,
+		unplanCouponsStmt:           q.unplanCouponsStmt,
+		userCouponsStmt:             q.userCouponsStmt,
+		userCouponsWithArchivedStmt: q.userCouponsWithArchivedStmt,
+		userRemindersStmt:           q.userRemindersStmt,
+		usersCouponsStmt:            q.usersCouponsStmt,
+		voidCouponsStmt:             q.voidCouponsStmt,
 	}
 }

@@ -19,3 +19,8 @@ DELETE FROM events WHERE seq <= @through RETURNING n;
 -- name: FeedEnd :one
 -- The last position handed out: one row.
 SELECT last FROM event_seq;
+
+-- name: OutboxSize :one
+-- Positions are dense and records are only ever pruned from the front,
+-- so the span counts their events. (The cast types it for sqlc.)
+SELECT CAST(coalesce((SELECT max(seq) FROM events) - (SELECT seq - n FROM events ORDER BY seq LIMIT 1), 0) AS INTEGER) AS size;

@@ -89,6 +89,19 @@ func (q *Queries) InsertRecord(ctx context.Context, arg InsertRecordParams) erro
 	return err
 }
 
+const outboxSize = `-- name: OutboxSize :one
+SELECT CAST(coalesce((SELECT max(seq) FROM events) - (SELECT seq - n FROM events ORDER BY seq LIMIT 1), 0) AS INTEGER) AS size
+`
+
+// Positions are dense and records are only ever pruned from the front,
+// so the span counts their events. (The cast types it for sqlc.)
+func (q *Queries) OutboxSize(ctx context.Context) (int64, error) {
+	row := q.queryRow(ctx, q.outboxSizeStmt, outboxSize)
+	var size int64
+	err := row.Scan(&size)
+	return size, err
+}
+
 const pruneEvents = `-- name: PruneEvents :many
 DELETE FROM events WHERE seq <= ?1 RETURNING n
 `

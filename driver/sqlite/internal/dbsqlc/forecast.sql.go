@@ -9,6 +9,54 @@ import (
 	"context"
 )
 
+const forecast = `-- name: Forecast :many
+SELECT 'coupon.expire' AS kind, (c.expires_at - ?1) / ?2 AS bucket, count(*) AS n FROM coupons AS c
+WHERE c.status = 'unused' AND c.expires_at >= ?1 AND c.expires_at < ?3 GROUP BY bucket
+UNION ALL
+SELECT 'coupon.release', (l.locked_until - ?1) / ?2 AS bucket, count(*) FROM coupons AS l
+WHERE l.status = 'locked' AND l.locked_until >= ?1 AND l.locked_until < ?3 GROUP BY bucket
+UNION ALL
+SELECT 'order.close', (o.deadline - ?1) / ?2 AS bucket, count(*) FROM orders AS o
+WHERE o.status = 'unpaid' AND o.deadline >= ?1 AND o.deadline < ?3 GROUP BY bucket
+`
+
+type ForecastParams struct {
+	Start int64
+	Width int64
+	End   int64
+}
+
+type ForecastRow struct {
+	Kind   string
+	Bucket int64
+	N      int64
+}
+
+// What falls due in [start, end) by bucket of width ms, by kind. Each
+// part walks a due index over the range.
+func (q *Queries) Forecast(ctx context.Context, arg ForecastParams) ([]ForecastRow, error) {
+	rows, err := q.query(ctx, q.forecastStmt, forecast, arg.Start, arg.Width, arg.End)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ForecastRow
+	for rows.Next() {
+		var i ForecastRow
+		if err := rows.Scan(&i.Kind, &i.Bucket, &i.N); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const shardLeases = `-- name: ShardLeases :many
 SELECT shard, holder, token, expires_at FROM leases ORDER BY shard
 `
@@ -28,6 +76,57 @@ func (q *Queries) ShardLeases(ctx context.Context) ([]Lease, error) {
 			&i.Token,
 			&i.ExpiresAt,
 		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const templateForecast = `-- name: TemplateForecast :many
+SELECT 'coupon.expire' AS kind, (c.expires_at - ?1) / ?2 AS bucket, count(*) AS n FROM coupons AS c
+WHERE c.status = 'unused' AND c.expires_at >= ?1 AND c.expires_at < ?3 AND c.template_id = ?4 GROUP BY bucket
+UNION ALL
+SELECT 'coupon.release', (l.locked_until - ?1) / ?2 AS bucket, count(*) FROM coupons AS l
+WHERE l.status = 'locked' AND l.locked_until >= ?1 AND l.locked_until < ?3 AND l.template_id = ?4 GROUP BY bucket
+`
+
+type TemplateForecastParams struct {
+	Start      int64
+	Width      int64
+	End        int64
+	TemplateID string
+}
+
+type TemplateForecastRow struct {
+	Kind   string
+	Bucket int64
+	N      int64
+}
+
+// Forecast's coupon parts for one template: the same due indexes, whose
+// range holds template_id or the row it filters.
+func (q *Queries) TemplateForecast(ctx context.Context, arg TemplateForecastParams) ([]TemplateForecastRow, error) {
+	rows, err := q.query(ctx, q.templateForecastStmt, templateForecast,
+		arg.Start,
+		arg.Width,
+		arg.End,
+		arg.TemplateID,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []TemplateForecastRow
+	for rows.Next() {
+		var i TemplateForecastRow
+		if err := rows.Scan(&i.Kind, &i.Bucket, &i.N); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -10,6 +10,122 @@ import (
 	"database/sql"
 )
 
+const checkLeases = `-- name: CheckLeases :many
+SELECT shard, token FROM leases
+WHERE holder = ?1 AND shard IN (SELECT value FROM json_each(?2)) AND expires_at > (SELECT k.now FROM clock AS k)
+`
+
+type CheckLeasesParams struct {
+	Holder string
+	Shards interface{}
+}
+
+type CheckLeasesRow struct {
+	Shard int64
+	Token int64
+}
+
+// Run last in a fenced drain: what the holder holds unexpired of the
+// shards of the JSON array shards.
+func (q *Queries) CheckLeases(ctx context.Context, arg CheckLeasesParams) ([]CheckLeasesRow, error) {
+	rows, err := q.query(ctx, q.checkLeasesStmt, checkLeases, arg.Holder, arg.Shards)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []CheckLeasesRow
+	for rows.Next() {
+		var i CheckLeasesRow
+		if err := rows.Scan(&i.Shard, &i.Token); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const clock = `-- name: Clock :one
+
+SELECT now FROM clock
+`
+
+// Shard leases. SQLite has one writer: what a write transaction reads
+// stays as it read it until it commits, so no query here locks a row.
+// (The clock is aliased: sqlc reads its column as ambiguous otherwise.)
+func (q *Queries) Clock(ctx context.Context) (int64, error) {
+	row := q.queryRow(ctx, q.clockStmt, clock)
+	var now int64
+	err := row.Scan(&now)
+	return now, err
+}
+
+const dropLeases = `-- name: DropLeases :exec
+UPDATE leases SET holder = '', expires_at = 0
+WHERE holder = ?1 AND shard IN (SELECT value FROM json_each(?2))
+`
+
+type DropLeasesParams struct {
+	Holder string
+	Shards interface{}
+}
+
+// The holder's shards of the JSON array shards to give up: they are free
+// at once.
+func (q *Queries) DropLeases(ctx context.Context, arg DropLeasesParams) error {
+	_, err := q.exec(ctx, q.dropLeasesStmt, dropLeases, arg.Holder, arg.Shards)
+	return err
+}
+
+const forgetInstances = `-- name: ForgetInstances :exec
+DELETE FROM instances WHERE seen_at < (SELECT k.now FROM clock AS k) - ?1
+`
+
+// Instances unseen for longer than unseen_ms.
+func (q *Queries) ForgetInstances(ctx context.Context, unseenMs int64) error {
+	_, err := q.exec(ctx, q.forgetInstancesStmt, forgetInstances, unseenMs)
+	return err
+}
+
+const instances = `-- name: Instances :many
+SELECT holder, seen_at, skew_ms, skew_at FROM instances
+WHERE seen_at > (SELECT k.now FROM clock AS k) - ?1 ORDER BY holder
+`
+
+// Instances seen within seen_ms, by name.
+func (q *Queries) Instances(ctx context.Context, seenMs int64) ([]Instance, error) {
+	rows, err := q.query(ctx, q.instancesStmt, instances, seenMs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Instance
+	for rows.Next() {
+		var i Instance
+		if err := rows.Scan(
+			&i.Holder,
+			&i.SeenAt,
+			&i.SkewMs,
+			&i.SkewAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const measuredSkew = `-- name: MeasuredSkew :exec
 INSERT INTO instances (holder, seen_at, skew_ms, skew_at)
 VALUES (?1, (SELECT now FROM clock), ?2, (SELECT now FROM clock))
@@ -27,6 +143,46 @@ func (q *Queries) MeasuredSkew(ctx context.Context, arg MeasuredSkewParams) erro
 	return err
 }
 
+const renewLeases = `-- name: RenewLeases :many
+UPDATE leases SET expires_at = (SELECT k.now FROM clock AS k) + ?1
+WHERE holder = ?2 AND expires_at > (SELECT k.now FROM clock AS k)
+RETURNING shard, token
+`
+
+type RenewLeasesParams struct {
+	TtlMs  int64
+	Holder string
+}
+
+type RenewLeasesRow struct {
+	Shard int64
+	Token int64
+}
+
+// The holder's unexpired leases, to ttl_ms from now.
+func (q *Queries) RenewLeases(ctx context.Context, arg RenewLeasesParams) ([]RenewLeasesRow, error) {
+	rows, err := q.query(ctx, q.renewLeasesStmt, renewLeases, arg.TtlMs, arg.Holder)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []RenewLeasesRow
+	for rows.Next() {
+		var i RenewLeasesRow
+		if err := rows.Scan(&i.Shard, &i.Token); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const seenInstance = `-- name: SeenInstance :exec
 
 INSERT INTO instances (holder, seen_at) VALUES (?1, (SELECT now FROM clock))
@@ -39,4 +195,48 @@ ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at
 func (q *Queries) SeenInstance(ctx context.Context, holder string) error {
 	_, err := q.exec(ctx, q.seenInstanceStmt, seenInstance, holder)
 	return err
+}
+
+const takeLeases = `-- name: TakeLeases :many
+UPDATE leases SET holder = ?1, token = token + 1, expires_at = (SELECT k.now FROM clock AS k) + ?2
+WHERE shard IN (
+    SELECT l.shard FROM leases AS l WHERE l.expires_at <= (SELECT k.now FROM clock AS k)
+    ORDER BY l.shard LIMIT ?3)
+RETURNING shard, token
+`
+
+type TakeLeasesParams struct {
+	Holder string
+	TtlMs  int64
+	N      int64
+}
+
+type TakeLeasesRow struct {
+	Shard int64
+	Token int64
+}
+
+// Up to n free or expired shards, lowest first, to the holder for ttl_ms,
+// each under a new token.
+func (q *Queries) TakeLeases(ctx context.Context, arg TakeLeasesParams) ([]TakeLeasesRow, error) {
+	rows, err := q.query(ctx, q.takeLeasesStmt, takeLeases, arg.Holder, arg.TtlMs, arg.N)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []TakeLeasesRow
+	for rows.Next() {
+		var i TakeLeasesRow
+		if err := rows.Scan(&i.Shard, &i.Token); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

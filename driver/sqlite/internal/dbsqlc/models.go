@@ -21,6 +21,13 @@ type Coupon struct {
 	Version     int64
 }
 
+type Instance struct {
+	Holder string
+	SeenAt int64
+	SkewMs sql.NullInt64
+	SkewAt sql.NullInt64
+}
+
 type Lease struct {
 	Shard     int64
 	Holder    string

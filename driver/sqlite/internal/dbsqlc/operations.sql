@@ -42,3 +42,24 @@ ON CONFLICT DO NOTHING;
 SELECT id, kind, target, args, counts, actor, state, last_id, holder,
        created_at, started_at, finished_at, lease_until, done, total
 FROM operations WHERE id < @before AND (state = @state OR @state = '') ORDER BY id DESC LIMIT @page_size;
+
+-- name: UsersCoupons :many
+-- The coupons of the users in the JSON array users with an ID at most
+-- up_to.
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE user_id IN (SELECT value FROM json_each(@users)) AND id <= @up_to;
+
+-- name: VoidCoupons :execrows
+-- The coupons of the IDs in the JSON array ids still unused at now.
+UPDATE coupons SET status = 'voided', order_id = NULL, locked_until = NULL, updated_at = @now, version = version + 1
+WHERE id IN (SELECT value FROM json_each(@ids)) AND status = 'unused' AND expires_at > @now;
+
+-- name: ExtendCoupons :execrows
+-- The coupons of the IDs in the JSON array ids unused or locked: their
+-- expires_at to expires_at or, if NULL, moved by by_ms.
+UPDATE coupons SET expires_at = coalesce(sqlc.narg(expires_at), expires_at + @by_ms), updated_at = @updated_at, version = version + 1
+WHERE id IN (SELECT value FROM json_each(@ids)) AND status IN ('unused', 'locked');
+
+-- name: PendingVoids :many
+-- Which of the coupons of the JSON array ids are marked.
+SELECT coupon_id FROM pending_voids WHERE coupon_id IN (SELECT value FROM json_each(@ids));

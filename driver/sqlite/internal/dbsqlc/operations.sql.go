@@ -71,6 +71,33 @@ func (q *Queries) DeletePendingVoid(ctx context.Context, couponID string) error 
 	return err
 }
 
+const extendCoupons = `-- name: ExtendCoupons :execrows
+UPDATE coupons SET expires_at = coalesce(?1, expires_at + ?2), updated_at = ?3, version = version + 1
+WHERE id IN (SELECT value FROM json_each(?4)) AND status IN ('unused', 'locked')
+`
+
+type ExtendCouponsParams struct {
+	ExpiresAt sql.NullInt64
+	ByMs      int64
+	UpdatedAt int64
+	Ids       interface{}
+}
+
+// The coupons of the IDs in the JSON array ids unused or locked: their
+// expires_at to expires_at or, if NULL, moved by by_ms.
+func (q *Queries) ExtendCoupons(ctx context.Context, arg ExtendCouponsParams) (int64, error) {
+	result, err := q.exec(ctx, q.extendCouponsStmt, extendCoupons,
+		arg.ExpiresAt,
+		arg.ByMs,
+		arg.UpdatedAt,
+		arg.Ids,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const getOperation = `-- name: GetOperation :one
 SELECT id, kind, target, args, counts, actor, state, last_id, holder,
        created_at, started_at, finished_at, lease_until, done, total
@@ -251,6 +278,34 @@ func (q *Queries) OperationsDue(ctx context.Context, arg OperationsDueParams) ([
 	return items, nil
 }
 
+const pendingVoids = `-- name: PendingVoids :many
+SELECT coupon_id FROM pending_voids WHERE coupon_id IN (SELECT value FROM json_each(?1))
+`
+
+// Which of the coupons of the JSON array ids are marked.
+func (q *Queries) PendingVoids(ctx context.Context, ids interface{}) ([]string, error) {
+	rows, err := q.query(ctx, q.pendingVoidsStmt, pendingVoids, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var coupon_id string
+		if err := rows.Scan(&coupon_id); err != nil {
+			return nil, err
+		}
+		items = append(items, coupon_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const putPendingVoid = `-- name: PutPendingVoid :exec
 INSERT INTO pending_voids (coupon_id, operation, reason, actor) VALUES (?1, ?2, ?3, ?4)
 ON CONFLICT DO NOTHING
@@ -307,4 +362,69 @@ func (q *Queries) SetOperation(ctx context.Context, arg SetOperationParams) erro
 		arg.ID,
 	)
 	return err
+}
+
+const usersCoupons = `-- name: UsersCoupons :many
+SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
+FROM coupons WHERE user_id IN (SELECT value FROM json_each(?1)) AND id <= ?2
+`
+
+type UsersCouponsParams struct {
+	Users interface{}
+	UpTo  string
+}
+
+// The coupons of the users in the JSON array users with an ID at most
+// up_to.
+func (q *Queries) UsersCoupons(ctx context.Context, arg UsersCouponsParams) ([]Coupon, error) {
+	rows, err := q.query(ctx, q.usersCouponsStmt, usersCoupons, arg.Users, arg.UpTo)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Coupon
+	for rows.Next() {
+		var i Coupon
+		if err := rows.Scan(
+			&i.ID,
+			&i.TemplateID,
+			&i.UserID,
+			&i.Status,
+			&i.ClaimedAt,
+			&i.ExpiresAt,
+			&i.OrderID,
+			&i.LockedUntil,
+			&i.UpdatedAt,
+			&i.Version,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const voidCoupons = `-- name: VoidCoupons :execrows
+UPDATE coupons SET status = 'voided', order_id = NULL, locked_until = NULL, updated_at = ?1, version = version + 1
+WHERE id IN (SELECT value FROM json_each(?2)) AND status = 'unused' AND expires_at > ?1
+`
+
+type VoidCouponsParams struct {
+	Now int64
+	Ids interface{}
+}
+
+// The coupons of the IDs in the JSON array ids still unused at now.
+func (q *Queries) VoidCoupons(ctx context.Context, arg VoidCouponsParams) (int64, error) {
+	result, err := q.exec(ctx, q.voidCouponsStmt, voidCoupons, arg.Now, arg.Ids)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
 }

@@ -55,3 +55,9 @@ FROM orders WHERE id > @after AND status <> 'unpaid' ORDER BY id LIMIT @page_siz
 SELECT sku, CAST(sum(available) AS INTEGER) AS available, CAST(sum(reserved) AS INTEGER) AS reserved,
        CAST(sum(sold) AS INTEGER) AS sold, CAST(max(buckets) AS INTEGER) AS buckets, CAST(max(stock) AS INTEGER) AS stock
 FROM skus WHERE sku > @after GROUP BY sku ORDER BY sku LIMIT @page_size;
+
+-- name: CloseOrders :execrows
+-- The orders of the IDs in the JSON array ids still unpaid, closed for
+-- reason.
+UPDATE orders SET status = 'closed', close_reason = @reason, updated_at = @updated_at, version = version + 1
+WHERE id IN (SELECT value FROM json_each(@ids)) AND status = 'unpaid';

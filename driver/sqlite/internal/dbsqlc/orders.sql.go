@@ -41,6 +41,27 @@ func (q *Queries) AddStock(ctx context.Context, arg AddStockParams) (int64, erro
 	return result.RowsAffected()
 }
 
+const closeOrders = `-- name: CloseOrders :execrows
+UPDATE orders SET status = 'closed', close_reason = ?1, updated_at = ?2, version = version + 1
+WHERE id IN (SELECT value FROM json_each(?3)) AND status = 'unpaid'
+`
+
+type CloseOrdersParams struct {
+	Reason    sql.NullString
+	UpdatedAt int64
+	Ids       interface{}
+}
+
+// The orders of the IDs in the JSON array ids still unpaid, closed for
+// reason.
+func (q *Queries) CloseOrders(ctx context.Context, arg CloseOrdersParams) (int64, error) {
+	result, err := q.exec(ctx, q.closeOrdersStmt, closeOrders, arg.Reason, arg.UpdatedAt, arg.Ids)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const dropStockBuckets = `-- name: DropStockBuckets :exec
 DELETE FROM skus WHERE sku = ?1 AND bucket >= ?2
 `

@@ -10,6 +10,39 @@ import (
 	"database/sql"
 )
 
+const deadlineFrom = `-- name: DeadlineFrom :one
+SELECT deadline FROM orders
+WHERE status = 'unpaid' AND deadline >= ?1 AND (?2 = '' OR lapse_shard(id) IN (SELECT value FROM json_each(?2)))
+ORDER BY deadline LIMIT 1
+`
+
+type DeadlineFromParams struct {
+	From   int64
+	Shards interface{}
+}
+
+// As ExpiryFrom, for the unpaid orders of the shards (as ExpireDue's).
+func (q *Queries) DeadlineFrom(ctx context.Context, arg DeadlineFromParams) (int64, error) {
+	row := q.queryRow(ctx, q.deadlineFromStmt, deadlineFrom, arg.From, arg.Shards)
+	var deadline int64
+	err := row.Scan(&deadline)
+	return deadline, err
+}
+
+const expiryFrom = `-- name: ExpiryFrom :one
+SELECT expires_at FROM coupons WHERE status = 'unused' AND expires_at >= ?1 ORDER BY expires_at LIMIT 1
+`
+
+// The first unused coupon's expiry at or after from; no row if none. (The
+// walk SQLite plans for min() over the due index, written so that sqlc
+// types it.)
+func (q *Queries) ExpiryFrom(ctx context.Context, from int64) (int64, error) {
+	row := q.queryRow(ctx, q.expiryFromStmt, expiryFrom, from)
+	var expires_at int64
+	err := row.Scan(&expires_at)
+	return expires_at, err
+}
+
 const lockedPage = `-- name: LockedPage :many
 SELECT id, template_id, user_id, status, claimed_at, expires_at, order_id, locked_until, updated_at, version
 FROM coupons WHERE status = 'locked' AND locked_until >= ?1 AND (locked_until > ?1 OR id > ?2)
@@ -107,4 +140,16 @@ func (q *Queries) OpenOrderPage(ctx context.Context, arg OpenOrderPageParams) ([
 		return nil, err
 	}
 	return items, nil
+}
+
+const releaseFrom = `-- name: ReleaseFrom :one
+SELECT locked_until FROM coupons WHERE status = 'locked' AND locked_until >= ?1 ORDER BY locked_until LIMIT 1
+`
+
+// As ExpiryFrom, for the locks.
+func (q *Queries) ReleaseFrom(ctx context.Context, from sql.NullInt64) (sql.NullInt64, error) {
+	row := q.queryRow(ctx, q.releaseFromStmt, releaseFrom, from)
+	var locked_until sql.NullInt64
+	err := row.Scan(&locked_until)
+	return locked_until, err
 }

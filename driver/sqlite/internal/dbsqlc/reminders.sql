@@ -56,3 +56,15 @@ ORDER BY c.expires_at, c.id;
 -- Whether the pair is in a planned reminder or was reminded already.
 SELECT EXISTS (SELECT 1 FROM reminder_items i WHERE i.coupon_id = @coupon_id AND i.lead_ms = @lead_ms)
     OR EXISTS (SELECT 1 FROM reminded r WHERE r.coupon_id = @coupon_id AND r.lead_ms = @lead_ms);
+
+-- name: UnplanCoupons :many
+-- The items of the coupons in the JSON array ids go; the reminders they
+-- were in come back.
+DELETE FROM reminder_items WHERE coupon_id IN (SELECT value FROM json_each(@ids)) RETURNING reminder_id;
+
+-- name: ItemSpan :one
+-- A reminder's coupons: how many, and their earliest and latest expiry
+-- (0 if none: expires_at is never NULL, so only then).
+SELECT count(*) AS n, CAST(coalesce(min(expires_at), 0) AS INTEGER) AS earliest,
+       CAST(coalesce(max(expires_at), 0) AS INTEGER) AS latest
+FROM reminder_items WHERE reminder_id = @reminder_id;

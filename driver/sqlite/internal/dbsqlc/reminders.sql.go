@@ -140,6 +140,27 @@ func (q *Queries) InsertReminderItem(ctx context.Context, arg InsertReminderItem
 	return err
 }
 
+const itemSpan = `-- name: ItemSpan :one
+SELECT count(*) AS n, CAST(coalesce(min(expires_at), 0) AS INTEGER) AS earliest,
+       CAST(coalesce(max(expires_at), 0) AS INTEGER) AS latest
+FROM reminder_items WHERE reminder_id = ?1
+`
+
+type ItemSpanRow struct {
+	N        int64
+	Earliest int64
+	Latest   int64
+}
+
+// A reminder's coupons: how many, and their earliest and latest expiry
+// (0 if none: expires_at is never NULL, so only then).
+func (q *Queries) ItemSpan(ctx context.Context, reminderID int64) (ItemSpanRow, error) {
+	row := q.queryRow(ctx, q.itemSpanStmt, itemSpan, reminderID)
+	var i ItemSpanRow
+	err := row.Scan(&i.N, &i.Earliest, &i.Latest)
+	return i, err
+}
+
 const joinableReminder = `-- name: JoinableReminder :one
 SELECT id, first_at, last_at, due_at FROM reminders
 WHERE status = 'planned' AND user_id = ?1 AND lead_ms = ?2
@@ -301,6 +322,35 @@ func (q *Queries) SetReminder(ctx context.Context, arg SetReminderParams) error 
 		arg.ID,
 	)
 	return err
+}
+
+const unplanCoupons = `-- name: UnplanCoupons :many
+DELETE FROM reminder_items WHERE coupon_id IN (SELECT value FROM json_each(?1)) RETURNING reminder_id
+`
+
+// The items of the coupons in the JSON array ids go; the reminders they
+// were in come back.
+func (q *Queries) UnplanCoupons(ctx context.Context, ids interface{}) ([]int64, error) {
+	rows, err := q.query(ctx, q.unplanCouponsStmt, unplanCoupons, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []int64
+	for rows.Next() {
+		var reminder_id int64
+		if err := rows.Scan(&reminder_id); err != nil {
+			return nil, err
+		}
+		items = append(items, reminder_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const userReminders = `-- name: UserReminders :many

@@ -9,6 +9,22 @@ import (
 	"context"
 )
 
+const advanceSink = `-- name: AdvanceSink :exec
+INSERT INTO sinks (name, position) VALUES (?1, ?2)
+ON CONFLICT (name) DO UPDATE SET position = max(position, excluded.position)
+`
+
+type AdvanceSinkParams struct {
+	Name     string
+	Position int64
+}
+
+// A cursor only moves forward.
+func (q *Queries) AdvanceSink(ctx context.Context, arg AdvanceSinkParams) error {
+	_, err := q.exec(ctx, q.advanceSinkStmt, advanceSink, arg.Name, arg.Position)
+	return err
+}
+
 const deadLetters = `-- name: DeadLetters :many
 SELECT seq, id, type, subject, time, data, attempts, error, failed_at, queued
 FROM dead_letters
@@ -73,6 +89,56 @@ func (q *Queries) DeadLetters(ctx context.Context, arg DeadLettersParams) ([]Dea
 		return nil, err
 	}
 	return items, nil
+}
+
+const deleteDeadLetter = `-- name: DeleteDeadLetter :exec
+DELETE FROM dead_letters WHERE sink = ? AND seq = ?
+`
+
+type DeleteDeadLetterParams struct {
+	Sink string
+	Seq  int64
+}
+
+func (q *Queries) DeleteDeadLetter(ctx context.Context, arg DeleteDeadLetterParams) error {
+	_, err := q.exec(ctx, q.deleteDeadLetterStmt, deleteDeadLetter, arg.Sink, arg.Seq)
+	return err
+}
+
+const putDeadLetter = `-- name: PutDeadLetter :exec
+INSERT INTO dead_letters (sink, seq, id, type, subject, time, data, attempts, error, failed_at, queued)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+ON CONFLICT (sink, seq) DO UPDATE SET
+    attempts = excluded.attempts, error = excluded.error, failed_at = excluded.failed_at, queued = 0
+`
+
+type PutDeadLetterParams struct {
+	Sink     string
+	Seq      int64
+	ID       string
+	Type     string
+	Subject  string
+	Time     int64
+	Data     string
+	Attempts int64
+	Error    string
+	FailedAt int64
+}
+
+func (q *Queries) PutDeadLetter(ctx context.Context, arg PutDeadLetterParams) error {
+	_, err := q.exec(ctx, q.putDeadLetterStmt, putDeadLetter,
+		arg.Sink,
+		arg.Seq,
+		arg.ID,
+		arg.Type,
+		arg.Subject,
+		arg.Time,
+		arg.Data,
+		arg.Attempts,
+		arg.Error,
+		arg.FailedAt,
+	)
+	return err
 }
 
 const replayDeadLetters = `-- name: ReplayDeadLetters :execrows

@@ -1,1 +1,0 @@
--- Shard leases. Every time here is the database's clock.
