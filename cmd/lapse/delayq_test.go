@@ -141,7 +141,10 @@ func TestAMQPDelayStorm(t *testing.T) {
 				amqptest.Cleanup(t, url, prefix)
 				ss := startShared(t, db, 3, "--amqp-delay", url, "--batch-size", "50")
 				n := amqpStormCoupons(t)
-				lead := max(10*time.Second, be.stormLead*time.Duration(n)/stormCoupons)
+				// At least 20 s: under load, seeding 20,000 coupons took
+				// nearly 10 s, and the hints had left the TTL queues
+				// before they were counted.
+				lead := max(20*time.Second, be.stormLead*time.Duration(n)/stormCoupons)
 				if sc.beforeDue {
 					// rabbitmqctl takes seconds to close connections, and
 					// under load it outlasted a 10 s lead, and once, with
