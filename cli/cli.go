@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
+	"sync"
 )
 
 // command is one subcommand.
@@ -38,8 +40,14 @@ var commands = map[string]command{
 var ErrUsage = errors.New("usage")
 
 // Run runs the command named by args[0] until it finishes or ctx is done.
-// Help, asked with help, -h or --help, goes to stdout.
+// Help, asked with help, -h or --help, goes to stdout. The log and a
+// bench's progress bar both write to stderr from their own goroutines, so
+// Run serialises its writes unless stderr is a file (whose writes are
+// safe already, and which must stay one for the terminal checks).
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if _, ok := stderr.(*os.File); !ok {
+		stderr = &lockedWriter{w: stderr}
+	}
 	if len(args) == 0 {
 		usage(stderr)
 		return ErrUsage
@@ -75,4 +83,17 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
+}
+
+// lockedWriter lets several goroutines write to one writer, each write
+// whole.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
