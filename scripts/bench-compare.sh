@@ -7,10 +7,12 @@
 # on a quiet machine.
 #
 # usage: scripts/bench-compare.sh BEFORE AFTER OUT [RUNS]   (RUNS default 3)
-# env:   as scripts/bench-setup.sh says (COUPONS defaults to 200000 here)
+# env:   as scripts/bench-setup.sh says (COUPONS defaults to 200000 here);
+#        STORES, the stores to run (default: sqlite postgres mysql)
 set -euo pipefail
 before=$1 after=$2 dest=$3 runs=${4:-3}
 COUPONS=${COUPONS:-200000}
+stores=${STORES:-sqlite postgres mysql}
 source "$(dirname "$0")/bench-setup.sh"
 mkdir -p "$dest"
 for rev in "$before" "$after"; do
@@ -29,7 +31,7 @@ url() { # store name
 for round in $(seq 1 "$runs"); do
   order=("$before" "$after")
   ((round % 2 == 0)) && order=("$after" "$before")
-  for store in sqlite postgres mysql; do
+  for store in $stores; do
     for rev in "${order[@]}"; do
       side=before
       [[ $rev == "$after" ]] && side=after
@@ -43,15 +45,15 @@ for round in $(seq 1 "$runs"); do
   done
 done
 
-python3 - "$dest" "$runs" <<'EOF'
+python3 - "$dest" "$runs" $stores <<'EOF'
 import json, statistics, sys
-dest, runs = sys.argv[1], int(sys.argv[2])
+dest, runs, stores = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def get(kind, store, side, r):
     d = json.load(open(f"{dest}/{kind}-{store}-{side}-{r}.json"))
     return d["lapse"]["rate"] if kind == "storm" else d["bucketed"]["rate"]
 print("what              store     after/before per round      median")
 for kind, label in (("storm", "storm drain rate"), ("hotsku", "hot SKU, 8 buckets")):
-    for store in ("sqlite", "postgres", "mysql"):
+    for store in stores:
         ratios = [get(kind, store, "after", r) / get(kind, store, "before", r) for r in range(1, runs + 1)]
         print(f"{label:18} {store:9} {' '.join(f'{x:.2f}' for x in ratios):27} {statistics.median(ratios):.2f}")
 EOF

@@ -28,6 +28,9 @@ type executor struct {
 	// read runs the statements outside a transaction: the read pool, or
 	// one read transaction on it.
 	read dbsqlc.DBTX
+	// queries runs sqlc's queries: in tx on the writer's prepared
+	// statements, else on read. Made once per executor, not per statement.
+	queries *dbsqlc.Queries
 	// timers are the group timers the write transaction wrote, to be
 	// announced once it commits.
 	timers []storetype.Timer
@@ -48,7 +51,7 @@ func (s *Driver) reads() *executor { return s.readExecutor(s.r) }
 
 // readExecutor returns the executor on read, outside a transaction.
 func (s *Driver) readExecutor(read dbsqlc.DBTX) *executor {
-	return withCommon(&executor{d: s, read: read})
+	return withCommon(&executor{d: s, read: read, queries: dbsqlc.New(read)})
 }
 
 // withCommon sets e's Common statements to run on e, and returns e.
@@ -97,12 +100,7 @@ func (e *executor) query(ctx context.Context, name string, args ...any) (*sql.Ro
 
 // q runs the queries that sqlc generates: on the statements prepared on
 // the writer in a transaction, else on the read pool.
-func (e *executor) q() *dbsqlc.Queries {
-	if e.tx == nil {
-		return dbsqlc.New(e.read)
-	}
-	return e.d.sqlc.WithTx(e.tx)
-}
+func (e *executor) q() *dbsqlc.Queries { return e.queries }
 
 // PutTimer makes sure the group timer tm exists, once however often the
 // transaction puts it.
@@ -144,7 +142,7 @@ func (s *Driver) Begin(ctx context.Context, background bool) (driver.ExecutorTx,
 		leave()
 		return nil, err
 	}
-	t := &tx{executor: executor{d: s, tx: sqlTx}, leave: leave}
+	t := &tx{executor: executor{d: s, tx: sqlTx, queries: s.sqlc.WithTx(sqlTx)}, leave: leave}
 	withCommon(&t.executor)
 	return t, nil
 }
