@@ -21,9 +21,11 @@ const benchSkew = 1000 * time.Hour
 const benchLeaseTTL = 3 * time.Second
 
 // newEngine returns the engine the bench runs on st of target as lapse
-// serve runs it (see engineConfig).
-func newEngine(target Target, st Store, wheel *timer.Wheel, now func() time.Time, log *slog.Logger, batch, i int) *engine.Engine {
-	return engine.New(engineConfig(target, st, wheel, now, log, batch, i))
+// serve runs it (see engineConfig), paced by pace if not nil.
+func newEngine(target Target, st Store, wheel *timer.Wheel, now func() time.Time, log *slog.Logger, batch, i int, pace *engine.Pace) *engine.Engine {
+	cfg := engineConfig(target, st, wheel, now, log, batch, i)
+	cfg.Pace = pace
+	return engine.New(cfg)
 }
 
 // engineConfig configures an engine on st of target as lapse serve runs
@@ -42,15 +44,15 @@ func engineConfig(target Target, st Store, wheel *timer.Wheel, now func() time.T
 // be, counting what they expire into p. It returns their engines,
 // started, and what stops them and closes their stores.
 func (r *run) moreInstances(ctx context.Context, p *phase) ([]*engine.Engine, func(), error) {
-	return startInstances(ctx, r.cfg.Target, r.cfg.Instances, r.clock, r.cfg.Log, r.cfg.BatchSize,
+	return startInstances(ctx, r.cfg.Target, r.cfg.Instances, r.clock, r.cfg.Log, r.cfg.BatchSize, r.paces,
 		func(wheel *timer.Wheel) store.Hooks { return expiryHooks(p, wheel) })
 }
 
 // startInstances opens instances 1 to n-1 of target, each a store whose
 // hooks hooks gives for its wheel, with an engine of its own of batch
-// size batch on clk, and starts them. It returns their engines and what
+// size batch on clk, paced by paces[i] if there is one, and starts them. It returns their engines and what
 // stops them and closes their stores.
-func startInstances(ctx context.Context, target Target, n int, clk *clock, log *slog.Logger, batch int,
+func startInstances(ctx context.Context, target Target, n int, clk *clock, log *slog.Logger, batch int, paces []*engine.Pace,
 	hooks func(*timer.Wheel) store.Hooks) ([]*engine.Engine, func(), error) {
 	var (
 		engs    []*engine.Engine
@@ -69,7 +71,11 @@ func startInstances(ctx context.Context, target Target, n int, clk *clock, log *
 			return nil, nil, err
 		}
 		closers = append(closers, func() { st.Close() })
-		eng := newEngine(target, st, wheel, clk.Now, log, batch, i)
+		var pace *engine.Pace
+		if i < len(paces) {
+			pace = paces[i]
+		}
+		eng := newEngine(target, st, wheel, clk.Now, log, batch, i, pace)
 		if err := eng.Start(ctx); err != nil {
 			closeAll()
 			return nil, nil, err

@@ -100,7 +100,7 @@ func RunOrders(ctx context.Context, cfg OrdersConfig) (OrdersResult, error) {
 			return o.res, err
 		}
 	}
-	eng := newEngine(cfg.Target, st, wheel, o.clock.Now, cfg.Log, 0, 0)
+	eng := newEngine(cfg.Target, st, wheel, o.clock.Now, cfg.Log, 0, 0, nil)
 	if err := eng.Start(ctx); err != nil {
 		return o.res, err
 	}

@@ -124,14 +124,14 @@ func RunOrderStorm(ctx context.Context, cfg OrderStormConfig) (OrderStormResult,
 		return res, err
 	}
 	res.Coupons = len(coupons)
-	eng := newEngine(cfg.Target, st, wheel, clk.Now, cfg.Log, 0, 0)
+	eng := newEngine(cfg.Target, st, wheel, clk.Now, cfg.Log, 0, 0, nil)
 	if err := eng.Start(ctx); err != nil {
 		return res, err
 	}
 	defer eng.Stop()
 	stopMore := func() {}
 	if cfg.Instances > 1 {
-		more, stop, err := startInstances(ctx, cfg.Target, cfg.Instances, clk, cfg.Log, 0, hooks)
+		more, stop, err := startInstances(ctx, cfg.Target, cfg.Instances, clk, cfg.Log, 0, nil, hooks)
 		if err != nil {
 			return res, err
 		}

@@ -11,7 +11,10 @@ type Result struct {
 	UserRate  float64 `json:"user_rate"`
 	BatchSize int     `json:"batch_size"`
 	Instances int     `json:"instances"`
-	CPUs      int     `json:"cpus"`
+	// UserBudget is the pace's budget of lapse's drain (Config.UserBudget),
+	// 0 for none.
+	UserBudget float64 `json:"user_budget,omitempty"`
+	CPUs       int     `json:"cpus"`
 	// LoadAvg is the machine's one-minute load average at the start and at
 	// the end of the run, where the system reports it.
 	LoadAvg []float64  `json:"loadavg,omitempty"`

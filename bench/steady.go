@@ -41,7 +41,7 @@ func (r *run) steady(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eng := newEngine(r.cfg.Target, st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, 0)
+	eng := newEngine(r.cfg.Target, st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, 0, nil)
 	if err := eng.Start(ctx); err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lapsehq/lapse/coupon"
+	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/store"
 	"github.com/lapsehq/lapse/storetype"
 	"github.com/lapsehq/lapse/timer"
@@ -65,6 +66,10 @@ type Config struct {
 	// each with its own connections, wheel and engine, sharing the shards;
 	// 0 means 1. More than one needs a store with shard leases.
 	Instances int
+	// UserBudget, if above 1, paces lapse's drain to hold the users' write
+	// p99 within UserBudget × idle (engine.Pace), as lapse serve's
+	// --storm-user-budget; every instance hears the whole user load.
+	UserBudget float64
 }
 
 func (c *Config) defaults() error {
@@ -100,7 +105,7 @@ func RunStorm(ctx context.Context, cfg Config) (Result, error) {
 	r := &run{cfg: cfg, clock: &clock{}}
 	r.res = Result{
 		Store: cfg.Target.Name, Coupons: cfg.Coupons, Templates: cfg.Templates, Users: cfg.Users,
-		UserRate: cfg.UserRate, BatchSize: cfg.BatchSize, Instances: cfg.Instances, CPUs: runtime.NumCPU(),
+		UserRate: cfg.UserRate, BatchSize: cfg.BatchSize, Instances: cfg.Instances, UserBudget: cfg.UserBudget, CPUs: runtime.NumCPU(),
 		series: map[string]drainSeries{}, Racers: map[string]Racers{},
 	}
 	r.res.LoadAvg = append(r.res.LoadAvg, loadAvg()...)
@@ -135,6 +140,8 @@ type run struct {
 	// t0 is when the storm falls due; live the template the load spends.
 	t0   time.Time
 	live string
+	// paces pace the lapse phase's instances, one each; nil: flat out.
+	paces []*engine.Pace
 }
 
 func userID(i int) string { return "u" + strconv.Itoa(i) }
@@ -354,15 +361,33 @@ func (r *run) end(p *phase, name string, end time.Time) (Drain, error) {
 // the wheel at T0 and the engine expires in batches, an event per coupon.
 func (r *run) lapse(ctx context.Context) error {
 	var wheel *timer.Wheel
+	r.paces = nil
+	if r.cfg.UserBudget > 1 {
+		for range r.cfg.Instances {
+			r.paces = append(r.paces, engine.NewPace(r.cfg.UserBudget, time.Now))
+		}
+	}
 	p, err := r.begin(ctx, func(p *phase) store.Hooks {
 		wheel = newWheel(r.clock.Now)
-		return expiryHooks(p, wheel)
+		h := expiryHooks(p, wheel)
+		if r.paces != nil {
+			h.OnUserWrite = func(d time.Duration) {
+				for _, pace := range r.paces {
+					pace.Observe(d)
+				}
+			}
+		}
+		return h
 	})
 	if err != nil {
 		return err
 	}
 	defer p.st.Close()
-	eng := newEngine(r.cfg.Target, p.st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, 0)
+	var pace *engine.Pace
+	if r.paces != nil {
+		pace = r.paces[0]
+	}
+	eng := newEngine(r.cfg.Target, p.st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, 0, pace)
 	if err := eng.Start(ctx); err != nil {
 		return err
 	}

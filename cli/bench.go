@@ -46,6 +46,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		steady         = 10 * time.Second
 		steadyRate     = 1000
 		instances      = 1
+		budget         float64
 	)
 	fs := newBenchFlags("storm", "the drains", stderr)
 	fs.IntVar(&coupons, "coupons", coupons, "coupons in the storm, all due in the same second")
@@ -57,11 +58,15 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.DurationVar(&steady, "steady", steady, "how long the steady phase runs")
 	fs.IntVar(&steadyRate, "steady-rate", steadyRate, "coupons falling due a second in the steady phase")
 	fs.IntVar(&instances, "instances", instances, "lapse instances draining the storm side by side (postgres and mysql)")
+	fs.Float64Var(&budget, "storm-user-budget", 0, "pace lapse's drain to hold users' write p99 within this multiple of idle, as lapse serve's --storm-user-budget; 0 drains flat out")
 	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of lapse's drain to this file")
 	if err := fs.parse(args, stdout); err != nil {
 		return err
 	}
-	cfg := bench.Config{
+	if err := checkBudget(budget); err != nil {
+		return err
+	}
+	cfg := bench.Config{UserBudget: budget,
 		Coupons: coupons, Templates: templates, Users: users,
 		UserRate: rate, BatchSize: batch, Instances: instances, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
 		Log: fs.log,

@@ -14,7 +14,7 @@ import (
 var configGroups = []flagSpec{
 	{"HTTP", []string{"listen", "insecure", "console", "read-timeout", "write-timeout", "idle-timeout", "issue-timeout", "max-lock-ttl", "idempotency-ttl"}},
 	{"Store and instances", []string{"store", "instance", "lease-ttl", "max-clock-skew", "redis", "amqp-delay"}},
-	{"Expiry engine", []string{"batch-size", "sweep-interval", "loader-interval", "operation-batch", "operation-share", "payment-check-url", "payment-grace"}},
+	{"Expiry engine", []string{"batch-size", "sweep-interval", "loader-interval", "operation-batch", "operation-share", "storm-user-budget", "payment-check-url", "payment-grace"}},
 	{"Event delivery", []string{"sink", "sink-secret", "sink-max-attempts", "event-retention"}},
 	{"Archive and reconciliation", []string{"archive-after", "archive-interval", "reconcile-interval", "repair"}},
 	{"Reminders", []string{"reminders", "reminder-window", "quiet-hours", "sms-threshold", "sms-inactive", "daily-cap"}},

@@ -46,6 +46,7 @@ type serveConfig struct {
 	sweepInterval   time.Duration
 	loaderInterval  time.Duration
 	operationShare  float64
+	userBudget      float64
 	operationBatch  int
 	paymentURL      string
 	paymentGrace    time.Duration
@@ -101,6 +102,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "how often the sweeper scans for missed work (LAPSE_SWEEP_INTERVAL)")
 	fs.IntVar(&c.operationBatch, "operation-batch", engine.DefaultOperationBatch, "coupons a bulk void or extend works per transaction (LAPSE_OPERATION_BATCH)")
 	fs.Float64Var(&c.operationShare, "operation-share", 0, "share of its time a bulk void or extend spends in batches, resting between them for checkout; 1 never rests; 0 is 0.5 on a postgres or mysql store, 0.25 on sqlite, whose one writer each batch holds (LAPSE_OPERATION_SHARE)")
+	fs.Float64Var(&c.userBudget, "storm-user-budget", 0, "pace the drains to hold users' write p99 within this multiple of its idle p99, draining flat out when no user writes (e.g. 1.5; see lapse_drain_pace); 0 never paces them (LAPSE_STORM_USER_BUDGET)")
 	fs.DurationVar(&c.loaderInterval, "loader-interval", 0, "how often the timer loader reads the store for work falling due; 0 is 1s with several instances on a postgres or mysql store, a quarter of the timer wheel's horizon otherwise; an operations and testing knob (LAPSE_LOADER_INTERVAL)")
 	fs.StringVar(&c.paymentURL, "payment-check-url", "", "payment-status hook asked before an order closes on timeout (LAPSE_PAYMENT_CHECK_URL)")
 	fs.DurationVar(&c.paymentGrace, "payment-grace", time.Minute, "how long past its deadline an order waits for a failing payment hook before it closes anyway (LAPSE_PAYMENT_GRACE)")
@@ -146,6 +148,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.operationBatch < 1 {
 		return fmt.Errorf("--operation-batch: want at least 1, got %d", c.operationBatch)
+	}
+	if err := checkBudget(c.userBudget); err != nil {
+		return err
 	}
 	if !(c.operationShare >= 0 && c.operationShare <= 1) {
 		return fmt.Errorf("--operation-share: want 0 to 1, got %g", c.operationShare)
@@ -226,8 +231,13 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 			accel.Hint(tm)
 		}
 	}
+	var pace *engine.Pace
+	if c.userBudget > 0 {
+		pace = engine.NewPace(c.userBudget, time.Now)
+	}
 	st, err := openStore(ctx, c, store.Hooks{
-		OnTimer: hint,
+		OnTimer:     hint,
+		OnUserWrite: pace.Observe,
 		OnEvents: func(evs []storetype.Event) {
 			metrics.Committed(evs)
 			relay.Notify()
@@ -254,7 +264,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	cfg := engine.Config{
 		Store: st, Wheel: wheel, Now: now, Log: log, Metrics: metrics, Outage: outage,
 		BatchSize: c.batchSize, SweepInterval: c.sweepInterval, LoadInterval: c.loaderInterval, OperationBatch: c.operationBatch, OperationShare: engine.OperationShare(c.operationShare, storeKind(c.store) == "sqlite"), PaymentGrace: c.paymentGrace,
-		ReconcileInterval: c.reconcileEvery, Repair: c.repair,
+		ReconcileInterval: c.reconcileEvery, Repair: c.repair, Pace: pace,
 		Holder: holder(c), Instance: c.instance, LeaseTTL: c.leaseTTL, MaxSkew: c.maxSkew, Clock: clock, Accel: accel,
 		IdempotencyTTL: c.idempotencyTTL, ArchiveAfter: c.archiveAfter, ArchiveInterval: c.archiveInterval,
 	}
@@ -468,4 +478,12 @@ func redact(s string) string {
 		return u.Redacted()
 	}
 	return s
+}
+
+// checkBudget checks a --storm-user-budget: 0 (none) or above 1.
+func checkBudget(b float64) error {
+	if b != 0 && !(b > 1) {
+		return fmt.Errorf("--storm-user-budget: want 0 (none) or above 1, got %g", b)
+	}
+	return nil
 }

@@ -91,6 +91,9 @@ type Config struct {
 	// ArchiveInterval (0 means a minute); 0 archives nothing.
 	ArchiveAfter    time.Duration
 	ArchiveInterval time.Duration
+	// Pace, if set, slows the drains while users feel them (see Pace);
+	// nil drains flat out.
+	Pace *Pace
 	// ReconcileInterval is how often the engine runs the store's
 	// reconciliation (see store.Reconciliation); 0 never. Repair makes
 	// each run repair what it finds.
@@ -164,6 +167,7 @@ func New(cfg Config) *Engine {
 	if cfg.Holder != "" {
 		cfg.Instance = cfg.Holder
 	}
+	cfg.Pace.start(cfg.BatchSize, cfg.Metrics)
 	e := &Engine{cfg: cfg, wake: map[storetype.TimerKind]chan struct{}{}}
 	e.drains = map[storetype.TimerKind]drainFunc{
 		storetype.TimerExpire:  cfg.Store.ExpireDue,
@@ -433,8 +437,12 @@ func (e *Engine) drainHeld(ctx context.Context, kind storetype.TimerKind, held f
 		if e.leases != nil && len(ls) == 0 {
 			return nil
 		}
-		now := e.cfg.Now()
-		d, err := fn(context.WithoutCancel(ctx), storetype.DueParams{Now: now, Limit: e.cfg.BatchSize, Leases: ls})
+		now, began := e.cfg.Now(), time.Now()
+		limit := e.cfg.Pace.begin(e.cfg.BatchSize)
+		d, err := fn(context.WithoutCancel(ctx), storetype.DueParams{Now: now, Limit: limit, Leases: ls})
+		if err != nil {
+			e.cfg.Pace.end(time.Since(began), false)
+		}
 		if errors.Is(err, store.ErrLeaseLost) {
 			e.leases.lost(ctx)
 			continue
@@ -449,16 +457,19 @@ func (e *Engine) drainHeld(ctx context.Context, kind storetype.TimerKind, held f
 			backoff = min(2*backoff, 5*time.Second)
 			continue
 		}
-		e.cfg.Outage.Served()
-		e.cfg.Metrics.drained(kind, now, d.Due, sweeping)
 		// A full batch may leave more due. A short one may too, if the
 		// store made way for a user: then Next says so.
-		if len(d.Due) < e.cfg.BatchSize && (d.Next.IsZero() || d.Next.After(e.cfg.Now())) {
+		more := len(d.Due) >= limit || (!d.Next.IsZero() && !d.Next.After(e.cfg.Now()))
+		rest := e.cfg.Pace.end(time.Since(began), more)
+		e.cfg.Outage.Served()
+		e.cfg.Metrics.drained(kind, now, d.Due, sweeping)
+		if !more {
 			if !d.Next.IsZero() {
 				e.cfg.Wheel.Add(timer.Key{Kind: string(kind), Due: d.Next})
 			}
 			return storetype.Leases(ls).Shards()
 		}
+		pause(ctx, rest)
 	}
 	return nil
 }

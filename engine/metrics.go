@@ -30,6 +30,10 @@ type Metrics struct {
 	archived    *prometheus.CounterVec
 	prunedRows  *prometheus.CounterVec
 	drift       *prometheus.GaugeVec
+	paceBatch   prometheus.Gauge
+	paceShare   prometheus.Gauge
+	paceReason  *prometheus.GaugeVec
+	paceFelt    *prometheus.GaugeVec
 }
 
 // NewMetrics registers the engine's collectors, and gauges read from st at
@@ -56,6 +60,10 @@ func NewMetrics(reg prometheus.Registerer, st StatsReader, now func() time.Time)
 		archived:    counterVec("lapse_archived_rows_total", "Rows moved to the archive, by table (coupons, orders).", "table"),
 		prunedRows:  counterVec("lapse_pruned_rows_total", "Rows deleted as history, by kind (idempotency_keys, reminders).", "kind"),
 		drift:       gaugeVec("lapse_reconcile_drift", "Drift the last reconciliation found, by check (repaired or not); exported once reconciliation runs.", "check"),
+		paceBatch:   gauge("lapse_drain_pace_batch", "Rows per drain batch the pace allows now (--storm-user-budget; the batch size without it)."),
+		paceShare:   gauge("lapse_drain_pace_share", "Share of their time the drains may spend in batches now, resting the rest (1: flat out)."),
+		paceReason:  gaugeVec("lapse_drain_pace", "Why the drains run at their pace: 1 on the current reason (no_users, measuring, over_budget, under_budget).", "reason"),
+		paceFelt:    gaugeVec("lapse_drain_pace_user_p99_seconds", "Users' write p99 the pace last judged by: of writes that met no drain (idle) and of those that met one (draining).", "of"),
 	}
 	for _, table := range []string{store.ArchivedCoupons, store.ArchivedOrders} {
 		m.archived.WithLabelValues(table)
@@ -64,8 +72,31 @@ func NewMetrics(reg prometheus.Registerer, st StatsReader, now func() time.Time)
 		m.prunedRows.WithLabelValues(kind)
 	}
 	reg.MustRegister(m.lag, m.transitions, m.closes, m.repairs, m.failures, m.checks, m.unconfirmed,
-		m.held, m.lost, m.skew, m.skewBound, m.pruned, m.operations, m.archived, m.prunedRows, m.drift, &statsCollector{st: st, now: now})
+		m.held, m.lost, m.skew, m.skewBound, m.pruned, m.operations, m.archived, m.prunedRows, m.drift,
+		m.paceBatch, m.paceShare, m.paceReason, m.paceFelt, &statsCollector{st: st, now: now})
 	return m
+}
+
+// pace records the drains' pace and why.
+func (m *Metrics) pace(batch int, share float64, reason string) {
+	if m == nil {
+		return
+	}
+	m.paceBatch.Set(float64(batch))
+	m.paceShare.Set(share)
+	for _, r := range paceReasons {
+		m.paceReason.WithLabelValues(r).Set(0)
+	}
+	m.paceReason.WithLabelValues(reason).Set(1)
+}
+
+// paceJudged records the users' p99 a pace judged by.
+func (m *Metrics) paceJudged(idle, draining time.Duration) {
+	if m == nil {
+		return
+	}
+	m.paceFelt.WithLabelValues("idle").Set(idle.Seconds())
+	m.paceFelt.WithLabelValues("draining").Set(draining.Seconds())
 }
 
 // Committed counts the events of a commit: the store hook for transitions

@@ -87,11 +87,15 @@ func (e *Engine) workOperations(ctx context.Context) {
 
 // rest waits, after a batch that took d, as long as OperationShare asks.
 func (e *Engine) rest(ctx context.Context, d time.Duration) {
-	r := restAfter(d, e.cfg.OperationShare)
-	if r <= 0 {
+	pause(ctx, restAfter(d, e.cfg.OperationShare))
+}
+
+// pause waits for d, or until ctx is done.
+func pause(ctx context.Context, d time.Duration) {
+	if d <= 0 {
 		return
 	}
-	t := time.NewTimer(r)
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():

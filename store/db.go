@@ -121,6 +121,7 @@ const attempts = 5
 func run[T any](ctx context.Context, db *DB, background bool, fn func(*txn) (T, error)) (T, error) {
 	locked := map[string]bool{}
 	var down outageRetry
+	began := time.Now()
 	for try := 1; ; try++ {
 		res, err := attempt(ctx, db, background, locked, fn)
 		if sku, ok := shortBucket(err); ok && !locked[sku] {
@@ -130,6 +131,9 @@ func run[T any](ctx context.Context, db *DB, background bool, fn func(*txn) (T, 
 		}
 		out, retry := db.d.Classify(err)
 		if out == nil {
+			if h := db.hooks.OnUserWrite; h != nil && !background {
+				h(time.Since(began))
+			}
 			return res, nil
 		}
 		var zero T

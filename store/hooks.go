@@ -1,6 +1,10 @@
 package store
 
-import "github.com/lapsehq/lapse/storetype"
+import (
+	"time"
+
+	"github.com/lapsehq/lapse/storetype"
+)
 
 // Hooks tell the rest of the process what a DB committed: it calls
 // Committed after each commit, never for a transaction that rolled back.
@@ -23,6 +27,10 @@ type Hooks struct {
 	// committed, with what it moved or deleted (ArchivedCoupons,
 	// ArchivedOrders, PrunedReminders) and how many.
 	OnArchived func(what string, n int64)
+	// OnUserWrite, if set, is called after each user's write (a foreground
+	// transaction) committed, with how long it took from its first begin,
+	// retries and waits included: what the user felt (engine.Pace).
+	OnUserWrite func(took time.Duration)
 }
 
 // Committed calls the hooks for one committed transaction.

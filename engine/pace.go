@@ -1,0 +1,203 @@
+package engine
+
+import (
+	"slices"
+	"sync"
+	"time"
+)
+
+// Pace shapes the drains to what users feel. It hears how long each
+// user's write took (Observe, which store.Hooks.OnUserWrite calls), keeps
+// the p99 of those that met no storm as the idle baseline, and judges the
+// writes that met one: while their p99 is over budget × the baseline, each
+// judgement halves the drains' batch (down to minPaceBatch), then the
+// share of their time the drains spend in batches (down to minPaceShare),
+// resting between batches for the rest; while it is well under, it gives
+// back a quarter of a step. With no user writing, the drains run flat out.
+//
+// A storm is full batches: more was due than a batch takes. A write meets
+// it while a batch is in flight, or within paceQuiet of the last batch,
+// or within paceCalm of the last full one; a trickle of short batches
+// (the steady expiry of a busy day) is part of the baseline.
+//
+// A Pace hears the users of its own process only: with many instances,
+// each paces its drains by what its own users feel.
+type Pace struct {
+	budget float64
+	now    func() time.Time
+	max    int // the engine's batch size: the pace's full speed
+
+	mu       sync.Mutex
+	batch    int
+	share    float64
+	draining int       // batches in flight
+	lastEnd  time.Time // when the last batch ended
+	lastFull time.Time // when the last full batch ended
+	lastUser time.Time // when the last user write ended
+	idle     ring      // writes that met no drain
+	busy     ring      // writes that met one, since the last judgement
+	reason   string
+	metrics  *Metrics
+}
+
+// Pace's reasons for its current speed, the label of lapse_drain_pace.
+const (
+	paceNoUsers   = "no_users"    // no user wrote within paceUsersGone: flat out
+	paceMeasuring = "measuring"   // too few idle writes to judge by yet
+	paceOver      = "over_budget" // users' p99 over budget: slowing down
+	paceUnder     = "under_budget"
+)
+
+var paceReasons = []string{paceNoUsers, paceMeasuring, paceOver, paceUnder}
+
+const (
+	// minPaceBatch and minPaceShare are how far a Pace slows the drains.
+	minPaceBatch = 20
+	minPaceShare = 1.0 / 64
+	// paceJudge is how many writes that met a drain a Pace judges at once,
+	// by their 98th percentile (the second slowest): the p99 of a user's
+	// checkout, robust to one outlier.
+	paceJudge = 50
+	// paceIdleWrites is how many of the latest idle writes make the
+	// baseline, and paceIdleMin how many it needs.
+	paceIdleWrites = 500
+	paceIdleMin    = 50
+	// paceQuiet is how long after a batch, and paceCalm after a full one,
+	// a write still counts as having met the drains.
+	paceQuiet = 100 * time.Millisecond
+	paceCalm  = time.Second
+	// paceUsersGone is how long without a user write makes a Pace run the
+	// drains flat out.
+	paceUsersGone = time.Second
+	// paceSlack is how far under budget users' p99 must be for a Pace to
+	// speed up, and paceRise by how much: slower than it slows down, so
+	// that it spends its time under budget rather than around it.
+	paceSlack = 0.7
+	paceRise  = 1.25
+)
+
+// NewPace returns a Pace holding users' write p99 within budget × idle
+// (budget > 1), measured on the clock now (the real one, not the
+// engine's replayable clock).
+func NewPace(budget float64, now func() time.Time) *Pace {
+	return &Pace{budget: budget, now: now, share: 1, reason: paceNoUsers}
+}
+
+// start binds p to the engine's batch size and metrics; a nil p stays nil.
+func (p *Pace) start(batch int, m *Metrics) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.max, p.batch, p.metrics = batch, batch, m
+	p.metrics.pace(p.batch, p.share, p.reason)
+}
+
+// Observe records one user's write that took d and ended now.
+func (p *Pace) Observe(d time.Duration) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	end := p.now()
+	p.lastUser = end
+	if start := end.Add(-d); p.draining == 0 && start.Sub(p.lastEnd) > paceQuiet && start.Sub(p.lastFull) > paceCalm {
+		p.idle.add(d, paceIdleWrites)
+		return
+	}
+	p.busy.add(d, paceJudge)
+	if len(p.busy.d) == paceJudge {
+		p.judge()
+	}
+}
+
+// judge compares the writes that met a drain with the baseline, steps the
+// pace and starts the next judgement afresh.
+func (p *Pace) judge() {
+	defer func() { p.busy = ring{} }()
+	if len(p.idle.d) < paceIdleMin {
+		p.set(p.batch, p.share, paceMeasuring)
+		return
+	}
+	idle, felt := p.idle.quantile(0.99), p.busy.quantile(0.98)
+	p.metrics.paceJudged(idle, felt)
+	limit := time.Duration(p.budget * float64(idle))
+	switch {
+	case felt > limit:
+		if p.batch > minPaceBatch {
+			p.set(max(p.batch/2, minPaceBatch), p.share, paceOver)
+		} else {
+			p.set(p.batch, max(p.share/2, minPaceShare), paceOver)
+		}
+	case felt < time.Duration(paceSlack*float64(limit)):
+		if p.share < 1 {
+			p.set(p.batch, min(paceRise*p.share, 1), paceUnder)
+		} else {
+			p.set(min(max(int(paceRise*float64(p.batch)), p.batch+1), p.max), 1, paceUnder)
+		}
+	}
+}
+
+// set moves to batch and share for reason.
+func (p *Pace) set(batch int, share float64, reason string) {
+	p.batch, p.share, p.reason = batch, share, reason
+	p.metrics.pace(batch, share, reason)
+}
+
+// begin starts a batch and returns its size: limit, or less while users
+// feel the drains.
+func (p *Pace) begin(limit int) int {
+	if p == nil {
+		return limit
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.draining++
+	if p.now().Sub(p.lastUser) > paceUsersGone && (p.batch < p.max || p.share < 1) {
+		p.busy = ring{}
+		p.set(p.max, 1, paceNoUsers)
+	}
+	return min(limit, p.batch)
+}
+
+// end ends a batch that took d, full if more was due than it took, and
+// returns how long to rest before the next, as the pace's share asks.
+func (p *Pace) end(d time.Duration, full bool) time.Duration {
+	if p == nil {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.draining--
+	p.lastEnd = p.now()
+	if full {
+		p.lastFull = p.lastEnd
+	}
+	return restAfter(d, p.share)
+}
+
+// ring holds the latest durations, up to a cap.
+type ring struct {
+	d    []time.Duration
+	next int
+}
+
+// add records d, over the oldest once n are held.
+func (r *ring) add(d time.Duration, n int) {
+	if len(r.d) < n {
+		r.d = append(r.d, d)
+		return
+	}
+	r.d[r.next] = d
+	r.next = (r.next + 1) % n
+}
+
+// quantile returns the q-quantile of the durations held (nearest rank).
+func (r *ring) quantile(q float64) time.Duration {
+	s := slices.Clone(r.d)
+	slices.Sort(s)
+	i := int(q*float64(len(s))+0.5) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}

@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"testing"
+	"time"
+)
+
+// paceClock is a Pace's clock the test moves.
+type paceClock struct{ t time.Time }
+
+func (c *paceClock) now() time.Time { return c.t }
+
+// users records n user writes of d each, a millisecond apart.
+func users(p *Pace, c *paceClock, n int, d time.Duration) {
+	for range n {
+		c.t = c.t.Add(time.Millisecond)
+		p.Observe(d)
+	}
+}
+
+// TestPace drives a Pace through a storm: it slows the drains step by
+// step while the writes that meet a batch are over budget, batch first and
+// then share, holds still in the slack, speeds back up once they are well
+// under, and runs flat out as soon as no user writes.
+func TestPace(t *testing.T) {
+	c := &paceClock{t: time.Unix(1e9, 0)}
+	p := NewPace(1.5, c.now)
+	p.start(1000, nil)
+	want := func(what string, batch int, share float64, reason string) {
+		t.Helper()
+		if p.batch != batch || p.share != share || p.reason != reason {
+			t.Fatalf("%s: batch %d share %g (%s), want %d %g (%s)", what, p.batch, p.share, p.reason, batch, share, reason)
+		}
+	}
+
+	// A drain before any idle write: nothing to judge by.
+	if got := p.begin(1000); got != 1000 {
+		t.Fatalf("first batch %d rows, want 1000", got)
+	}
+	users(p, c, paceJudge, 50*time.Millisecond)
+	want("no baseline", 1000, 1, paceMeasuring)
+	p.end(time.Second, false)
+
+	// An idle baseline: writes of 1 ms, well after the last batch, a short
+	// one.
+	c.t = c.t.Add(time.Second)
+	users(p, c, 100, time.Millisecond)
+	want("idle writes", 1000, 1, paceMeasuring)
+
+	// Writes of 5 ms meet each batch: over 1.5 ms, so each judgement
+	// halves the batch, down to minPaceBatch, then the share.
+	batches := []int{500, 250, 125, 62, 31, 20, 20, 20}
+	shares := []float64{1, 1, 1, 1, 1, 1, 0.5, 0.25}
+	for i := range batches {
+		n := p.begin(1000)
+		users(p, c, paceJudge, 5*time.Millisecond)
+		want("over budget", batches[i], shares[i], paceOver)
+		if rest := p.end(100*time.Millisecond, true); rest != time.Duration(float64(100*time.Millisecond)*(1-shares[i])/shares[i]) {
+			t.Fatalf("rest after a batch at share %g: %s", shares[i], rest)
+		}
+		if i > 0 && n != batches[i-1] {
+			t.Fatalf("batch %d ran %d rows, want %d", i, n, batches[i-1])
+		}
+	}
+
+	// 1.2 ms is within budget but not well under: the pace holds.
+	p.begin(1000)
+	users(p, c, paceJudge, 1200*time.Microsecond)
+	want("in the slack", 20, 0.25, paceOver)
+
+	// 1 ms is well under: each judgement gives back a quarter of a step,
+	// share first.
+	for share := 0.25; share < 1; {
+		share = min(share*paceRise, 1)
+		users(p, c, paceJudge, time.Millisecond)
+		want("under budget", 20, share, paceUnder)
+	}
+	users(p, c, paceJudge, time.Millisecond)
+	want("under budget", 25, 1, paceUnder)
+	p.end(0, true)
+
+	// Right after a full batch, a write counts as meeting the storm, even
+	// with no batch in flight: it moves no baseline.
+	idle := len(p.idle.d)
+	users(p, c, paceJudge, time.Second)
+	want("just after a storm's batch", 20, 1, paceOver)
+	if len(p.idle.d) != idle {
+		t.Fatalf("writes right after a full batch grew the baseline from %d to %d writes", idle, len(p.idle.d))
+	}
+	p.set(25, 1, paceUnder)
+
+	// One lone slow write among the judged (the 98th percentile is the
+	// second slowest) does not slow the drains.
+	c.t = c.t.Add(time.Second)
+	p.begin(1000)
+	users(p, c, paceJudge-1, time.Millisecond)
+	users(p, c, 1, time.Second)
+	want("one outlier", 31, 1, paceUnder)
+
+	// No user for over a second: the next batch runs flat out.
+	p.set(20, 0.25, paceOver)
+	p.end(0, true)
+	c.t = c.t.Add(2 * paceUsersGone)
+	if got := p.begin(1000); got != 1000 {
+		t.Fatalf("batch with no users %d rows, want 1000", got)
+	}
+	want("no users", 1000, 1, paceNoUsers)
+}
+
+// TestPaceNil: a nil Pace paces nothing.
+func TestPaceNil(t *testing.T) {
+	var p *Pace
+	p.start(1000, nil)
+	p.Observe(time.Second)
+	if got := p.begin(700); got != 700 {
+		t.Fatalf("nil pace batch %d, want 700", got)
+	}
+	if got := p.end(time.Second, true); got != 0 {
+		t.Fatalf("nil pace rest %s, want 0", got)
+	}
+}
