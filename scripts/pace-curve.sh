@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Draws the storm's price curve on each store: drain rate against the
+# users' write p99, for lapse and for the floor at a few batch sizes, and
+# for lapse paced by --storm-user-budget at a few budgets. Each run's JSON
+# lands next to its plot in OUT, and OUT/curve-<store>.svg draws them all
+# (scripts/pace-curve.py). Run it on a quiet machine.
+#
+# usage: scripts/pace-curve.sh OUT
+# env:   as scripts/bench-setup.sh says (COUPONS defaults to 200000 here);
+#        STORES  the stores to run (default: sqlite postgres mysql)
+#        BATCHES the unpaced batch sizes (default: 50 200 1000)
+#        BUDGETS the budgets, at batch size 1000 (default: 1.5 3)
+set -euo pipefail
+dest=$1
+COUPONS=${COUPONS:-200000}
+source "$(dirname "$0")/bench-setup.sh"
+mkdir -p "$dest"
+url() { # store name
+  case $1 in
+    sqlite) echo "sqlite:$tmp/$2.db" ;;
+    postgres) echo "$pg/$2?sslmode=disable" ;;
+    mysql) echo "$my/$2" ;;
+  esac
+}
+storm() { # store name flags...
+  local store=$1 name=$2
+  shift 2
+  echo "== $store: $name" >&2
+  "$bin" bench storm --coupons "$coupons" --store "$(url "$store" "lapse_curve_${stamp}_$name")" \
+    --out "$dest/storm-$store-$name.json" --plot "$dest/storm-$store-$name.svg" "$@"
+}
+for store in ${STORES:-sqlite postgres mysql}; do
+  for b in ${BATCHES:-50 200 1000}; do
+    storm "$store" "batch$b" --batch-size "$b"
+  done
+  for u in ${BUDGETS:-1.5 3}; do
+    storm "$store" "budget$u" --storm-user-budget "$u"
+  done
+  python3 "$(dirname "$0")/pace-curve.py" "$dest" "$store" > "$dest/curve-$store.svg"
+done
