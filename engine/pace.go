@@ -15,10 +15,11 @@ import (
 // resting between batches for the rest; while it is well under, it gives
 // back a quarter of a step. With no user writing, the drains run flat out.
 //
-// A storm is full batches: more was due than a batch takes. A write meets
-// it while a batch is in flight, or within paceQuiet of the last batch,
-// or within paceCalm of the last full one; a trickle of short batches
-// (the steady expiry of a busy day) is part of the baseline.
+// A write meets the drains while a batch is in flight, within paceQuiet
+// of the last batch or within paceCalm of the last full one (a storm's:
+// more was due than it took). So the writes between the short batches
+// of a steady trickle (the expiry of a busy day) make the baseline, and
+// none of a storm's, whose rests can be long, does.
 //
 // A Pace hears the users of its own process only: with many instances,
 // each paces its drains by what its own users feel.
