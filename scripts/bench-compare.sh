@@ -21,13 +21,6 @@ for rev in "$before" "$after"; do
   git worktree remove --force "$tmp/src-$rev"
 done
 
-url() { # store name
-  case $1 in
-    sqlite) echo "sqlite:$tmp/$2.db" ;;
-    postgres) echo "$pg/$2?sslmode=disable" ;;
-    mysql) echo "$my/$2" ;;
-  esac
-}
 for round in $(seq 1 "$runs"); do
   order=("$before" "$after")
   ((round % 2 == 0)) && order=("$after" "$before")

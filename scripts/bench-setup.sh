@@ -1,6 +1,7 @@
 # Sourced by the bench scripts: the stores' base URLs, the coupon count,
 # the output folder, a lapse binary built afresh in a temporary folder the
-# exit removes ($tmp, $bin), and a stamp naming this run's databases.
+# exit removes ($tmp, $bin), a stamp naming this run's databases, and
+# url STORE NAME, the URL of a new database NAME on STORE.
 # env:   LAPSE_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432)
 #        LAPSE_BENCH_MYSQL    (default mysql://root@127.0.0.1:3306)
 #        COUPONS              (default 1000000)
@@ -15,3 +16,10 @@ trap 'rm -rf "$tmp"' EXIT
 bin=$tmp/lapse
 go build -o "$bin" ./cmd/lapse
 stamp=$(date +%s)
+url() { # store name
+  case $1 in
+    sqlite) echo "sqlite:$tmp/$2.db" ;;
+    postgres) echo "$pg/$2?sslmode=disable" ;;
+    mysql) echo "$my/$2" ;;
+  esac
+}

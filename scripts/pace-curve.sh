@@ -15,13 +15,6 @@ dest=$1
 COUPONS=${COUPONS:-200000}
 source "$(dirname "$0")/bench-setup.sh"
 mkdir -p "$dest"
-url() { # store name
-  case $1 in
-    sqlite) echo "sqlite:$tmp/$2.db" ;;
-    postgres) echo "$pg/$2?sslmode=disable" ;;
-    mysql) echo "$my/$2" ;;
-  esac
-}
 storm() { # store name flags...
   local store=$1 name=$2
   shift 2
