@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/lapsehq/lapse/internal/quantile"
 )
 
 // op is a kind of user operation.
@@ -63,7 +65,7 @@ type Quantiles struct {
 // quantilesOf sorts ds and returns their quantiles, zero if ds is empty.
 func quantilesOf(ds []time.Duration) Quantiles {
 	slices.Sort(ds)
-	return Quantiles{P50: seconds(quantile(ds, 0.50)), P99: seconds(quantile(ds, 0.99)), Max: seconds(quantile(ds, 1))}
+	return Quantiles{P50: seconds(quantile.Of(ds, 0.50)), P99: seconds(quantile.Of(ds, 0.99)), Max: seconds(quantile.Of(ds, 1))}
 }
 
 // OpStats summarises the latencies of some user operations, in seconds.
@@ -106,15 +108,6 @@ func stats(ss []sample) OpStats {
 	}
 	st.Quantiles = quantilesOf(took)
 	return st
-}
-
-// quantile returns the nearest-rank q-quantile of sorted, 0 if it is empty.
-func quantile(sorted []time.Duration, q float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(q*float64(len(sorted))+0.999999) - 1
-	return sorted[min(max(i, 0), len(sorted)-1)]
 }
 
 func seconds(d time.Duration) float64 { return d.Seconds() }

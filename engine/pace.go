@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/lapsehq/lapse/internal/quantile"
 )
 
 // Pace shapes the drains to what users feel. It hears how long each
@@ -199,6 +201,5 @@ func (r *ring) add(d time.Duration, n int) {
 func (r *ring) quantile(q float64) time.Duration {
 	s := slices.Clone(r.d)
 	slices.Sort(s)
-	i := int(q*float64(len(s))+0.5) - 1
-	return s[min(max(i, 0), len(s)-1)]
+	return quantile.Of(s, q)
 }
