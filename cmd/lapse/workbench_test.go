@@ -95,19 +95,18 @@ func testConsoleWorkbench(t *testing.T, be backend) {
 	reconcileInBrowser(t, page, s)
 }
 
-// click clicks the element sel finds, again if a redraw of the table it
-// is in replaced it first (the console redraws its tables as it polls).
+// click clicks the element sel finds, once it is there. The click is the
+// element's own click(), not the mouse's: a mouse click lands where the
+// element was found, and the console redraws its tables as it polls, so
+// under load a redraw between finding and clicking made it miss.
 func click(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
-	for try := 1; ; try++ {
-		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
-		if err == nil {
-			return
-		}
-		if try == 5 {
-			t.Fatalf("click %s: %v", sel, err)
-		}
+	q, err := json.Marshal(sel)
+	if err != nil {
+		t.Fatalf("click %s: %v", sel, err)
 	}
+	shown(t, ctx, sel+" clicked", `(() => { const el = document.querySelector(`+string(q)+`); if (!el) return ''; el.click(); return 'yes'; })()`,
+		func(s string) bool { return s == "yes" })
 }
 
 // confirmation waits for the confirmation and checks that it starts
@@ -168,9 +167,8 @@ func reconcileInBrowser(t *testing.T, ctx context.Context, s *server) {
 // it.
 func find(t *testing.T, ctx context.Context, id string) {
 	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("find-id"), id), chromedp.Click(chromedp.CSS("#find button"))); err != nil {
-		t.Fatalf("find %s: %v", id, err)
-	}
+	fill(t, ctx, map[string]string{"find-id": id})
+	click(t, ctx, "#find button")
 	shown(t, ctx, id+" found", foundJS("id"), func(s string) bool { return s == id })
 }
 
@@ -445,9 +443,8 @@ func eventsInBrowser(t *testing.T, ctx context.Context, s *server, subject strin
 	if len(want) == 0 {
 		t.Fatalf("the feed holds no event of %s", subject)
 	}
-	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("filter-subject"), subject), chromedp.Click(chromedp.CSS("#filter button"))); err != nil {
-		t.Fatalf("filter the events: %v", err)
-	}
+	fill(t, ctx, map[string]string{"filter-subject": subject})
+	click(t, ctx, "#filter button")
 	row := `tr.dataset.type + ' ' + tr.dataset.subject + ' ' + tr.querySelector('.data').textContent`
 	got := shown(t, ctx, "the events of "+subject, `[...document.querySelectorAll('#events tr')].map((tr) => `+row+`).join('\n')`,
 		func(s string) bool { return s == strings.Join(want, "\n") })
