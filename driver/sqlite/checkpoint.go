@@ -21,19 +21,37 @@ const checkpointEvery = 200 * time.Millisecond
 // frames backfilled; the WAL rewinds at the first pause in writes.
 const walBackstopPages = 1 << 18 // 1 GiB
 
-// walKeepBytes is how large the WAL file is left when it rewinds.
-const walKeepBytes = 64 << 20
+// shrinkAfter is how long without a commit the checkpointer waits before
+// it truncates the WAL file. The writer never truncates it: with
+// journal_size_limit set, the first commit after each rewind truncated
+// the file to the limit, and under a paced storm (rewinds every few
+// batches, the WAL hundreds of MiB between them) those commits held the
+// writer for 100-300 ms, users' locks queued behind them. So the file
+// keeps the size it grew to while writes go on, and shrinks once they
+// pause.
+const shrinkAfter = 5 * time.Second
+
+// The checkpoint modes the checkpointer runs.
+const (
+	// passive copies committed frames into the database without waiting
+	// for the writer or the readers.
+	passive = "PASSIVE"
+	// truncate copies them all, waiting for the writer if one writes,
+	// and truncates the WAL file to zero bytes.
+	truncate = "TRUNCATE"
+)
 
 // checkpointer copies committed WAL frames into the database from a
-// connection of its own, with PRAGMA wal_checkpoint(PASSIVE), which never
-// waits for the writer or the readers. Left to SQLite, the checkpoint runs
-// inside the commit that crosses the WAL threshold, copying and syncing
-// while that commit holds the one writer, and every user's write queued
-// behind it waits for it. A failed checkpoint is retried on the next tick;
-// if they keep failing the WAL grows to walBackstopPages and the writer
-// checkpoints after all.
+// connection of its own, with a passive checkpoint, which never waits for
+// the writer or the readers. Left to SQLite, the checkpoint runs inside
+// the commit that crosses the WAL threshold, copying and syncing while
+// that commit holds the one writer, and every user's write queued behind
+// it waits for it. A failed checkpoint is retried on the next tick; if
+// they keep failing the WAL grows to walBackstopPages and the writer
+// checkpoints after all. Once no commit came for shrinkAfter, it
+// truncates the WAL file, once.
 type checkpointer struct {
-	checkpoint func(context.Context) error
+	checkpoint func(ctx context.Context, mode string) error
 	close      func() error
 	dirty      atomic.Bool
 	cancel     context.CancelFunc
@@ -47,15 +65,15 @@ func startCheckpointer(dsn string) (*checkpointer, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	return newCheckpointer(func(ctx context.Context) error {
-		_, err := db.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+	return newCheckpointer(func(ctx context.Context, mode string) error {
+		_, err := db.ExecContext(ctx, "PRAGMA wal_checkpoint("+mode+")")
 		return err
 	}, db.Close), nil
 }
 
 // newCheckpointer starts calling checkpoint after commits until stop,
 // which then calls close.
-func newCheckpointer(checkpoint func(context.Context) error, close func() error) *checkpointer {
+func newCheckpointer(checkpoint func(context.Context, string) error, close func() error) *checkpointer {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &checkpointer{checkpoint: checkpoint, close: close, cancel: cancel, done: make(chan struct{})}
 	go c.run(ctx)
@@ -69,14 +87,25 @@ func (c *checkpointer) run(ctx context.Context) {
 	defer close(c.done)
 	t := time.NewTicker(checkpointEvery)
 	defer t.Stop()
+	var (
+		quiet time.Duration // since the last tick that found a commit
+		owed  bool          // a commit came since the last truncation
+	)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
-		if c.dirty.Swap(false) && c.checkpoint(ctx) != nil {
-			c.dirty.Store(true)
+		if c.dirty.Swap(false) {
+			quiet, owed = 0, true
+			if c.checkpoint(ctx, passive) != nil {
+				c.dirty.Store(true)
+			}
+			continue
+		}
+		if quiet += checkpointEvery; owed && quiet >= shrinkAfter {
+			owed = c.checkpoint(ctx, truncate) != nil
 		}
 	}
 }

@@ -64,8 +64,7 @@ const writerCacheKiB = 32 << 10
 func Open(ctx context.Context, path string, opts Options) (*Driver, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
-	w, err := sql.Open("sqlite", dsn+fmt.Sprintf("&_pragma=cache_size(-%d)&_pragma=wal_autocheckpoint(%d)&_pragma=journal_size_limit(%d)",
-		writerCacheKiB, walBackstopPages, walKeepBytes))
+	w, err := sql.Open("sqlite", dsn+fmt.Sprintf("&_pragma=cache_size(-%d)&_pragma=wal_autocheckpoint(%d)", writerCacheKiB, walBackstopPages))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
