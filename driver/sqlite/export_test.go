@@ -22,3 +22,7 @@ func QueryNames() []string { return slices.Collect(maps.Keys(queries)) }
 
 // Dialect and Files are the migrator's, for the migration tests.
 var Dialect, Files = dialect, files
+
+// ShrinkAfter is how long without a commit the WAL file waits to be
+// truncated.
+const ShrinkAfter = shrinkAfter
