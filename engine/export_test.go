@@ -34,3 +34,6 @@ func HeldOf(e *Engine) []storetype.Lease { return e.leases.Held() }
 
 // DriftOf exposes the reconciliation drift gauge of a check to tests.
 func DriftOf(m *Metrics, check string) prometheus.Gauge { return m.drift.WithLabelValues(check) }
+
+// PaceOf exposes the pace's batch and share gauges to tests.
+func PaceOf(m *Metrics) (batch, share prometheus.Gauge) { return m.paceBatch, m.paceShare }
