@@ -363,8 +363,12 @@ func (r *run) lapse(ctx context.Context) error {
 	var wheel *timer.Wheel
 	r.paces = nil
 	if r.cfg.UserBudget > 1 {
+		knob := engine.BatchFirst // as lapse serve's (cli.paceKnob)
+		if r.cfg.Target.Shared {
+			knob = engine.ShareFirst
+		}
 		for range r.cfg.Instances {
-			r.paces = append(r.paces, engine.NewPace(r.cfg.UserBudget, time.Now))
+			r.paces = append(r.paces, engine.NewPace(r.cfg.UserBudget, knob, time.Now))
 		}
 	}
 	p, err := r.begin(ctx, func(p *phase) store.Hooks {

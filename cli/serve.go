@@ -233,7 +233,7 @@ func runServer(ctx context.Context, c serveConfig, log *slog.Logger) error {
 	}
 	var pace *engine.Pace
 	if c.userBudget > 0 {
-		pace = engine.NewPace(c.userBudget, time.Now)
+		pace = engine.NewPace(c.userBudget, paceKnob(c.store), time.Now)
 	}
 	st, err := openStore(ctx, c, store.Hooks{
 		OnTimer:     hint,
@@ -434,6 +434,15 @@ func storeKind(url string) string {
 // of a store that plans reminders.
 func openStore(ctx context.Context, c serveConfig, hooks store.Hooks, policy *remind.Config) (*store.DB, error) {
 	return store.Options{Hooks: hooks, Remind: policy}.Open(openDriver(ctx, c, nil))
+}
+
+// paceKnob is the knob a pace turns first on the store at url (see
+// engine.Knob): the batch on SQLite, the share of time elsewhere.
+func paceKnob(url string) engine.Knob {
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") || strings.HasPrefix(url, "mysql://") {
+		return engine.ShareFirst
+	}
+	return engine.BatchFirst
 }
 
 // openDriver opens the driver of the database c.store names, migrating

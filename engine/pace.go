@@ -34,6 +34,7 @@ import (
 // each paces its drains by what its own users feel.
 type Pace struct {
 	budget float64
+	first  Knob
 	now    func() time.Time
 	max    int // the engine's batch size: the pace's full speed
 
@@ -84,11 +85,23 @@ const (
 	paceRise = 1.25
 )
 
+// Knob is what a Pace turns first to slow the drains.
+type Knob int
+
+const (
+	// BatchFirst shortens the batches first: for a store whose users
+	// wait for one writer (SQLite).
+	BatchFirst Knob = iota
+	// ShareFirst rests longer between batches first: for a store whose
+	// users and drains share CPU and I/O (PostgreSQL, MySQL).
+	ShareFirst
+)
+
 // NewPace returns a Pace holding users' write p99 within budget × idle
-// (budget > 1), measured on the clock now (the real one, not the
-// engine's replayable clock).
-func NewPace(budget float64, now func() time.Time) *Pace {
-	return &Pace{budget: budget, now: now, share: 1, reason: paceNoUsers}
+// (budget > 1), turning first the knob first, measured on the clock now
+// (the real one, not the engine's replayable clock).
+func NewPace(budget float64, first Knob, now func() time.Time) *Pace {
+	return &Pace{budget: budget, first: first, now: now, share: 1, reason: paceNoUsers}
 }
 
 // start binds p to the engine's batch size and metrics; a nil p stays nil.
@@ -132,15 +145,16 @@ func (p *Pace) judge() {
 	idle, felt := p.idle.quantile(0.99), p.busy.quantile(0.98)
 	p.metrics.paceJudged(idle, felt)
 	limit := time.Duration(p.budget * float64(idle))
+	batchFirst := p.first == BatchFirst
 	switch {
-	case felt > limit && p.batch > minPaceBatch:
+	case felt > limit && (batchFirst && p.batch > minPaceBatch || !batchFirst && p.share <= minPaceShare):
 		p.set(max(p.batch/2, minPaceBatch), p.share, paceOver)
 	case felt > limit:
 		p.set(p.batch, max(p.share/2, minPaceShare), paceOver)
-	case p.share < 1:
+	case batchFirst && p.share < 1 || !batchFirst && p.batch == p.max:
 		p.set(p.batch, min(paceRise*p.share, 1), paceUnder)
 	default:
-		p.set(min(max(int(paceRise*float64(p.batch)), p.batch+1), p.max), 1, paceUnder)
+		p.set(min(max(int(paceRise*float64(p.batch)), p.batch+1), p.max), p.share, paceUnder)
 	}
 }
 

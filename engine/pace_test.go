@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -24,7 +25,7 @@ func users(p *Pace, c *paceClock, n int, d time.Duration) {
 // and runs flat out as soon as no user writes.
 func TestPace(t *testing.T) {
 	c := &paceClock{t: time.Unix(1e9, 0)}
-	p := NewPace(1.5, c.now)
+	p := NewPace(1.5, BatchFirst, c.now)
 	p.start(1000, nil)
 	want := func(what string, batch int, share float64, reason string) {
 		t.Helper()
@@ -101,6 +102,42 @@ func TestPace(t *testing.T) {
 		t.Fatalf("batch with no users %d rows, want 1000", got)
 	}
 	want("no users", 1000, 1, paceNoUsers)
+}
+
+// TestPaceShareFirst: a Pace that turns the share first halves it down to
+// minPaceShare before it shortens the batch, and speeding up gives the
+// batch back before the share.
+func TestPaceShareFirst(t *testing.T) {
+	c := &paceClock{t: time.Unix(1e9, 0)}
+	p := NewPace(1.5, ShareFirst, c.now)
+	p.start(100, nil)
+	users(p, c, 100, time.Millisecond) // the idle baseline
+	p.begin(100)
+	var got []float64
+	for range 9 {
+		users(p, c, paceJudge, 5*time.Millisecond)
+		got = append(got, float64(p.batch), p.share)
+	}
+	want := []float64{100, 0.5, 100, 0.25, 100, 0.125, 100, 0.0625, 100, 0.03125, 100, minPaceShare, 50, minPaceShare, 25, minPaceShare, 20, minPaceShare}
+	if !slices.Equal(got, want) {
+		t.Fatalf("over budget: batch and share %v, want %v", got, want)
+	}
+	got = got[:0]
+	for range 6 {
+		users(p, c, paceJudge, time.Millisecond)
+		got = append(got, float64(p.batch), p.share)
+	}
+	want = []float64{25, minPaceShare, 31, minPaceShare, 38, minPaceShare, 47, minPaceShare, 58, minPaceShare, 72, minPaceShare}
+	if !slices.Equal(got, want) {
+		t.Fatalf("within budget: batch and share %v, want %v", got, want)
+	}
+	for p.batch < 100 {
+		users(p, c, paceJudge, time.Millisecond)
+	}
+	users(p, c, paceJudge, time.Millisecond)
+	if p.share != minPaceShare*paceRise {
+		t.Fatalf("with the batch whole again: share %g, want it given back next, %g", p.share, minPaceShare*paceRise)
+	}
 }
 
 // TestPaceNil: a nil Pace paces nothing.
