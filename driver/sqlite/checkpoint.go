@@ -35,13 +35,21 @@ const walBackstopPages = 1 << 20 // 4 GiB
 // pause.
 const shrinkAfter = 5 * time.Second
 
+// truncateWait is how long a truncation waits for the writer and the
+// readers (it holds the writer meanwhile) before it gives up until the
+// next tick: the checkpointer's busy timeout, which only a truncation
+// heeds. Users' writes wait no longer than that and the truncation
+// behind it; with the writers' 10 s a slow reader could have held them
+// up that long.
+const truncateWait = 50 * time.Millisecond
+
 // The checkpoint modes the checkpointer runs.
 const (
 	// passive copies committed frames into the database without waiting
 	// for the writer or the readers.
 	passive = "PASSIVE"
-	// truncate copies them all, waiting for the writer if one writes,
-	// and truncates the WAL file to zero bytes.
+	// truncate copies them all, waiting up to truncateWait for the
+	// writer and the readers, and truncates the WAL file to zero bytes.
 	truncate = "TRUNCATE"
 )
 

@@ -62,8 +62,8 @@ const writerCacheKiB = 32 << 10
 // schema up to date (refusing one newer than this lapse,
 // sqlfile.ErrNewer) and returns its driver.
 func Open(ctx context.Context, path string, opts Options) (*Driver, error) {
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
-		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	file := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	dsn := file + "&_pragma=busy_timeout(10000)"
 	w, err := sql.Open("sqlite", dsn+fmt.Sprintf("&_pragma=cache_size(-%d)&_pragma=wal_autocheckpoint(%d)", writerCacheKiB, walBackstopPages))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite open: %w", err)
@@ -89,7 +89,7 @@ func Open(ctx context.Context, path string, opts Options) (*Driver, error) {
 		return nil, fmt.Errorf("sqlite open: %w", err)
 	}
 	r.SetMaxOpenConns(orDefault(opts.ReadConns, 4))
-	ckpt, err := startCheckpointer(dsn)
+	ckpt, err := startCheckpointer(file + fmt.Sprintf("&_pragma=busy_timeout(%d)", truncateWait.Milliseconds()))
 	if err != nil {
 		w.Close()
 		r.Close()
