@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/engine"
 	"github.com/lapsehq/lapse/outbox/outboxtest"
 )
 
@@ -162,5 +163,22 @@ func TestServeHidesSinkSecrets(t *testing.T) {
 	}
 	if !strings.Contains(logs, `"url":"http://lapse:xxxxx@`+closed+`/hook?token=xxxxx"`) {
 		t.Fatalf("log: want the sink named by its redacted URL:\n%s", logs)
+	}
+}
+
+// TestPaceKnob: lapse serve's pace shortens the batch first on SQLite,
+// whose users wait behind it for the one writer, and rests longer first
+// on PostgreSQL and MySQL.
+func TestPaceKnob(t *testing.T) {
+	for url, want := range map[string]engine.Knob{
+		"lapse.db":                         engine.BatchFirst,
+		"sqlite:/var/lib/lapse/lapse.db":   engine.BatchFirst,
+		"postgres://127.0.0.1/lapse":       engine.ShareFirst,
+		"postgresql://127.0.0.1/lapse":     engine.ShareFirst,
+		"mysql://root@127.0.0.1:3306/test": engine.ShareFirst,
+	} {
+		if got := paceKnob(url); got != want {
+			t.Errorf("paceKnob(%q) = %v, want %v", url, got, want)
+		}
 	}
 }
