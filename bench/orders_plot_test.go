@@ -8,7 +8,8 @@ import (
 )
 
 // TestWriteOrdersPlot: the orders plot is an SVG with a p50 and a p99 line
-// of the close lag, and draws even when nothing closed.
+// of the close lag, and draws even when nothing closed; a second whose lag
+// is 0 is drawn, at the bottom, whether or not others are above 0.
 func TestWriteOrdersPlot(t *testing.T) {
 	type doc struct {
 		Polylines []struct {
@@ -43,6 +44,13 @@ func TestWriteOrdersPlot(t *testing.T) {
 	}
 	if strokes[colorP50] != 3 || strokes[colorP99] != 3 {
 		t.Fatalf("points by line: got %v, want 3 of p50 (%s) and 3 of p99 (%s)", strokes, colorP50, colorP99)
+	}
+	for _, p50 := range [][]Point{{{1.5, 0}, {2.5, 0}}, {{1.5, 0}, {2.5, 0.003}}} {
+		r.lagP50, r.lagP99 = p50, []Point{{1.5, 0}, {2.5, 0.004}}
+		d := plot(r)
+		if len(d.Polylines) != 2 || len(strings.Fields(d.Polylines[0].Points)) != 2 || len(strings.Fields(d.Polylines[1].Points)) != 2 {
+			t.Fatalf("lags of 0 (p50 %v): got %+v, want 2 lines of 2 points", p50, d.Polylines)
+		}
 	}
 	if d := plot(OrdersResult{Store: "sqlite", Orders: 10, Rate: 10, Timeout: 1, PayShare: 1}); len(d.Polylines) != 0 {
 		t.Fatalf("nothing closed: got %d lines, want none", len(d.Polylines))
