@@ -37,7 +37,7 @@ func (r HotSKUResult) WritePlot(w io.Writer) error {
 	// A decade of headroom keeps the lines clear of the legend.
 	p := logPanel(&b, topY, 0, xmax, lo, hi*10, "order p99 (log)")
 	for i, run := range runs {
-		p.line(&b, logged(run.r.p99), run.color, "")
+		p.line(&b, logged(run.r.p99, lo), run.color, "")
 		legend(&b, i, run.color, "", run.name+": "+run.r.String())
 	}
 	text(&b, marginL, topY+panelH+40, "start", 13, "seconds since the run began")

@@ -55,7 +55,7 @@ func (r OpsResult) WritePlot(w io.Writer) error {
 	for _, run := range runs {
 		bottom.band(&b, run.run.Start, run.run.Start+run.run.Seconds, run.color)
 	}
-	bottom.line(&b, logged(r.p99), colorUsers, "")
+	bottom.line(&b, logged(r.p99, lo), colorUsers, "")
 	idle := math.Max(math.Log10(r.Idle.Writes.P99), bottom.ymin)
 	bottom.line(&b, []Point{{0, idle}, {xmax, idle}}, colorIdle, "6,4")
 	text(&b, marginL, bottomY+panelH+40, "start", 13, "seconds since the idle phase started measuring (shaded: each operation, from the engine taking it to its last batch)")

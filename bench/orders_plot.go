@@ -17,17 +17,6 @@ const (
 // lag is above 0: the events' resolution, 1 ms.
 const zeroLag = 1e-3
 
-// atLeast returns pts with every value below floor raised to it: a lag
-// of 0 (an order closed in the millisecond of its deadline) drawn at the
-// bottom of the log scale rather than left out.
-func atLeast(pts []Point, floor float64) []Point {
-	out := make([]Point, len(pts))
-	for i, p := range pts {
-		out[i] = Point{T: p.T, V: max(p.V, floor)}
-	}
-	return out
-}
-
 // WritePlot writes an SVG of the run: the close lag p50 and p99 of the
 // orders falling due in each second, on a log scale.
 func (r OrdersResult) WritePlot(w io.Writer) error {
@@ -50,8 +39,8 @@ func (r OrdersResult) WritePlot(w io.Writer) error {
 		r.Store, r.Orders, r.Rate, duration(r.Timeout), r.PayShare*100))
 	// A decade of headroom keeps the lines clear of the legend.
 	p := logPanel(&b, topY, 0, xmax, lo, hi*10, "close lag (log)")
-	p.line(&b, logged(atLeast(r.lagP50, lo)), colorP50, "")
-	p.line(&b, logged(atLeast(r.lagP99, lo)), colorP99, "")
+	p.line(&b, logged(r.lagP50, lo), colorP50, "")
+	p.line(&b, logged(r.lagP99, lo), colorP99, "")
 	text(&b, marginL, topY+panelH+40, "start", 13, "deadline, seconds since the first order was created")
 	legend(&b, 0, colorP50, "", "close lag p50 per second (overall "+duration(r.CloseLag.P50)+")")
 	legend(&b, 1, colorP99, "", "close lag p99 per second (overall "+duration(r.CloseLag.P99)+")")

@@ -104,12 +104,15 @@ func (p panel) line(b *bytes.Buffer, pts []Point, color, dash string) {
 	fmt.Fprintf(b, `<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>`+"\n", color, extra, strings.TrimSpace(sb.String()))
 }
 
-// logged returns pts with their values as base-10 logarithms.
-func logged(pts []Point) []Point {
+// logged returns pts with their values as base-10 logarithms, a value
+// under floor drawn at floor (the bottom of a log panel whose lo it is: a
+// lag of 0 would otherwise have no place on it); a value that still has
+// no logarithm (floor <= 0) is left out.
+func logged(pts []Point, floor float64) []Point {
 	out := make([]Point, 0, len(pts))
 	for _, p := range pts {
-		if p.V > 0 {
-			out = append(out, Point{T: p.T, V: math.Log10(p.V)})
+		if v := math.Max(p.V, floor); v > 0 {
+			out = append(out, Point{T: p.T, V: math.Log10(v)})
 		}
 	}
 	return out

@@ -44,7 +44,7 @@ func (r Result) WritePlot(w io.Writer) error {
 	}
 	bottom := logPanel(&b, bottomY, xmin, xmax, lo, hi, "user write p99 (log)")
 	for _, d := range drawn {
-		bottom.line(&b, logged(r.series[d.name].p99), d.color, "")
+		bottom.line(&b, logged(r.series[d.name].p99, lo), d.color, "")
 	}
 	idle := math.Max(math.Log10(r.Idle.UserP99), bottom.ymin)
 	bottom.line(&b, []Point{{xmin, idle}, {xmax, idle}}, "#666666", "6,4")
