@@ -174,12 +174,16 @@ func attempt[T any](ctx context.Context, db *DB, background bool, locked map[str
 	defer dt.Rollback()
 	t := &txn{ExecutorTx: dt, ctx: ctx, policy: &db.policy, actor: Actor(ctx), buckets: &db.buckets, pick: rand.Int(), locked: locked}
 	res, err := fn(t)
-	if err != nil {
+	if err != nil && !replay(err) {
 		return zero, err
 	}
-	timers, err := dt.Commit(ctx, t.outbox.Records())
+	timers, cerr := dt.Commit(ctx, t.outbox.Records())
+	if cerr != nil {
+		return zero, &commitError{cerr}
+	}
 	if err != nil {
-		return zero, &commitError{err}
+		// A replay, committed so that its record is durable (see durably).
+		return zero, err
 	}
 	db.hooks.Committed(timers, t.outbox.Events())
 	if h := db.hooks.OnReminders; h != nil && t.reminders.Any() {

@@ -96,11 +96,17 @@ func waiting(err error) bool {
 // answered reports whether err answers the request from what its key
 // holds: a replay or a conflict.
 func answered(err error) bool {
+	return replay(err) || errors.Is(err, storetype.ErrIdempotencyConflict)
+}
+
+// replay reports whether err is an answer recorded under a key, given
+// again: a *ReplayError or a *Replayed.
+func replay(err error) bool {
 	var (
-		replay   *ReplayError
+		result   *ReplayError
 		replayed *Replayed
 	)
-	return errors.As(err, &replay) || errors.As(err, &replayed) || errors.Is(err, storetype.ErrIdempotencyConflict)
+	return errors.As(err, &result) || errors.As(err, &replayed)
 }
 
 // refuse records what the refusal err of a mutation leaves, in a

@@ -86,12 +86,27 @@ func recorded(t *txn, idem Idempotency) (driver.Request, bool, error) {
 	case r.Fingerprint != idem.Fingerprint:
 		return r, false, storetype.ErrIdempotencyConflict
 	case r.Status == driver.RecordedResult:
-		return r, false, &ReplayError{Result: r.Body, At: r.Created}
+		return r, false, durably(t, key, r, &ReplayError{Result: r.Body, At: r.Created})
 	case r.Status == driver.RecordedRefusal && keptError(string(r.Body)) != nil:
-		return r, false, &Replayed{Err: keptError(string(r.Body))}
+		return r, false, durably(t, key, r, &Replayed{Err: keptError(string(r.Body))})
 	case r.Status != driver.InFlight:
 		// Recorded by another version of lapse, in another form.
 		return r, false, storetype.ErrIdempotencyConflict
 	}
 	return r, true, nil
+}
+
+// durably returns replay, the answer recorded as r under key, once t has
+// written r again as it is: t then commits (see attempt) before the
+// answer is given. A record can be read before it is durable (on
+// PostgreSQL, a commit still waiting for its synchronous standby is seen
+// by other transactions), and a retry answered from such a record would
+// acknowledge a write that a failover can still take back; the rewrite's
+// commit comes after the record's, so it waits for the standby to have
+// both.
+func durably(t *txn, key string, r driver.Request, replay error) error {
+	if err := t.FinishRequest(t.ctx, driver.RequestParams{Key: key, Request: r}); err != nil {
+		return err
+	}
+	return replay
 }

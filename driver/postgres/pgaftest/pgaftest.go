@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -174,6 +176,27 @@ func (f *Formation) Switchover() {
 	if err != nil {
 		f.t.Fatalf("pg_autoctl perform switchover: %v\n%s", err, out)
 	}
+}
+
+// StallStandby stops standby n's WAL receiver (SIGSTOP), so that every
+// commit on the primary waits for it, already visible there but not yet
+// durable; the standby's PostgreSQL and keeper stay up, so the monitor
+// sees nothing amiss for the seconds a test needs. It returns the resume
+// (SIGCONT), which runs at the test's end too. It needs root, as the
+// formation's PostgreSQL runs as the postgres user.
+func (f *Formation) StallStandby(n *Node) (resume func()) {
+	f.t.Helper()
+	var pid int
+	if err := f.connect(n, Database, 10*time.Second).QueryRow(context.Background(),
+		"SELECT pid FROM pg_stat_wal_receiver").Scan(&pid); err != nil {
+		f.t.Fatalf("%s's WAL receiver: %v", n, err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		f.t.Fatalf("stop %s's WAL receiver (pid %d): %v", n, pid, err)
+	}
+	resume = sync.OnceFunc(func() { syscall.Kill(pid, syscall.SIGCONT) })
+	f.t.Cleanup(resume)
+	return resume
 }
 
 // Log is what node n's pg_autoctl wrote, for a failing test's message.
