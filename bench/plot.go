@@ -43,7 +43,14 @@ func legend(b *bytes.Buffer, i int, color, dash, label string) {
 // durations in seconds, spanning the decades around lo to hi, and draws
 // its axes labelled ylabel. Plot values through logged.
 func logPanel(b *bytes.Buffer, y int, xmin, xmax, lo, hi float64, ylabel string) panel {
-	lo, hi = math.Pow(10, math.Floor(math.Log10(math.Max(lo, 1e-5)))), math.Pow(10, math.Ceil(math.Log10(math.Max(hi, 1e-4))))
+	return decadePanel(b, y, xmin, xmax, math.Max(lo, 1e-5), math.Max(hi, 1e-4), ylabel, duration)
+}
+
+// decadePanel returns a panel at y whose y axis is the base-10 logarithm
+// of values, spanning the decades around lo to hi (both above 0), and
+// draws its axes labelled ylabel, each decade's value written by yfmt.
+func decadePanel(b *bytes.Buffer, y int, xmin, xmax, lo, hi float64, ylabel string, yfmt func(float64) string) panel {
+	lo, hi = math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)))
 	if hi <= lo {
 		hi = lo * 10
 	}
@@ -52,7 +59,7 @@ func logPanel(b *bytes.Buffer, y int, xmin, xmax, lo, hi float64, ylabel string)
 	for e := p.ymin; e <= p.ymax+1e-9; e++ {
 		decades = append(decades, e)
 	}
-	p.axes(b, ylabel, func(e float64) string { return duration(math.Pow(10, e)) }, decades)
+	p.axes(b, ylabel, func(e float64) string { return yfmt(math.Pow(10, e)) }, decades)
 	return p
 }
 

@@ -28,6 +28,9 @@ type Result struct {
 	// Racers are the racers of each drain (lapse, naive, floor): users
 	// locking and redeeming storm coupons around T0.
 	Racers map[string]Racers `json:"racers"`
+	// Pace is the pace of lapse's drain over time, from its start to the
+	// storm's end, when UserBudget paces it.
+	Pace []PacePoint `json:"pace,omitempty"`
 
 	// series holds what the plot draws.
 	series map[string]drainSeries

@@ -396,6 +396,11 @@ func (r *run) lapse(ctx context.Context) error {
 		return err
 	}
 	defer eng.Stop()
+	var trace *paceTrace
+	if pace != nil {
+		trace = tracePace(pace)
+		defer trace.end(p.origin)
+	}
 	if r.cfg.Instances > 1 {
 		more, stop, err := r.moreInstances(ctx, p)
 		if err != nil {
@@ -420,6 +425,9 @@ func (r *run) lapse(ctx context.Context) error {
 	end, err := r.waitExpired(ctx, p)
 	if r.cfg.CPUProfile != nil {
 		pprof.StopCPUProfile()
+	}
+	if trace != nil {
+		r.res.Pace = trace.end(p.origin)
 	}
 	if err != nil {
 		return err

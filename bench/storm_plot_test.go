@@ -26,6 +26,21 @@ func TestWritePlot(t *testing.T) {
 	if strokes["#666666"] != 1 {
 		t.Fatalf("idle p99 line: got %d, want 1", strokes["#666666"])
 	}
+	if strokes[paceColor] != 0 {
+		t.Fatalf("an unpaced run drew %d pace lines", strokes[paceColor])
+	}
+
+	// Paced, it draws the pace's budget among the p99s and its batch and
+	// share below.
+	r.UserBudget, r.BatchSize = 1.5, 1000
+	r.Pace = []PacePoint{
+		{T: -1, Batch: 1000, Share: 1, Reason: "measuring"},
+		{T: 0.5, Batch: 125, Share: 1, Reason: "over_budget", IdleP99: 0.002, FeltP99: 0.005},
+		{T: 0.9, Batch: 20, Share: 0.25, Reason: "over_budget", IdleP99: 0.002, FeltP99: 0.004},
+	}
+	if strokes := plotLines(t, r.WritePlot); strokes[paceColor] != 3 {
+		t.Fatalf("paced: got %d pace lines, want the budget, the batch and the share", strokes[paceColor])
+	}
 }
 
 // plotLines writes a plot with write and counts its lines by colour.

@@ -55,6 +55,7 @@ type Pace struct {
 	idle     ring      // writes that met no drain
 	busy     ring      // writes that met one, since the last judgement
 	reason   string
+	judged   [2]time.Duration // the idle and felt p99 of the last judgement
 	metrics  *Metrics
 }
 
@@ -150,6 +151,7 @@ func (p *Pace) judge() {
 		return
 	}
 	idle, felt := p.idle.quantile(0.99), p.busy.quantile(0.98)
+	p.judged = [2]time.Duration{idle, felt}
 	p.metrics.paceJudged(idle, felt)
 	limit := time.Duration(p.budget * float64(idle))
 	batchFirst := p.first == BatchFirst
@@ -163,6 +165,26 @@ func (p *Pace) judge() {
 	default:
 		p.set(min(max(int(paceRise*float64(p.batch)), p.batch+1), p.max), p.share, paceUnder)
 	}
+}
+
+// PaceState is a Pace's speed at one moment, and why.
+type PaceState struct {
+	// Batch is the rows a drain's batch may take, Share the share of
+	// their time the drains may spend in batches.
+	Batch  int
+	Share  float64
+	Reason string
+	// Idle and Felt are the users' write p99 of the last judgement: of
+	// the writes that met no drain, and of those that met one (0 before
+	// the first).
+	Idle, Felt time.Duration
+}
+
+// State returns p's speed now, and why.
+func (p *Pace) State() PaceState {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return PaceState{Batch: p.batch, Share: p.share, Reason: p.reason, Idle: p.judged[0], Felt: p.judged[1]}
 }
 
 // set moves to batch and share for reason.

@@ -29,8 +29,8 @@ func TestPace(t *testing.T) {
 	p.start(1000, nil)
 	want := func(what string, batch int, share float64, reason string) {
 		t.Helper()
-		if p.batch != batch || p.share != share || p.reason != reason {
-			t.Fatalf("%s: batch %d share %g (%s), want %d %g (%s)", what, p.batch, p.share, p.reason, batch, share, reason)
+		if s := p.State(); s.Batch != batch || s.Share != share || s.Reason != reason {
+			t.Fatalf("%s: batch %d share %g (%s), want %d %g (%s)", what, s.Batch, s.Share, s.Reason, batch, share, reason)
 		}
 	}
 
@@ -62,6 +62,10 @@ func TestPace(t *testing.T) {
 		if i > 0 && n != batches[i-1] {
 			t.Fatalf("batch %d ran %d rows, want %d", i, n, batches[i-1])
 		}
+	}
+
+	if s := p.State(); s.Idle != time.Millisecond || s.Felt != 5*time.Millisecond {
+		t.Fatalf("judged by idle %s and felt %s, want 1ms and 5ms", s.Idle, s.Felt)
 	}
 
 	// 1.5 ms is just within budget: each judgement gives back a quarter
