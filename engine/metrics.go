@@ -62,7 +62,7 @@ func NewMetrics(reg prometheus.Registerer, st StatsReader, now func() time.Time)
 		drift:       gaugeVec("lapse_reconcile_drift", "Drift the last reconciliation found, by check (repaired or not); exported once reconciliation runs.", "check"),
 		paceBatch:   gauge("lapse_drain_pace_batch", "Rows per drain batch the pace allows now (--storm-user-budget; the batch size without it)."),
 		paceShare:   gauge("lapse_drain_pace_share", "Share of their time the drains may spend in batches now, resting the rest (1: flat out)."),
-		paceReason:  gaugeVec("lapse_drain_pace", "Why the drains run at their pace: 1 on the current reason (no_users, measuring, over_budget, under_budget).", "reason"),
+		paceReason:  gaugeVec("lapse_drain_pace", "Why the drains run at their pace: 1 on the current reason (no_users, measuring, starting, over_budget, under_budget).", "reason"),
 		paceFelt:    gaugeVec("lapse_drain_pace_user_p99_seconds", "Users' write p99 the pace last judged by: of writes that met no drain (idle) and of those that met one (draining).", "of"),
 	}
 	for _, table := range []string{store.ArchivedCoupons, store.ArchivedOrders} {

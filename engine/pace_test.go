@@ -156,3 +156,48 @@ func TestPaceNil(t *testing.T) {
 		t.Fatalf("nil pace rest %s, want 0", got)
 	}
 }
+
+// TestPaceStormStart: the first full batch of a storm that meets users
+// slows the drains to their start, a cut of paceStartCut on the first
+// knob; a batch that was not full, one within a storm, or one no user
+// meets leaves the pace flat out.
+func TestPaceStormStart(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		first       Knob
+		full        bool
+		since       time.Duration // since the last full batch
+		usersWrote  bool
+		batch       int
+		share       float64
+		wantStarted bool
+	}{
+		{"batch first", BatchFirst, true, 2 * paceCalm, true, 1000 / paceStartCut, 1, true},
+		{"share first", ShareFirst, true, 2 * paceCalm, true, 1000, 1.0 / paceStartCut, true},
+		{"a trickle's batch", BatchFirst, false, 2 * paceCalm, true, 1000, 1, false},
+		{"within a storm", BatchFirst, true, paceCalm / 2, true, 1000, 1, false},
+		{"no users", BatchFirst, true, 2 * paceCalm, false, 1000, 1, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			clk := &paceClock{t: time.Unix(1e9, 0)}
+			p := NewPace(1.5, c.first, clk.now)
+			p.start(1000, nil)
+			p.begin(1000)
+			p.end(time.Millisecond, true)
+			clk.t = clk.t.Add(c.since - time.Millisecond)
+			if c.usersWrote {
+				p.Observe(time.Millisecond)
+			}
+			clk.t = clk.t.Add(time.Millisecond)
+			p.begin(1000)
+			rest := p.end(10*time.Millisecond, c.full)
+			s := p.State()
+			if s.Batch != c.batch || s.Share != c.share || (s.Reason == paceStarting) != c.wantStarted {
+				t.Fatalf("batch %d share %g (%s), want %d %g (started %v)", s.Batch, s.Share, s.Reason, c.batch, c.share, c.wantStarted)
+			}
+			if want := restAfter(10*time.Millisecond, c.share); rest != want {
+				t.Fatalf("rest %s, want %s", rest, want)
+			}
+		})
+	}
+}
