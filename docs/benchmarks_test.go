@@ -2,6 +2,7 @@ package docs
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -18,9 +19,11 @@ var update = flag.Bool("update", false, "rewrite the generated parts of the manu
 
 // benchTable renders runs as a Markdown table, a header and a row per run,
 // between <!-- bench:<prefix> --> and <!-- /bench --> on a page. Its runs
-// are every bench/<prefix>-*.json, by store, unless runs names them.
+// are every bench/<prefix>-*.json (or every file glob matches), by store,
+// unless runs names them.
 type benchTable struct {
 	prefix string
+	glob   string
 	header string
 	row    func(name string, r run) string
 	runs   []string
@@ -34,6 +37,15 @@ var benchTables = []benchTable{
 				storeOf(name), count(r.num("coupons")), plural(r.num("instances"), "instance"), rate(r.num("lapse.rate")), rate(r.num("floor.rate")), r.num("ratios.drain_vs_floor"),
 				ms(r.num("idle.user_p99")), ms(r.num("lapse.user_p99")), r.num("ratios.user_p99_storm_vs_idle"), ms(r.num("lapse.reads.p99")),
 				ms(r.num("racers.lapse.p99")), ms(r.num("racers.naive.p99")), ms(r.num("racers.floor.p99")), ms(r.num("steady.lag_p99")))
+		}},
+	{prefix: "pace", glob: "bench/pace/targets/storm-*.json",
+		header: "| run | drained | lapse | floor | ratio | writes p99 idle → storm | writes max | racers p99 | steady lag p99 |\n|---|---|---|---|---|---|---|---|---|",
+		row: func(name string, r run) string {
+			return fmt.Sprintf("| %s, %s coupons, %s | %s | %s | %s | %.2f | %s → %s (%.2f×) | %s | %s | %s |",
+				storeOf(name), count(r.num("coupons")), plural(r.num("instances"), "instance"), ms(r.num("lapse.drain_seconds")),
+				rate(r.num("lapse.rate")), rate(r.num("floor.rate")), r.num("ratios.drain_vs_floor"),
+				ms(r.num("idle.user_p99")), ms(r.num("lapse.user_p99")), r.num("ratios.user_p99_storm_vs_idle"),
+				ms(math.Max(r.num("lapse.ops.lock.max"), r.num("lapse.ops.redeem.max"))), ms(r.num("racers.lapse.p99")), ms(r.num("steady.lag_p99")))
 		}},
 	{prefix: "accel", header: "| delay queue | lag p50 | p99 | max | first expiry on the instances that did not issue |\n|---|---|---|---|---|",
 		row: func(name string, r run) string {
@@ -218,10 +230,11 @@ func renderBenchmarks(t *testing.T, name string, page []byte, tables []benchTabl
 		found[prefix] = true
 		runs := tables[i].runs
 		if runs == nil {
-			files, _ := filepath.Glob("bench/" + prefix + "-*.json")
+			glob := cmp.Or(tables[i].glob, "bench/"+prefix+"-*.json")
+			files, _ := filepath.Glob(glob)
 			slices.SortStableFunc(files, func(a, b string) int { return storeRank(a) - storeRank(b) })
 			for _, f := range files {
-				runs = append(runs, strings.TrimSuffix(filepath.Base(f), ".json"))
+				runs = append(runs, strings.TrimSuffix(strings.TrimPrefix(f, "bench/"), ".json"))
 			}
 		}
 		var b bytes.Buffer
