@@ -23,12 +23,12 @@ import (
 const (
 	// preRoll is how long each drain phase runs the user load before T0.
 	preRoll = 2 * time.Second
-	// paceWarmup is how much longer before T0 a paced drain's load starts:
-	// the engine's pace keeps the latest 500 idle writes as its baseline,
-	// and without it some of them were those of a store just opened
-	// (a 1 M SQLite storm's pace judged by an idle p99 of 3.75 ms where
-	// the idle phase measured 3.0 ms, and drained flat out most of the
-	// storm).
+	// paceWarmup is how much longer before T0 a paced drain's load
+	// starts, so that the pace's baseline (its latest 500 idle writes)
+	// holds none from the first seconds of a store just opened, as a
+	// running server's would not. The baseline still differs from the
+	// idle phase's p99, which runs no engine: by 0.7-1.8 × in the runs
+	// of docs/bench/pace/targets.
 	paceWarmup = 3 * time.Second
 	// warmup is how long the idle phase runs the load before measuring.
 	warmup = time.Second
@@ -407,10 +407,8 @@ func (r *run) lapse(ctx context.Context) error {
 	if pace != nil {
 		trace = tracePace(pace)
 		defer trace.end(p.origin)
-	}
-	if pace != nil {
-		// A server meets a storm long after it started, its pace's idle
-		// baseline warm: the load runs paceWarmup before the pre-roll.
+		// A server meets a storm long after it started: the load runs
+		// paceWarmup before the pre-roll.
 		r.clock.jumpTo(r.t0.Add(-preRoll - paceWarmup))
 		if err := sleep(ctx, paceWarmup); err != nil {
 			return err
