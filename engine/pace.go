@@ -57,8 +57,9 @@ type Pace struct {
 	idle     ring      // writes that met no drain
 	busy     ring      // writes that met one, since the last judgement
 	reason   string
-	judged   [2]time.Duration // the idle and felt p99 of the last judgement
 	metrics  *Metrics
+	// idleP99 and feltP99 are what the last judgement judged by.
+	idleP99, feltP99 time.Duration
 }
 
 // Pace's reasons for its current speed, the label of lapse_drain_pace.
@@ -157,7 +158,7 @@ func (p *Pace) judge() {
 		return
 	}
 	idle, felt := p.idle.quantile(0.99), p.busy.quantile(0.98)
-	p.judged = [2]time.Duration{idle, felt}
+	p.idleP99, p.feltP99 = idle, felt
 	p.metrics.paceJudged(idle, felt)
 	limit := time.Duration(p.budget * float64(idle))
 	batchFirst := p.first == BatchFirst
@@ -190,7 +191,7 @@ type PaceState struct {
 func (p *Pace) State() PaceState {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return PaceState{Batch: p.batch, Share: p.share, Reason: p.reason, Idle: p.judged[0], Felt: p.judged[1]}
+	return PaceState{Batch: p.batch, Share: p.share, Reason: p.reason, Idle: p.idleP99, Felt: p.feltP99}
 }
 
 // set moves to batch and share for reason.
