@@ -13,11 +13,10 @@ set -euo pipefail
 what=${1:-all}
 source "$(dirname "$0")/bench-setup.sh"
 
-storm() { # name store-url [flags]
+headline() { # name store-url [flags]
   local name=$1 url=$2
   shift 2
-  echo "== storm $name" >&2
-  "$bin" bench storm --coupons "$coupons" --store "$url" --out "$out/storm-$name.json" --plot "$out/storm-$name.svg" "$@"
+  storm "$out/storm-$name" "$url" --coupons "$coupons" "$@"
 }
 orders() { # name store-url
   echo "== hot SKU $1" >&2
@@ -25,13 +24,13 @@ orders() { # name store-url
 }
 
 if [[ $what == storm || $what == all ]]; then
-  storm sqlite-1m "sqlite:$tmp/storm.db"
+  headline sqlite-1m "sqlite:$tmp/storm.db"
 fi
 if [[ $what == storm || $what == servers || $what == all ]]; then
-  storm postgres-1m "$pg/lapse_storm_$stamp?sslmode=disable"
-  storm postgres-1m-3 "$pg/lapse_storm3_$stamp?sslmode=disable" --instances 3
-  storm mariadb-1m "$my/lapse_storm_$stamp"
-  storm mariadb-1m-3 "$my/lapse_storm3_$stamp" --instances 3
+  headline postgres-1m "$pg/lapse_storm_$stamp?sslmode=disable"
+  headline postgres-1m-3 "$pg/lapse_storm3_$stamp?sslmode=disable" --instances 3
+  headline mariadb-1m "$my/lapse_storm_$stamp"
+  headline mariadb-1m-3 "$my/lapse_storm3_$stamp" --instances 3
 fi
 if [[ $what == orders || $what == all ]]; then
   orders sqlite "sqlite:$(mktemp -d)/orders.db"

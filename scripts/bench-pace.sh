@@ -12,21 +12,19 @@ set -euo pipefail
 dest=$1
 source "$(dirname "$0")/bench-setup.sh"
 mkdir -p "$dest"
-storm() { # store label coupons instances
+pair() { # store label coupons instances: flat out, then paced
   local store=$1 label=$2 n=$3 inst=$4 name budget
   for budget in 0 1.5; do
     name="$label-$((n / 1000))k-$inst"
     ((n % 1000000)) || name="$label-$((n / 1000000))m-$inst"
     [ "$budget" = 0 ] && name+="-flat" || name+="-paced"
     if [ -n "${RUNS:-}" ] && [[ " $RUNS " != *" $name "* ]]; then continue; fi
-    echo "== $name" >&2
-    "$bin" bench storm --coupons "$n" --instances "$inst" --storm-user-budget "$budget" \
-      --store "$(url "$store" "lapse_pace_${stamp}_${name//-/_}")" \
-      --out "$dest/storm-$name.json" --plot "$dest/storm-$name.svg"
+    storm "$dest/storm-$name" "$(url "$store" "lapse_pace_${stamp}_${name//-/_}")" \
+      --coupons "$n" --instances "$inst" --storm-user-budget "$budget"
   done
 }
-storm sqlite sqlite 1000000 1
-storm postgres postgres 200000 1
-storm postgres postgres 200000 3
-storm mysql mariadb 200000 1
-storm mysql mariadb 200000 3
+pair sqlite sqlite 1000000 1
+pair postgres postgres 200000 1
+pair postgres postgres 200000 3
+pair mysql mariadb 200000 1
+pair mysql mariadb 200000 3

@@ -15,19 +15,17 @@ dest=$1
 COUPONS=${COUPONS:-200000}
 source "$(dirname "$0")/bench-setup.sh"
 mkdir -p "$dest"
-storm() { # store name flags...
+curve() { # store name flags...
   local store=$1 name=$2
   shift 2
-  echo "== $store: $name" >&2
-  "$bin" bench storm --coupons "$coupons" --store "$(url "$store" "lapse_curve_${stamp}_$name")" \
-    --out "$dest/storm-$store-$name.json" --plot "$dest/storm-$store-$name.svg" "$@"
+  storm "$dest/storm-$store-$name" "$(url "$store" "lapse_curve_${stamp}_$name")" --coupons "$coupons" "$@"
 }
 for store in ${STORES:-sqlite postgres mysql}; do
   for b in ${BATCHES:-50 200 1000}; do
-    storm "$store" "batch$b" --batch-size "$b"
+    curve "$store" "batch$b" --batch-size "$b"
   done
   for u in ${BUDGETS:-1.5 3}; do
-    storm "$store" "budget$u" --storm-user-budget "$u"
+    curve "$store" "budget$u" --storm-user-budget "$u"
   done
   python3 "$(dirname "$0")/pace-curve.py" "$dest" "$store" > "$dest/curve-$store.svg"
 done
