@@ -44,7 +44,11 @@ func (s *Driver) ExpiryLags(ctx context.Context) ([]time.Duration, error) {
 // --hot-sku` only.
 func (s *Driver) FloorOrder(ctx context.Context, o order.Order, e storetype.Event) (bool, error) {
 	return sqlfile.FloorOrder(ctx, s, o, func(t driver.ExecutorTx) error {
-		_, err := t.(*executor).exec(ctx, "FloorEvent", e.ID, e.Type, e.Subject, e.Time, string(e.Data))
+		x := t.(*executor)
+		if err := x.tx.flush(ctx); err != nil { // the order's row: a plain transaction sends each write alone
+			return err
+		}
+		_, err := x.exec(ctx, "FloorEvent", e.ID, e.Type, e.Subject, e.Time, string(e.Data))
 		return err
 	}, func(t driver.ExecutorTx) (bool, error) {
 		return t.(*executor).execOne(ctx, "FloorTake", o.Items[0].Qty, o.Items[0].SKU, o.Items[0].Qty)

@@ -14,7 +14,10 @@
 // compare-and-set. A transaction buffers the counts, group timers and
 // events it writes and flushes them at its end in one fixed order (counts,
 // timers, then the outbox records), which keeps the lock order the same
-// in every transaction; a deadlock that happens anyway is retried.
+// in every transaction; a deadlock that happens anyway is retried. The
+// transaction's blind writes (an order's row, a user's activity, and what
+// it flushes) travel in the round trip of its next statement, as one
+// multi-statement query (see batch).
 //
 // A transaction's events are one outbox record (storetype.Record) inserted
 // without a feed position, so commits share no lock for the feed. A read

@@ -61,3 +61,15 @@ func QueryNames() []string { return slices.Collect(maps.Keys(queries)) }
 
 // Dialect and Files are the migrator's, for the migration tests.
 var Dialect, Files = dialect, files
+
+// Batch is a write transaction's batch (see batch), for its tests.
+type Batch = batch
+
+// NewBatch returns the batch of tx.
+func NewBatch(tx *sql.Tx) *Batch { return &batch{tx: tx} }
+
+// Hold holds a blind write (see batch.hold).
+func (b *batch) Hold(query string, args ...any) { b.hold(query, args...) }
+
+// Flush sends the held writes (see batch.flush).
+func (b *batch) Flush(ctx context.Context) error { return b.flush(ctx) }

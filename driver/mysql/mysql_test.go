@@ -72,8 +72,8 @@ func TestConfig(t *testing.T) {
 			t.Fatalf("Config(%s): got %s %s:%s %s, want %s %s:%s %s", c.url,
 				cfg.Addr, cfg.User, cfg.Passwd, cfg.DBName, c.addr, c.user, c.pass, c.db)
 		}
-		if !cfg.ParseTime || !cfg.InterpolateParams || cfg.Loc != time.UTC || cfg.Params["time_zone"] != "'+00:00'" {
-			t.Fatalf("Config(%s): got %+v, want UTC times and interpolated parameters", c.url, cfg)
+		if !cfg.ParseTime || !cfg.InterpolateParams || !cfg.MultiStatements || cfg.Loc != time.UTC || cfg.Params["time_zone"] != "'+00:00'" {
+			t.Fatalf("Config(%s): got %+v, want UTC times, interpolated parameters and multi-statement queries", c.url, cfg)
 		}
 	}
 	if cfg, _ := mysql.Config("mysql://h/db?timeout=5s"); cfg == nil || cfg.Timeout != 5*time.Second {

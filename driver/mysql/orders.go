@@ -90,7 +90,7 @@ func (e *executor) PutStockBucket(ctx context.Context, p driver.PutStockBucketPa
 // InsertOrder stores a new unpaid order.
 func (e *executor) InsertOrder(ctx context.Context, o order.Order) error {
 	items, coupons := sqlfile.OrderJSON(o)
-	return e.sq().InsertOrder(ctx, dbsqlc.InsertOrderParams{
+	return e.later().InsertOrder(ctx, dbsqlc.InsertOrderParams{
 		ID: o.ID, UserID: o.UserID, Items: items, CouponIds: coupons, Total: o.Total, Discount: o.Discount,
 		AmountDue: o.AmountDue, Deadline: o.Deadline, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
 	})

@@ -29,10 +29,10 @@ type querier = dbsqlc.DBTX
 type executor struct {
 	// Common is the statements every SQL driver runs alike.
 	sqlfile.Common
-	// q runs the statements: the transaction, or the read pool.
+	// q runs the statements: the transaction's batch, or the read pool.
 	q querier
-	// tx is the transaction; nil outside one.
-	tx *sql.Tx
+	// tx is the transaction, as a batch; nil outside one.
+	tx *batch
 	// d is the driver, whose pools run, outside a transaction, the
 	// engine's reads (see engine) and the reads of a snapshot or a
 	// sequencing of their own.
@@ -123,17 +123,18 @@ func (e *executor) Count(ctx context.Context, p driver.CountParams) error {
 	return nil
 }
 
-// flush writes what the transaction buffered, in the one order every
-// transaction takes its locks in: counts by (template, status), timers by
-// (due, kind), then records, which take their feed positions after the
-// commit (see Records).
+// flush writes what the transaction buffered, in one round trip with the
+// writes its batch holds, in the one order every transaction takes its
+// locks in: counts by (template, status), timers by (due, kind), then
+// records, which take their feed positions after the commit (see
+// Records).
 func (e *executor) flush(ctx context.Context, records []storetype.Record) error {
 	keys := slices.SortedFunc(maps.Keys(e.counts), func(a, b countKey) int {
 		return cmp.Or(cmp.Compare(a.template, b.template), cmp.Compare(a.status, b.status))
 	})
 	for _, k := range keys {
 		if n := e.counts[k]; n != 0 {
-			err := e.sq().AddCount(ctx, dbsqlc.AddCountParams{N: n, TemplateID: k.template, Status: k.status, Slot: int8(e.slot)})
+			err := e.later().AddCount(ctx, dbsqlc.AddCountParams{N: n, TemplateID: k.template, Status: k.status, Slot: int8(e.slot)})
 			if err != nil {
 				return err
 			}
@@ -144,19 +145,18 @@ func (e *executor) flush(ctx context.Context, records []storetype.Record) error 
 		for _, tm := range e.sortedTimers() {
 			args = append(args, tm.Due, string(tm.Kind))
 		}
-		if _, err := e.execList(ctx, "InsertTimers", len(e.timers), args...); err != nil {
-			return err
-		}
+		e.tx.hold(expand(queries.Get("InsertTimers"), len(e.timers)), args...)
 	}
 	for _, r := range records {
-		if err := e.sq().InsertRecord(ctx, dbsqlc.InsertRecordParams{N: int32(r.N), ID: r.ID, Time: r.Time, Body: r.Body}); err != nil {
-			if isCode(err, errDuplicate) {
-				err = errTaken // a once-only event another transaction wrote first
-			}
+		if err := e.later().InsertRecord(ctx, dbsqlc.InsertRecordParams{N: int32(r.N), ID: r.ID, Time: r.Time, Body: r.Body}); err != nil {
 			return err
 		}
 	}
-	return nil
+	err := e.tx.flush(ctx)
+	if isCode(err, errDuplicate) {
+		err = errTaken // a once-only event another transaction wrote first
+	}
+	return err
 }
 
 func (e *executor) sortedTimers() []storetype.Timer {
@@ -181,7 +181,8 @@ func (s *Driver) Begin(ctx context.Context, background bool) (driver.ExecutorTx,
 	if err != nil {
 		return nil, err
 	}
-	return withCommon(&executor{q: sqlTx, tx: sqlTx, d: s, counts: map[countKey]int64{}, timers: map[storetype.Timer]bool{}, slot: sqlfile.CountSlot()}), nil
+	b := &batch{tx: sqlTx}
+	return withCommon(&executor{q: b, tx: b, d: s, counts: map[countKey]int64{}, timers: map[storetype.Timer]bool{}, slot: sqlfile.CountSlot()}), nil
 }
 
 // Commit sends what the transaction buffered and records, commits, and
@@ -190,14 +191,14 @@ func (e *executor) Commit(ctx context.Context, records []storetype.Record) ([]st
 	if err := e.flush(ctx, records); err != nil {
 		return nil, err
 	}
-	if err := e.tx.Commit(); err != nil {
+	if err := e.tx.tx.Commit(); err != nil {
 		return nil, err
 	}
 	return e.sortedTimers(), nil
 }
 
 // Rollback rolls the transaction back unless it committed.
-func (e *executor) Rollback() { e.tx.Rollback() }
+func (e *executor) Rollback() { e.tx.tx.Rollback() }
 
 // Classify turns a write transaction's error into a store error; one the
 // server chose as a deadlock's victim, or whose once-only event was taken

@@ -33,7 +33,7 @@ func (e *executor) PutUser(ctx context.Context, u remind.User) (remind.User, err
 // TouchUser records that user p.ID acted at p.Now, creating them with the
 // default profile if new; their last activity never moves back.
 func (e *executor) TouchUser(ctx context.Context, p driver.TouchUserParams) error {
-	return e.sq().TouchUser(ctx, dbsqlc.TouchUserParams{ID: p.ID, Now: sql.NullTime{Time: p.Now, Valid: true}})
+	return e.later().TouchUser(ctx, dbsqlc.TouchUserParams{ID: p.ID, Now: sql.NullTime{Time: p.Now, Valid: true}})
 }
 
 func user(r dbsqlc.User) (remind.User, error) {
