@@ -16,9 +16,9 @@ import (
 // the statement that carried it returns.
 //
 // A flash sale's order is then four round trips (begin; the order's row,
-// the user and the guarded stock update; the timers and the event; the
-// commit) where it was six, and a hot SKU's bucket is held for two of
-// them, as it was (see createOrderIn).
+// the user and the guarded stock update; the timer and the event; the
+// commit) where it was seven, and a hot SKU's bucket is held for the last
+// two (see createOrderIn).
 type batch struct {
 	tx   *sql.Tx
 	held []string
