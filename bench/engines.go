@@ -45,7 +45,7 @@ func engineConfig(target Target, st Store, wheel *timer.Wheel, now func() time.T
 // started, and what stops them and closes their stores.
 func (r *run) moreInstances(ctx context.Context, p *phase) ([]*engine.Engine, func(), error) {
 	return startInstances(ctx, r.cfg.Target, r.cfg.Instances, r.clock, r.cfg.Log, r.cfg.BatchSize, r.paces,
-		func(wheel *timer.Wheel) store.Hooks { return expiryHooks(p, wheel) })
+		func(wheel *timer.Wheel) store.Hooks { return expiryHooks(wheel, p.commit) })
 }
 
 // startInstances opens instances 1 to n-1 of target, each a store whose
@@ -86,11 +86,11 @@ func startInstances(ctx context.Context, target Target, n int, clk *clock, log *
 	return engs, closeAll, nil
 }
 
-// expiryHooks are the hooks of a store the lapse phase drains: its timers
-// go to wheel and its expiries count into p.
-func expiryHooks(p *phase, wheel *timer.Wheel) store.Hooks {
+// expiryHooks are the hooks of a store an engine runs on: its timers go
+// to wheel and its expiries, as they commit, to commit.
+func expiryHooks(wheel *timer.Wheel, commit func(n int64, at time.Time)) store.Hooks {
 	return store.Hooks{OnTimer: engine.Hint(wheel), OnEvents: func(events []storetype.Event) {
-		p.commit(countOf(events, store.EventCouponExpired), time.Now())
+		commit(countOf(events, store.EventCouponExpired), time.Now())
 	}}
 }
 

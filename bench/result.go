@@ -48,6 +48,9 @@ type SeedResult struct {
 // user figures and Ops are the writes' (lock, redeem), Reads the wallet
 // reads'.
 type IdleResult struct {
+	// Engines is how many instances' engines ran, with nothing due,
+	// beside the load; 0 in runs made before the idle phase ran any.
+	Engines int                `json:"engines"`
 	UserP50 float64            `json:"user_p50"`
 	UserP99 float64            `json:"user_p99"`
 	Ops     map[string]OpStats `json:"ops"`

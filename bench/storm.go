@@ -26,9 +26,7 @@ const (
 	// paceWarmup is how much longer before T0 a paced drain's load
 	// starts, so that the pace's baseline (its latest 500 idle writes)
 	// holds none from the first seconds of a store just opened, as a
-	// running server's would not. The baseline still differs from the
-	// idle phase's p99, which runs no engine: by 0.7-1.8 × in the runs
-	// of docs/bench/pace/targets.
+	// running server's would not.
 	paceWarmup = 3 * time.Second
 	// warmup is how long the idle phase runs the load before measuring.
 	warmup = time.Second
@@ -225,13 +223,35 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// idle measures the user load alone on the seeded store.
+// idle measures the user load on the seeded store with nothing due, as
+// a user of a running lapse meets it: beside the engines of Instances
+// instances, started and holding their shares of the shards.
 func (r *run) idle(ctx context.Context) error {
-	st, _, err := r.open(ctx, store.Hooks{})
+	var early atomic.Int64
+	hooks := func(wheel *timer.Wheel) store.Hooks {
+		return expiryHooks(wheel, func(n int64, _ time.Time) { early.Add(n) })
+	}
+	wheel := newWheel(r.clock.Now)
+	st, _, err := r.open(ctx, hooks(wheel))
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	eng := newEngine(r.cfg.Target, st, wheel, r.clock.Now, r.cfg.Log, r.cfg.BatchSize, 0, nil)
+	if err := eng.Start(ctx); err != nil {
+		return err
+	}
+	defer eng.Stop()
+	if r.cfg.Instances > 1 {
+		more, stop, err := startInstances(ctx, r.cfg.Target, r.cfg.Instances, r.clock, r.cfg.Log, r.cfg.BatchSize, nil, hooks)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		if err := awaitShared(ctx, append(more, eng)); err != nil {
+			return err
+		}
+	}
 	rec := &recorder{}
 	l := r.newLoad(st, rec)
 	start := time.Now()
@@ -242,8 +262,11 @@ func (r *run) idle(ctx context.Context) error {
 	l.stop()
 	all, ops := summarize(rec.between(start.Add(warmup), start.Add(total)))
 	reads := stats(l.reads.between(start.Add(warmup), start.Add(total)))
-	r.res.Idle = IdleResult{UserP50: all.P50, UserP99: all.P99, Ops: ops, Reads: reads}
+	r.res.Idle = IdleResult{Engines: r.cfg.Instances, UserP50: all.P50, UserP99: all.P99, Ops: ops, Reads: reads}
 	b.Finish(fmt.Sprintf("writes p50 %s p99 %s, %s", ms(all.P50), ms(all.P99), readsNote(reads)))
+	if n := early.Load(); n > 0 && err == nil {
+		err = fmt.Errorf("the idle engines expired %d coupons before they fell due", n)
+	}
 	return err
 }
 
@@ -380,7 +403,7 @@ func (r *run) lapse(ctx context.Context) error {
 	}
 	p, err := r.begin(ctx, func(p *phase) store.Hooks {
 		wheel = newWheel(r.clock.Now)
-		h := expiryHooks(p, wheel)
+		h := expiryHooks(wheel, p.commit)
 		if r.paces != nil {
 			h.OnUserWrite = func(d time.Duration) {
 				for _, pace := range r.paces {

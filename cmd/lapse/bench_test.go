@@ -83,6 +83,9 @@ func testBenchStorm(t *testing.T, kind, url string, n, instances int, leftBehind
 	if got := j.num("instances"); got != float64(instances) {
 		t.Fatalf("instances: got %v, want %d", got, instances)
 	}
+	if got := j.num("idle.engines"); got != float64(instances) {
+		t.Fatalf("idle.engines: got %v, want the %d instances' engines beside the idle load", got, instances)
+	}
 	j.positive("seed.seconds", "seed.rate", "idle.user_p50", "idle.user_p99")
 	j.ordered("idle.user_p50", "idle.user_p99")
 	for _, d := range []string{"lapse", "naive", "floor"} {
