@@ -27,6 +27,10 @@ type batch struct {
 
 var _ querier = (*batch)(nil)
 
+// batchSep ends each statement of a batch but its last, on a line of its
+// own, so that a comment at the end of a statement cannot swallow it.
+const batchSep = "\n;\n"
+
 // hold adds a blind write to the next round trip.
 func (b *batch) hold(query string, args ...any) {
 	b.held = append(b.held, strings.TrimRight(strings.TrimSpace(query), ";"))
@@ -39,7 +43,7 @@ func (b *batch) with(query string, args []any) (string, []any) {
 	if len(b.held) == 0 {
 		return query, args
 	}
-	query = strings.Join(append(b.held, query), ";\n")
+	query = strings.Join(append(b.held, query), batchSep)
 	args = append(b.args, args...)
 	b.held, b.args = nil, nil
 	return query, args
@@ -50,7 +54,7 @@ func (b *batch) flush(ctx context.Context) error {
 	if len(b.held) == 0 {
 		return nil
 	}
-	_, err := b.tx.ExecContext(ctx, strings.Join(b.held, ";\n"), b.args...)
+	_, err := b.tx.ExecContext(ctx, strings.Join(b.held, batchSep), b.args...)
 	b.held, b.args = nil, nil
 	return err
 }

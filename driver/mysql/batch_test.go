@@ -55,7 +55,7 @@ func rowsOf(t *testing.T, q interface {
 // round trip of the next statement, whose result is its own.
 func TestBatchCarriesHeldWrites(t *testing.T) {
 	ctx, db, tx, b := batchTx(t)
-	b.Hold("INSERT INTO t (k, v) VALUES (?, ?)", 1, 10)
+	b.Hold("INSERT INTO t (k, v) VALUES (?, ?) -- a comment ends the line", 1, 10)
 	b.Hold("UPDATE t SET v = v + ? WHERE k = ?;", 5, 1) // a trailing semicolon is dropped
 	b.Hold("INSERT INTO t (k, v) VALUES (?, ?), (?, ?)", 2, 20, 3, 30)
 	res, err := b.ExecContext(ctx, "UPDATE t SET v = v + 1 WHERE k >= ?", 2)
