@@ -21,6 +21,12 @@ func TestRunRefusesBadConfig(t *testing.T) {
 	orders := func(cfg OrdersConfig) func(context.Context) error {
 		return func(ctx context.Context) error { _, err := RunOrders(ctx, cfg); return err }
 	}
+	storm := func(cfg Config) func(context.Context) error {
+		cfg.Target, cfg.Coupons = target, 10
+		cfg.Target.Save = func() error { t.Errorf("a refused config saved the store"); return nil }
+		cfg.Target.Restore = cfg.Target.Save
+		return func(ctx context.Context) error { _, err := RunStorm(ctx, cfg); return err }
+	}
 	hotSKU := func(cfg HotSKUConfig) func(context.Context) error {
 		return func(ctx context.Context) error { _, err := RunHotSKU(ctx, cfg); return err }
 	}
@@ -37,6 +43,8 @@ func TestRunRefusesBadConfig(t *testing.T) {
 		{"orders paying -10%", orders(OrdersConfig{Target: target, PayShare: -0.1}), "pay share"},
 		{"orders timing out in 1µs", orders(OrdersConfig{Target: target, Timeout: time.Microsecond}), "timeout"},
 		{"orders at 0.1/s for 1s", orders(OrdersConfig{Target: target, Rate: 0.1, Duration: time.Second}), "no order"},
+		{"storm with the floor at 150%", storm(Config{FloorShare: 1.5}), "floor share"},
+		{"storm with the floor at -10%", storm(Config{FloorShare: -0.1}), "floor share"},
 		{"hot SKU without Open", hotSKU(HotSKUConfig{}), "needs Open"},
 		{"hot SKU on -1 buckets", hotSKU(HotSKUConfig{Target: opens, Buckets: -1}), "buckets"},
 		{"hot SKU on 65 buckets", hotSKU(HotSKUConfig{Target: opens, Buckets: 65}), "buckets"},

@@ -14,6 +14,10 @@ type Result struct {
 	// UserBudget is the pace's budget of lapse's drain (Config.UserBudget),
 	// 0 for none.
 	UserBudget float64 `json:"user_budget,omitempty"`
+	// FloorShare is the share of its time the floor drained
+	// (Config.FloorShare): 1 flat out; 0 in runs made before it could
+	// be held.
+	FloorShare float64 `json:"floor_share"`
 	CPUs       int     `json:"cpus"`
 	// LoadAvg is the machine's one-minute load average at the start and at
 	// the end of the run, where the system reports it.

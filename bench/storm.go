@@ -75,6 +75,11 @@ type Config struct {
 	// p99 within UserBudget × idle (engine.Pace), as lapse serve's
 	// --storm-user-budget; every instance hears the whole user load.
 	UserBudget float64
+	// FloorShare, if in (0, 1), holds the floor to that share of its
+	// time, resting after each batch as a paced drain does
+	// (engine.RestAfter): the floor at a lower user cost, to set beside
+	// a paced lapse. 0 means 1, flat out.
+	FloorShare float64
 }
 
 func (c *Config) defaults() error {
@@ -86,6 +91,9 @@ func (c *Config) defaults() error {
 	c.Idle = orDefault(c.Idle, 5*time.Second)
 	c.Steady = orDefault(c.Steady, 10*time.Second)
 	c.SteadyRate = orDefault(c.SteadyRate, 1000)
+	if c.FloorShare == 0 {
+		c.FloorShare = 1
+	}
 	quiet(&c.Progress, &c.Log)
 	switch {
 	case c.Target.Open == nil || c.Target.Save == nil || c.Target.Restore == nil:
@@ -94,6 +102,8 @@ func (c *Config) defaults() error {
 		return errors.New("bench: coupons must be positive")
 	case c.Templates > c.Coupons:
 		return errors.New("bench: more templates than coupons")
+	case !(c.FloorShare > 0 && c.FloorShare <= 1):
+		return fmt.Errorf("bench: floor share %v, want more than 0 and at most 1", c.FloorShare)
 	case c.Instances > 1 && !c.Target.Shared:
 		return fmt.Errorf("bench: %d instances: the %s store is one process's", c.Instances, c.Target.Name)
 	}
@@ -110,7 +120,7 @@ func RunStorm(ctx context.Context, cfg Config) (Result, error) {
 	r := &run{cfg: cfg, clock: &clock{}}
 	r.res = Result{
 		Store: cfg.Target.Name, Coupons: cfg.Coupons, Templates: cfg.Templates, Users: cfg.Users,
-		UserRate: cfg.UserRate, BatchSize: cfg.BatchSize, Instances: cfg.Instances, UserBudget: cfg.UserBudget, CPUs: runtime.NumCPU(),
+		UserRate: cfg.UserRate, BatchSize: cfg.BatchSize, Instances: cfg.Instances, UserBudget: cfg.UserBudget, FloorShare: cfg.FloorShare, CPUs: runtime.NumCPU(),
 		series: map[string]drainSeries{}, Racers: map[string]Racers{},
 	}
 	r.res.LoadAvg = append(r.res.LoadAvg, loadAvg()...)
@@ -517,6 +527,7 @@ func (r *run) naive(ctx context.Context) (err error) {
 func (r *run) floor(ctx context.Context) (err error) {
 	r.res.Floor, err = r.rawDrain(ctx, "floor", func(p *phase) error {
 		for {
+			began := time.Now()
 			n, err := p.raw.FloorExpire(ctx, r.clock.Now(), r.cfg.BatchSize)
 			if err != nil {
 				return err
@@ -524,6 +535,9 @@ func (r *run) floor(ctx context.Context) (err error) {
 			p.commit(n, time.Now())
 			if n < int64(r.cfg.BatchSize) {
 				return nil
+			}
+			if err := sleep(ctx, engine.RestAfter(time.Since(began), r.cfg.FloorShare)); err != nil {
+				return err
 			}
 		}
 	})

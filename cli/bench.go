@@ -47,6 +47,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		steadyRate     = 1000
 		instances      = 1
 		budget         float64
+		floorShare     = 1.0
 	)
 	fs := newBenchFlags("storm", "the drains", stderr)
 	fs.IntVar(&coupons, "coupons", coupons, "coupons in the storm, all due in the same second")
@@ -59,6 +60,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.IntVar(&steadyRate, "steady-rate", steadyRate, "coupons falling due a second in the steady phase")
 	fs.IntVar(&instances, "instances", instances, "lapse instances draining the storm side by side (postgres and mysql)")
 	fs.Float64Var(&budget, "storm-user-budget", 0, "pace lapse's drain to hold users' write p99 within this multiple of idle, as lapse serve's --storm-user-budget; 0 drains flat out")
+	fs.Float64Var(&floorShare, "floor-share", floorShare, "share of its time the floor drains, resting after each batch as a paced drain does (0 < share <= 1): the floor held to a lower user cost")
 	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of lapse's drain to this file")
 	if err := fs.parse(args, stdout); err != nil {
 		return err
@@ -66,7 +68,10 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := checkBudget(budget); err != nil {
 		return err
 	}
-	cfg := bench.Config{UserBudget: budget,
+	if !(floorShare > 0 && floorShare <= 1) {
+		return fmt.Errorf("--floor-share: want more than 0 and at most 1, got %g", floorShare)
+	}
+	cfg := bench.Config{UserBudget: budget, FloorShare: floorShare,
 		Coupons: coupons, Templates: templates, Users: users,
 		UserRate: rate, BatchSize: batch, Instances: instances, Idle: idle, Steady: steady, SteadyRate: steadyRate, Progress: stderr,
 		Log: fs.log,

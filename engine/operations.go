@@ -87,7 +87,7 @@ func (e *Engine) workOperations(ctx context.Context) {
 
 // rest waits, after a batch that took d, as long as OperationShare asks.
 func (e *Engine) rest(ctx context.Context, d time.Duration) {
-	pause(ctx, restAfter(d, e.cfg.OperationShare))
+	pause(ctx, RestAfter(d, e.cfg.OperationShare))
 }
 
 // pause waits for d, or until ctx is done.
@@ -103,9 +103,9 @@ func pause(ctx context.Context, d time.Duration) {
 	}
 }
 
-// restAfter is how long a worker spending share of its time in batches
+// RestAfter is how long a worker spending share of its time in batches
 // rests after one that took d: d×(1−share)/share, nothing at share 1.
-func restAfter(d time.Duration, share float64) time.Duration {
+func RestAfter(d time.Duration, share float64) time.Duration {
 	return time.Duration(float64(d) * (1 - share) / share)
 }
 

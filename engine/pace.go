@@ -232,7 +232,7 @@ func (p *Pace) end(d time.Duration, full bool) time.Duration {
 		}
 		p.lastFull = p.lastEnd
 	}
-	return restAfter(d, p.share)
+	return RestAfter(d, p.share)
 }
 
 // startStorm slows a storm that met users flat out to its start:

@@ -195,7 +195,7 @@ func TestPaceStormStart(t *testing.T) {
 			if s.Batch != c.batch || s.Share != c.share || (s.Reason == paceStarting) != c.wantStarted {
 				t.Fatalf("batch %d share %g (%s), want %d %g (started %v)", s.Batch, s.Share, s.Reason, c.batch, c.share, c.wantStarted)
 			}
-			if want := restAfter(10*time.Millisecond, c.share); rest != want {
+			if want := RestAfter(10*time.Millisecond, c.share); rest != want {
 				t.Fatalf("rest %s, want %s", rest, want)
 			}
 		})

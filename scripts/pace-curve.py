@@ -1,6 +1,7 @@
 """Draws OUT/storm-STORE-*.json (scripts/pace-curve.sh) as one SVG on
 stdout: drain rate against users' write p99 during the drain, lapse and
-the floor by batch size, lapse paced by budget, and the idle p99's 1.5x.
+the floor by batch size, lapse paced by budget, the floor held to a share
+of its time, and the idle p99's 1.5x.
 
 usage: python3 scripts/pace-curve.py OUT STORE > curve.svg
 """
@@ -17,6 +18,9 @@ for path in sorted(glob.glob(f"{dest}/storm-{store}-*.json")):
         b = name[len("batch"):]
         points.append(("lapse", f"b{b}", d["lapse"]["user_p99"], d["lapse"]["rate"]))
         points.append(("floor", f"b{b}", d["floor"]["user_p99"], d["floor"]["rate"]))
+    elif name.startswith("floorshare"):
+        points.append(("floor held", f"s{name[len('floorshare'):]}", d["floor"]["user_p99"], d["floor"]["rate"]))
+        points.append(("lapse paced", f"x{d['user_budget']:g}", d["lapse"]["user_p99"], d["lapse"]["rate"]))
     else:
         points.append(("lapse paced", f"x{name[len('budget'):]}", d["lapse"]["user_p99"], d["lapse"]["rate"]))
 if not points:
@@ -29,7 +33,7 @@ x0, x1 = math.log10(min(xs) / 1.5), math.log10(max(xs) * 1.5)
 y1 = max(p[3] for p in points) * 1.1
 X = lambda v: L + (math.log10(v) - x0) / (x1 - x0) * (W - L - R)
 Y = lambda v: H - B - v / y1 * (H - T - B)
-colors = {"lapse": "#1f77b4", "floor": "#d62728", "lapse paced": "#2ca02c"}
+colors = {"lapse": "#1f77b4", "floor": "#d62728", "lapse paced": "#2ca02c", "floor held": "#ff7f0e"}
 out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
        f'<rect width="{W}" height="{H}" fill="white"/>',
        f'<text x="{L}" y="22" font-size="14">{store}: drain rate against users\' write p99 (idle p99 {idle_p99*1000:.2f} ms)</text>',
