@@ -39,23 +39,25 @@ func engineConfig(target Target, st Store, wheel *timer.Wheel, now func() time.T
 		Holder: holder, LeaseTTL: benchLeaseTTL, MaxSkew: benchSkew}
 }
 
-// moreInstances opens Instances-1 more stores, each with a wheel and an
-// engine of its own, as more lapse serve processes on the database would
-// be, counting what they expire into p. It returns their engines,
-// started, and what stops them and closes their stores.
-func (r *run) moreInstances(ctx context.Context, p *phase) ([]*engine.Engine, func(), error) {
-	return startInstances(ctx, r.cfg.Target, r.cfg.Instances, r.clock, r.cfg.Log, r.cfg.BatchSize, r.paces,
-		func(wheel *timer.Wheel) store.Hooks { return expiryHooks(wheel, p.commit) })
+// moreInstances starts the storm's other Instances-1 instances beside
+// eng (see startInstances), counting what they expire into p, paced by
+// paces[i] if there is one.
+func (r *run) moreInstances(ctx context.Context, eng *engine.Engine, paces []*engine.Pace, commit func(int64, time.Time)) (func(), error) {
+	return startInstances(ctx, eng, r.cfg.Target, r.cfg.Instances, r.clock, r.cfg.Log, r.cfg.BatchSize, paces,
+		func(wheel *timer.Wheel) store.Hooks { return expiryHooks(wheel, commit) })
 }
 
-// startInstances opens instances 1 to n-1 of target, each a store whose
-// hooks hooks gives for its wheel, with an engine of its own of batch
-// size batch on clk, paced by paces[i] if there is one, and starts them. It returns their engines and what
-// stops them and closes their stores.
-func startInstances(ctx context.Context, target Target, n int, clk *clock, log *slog.Logger, batch int, paces []*engine.Pace,
-	hooks func(*timer.Wheel) store.Hooks) ([]*engine.Engine, func(), error) {
+// startInstances opens instances 1 to n-1 of target beside eng, instance
+// 0's engine, as more lapse serve processes on the database would be:
+// each a store whose hooks hooks gives for its wheel, with an engine of
+// its own of batch size batch on clk, paced by paces[i] if there is one.
+// It starts them, waits until all n engines hold their shares of the
+// shards, and returns what stops them and closes their stores (nothing,
+// for n = 1).
+func startInstances(ctx context.Context, eng *engine.Engine, target Target, n int, clk *clock, log *slog.Logger, batch int, paces []*engine.Pace,
+	hooks func(*timer.Wheel) store.Hooks) (func(), error) {
 	var (
-		engs    []*engine.Engine
+		engs    = []*engine.Engine{eng}
 		closers []func()
 	)
 	closeAll := func() {
@@ -68,7 +70,7 @@ func startInstances(ctx context.Context, target Target, n int, clk *clock, log *
 		st, _, err := target.Open(ctx, hooks(wheel))
 		if err != nil {
 			closeAll()
-			return nil, nil, err
+			return nil, err
 		}
 		closers = append(closers, func() { st.Close() })
 		var pace *engine.Pace
@@ -78,12 +80,18 @@ func startInstances(ctx context.Context, target Target, n int, clk *clock, log *
 		eng := newEngine(target, st, wheel, clk.Now, log, batch, i, pace)
 		if err := eng.Start(ctx); err != nil {
 			closeAll()
-			return nil, nil, err
+			return nil, err
 		}
 		closers = append(closers, eng.Stop)
 		engs = append(engs, eng)
 	}
-	return engs, closeAll, nil
+	if n > 1 {
+		if err := awaitShared(ctx, engs); err != nil {
+			closeAll()
+			return nil, err
+		}
+	}
+	return closeAll, nil
 }
 
 // expiryHooks are the hooks of a store an engine runs on: its timers go

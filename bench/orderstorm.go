@@ -129,18 +129,12 @@ func RunOrderStorm(ctx context.Context, cfg OrderStormConfig) (OrderStormResult,
 		return res, err
 	}
 	defer eng.Stop()
-	stopMore := func() {}
-	if cfg.Instances > 1 {
-		more, stop, err := startInstances(ctx, cfg.Target, cfg.Instances, clk, cfg.Log, 0, nil, hooks)
-		if err != nil {
-			return res, err
-		}
-		stopMore = sync.OnceFunc(stop)
-		defer stopMore()
-		if err := awaitShared(ctx, append(more, eng)); err != nil {
-			return res, err
-		}
+	stop, err := startInstances(ctx, eng, cfg.Target, cfg.Instances, clk, cfg.Log, 0, nil, hooks)
+	if err != nil {
+		return res, err
 	}
+	stopMore := sync.OnceFunc(stop)
+	defer stopMore()
 	clk.jumpTo(due.Add(-stormLead))
 	b := StartBar(cfg.Progress, "order storm", int64(cfg.N), closed.Load)
 	for stall := time.Now().Add(stallAfter); closed.Load() < int64(cfg.N); {

@@ -238,11 +238,9 @@ func sleep(ctx context.Context, d time.Duration) error {
 // instances, started and holding their shares of the shards.
 func (r *run) idle(ctx context.Context) error {
 	var early atomic.Int64
-	hooks := func(wheel *timer.Wheel) store.Hooks {
-		return expiryHooks(wheel, func(n int64, _ time.Time) { early.Add(n) })
-	}
+	commit := func(n int64, _ time.Time) { early.Add(n) }
 	wheel := newWheel(r.clock.Now)
-	st, _, err := r.open(ctx, hooks(wheel))
+	st, _, err := r.open(ctx, expiryHooks(wheel, commit))
 	if err != nil {
 		return err
 	}
@@ -252,16 +250,11 @@ func (r *run) idle(ctx context.Context) error {
 		return err
 	}
 	defer eng.Stop()
-	if r.cfg.Instances > 1 {
-		more, stop, err := startInstances(ctx, r.cfg.Target, r.cfg.Instances, r.clock, r.cfg.Log, r.cfg.BatchSize, nil, hooks)
-		if err != nil {
-			return err
-		}
-		defer stop()
-		if err := awaitShared(ctx, append(more, eng)); err != nil {
-			return err
-		}
+	stop, err := r.moreInstances(ctx, eng, nil, commit)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	rec := &recorder{}
 	l := r.newLoad(st, rec)
 	start := time.Now()
@@ -447,16 +440,11 @@ func (r *run) lapse(ctx context.Context) error {
 			return err
 		}
 	}
-	if r.cfg.Instances > 1 {
-		more, stop, err := r.moreInstances(ctx, p)
-		if err != nil {
-			return err
-		}
-		defer stop()
-		if err := awaitShared(ctx, append(more, eng)); err != nil {
-			return err
-		}
+	stop, err := r.moreInstances(ctx, eng, r.paces, p.commit)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	if pace != nil || r.cfg.Instances > 1 {
 		// T0 comes the pre-roll after the warm-up and once the shards
 		// are shared out.
