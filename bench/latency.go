@@ -76,6 +76,20 @@ type OpStats struct {
 	Quantiles
 }
 
+// idleWindow is the span of the windows an idle phase reports the p99
+// of one by one.
+const idleWindow = 5 * time.Second
+
+// windowP99s returns the p99 of rec's samples in each whole idleWindow
+// from from to to, in order.
+func windowP99s(rec *recorder, from, to time.Time) []float64 {
+	var p99s []float64
+	for w := from; !w.Add(idleWindow).After(to); w = w.Add(idleWindow) {
+		p99s = append(p99s, stats(rec.between(w, w.Add(idleWindow))).P99)
+	}
+	return p99s
+}
+
 // summarize returns the stats of all of ss and of each operation in it.
 func summarize(ss []sample) (OpStats, map[string]OpStats) {
 	byOp := map[string]OpStats{}

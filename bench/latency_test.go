@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -25,6 +26,23 @@ func TestSummarizeAndSeries(t *testing.T) {
 	want := []Point{{T: 0.125, V: 0.003}, {T: 0.625, V: 0.002}}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("p99 series: got %v, want %v", got, want)
+	}
+}
+
+// TestWindowP99s: an idle phase reports the p99 of each whole window,
+// in order; an empty window's is 0 and a part window is left out.
+func TestWindowP99s(t *testing.T) {
+	origin := time.Date(2026, 11, 11, 0, 0, 0, 0, time.UTC)
+	rec := &recorder{}
+	for i, took := range []time.Duration{time.Millisecond, 4 * time.Millisecond, 9 * time.Millisecond, 2 * time.Millisecond} {
+		rec.add(sample{start: origin.Add(time.Duration(i) * idleWindow / 2), took: took, op: opLock})
+	}
+	got := windowP99s(rec, origin, origin.Add(3*idleWindow-time.Millisecond))
+	if want := []float64{0.004, 0.009}; !slices.Equal(got, want) {
+		t.Fatalf("window p99s %v, want %v (two whole windows of two writes each; the third cut short)", got, want)
+	}
+	if got := windowP99s(rec, origin.Add(2*idleWindow), origin.Add(3*idleWindow)); !slices.Equal(got, []float64{0}) {
+		t.Fatalf("an empty window: %v, want [0]", got)
 	}
 }
 

@@ -59,6 +59,10 @@ type IdleResult struct {
 	UserP99 float64            `json:"user_p99"`
 	Ops     map[string]OpStats `json:"ops"`
 	Reads   OpStats            `json:"reads"`
+	// WindowP99 is the writes' p99 of each whole idleWindow of the phase,
+	// in order: how far the p99 of a short idle would wander (absent in
+	// runs made before it was kept).
+	WindowP99 []float64 `json:"window_p99,omitempty"`
 }
 
 // Drain is one way of expiring the storm, under the user load. The lag

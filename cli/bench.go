@@ -42,7 +42,7 @@ func benchStorm(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		users, coupons = 100_000, 1_000_000
 		batch          = 1000
 		rate           = 300.0
-		idle           = 5 * time.Second
+		idle           = 30 * time.Second
 		steady         = 10 * time.Second
 		steadyRate     = 1000
 		instances      = 1
