@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -10,28 +11,28 @@ import (
 
 // Pace shapes the drains to what users feel. It hears how long each
 // user's write took (Observe, which store.Hooks.OnUserWrite calls), keeps
-// the p99 of those that met no storm as the idle baseline, and judges the
-// writes that met one: while their p99 is over budget × the baseline, each
-// judgement halves one of two knobs, and once that is at its least the
-// other: the drains' batch (down to minPaceBatch) and the share of their
-// time they spend in batches (down to minPaceShare), resting between
-// batches for the rest. Which first is the Pace's Knob: on SQLite users
-// wait for the one writer behind the batch in flight, so a shorter batch
-// is a shorter wait; on PostgreSQL and MySQL they wait for the CPU and
-// I/O the drains take, which only a smaller share gives back (users' p99
-// on PostgreSQL was 2.1-2.3 × idle at batches of 50 and 1000 alike).
-// While users are within budget, each judgement gives back a quarter of
-// a step, the last knob turned first. With no user writing, the drains
-// run flat out; a storm that meets users flat out starts slow (its first
-// full batch cuts the first knob by paceStartCut) and speeds up from
-// there.
+// the p99 of those that met no storm as the idle baseline, and holds the
+// p99 of the writes that meet one within budget × that baseline: each
+// write over budget slows the drains by paceDown, and each within speeds
+// them up by paceUp, a step so small that the two cancel where paceTail
+// of the writes are over budget. So it tracks the p99 itself. An earlier
+// Pace judged the p98 of 50 writes at a time and settled where one
+// judgement in four was over budget; a storm's p99 over all its writes
+// came out above what most judgements saw (PostgreSQL 100 k: 1.9-2.1 ×
+// idle at 5.5-15.9 k/s where this Pace held 1.6 × at 1.4 k/s, and the
+// users' p99 at 11.3-11.6 ms against 18.7-24.8).
 //
-// It speeds up on every judgement within budget, not only on those well
-// under it: a p98 of 50 sub-millisecond writes is noisy, and a Pace that
-// waited for one well under sat at its slowest through whole 1 M storms
-// (5.8k-7.8k coupons/s, users' p99 under idle) about one run in two.
-// Halving and giving back a quarter, it settles where about one
-// judgement in four finds users over budget.
+// Its speed turns two knobs, one after the other: the drains' batch
+// (down to minPaceBatch) and the share of their time they spend in
+// batches (down to minPaceShare), resting between batches for the rest.
+// Which first is the Pace's Knob: on SQLite users wait for the one writer
+// behind the batch in flight, so a shorter batch is a shorter wait; on
+// PostgreSQL and MySQL they wait for the CPU and I/O the drains take,
+// which only a smaller share gives back (users' p99 on PostgreSQL was
+// 2.1-2.3 × idle at batches of 50 and 1000 alike). With no user writing,
+// the drains run flat out; a storm that meets users flat out starts slow
+// (its first full batch cuts the speed by paceStartCut) and speeds up
+// from there.
 //
 // A write meets the drains while a batch is in flight, within paceQuiet
 // of the last batch or within paceCalm of the last full one (a storm's:
@@ -48,6 +49,7 @@ type Pace struct {
 	max    int // the engine's batch size: the pace's full speed
 
 	mu       sync.Mutex
+	speed    float64 // 1: flat out, down to the least batch at the least share
 	batch    int
 	share    float64
 	draining int       // batches in flight
@@ -55,10 +57,13 @@ type Pace struct {
 	lastFull time.Time // when the last full batch ended
 	lastUser time.Time // when the last user write ended
 	idle     ring      // writes that met no drain
-	busy     ring      // writes that met one, since the last judgement
+	fresh    bool      // idle has grown since idleP99 was taken
+	felt     ring      // the latest writes that met one
+	unjudged int       // writes that met one since the last report
 	reason   string
 	metrics  *Metrics
-	// idleP99 and feltP99 are what the last judgement judged by.
+	// idleP99 is the baseline the writes are judged by; feltP99 the p99
+	// of felt at the last report.
 	idleP99, feltP99 time.Duration
 }
 
@@ -67,7 +72,7 @@ const (
 	paceNoUsers   = "no_users"    // no user wrote within paceUsersGone: flat out
 	paceMeasuring = "measuring"   // too few idle writes to judge by yet
 	paceStarting  = "starting"    // a storm met users: started slow
-	paceOver      = "over_budget" // users' p99 over budget: slowing down
+	paceOver      = "over_budget" // the latest writes' p99 is over budget
 	paceUnder     = "under_budget"
 )
 
@@ -77,10 +82,17 @@ const (
 	// minPaceBatch and minPaceShare are how far a Pace slows the drains.
 	minPaceBatch = 20
 	minPaceShare = 1.0 / 64
-	// paceJudge is how many writes that met a drain a Pace judges at once,
-	// by their 98th percentile (the second slowest): the p99 of a user's
-	// checkout, robust to one outlier.
-	paceJudge = 50
+	// paceTail is the share of the writes that meet the drains a Pace
+	// lets go over budget: a p99's. (Half of it, tried, held a 100 k
+	// storm on PostgreSQL at the least speed, 150 coupons/s, for 11
+	// minutes: the writes' own tail over minutes took it all.)
+	paceTail = 0.01
+	// paceDown is how much one write over budget slows the drains.
+	paceDown = 0.75
+	// paceReport is how many writes that met a drain a Pace hears between
+	// reports of its reason and of the p99 of the latest paceFelt of them.
+	paceReport = 50
+	paceFelt   = 500
 	// paceIdleWrites is how many of the latest idle writes make the
 	// baseline, and paceIdleMin how many it needs.
 	paceIdleWrites = 500
@@ -95,10 +107,11 @@ const (
 	// paceStartCut is how much slower than flat out a storm that meets
 	// users starts.
 	paceStartCut = 8
-	// paceRise is by how much a Pace speeds up: slower than it slows
-	// down, so that it spends most of its time within budget.
-	paceRise = 1.25
 )
+
+// paceUp is how much one write within budget speeds the drains up: with
+// paceTail of the writes over budget, the steps cancel.
+var paceUp = math.Pow(1/paceDown, paceTail/(1-paceTail))
 
 // Knob is what a Pace turns first to slow the drains.
 type Knob int
@@ -116,7 +129,7 @@ const (
 // (budget > 1), turning first the knob first, measured on the clock now
 // (the real one, not the engine's replayable clock).
 func NewPace(budget float64, first Knob, now func() time.Time) *Pace {
-	return &Pace{budget: budget, first: first, now: now, share: 1, reason: paceNoUsers}
+	return &Pace{budget: budget, first: first, now: now, speed: 1, share: 1, reason: paceNoUsers}
 }
 
 // start binds p to the engine's batch size and metrics; a nil p stays nil.
@@ -141,37 +154,54 @@ func (p *Pace) Observe(d time.Duration) {
 	p.lastUser = end
 	if start := end.Add(-d); p.draining == 0 && start.Sub(p.lastEnd) > paceQuiet && start.Sub(p.lastFull) > paceCalm {
 		p.idle.add(d, paceIdleWrites)
+		p.fresh = true
 		return
 	}
-	p.busy.add(d, paceJudge)
-	if len(p.busy.d) == paceJudge {
-		p.judge()
+	p.felt.add(d, paceFelt)
+	p.unjudged++
+	if len(p.idle.d) < paceIdleMin {
+		if p.unjudged >= paceReport {
+			p.unjudged = 0
+			p.set(p.speed, paceMeasuring)
+		}
+		return
 	}
+	if p.fresh {
+		p.idleP99, p.fresh = p.idle.quantile(0.99), false
+	}
+	limit := time.Duration(p.budget * float64(p.idleP99))
+	step := paceUp
+	if d > limit {
+		step = paceDown
+	}
+	reason := p.reason
+	if p.unjudged >= paceReport {
+		p.unjudged = 0
+		p.feltP99 = p.felt.quantile(0.99)
+		p.metrics.paceJudged(p.idleP99, p.feltP99)
+		reason = paceUnder
+		if p.feltP99 > limit {
+			reason = paceOver
+		}
+	}
+	p.set(p.speed*step, reason)
 }
 
-// judge compares the writes that met a drain with the baseline, steps the
-// pace and starts the next judgement afresh.
-func (p *Pace) judge() {
-	defer func() { p.busy = ring{} }()
-	if len(p.idle.d) < paceIdleMin {
-		p.set(p.batch, p.share, paceMeasuring)
-		return
+// set moves to speed v, kept between the least batch at the least share
+// and 1, for reason: the first knob takes v down to its least, the other
+// the rest.
+func (p *Pace) set(v float64, reason string) {
+	least := min(1, float64(minPaceBatch)/float64(p.max)) // the least batch, of the whole
+	p.speed = min(max(v, least*minPaceShare), 1)
+	if p.first == BatchFirst {
+		b := max(p.speed, least)
+		p.batch, p.share = max(int(math.Round(b*float64(p.max))), min(minPaceBatch, p.max)), max(p.speed/b, minPaceShare)
+	} else {
+		s := max(p.speed, minPaceShare)
+		p.batch, p.share = max(int(math.Round(p.speed/s*float64(p.max))), min(minPaceBatch, p.max)), s
 	}
-	idle, felt := p.idle.quantile(0.99), p.busy.quantile(0.98)
-	p.idleP99, p.feltP99 = idle, felt
-	p.metrics.paceJudged(idle, felt)
-	limit := time.Duration(p.budget * float64(idle))
-	batchFirst := p.first == BatchFirst
-	switch {
-	case felt > limit && (batchFirst && p.batch > minPaceBatch || !batchFirst && p.share <= minPaceShare):
-		p.set(max(p.batch/2, minPaceBatch), p.share, paceOver)
-	case felt > limit:
-		p.set(p.batch, max(p.share/2, minPaceShare), paceOver)
-	case batchFirst && p.share < 1 || !batchFirst && p.batch == p.max:
-		p.set(p.batch, min(paceRise*p.share, 1), paceUnder)
-	default:
-		p.set(min(max(int(paceRise*float64(p.batch)), p.batch+1), p.max), p.share, paceUnder)
-	}
+	p.reason = reason
+	p.metrics.pace(p.batch, p.share, reason)
 }
 
 // PaceState is a Pace's speed at one moment, and why.
@@ -181,9 +211,9 @@ type PaceState struct {
 	Batch  int
 	Share  float64
 	Reason string
-	// Idle and Felt are the users' write p99 of the last judgement: of
-	// the writes that met no drain, and of those that met one (0 before
-	// the first).
+	// Idle and Felt are the users' write p99 at the last report: of
+	// the writes that met no drain, and of the latest paceFelt that met
+	// one (0 before the first).
 	Idle, Felt time.Duration
 }
 
@@ -192,12 +222,6 @@ func (p *Pace) State() PaceState {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return PaceState{Batch: p.batch, Share: p.share, Reason: p.reason, Idle: p.idleP99, Felt: p.feltP99}
-}
-
-// set moves to batch and share for reason.
-func (p *Pace) set(batch int, share float64, reason string) {
-	p.batch, p.share, p.reason = batch, share, reason
-	p.metrics.pace(batch, share, reason)
 }
 
 // begin starts a batch and returns its size: limit, or less while users
@@ -209,9 +233,8 @@ func (p *Pace) begin(limit int) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.draining++
-	if p.now().Sub(p.lastUser) > paceUsersGone && (p.batch < p.max || p.share < 1) {
-		p.busy = ring{}
-		p.set(p.max, 1, paceNoUsers)
+	if p.now().Sub(p.lastUser) > paceUsersGone && p.speed < 1 {
+		p.set(1, paceNoUsers)
 	}
 	return min(limit, p.batch)
 }
@@ -227,7 +250,7 @@ func (p *Pace) end(d time.Duration, full bool) time.Duration {
 	p.draining--
 	p.lastEnd = p.now()
 	if full {
-		if p.lastEnd.Sub(p.lastFull) > paceCalm && p.lastEnd.Sub(p.lastUser) <= paceUsersGone && p.batch == p.max && p.share == 1 {
+		if p.lastEnd.Sub(p.lastFull) > paceCalm && p.lastEnd.Sub(p.lastUser) <= paceUsersGone && p.speed == 1 {
 			p.startStorm()
 		}
 		p.lastFull = p.lastEnd
@@ -235,18 +258,14 @@ func (p *Pace) end(d time.Duration, full bool) time.Duration {
 	return RestAfter(d, p.share)
 }
 
-// startStorm slows a storm that met users flat out to its start:
-// paceStartCut slower on the first knob, from where judgements within
-// budget speed it up again. Flat out, the drains held users over budget
-// for the judgement or two it took to slow them, and those writes were
-// the storm's p99 (a 300 k storm on SQLite: 3.7-7.5 ms in its first half
-// second, 1.5-3 ms once slowed, idle 2.3 ms).
+// startStorm slows a storm that met users flat out to its start,
+// paceStartCut slower, from where writes within budget speed it up
+// again. Flat out, the drains held users over budget until they were
+// slowed, and those writes were the storm's p99 (a 300 k storm on
+// SQLite: 3.7-7.5 ms in its first half second, 1.5-3 ms once slowed,
+// idle 2.3 ms).
 func (p *Pace) startStorm() {
-	if p.first == BatchFirst {
-		p.set(max(p.max/paceStartCut, minPaceBatch), 1, paceStarting)
-		return
-	}
-	p.set(p.max, 1.0/paceStartCut, paceStarting)
+	p.set(1.0/paceStartCut, paceStarting)
 }
 
 // ring holds the latest durations, up to a cap.

@@ -36,7 +36,7 @@ func TestPacedStorm(t *testing.T) {
 			issueDue(t, in.st, 1, time.Now().Add(500*time.Millisecond))
 			waitAllExpired(t, in, 1, 15*time.Second)
 			slow := func() { pace.Observe(time.Hour) }
-			for range 400 { // 8 judgements: batch 50 to 20 in 2, share 1 to 1/64 in 6
+			for range 400 { // each slows it by paceDown: 28 take it to its least
 				slow()
 			}
 			batch, share := engine.PaceOf(in.metrics)

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -19,17 +21,17 @@ func users(p *Pace, c *paceClock, n int, d time.Duration) {
 	}
 }
 
-// TestPace drives a Pace through a storm: it slows the drains step by
-// step while the writes that meet a batch are over budget, batch first and
-// then share, speeds back up while they are within it, even just within,
-// and runs flat out as soon as no user writes.
+// TestPace drives a Pace through a storm: each write that meets a batch
+// over budget slows the drains by paceDown, batch first and then share,
+// each within budget (even just within) speeds them up by paceUp, and
+// they run flat out as soon as no user writes.
 func TestPace(t *testing.T) {
 	c := &paceClock{t: time.Unix(1e9, 0)}
 	p := NewPace(1.5, BatchFirst, c.now)
 	p.start(1000, nil)
 	want := func(what string, batch int, share float64, reason string) {
 		t.Helper()
-		if s := p.State(); s.Batch != batch || s.Share != share || s.Reason != reason {
+		if s := p.State(); s.Batch != batch || math.Abs(s.Share-share) > 1e-9 || s.Reason != reason {
 			t.Fatalf("%s: batch %d share %g (%s), want %d %g (%s)", what, s.Batch, s.Share, s.Reason, batch, share, reason)
 		}
 	}
@@ -38,7 +40,7 @@ func TestPace(t *testing.T) {
 	if got := p.begin(1000); got != 1000 {
 		t.Fatalf("first batch %d rows, want 1000", got)
 	}
-	users(p, c, paceJudge, 50*time.Millisecond)
+	users(p, c, paceReport, 50*time.Millisecond)
 	want("no baseline", 1000, 1, paceMeasuring)
 	p.end(time.Second, false)
 
@@ -48,59 +50,53 @@ func TestPace(t *testing.T) {
 	users(p, c, 100, time.Millisecond)
 	want("idle writes", 1000, 1, paceMeasuring)
 
-	// Writes of 5 ms meet each batch: over 1.5 ms, so each judgement
-	// halves the batch, down to minPaceBatch, then the share.
-	batches := []int{500, 250, 125, 62, 31, 20, 20, 20}
-	shares := []float64{1, 1, 1, 1, 1, 1, 0.5, 0.25}
-	for i := range batches {
-		n := p.begin(1000)
-		users(p, c, paceJudge, 5*time.Millisecond)
-		want("over budget", batches[i], shares[i], paceOver)
-		if rest := p.end(100*time.Millisecond, true); rest != time.Duration(float64(100*time.Millisecond)*(1-shares[i])/shares[i]) {
-			t.Fatalf("rest after a batch at share %g: %s", shares[i], rest)
-		}
-		if i > 0 && n != batches[i-1] {
-			t.Fatalf("batch %d ran %d rows, want %d", i, n, batches[i-1])
-		}
-	}
-
-	if s := p.State(); s.Idle != time.Millisecond || s.Felt != 5*time.Millisecond {
-		t.Fatalf("judged by idle %s and felt %s, want 1ms and 5ms", s.Idle, s.Felt)
-	}
-
-	// 1.5 ms is just within budget: each judgement gives back a quarter
-	// of a step, share first.
+	// Writes of 5 ms meet each batch: over 1.5 ms, so each cuts the
+	// speed by paceDown: the batch down to minPaceBatch, then the share.
 	p.begin(1000)
-	for share := 0.25; share < 1; {
-		share = min(share*paceRise, 1)
-		users(p, c, paceJudge, 1500*time.Microsecond)
-		want("within budget", 20, share, paceUnder)
+	users(p, c, 1, 5*time.Millisecond)
+	want("one write over budget", 750, 1, paceMeasuring)
+	users(p, c, 12, 5*time.Millisecond)
+	want("13 writes over budget", 24, 1, paceMeasuring) // 0.75^13 = 0.0238
+	users(p, c, 3, 5*time.Millisecond)
+	speed := math.Pow(paceDown, 16)
+	want("16 writes over budget", minPaceBatch, speed/0.02, paceMeasuring)
+	if rest := p.end(100*time.Millisecond, true); rest != RestAfter(100*time.Millisecond, speed/0.02) {
+		t.Fatalf("rest after a batch at share %g: %s", speed/0.02, rest)
 	}
-	users(p, c, paceJudge, time.Millisecond)
-	want("under budget", 25, 1, paceUnder)
+	users(p, c, paceReport-16, 5*time.Millisecond)
+	want("at its slowest", minPaceBatch, minPaceShare, paceOver)
+	// The felt p99 is of the latest paceFelt writes that met a drain,
+	// the 50 ms ones before the baseline too.
+	if s := p.State(); s.Idle != time.Millisecond || s.Felt != 50*time.Millisecond {
+		t.Fatalf("reported idle %s and felt %s, want 1ms and 50ms", s.Idle, s.Felt)
+	}
+
+	// 1.5 ms is just within budget: each such write gives back paceUp,
+	// the share first. paceFelt of them make the reported p99 within.
+	p.begin(1000)
+	speed = minPaceBatch / 1000.0 * minPaceShare
+	for range paceFelt {
+		users(p, c, 1, 1500*time.Microsecond)
+		speed *= paceUp
+	}
+	want("within budget", minPaceBatch, speed/0.02, paceUnder)
+	for range 1500 {
+		users(p, c, 1, time.Millisecond)
+		speed *= paceUp
+	}
+	want("well within budget", int(math.Round(speed*1000)), 1, paceUnder)
 	p.end(0, true)
 
 	// Right after a full batch, a write counts as meeting the storm, even
 	// with no batch in flight: it moves no baseline.
 	idle := len(p.idle.d)
-	users(p, c, paceJudge, time.Second)
-	want("just after a storm's batch", 20, 1, paceOver)
+	users(p, c, 1, time.Second)
+	want("just after a storm's batch", int(math.Round(speed*paceDown*1000)), 1, paceUnder)
 	if len(p.idle.d) != idle {
 		t.Fatalf("writes right after a full batch grew the baseline from %d to %d writes", idle, len(p.idle.d))
 	}
-	p.set(25, 1, paceUnder)
-
-	// One lone slow write among the judged (the 98th percentile is the
-	// second slowest) does not slow the drains.
-	c.t = c.t.Add(time.Second)
-	p.begin(1000)
-	users(p, c, paceJudge-1, time.Millisecond)
-	users(p, c, 1, time.Second)
-	want("one outlier", 31, 1, paceUnder)
 
 	// No user for over a second: the next batch runs flat out.
-	p.set(20, 0.25, paceOver)
-	p.end(0, true)
 	c.t = c.t.Add(2 * paceUsersGone)
 	if got := p.begin(1000); got != 1000 {
 		t.Fatalf("batch with no users %d rows, want 1000", got)
@@ -108,7 +104,46 @@ func TestPace(t *testing.T) {
 	want("no users", 1000, 1, paceNoUsers)
 }
 
-// TestPaceShareFirst: a Pace that turns the share first halves it down to
+// TestPaceHoldsTheTail: users whose writes go over budget the more often
+// the faster the drains run (one in five flat out, in proportion below)
+// hold a Pace at the speed where paceTail of them do, whichever knob it
+// turns first: the writes' p99 through a long storm is within budget,
+// where a p98 judged 50 writes at a time let 2 % through.
+func TestPaceHoldsTheTail(t *testing.T) {
+	for _, first := range []Knob{BatchFirst, ShareFirst} {
+		c := &paceClock{t: time.Unix(1e9, 0)}
+		p := NewPace(1.5, first, c.now)
+		p.start(1000, nil)
+		users(p, c, 100, time.Millisecond)
+		p.begin(1000)
+		r := rand.New(rand.NewPCG(1, 2))
+		over, n := 0, 200000
+		var speeds []float64
+		for i := range n {
+			d := time.Millisecond
+			if r.Float64() < 0.2*p.speed {
+				d = 2 * time.Millisecond
+			}
+			users(p, c, 1, d)
+			if i >= n/10 {
+				speeds = append(speeds, p.speed)
+				if d > time.Millisecond {
+					over++
+				}
+			}
+		}
+		share := float64(over) / float64(n-n/10)
+		slices.Sort(speeds)
+		if share < 0.8*paceTail || share > 1.2*paceTail {
+			t.Errorf("knob %d: %.4f of the writes over budget, want %.4f ± 20 %%", first, share, paceTail)
+		}
+		if median := speeds[len(speeds)/2]; median < 0.03 || median > 0.07 {
+			t.Errorf("knob %d: median speed %.3f, want about 0.05 (0.2 × speed = paceTail)", first, median)
+		}
+	}
+}
+
+// TestPaceShareFirst: a Pace that turns the share first takes it down to
 // minPaceShare before it shortens the batch, and speeding up gives the
 // batch back before the share.
 func TestPaceShareFirst(t *testing.T) {
@@ -118,29 +153,24 @@ func TestPaceShareFirst(t *testing.T) {
 	users(p, c, 100, time.Millisecond) // the idle baseline
 	p.begin(100)
 	var got []float64
-	for range 9 {
-		users(p, c, paceJudge, 5*time.Millisecond)
-		got = append(got, float64(p.batch), p.share)
+	for _, n := range []int{1, 13, 1, 10} {
+		users(p, c, n, 5*time.Millisecond)
+		got = append(got, float64(p.batch), math.Round(p.share*1e4)/1e4)
 	}
-	want := []float64{100, 0.5, 100, 0.25, 100, 0.125, 100, 0.0625, 100, 0.03125, 100, minPaceShare, 50, minPaceShare, 25, minPaceShare, 20, minPaceShare}
+	// 0.75, then 0.75^14 = 0.0178, 0.75^15 = 0.0134 (under 1/64: the
+	// batch gives 0.86 of itself), and the least, 20 rows at 1/64.
+	want := []float64{100, 0.75, 100, 0.0178, 86, 0.0156, 20, 0.0156}
 	if !slices.Equal(got, want) {
 		t.Fatalf("over budget: batch and share %v, want %v", got, want)
 	}
-	got = got[:0]
-	for range 6 {
-		users(p, c, paceJudge, time.Millisecond)
-		got = append(got, float64(p.batch), p.share)
+	for p.share == minPaceShare {
+		if p.batch < 20 || p.batch > 100 {
+			t.Fatalf("speeding up at the least share: batch %d", p.batch)
+		}
+		users(p, c, 1, time.Millisecond)
 	}
-	want = []float64{25, minPaceShare, 31, minPaceShare, 38, minPaceShare, 47, minPaceShare, 58, minPaceShare, 72, minPaceShare}
-	if !slices.Equal(got, want) {
-		t.Fatalf("within budget: batch and share %v, want %v", got, want)
-	}
-	for p.batch < 100 {
-		users(p, c, paceJudge, time.Millisecond)
-	}
-	users(p, c, paceJudge, time.Millisecond)
-	if p.share != minPaceShare*paceRise {
-		t.Fatalf("with the batch whole again: share %g, want it given back next, %g", p.share, minPaceShare*paceRise)
+	if p.batch != 100 {
+		t.Fatalf("share given back (%g) with the batch at %d, want it whole first", p.share, p.batch)
 	}
 }
 
