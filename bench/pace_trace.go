@@ -13,9 +13,9 @@ type PacePoint struct {
 	Batch  int     `json:"batch"`
 	Share  float64 `json:"share"`
 	Reason string  `json:"reason"`
-	// IdleP99 and FeltP99 are the users' write p99 the pace last judged
-	// by, in seconds: of the writes that met no drain, of those that met
-	// one.
+	// IdleP99 and FeltP99 are the users' write p99 at the pace's last
+	// report, in seconds: of the writes that met no drain (its baseline),
+	// of the latest that met one.
 	IdleP99 float64 `json:"idle_p99"`
 	FeltP99 float64 `json:"felt_p99"`
 }

@@ -63,7 +63,7 @@ func NewMetrics(reg prometheus.Registerer, st StatsReader, now func() time.Time)
 		paceBatch:   gauge("lapse_drain_pace_batch", "Rows per drain batch the pace allows now (--storm-user-budget; the batch size without it)."),
 		paceShare:   gauge("lapse_drain_pace_share", "Share of their time the drains may spend in batches now, resting the rest (1: flat out)."),
 		paceReason:  gaugeVec("lapse_drain_pace", "Why the drains run at their pace: 1 on the current reason (no_users, measuring, starting, over_budget, under_budget).", "reason"),
-		paceFelt:    gaugeVec("lapse_drain_pace_user_p99_seconds", "Users' write p99 the pace last judged by: of writes that met no drain (idle) and of those that met one (draining).", "of"),
+		paceFelt:    gaugeVec("lapse_drain_pace_user_p99_seconds", "Users' write p99 at the pace's last report: of the writes that met no drain (idle, its baseline) and of the latest 500 that met one (draining).", "of"),
 	}
 	for _, table := range []string{store.ArchivedCoupons, store.ArchivedOrders} {
 		m.archived.WithLabelValues(table)
@@ -90,7 +90,8 @@ func (m *Metrics) pace(batch int, share float64, reason string) {
 	m.paceReason.WithLabelValues(reason).Set(1)
 }
 
-// paceJudged records the users' p99 a pace judged by.
+// paceJudged records the users' p99 at a pace's report: its baseline and
+// the p99 of the writes that met a drain.
 func (m *Metrics) paceJudged(idle, draining time.Duration) {
 	if m == nil {
 		return
