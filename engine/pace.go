@@ -18,9 +18,9 @@ import (
 // of the writes are over budget. So it tracks the p99 itself. An earlier
 // Pace judged the p98 of 50 writes at a time and settled where one
 // judgement in four was over budget; a storm's p99 over all its writes
-// came out above what most judgements saw (PostgreSQL 100 k: 1.9-2.1 ×
-// idle at 5.5-15.9 k/s where this Pace held 1.6 × at 1.4 k/s, and the
-// users' p99 at 11.3-11.6 ms against 18.7-24.8).
+// came out above what most judgements saw (PostgreSQL 100 k, two runs of
+// each: users' p99 18.7 and 24.8 ms at 5.5 and 15.9 k/s, 1.9 and 2.1 ×
+// idle; tracking the p99, 11.6 and 11.3 ms at 1.4 and 3.2 k/s).
 //
 // Its speed turns two knobs, one after the other: the drains' batch
 // (down to minPaceBatch) and the share of their time they spend in
