@@ -59,7 +59,7 @@ type Pace struct {
 	idle     ring      // writes that met no drain
 	fresh    bool      // idle has grown since idleP99 was taken
 	felt     ring      // the latest writes that met one
-	unjudged int       // writes that met one since the last report
+	unreported int       // writes that met one since the last report
 	reason   string
 	metrics  *Metrics
 	// idleP99 is the baseline the writes are judged by; feltP99 the p99
@@ -158,10 +158,10 @@ func (p *Pace) Observe(d time.Duration) {
 		return
 	}
 	p.felt.add(d, paceFelt)
-	p.unjudged++
+	p.unreported++
 	if len(p.idle.d) < paceIdleMin {
-		if p.unjudged >= paceReport {
-			p.unjudged = 0
+		if p.unreported >= paceReport {
+			p.unreported = 0
 			p.set(p.speed, paceMeasuring)
 		}
 		return
@@ -175,8 +175,8 @@ func (p *Pace) Observe(d time.Duration) {
 		step = paceDown
 	}
 	reason := p.reason
-	if p.unjudged >= paceReport {
-		p.unjudged = 0
+	if p.unreported >= paceReport {
+		p.unreported = 0
 		p.feltP99 = p.felt.quantile(0.99)
 		p.metrics.paceJudged(p.idleP99, p.feltP99)
 		reason = paceUnder
