@@ -48,20 +48,20 @@ type Pace struct {
 	now    func() time.Time
 	max    int // the engine's batch size: the pace's full speed
 
-	mu       sync.Mutex
-	speed    float64 // 1: flat out, down to the least batch at the least share
-	batch    int
-	share    float64
-	draining int       // batches in flight
-	lastEnd  time.Time // when the last batch ended
-	lastFull time.Time // when the last full batch ended
-	lastUser time.Time // when the last user write ended
-	idle     ring      // writes that met no drain
-	fresh    bool      // idle has grown since idleP99 was taken
-	felt     ring      // the latest writes that met one
+	mu         sync.Mutex
+	speed      float64 // 1: flat out, down to the least batch at the least share
+	batch      int
+	share      float64
+	draining   int       // batches in flight
+	lastEnd    time.Time // when the last batch ended
+	lastFull   time.Time // when the last full batch ended
+	lastUser   time.Time // when the last user write ended
+	idle       ring      // writes that met no drain
+	fresh      bool      // idle has grown since idleP99 was taken
+	felt       ring      // the latest writes that met one
 	unreported int       // writes that met one since the last report
-	reason   string
-	metrics  *Metrics
+	reason     string
+	metrics    *Metrics
 	// idleP99 is the baseline the writes are judged by; feltP99 the p99
 	// of felt at the last report.
 	idleP99, feltP99 time.Duration
