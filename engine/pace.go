@@ -159,10 +159,13 @@ func (p *Pace) Observe(d time.Duration) {
 	}
 	p.felt.add(d, paceFelt)
 	p.unreported++
+	report := p.unreported >= paceReport
+	if report {
+		p.unreported = 0
+	}
 	if len(p.idle.d) < paceIdleMin {
-		if p.unreported >= paceReport {
-			p.unreported = 0
-			p.set(p.speed, paceMeasuring)
+		if report {
+			p.set(p.speed, paceMeasuring, true)
 		}
 		return
 	}
@@ -175,8 +178,7 @@ func (p *Pace) Observe(d time.Duration) {
 		step = paceDown
 	}
 	reason := p.reason
-	if p.unreported >= paceReport {
-		p.unreported = 0
+	if report {
 		p.feltP99 = p.felt.quantile(0.99)
 		p.metrics.paceJudged(p.idleP99, p.feltP99)
 		reason = paceUnder
@@ -184,13 +186,14 @@ func (p *Pace) Observe(d time.Duration) {
 			reason = paceOver
 		}
 	}
-	p.set(p.speed*step, reason)
+	p.set(p.speed*step, reason, report)
 }
 
 // set moves to speed v, kept between the least batch at the least share
 // and 1, for reason: the first knob takes v down to its least, the other
-// the rest.
-func (p *Pace) set(v float64, reason string) {
+// the rest. It tells the metrics if publish: at a report or a new start,
+// not on every write a user makes.
+func (p *Pace) set(v float64, reason string, publish bool) {
 	least := min(1, float64(minPaceBatch)/float64(p.max)) // the least batch, of the whole
 	p.speed = min(max(v, least*minPaceShare), 1)
 	if p.first == BatchFirst {
@@ -201,7 +204,9 @@ func (p *Pace) set(v float64, reason string) {
 		p.batch, p.share = max(int(math.Round(p.speed/s*float64(p.max))), min(minPaceBatch, p.max)), s
 	}
 	p.reason = reason
-	p.metrics.pace(p.batch, p.share, reason)
+	if publish {
+		p.metrics.pace(p.batch, p.share, reason)
+	}
 }
 
 // PaceState is a Pace's speed at one moment, and why.
@@ -234,7 +239,7 @@ func (p *Pace) begin(limit int) int {
 	defer p.mu.Unlock()
 	p.draining++
 	if p.now().Sub(p.lastUser) > paceUsersGone && p.speed < 1 {
-		p.set(1, paceNoUsers)
+		p.set(1, paceNoUsers, true)
 	}
 	return min(limit, p.batch)
 }
@@ -265,7 +270,7 @@ func (p *Pace) end(d time.Duration, full bool) time.Duration {
 // SQLite: 3.7-7.5 ms in its first half second, 1.5-3 ms once slowed,
 // idle 2.3 ms).
 func (p *Pace) startStorm() {
-	p.set(1.0/paceStartCut, paceStarting)
+	p.set(1.0/paceStartCut, paceStarting, true)
 }
 
 // ring holds the latest durations, up to a cap.
