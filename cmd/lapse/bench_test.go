@@ -23,9 +23,63 @@ import (
 // that every phase drew a progress bar and that the seed copy is gone. It
 // asserts nothing about speed.
 func TestBenchStorm(t *testing.T) {
+	onStormStores(t, func(t *testing.T, kind, url string, leftBehind func()) {
+		n, instances := 20000, map[string]int{"postgres": 3, "mysql": 2}[kind]
+		if kind == "sqlite" {
+			n, instances = 100000, 1
+		}
+		testBenchStorm(t, kind, url, n, instances, leftBehind)
+	})
+}
+
+// TestBenchStormPaced runs `lapse bench storm --storm-user-budget 1.5` end
+// to end on each store (100,000 coupons on SQLite, 5,000 and two engines
+// on PostgreSQL and MySQL): the same checks as TestBenchStorm, and a trace of the pace
+// from before T0 to the storm's end whose every point is a speed the pace
+// can take, which heard an idle baseline and slowed the storm that met
+// the users. It asserts nothing about speed.
+func TestBenchStormPaced(t *testing.T) {
+	onStormStores(t, func(t *testing.T, kind, url string, leftBehind func()) {
+		n, instances := 5000, 2
+		if kind == "sqlite" { // a storm of 5,000 drains on SQLite before the pace is traced once
+			n, instances = 100000, 1
+		}
+		j := testBenchStorm(t, kind, url, n, instances, leftBehind, "--storm-user-budget", "1.5")
+		if got := j.num("user_budget"); got != 1.5 {
+			t.Fatalf("user_budget: got %v, want 1.5", got)
+		}
+		points, ok := j.get("pace").([]any)
+		if !ok || len(points) == 0 {
+			t.Fatalf("pace: got %v, want the pace's trace", j.get("pace"))
+		}
+		reasons := map[string]bool{"no_users": true, "measuring": true, "starting": true, "over_budget": true, "under_budget": true}
+		var heard, slowed bool
+		for i, pt := range points {
+			p := jsonFields{t: t, root: pt.(map[string]any)}
+			batch, share, reason := p.num("batch"), p.num("share"), p.str("reason")
+			if batch < 20 || batch > 1000 || !(share > 0 && share <= 1) || !reasons[reason] {
+				t.Fatalf("pace[%d]: batch %v share %v reason %q: not a speed the pace takes", i, batch, share, reason)
+			}
+			heard = heard || p.num("idle_p99") > 0
+			slowed = slowed || reason != "no_users" && reason != "measuring" && batch*share < 1000
+		}
+		first, last := points[0].(map[string]any)["t"].(float64), points[len(points)-1].(map[string]any)["t"].(float64)
+		if first >= 0 || last < 0 {
+			t.Fatalf("pace: traced from %v s to %v s of T0, want from before it to after", first, last)
+		}
+		if !heard || !slowed {
+			t.Fatalf("pace: heard an idle baseline %v, slowed the storm %v; want both:\n%v", heard, slowed, points)
+		}
+	})
+}
+
+// onStormStores runs bench on a new SQLite file, PostgreSQL database and
+// MySQL database, each with a leftBehind that fails if the bench left
+// its store's seed copy or databases behind.
+func onStormStores(t *testing.T, bench func(t *testing.T, kind, url string, leftBehind func())) {
 	t.Run("sqlite", func(t *testing.T) {
 		db := filepath.Join(t.TempDir(), "bench.db")
-		testBenchStorm(t, "sqlite", "sqlite:"+db, 100000, 1, func() {
+		bench(t, "sqlite", "sqlite:"+db, func() {
 			if _, err := os.Stat(db + ".seed"); !os.IsNotExist(err) {
 				t.Fatalf("the seed copy was left behind (stat: %v)", err)
 			}
@@ -33,7 +87,7 @@ func TestBenchStorm(t *testing.T) {
 	})
 	t.Run("postgres", func(t *testing.T) {
 		url, name, existing := pgtest.NewDatabase(t)
-		testBenchStorm(t, "postgres", url, 20000, 3, func() {
+		bench(t, "postgres", url, func() {
 			if left := existing(name, name+"_seed"); len(left) > 0 {
 				t.Fatalf("databases left behind: %v", left)
 			}
@@ -41,7 +95,7 @@ func TestBenchStorm(t *testing.T) {
 	})
 	t.Run("mysql", func(t *testing.T) {
 		url, name, existing := mysqltest.NewDatabase(t)
-		testBenchStorm(t, "mysql", url, 20000, 2, func() {
+		bench(t, "mysql", url, func() {
 			if left := existing(name, name+"_seed"); len(left) > 0 {
 				t.Fatalf("databases left behind: %v", left)
 			}
@@ -71,12 +125,12 @@ func runBench(t *testing.T, kind string, args ...string) (jsonFields, string) {
 }
 
 // testBenchStorm benches n coupons drained by instances engines on the
-// store at url, whose backend is named kind, and runs leftBehind once the
-// bench is done.
-func testBenchStorm(t *testing.T, kind, url string, n, instances int, leftBehind func()) {
+// store at url, whose backend is named kind, with the flags more, runs
+// leftBehind once the bench is done, and returns its JSON result.
+func testBenchStorm(t *testing.T, kind, url string, n, instances int, leftBehind func(), more ...string) jsonFields {
 	plot := filepath.Join(t.TempDir(), "storm.svg")
-	j, stderr := runBench(t, kind, "storm", "--coupons", fmt.Sprint(n), "--idle", "2s", "--steady", "2s",
-		"--instances", fmt.Sprint(instances), "--store", url, "--plot", plot)
+	j, stderr := runBench(t, kind, append([]string{"storm", "--coupons", fmt.Sprint(n), "--idle", "2s", "--steady", "2s",
+		"--instances", fmt.Sprint(instances), "--store", url, "--plot", plot}, more...)...)
 	if got := j.num("coupons"); got != float64(n) {
 		t.Fatalf("coupons: got %v, want %d", got, n)
 	}
@@ -158,6 +212,7 @@ func testBenchStorm(t *testing.T, kind, url string, n, instances int, leftBehind
 		t.Fatalf("stderr, a pipe, has progress bars redrawn in place:\n%q", stderr)
 	}
 	leftBehind()
+	return j
 }
 
 // TestBenchOrders runs `lapse bench orders` end to end on SQLite,
