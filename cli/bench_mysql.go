@@ -96,8 +96,21 @@ func copyDatabase(db *sql.DB, from, to string) error {
 		stmts = append(stmts, "CREATE TABLE "+dst+"."+qt+" LIKE "+src+"."+qt,
 			"INSERT INTO "+dst+"."+qt+" ("+list+") SELECT "+list+" FROM "+src+"."+qt)
 	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	copied := make([]string, len(tables))
+	for i, t := range tables {
+		copied[i] = dst + "." + quoteName(t)
+	}
+	// The copy's pages go to disk before the phase that uses it starts,
+	// as an old store's would be, not in the background under it.
+	stmts = append(stmts, "FLUSH TABLES "+strings.Join(copied, ", ")+" FOR EXPORT", "UNLOCK TABLES")
 	for _, s := range stmts {
-		if _, err := db.ExecContext(ctx, s); err != nil {
+		if _, err := conn.ExecContext(ctx, s); err != nil {
+			conn.ExecContext(ctx, "UNLOCK TABLES")
 			return fmt.Errorf("copy database %s to %s: %w", from, to, err)
 		}
 	}
