@@ -96,18 +96,21 @@ func copyDatabase(db *sql.DB, from, to string) error {
 		stmts = append(stmts, "CREATE TABLE "+dst+"."+qt+" LIKE "+src+"."+qt,
 			"INSERT INTO "+dst+"."+qt+" ("+list+") SELECT "+list+" FROM "+src+"."+qt)
 	}
+	if len(tables) > 0 {
+		copied := make([]string, len(tables))
+		for i, t := range tables {
+			copied[i] = dst + "." + quoteName(t)
+		}
+		// The copy's pages go to disk before the phase that uses it
+		// starts, as an old store's would be, not in the background
+		// under it: on one connection, whose session holds the lock.
+		stmts = append(stmts, "FLUSH TABLES "+strings.Join(copied, ", ")+" FOR EXPORT", "UNLOCK TABLES")
+	}
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	copied := make([]string, len(tables))
-	for i, t := range tables {
-		copied[i] = dst + "." + quoteName(t)
-	}
-	// The copy's pages go to disk before the phase that uses it starts,
-	// as an old store's would be, not in the background under it.
-	stmts = append(stmts, "FLUSH TABLES "+strings.Join(copied, ", ")+" FOR EXPORT", "UNLOCK TABLES")
 	for _, s := range stmts {
 		if _, err := conn.ExecContext(ctx, s); err != nil {
 			conn.ExecContext(ctx, "UNLOCK TABLES")
