@@ -447,22 +447,24 @@ func (r *run) lapse(ctx context.Context) error {
 		return err
 	}
 	defer eng.Stop()
-	var trace *paceTrace
-	if pace != nil {
-		trace = tracePace(pace)
-		defer trace.end(p.origin)
-		// A server meets a storm long after it started: the load runs
-		// paceWarmup before the pre-roll.
-		r.clock.jumpTo(r.t0.Add(-preRoll - paceWarmup))
-		if err := sleep(ctx, paceWarmup); err != nil {
-			return err
-		}
-	}
 	stop, err := r.moreInstances(ctx, eng, r.paces, p.commit)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	var trace *paceTrace
+	if pace != nil {
+		trace = tracePace(pace)
+		defer trace.end(p.origin)
+		// A server meets a storm long after it and the others started:
+		// the load runs paceWarmup before the pre-roll once every
+		// instance holds its shards, so that no write slowed by their
+		// start makes the paces' baseline.
+		r.clock.jumpTo(r.t0.Add(-preRoll - paceWarmup))
+		if err := sleep(ctx, paceWarmup); err != nil {
+			return err
+		}
+	}
 	if pace != nil || r.cfg.Instances > 1 {
 		// T0 comes the pre-roll after the warm-up and once the shards
 		// are shared out.
