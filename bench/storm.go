@@ -23,10 +23,10 @@ import (
 const (
 	// preRoll is how long each drain phase runs the user load before T0.
 	preRoll = 2 * time.Second
-	// paceWarmup is how much longer before T0 a paced drain's load
-	// starts, so that the pace's baseline (its latest 500 idle writes)
-	// holds none from the first seconds of a store just opened, as a
-	// running server's would not.
+	// paceWarmup is how much longer before T0 than the pre-roll a paced
+	// drain's paces start to hear its load, so that their baseline (the
+	// latest 500 idle writes) holds none from the first seconds of a
+	// store or an instance just started, as a running server's would not.
 	paceWarmup = 3 * time.Second
 	// warmup is how long the idle phase runs the load before measuring.
 	warmup = time.Second
@@ -464,9 +464,9 @@ func (r *run) lapse(ctx context.Context) error {
 		// the paces hear the load from once every instance holds its
 		// shards, paceWarmup before the pre-roll, so that their
 		// baseline comes from writes made with all of them running,
-		// not from those their start slowed (a PostgreSQL run with
-		// three met writes of 218-282 ms while they started, none over
-		// 36 ms in its storm).
+		// not from those their start slowed (two PostgreSQL runs with
+		// three met writes of 218 and 282 ms before T0, none over 36 ms
+		// in their storms).
 		warm.Store(true)
 		r.clock.jumpTo(r.t0.Add(-preRoll - paceWarmup))
 		if err := sleep(ctx, paceWarmup); err != nil {
