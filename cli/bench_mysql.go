@@ -90,17 +90,15 @@ func copyDatabase(db *sql.DB, from, to string) error {
 	}
 	src, dst := quoteName(from), quoteName(to)
 	stmts := []string{"DROP DATABASE IF EXISTS " + dst, "CREATE DATABASE " + dst}
+	var copied []string
 	for _, t := range tables {
 		list := strings.Join(cols[t], ", ")
 		qt := quoteName(t)
+		copied = append(copied, dst+"."+qt)
 		stmts = append(stmts, "CREATE TABLE "+dst+"."+qt+" LIKE "+src+"."+qt,
 			"INSERT INTO "+dst+"."+qt+" ("+list+") SELECT "+list+" FROM "+src+"."+qt)
 	}
-	if len(tables) > 0 {
-		copied := make([]string, len(tables))
-		for i, t := range tables {
-			copied[i] = dst + "." + quoteName(t)
-		}
+	if len(copied) > 0 {
 		// The copy's pages go to disk before the phase that uses it
 		// starts, as an old store's would be, not in the background
 		// under it: on one connection, whose session holds the lock.
