@@ -1,1 +1,80 @@
 package store
+
+import (
+	"sync"
+	"time"
+
+	"github.com/lapsehq/lapse/storetype"
+)
+
+// knownAhead is how far past the wall clock a group timer's bucket must
+// start for knownTimers to vouch for it. Timers are deleted only once
+// their bucket has ended, by a drain's clock (Engine: through now minus
+// twice its load interval); a minute covers any clock skew lapse runs
+// with between the instances sharing a store.
+const knownAhead = time.Minute
+
+// knownMax bounds how many timers knownTimers holds: past it, it forgets
+// those inside knownAhead, then, if that was not enough, all of them.
+const knownMax = 1 << 14
+
+// knownTimers remembers the group timers this process's transactions
+// committed for buckets at least knownAhead ahead, so that a write whose
+// timer is one of them skips writing that row again: the thousandth
+// order of a flash sale whose close falls in the same second, the
+// thousandth checkout whose coupon lock runs out in it. It vouches for a
+// timer only while no drain can have deleted it; DeleteTimers through
+// this process forgets them all. One the store lost anyway (a restore, a
+// hand-run DELETE) is the sweeper's and the reconciler's to find, as any
+// timer an accelerator dropped.
+type knownTimers struct {
+	mu sync.Mutex
+	m  map[storetype.Timer]struct{}
+}
+
+// has reports whether tm was committed and is still beyond knownAhead.
+func (k *knownTimers) has(tm storetype.Timer) bool {
+	if !tm.Due.After(time.Now().Add(knownAhead)) {
+		return false
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	_, ok := k.m[tm]
+	return ok
+}
+
+// add remembers timers a transaction committed, those beyond knownAhead.
+func (k *knownTimers) add(timers []storetype.Timer) {
+	if len(timers) == 0 {
+		return
+	}
+	horizon := time.Now().Add(knownAhead)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.m == nil {
+		k.m = map[storetype.Timer]struct{}{}
+	}
+	for _, tm := range timers {
+		if tm.Due.After(horizon) {
+			k.m[tm] = struct{}{}
+		}
+	}
+	if len(k.m) <= knownMax {
+		return
+	}
+	for tm := range k.m {
+		if !tm.Due.After(horizon) {
+			delete(k.m, tm)
+		}
+	}
+	if len(k.m) > knownMax {
+		clear(k.m)
+	}
+}
+
+// forget forgets every timer: timers are being deleted.
+func (k *knownTimers) forget() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	clear(k.m)
+}
