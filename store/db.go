@@ -174,6 +174,7 @@ func run[T any](ctx context.Context, db *DB, background bool, fn func(*txn) (T, 
 // attempt is one attempt of run.
 func attempt[T any](ctx context.Context, db *DB, background bool, locked map[string]bool, fn func(*txn) (T, error)) (T, error) {
 	var zero T
+	gen := db.timers.generation()
 	dt, err := db.d.Begin(ctx, background)
 	if err != nil {
 		return zero, err
@@ -192,7 +193,7 @@ func attempt[T any](ctx context.Context, db *DB, background bool, locked map[str
 		// A replay, committed so that its record is durable (see durably).
 		return zero, err
 	}
-	db.timers.add(timers)
+	db.timers.add(timers, gen)
 	db.hooks.Committed(timers, t.outbox.Events())
 	if h := db.hooks.OnReminders; h != nil && t.reminders.Any() {
 		h(t.reminders)

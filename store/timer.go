@@ -9,9 +9,10 @@ import (
 
 // knownAhead is how far past the wall clock a group timer's bucket must
 // start for knownTimers to vouch for it. Timers are deleted only once
-// their bucket has ended, by a drain's clock (Engine: through now minus
-// twice its load interval); a minute covers any clock skew lapse runs
-// with between the instances sharing a store.
+// their bucket has ended, by a drain's clock (the engine's: through now
+// minus twice its load interval); a minute covers the skew between the
+// clocks of instances sharing a store, far more than the engine fires
+// with (--max-clock-skew, a second by default).
 const knownAhead = time.Minute
 
 // knownMax bounds how many timers knownTimers holds: past it, it forgets
@@ -24,12 +25,22 @@ const knownMax = 1 << 14
 // order of a flash sale whose close falls in the same second, the
 // thousandth checkout whose coupon lock runs out in it. It vouches for a
 // timer only while no drain can have deleted it; DeleteTimers through
-// this process forgets them all. One the store lost anyway (a restore, a
+// this process forgets them all once it deleted, and a transaction that
+// began before that adds nothing. One the store lost anyway (a restore, a
 // hand-run DELETE) is the sweeper's and the reconciler's to find, as any
 // timer an accelerator dropped.
 type knownTimers struct {
 	mu sync.Mutex
 	m  map[storetype.Timer]struct{}
+	// gen counts the forgets; a transaction takes it as it begins.
+	gen uint64
+}
+
+// generation is what a transaction about to begin hands add.
+func (k *knownTimers) generation() uint64 {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.gen
 }
 
 // has reports whether tm was committed and is still beyond knownAhead.
@@ -43,14 +54,19 @@ func (k *knownTimers) has(tm storetype.Timer) bool {
 	return ok
 }
 
-// add remembers timers a transaction committed, those beyond knownAhead.
-func (k *knownTimers) add(timers []storetype.Timer) {
+// add remembers timers a transaction committed, those beyond knownAhead,
+// unless timers were forgotten since it began (gen, from generation):
+// they may have been deleted after it wrote them.
+func (k *knownTimers) add(timers []storetype.Timer, gen uint64) {
 	if len(timers) == 0 {
 		return
 	}
 	horizon := time.Now().Add(knownAhead)
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	if gen != k.gen {
+		return
+	}
 	if k.m == nil {
 		k.m = map[storetype.Timer]struct{}{}
 	}
@@ -72,9 +88,10 @@ func (k *knownTimers) add(timers []storetype.Timer) {
 	}
 }
 
-// forget forgets every timer: timers are being deleted.
+// forget forgets every timer: timers were deleted.
 func (k *knownTimers) forget() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	clear(k.m)
+	k.gen++
 }
