@@ -19,7 +19,6 @@ type DB struct {
 	hooks   Hooks
 	policy  remind.Config
 	buckets bucketCounts
-	timers  knownTimers
 }
 
 var _ Store = (*DB)(nil)
@@ -65,7 +64,6 @@ type txn struct {
 	policy    *remind.Config
 	reminders ReminderCounts
 	buckets   *bucketCounts
-	timers    *knownTimers
 	// pick is the transaction's bucket number: its stock moves of a SKU
 	// of n buckets run in bucket pick % n (see moveStock), but for the
 	// SKUs in locked, whose buckets it locks first.
@@ -106,14 +104,9 @@ func (t *txn) CouponEvents(b couponEvents) error {
 	return nil
 }
 
-// Timer makes sure the group timer of kind for due's bucket exists,
-// writing it unless this process committed it already (knownTimers).
+// Timer makes sure the group timer of kind for due's bucket exists.
 func (t *txn) Timer(kind storetype.TimerKind, due time.Time) error {
-	tm := storetype.Timer{Kind: kind, Due: storetype.BucketOf(due)}
-	if t.timers.has(tm) {
-		return nil
-	}
-	return t.PutTimer(t.ctx, tm)
+	return t.PutTimer(t.ctx, storetype.Timer{Kind: kind, Due: storetype.BucketOf(due)})
 }
 
 // attempts is how often run runs a transaction that keeps losing
@@ -174,13 +167,12 @@ func run[T any](ctx context.Context, db *DB, background bool, fn func(*txn) (T, 
 // attempt is one attempt of run.
 func attempt[T any](ctx context.Context, db *DB, background bool, locked map[string]bool, fn func(*txn) (T, error)) (T, error) {
 	var zero T
-	gen := db.timers.generation()
 	dt, err := db.d.Begin(ctx, background)
 	if err != nil {
 		return zero, err
 	}
 	defer dt.Rollback()
-	t := &txn{ExecutorTx: dt, ctx: ctx, policy: &db.policy, actor: Actor(ctx), buckets: &db.buckets, timers: &db.timers, pick: rand.Int(), locked: locked}
+	t := &txn{ExecutorTx: dt, ctx: ctx, policy: &db.policy, actor: Actor(ctx), buckets: &db.buckets, pick: rand.Int(), locked: locked}
 	res, err := fn(t)
 	if err != nil && !replay(err) {
 		return zero, err
@@ -193,7 +185,6 @@ func attempt[T any](ctx context.Context, db *DB, background bool, locked map[str
 		// A replay, committed so that its record is durable (see durably).
 		return zero, err
 	}
-	db.timers.add(timers, gen)
 	db.hooks.Committed(timers, t.outbox.Events())
 	if h := db.hooks.OnReminders; h != nil && t.reminders.Any() {
 		h(t.reminders)

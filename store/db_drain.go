@@ -60,12 +60,11 @@ func (db *DB) Timers(ctx context.Context, p storetype.TimersParams) ([]storetype
 }
 
 // DeleteTimers removes the timers of p.Kind whose bucket ended by
-// p.Through, then forgets every timer db committed (knownTimers).
+// p.Through.
 func (db *DB) DeleteTimers(ctx context.Context, p DeleteTimersParams) error {
 	_, err := background(ctx, db, func(t *txn) (struct{}, error) {
 		return struct{}{}, t.DeleteTimers(t.ctx, driver.DeleteTimersParams{Kind: p.Kind, Through: p.Through})
 	})
-	db.timers.forget()
 	return err
 }
 

@@ -76,9 +76,7 @@ type TimerRepair struct {
 // repairTimer puts back the group timer tm with a timer.repaired event.
 func (r *reconciler) repairTimer(ctx context.Context, tm storetype.Timer) (bool, error) {
 	return background(ctx, r.db, func(t *txn) (bool, error) {
-		// PutTimer, not Timer: a timer this process committed may be the
-		// one missing.
-		if err := t.PutTimer(t.ctx, tm); err != nil {
+		if err := t.Timer(tm.Kind, tm.Due); err != nil {
 			return false, err
 		}
 		e := storetype.Event{ID: NewID("evt", r.p.Now), Type: EventTimerRepaired, Subject: timerSubject(tm), Time: r.p.Now,

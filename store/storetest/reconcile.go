@@ -25,7 +25,6 @@ func reconcileTests(newDriver NewDriver) []test {
 		{"OrderCoupon", testReconcileOrderCoupon},
 		{"FinishedOrderCoupon", testReconcileFinishedOrderCoupon},
 		{"Timers", testReconcileTimers},
-		{"KnownTimer", testReconcileKnownTimer},
 	})
 }
 
@@ -354,39 +353,9 @@ func testReconcileTimers(f *reconcileFixture) {
 	release := storetype.Timer{Kind: storetype.TimerRelease, Due: storetype.BucketOf(f.coupon(c.ID).LockedUntil)}
 	found := map[string]int64{store.CheckTimer: 2}
 	f.wantDrift("timers gone", f.reconcile(false), found)
-	f.repair(found, map[string]string{timerSubject(expire): store.EventTimerRepaired, timerSubject(release): store.EventTimerRepaired})
-	f.wantTimers("after the repair", coupons(), want)
-}
-
-// testReconcileKnownTimer: once the store committed a group timer for a
-// bucket well ahead of the wall clock, the next write in that bucket
-// leaves the timer be, so that a timer deleted past the store stays
-// missing: drift, until the repair writes it again. After a DeleteTimers
-// through the store, the next write in the bucket writes it again.
-func testReconcileKnownTimer(f *reconcileFixture) {
-	at := time.Now().UTC() // the store reads the wall clock, a day before the coupons' expiry
-	expire := storetype.Timer{Kind: storetype.TimerExpire, Due: storetype.BucketOf(f.claim(f.tpl.ID, buyer, at).ExpiresAt)}
-	f.wantTimers("after a claim", f.timers(), []storetype.Timer{expire})
-	f.raw.tx(func(tx driver.Executor) {
-		f.raw.ok("DeleteTimers", tx.DeleteTimers(f.ctx, driver.DeleteTimersParams{Kind: storetype.TimerExpire, Through: farFuture}))
-	})
-	f.claim(f.tpl.ID, buyer, at)
-	f.wantTimers("a second claim in the bucket, its timer deleted past the store", f.timers(), nil)
-
-	found := map[string]int64{store.CheckTimer: 1}
-	f.wantDrift("timer gone", f.reconcile(false), found)
-	f.repair(found, map[string]string{timerSubject(expire): store.EventTimerRepaired})
-	f.wantTimers("after the repair", f.timers(), []storetype.Timer{expire})
-
-	if err := f.s.DeleteTimers(f.ctx, store.DeleteTimersParams{Kind: storetype.TimerExpire, Through: farFuture}); err != nil {
-		f.t.Fatalf("DeleteTimers: %v", err)
+	subject := func(tm storetype.Timer) string {
+		return string(tm.Kind) + "@" + tm.Due.UTC().Format(storetype.TimeFormat)
 	}
-	f.wantTimers("after DeleteTimers", f.timers(), nil)
-	f.claim(f.tpl.ID, buyer, at)
-	f.wantTimers("a claim in the bucket after DeleteTimers", f.timers(), []storetype.Timer{expire})
-}
-
-// timerSubject names a group timer as a drift or an event does.
-func timerSubject(tm storetype.Timer) string {
-	return string(tm.Kind) + "@" + tm.Due.UTC().Format(storetype.TimeFormat)
+	f.repair(found, map[string]string{subject(expire): store.EventTimerRepaired, subject(release): store.EventTimerRepaired})
+	f.wantTimers("after the repair", coupons(), want)
 }
