@@ -8,20 +8,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lapsehq/lapse/coupon"
 	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/mysql"
+	"github.com/lapsehq/lapse/order"
 	"github.com/lapsehq/lapse/storetype"
 )
 
 // TestClaimLocksBounded: a drain batch's locking read holds the rows it
 // claims, not the due range it walks. Every shard has 200 rows of each
-// kind past due; a drain batch of 20 of shard 3 in a transaction of the
-// driver, held open, may hold two record locks per row claimed (its due
-// index entry and its primary key record) and a couple more, whatever the other shards hold. Before
-// 0009_shard_due.sql the claim of one shard walked the interleaved due
-// range of all 16 and held every entry it passed, index and row: 683
-// record locks here, and in a storm of a million rows enough lock heaps
-// to stop MariaDB.
+// kind past due; a drain batch of 20 in a transaction of the driver, held
+// open, may hold two record locks per row claimed (its due index entry
+// and its primary key record) and a couple more, whatever the other
+// shards hold: of shard 3, and of every shard, whose claims run as one
+// statement (see union). Before 0009_shard_due.sql the claim of one shard
+// walked the interleaved due range of all 16 and held every entry it
+// passed, index and row: 683 record locks here, and in a storm of a
+// million rows enough lock heaps to stop MariaDB.
 func TestClaimLocksBounded(t *testing.T) {
 	dbURL := freshDB(t)
 	ctx := t.Context()
@@ -29,32 +32,62 @@ func TestClaimLocksBounded(t *testing.T) {
 	db := rawDB(t, dbURL)
 	seedDue(t, db, 200*16)
 	const limit, slack = 20, 2
-	p := storetype.DueParams{Now: t0, Limit: limit, Leases: []storetype.Lease{{Shard: 3}}}
-	drains := []struct {
-		name string
-		run  func(driver.ExecutorTx) (int, error)
-	}{
-		{"ExpireDue", func(tx driver.ExecutorTx) (int, error) { due, err := tx.ExpireDue(ctx, p); return len(due), err }},
-		{"LocksDue", func(tx driver.ExecutorTx) (int, error) { due, err := tx.LocksDue(ctx, p); return len(due), err }},
-		{"OrdersDue", func(tx driver.ExecutorTx) (int, error) { due, err := tx.OrdersDue(ctx, p); return len(due), err }},
-		{"RemindersDue", func(tx driver.ExecutorTx) (int, error) { due, err := tx.RemindersDue(ctx, p); return len(due), err }},
-	}
-	for _, c := range drains {
-		tx, err := d.Begin(ctx, false)
-		if err != nil {
-			t.Fatalf("begin: %v", err)
-		}
-		n, err := c.run(tx)
-		if err != nil || n != limit {
-			t.Fatalf("%s: %d rows, %v; want %d", c.name, n, err, limit)
-		}
-		rows, structs := locksHeld(t, db)
-		tx.Rollback()
-		t.Logf("%s: %d record locks in %d lock structs", c.name, rows, structs)
-		if rows > 2*limit+slack {
-			t.Errorf("%s: a batch of %d holds %d record locks, want at most %d", c.name, limit, rows, 2*limit+slack)
+	for _, leases := range []storetype.Leases{{{Shard: 3}}, nil} {
+		p := storetype.DueParams{Now: t0, Limit: limit, Leases: leases}
+		for _, c := range dueReads(p) {
+			tx, err := d.Begin(ctx, false)
+			if err != nil {
+				t.Fatalf("begin: %v", err)
+			}
+			due, err := c.read(ctx, tx)
+			if err != nil || len(due) != limit {
+				t.Fatalf("%s of shards %v: %d rows, %v; want %d", c.name, leases.Shards(), len(due), err, limit)
+			}
+			rows, structs := locksHeld(t, db)
+			tx.Rollback()
+			t.Logf("%s of %d shards: %d record locks in %d lock structs", c.name, len(leases.Shards()), rows, structs)
+			if rows > 2*limit+slack {
+				t.Errorf("%s of shards %v: a batch of %d holds %d record locks, want at most %d", c.name, leases.Shards(), limit, rows, 2*limit+slack)
+			}
 		}
 	}
+}
+
+// dueRead is one drain's claim of what is due: the keys of the rows it
+// read.
+type dueRead struct {
+	name string
+	read func(context.Context, driver.ExecutorTx) ([]string, error)
+}
+
+// dueReads are the claims of the four drains at p.
+func dueReads(p storetype.DueParams) []dueRead {
+	coupons := func(cs []coupon.Coupon, err error) ([]string, error) {
+		return keys(cs, err, func(c coupon.Coupon) string { return c.ID })
+	}
+	return []dueRead{
+		{"ExpireDue", func(ctx context.Context, tx driver.ExecutorTx) ([]string, error) {
+			return coupons(tx.ExpireDue(ctx, p))
+		}},
+		{"LocksDue", func(ctx context.Context, tx driver.ExecutorTx) ([]string, error) { return coupons(tx.LocksDue(ctx, p)) }},
+		{"OrdersDue", func(ctx context.Context, tx driver.ExecutorTx) ([]string, error) {
+			os, err := tx.OrdersDue(ctx, p)
+			return keys(os, err, func(o order.Order) string { return o.ID })
+		}},
+		{"RemindersDue", func(ctx context.Context, tx driver.ExecutorTx) ([]string, error) {
+			rs, err := tx.RemindersDue(ctx, p)
+			return keys(rs, err, func(r driver.PlannedReminder) string { return fmt.Sprint(r.ID) })
+		}},
+	}
+}
+
+// keys maps rows read to their keys.
+func keys[T any](rows []T, err error, key func(T) string) ([]string, error) {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = key(r)
+	}
+	return out, err
 }
 
 // seedDue writes n rows past due of each due kind, over every shard:
@@ -102,13 +135,23 @@ func locksHeld(t *testing.T, db *sql.DB) (rows, structs int64) {
 // TestClaimPassesHeldRows: a drain batch takes the due rows after those
 // another open transaction holds, at once: rows held at the head of a
 // shard's due range (an instance paused in the middle of a batch) do not
-// stop the others' drains of it.
+// stop the others' drains of it. So for each drain's claim, of one shard
+// and of every shard.
 func TestClaimPassesHeldRows(t *testing.T) {
 	dbURL := freshDB(t)
 	d := openDriver(t, dbURL, mysql.Options{})
 	seedDue(t, rawDB(t, dbURL), 200*16)
-	const limit = 20
-	p := storetype.DueParams{Now: t0, Limit: limit, Leases: []storetype.Lease{{Shard: 3}}}
+	for _, leases := range []storetype.Leases{{{Shard: 3}}, nil} {
+		for _, c := range dueReads(storetype.DueParams{Now: t0, Limit: 20, Leases: leases}) {
+			claimPastHeld(t, d, c, leases.Shards())
+		}
+	}
+}
+
+// claimPastHeld claims a batch of 20 with c in each of two transactions
+// open together: the second must take 20 rows, none the first holds.
+func claimPastHeld(t *testing.T, d *mysql.Driver, c dueRead, shards []int) {
+	t.Helper()
 	var held []string
 	for range 2 {
 		tx, err := d.Begin(t.Context(), false)
@@ -116,15 +159,15 @@ func TestClaimPassesHeldRows(t *testing.T) {
 			t.Fatalf("begin: %v", err)
 		}
 		defer tx.Rollback()
-		due, err := tx.LocksDue(t.Context(), p)
-		if err != nil || len(due) != limit {
-			t.Fatalf("LocksDue with %d rows held: %d rows, %v; want %d", len(held), len(due), err, limit)
+		due, err := c.read(t.Context(), tx)
+		if err != nil || len(due) != 20 {
+			t.Fatalf("%s of shards %v with %d rows held: %d rows, %v; want 20", c.name, shards, len(held), len(due), err)
 		}
-		for _, c := range due {
-			if slices.Contains(held, c.ID) {
-				t.Fatalf("LocksDue: %s is held by another transaction", c.ID)
+		for _, id := range due {
+			if slices.Contains(held, id) {
+				t.Fatalf("%s of shards %v: %s is held by another transaction", c.name, shards, id)
 			}
-			held = append(held, c.ID)
+			held = append(held, id)
 		}
 	}
 }

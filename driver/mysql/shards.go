@@ -3,6 +3,8 @@ package mysql
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -13,33 +15,69 @@ import (
 )
 
 // readDue reads up to p.Limit due rows over the shards of p's leases
-// (every shard if none), earliest first, in two steps. First, without
-// locking, how many of the earliest p.Limit come from each shard: the
-// union of the query shards, which reads one shard's earliest p.Limit due
-// entries from its due index alone (now, shard, limit; it returns shard
-// and due), merged earliest first. Then, for each shard, read (a claim
-// that sqlc checks) walks that shard's due range for its count; at is a
-// row's due time, which orders the result. A read
-// that claims (FOR UPDATE SKIP LOCKED) so locks the rows it returns and
-// no others (see queries/drain.sql).
+// (every shard if none), earliest first, in two round trips. First,
+// without locking, how many of the earliest p.Limit come from each shard:
+// the union of the query shards, which reads one shard's earliest p.Limit
+// due entries from its due index alone (now, shard, limit; it returns
+// shard and due), merged earliest first. Then read (a claim that sqlc
+// checks) walks one shard's due range for its count, and readDue runs
+// that walk for every shard with a count as one statement (see union); at
+// is a row's due time, which orders the result. A read that claims (FOR
+// UPDATE SKIP LOCKED) so locks the rows it returns and no others (see
+// queries/drain.sql).
 func readDue[T any](ctx context.Context, q querier, p storetype.DueParams, shards string, read func(context.Context, *dbsqlc.Queries, claim) ([]T, error), at func(T) time.Time) ([]T, error) {
 	counts, err := dueCounts(ctx, q, p, shards)
 	if err != nil {
 		return nil, err
 	}
-	out := []T{}
+	u := &union{querier: q}
 	for _, s := range p.Leases.Shards() {
 		if counts[s] == 0 {
 			continue
 		}
-		got, err := read(ctx, dbsqlc.New(q), claim{now: p.Now, shard: s, limit: counts[s]})
-		if err != nil {
-			return nil, err
+		if _, err := read(ctx, dbsqlc.New(u), claim{now: p.Now, shard: s, limit: counts[s]}); !errors.Is(err, errGathered) {
+			return nil, fmt.Errorf("mysql: a shard's claim ran on its own: %v", err)
 		}
-		out = append(out, got...)
+	}
+	if len(u.parts) == 0 {
+		return []T{}, nil
+	}
+	u.gathered = true
+	out, err := read(ctx, dbsqlc.New(u), claim{})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(out, func(a, b T) int { return at(a).Compare(at(b)) })
 	return out, nil
+}
+
+// union gathers the claims of a drain's shards as sqlc's queries hand it
+// their statement and arguments, then runs them in one round trip: the
+// UNION ALL of the claims, each in parentheses with its own ORDER BY,
+// LIMIT and locking clause, so that each walks its own shard's range as it
+// would alone. A batch of a few rows due in many shards, the expiry of a
+// busy day, took a round trip a shard when each shard's claim ran on its
+// own (MariaDB, 10 coupons due every 10 ms over 16 shards: the claims took
+// 3.1 ms of a 6.4 ms batch, median).
+type union struct {
+	querier  // the transaction the union runs in
+	parts    []string
+	args     []any
+	gathered bool
+}
+
+// errGathered is what a claim handed to a union that is still gathering
+// returns.
+var errGathered = errors.New("claim gathered into a union")
+
+// QueryContext gathers query and args, or, once gathered, runs the union.
+func (u *union) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if u.gathered {
+		return u.querier.QueryContext(ctx, strings.Join(u.parts, " UNION ALL "), u.args...)
+	}
+	u.parts = append(u.parts, "("+query+"\n)")
+	u.args = append(u.args, args...)
+	return nil, errGathered
 }
 
 // claim is the arguments of a drain's claim of one shard: read the due
