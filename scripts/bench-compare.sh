@@ -3,8 +3,9 @@
 # orders --hot-sku --buckets 8` on each store, RUNS rounds, the two binaries
 # alternating within each round (the first one to run swaps every round), on
 # fresh databases. Each run's JSON lands next to its plot in OUT, and the
-# last lines give each round's after/before ratio and their median. Run it
-# on a quiet machine.
+# last lines give each round's after/before ratio and their median: of the
+# storm's drain rate, its users' write p99, the steady phase's expiry lag
+# p99 and the hot SKU's rate. Run it on a quiet machine.
 #
 # usage: scripts/bench-compare.sh BEFORE AFTER OUT [RUNS]   (RUNS default 3)
 # env:   as scripts/bench-setup.sh says (COUPONS defaults to 200000 here);
@@ -41,12 +42,16 @@ done
 python3 - "$dest" "$runs" $stores <<'EOF'
 import json, statistics, sys
 dest, runs, stores = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-def get(kind, store, side, r):
-    d = json.load(open(f"{dest}/{kind}-{store}-{side}-{r}.json"))
-    return d["lapse"]["rate"] if kind == "storm" else d["bucketed"]["rate"]
-print("what              store     after/before per round      median")
-for kind, label in (("storm", "storm drain rate"), ("hotsku", "hot SKU, 8 buckets")):
+figures = (
+    ("storm", "storm drain rate", lambda d: d["lapse"]["rate"]),
+    ("storm", "users' storm p99", lambda d: d["lapse"]["user_p99"]),
+    ("storm", "steady lag p99", lambda d: d["steady"]["lag_p99"]),
+    ("hotsku", "hot SKU, 8 buckets", lambda d: d["bucketed"]["rate"]),
+)
+print("what               store     after/before per round      median")
+for kind, label, fig in figures:
     for store in stores:
-        ratios = [get(kind, store, "after", r) / get(kind, store, "before", r) for r in range(1, runs + 1)]
+        ratios = [fig(json.load(open(f"{dest}/{kind}-{store}-after-{r}.json"))) /
+                  fig(json.load(open(f"{dest}/{kind}-{store}-before-{r}.json"))) for r in range(1, runs + 1)]
         print(f"{label:18} {store:9} {' '.join(f'{x:.2f}' for x in ratios):27} {statistics.median(ratios):.2f}")
 EOF
