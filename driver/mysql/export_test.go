@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lapsehq/lapse/driver"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile"
 	"github.com/lapsehq/lapse/driver/internal/sqlfile/querytest"
 )
@@ -73,3 +74,33 @@ func (b *batch) Hold(query string, args ...any) { b.hold(query, args...) }
 
 // Flush sends the held writes (see batch.flush).
 func (b *batch) Flush(ctx context.Context) error { return b.flush(ctx) }
+
+// CountStatements makes tx, a write transaction of the driver, count the
+// statements it sends the server, and returns how many it has sent since.
+func CountStatements(tx driver.ExecutorTx) func() int {
+	e := tx.(*executor)
+	c := &counter{querier: e.q}
+	e.q = c
+	return func() int { return c.n }
+}
+
+// counter is a querier that counts the statements it runs.
+type counter struct {
+	querier
+	n int
+}
+
+func (c *counter) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	c.n++
+	return c.querier.ExecContext(ctx, query, args...)
+}
+
+func (c *counter) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	c.n++
+	return c.querier.QueryContext(ctx, query, args...)
+}
+
+func (c *counter) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	c.n++
+	return c.querier.QueryRowContext(ctx, query, args...)
+}

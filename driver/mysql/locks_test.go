@@ -21,10 +21,11 @@ import (
 // open, may hold two record locks per row claimed (its due index entry
 // and its primary key record) and a couple more, whatever the other
 // shards hold: of shard 3, and of every shard, whose claims run as one
-// statement (see union). Before 0009_shard_due.sql the claim of one shard
-// walked the interleaved due range of all 16 and held every entry it
-// passed, index and row: 683 record locks here, and in a storm of a
-// million rows enough lock heaps to stop MariaDB.
+// statement (see union), so that the batch sends the same statements
+// either way. Before 0009_shard_due.sql the claim of one shard walked the
+// interleaved due range of all 16 and held every entry it passed, index
+// and row: 683 record locks here, and in a storm of a million rows enough
+// lock heaps to stop MariaDB.
 func TestClaimLocksBounded(t *testing.T) {
 	dbURL := freshDB(t)
 	ctx := t.Context()
@@ -39,9 +40,13 @@ func TestClaimLocksBounded(t *testing.T) {
 			if err != nil {
 				t.Fatalf("begin: %v", err)
 			}
+			sent := mysql.CountStatements(tx)
 			due, err := c.read(ctx, tx)
 			if err != nil || len(due) != limit {
 				t.Fatalf("%s of shards %v: %d rows, %v; want %d", c.name, leases.Shards(), len(due), err, limit)
+			}
+			if sent() != c.statements {
+				t.Errorf("%s of shards %v: %d statements, want %d", c.name, leases.Shards(), sent(), c.statements)
 			}
 			rows, structs := locksHeld(t, db)
 			tx.Rollback()
@@ -54,10 +59,12 @@ func TestClaimLocksBounded(t *testing.T) {
 }
 
 // dueRead is one drain's claim of what is due: the keys of the rows it
-// read.
+// read, in statements statements (the count of each shard's due rows, the
+// claim, and for expiry the change of the rows claimed).
 type dueRead struct {
-	name string
-	read func(context.Context, driver.ExecutorTx) ([]string, error)
+	name       string
+	statements int
+	read       func(context.Context, driver.ExecutorTx) ([]string, error)
 }
 
 // dueReads are the claims of the four drains at p.
@@ -66,15 +73,15 @@ func dueReads(p storetype.DueParams) []dueRead {
 		return keys(cs, err, func(c coupon.Coupon) string { return c.ID })
 	}
 	return []dueRead{
-		{"ExpireDue", func(ctx context.Context, tx driver.ExecutorTx) ([]string, error) {
+		{"ExpireDue", 3, func(ctx context.Context, tx driver.ExecutorTx) ([]string, error) {
 			return coupons(tx.ExpireDue(ctx, p))
 		}},
-		{"LocksDue", func(ctx context.Context, tx driver.ExecutorTx) ([]string, error) { return coupons(tx.LocksDue(ctx, p)) }},
-		{"OrdersDue", func(ctx context.Context, tx driver.ExecutorTx) ([]string, error) {
+		{"LocksDue", 2, func(ctx context.Context, tx driver.ExecutorTx) ([]string, error) { return coupons(tx.LocksDue(ctx, p)) }},
+		{"OrdersDue", 2, func(ctx context.Context, tx driver.ExecutorTx) ([]string, error) {
 			os, err := tx.OrdersDue(ctx, p)
 			return keys(os, err, func(o order.Order) string { return o.ID })
 		}},
-		{"RemindersDue", func(ctx context.Context, tx driver.ExecutorTx) ([]string, error) {
+		{"RemindersDue", 2, func(ctx context.Context, tx driver.ExecutorTx) ([]string, error) {
 			rs, err := tx.RemindersDue(ctx, p)
 			return keys(rs, err, func(r driver.PlannedReminder) string { return fmt.Sprint(r.ID) })
 		}},
